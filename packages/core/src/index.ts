@@ -1,0 +1,13 @@
+export * from './platforms';
+export * from './states';
+export * from './errors';
+export * from './time';
+export * from './plan-targets';
+export * from './schemas/common';
+export * from './schemas/publish';
+export * from './schemas/scheduled';
+export * from './schemas/media';
+export * from './schemas/account';
+
+export const API_PREFIX = '/api/agents/v1';
+export const VERSION = '0.1.0';

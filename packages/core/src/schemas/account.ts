@@ -1,0 +1,67 @@
+import { z } from 'zod';
+import { CONTENT_TYPES } from '../platforms';
+import { TARGET_STATUSES } from '../states';
+import { InstantOut, PlatformId } from './common';
+
+export const AuthValidateResponseSchema = z
+  .object({ success: z.literal(true), valid: z.literal(true), user: z.object({ id: z.uuid(), email: z.string() }) })
+  .meta({ id: 'AuthValidateResponse' });
+export type AuthValidateResponse = z.infer<typeof AuthValidateResponseSchema>;
+
+const MediaRuleSchema = z.object({
+  min: z.number().int(),
+  max: z.number().int(),
+  kinds: z.array(z.enum(['image', 'video'])),
+  video_alone: z.boolean(),
+});
+
+export const ConnectionInfoSchema = z
+  .object({
+    mode: z.enum(['live', 'sandbox']),
+    status: z.enum(['active', 'expired']),
+    account: z.string().nullable(),
+    page: z.string().nullable(),
+    token_expires_at: InstantOut.nullable(),
+  })
+  .meta({ id: 'ConnectionInfo' });
+
+export const PlatformsResponseSchema = z
+  .object({
+    success: z.literal(true),
+    platforms: z.array(
+      z.object({
+        platform: PlatformId,
+        types: z.array(z.enum(CONTENT_TYPES)),
+        default_type: z.enum(CONTENT_TYPES),
+        caption: z.object({
+          max: z.number().int(),
+          counting: z.string(),
+          max_hashtags: z.number().int().nullable(),
+          max_mentions: z.number().int().nullable(),
+          max_links: z.number().int().nullable(),
+        }),
+        media: z.record(z.string(), MediaRuleSchema),
+        pulls_media: z.boolean(),
+        connection: ConnectionInfoSchema.nullable(),
+      }),
+    ),
+  })
+  .meta({ id: 'PlatformsResponse' });
+export type PlatformsResponse = z.infer<typeof PlatformsResponseSchema>;
+
+export const HealthResponseSchema = z
+  .object({
+    status: z.enum(['ok', 'unhealthy']),
+    version: z.string(),
+    time: InstantOut,
+    uptime_s: z.number(),
+    scheduler: z.object({
+      running: z.boolean(),
+      last_tick: InstantOut.nullable(),
+      stalled: z.boolean(),
+      wheel_size: z.number().int(),
+    }),
+    targets: z.record(z.enum(TARGET_STATUSES), z.number().int()),
+  })
+  .meta({ id: 'Health' });
+export type HealthResponse = z.infer<typeof HealthResponseSchema>;

@@ -1,0 +1,30 @@
+import { z } from 'zod';
+import { ERROR_STATUS } from '../errors';
+import { PLATFORMS } from '../platforms';
+import { parseInstant } from '../time';
+
+export const PlatformId = z.enum(PLATFORMS).meta({ id: 'Platform', description: 'A platform identifier.' });
+
+/** An ISO 8601 date-time with a zone designator (Z or +hh:mm); impossible dates are refused. */
+export const InstantIn = z
+  .string()
+  .refine((v) => parseInstant(v) !== null, { error: 'must be an ISO 8601 date-time with a zone, e.g. 2026-12-25T10:00:00Z' })
+  .meta({ description: 'ISO 8601 date-time with a zone designator.', example: '2026-12-25T10:00:00Z' });
+
+/** Times out: UTC with milliseconds and Z. */
+export const InstantOut = z.string().meta({ description: 'ISO 8601 UTC with milliseconds.', example: '2026-12-25T10:00:00.000Z' });
+
+export const ErrorDetailSchema = z.looseObject({ path: z.string(), message: z.string() });
+
+export const ErrorBodySchema = z
+  .object({
+    success: z.literal(false),
+    error: z.object({
+      code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]),
+      message: z.string(),
+      details: z.array(ErrorDetailSchema).optional(),
+      retry_after: z.number().int().positive().optional(),
+      request_id: z.string().optional(),
+    }),
+  })
+  .meta({ id: 'Error', description: 'The one error body, whatever the status.' });

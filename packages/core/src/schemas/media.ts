@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { InstantOut } from './common';
+
+export const MAX_PREPARE_URLS = 10;
+export const MAX_MEDIA_BYTES = 500 * 1024 * 1024;
+export const MEDIA_TASK_DEADLINE_MS = 10 * 60_000;
+export const MEDIA_LIFETIME_MS = 24 * 3_600_000;
+
+export const MEDIA_ERROR_CODES = Object.freeze([
+  'invalid_url',
+  'unsupported_scheme',
+  'private_address',
+  'too_many_redirects',
+  'fetch_failed',
+  'http_error',
+  'too_large',
+  'unsupported_format',
+  'html_page',
+  'timeout',
+] as const);
+export type MediaErrorCode = (typeof MEDIA_ERROR_CODES)[number];
+
+export const PrepareRequestSchema = z
+  .object({
+    urls: z
+      .array(z.string({ error: 'each url must be a string' }).min(1))
+      .min(1, { error: 'give at least one url' })
+      .max(MAX_PREPARE_URLS, { error: `at most ${MAX_PREPARE_URLS} urls` }),
+  })
+  .meta({ id: 'PrepareRequest' });
+export type PrepareRequest = z.infer<typeof PrepareRequestSchema>;
+
+export const PrepareResponseSchema = z
+  .object({ success: z.literal(true), task_id: z.string(), message: z.string() })
+  .meta({ id: 'PrepareResponse' });
+export type PrepareResponse = z.infer<typeof PrepareResponseSchema>;
+
+export const PreparedFileSchema = z
+  .object({
+    original_url: z.string(),
+    prepared_url: z.string(),
+    type: z.enum(['image', 'video']),
+    mime_type: z.string(),
+    size: z.number().int(),
+    sha256: z.string(),
+    expires_at: InstantOut,
+  })
+  .meta({ id: 'PreparedFile' });
+export type PreparedFile = z.infer<typeof PreparedFileSchema>;
+
+export const FailedFileSchema = z
+  .object({ original_url: z.string(), error: z.object({ code: z.enum(MEDIA_ERROR_CODES), message: z.string() }) })
+  .meta({ id: 'FailedFile' });
+export type FailedFile = z.infer<typeof FailedFileSchema>;
+
+const Progress = z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int() });
+
+export const MediaStatusSchema = z
+  .discriminatedUnion('status', [
+    z.object({ success: z.literal(true), task_id: z.string(), status: z.literal('processing'), progress: Progress }),
+    z.object({
+      success: z.literal(true),
+      task_id: z.string(),
+      status: z.literal('completed'),
+      progress: Progress,
+      files: z.array(PreparedFileSchema),
+      failed: z.array(FailedFileSchema),
+    }),
+    z.object({
+      success: z.literal(true),
+      task_id: z.string(),
+      status: z.literal('failed'),
+      progress: Progress,
+      error: z.object({ code: z.string(), message: z.string() }),
+      files: z.array(PreparedFileSchema),
+      failed: z.array(FailedFileSchema),
+    }),
+  ])
+  .meta({ id: 'MediaStatus' });
+export type MediaStatus = z.infer<typeof MediaStatusSchema>;

@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { PLATFORM_INFO, allowsType, isPlatform } from '../platforms';
+import { TARGET_STATUSES } from '../states';
+import { InstantIn, InstantOut, PlatformId } from './common';
+
+const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).refine((s) => s.trim().length > 0, { error: `${what} must not be empty` });
+
+export const MAX_MEDIA_URLS = 10;
+
+export const PublishRequestSchema = z
+  .object({
+    caption: nonEmpty('caption').meta({ description: 'Default caption for every platform without a platform_captions entry.' }),
+    platforms: z.array(PlatformId).min(1, { error: 'platforms must name at least one platform' }),
+    platform_captions: z.record(z.string(), nonEmpty('a platform caption')).nullish(),
+    platform_types: z.record(z.string(), z.array(z.string()).min(1, { error: 'list at least one content type' })).nullish(),
+    media_urls: z
+      .array(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }))
+      .max(MAX_MEDIA_URLS, { error: `at most ${MAX_MEDIA_URLS} media_urls` })
+      .nullish(),
+    publish_now: z.boolean().nullish(),
+    scheduled_for: InstantIn.nullish(),
+    type_schedule: z.record(z.string(), z.string()).nullish().meta({
+      description: 'Content type, platform or platform.type -> offset (+1h, +30m, +1h30m) or ISO 8601 time.',
+    }),
+    require_approval: z.boolean().nullish(),
+  })
+  .superRefine((req, ctx) => {
+    const seen = new Set<string>();
+    req.platforms.forEach((p, i) => {
+      if (seen.has(p)) ctx.addIssue({ code: 'custom', path: ['platforms', i], message: `${p} is listed twice` });
+      seen.add(p);
+    });
+    for (const field of ['platform_captions', 'platform_types'] as const) {
+      for (const key of Object.keys(req[field] ?? {})) {
+        if (!seen.has(key)) {
+          ctx.addIssue({ code: 'custom', path: [field, key], message: `${key} is not among platforms` });
+        }
+      }
+    }
+    for (const [p, types] of Object.entries(req.platform_types ?? {})) {
+      if (!isPlatform(p)) continue;
+      types.forEach((t, i) => {
+        if (!allowsType(p, t)) {
+          ctx.addIssue({ code: 'custom', path: ['platform_types', p, i], message: `${p} has no content type "${t}" (allowed: ${PLATFORM_INFO[p].types.join(', ')})` });
+        }
+      });
+    }
+  })
+  .meta({ id: 'PublishRequest' });
+export type PublishRequest = z.infer<typeof PublishRequestSchema>;
+/** What a caller may write: optional fields may be left out. */
+export type PublishRequestInput = z.input<typeof PublishRequestSchema>;
+
+export const TargetStatusSchema = z.enum(TARGET_STATUSES).meta({ id: 'TargetStatus' });
+
+export const TargetSummarySchema = z
+  .object({ platform: PlatformId, type: z.string(), scheduled_for: InstantOut, status: TargetStatusSchema })
+  .meta({ id: 'TargetSummary' });
+
+export const PublishResultSchema = z
+  .object({
+    success: z.literal(true),
+    message: z.string(),
+    job_id: z.string(),
+    scheduled_for: InstantOut.nullable(),
+    platforms: z.array(PlatformId),
+    status: z.enum(['publishing', 'scheduled', 'pending_approval']),
+    targets: z.array(TargetSummarySchema),
+  })
+  .meta({ id: 'PublishResult' });
+export type PublishResult = z.infer<typeof PublishResultSchema>;
+
+export const ValidateResultSchema = z
+  .object({
+    success: z.literal(true),
+    valid: z.boolean(),
+    targets: z.array(TargetSummarySchema.omit({ status: true })),
+    errors: z.array(z.looseObject({ path: z.string(), message: z.string(), code: z.string().optional() })),
+  })
+  .meta({ id: 'ValidateResult' });
+export type ValidateResult = z.infer<typeof ValidateResultSchema>;

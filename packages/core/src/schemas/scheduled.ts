@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { JOB_STATUSES } from '../states';
+import { InstantIn, InstantOut, PlatformId } from './common';
+import { TargetStatusSchema } from './publish';
+
+export const JobStatusSchema = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
+
+export const TargetErrorSchema = z
+  .object({ code: z.string(), message: z.string(), platform_code: z.string().nullable().optional() })
+  .meta({ id: 'TargetError' });
+
+export const TargetSchema = z
+  .object({
+    platform: PlatformId,
+    type: z.string(),
+    scheduled_for: InstantOut,
+    status: TargetStatusSchema,
+    attempts: z.number().int(),
+    post_id: z.string().nullable(),
+    post_url: z.string().nullable(),
+    published_at: InstantOut.nullable(),
+    error: TargetErrorSchema.nullable(),
+  })
+  .meta({ id: 'Target' });
+export type Target = z.infer<typeof TargetSchema>;
+
+export const PostSchema = z
+  .object({
+    job_id: z.string(),
+    status: JobStatusSchema,
+    caption: z.string(),
+    platforms: z.array(PlatformId),
+    platform_captions: z.record(z.string(), z.string()),
+    platform_types: z.record(z.string(), z.array(z.string())),
+    media_urls: z.array(z.string()),
+    scheduled_for: InstantOut.nullable(),
+    type_schedule: z.record(z.string(), z.string()),
+    require_approval: z.boolean(),
+    created_at: InstantOut,
+    updated_at: InstantOut,
+    targets: z.array(TargetSchema),
+  })
+  .meta({ id: 'Post', description: 'A publication job and its targets.' });
+export type Post = z.infer<typeof PostSchema>;
+
+export const LIST_LIMIT_DEFAULT = 50;
+export const LIST_LIMIT_MAX = 200;
+
+export const ListQuerySchema = z.object({
+  status: z.enum([...JOB_STATUSES, 'all'] as const, { error: `status must be one of: all, ${JOB_STATUSES.join(', ')}` }).default('all'),
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number' })
+    .int({ error: 'limit must be a whole number' })
+    .min(1, { error: 'limit must be at least 1' })
+    .max(LIST_LIMIT_MAX, { error: `limit must be at most ${LIST_LIMIT_MAX}` })
+    .default(LIST_LIMIT_DEFAULT),
+  cursor: z.string().min(1).optional(),
+});
+export type ListQuery = z.infer<typeof ListQuerySchema>;
+
+export const ListResponseSchema = z
+  .object({ success: z.literal(true), posts: z.array(PostSchema), next_cursor: z.string().nullable() })
+  .meta({ id: 'PostList' });
+export type ListResponse = z.infer<typeof ListResponseSchema>;
+
+export const GetResponseSchema = z.object({ success: z.literal(true), post: PostSchema }).meta({ id: 'PostResponse' });
+export type GetResponse = z.infer<typeof GetResponseSchema>;
+
+export const JobIdQuerySchema = z.object({ job_id: z.string({ error: 'job_id is required' }).min(1, { error: 'job_id is required' }) });
+
+export const UpdateRequestSchema = z
+  .object({
+    scheduled_for: InstantIn.optional(),
+    caption: z.string().refine((s) => s.trim().length > 0, { error: 'caption must not be empty' }).optional(),
+    platform_captions: z.record(z.string(), z.string().min(1)).optional(),
+    type_schedule: z.record(z.string(), z.string()).optional(),
+  })
+  .refine((b) => Object.values(b).some((v) => v !== undefined), {
+    error: 'give at least one of scheduled_for, caption, platform_captions, type_schedule',
+    path: ['scheduled_for'],
+  })
+  .meta({ id: 'UpdateRequest' });
+export type UpdateRequest = z.infer<typeof UpdateRequestSchema>;
+
+export const UpdateResponseSchema = z
+  .object({ success: z.literal(true), message: z.string(), post: PostSchema })
+  .meta({ id: 'UpdateResponse' });
+export type UpdateResponse = z.infer<typeof UpdateResponseSchema>;
+
+export const CancelResponseSchema = z
+  .object({ success: z.literal(true), message: z.string(), job_id: z.string(), status: z.literal('cancelled') })
+  .meta({ id: 'CancelResponse' });
+export type CancelResponse = z.infer<typeof CancelResponseSchema>;

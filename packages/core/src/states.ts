@@ -1,0 +1,47 @@
+/** Target and job states: one frozen list each, shared by the SQL CHECK constraints and the types. */
+export const TARGET_STATUSES = Object.freeze([
+  'pending_approval',
+  'scheduled',
+  'publishing',
+  'published',
+  'failed',
+  'cancelled',
+  'needs_review',
+] as const);
+export type TargetStatus = (typeof TARGET_STATUSES)[number];
+
+export const JOB_STATUSES = Object.freeze([
+  'pending_approval',
+  'scheduled',
+  'publishing',
+  'published',
+  'partially_published',
+  'failed',
+  'cancelled',
+  'needs_review',
+] as const);
+export type JobStatus = (typeof JOB_STATUSES)[number];
+
+/** Targets that have not started: they can still be re-timed, cancelled, approved. */
+export const NOT_STARTED: readonly TargetStatus[] = Object.freeze(['pending_approval', 'scheduled']);
+/** Targets that will not change again by themselves. */
+export const TERMINAL: readonly TargetStatus[] = Object.freeze(['published', 'failed', 'cancelled', 'needs_review']);
+
+/**
+ * A job's status, derived from its targets (never stored, so it cannot drift):
+ * anything still waiting for approval wins, then anything in flight or queued, then
+ * needs_review (a person must look), then the settled mix.
+ */
+export function deriveJobStatus(statuses: readonly TargetStatus[]): JobStatus {
+  if (statuses.length === 0) return 'cancelled';
+  const has = (s: TargetStatus) => statuses.includes(s);
+  if (has('pending_approval')) return 'pending_approval';
+  if (has('publishing')) return 'publishing';
+  if (has('scheduled')) return 'scheduled';
+  if (has('needs_review')) return 'needs_review';
+  const published = statuses.filter((s) => s === 'published').length;
+  if (published === statuses.length) return 'published';
+  if (published > 0) return 'partially_published';
+  if (has('failed')) return 'failed';
+  return 'cancelled';
+}

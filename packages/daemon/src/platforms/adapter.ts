@@ -1,0 +1,143 @@
+import type { ContentType, ErrorDetail, MediaKind, Platform } from '@socialpub/core';
+import type { Clock } from '../util/clock';
+
+/**
+ * The contract between the publisher and a platform adapter.
+ *
+ * An adapter publishes one target as a sequence of steps. Every step that creates
+ * something remote (a container id, an upload session, a post id) is written into the
+ * checkpoint with `ctx.checkpoint.save()` *before* the next step starts, so that after a
+ * crash `reconcile()` can ask the platform what happened instead of posting again.
+ */
+export interface PlatformAdapter {
+  readonly platform: Platform;
+  /**
+   * Platform rules beyond the core table (caption counting, hashtags, media kinds and
+   * sizes, reachability). Used by POST /content/publish and /content/validate. Returns
+   * problems with paths into the publish request (e.g. `platform_captions.twitter`).
+   */
+  validate(input: ValidationInput): ErrorDetail[];
+  /** Runs (or resumes, from ctx.checkpoint) the publishing sequence. Throws a PublishError subclass on failure. */
+  publish(ctx: PublishContext): Promise<PublishOutcome>;
+  /**
+   * Tells from the checkpoint whether an interrupted attempt made the post.
+   * `unknown` makes the target `needs_review`; it is never republished blindly.
+   */
+  reconcile(ctx: PublishContext): Promise<ReconcileResult>;
+}
+
+export interface ValidationInput {
+  platform: Platform;
+  type: ContentType;
+  caption: string;
+  media: ValidationMedia[];
+  /** The daemon's public base URL, or null when it only listens locally (pull-based platforms cannot reach it). */
+  publicBaseUrl: string | null;
+}
+
+export interface ValidationMedia {
+  url: string;
+  /** Known for prepared files (from the bytes); guessed from the extension otherwise; null when unknown. */
+  kind: MediaKind | null;
+  mimeType: string | null;
+  size: number | null;
+  /** True when the URL is a file prepared by this daemon. */
+  prepared: boolean;
+  width?: number | null;
+  height?: number | null;
+  durationSec?: number | null;
+}
+
+export interface PublishOutcome {
+  postId: string;
+  postUrl: string | null;
+  /** Epoch ms; the publisher uses its clock when absent. */
+  publishedAt?: number;
+}
+
+export type ReconcileResult =
+  | { state: 'published'; outcome: PublishOutcome }
+  | { state: 'not_published'; reason: string }
+  | { state: 'unknown'; reason: string };
+
+/** A media item ready for an adapter: readable from disk (push) and/or reachable by URL (pull). */
+export interface MediaItem {
+  /** The URL as given in media_urls. */
+  url: string;
+  kind: MediaKind;
+  mimeType: string;
+  size: number;
+  /** A URL the platform can fetch (the prepared file under the public base URL, or the original), or null. */
+  publicUrl: string | null;
+  /** Absolute path of the local copy (prepared or fetched at publish time). */
+  path: string;
+  sha256: string | null;
+}
+
+export interface Credentials {
+  connectionId: string;
+  mode: 'live' | 'sandbox';
+  accountId: string | null;
+  accountName: string | null;
+  pageId: string | null;
+  pageName: string | null;
+  /** Decrypted secrets: access_token, refresh_token, app credentials... per platform. */
+  secrets: Record<string, string | undefined>;
+  tokenExpiresAt: number | null;
+  refreshExpiresAt: number | null;
+  tokenObtainedAt: number | null;
+  meta: Record<string, unknown>;
+}
+
+export interface TokenUpdate {
+  secrets: Record<string, string | undefined>;
+  tokenExpiresAt?: number | null;
+  refreshExpiresAt?: number | null;
+  tokenObtainedAt?: number | null;
+}
+
+export interface CheckpointStore {
+  /** The adapter's remote results so far ({} on a first attempt). */
+  readonly data: Record<string, unknown>;
+  /** Merges `patch` into the checkpoint and commits it to SQLite before resolving. */
+  save(patch: Record<string, unknown>): Promise<void>;
+}
+
+export interface PublishContext {
+  target: {
+    id: string;
+    jobId: string;
+    platform: Platform;
+    type: ContentType;
+    caption: string;
+    dueAt: number;
+    /** 1 on the first attempt. */
+    attempt: number;
+    /** When this attempt began (epoch ms): X's reconcile looks for posts since then. */
+    attemptStartedAt: number;
+  };
+  media: MediaItem[];
+  credentials: Credentials;
+  /**
+   * Persists refreshed tokens atomically (access and rotated refresh token together)
+   * before the caller uses them; an empty refresh token never overwrites a stored one.
+   */
+  saveTokens(update: TokenUpdate): Promise<void>;
+  /** Marks the connection expired (a refresh failed for good); the target then fails with auth_expired. */
+  markConnectionExpired(reason: string): Promise<void>;
+  checkpoint: CheckpointStore;
+  /** `https://<host>` live; the daemon's own simulator for sandbox connections. */
+  baseUrl(host: string): string;
+  /** The daemon's public base URL, or null. */
+  publicBaseUrl: string | null;
+  clock: Clock;
+  signal: AbortSignal;
+  log: Logger;
+}
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
+}

@@ -1,0 +1,22 @@
+import type { Platform } from '@socialpub/core';
+import type { PlatformAdapter } from './adapter';
+
+/** Collaborators an adapter factory may use. */
+export interface AdapterDeps {
+  /** Graph API version for the Meta platforms (default v25.0). */
+  graphVersion?: string;
+}
+
+type AdapterFactory = (deps: AdapterDeps) => PlatformAdapter;
+
+/**
+ * The real adapters, one per platform. Each platform folder adds its factory here.
+ * (Filled in by the platform issues: instagram, facebook, threads, twitter, tiktok, youtube.)
+ */
+const FACTORIES: Partial<Record<Platform, AdapterFactory>> = {};
+
+export function createAdapters(deps: AdapterDeps = {}): Map<Platform, PlatformAdapter> {
+  const out = new Map<Platform, PlatformAdapter>();
+  for (const [platform, factory] of Object.entries(FACTORIES) as [Platform, AdapterFactory][]) out.set(platform, factory(deps));
+  return out;
+}
