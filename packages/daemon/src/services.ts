@@ -45,7 +45,7 @@ const EXT_KIND: Record<string, 'image' | 'video'> = {
 export const guessingMediaLookup: MediaLookup = {
   describe: (_userId, urls) =>
     urls.map((url) => {
-      let ext = '';
+      let ext: string;
       try {
         ext = new URL(url).pathname.split('.').pop()?.toLowerCase() ?? '';
       } catch {
