@@ -1,4 +1,5 @@
 import { migration001 } from './001-init';
+import { migration010 } from './010-target-fire-index';
 
 /**
  * Numbered migrations, applied in order at start, each in its own transaction.
@@ -6,4 +7,5 @@ import { migration001 } from './001-init';
  */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   { version: 1, name: 'init', sql: migration001 },
+  { version: 10, name: 'target-fire-index', sql: migration010 },
 ];
