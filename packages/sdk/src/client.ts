@@ -1,0 +1,67 @@
+import { HealthResponseSchema, type HealthResponse } from '@socialpub/core';
+import { systemClock } from './clock';
+import { InternalServerError } from './errors';
+import { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_TIMEOUT_MS, type ClientOptions, type RequestOptions } from './options';
+import { Auth } from './resources/auth';
+import { Content } from './resources/content';
+import { Media } from './resources/media';
+import { Platforms } from './resources/platforms';
+import { Scheduled } from './resources/scheduled';
+import { Transport, parseBody } from './transport';
+
+/**
+ * The client of a socialpub daemon: one property per resource of `/api/agents/v1`.
+ *
+ * ```ts
+ * const client = new SocialPub(); // SOCIALPUB_BASE_URL, SOCIALPUB_API_KEY
+ * const job = await client.content.publish({ caption: 'hello', platforms: ['twitter'], publish_now: true });
+ * ```
+ */
+export class SocialPub {
+  readonly auth: Auth;
+  readonly content: Content;
+  readonly scheduled: Scheduled;
+  readonly media: Media;
+  readonly platforms: Platforms;
+  /** The base URL in use (without /api/agents/v1). */
+  readonly baseUrl: string;
+  readonly #transport: Transport;
+
+  constructor(options: ClientOptions = {}) {
+    const env = process.env;
+    this.baseUrl = (options.baseUrl ?? env.SOCIALPUB_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
+    if (!/^https?:\/\//.test(this.baseUrl)) throw new TypeError(`baseUrl must be an http(s) URL, got ${JSON.stringify(this.baseUrl)}`);
+    const clock = options.clock ?? systemClock;
+    this.#transport = new Transport({
+      baseUrl: this.baseUrl,
+      apiKey: options.apiKey ?? (env.SOCIALPUB_API_KEY || undefined),
+      timeout: options.timeout ?? DEFAULT_TIMEOUT_MS,
+      maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
+      maxRetryAfter: options.maxRetryAfter ?? DEFAULT_MAX_RETRY_AFTER_MS,
+      headers: options.headers ?? {},
+      clock,
+      random: Math.random,
+    });
+    this.auth = new Auth(this.#transport, clock);
+    this.content = new Content(this.#transport, clock);
+    this.scheduled = new Scheduled(this.#transport, clock);
+    this.media = new Media(this.#transport, clock);
+    this.platforms = new Platforms(this.#transport, clock);
+  }
+
+  /**
+   * GET /healthz (no API key): the daemon's version, uptime and scheduler state. An
+   * unhealthy daemon answers 503 with the same body; it is returned, not thrown, so a
+   * caller can show why.
+   */
+  async health(options?: RequestOptions): Promise<HealthResponse> {
+    try {
+      return await this.#transport.request({ method: 'GET', path: '/healthz', root: true, auth: false, schema: HealthResponseSchema }, options);
+    } catch (error) {
+      if (error instanceof InternalServerError && error.status === 503 && HealthResponseSchema.safeParse(error.body).success) {
+        return parseBody(HealthResponseSchema, 503, JSON.stringify(error.body));
+      }
+      throw error;
+    }
+  }
+}

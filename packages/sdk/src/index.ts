@@ -1,0 +1,56 @@
+export { SocialPub } from './client';
+export type { ClientOptions, RequestOptions } from './options';
+export type { SdkClock } from './clock';
+export type { WaitOptions } from './poll';
+export { PostPage, PostListPromise } from './pagination';
+export { SETTLED_JOB_STATUSES } from './resources/scheduled';
+export type { Auth } from './resources/auth';
+export type { Content } from './resources/content';
+export type { Scheduled } from './resources/scheduled';
+export type { Media } from './resources/media';
+export type { Platforms } from './resources/platforms';
+export {
+  SocialPubError,
+  APIError,
+  BadRequestError,
+  AuthenticationError,
+  PermissionDeniedError,
+  NotFoundError,
+  ConflictError,
+  PayloadTooLargeError,
+  RateLimitError,
+  InternalServerError,
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIResponseValidationError,
+  WaitTimeoutError,
+} from './errors';
+export type { APIErrorInit } from './errors';
+export type { PublishParams, UpdateParams, ListParams, PrepareParams, SettledMediaStatus, TypeScheduleKey } from './types';
+
+// The contract's types and constants, re-exported so SDK users need nothing else (core is bundled, not published).
+export { PLATFORMS, CONTENT_TYPES, PLATFORM_INFO, JOB_STATUSES, TARGET_STATUSES, ERROR_STATUS } from '@socialpub/core';
+export type {
+  Platform,
+  ContentType,
+  JobStatus,
+  TargetStatus,
+  ErrorCode,
+  ErrorDetail,
+  PublishRequestInput,
+  PublishResult,
+  ValidateResult,
+  Post,
+  Target,
+  ListResponse,
+  GetResponse,
+  UpdateResponse,
+  CancelResponse,
+  PrepareResponse,
+  MediaStatus,
+  PreparedFile,
+  FailedFile,
+  AuthValidateResponse,
+  PlatformsResponse,
+  HealthResponse,
+} from '@socialpub/core';

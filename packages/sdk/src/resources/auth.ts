@@ -1,0 +1,13 @@
+import { AuthValidateResponseSchema, type AuthValidateResponse } from '@socialpub/core';
+import type { RequestOptions } from '../options';
+import { Resource } from './resource';
+
+export class Auth extends Resource {
+  /**
+   * POST /auth/validate: checks the API key. Resolves `{ valid: true, user }`; a bad key
+   * rejects with AuthenticationError (401).
+   */
+  validate(options?: RequestOptions): Promise<AuthValidateResponse> {
+    return this.transport.request({ method: 'POST', path: '/auth/validate', schema: AuthValidateResponseSchema, readOnly: true }, options);
+  }
+}

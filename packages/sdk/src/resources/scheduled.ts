@@ -1,0 +1,84 @@
+import {
+  CancelResponseSchema,
+  GetResponseSchema,
+  ListResponseSchema,
+  UpdateResponseSchema,
+  type CancelResponse,
+  type GetResponse,
+  type JobStatus,
+  type Post,
+  type UpdateResponse,
+} from '@socialpub/core';
+import type { RequestOptions } from '../options';
+import { PostListPromise, PostPage } from '../pagination';
+import { pollUntil, type WaitOptions } from '../poll';
+import type { ListParams, UpdateParams } from '../types';
+import { Resource } from './resource';
+
+/** Job statuses that do not change by themselves any more. */
+export const SETTLED_JOB_STATUSES: readonly JobStatus[] = Object.freeze(['published', 'partially_published', 'failed', 'cancelled', 'needs_review']);
+
+export class Scheduled extends Resource {
+  /**
+   * GET /content/scheduled?status=&limit=&cursor=: `await` it for one page
+   * (`{ posts, next_cursor }`), or `for await (const post of client.scheduled.list())` for
+   * every post of every page.
+   */
+  list(params: ListParams = {}, options?: RequestOptions): PostListPromise {
+    const fetchPage = async (cursor: string | undefined): Promise<PostPage> => {
+      const response = await this.transport.request(
+        { method: 'GET', path: '/content/scheduled', query: { status: params.status, limit: params.limit, cursor }, schema: ListResponseSchema },
+        options,
+      );
+      return new PostPage(response, fetchPage);
+    };
+    return new PostListPromise(() => fetchPage(params.cursor));
+  }
+
+  /** GET /content/scheduled?job_id=: one post with its targets. */
+  get(jobId: string, options?: RequestOptions): Promise<GetResponse> {
+    return this.transport.request({ method: 'GET', path: '/content/scheduled', query: { job_id: jobId }, schema: GetResponseSchema }, options);
+  }
+
+  /**
+   * PATCH /content/scheduled?job_id=: re-times (`scheduled_for`; offsets follow, absolute
+   * times stay) or edits captions and type_schedule of targets not yet started.
+   * Nothing left to change: ConflictError (409).
+   */
+  update(jobId: string, body: UpdateParams, options?: RequestOptions): Promise<UpdateResponse> {
+    return this.transport.request({ method: 'PATCH', path: '/content/scheduled', query: { job_id: jobId }, body, schema: UpdateResponseSchema }, options);
+  }
+
+  /**
+   * DELETE /content/scheduled?job_id=: cancels every target not yet started. Cancelling again
+   * answers the same; a job with nothing left to cancel: ConflictError (409).
+   */
+  cancel(jobId: string, options?: RequestOptions): Promise<CancelResponse> {
+    return this.transport.request({ method: 'DELETE', path: '/content/scheduled', query: { job_id: jobId }, schema: CancelResponseSchema }, options);
+  }
+
+  /** POST /content/scheduled/approve?job_id=: releases a job held for approval. Not pending: ConflictError (409). */
+  approve(jobId: string, options?: RequestOptions): Promise<UpdateResponse> {
+    return this.transport.request({ method: 'POST', path: '/content/scheduled/approve', query: { job_id: jobId }, schema: UpdateResponseSchema }, options);
+  }
+
+  /** POST /content/scheduled/reject?job_id=: cancels a job held for approval. Not pending: ConflictError (409). */
+  reject(jobId: string, options?: RequestOptions): Promise<UpdateResponse> {
+    return this.transport.request({ method: 'POST', path: '/content/scheduled/reject', query: { job_id: jobId }, schema: UpdateResponseSchema }, options);
+  }
+
+  /**
+   * Polls get() with backoff until the job is settled (published, partially_published,
+   * failed, cancelled or needs_review) and resolves with that post. A job still held for
+   * approval or scheduled far ahead keeps it waiting: pass `maxWait` or a `signal`.
+   */
+  async waitUntilDone(jobId: string, options: WaitOptions<Post> = {}): Promise<Post> {
+    return pollUntil(
+      async (signal) => (await this.get(jobId, { signal })).post,
+      (post) => SETTLED_JOB_STATUSES.includes(post.status),
+      `Job ${jobId}`,
+      options,
+      this.clock,
+    );
+  }
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import { API_PREFIX, VERSION } from '@socialpub/core';
+import got, { type Got } from 'got';
+import type { z } from 'zod';
+import type { SdkClock } from './clock';
+import { APIError, APIResponseValidationError, AuthenticationError } from './errors';
+import type { RequestOptions } from './options';
+import { retryDelay } from './retry-policy';
+
+export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+
+/** One call of the API, as a resource method describes it. */
+export interface ApiRequest<S extends z.ZodType> {
+  method: HttpMethod;
+  /** Path under `/api/agents/v1` (or under the base URL when `root` is true). */
+  path: string;
+  query?: Record<string, string | number | undefined> | undefined;
+  body?: unknown;
+  /** Schema of a successful answer; the body is parsed with it. */
+  schema: S;
+  /** Send the API key (everything but /healthz). Default true. */
+  auth?: boolean;
+  /** `path` is relative to the base URL, not to the API prefix. */
+  root?: boolean;
+  /** A POST that changes nothing (auth.validate, content.validate) may be repeated freely. */
+  readOnly?: boolean;
+  /** A POST the daemon deduplicates by Idempotency-Key: generate a key when the caller gave none. */
+  idempotent?: boolean;
+}
+
+export interface TransportConfig {
+  baseUrl: string;
+  apiKey: string | undefined;
+  timeout: number;
+  maxRetries: number;
+  maxRetryAfter: number;
+  headers: Record<string, string>;
+  clock: SdkClock;
+  random: () => number;
+}
+
+/**
+ * Sends requests with got (its own retry turned off) inside one retry loop, so the rules
+ * of docs/sdk.md "Retries" hold exactly: got's defaults never retry a POST and give up
+ * when Retry-After exceeds the timeout, and neither fits an idempotency-keyed API.
+ */
+export class Transport {
+  private readonly got: Got;
+
+  constructor(readonly config: TransportConfig) {
+    this.got = got.extend({
+      retry: { limit: 0 },
+      responseType: 'text',
+      throwHttpErrors: true,
+      headers: { 'user-agent': `socialpub-sdk/${VERSION} node/${process.versions.node}`, accept: 'application/json' },
+      hooks: {
+        // A user's abort passes through untouched; everything else becomes one of our classes, got's error as cause.
+        beforeError: [(error) => (error.name === 'AbortError' ? error : APIError.from(error))],
+      },
+    });
+  }
+
+  async request<S extends z.ZodType>(req: ApiRequest<S>, options: RequestOptions = {}): Promise<z.infer<S>> {
+    const { signal } = options;
+    const maxRetries = options.maxRetries ?? this.config.maxRetries;
+    // Generated once per call, before the first attempt, so every retry carries the same key.
+    const idempotencyKey = options.idempotencyKey ?? (req.idempotent ? randomUUID() : undefined);
+    const repeatable = req.method !== 'POST' || req.readOnly === true || idempotencyKey !== undefined;
+    const url = this.url(req);
+    const headers = this.headers(req, options, idempotencyKey);
+
+    for (let retry = 0; ; retry += 1) {
+      signal?.throwIfAborted();
+      try {
+        const response = await this.got(url, {
+          method: req.method,
+          headers,
+          ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
+          timeout: { request: options.timeout ?? this.config.timeout },
+          ...(signal ? { signal } : {}),
+        });
+        return parseBody(req.schema, response.statusCode, response.body);
+      } catch (error) {
+        if (signal?.aborted) throw signal.reason;
+        const wait = retry < maxRetries ? retryDelay(error, { retry, repeatable, maxRetryAfterMs: this.config.maxRetryAfter, random: this.config.random }) : null;
+        if (wait === null) throw error;
+        await this.config.clock.sleep(wait, signal);
+      }
+    }
+  }
+
+  private url(req: ApiRequest<z.ZodType>): string {
+    const url = new URL(`${this.config.baseUrl.replace(/\/+$/, '')}${req.root ? '' : API_PREFIX}${req.path}`);
+    for (const [key, value] of Object.entries(req.query ?? {})) {
+      if (value !== undefined) url.searchParams.set(key, String(value));
+    }
+    return url.href;
+  }
+
+  private headers(req: ApiRequest<z.ZodType>, options: RequestOptions, idempotencyKey: string | undefined): Record<string, string> {
+    const headers: Record<string, string> = { ...this.config.headers };
+    if (req.auth !== false) {
+      if (!this.config.apiKey) {
+        throw new AuthenticationError({
+          code: 'missing_api_key',
+          message: 'No API key: pass apiKey to new SocialPub() or set SOCIALPUB_API_KEY (create one with `socialpub keys create`).',
+        });
+      }
+      headers.authorization = `Bearer ${this.config.apiKey}`;
+    }
+    // The interface asks for Content-Type: application/json on every POST, even without a body.
+    if (req.method !== 'GET' && req.method !== 'DELETE') headers['content-type'] = 'application/json';
+    if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+    return { ...headers, ...options.headers };
+  }
+}
+
+export function parseBody<S extends z.ZodType>(schema: S, status: number, text: string): z.infer<S> {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    throw new APIResponseValidationError(status, text, error);
+  }
+  const parsed = schema.safeParse(body);
+  if (!parsed.success) throw new APIResponseValidationError(status, body, parsed.error);
+  return parsed.data;
+}

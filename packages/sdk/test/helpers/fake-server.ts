@@ -1,0 +1,57 @@
+import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface Recorded {
+  method: string;
+  url: URL;
+  headers: IncomingHttpHeaders;
+  body: string;
+}
+
+export type FakeHandler = (req: Recorded, res: ServerResponse, index: number) => void;
+
+export interface FakeServer {
+  /** Base URL (what `baseUrl` takes). */
+  url: string;
+  requests: Recorded[];
+  close(): Promise<void>;
+}
+
+/** A scripted stand-in for the daemon on 127.0.0.1: each request is recorded, then answered by `handler`. */
+export async function startFakeServer(handler: FakeHandler): Promise<FakeServer> {
+  const requests: Recorded[] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const recorded: Recorded = {
+        method: req.method ?? '',
+        url: new URL(req.url ?? '/', 'http://fake'),
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
+      requests.push(recorded);
+      handler(recorded, res, requests.length - 1);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export function json(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(JSON.stringify(body));
+}
+
+export function errorBody(code: string, message: string, extra: Record<string, unknown> = {}) {
+  return { success: false, error: { code, message, ...extra } };
+}
