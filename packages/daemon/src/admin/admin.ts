@@ -1,0 +1,209 @@
+import { PLATFORMS, formatInstant, isPlatform, type Platform } from '@socialpub/core';
+import { openDatabase } from '../store/database';
+import { createStore, type Store } from '../store/store';
+import type { User } from '../store/users';
+import { systemClock, type Clock } from '../util/clock';
+import { randomToken } from '../util/ids';
+import { SecretBox } from '../util/secrets';
+import { join } from 'node:path';
+
+/** A local-admin failure the CLI maps to an exit code and a message. */
+export class AdminError extends Error {
+  override name = 'AdminError';
+  constructor(
+    readonly code: 'not_found' | 'invalid' | 'conflict',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Used when no --user is given and the data dir has no user yet (or several). */
+export const DEFAULT_EMAIL = 'owner@localhost';
+
+export interface CreatedKey {
+  api_key: string;
+  key_id: string;
+  user_id: string;
+  email: string;
+}
+
+export interface KeyListing {
+  key_id: string;
+  user_id: string;
+  email: string;
+  name: string | null;
+  prefix: string;
+  status: 'active' | 'revoked' | 'rotated';
+  created_at: string;
+  last_used_at: string | null;
+  revoked_at: string | null;
+  replaced_by: string | null;
+}
+
+export interface ConnectionListing {
+  connection_id: string;
+  user_id: string;
+  email: string;
+  platform: Platform;
+  mode: 'live' | 'sandbox';
+  status: 'active' | 'expired';
+  status_reason: string | null;
+  account_id: string | null;
+  account_name: string | null;
+  page_id: string | null;
+  page_name: string | null;
+  token_expires_at: string | null;
+  updated_at: string;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : formatInstant(ms));
+const EMAIL = /^[^\s@]+@[^\s@]+$/;
+
+export interface AdminOptions {
+  clock?: Clock;
+}
+
+/**
+ * Local administration on the data dir — the self-hosted stand-in for the dashboard:
+ * keys, sandbox connections, settings. Safe while the daemon runs (SQLite WAL, busy
+ * timeout). Close it when done.
+ */
+export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
+  const clock = opts.clock ?? systemClock;
+  const db = openDatabase(join(dataDir, 'socialpub.db'));
+  const secrets = SecretBox.fromKeyFile(join(dataDir, 'secret.key'));
+  const store: Store = createStore(db, { secrets, clock });
+
+  /** The user of an email; without one, the only user (or the default owner). */
+  function userFor(email: string | undefined, create: boolean): User {
+    if (email !== undefined) {
+      if (!EMAIL.test(email.trim())) throw new AdminError('invalid', `not an email address: ${email}`);
+      const found = store.users.findByEmail(email);
+      if (found) return found;
+      if (!create) throw new AdminError('not_found', `no user ${email}`);
+      return store.users.ensure(email, clock.now()).user;
+    }
+    const users = store.users.list();
+    if (users.length === 1) return users[0] as User;
+    if (users.length > 1) throw new AdminError('invalid', `several users exist (${users.map((u) => u.email).join(', ')}); name one with --user`);
+    if (!create) throw new AdminError('not_found', 'no user yet; create a key first (socialpub keys create)');
+    return store.users.ensure(DEFAULT_EMAIL, clock.now()).user;
+  }
+
+  const emailOf = (userId: string) => store.users.get(userId)?.email ?? '';
+
+  function keyListing(k: ReturnType<Store['apiKeys']['list']>[number]): KeyListing {
+    return {
+      key_id: k.id,
+      user_id: k.userId,
+      email: emailOf(k.userId),
+      name: k.name,
+      prefix: k.prefix,
+      status: k.revokedAt === null ? 'active' : (k.revokedReason ?? 'revoked'),
+      created_at: formatInstant(k.createdAt),
+      last_used_at: iso(k.lastUsedAt),
+      revoked_at: iso(k.revokedAt),
+      replaced_by: k.replacedBy,
+    };
+  }
+
+  function connectionListing(c: ReturnType<Store['connections']['list']>[number]): ConnectionListing {
+    return {
+      connection_id: c.id,
+      user_id: c.userId,
+      email: emailOf(c.userId),
+      platform: c.platform,
+      mode: c.mode,
+      status: c.status,
+      status_reason: c.statusReason,
+      account_id: c.accountId,
+      account_name: c.accountName,
+      page_id: c.pageId,
+      page_name: c.pageName,
+      token_expires_at: iso(c.tokenExpiresAt),
+      updated_at: formatInstant(c.updatedAt),
+    };
+  }
+
+  const platformOf = (name: string): Platform => {
+    if (!isPlatform(name)) throw new AdminError('invalid', `unknown platform ${name} (one of: ${PLATFORMS.join(', ')})`);
+    return name;
+  };
+
+  return {
+    store,
+    /** A new key for the user (created if new). The full key is only in this answer. */
+    createKey(input: { email?: string; name?: string } = {}): CreatedKey {
+      return store.immediate(() => {
+        const user = userFor(input.email, true);
+        const { apiKey, info } = store.apiKeys.create(user.id, input.name ?? null, clock.now());
+        return { api_key: apiKey, key_id: info.id, user_id: user.id, email: user.email };
+      });
+    },
+    listKeys(input: { email?: string } = {}): KeyListing[] {
+      const keys = input.email !== undefined ? store.apiKeys.list(userFor(input.email, false).id) : store.apiKeys.list();
+      return keys.map(keyListing);
+    },
+    revokeKey(keyId: string): KeyListing {
+      const key = store.apiKeys.get(keyId);
+      if (!key) throw new AdminError('not_found', `no key ${keyId}`);
+      if (key.revokedAt !== null) throw new AdminError('conflict', `key ${keyId} is already ${key.revokedReason ?? 'revoked'}`);
+      store.apiKeys.revoke(keyId, clock.now());
+      return keyListing(store.apiKeys.get(keyId) as NonNullable<typeof key>);
+    },
+    /** A new key replacing `keyId`; the old one stops working at once. */
+    rotateKey(keyId: string): CreatedKey & { replaced: string } {
+      const key = store.apiKeys.get(keyId);
+      if (!key) throw new AdminError('not_found', `no key ${keyId}`);
+      const fresh = store.apiKeys.rotate(keyId, clock.now());
+      if (!fresh) throw new AdminError('conflict', `key ${keyId} is already ${key.revokedReason ?? 'revoked'}`);
+      return { api_key: fresh.apiKey, key_id: fresh.info.id, user_id: key.userId, email: emailOf(key.userId), replaced: keyId };
+    },
+    /** Records a sandbox connection (the platform simulator in the daemon); facebook gets a sandbox page. */
+    addSandboxConnection(platformName: string, input: { email?: string } = {}): ConnectionListing {
+      const platform = platformOf(platformName);
+      const user = userFor(input.email, true);
+      const now = clock.now();
+      const suffix = randomToken(10);
+      const saved = store.connections.save(user.id, platform, {
+        mode: 'sandbox',
+        accountId: `sandbox_${platform}_${suffix}`,
+        accountName: `Sandbox ${platform} account`,
+        pageId: platform === 'facebook' ? `sandbox_page_${suffix}` : null,
+        pageName: platform === 'facebook' ? 'Sandbox page' : null,
+        secrets: { access_token: `sandbox_at_${randomToken(32)}`, refresh_token: `sandbox_rt_${randomToken(32)}` },
+        tokenExpiresAt: now + 60 * 24 * 3_600_000,
+        refreshExpiresAt: now + 365 * 24 * 3_600_000,
+        tokenObtainedAt: now,
+        meta: { sandbox: true },
+      });
+      return connectionListing(saved);
+    },
+    listConnections(input: { email?: string } = {}): ConnectionListing[] {
+      const list = input.email !== undefined ? store.connections.listForUser(userFor(input.email, false).id) : store.connections.list();
+      return list.map(connectionListing);
+    },
+    /** Removes a connection, named by its id (con_…) or by platform (of the given or only user). */
+    removeConnection(platformOrId: string, input: { email?: string } = {}): void {
+      if (platformOrId.startsWith('con_')) {
+        if (!store.connections.removeById(platformOrId)) throw new AdminError('not_found', `no connection ${platformOrId}`);
+        return;
+      }
+      const platformName = platformOrId;
+      const platform = platformOf(platformName);
+      const user = userFor(input.email, false);
+      if (!store.connections.remove(user.id, platform)) throw new AdminError('not_found', `${user.email} has no ${platform} connection`);
+    },
+    setApprovalWorkflow(email: string | undefined, on: boolean): { email: string; user_id: string; approval_workflow: boolean } {
+      const user = userFor(email, false);
+      store.users.setApprovalWorkflow(user.id, on);
+      return { email: user.email, user_id: user.id, approval_workflow: on };
+    },
+    close(): void {
+      db.close();
+    },
+  };
+}
+
+export type Admin = ReturnType<typeof openAdmin>;

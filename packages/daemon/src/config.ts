@@ -1,0 +1,148 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { LogLevel } from './util/logger';
+
+export type RateClass = 'auth' | 'publish' | 'media' | 'scheduled' | 'auth_failure';
+
+export interface RateLimit {
+  /** Requests allowed per window. */
+  limit: number;
+  /** Window length in ms. */
+  windowMs: number;
+}
+
+export interface RateLimitConfig {
+  /** False lifts every limit (SOCIALPUB_RATE_LIMITS=off; for benchmarks). */
+  enabled: boolean;
+  classes: Record<RateClass, RateLimit>;
+}
+
+export interface DaemonConfig {
+  /** Holds socialpub.db, secret.key and media/. */
+  dataDir: string;
+  dbPath: string;
+  secretKeyPath: string;
+  mediaDir: string;
+  /** Default 127.0.0.1. */
+  host: string;
+  /** Default 8787; 0 picks a free port. */
+  port: number;
+  /** The base URL platforms and clients reach this daemon at (prepared media URLs), or null. */
+  publicUrl: string | null;
+  /** Serve HTTPS from these PEM files. Required for a non-loopback host unless behindProxy. */
+  tls: { certFile: string; keyFile: string } | null;
+  /** A TLS-terminating proxy is in front: requests without X-Forwarded-Proto: https get 403 https_required. */
+  behindProxy: boolean;
+  rateLimits: RateLimitConfig;
+  /** Largest request body accepted (default 10 MB). */
+  maxBodyBytes: number;
+  logLevel: LogLevel;
+}
+
+const MINUTE = 60_000;
+const HOUR = 60 * MINUTE;
+
+/** The interface's limits; failed authentication: 30 per client address per 10 minutes. */
+export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateLimit>> = Object.freeze({
+  auth: { limit: 10, windowMs: MINUTE },
+  publish: { limit: 60, windowMs: HOUR },
+  media: { limit: 30, windowMs: HOUR },
+  scheduled: { limit: 100, windowMs: HOUR },
+  auth_failure: { limit: 30, windowMs: 10 * MINUTE },
+});
+
+export const DEFAULT_PORT = 8787;
+export const DEFAULT_HOST = '127.0.0.1';
+export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+
+/** What a caller (the CLI's flags) may set; everything else comes from the environment or defaults. */
+export interface ConfigInput {
+  dataDir?: string;
+  host?: string;
+  port?: number;
+  publicUrl?: string;
+  tlsCert?: string;
+  tlsKey?: string;
+  behindProxy?: boolean;
+  /** Per-class overrides, e.g. { publish: { limit: 600 } }. */
+  rateLimits?: Partial<Record<RateClass, Partial<RateLimit>>>;
+  rateLimitsEnabled?: boolean;
+  logLevel?: LogLevel;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** The data dir: --data-dir, else $SOCIALPUB_HOME, else ~/.local/share/socialpub. */
+export function resolveDataDir(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return resolve(flag ?? env.SOCIALPUB_HOME ?? join(homedir(), '.local', 'share', 'socialpub'));
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
+export const isLoopback = (host: string) => LOOPBACK.has(host) || /^127\.\d+\.\d+\.\d+$/.test(host);
+
+/**
+ * Parses SOCIALPUB_RATE_LIMITS: `off` lifts all limits; otherwise a comma list of
+ * `class=limit[/window]` (window: 30s, 10m, 1h), e.g. `publish=600/1h,auth=100`.
+ */
+export function parseRateLimitsEnv(text: string | undefined): { enabled: boolean; overrides: Partial<Record<RateClass, Partial<RateLimit>>> } {
+  const overrides: Partial<Record<RateClass, Partial<RateLimit>>> = {};
+  if (text === undefined || text.trim() === '' || text.trim() === 'on') return { enabled: true, overrides };
+  if (['off', 'false', '0', 'none'].includes(text.trim().toLowerCase())) return { enabled: false, overrides };
+  for (const part of text.split(',')) {
+    const m = /^\s*(auth|publish|media|scheduled|auth_failure)\s*=\s*(\d+)(?:\/(\d+)(s|m|h))?\s*$/.exec(part);
+    if (!m) throw new ConfigError(`SOCIALPUB_RATE_LIMITS: cannot read "${part.trim()}" (use off, or class=limit[/window] like publish=600/1h)`);
+    const unit = { s: 1000, m: MINUTE, h: HOUR }[m[4] as 's' | 'm' | 'h'];
+    overrides[m[1] as RateClass] = { limit: Number(m[2]), ...(m[3] ? { windowMs: Number(m[3]) * unit } : {}) };
+  }
+  return { enabled: true, overrides };
+}
+
+/** Builds the daemon's configuration from flags, then the environment, then defaults; checks the transport rule. */
+export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): DaemonConfig {
+  const dataDir = resolveDataDir(input.dataDir, env);
+  const host = input.host ?? env.SOCIALPUB_HOST ?? DEFAULT_HOST;
+  const port = input.port ?? (env.SOCIALPUB_PORT ? Number(env.SOCIALPUB_PORT) : DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`port must be 0-65535, not ${port}`);
+  const certFile = input.tlsCert ?? env.SOCIALPUB_TLS_CERT;
+  const keyFile = input.tlsKey ?? env.SOCIALPUB_TLS_KEY;
+  if ((certFile === undefined) !== (keyFile === undefined)) throw new ConfigError('TLS needs both a certificate and a key file');
+  const behindProxy = input.behindProxy ?? ['1', 'true', 'yes'].includes((env.SOCIALPUB_BEHIND_PROXY ?? '').toLowerCase());
+  const tls = certFile && keyFile ? { certFile: resolve(certFile), keyFile: resolve(keyFile) } : null;
+  if (!isLoopback(host) && !tls && !behindProxy) {
+    throw new ConfigError(
+      `refusing to listen on ${host} without TLS: give a certificate and key (--tls-cert, --tls-key) or say a TLS proxy is in front (--behind-proxy)`,
+    );
+  }
+  const publicRaw = input.publicUrl ?? env.SOCIALPUB_PUBLIC_URL ?? null;
+  let publicUrl: string | null = null;
+  if (publicRaw) {
+    try {
+      const u = new URL(publicRaw);
+      if (u.protocol !== 'https:' && u.protocol !== 'http:') throw new Error('scheme');
+      publicUrl = u.href.replace(/\/+$/, '');
+    } catch {
+      throw new ConfigError(`public URL must be an http(s) URL, not ${publicRaw}`);
+    }
+  }
+  const fromEnv = parseRateLimitsEnv(env.SOCIALPUB_RATE_LIMITS);
+  const classes = {} as Record<RateClass, RateLimit>;
+  for (const cls of Object.keys(DEFAULT_RATE_LIMITS) as RateClass[]) {
+    classes[cls] = { ...DEFAULT_RATE_LIMITS[cls], ...fromEnv.overrides[cls], ...input.rateLimits?.[cls] };
+  }
+  return {
+    dataDir,
+    dbPath: join(dataDir, 'socialpub.db'),
+    secretKeyPath: join(dataDir, 'secret.key'),
+    mediaDir: join(dataDir, 'media'),
+    host,
+    port,
+    publicUrl,
+    tls,
+    behindProxy,
+    rateLimits: { enabled: input.rateLimitsEnabled ?? fromEnv.enabled, classes },
+    maxBodyBytes: MAX_BODY_BYTES,
+    logLevel: input.logLevel ?? (env.SOCIALPUB_LOG_LEVEL as LogLevel | undefined) ?? 'info',
+  };
+}

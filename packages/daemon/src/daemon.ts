@@ -1,0 +1,121 @@
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import type { Hono } from 'hono';
+import type { DaemonConfig } from './config';
+import { createApp } from './http/app';
+import type { AppEnv } from './http/env';
+import { createAdapters } from './platforms/registry';
+import { guessingMediaLookup, idleScheduler, type MediaLookup, type SchedulerHooks } from './services';
+import { openDatabase } from './store/database';
+import { createStore, type Store } from './store/store';
+import { systemClock, type Clock } from './util/clock';
+import { createLogger, type RootLogger } from './util/logger';
+import { SecretBox } from './util/secrets';
+
+export interface StartOptions {
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Default: JSON lines to stderr at config.logLevel. */
+  logger?: RootLogger;
+}
+
+export interface DaemonHandle {
+  /** e.g. http://127.0.0.1:8787 */
+  url: string;
+  port: number;
+  store: Store;
+  app: Hono<AppEnv>;
+  /** Stops accepting requests, stops the background parts, closes the database. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** Old rate windows and idempotency records are dropped this often. */
+const MAINTENANCE_MS = 10 * 60_000;
+
+/**
+ * The composition root: config -> store -> (scheduler, publisher, media, sandbox) -> HTTP.
+ * Each part registers what to stop in `stops`, which close() runs in reverse order.
+ * SIGINT/SIGTERM are the caller's (the CLI's `daemon run`): it calls close().
+ */
+export async function startDaemon(config: DaemonConfig, opts: StartOptions = {}): Promise<DaemonHandle> {
+  const clock = opts.clock ?? systemClock;
+  const logger = opts.logger ?? createLogger({ level: config.logLevel });
+  const stops: (() => void | Promise<void>)[] = [];
+
+  if (!config.rateLimits.enabled) {
+    logger.warn('RATE LIMITS ARE OFF (SOCIALPUB_RATE_LIMITS=off): no request is counted or refused; use this for benchmarks only', {
+      rate_limits: 'off',
+    });
+  }
+
+  // Store.
+  const db = openDatabase(config.dbPath);
+  stops.push(() => void db.close());
+  const secrets = SecretBox.fromKeyFile(config.secretKeyPath);
+  const store = createStore(db, { secrets, clock });
+  const adapters = createAdapters();
+
+  // Parts of the other issues plug in here, each with its own few lines.
+  const scheduler: SchedulerHooks = idleScheduler;
+  const mediaLookup: MediaLookup = guessingMediaLookup;
+  const mediaRoutes: Hono<AppEnv> | undefined = undefined;
+  const fileRoutes: Hono | undefined = undefined;
+  const sandbox: Hono | undefined = undefined;
+
+  // HTTP.
+  const app = createApp({ db, store, config, clock, logger, secrets, scheduler, mediaLookup, adapters, mediaRoutes, fileRoutes, sandbox });
+  const server: ServerType = serve({
+    fetch: app.fetch,
+    hostname: config.host,
+    port: config.port,
+    ...(config.tls
+      ? { createServer: createHttpsServer, serverOptions: { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) } }
+      : {}),
+  });
+  try {
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e))]);
+  } catch (e) {
+    for (const stop of stops.reverse()) await stop();
+    throw e;
+  }
+  const port = (server.address() as AddressInfo).port;
+  const hostInUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
+  const url = `${config.tls ? 'https' : 'http'}://${hostInUrl}:${port}`;
+
+  // Housekeeping: expired rate windows and idempotency records.
+  const maintenance = setInterval(() => {
+    const now = clock.now();
+    try {
+      for (const [cls, l] of Object.entries(config.rateLimits.classes)) store.rateWindows.prune(cls, l.windowMs, now);
+      store.idempotency.prune(now);
+    } catch (e) {
+      logger.warn('maintenance failed', { error: e });
+    }
+  }, MAINTENANCE_MS);
+  maintenance.unref();
+
+  logger.info('socialpub daemon listening', { url, data_dir: config.dataDir, tls: config.tls !== null, behind_proxy: config.behindProxy });
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    store,
+    app,
+    close() {
+      closing ??= (async () => {
+        clearInterval(maintenance);
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+        });
+        for (const stop of stops.reverse()) await stop();
+        logger.info('socialpub daemon stopped');
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,147 @@
+import { randomBytes } from 'node:crypto';
+import { API_PREFIX, type Platform } from '@socialpub/core';
+import { Hono, type Context, type MiddlewareHandler } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import type { RateClass } from '../config';
+import type { DaemonConfig } from '../config';
+import type { PlatformAdapter } from '../platforms/adapter';
+import { createAdapters } from '../platforms/registry';
+import { guessingMediaLookup, idleScheduler, type MediaLookup, type SchedulerHooks } from '../services';
+import type { DB } from '../store/database';
+import { createStore, type Store } from '../store/store';
+import { systemClock, type Clock } from '../util/clock';
+import { silentLogger, type RootLogger } from '../util/logger';
+import { SecretBox } from '../util/secrets';
+import type { RouteDeps } from './deps';
+import type { AppEnv } from './env';
+import { ApiError } from './errors';
+import { auth } from './middleware/auth';
+import { bodyLimit } from './middleware/body-limit';
+import { httpsOnly } from './middleware/https-only';
+import { idempotency } from './middleware/idempotency';
+import { rateLimit } from './middleware/rate-limit';
+import { requestContext } from './middleware/request-context';
+import { openApiDocument } from './openapi';
+import { authRoutes } from './routes/auth';
+import { contentRoutes } from './routes/content';
+import { healthRoutes } from './routes/health';
+import { platformsRoutes } from './routes/platforms';
+import { scheduledRoutes } from './routes/scheduled';
+
+export interface AppDeps {
+  db: DB;
+  config: DaemonConfig;
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Default: silent. */
+  logger?: RootLogger;
+  /** Opens connection secrets. Default: a throwaway key (the HTTP layer never opens secrets itself). */
+  secrets?: SecretBox;
+  /** Repositories over `db`; built here when not given (give it to share prepared statements with other parts). */
+  store?: Store;
+  /** Default: idleScheduler. */
+  scheduler?: SchedulerHooks;
+  /** Default: guessingMediaLookup (kinds from URL extensions). */
+  mediaLookup?: MediaLookup;
+  /** Default: createAdapters(). */
+  adapters?: Map<Platform, PlatformAdapter>;
+  /** Mounted at /api/agents/v1/media behind auth, the media rate limit, the body limit and Idempotency-Key on POST /prepare. */
+  mediaRoutes?: Hono<AppEnv>;
+  /** Prepared files, mounted at /files, unauthenticated. */
+  fileRoutes?: Hono;
+  /** Platform simulators for sandbox connections, mounted at /sandbox, unauthenticated. */
+  sandbox?: Hono;
+  /** How the client address is found for the failed-authentication limit (default: socket, or X-Forwarded-For behind a proxy). */
+  clientAddress?: (c: Context) => string;
+}
+
+/** The endpoint class of a path under the API prefix (decides its rate limit). */
+export function rateClassOf(path: string): RateClass {
+  if (path.startsWith('/auth/')) return 'auth';
+  if (path === '/content/publish' || path === '/content/validate') return 'publish';
+  if (path.startsWith('/media/') || path === '/media') return 'media';
+  return 'scheduled';
+}
+
+/** Routes under the prefix that need no key. */
+const PUBLIC_API_PATHS = new Set([`${API_PREFIX}/openapi.json`, `${API_PREFIX}/healthz`]);
+
+/**
+ * The HTTP interface as a Hono app over its dependencies: no port, so tests call
+ * `app.request()` directly. daemon.ts serves it.
+ */
+export function createApp(deps: AppDeps): Hono<AppEnv> {
+  const clock = deps.clock ?? systemClock;
+  const logger = deps.logger ?? silentLogger;
+  const config = deps.config;
+  const store = deps.store ?? createStore(deps.db, { secrets: deps.secrets ?? new SecretBox(randomBytes(32)), clock });
+  const routeDeps: RouteDeps = {
+    store,
+    clock,
+    config,
+    logger,
+    scheduler: deps.scheduler ?? idleScheduler,
+    mediaLookup: deps.mediaLookup ?? guessingMediaLookup,
+    adapters: deps.adapters ?? createAdapters(),
+    startedAt: clock.now(),
+  };
+  const limits = config.rateLimits;
+
+  const app = new Hono<AppEnv>();
+  app.use('*', requestContext({ logger }));
+  if (config.behindProxy) {
+    const https = httpsOnly();
+    // A load balancer's health probe may come over plain HTTP; everything else must not.
+    app.use('*', (c, next) => (c.req.path === '/healthz' ? next() : https(c, next)));
+  }
+
+  app.onError((error, c) => {
+    const requestId = c.get('requestId');
+    if (error instanceof ApiError) {
+      for (const [k, v] of Object.entries(error.extra.headers ?? {})) c.header(k, v);
+      return c.json(error.body(requestId), error.status as 400);
+    }
+    if (error instanceof HTTPException && error.status < 500) {
+      const mapped =
+        error.status === 413
+          ? new ApiError('payload_too_large', 'request body is larger than 10 MB')
+          : error.status === 404
+            ? new ApiError('not_found', 'not found')
+            : new ApiError('invalid_request', error.message || 'invalid request');
+      return c.json(mapped.body(requestId), mapped.status as 400);
+    }
+    (c.get('log') ?? logger).error('unhandled error', { error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
+    return c.json(new ApiError('internal', 'internal error; the request id identifies it in the daemon log').body(requestId), 500);
+  });
+  app.notFound((c) => c.json(new ApiError('not_found', `no route for ${c.req.method} ${c.req.path}`).body(c.get('requestId')), 404));
+
+  // Unauthenticated: health, the OpenAPI document, prepared files, the sandbox simulators.
+  app.route('/healthz', healthRoutes(routeDeps));
+  app.route(`${API_PREFIX}/healthz`, healthRoutes(routeDeps));
+  app.get(`${API_PREFIX}/openapi.json`, (c) => c.json(openApiDocument(), 200));
+  if (deps.fileRoutes) app.route('/files', deps.fileRoutes);
+  if (deps.sandbox) app.route('/sandbox', deps.sandbox);
+
+  // Everything else under the prefix: key -> user, the user's limit for the endpoint class, then the body limit.
+  const authenticate = auth({ store, clock, limits, behindProxy: config.behindProxy, address: deps.clientAddress });
+  const limiters = Object.fromEntries(
+    (['auth', 'publish', 'media', 'scheduled'] as const).map((cls) => [cls, rateLimit(cls, { store, clock, limits })]),
+  ) as Record<RateClass, MiddlewareHandler<AppEnv>>;
+  const limitBody = bodyLimit(config.maxBodyBytes);
+  app.use(`${API_PREFIX}/*`, async (c, next) => {
+    if (PUBLIC_API_PATHS.has(c.req.path)) return next();
+    const limiter = limiters[rateClassOf(c.req.path.slice(API_PREFIX.length))];
+    return authenticate(c, () => limiter(c, () => limitBody(c, next) as Promise<void>) as Promise<void>);
+  });
+
+  app.route(`${API_PREFIX}/auth`, authRoutes());
+  app.route(`${API_PREFIX}/content`, contentRoutes(routeDeps));
+  app.route(`${API_PREFIX}/content/scheduled`, scheduledRoutes(routeDeps));
+  app.route(`${API_PREFIX}/platforms`, platformsRoutes(routeDeps));
+  if (deps.mediaRoutes) {
+    const idem = idempotency({ store, clock, route: 'media.prepare' });
+    app.use(`${API_PREFIX}/media/prepare`, (c, next) => (c.req.method === 'POST' ? idem(c, next) : next()));
+    app.route(`${API_PREFIX}/media`, deps.mediaRoutes);
+  }
+  return app;
+}

@@ -1,0 +1,26 @@
+import type { MiddlewareHandler } from 'hono';
+import { newId } from '../../util/ids';
+import type { RootLogger } from '../../util/logger';
+import type { AppEnv } from '../env';
+
+export interface RequestContextOptions {
+  logger: RootLogger;
+  /** Request id generator (default req_<random>). */
+  generator?: () => string;
+  /** Time source for the access log's duration (default performance.now). */
+  now?: () => number;
+}
+
+/** Gives each request an id (echoed as X-Request-Id) and a logger that carries it; logs one line per request. */
+export function requestContext({ logger, generator = () => newId('req'), now = () => performance.now() }: RequestContextOptions): MiddlewareHandler<AppEnv> {
+  return async function requestContext(c, next) {
+    const requestId = generator();
+    const log = logger.child({ request_id: requestId });
+    c.set('requestId', requestId);
+    c.set('log', log);
+    const started = now();
+    await next();
+    c.res.headers.set('X-Request-Id', requestId);
+    log.debug('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((now() - started) * 100) / 100 });
+  };
+}

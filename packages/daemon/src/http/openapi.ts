@@ -1,0 +1,233 @@
+import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_PREPARE_URLS, VERSION } from '@socialpub/core';
+import { z } from 'zod';
+
+type Json = Record<string, unknown>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const json = (schema: Json) => ({ 'application/json': { schema } });
+const ok = (id: string, description = 'Success') => ({ description, content: json(ref(id)) });
+const err = (description: string) => ({ description, content: json(ref('Error')) });
+
+const ERR = {
+  400: err('Invalid or missing parameters (`invalid_request`); `details` lists each problem.'),
+  401: err('API key missing, malformed, unknown, revoked or rotated, or sent in another header (`unauthorized`).'),
+  403: err('Forbidden: another user\'s resource (`forbidden`), a platform not connected (`platform_not_connected`), no Facebook page (`facebook_page_not_selected`), or plain HTTP behind a proxy (`https_required`).'),
+  404: err('No such resource (`not_found`).'),
+  409: err('Conflict with the resource\'s state (`conflict`) or an Idempotency-Key reused with another body (`idempotency_conflict`).'),
+  413: err('Request body larger than 10 MB (`payload_too_large`).'),
+  415: err('Body is not JSON (`unsupported_media_type`).'),
+  429: {
+    description: 'Rate limit of the endpoint class exceeded (`rate_limited`); wait Retry-After seconds.',
+    headers: { 'Retry-After': { description: 'Whole seconds to wait (at least 1).', schema: { type: 'integer', minimum: 1 } } },
+    content: json(ref('Error')),
+  },
+  500: err('Internal error (`internal`); no details leak.'),
+} as const;
+
+const pick = (...codes: (keyof typeof ERR)[]) => Object.fromEntries(codes.map((c) => [String(c), ERR[c]]));
+const AUTHED = [{ ApiKey: [] }, { Bearer: [] }];
+const JOB_ID = { name: 'job_id', in: 'query', required: true, description: 'The job (job_…).', schema: { type: 'string', minLength: 1 } };
+const IDEMPOTENCY_KEY = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Replays the first answer for the same body within 24 h (header Idempotent-Replayed: true); another body is a 409.',
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+const RATE_HEADERS = {
+  'RateLimit-Limit': { description: 'Requests allowed in the window of this endpoint class.', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
+};
+const limited = (response: Json) => ({ ...response, headers: RATE_HEADERS });
+
+/** Every schema in core's registry (those with a `.meta({ id })`), as OpenAPI components. */
+function componentSchemas(): Record<string, Json> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    target: 'draft-2020-12',
+    io: 'input',
+    unrepresentable: 'any',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, Json> };
+  const out: Record<string, Json> = {};
+  for (const [id, schema] of Object.entries(schemas)) {
+    const { $schema: _s, $id: _i, ...rest } = schema;
+    out[id] = rest;
+  }
+  return out;
+}
+
+let cached: Json | null = null;
+
+/** The OpenAPI 3.1 document of every route the daemon serves, from core's zod schemas. */
+export function openApiDocument(): Json {
+  if (cached) return cached;
+  const p = (path: string) => `${API_PREFIX}${path}`;
+  const health = {
+    get: {
+      operationId: 'health',
+      summary: 'Health of the daemon and its scheduler (unauthenticated)',
+      tags: ['system'],
+      security: [],
+      responses: { 200: ok('Health', 'Healthy'), 503: ok('Health', 'The scheduler has stalled') },
+    },
+  };
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'socialpub',
+      version: VERSION,
+      description: 'Self-hosted social publishing: publish and schedule posts to instagram, facebook, twitter, threads, tiktok and youtube.',
+    },
+    servers: [{ url: 'http://127.0.0.1:8787', description: 'The local daemon (default address)' }],
+    security: AUTHED,
+    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'system' }],
+    paths: {
+      [p('/auth/validate')]: {
+        post: {
+          operationId: 'validateKey',
+          summary: 'Check an API key and return its user',
+          tags: ['auth'],
+          responses: { 200: limited(ok('AuthValidateResponse')), ...pick(401, 429, 500) },
+        },
+      },
+      [p('/content/publish')]: {
+        post: {
+          operationId: 'publish',
+          summary: 'Publish now or schedule a post on one or more platforms',
+          tags: ['content'],
+          parameters: [IDEMPOTENCY_KEY],
+          requestBody: { required: true, content: json(ref('PublishRequest')) },
+          responses: { 200: limited(ok('PublishResult', 'Stored; publishing, scheduled or waiting for approval')), ...pick(400, 401, 403, 409, 413, 415, 429, 500) },
+        },
+      },
+      [p('/content/validate')]: {
+        post: {
+          operationId: 'validatePublish',
+          summary: 'Run every check of publish without storing anything',
+          tags: ['content'],
+          requestBody: { required: true, content: json(ref('PublishRequest')) },
+          responses: { 200: limited(ok('ValidateResult')), ...pick(400, 401, 413, 415, 429, 500) },
+        },
+      },
+      [p('/content/scheduled')]: {
+        get: {
+          operationId: 'listScheduled',
+          summary: 'List posts (or get one with job_id)',
+          tags: ['scheduled'],
+          parameters: [
+            { name: 'job_id', in: 'query', required: false, description: 'Return this one post as {post}.', schema: { type: 'string' } },
+            { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: [...JOB_STATUSES, 'all'], default: 'all' } },
+            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT } },
+            { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page.', schema: { type: 'string' } },
+          ],
+          responses: {
+            200: limited({ description: 'A page of posts, or one post', content: json({ oneOf: [ref('PostList'), ref('PostResponse')] }) }),
+            ...pick(400, 401, 403, 404, 429, 500),
+          },
+        },
+        patch: {
+          operationId: 'updateScheduled',
+          summary: 'Re-time a post (offsets move, absolute times stay) or edit its captions',
+          tags: ['scheduled'],
+          parameters: [JOB_ID],
+          requestBody: { required: true, content: json(ref('UpdateRequest')) },
+          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 413, 415, 429, 500) },
+        },
+        delete: {
+          operationId: 'cancelScheduled',
+          summary: 'Cancel every target that has not started',
+          tags: ['scheduled'],
+          parameters: [JOB_ID],
+          responses: { 200: limited(ok('CancelResponse')), ...pick(400, 401, 403, 404, 409, 429, 500) },
+        },
+      },
+      [p('/content/scheduled/approve')]: {
+        post: {
+          operationId: 'approveScheduled',
+          summary: 'Approve a post waiting for approval',
+          tags: ['scheduled'],
+          parameters: [JOB_ID],
+          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500) },
+        },
+      },
+      [p('/content/scheduled/reject')]: {
+        post: {
+          operationId: 'rejectScheduled',
+          summary: 'Reject a post waiting for approval (its pending targets are cancelled)',
+          tags: ['scheduled'],
+          parameters: [JOB_ID],
+          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500) },
+        },
+      },
+      [p('/platforms')]: {
+        get: {
+          operationId: 'listPlatforms',
+          summary: 'Content types, caption limits and media rules per platform, with the caller\'s connections',
+          tags: ['platforms'],
+          responses: { 200: limited(ok('PlatformsResponse')), ...pick(401, 429, 500) },
+        },
+      },
+      [p('/media/prepare')]: {
+        post: {
+          operationId: 'prepareMedia',
+          summary: `Fetch, check and re-host up to ${MAX_PREPARE_URLS} media URLs in the background`,
+          tags: ['media'],
+          parameters: [IDEMPOTENCY_KEY],
+          requestBody: { required: true, content: json(ref('PrepareRequest')) },
+          responses: { 200: limited(ok('PrepareResponse')), ...pick(400, 401, 409, 413, 415, 429, 500) },
+        },
+      },
+      [p('/media/status/{task_id}')]: {
+        get: {
+          operationId: 'mediaStatus',
+          summary: 'Progress and prepared files of a media task',
+          tags: ['media'],
+          parameters: [{ name: 'task_id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { 200: limited(ok('MediaStatus')), ...pick(401, 403, 404, 429, 500) },
+        },
+      },
+      '/files/{token}': {
+        get: {
+          operationId: 'preparedFile',
+          summary: 'A prepared media file (unauthenticated, unguessable path; supports Range)',
+          tags: ['media'],
+          security: [],
+          parameters: [
+            { name: 'token', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'Range', in: 'header', required: false, schema: { type: 'string' } },
+          ],
+          responses: {
+            200: { description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+            206: { description: 'The requested range', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
+            404: ERR[404],
+            410: err('The file expired 24 h after preparation (`gone`).'),
+            416: { description: 'Range not satisfiable' },
+          },
+        },
+      },
+      '/healthz': health,
+      [p('/healthz')]: { get: { ...health.get, operationId: 'healthVersioned' } },
+      [p('/openapi.json')]: {
+        get: {
+          operationId: 'openapi',
+          summary: 'This document (unauthenticated)',
+          tags: ['system'],
+          security: [],
+          responses: { 200: { description: 'OpenAPI 3.1 document', content: json({ type: 'object' }) } },
+        },
+      },
+    },
+    components: {
+      schemas: componentSchemas(),
+      securitySchemes: {
+        ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        Bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'sp_<id>_<secret>' },
+      },
+    },
+  };
+  return cached;
+}
+
+/** `/a/:b` -> `/a/{b}` */
+export const toOpenApiPath = (honoPath: string) => honoPath.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, '{$1}');

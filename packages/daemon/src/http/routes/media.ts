@@ -1,0 +1,129 @@
+import { open } from 'node:fs/promises';
+import { Readable } from 'node:stream';
+import { Hono } from 'hono';
+import { PrepareRequestSchema } from '@socialpub/core';
+import type { MediaService } from '../../media/media-service';
+import type { AppEnv } from '../env';
+import { ApiError, invalid, issuesToDetails } from '../errors';
+import { readJsonObject } from '../json-body';
+
+export interface MediaRoutesDeps {
+  media: MediaService;
+}
+
+/**
+ * POST /prepare and GET /status/:task_id, mounted by app.ts under /api/agents/v1/media
+ * behind auth, the 'media' rate limit and Idempotency-Key.
+ */
+export function createMediaRoutes({ media }: MediaRoutesDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.post('/prepare', async (c) => {
+    const parsed = PrepareRequestSchema.safeParse(await readJsonObject(c));
+    if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
+    const { urls } = parsed.data;
+    // The form of each URL is checked now, so a typo is a 400 rather than a failed file later.
+    const problems = media.checkUrls(urls);
+    if (problems.length) throw invalid(problems.map((p) => ({ path: `urls.${p.index}`, message: p.message })));
+    const { taskId } = media.prepare(c.get('user').id, urls);
+    const n = urls.length;
+    return c.json(
+      { success: true, task_id: taskId, message: `preparing ${n} file${n === 1 ? '' : 's'}; poll GET /media/status/${taskId} until it is completed` },
+      200,
+    );
+  });
+
+  app.get('/status/:task_id', (c) => {
+    const taskId = c.req.param('task_id');
+    const found = media.status(taskId);
+    if (!found) throw new ApiError('not_found', `no media task ${taskId}`);
+    if (found.userId !== c.get('user').id) throw new ApiError('forbidden', 'this media task belongs to another user');
+    return c.json(found.status, 200);
+  });
+
+  return app;
+}
+
+const TOKEN = /^[0-9a-z]{32}$/;
+
+/**
+ * Prepared files, mounted by app.ts at /files without authentication (platforms fetch
+ * them): GET and HEAD /files/<token>/<name> with Range support. The token is looked up
+ * in SQLite; nothing from the URL ever becomes part of a file system path.
+ */
+export function createFileRoutes({ media }: MediaRoutesDeps): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+
+  app.get('/:token/:name', async (c) => {
+    const token = c.req.param('token');
+    const file = TOKEN.test(token) ? media.store.byToken(token) : undefined;
+    if (!file || file.name !== c.req.param('name')) throw new ApiError('not_found', 'no such prepared file');
+    if (media.isExpired(file)) throw new ApiError('gone', 'this prepared file has expired (prepared files last 24 hours); prepare it again');
+    if (file.status !== 'ready' || file.size === null) throw new ApiError('not_found', 'no such prepared file');
+
+    let handle;
+    try {
+      handle = await open(media.pathOf(file), 'r');
+    } catch {
+      // Swept between the lookup and the open.
+      throw new ApiError('gone', 'this prepared file has expired; prepare it again');
+    }
+    const size = file.size;
+    const etag = `"${file.sha256}"`;
+    const headers: Record<string, string> = {
+      'content-type': file.mime_type ?? 'application/octet-stream',
+      'accept-ranges': 'bytes',
+      etag,
+      'last-modified': new Date(file.prepared_at ?? 0).toUTCString(),
+      'cache-control': 'public, max-age=3600',
+      'content-disposition': `inline; filename="${file.name}"`,
+      'x-content-type-options': 'nosniff',
+    };
+    let status = 200;
+    let start = 0;
+    let end = size - 1;
+    const ifRange = c.req.header('if-range');
+    const rangeHeader = ifRange === undefined || ifRange === etag ? c.req.header('range') : undefined;
+    const range = rangeHeader === undefined ? null : parseRange(rangeHeader, size);
+    if (range === 'unsatisfiable') {
+      await handle.close();
+      return new Response(null, { status: 416, headers: { ...headers, 'content-range': `bytes */${size}` } });
+    }
+    if (range) {
+      ({ start, end } = range);
+      status = 206;
+      headers['content-range'] = `bytes ${start}-${end}/${size}`;
+    } else if (c.req.header('if-none-match') === etag) {
+      await handle.close();
+      return new Response(null, { status: 304, headers });
+    }
+    headers['content-length'] = String(end - start + 1);
+    if (c.req.method === 'HEAD') {
+      await handle.close();
+      return new Response(null, { status, headers });
+    }
+    const stream = handle.createReadStream({ start, end, highWaterMark: 256 * 1024 });
+    return new Response(Readable.toWeb(stream) as unknown as ReadableStream<Uint8Array>, { status, headers });
+  });
+
+  return app;
+}
+
+/**
+ * One byte range of `bytes=a-b`, `bytes=a-` or `bytes=-n`. Several ranges, or a header
+ * that is not a byte range, are ignored (the whole file is sent, as RFC 9110 allows).
+ */
+export function parseRange(header: string, size: number): { start: number; end: number } | 'unsatisfiable' | null {
+  const m = /^bytes=(\d*)-(\d*)$/.exec(header.trim());
+  if (!m || (m[1] === '' && m[2] === '')) return null;
+  if (m[1] === '') {
+    const suffix = Number(m[2]);
+    if (suffix === 0) return 'unsatisfiable';
+    return { start: Math.max(0, size - suffix), end: size - 1 };
+  }
+  const start = Number(m[1]);
+  const last = m[2] === '' ? size - 1 : Number(m[2]);
+  if (last < start) return null;
+  if (start >= size) return 'unsatisfiable';
+  return { start, end: Math.min(last, size - 1) };
+}

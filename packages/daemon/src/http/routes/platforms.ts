@@ -1,0 +1,44 @@
+import { PLATFORMS, PLATFORM_INFO, formatInstant, type PlatformsResponse } from '@socialpub/core';
+import { Hono } from 'hono';
+import type { RouteDeps } from '../deps';
+import type { AppEnv } from '../env';
+
+/** GET /platforms: the platform table, and the caller's connection to each. */
+export function platformsRoutes(deps: RouteDeps) {
+  return new Hono<AppEnv>().get('/', (c) => {
+    const connections = new Map(deps.store.connections.listForUser(c.get('user').id).map((x) => [x.platform, x]));
+    const body: PlatformsResponse = {
+      success: true,
+      platforms: PLATFORMS.map((platform) => {
+        const info = PLATFORM_INFO[platform];
+        const conn = connections.get(platform);
+        return {
+          platform,
+          types: [...info.types],
+          default_type: info.defaultType,
+          caption: {
+            max: info.caption.max,
+            counting: info.caption.counting,
+            max_hashtags: info.caption.maxHashtags ?? null,
+            max_mentions: info.caption.maxMentions ?? null,
+            max_links: info.caption.maxLinks ?? null,
+          },
+          media: Object.fromEntries(
+            Object.entries(info.media).map(([type, r]) => [type, { min: r.min, max: r.max, kinds: [...r.kinds], video_alone: r.videoAlone }]),
+          ),
+          pulls_media: info.pullsMedia,
+          connection: conn
+            ? {
+                mode: conn.mode,
+                status: conn.status,
+                account: conn.accountName ?? conn.accountId,
+                page: conn.pageName ?? conn.pageId,
+                token_expires_at: conn.tokenExpiresAt === null ? null : formatInstant(conn.tokenExpiresAt),
+              }
+            : null,
+        };
+      }),
+    };
+    return c.json(body, 200);
+  });
+}

@@ -1,0 +1,22 @@
+export { startDaemon, type DaemonHandle, type StartOptions } from './daemon';
+export {
+  resolveConfig,
+  resolveDataDir,
+  parseRateLimitsEnv,
+  ConfigError,
+  DEFAULT_HOST,
+  DEFAULT_PORT,
+  DEFAULT_RATE_LIMITS,
+  type ConfigInput,
+  type DaemonConfig,
+  type RateClass,
+  type RateLimit,
+} from './config';
+export { createApp, type AppDeps } from './http/app';
+export type { AppEnv, AppVariables } from './http/env';
+export { ApiError } from './http/errors';
+export { openAdmin, AdminError, DEFAULT_EMAIL, type Admin, type CreatedKey, type KeyListing, type ConnectionListing } from './admin/index';
+export { openDatabase, type DB } from './store/database';
+export { createStore, type Store } from './store/store';
+export { createLogger, silentLogger, redact, type RootLogger, type LogLevel } from './util/logger';
+export { ManualClock, systemClock, type Clock } from './util/clock';

@@ -1,0 +1,38 @@
+import type { DB } from './database';
+
+export const IDEMPOTENCY_TTL_MS = 24 * 3_600_000;
+
+export interface IdempotencyRecord {
+  bodyHash: string;
+  status: number;
+  response: string;
+  createdAt: number;
+}
+
+export type IdempotencyRepository = ReturnType<typeof createIdempotencyRepository>;
+
+/** First answers to requests that carried an Idempotency-Key, per user and route, for 24 h. */
+export function createIdempotencyRepository(db: DB) {
+  const get = db.prepare<[string, string, string], { body_hash: string; status: number; response: string; created_at: number }>(
+    'SELECT body_hash, status, response, created_at FROM idempotency_keys WHERE user_id = ? AND route = ? AND key = ?',
+  );
+  // REPLACE: a record older than 24 h no longer binds its key, so a new request may take it over.
+  const put = db.prepare(
+    'INSERT OR REPLACE INTO idempotency_keys (user_id, route, key, body_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+  );
+  const prune = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
+  return {
+    /** The live record for this key, or null (none, or older than 24 h). */
+    find(userId: string, route: string, key: string, now: number): IdempotencyRecord | null {
+      const r = get.get(userId, route, key);
+      if (!r || r.created_at <= now - IDEMPOTENCY_TTL_MS) return null;
+      return { bodyHash: r.body_hash, status: r.status, response: r.response, createdAt: r.created_at };
+    },
+    save(userId: string, route: string, key: string, rec: IdempotencyRecord): void {
+      put.run(userId, route, key, rec.bodyHash, rec.status, rec.response, rec.createdAt);
+    },
+    prune(now: number): number {
+      return prune.run(now - IDEMPOTENCY_TTL_MS).changes;
+    },
+  };
+}

@@ -1,0 +1,285 @@
+import type { ContentType, JobStatus, Platform, TargetStatus } from '@socialpub/core';
+import type { DB } from './database';
+
+export interface TargetRecord {
+  id: string;
+  jobId: string;
+  userId: string;
+  platform: Platform;
+  type: ContentType;
+  scheduleKey: string | null;
+  dueAt: number;
+  status: TargetStatus;
+  attempts: number;
+  postId: string | null;
+  postUrl: string | null;
+  publishedAt: number | null;
+  errorCode: string | null;
+  errorMessage: string | null;
+  platformCode: string | null;
+  updatedAt: number;
+}
+
+export interface JobRecord {
+  id: string;
+  userId: string;
+  caption: string;
+  platforms: Platform[];
+  platformCaptions: Record<string, string>;
+  platformTypes: Record<string, string[]>;
+  mediaUrls: string[];
+  publishNow: boolean;
+  /** Base time, or null for publish_now. */
+  scheduledFor: number | null;
+  typeSchedule: Record<string, string>;
+  requireApproval: boolean;
+  /** scheduled_for, or the creation time for publish_now: the list order. */
+  sortAt: number;
+  createdAt: number;
+  updatedAt: number;
+  targets: TargetRecord[];
+}
+
+export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt'>;
+export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'>;
+
+interface JobRow {
+  id: string;
+  user_id: string;
+  caption: string;
+  platforms: string;
+  platform_captions: string;
+  platform_types: string;
+  media_urls: string;
+  publish_now: number;
+  scheduled_for: number | null;
+  type_schedule: string;
+  require_approval: number;
+  sort_at: number;
+  created_at: number;
+  updated_at: number;
+}
+
+interface TargetRow {
+  id: string;
+  job_id: string;
+  user_id: string;
+  platform: Platform;
+  type: ContentType;
+  schedule_key: string | null;
+  due_at: number;
+  status: TargetStatus;
+  attempts: number;
+  post_id: string | null;
+  post_url: string | null;
+  published_at: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  platform_code: string | null;
+  updated_at: number;
+}
+
+const toTarget = (r: TargetRow): TargetRecord => ({
+  id: r.id,
+  jobId: r.job_id,
+  userId: r.user_id,
+  platform: r.platform,
+  type: r.type,
+  scheduleKey: r.schedule_key,
+  dueAt: r.due_at,
+  status: r.status,
+  attempts: r.attempts,
+  postId: r.post_id,
+  postUrl: r.post_url,
+  publishedAt: r.published_at,
+  errorCode: r.error_code,
+  errorMessage: r.error_message,
+  platformCode: r.platform_code,
+  updatedAt: r.updated_at,
+});
+
+const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
+  id: r.id,
+  userId: r.user_id,
+  caption: r.caption,
+  platforms: JSON.parse(r.platforms) as Platform[],
+  platformCaptions: JSON.parse(r.platform_captions) as Record<string, string>,
+  platformTypes: JSON.parse(r.platform_types) as Record<string, string[]>,
+  mediaUrls: JSON.parse(r.media_urls) as string[],
+  publishNow: r.publish_now === 1,
+  scheduledFor: r.scheduled_for,
+  typeSchedule: JSON.parse(r.type_schedule) as Record<string, string>,
+  requireApproval: r.require_approval === 1,
+  sortAt: r.sort_at,
+  createdAt: r.created_at,
+  updatedAt: r.updated_at,
+  targets,
+});
+
+/** Position in the list order (sort_at, id); opaque to clients. */
+export interface ListPosition {
+  sortAt: number;
+  id: string;
+}
+
+export interface ListOptions {
+  status: JobStatus | 'all';
+  limit: number;
+  after: ListPosition | null;
+}
+
+const TARGET_COLUMNS =
+  'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, updated_at';
+const JOB_COLUMNS =
+  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, sort_at, created_at, updated_at';
+const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";
+/** Below any epoch-ms time: the start of the list. */
+const BEFORE_ALL = -Number.MAX_SAFE_INTEGER;
+
+export type JobsRepository = ReturnType<typeof createJobsRepository>;
+
+/**
+ * Jobs and their targets. Writes that move target states are compare-and-set on the
+ * current status, so a target the publisher has claimed in the meantime is left alone.
+ */
+export function createJobsRepository(db: DB) {
+  const insertJob = db.prepare(
+    `INSERT INTO jobs (id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for,
+       type_schedule, require_approval, sort_at, created_at, updated_at)
+     VALUES (@id, @userId, @caption, @platforms, @platformCaptions, @platformTypes, @mediaUrls, @publishNow, @scheduledFor,
+       @typeSchedule, @requireApproval, @sortAt, @createdAt, @createdAt)`,
+  );
+  const insertTarget = db.prepare(
+    `INSERT INTO targets (id, job_id, user_id, platform, type, schedule_key, due_at, status, updated_at)
+     VALUES (@id, @jobId, @userId, @platform, @type, @scheduleKey, @dueAt, @status, @now)`,
+  );
+  const jobById = db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`);
+  const targetsOfJob = db.prepare<[string], TargetRow>(`SELECT ${TARGET_COLUMNS} FROM targets WHERE job_id = ? ORDER BY due_at, rowid`);
+  const targetsOfJobs = db.prepare<[string], TargetRow>(
+    `SELECT ${TARGET_COLUMNS} FROM targets WHERE job_id IN (SELECT value FROM json_each(?)) ORDER BY job_id, due_at, rowid`,
+  );
+  type PageParams = { userId: string; sortAt: number; id: string; limit: number; status?: string };
+  const pageAll = db.prepare<[PageParams], JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = @userId AND (sort_at, id) > (@sortAt, @id) ORDER BY sort_at, id LIMIT @limit`,
+  );
+  const pageByStatus = db.prepare<[PageParams], JobRow>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = @userId AND status = @status AND (sort_at, id) > (@sortAt, @id)
+     ORDER BY sort_at, id LIMIT @limit`,
+  );
+  const updateJob = db.prepare(
+    `UPDATE jobs SET caption = @caption, platform_captions = @platformCaptions, type_schedule = @typeSchedule,
+       scheduled_for = @scheduledFor, publish_now = @publishNow, sort_at = @sortAt, updated_at = @now WHERE id = @id`,
+  );
+  const touchJob = db.prepare('UPDATE jobs SET updated_at = ? WHERE id = ?');
+  const retime = db.prepare(
+    `UPDATE targets SET due_at = @dueAt, schedule_key = @scheduleKey, next_attempt_at = NULL, updated_at = @now
+     WHERE id = @id AND status IN ${NOT_STARTED_SQL}`,
+  );
+  const cancel = db.prepare<[number, string], { id: string }>(
+    `UPDATE targets SET status = 'cancelled', updated_at = ? WHERE job_id = ? AND status IN ${NOT_STARTED_SQL} RETURNING id`,
+  );
+  const approve = db.prepare<[{ now: number; jobId: string }], { id: string }>(
+    `UPDATE targets SET status = 'scheduled', due_at = max(due_at, @now), updated_at = @now
+     WHERE job_id = @jobId AND status = 'pending_approval' RETURNING id`,
+  );
+  const reject = db.prepare<[number, string], { id: string }>(
+    `UPDATE targets SET status = 'cancelled', updated_at = ? WHERE job_id = ? AND status = 'pending_approval' RETURNING id`,
+  );
+  const countByStatus = db.prepare<[], { status: TargetStatus; n: number }>('SELECT status, count(*) AS n FROM targets GROUP BY status');
+
+  const touch = (jobId: string, now: number) => touchJob.run(now, jobId);
+
+  return {
+    /** Writes a job and its targets. Call inside the caller's transaction with anything that must commit with it. */
+    create(job: NewJob, targets: readonly NewTarget[]): void {
+      insertJob.run({
+        id: job.id,
+        userId: job.userId,
+        caption: job.caption,
+        platforms: JSON.stringify(job.platforms),
+        platformCaptions: JSON.stringify(job.platformCaptions),
+        platformTypes: JSON.stringify(job.platformTypes),
+        mediaUrls: JSON.stringify(job.mediaUrls),
+        publishNow: job.publishNow ? 1 : 0,
+        scheduledFor: job.scheduledFor,
+        typeSchedule: JSON.stringify(job.typeSchedule),
+        requireApproval: job.requireApproval ? 1 : 0,
+        sortAt: job.sortAt,
+        createdAt: job.createdAt,
+      });
+      for (const t of targets) {
+        insertTarget.run({ ...t, jobId: job.id, userId: job.userId, now: job.createdAt });
+      }
+    },
+    get(jobId: string): JobRecord | null {
+      const row = jobById.get(jobId);
+      return row ? toJob(row, targetsOfJob.all(jobId).map(toTarget)) : null;
+    },
+    /** One page of a user's jobs in (sort_at, id) order, and the position after it when more follow. */
+    list(userId: string, opts: ListOptions): { jobs: JobRecord[]; next: ListPosition | null } {
+      const params: PageParams = {
+        userId,
+        sortAt: opts.after?.sortAt ?? BEFORE_ALL,
+        id: opts.after?.id ?? '',
+        limit: opts.limit + 1,
+      };
+      const rows = opts.status === 'all' ? pageAll.all(params) : pageByStatus.all({ ...params, status: opts.status });
+      const more = rows.length > opts.limit;
+      const page = more ? rows.slice(0, opts.limit) : rows;
+      const byJob = new Map<string, TargetRecord[]>(page.map((r) => [r.id, []]));
+      if (page.length > 0) {
+        for (const t of targetsOfJobs.all(JSON.stringify(page.map((r) => r.id)))) byJob.get(t.job_id)?.push(toTarget(t));
+      }
+      const jobs = page.map((r) => toJob(r, byJob.get(r.id) ?? []));
+      const last = page[page.length - 1];
+      return { jobs, next: more && last ? { sortAt: last.sort_at, id: last.id } : null };
+    },
+    /** Rewrites the editable fields of a job. */
+    update(
+      jobId: string,
+      fields: Pick<JobRecord, 'caption' | 'platformCaptions' | 'typeSchedule' | 'scheduledFor' | 'publishNow' | 'sortAt'>,
+      now: number,
+    ): void {
+      updateJob.run({
+        id: jobId,
+        caption: fields.caption,
+        platformCaptions: JSON.stringify(fields.platformCaptions),
+        typeSchedule: JSON.stringify(fields.typeSchedule),
+        scheduledFor: fields.scheduledFor,
+        publishNow: fields.publishNow ? 1 : 0,
+        sortAt: fields.sortAt,
+        now,
+      });
+    },
+    /** Moves not-started targets to new due times; returns the ids that moved. */
+    retime(jobId: string, moves: readonly { id: string; dueAt: number; scheduleKey: string | null }[], now: number): string[] {
+      const moved = moves.filter((m) => retime.run({ ...m, now }).changes === 1).map((m) => m.id);
+      if (moved.length > 0) touch(jobId, now);
+      return moved;
+    },
+    /** Cancels every target not yet started; returns their ids. */
+    cancel(jobId: string, now: number): string[] {
+      const ids = cancel.all(now, jobId).map((r) => r.id);
+      if (ids.length > 0) touch(jobId, now);
+      return ids;
+    },
+    /** pending_approval -> scheduled (due now if its time has passed); returns the ids. */
+    approve(jobId: string, now: number): string[] {
+      const ids = approve.all({ now, jobId }).map((r) => r.id);
+      if (ids.length > 0) touch(jobId, now);
+      return ids;
+    },
+    /** pending_approval -> cancelled; returns the ids. */
+    reject(jobId: string, now: number): string[] {
+      const ids = reject.all(now, jobId).map((r) => r.id);
+      if (ids.length > 0) touch(jobId, now);
+      return ids;
+    },
+    /** Number of targets per status (for /healthz). */
+    countTargetsByStatus(): Partial<Record<TargetStatus, number>> {
+      const out: Partial<Record<TargetStatus, number>> = {};
+      for (const r of countByStatus.all()) out[r.status] = r.n;
+      return out;
+    },
+  };
+}

@@ -1,0 +1,55 @@
+import type { DB } from './database';
+import { newUserId } from '../util/ids';
+
+export interface User {
+  id: string;
+  email: string;
+  approvalWorkflow: boolean;
+  createdAt: number;
+}
+
+interface UserRow {
+  id: string;
+  email: string;
+  approval_workflow: number;
+  created_at: number;
+}
+
+const toUser = (r: UserRow): User => ({ id: r.id, email: r.email, approvalWorkflow: r.approval_workflow === 1, createdAt: r.created_at });
+
+export type UsersRepository = ReturnType<typeof createUsersRepository>;
+
+/** Users: a UUID, an email (unique, case-insensitive) and the approval-workflow setting. */
+export function createUsersRepository(db: DB) {
+  const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
+  const byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?');
+  const all = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY created_at, email');
+  const insert = db.prepare('INSERT INTO users (id, email, approval_workflow, created_at) VALUES (?, ?, 0, ?)');
+  const setApproval = db.prepare('UPDATE users SET approval_workflow = ? WHERE id = ?');
+
+  return {
+    get(id: string): User | null {
+      const r = byId.get(id);
+      return r ? toUser(r) : null;
+    },
+    findByEmail(email: string): User | null {
+      const r = byEmail.get(email.trim());
+      return r ? toUser(r) : null;
+    },
+    list(): User[] {
+      return all.all().map(toUser);
+    },
+    /** The user with this email, created on first use. */
+    ensure(email: string, now: number): { user: User; created: boolean } {
+      const normalized = email.trim();
+      const existing = byEmail.get(normalized);
+      if (existing) return { user: toUser(existing), created: false };
+      const id = newUserId();
+      insert.run(id, normalized, now);
+      return { user: { id, email: normalized, approvalWorkflow: false, createdAt: now }, created: true };
+    },
+    setApprovalWorkflow(userId: string, on: boolean): void {
+      setApproval.run(on ? 1 : 0, userId);
+    },
+  };
+}
