@@ -1,5 +1,6 @@
 import { migration001 } from './001-init';
 import { migration010 } from './010-target-fire-index';
+import { migration002 } from './002-job-status';
 
 /**
  * Numbered migrations, applied in order at start, each in its own transaction.
@@ -8,4 +9,5 @@ import { migration010 } from './010-target-fire-index';
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   { version: 1, name: 'init', sql: migration001 },
   { version: 10, name: 'target-fire-index', sql: migration010 },
+  { version: 2, name: 'job-status', sql: migration002 },
 ];
