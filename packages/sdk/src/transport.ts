@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { API_PREFIX, VERSION } from '@socialpub/core';
-import got, { type Got } from 'got';
+import type { Got } from 'got';
 import type { z } from 'zod';
 import type { SdkClock } from './clock';
 import { APIError, APIResponseValidationError, AuthenticationError } from './errors';
+import { got } from './got';
 import type { RequestOptions } from './options';
 import { retryDelay } from './retry-policy';
 

@@ -1,0 +1,79 @@
+import { execFile } from 'node:child_process';
+import { cp, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+const run = promisify(execFile);
+const sdkDir = fileURLToPath(new URL('..', import.meta.url));
+const rootDir = fileURLToPath(new URL('../../..', import.meta.url));
+/**
+ * A consumer's node_modules/@socialpub/sdk, built by tsup from this checkout. It lives under
+ * packages/sdk/node_modules so got and zod resolve the way they would for a real install,
+ * while @socialpub/core must come from the bundle (it is not installed for a consumer).
+ */
+const consumerDir = `${sdkDir}node_modules/.cache/dist-test-${process.pid}`;
+const installed = `${consumerDir}/node_modules/@socialpub/sdk`;
+const node = process.execPath;
+
+beforeAll(async () => {
+  await mkdir(installed, { recursive: true });
+  await cp(`${sdkDir}package.json`, `${installed}/package.json`);
+  await run(node, [`${rootDir}node_modules/tsup/dist/cli-default.js`, '--out-dir', `${installed}/dist`, '--silent'], { cwd: sdkDir });
+}, 120_000);
+
+afterAll(async () => {
+  await rm(consumerDir, { recursive: true, force: true });
+});
+
+const probe = `
+  const sdk = MODULE;
+  const client = new sdk.SocialPub({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sp_a_b' });
+  const err = sdk.APIError.from({ response: { statusCode: 429, headers: { 'retry-after': '5' }, body: '{"success":false,"error":{"code":"rate_limited","message":"slow"}}' } });
+  console.log(JSON.stringify({
+    resources: ['auth', 'content', 'scheduled', 'media', 'platforms'].filter((r) => typeof client[r] === 'object'),
+    rateLimit: err instanceof sdk.RateLimitError && err instanceof sdk.APIError && err instanceof sdk.SocialPubError,
+    retryAfter: err.retryAfter,
+    platforms: sdk.PLATFORMS,
+  }));
+`;
+
+const expected = {
+  resources: ['auth', 'content', 'scheduled', 'media', 'platforms'],
+  rateLimit: true,
+  retryAfter: 5,
+  platforms: ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube'],
+};
+
+describe('the built package', () => {
+  it('loads with import (ESM) under this Node', async () => {
+    const { stdout } = await run(node, ['--input-type=module', '-e', probe.replace('MODULE', "await import('@socialpub/sdk')")], { cwd: consumerDir });
+    expect(JSON.parse(stdout)).toEqual(expected);
+  });
+
+  it('loads with require (CommonJS) under this Node', async () => {
+    const { stdout } = await run(node, ['--input-type=commonjs', '-e', probe.replace('MODULE', "require('@socialpub/sdk')")], { cwd: consumerDir });
+    expect(JSON.parse(stdout)).toEqual(expected);
+  });
+
+  it('bundles core, keeps got and zod external, and carries no daemon code', async () => {
+    for (const file of ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts']) {
+      const text = await readFile(`${installed}/dist/${file}`, 'utf8');
+      expect(text, file).not.toMatch(/@socialpub\/(core|daemon)|better-sqlite3|from ["']hono|require\(["']hono/);
+    }
+    const esm = await readFile(`${installed}/dist/index.js`, 'utf8');
+    expect(esm).toMatch(/from "got"/);
+    expect(esm).toMatch(/from "zod"/);
+  });
+
+  it('gives TypeScript consumers types through the exports map, for ESM and CommonJS', async () => {
+    await writeFile(`${consumerDir}/esm.mts`, `import { SocialPub, type PublishResult } from '@socialpub/sdk';\nconst r: Promise<PublishResult> = new SocialPub().content.publish({ caption: 'c', platforms: ['twitter'], publish_now: true });\nvoid r;\n`);
+    await writeFile(`${consumerDir}/cjs.cts`, `import sdk = require('@socialpub/sdk');\nconst e: sdk.RateLimitError | undefined = undefined;\nvoid e;\n// @ts-expect-error not a platform\nvoid new sdk.SocialPub().content.publish({ caption: 'c', platforms: ['myspace'], publish_now: true });\n`);
+    await writeFile(
+      `${consumerDir}/tsconfig.json`,
+      JSON.stringify({ compilerOptions: { module: 'nodenext', moduleResolution: 'nodenext', target: 'es2023', strict: true, noEmit: true, types: [], skipLibCheck: false }, files: ['esm.mts', 'cjs.cts'] }),
+    );
+    const result = await run(node, [`${rootDir}node_modules/typescript/bin/tsc`, '-p', 'tsconfig.json'], { cwd: consumerDir }).catch((e: { stdout: string }) => e);
+    expect(result.stdout).toBe('');
+  });
+});

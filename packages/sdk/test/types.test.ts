@@ -1,0 +1,85 @@
+import { fileURLToPath } from 'node:url';
+import { SocialPub, type Platform, type PublishParams, type PublishResult } from '@socialpub/sdk';
+import ts from 'typescript';
+import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
+
+const client = new SocialPub({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sp_a_b' });
+
+/** Never called: checked by `tsc` (the typecheck covers packages/*\/test), where each marked line must fail. */
+export function compileOnly(): void {
+  // @ts-expect-error a misspelt field is not part of the request
+  void client.content.publish({ captoin: 'hello', platforms: ['twitter'], publish_now: true });
+  // @ts-expect-error an unknown platform
+  void client.content.publish({ caption: 'hello', platforms: ['myspace'], publish_now: true });
+  // @ts-expect-error a content type no platform has
+  void client.content.publish({ caption: 'hello', platforms: ['instagram'], platform_types: { instagram: ['reel'] }, scheduled_for: '2026-12-25T10:00:00Z' });
+  // @ts-expect-error a caption for an unknown platform
+  void client.content.publish({ caption: 'hello', platforms: ['twitter'], platform_captions: { twiter: 'x' }, publish_now: true });
+  // @ts-expect-error caption is required
+  void client.content.publish({ platforms: ['twitter'], publish_now: true });
+  // @ts-expect-error a type_schedule key that is no type, platform or platform.type
+  void client.content.publish({ caption: 'c', platforms: ['instagram'], scheduled_for: '2026-12-25T10:00:00Z', type_schedule: { stroy: '+1h' } });
+  // @ts-expect-error an unknown list status
+  void client.scheduled.list({ status: 'done' });
+}
+
+/**
+ * Compiles each snippet (as a file next to this one) in one program with the repo's compiler
+ * options, and returns each snippet's diagnostics.
+ */
+function diagnose(sources: Record<string, string>): Record<string, string[]> {
+  const dir = fileURLToPath(new URL('.', import.meta.url));
+  const files = new Map(Object.entries(sources).map(([name, text]) => [`${dir}__${name}__.ts`, `${header}${text}\n`]));
+  const configPath = fileURLToPath(new URL('../../../tsconfig.json', import.meta.url));
+  const config = ts.getParsedCommandLineOfConfigFile(configPath, {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => undefined });
+  if (!config) throw new Error('cannot read tsconfig.json');
+  const host = ts.createCompilerHost(config.options);
+  const readFile = host.readFile.bind(host);
+  const getSourceFile = host.getSourceFile.bind(host);
+  host.readFile = (name) => files.get(name) ?? readFile(name);
+  host.fileExists = (name) => files.has(name) || ts.sys.fileExists(name);
+  host.getSourceFile = (name, lang, ...rest) => {
+    const text = files.get(name);
+    return text === undefined ? getSourceFile(name, lang, ...rest) : ts.createSourceFile(name, text, lang);
+  };
+  const program = ts.createProgram([...files.keys()], config.options, host);
+  const diagnostics = ts.getPreEmitDiagnostics(program);
+  return Object.fromEntries(
+    Object.keys(sources).map((name) => [
+      name,
+      diagnostics.filter((d) => d.file?.fileName === `${dir}__${name}__.ts`).map((d) => ts.flattenDiagnosticMessageText(d.messageText, '\n')),
+    ]),
+  );
+}
+
+const header = `import { SocialPub } from '../src/index';\nconst client = new SocialPub();\n`;
+
+let results: Record<string, string[]> = {};
+beforeAll(() => {
+  results = diagnose({
+    correct: `void client.content.publish({ caption: 'c', platforms: ['instagram', 'twitter'], platform_types: { instagram: ['story', 'feed'] }, platform_captions: { twitter: 't' }, scheduled_for: '2026-12-25T10:00:00Z', type_schedule: { story: '+0h', 'instagram.feed': '+1h', twitter: '+2h' } });`,
+    wrongField: `void client.content.publish({ captoin: 'hello', platforms: ['twitter'], publish_now: true });`,
+    wrongPlatform: `void client.content.publish({ caption: 'hello', platforms: ['myspace'], publish_now: true });`,
+  });
+});
+
+describe('request types', () => {
+  it('types a publish call with its request and result from core', () => {
+    expectTypeOf(client.content.publish).parameter(0).toEqualTypeOf<PublishParams>();
+    expectTypeOf(client.content.publish).returns.resolves.toEqualTypeOf<PublishResult>();
+    expectTypeOf<PublishParams['platforms']>().toEqualTypeOf<Platform[]>();
+    expectTypeOf(compileOnly).toBeFunction();
+  });
+
+  it('accepts a correct publish request without complaint', () => {
+    expect(results.correct).toEqual([]);
+  });
+
+  it('makes a wrong field name in content.publish() a compile error', () => {
+    expect(results.wrongField?.join('\n')).toMatch(/'captoin' does not exist in type/);
+  });
+
+  it('makes a wrong platform in content.publish() a compile error', () => {
+    expect(results.wrongPlatform?.join('\n')).toMatch(/"myspace"' is not assignable to type/);
+  });
+});
