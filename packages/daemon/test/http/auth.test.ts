@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { API, errorOf, harness } from './harness';
+
+const validate = `${API}/auth/validate`;
+
+describe('authentication', () => {
+  it('accepts the key in X-API-Key and answers valid with the user', async () => {
+    const h = harness();
+    const res = await h.call('POST', validate, { headers: { 'Content-Type': 'application/json' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ success: true, valid: true, user: { id: h.user.id, email: 'owner@example.com' } });
+  });
+
+  it('accepts the key as Authorization: Bearer', async () => {
+    const h = harness();
+    const res = await h.call('POST', validate, { headers: { 'X-API-Key': '', Authorization: `Bearer ${h.key}` } });
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { user: { id: string } }).user.id).toBe(h.user.id);
+  });
+
+  it('accepts both headers when they carry the same key', async () => {
+    const h = harness();
+    const res = await h.call('POST', validate, { headers: { Authorization: `Bearer ${h.key}` } });
+    expect(res.status).toBe(200);
+  });
+
+  it('answers 401 when the two headers carry different keys', async () => {
+    const h = harness();
+    const other = h.addUser('other@example.com');
+    const res = await h.call('POST', validate, { headers: { Authorization: `Bearer ${other.key}` } });
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).message).toMatch(/different keys/);
+  });
+
+  it('answers 401 naming both accepted headers when the key is missing', async () => {
+    const h = harness();
+    const res = await h.call('POST', validate, { headers: { 'X-API-Key': '' } });
+    expect(res.status).toBe(401);
+    const e = await errorOf(res);
+    expect(e.code).toBe('unauthorized');
+    expect(e.message).toContain('X-API-Key');
+    expect(e.message).toContain('Authorization: Bearer');
+  });
+
+  it('answers 401 naming both accepted headers for a key in another header', async () => {
+    const h = harness();
+    const res = await h.call('POST', validate, { headers: { 'X-API-Key': '', 'Api-Key': h.key } });
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).message).toMatch(/X-API-Key.*Authorization: Bearer/);
+  });
+
+  it('answers 401 naming both accepted headers for another Authorization scheme', async () => {
+    const h = harness();
+    const res = await h.call('POST', validate, { headers: { 'X-API-Key': '', Authorization: `Basic ${Buffer.from(`x:${h.key}`).toString('base64')}` } });
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).message).toMatch(/X-API-Key.*Authorization: Bearer/);
+  });
+
+  it('answers 401 for a malformed key and for an unknown one', async () => {
+    const h = harness();
+    for (const key of ['nonsense', 'sp_key_aaaaaaaaaaaaaaaaaaaa_' + 'b'.repeat(40), h.key.slice(0, -1) + (h.key.endsWith('a') ? 'b' : 'a')]) {
+      const res = await h.call('POST', validate, { headers: { 'X-API-Key': key } });
+      expect(res.status).toBe(401);
+      expect((await errorOf(res)).code).toBe('unauthorized');
+    }
+  });
+
+  it('refuses a revoked key with 401', async () => {
+    const h = harness();
+    const keyId = h.store.apiKeys.list(h.user.id)[0]!.id;
+    h.store.apiKeys.revoke(keyId, h.clock.now());
+    const res = await h.call('POST', validate);
+    expect(res.status).toBe(401);
+    expect((await errorOf(res)).message).toMatch(/revoked/);
+  });
+
+  it('refuses a rotated key with 401 and accepts its replacement', async () => {
+    const h = harness();
+    const keyId = h.store.apiKeys.list(h.user.id)[0]!.id;
+    const fresh = h.store.apiKeys.rotate(keyId, h.clock.now())!;
+    const old = await h.call('POST', validate);
+    expect(old.status).toBe(401);
+    expect((await errorOf(old)).message).toMatch(/rotated/);
+    const now = await h.call('POST', validate, { headers: { 'X-API-Key': fresh.apiKey } });
+    expect(now.status).toBe(200);
+  });
+
+  it('stores only a hash of the secret', () => {
+    const h = harness();
+    const secret = h.key.split('_').pop()!;
+    const rows = h.db.prepare('SELECT * FROM api_keys').all();
+    expect(JSON.stringify(rows)).not.toContain(secret);
+  });
+
+  it('limits failed authentication per client address, then lets the address in once the window passes', async () => {
+    const h = harness({ config: { rateLimits: { auth_failure: { limit: 3, windowMs: 60_000 } } }, deps: { clientAddress: (c) => c.req.header('x-test-addr') ?? 'a' } });
+    for (let i = 0; i < 3; i++) {
+      const res = await h.call('POST', validate, { headers: { 'X-API-Key': 'wrong', 'X-Test-Addr': '10.0.0.1' } });
+      expect(res.status).toBe(401);
+    }
+    const blocked = await h.call('POST', validate, { headers: { 'X-Test-Addr': '10.0.0.1' } });
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get('Retry-After'))).toBeGreaterThanOrEqual(1);
+    // Another address is not affected.
+    expect((await h.call('POST', validate, { headers: { 'X-Test-Addr': '10.0.0.2' } })).status).toBe(200);
+    await h.clock.advance(60_000);
+    expect((await h.call('POST', validate, { headers: { 'X-Test-Addr': '10.0.0.1' } })).status).toBe(200);
+  });
+
+  it('does not limit failed authentication when rate limits are off', async () => {
+    const h = harness({ config: { rateLimitsEnabled: false, rateLimits: { auth_failure: { limit: 1 } } } });
+    for (let i = 0; i < 3; i++) expect((await h.call('POST', validate, { headers: { 'X-API-Key': 'wrong' } })).status).toBe(401);
+    expect((await h.call('POST', validate)).status).toBe(200);
+  });
+
+  it('leaves health and the OpenAPI document open without a key', async () => {
+    const h = harness();
+    expect((await h.app.request('/healthz')).status).toBe(200);
+    expect((await h.app.request(`${API}/openapi.json`)).status).toBe(200);
+  });
+});
