@@ -1,0 +1,76 @@
+import type { Hono } from 'hono';
+import type { AppEnv } from '../http/env';
+import { createFileRoutes, createMediaRoutes } from '../http/routes/media';
+import type { Logger } from '../platforms/adapter';
+import type { MediaLookup, MediaResolver } from '../services';
+import type { DB } from '../store/database';
+import type { Clock } from '../util/clock';
+import { createMediaLookup } from './media-lookup';
+import { createMediaResolver } from './media-resolver';
+import { MediaService, type MediaServiceOptions } from './media-service';
+import { MediaSweeper } from './media-sweeper';
+
+export interface CreateMediaOptions {
+  db: DB;
+  /** config.mediaDir */
+  dir: string;
+  /** config.publicUrl, else the listen address (http://127.0.0.1:8787). */
+  publicBaseUrl: string;
+  clock?: Clock;
+  log?: Logger;
+  /** Allow fetching from private networks. Default: SOCIALPUB_MEDIA_ALLOW_PRIVATE=1 in `env`. */
+  allowPrivate?: boolean;
+  env?: NodeJS.ProcessEnv;
+  /** Anything else of the service (hosts, guard, limits) for tests and benchmarks. */
+  service?: Partial<MediaServiceOptions>;
+}
+
+export interface MediaModule {
+  service: MediaService;
+  sweeper: MediaSweeper;
+  lookup: MediaLookup;
+  resolver: MediaResolver;
+  /** Mount under /api/agents/v1/media behind auth, the 'media' rate limit and Idempotency-Key. */
+  mediaRoutes: Hono<AppEnv>;
+  /** Mount at /files, unauthenticated. */
+  fileRoutes: Hono<AppEnv>;
+  /** At daemon start: resume unfinished tasks, start the sweeper. */
+  start(): Promise<void>;
+  /** At shutdown: stop the sweeper and the downloads (they resume at the next start). */
+  stop(): Promise<void>;
+}
+
+/** True for SOCIALPUB_MEDIA_ALLOW_PRIVATE=1 (or true/yes). */
+export function allowPrivateFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
+  return ['1', 'true', 'yes'].includes((env.SOCIALPUB_MEDIA_ALLOW_PRIVATE ?? '').trim().toLowerCase());
+}
+
+/** Media preparation, wired: the composition root (daemon.ts) calls this once. */
+export function createMedia(options: CreateMediaOptions): MediaModule {
+  const service = new MediaService({
+    db: options.db,
+    dir: options.dir,
+    publicBaseUrl: options.publicBaseUrl,
+    clock: options.clock,
+    log: options.log,
+    allowPrivate: options.allowPrivate ?? allowPrivateFromEnv(options.env),
+    ...options.service,
+  });
+  const sweeper = new MediaSweeper(service, { log: options.log });
+  return {
+    service,
+    sweeper,
+    lookup: createMediaLookup(service),
+    resolver: createMediaResolver(service),
+    mediaRoutes: createMediaRoutes({ media: service }),
+    fileRoutes: createFileRoutes({ media: service }),
+    async start() {
+      await service.resume();
+      sweeper.start();
+    },
+    async stop() {
+      await sweeper.stop();
+      await service.close();
+    },
+  };
+}
