@@ -196,7 +196,9 @@ export class Scheduler implements SchedulerHooks {
       if (!this.#running) break;
       const now = this.#clock.now();
       const next = this.#wheel.nextWake() ?? Number.POSITIVE_INFINITY;
-      this.#wakeAt = more ? now : Math.min(next, now + this.#tickMs, this.#nextSweep);
+      // Wake before time runs past what the loader has read, however long the tick.
+      const refill = this.#markT === null ? now : Math.max(now + 1, this.#markT - Math.floor(this.#horizonMs / 2));
+      this.#wakeAt = more ? now : Math.min(next, now + this.#tickMs, this.#nextSweep, refill);
       if (this.#wakeAt <= now) {
         // Not a wait for time, only a yield so I/O and HTTP requests get their turn.
         await new Promise<void>((resolve) => setImmediate(resolve));
