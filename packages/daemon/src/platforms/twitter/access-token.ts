@@ -1,0 +1,166 @@
+import got, { type Got } from 'got';
+import type { Credentials, PublishContext, TokenUpdate } from '../adapter';
+import { AuthExpiredError, RetryableError } from '../errors';
+import type { Clock } from '../../util/clock';
+import { wasSent } from './x-client';
+
+/**
+ * Access tokens for the OAuth 2.0 platforms of this folder and its neighbours (X, TikTok,
+ * Google). Shared here because the rules are the same: refresh shortly before expiry,
+ * store the new access token and the (possibly rotated) refresh token together BEFORE
+ * using either, keep the old refresh token when none comes back, take expiry from each
+ * response, and mark the connection expired only when the platform refuses the refresh.
+ */
+
+/** A refresh (or code exchange) failed. `permanent`: the platform refused the grant (reconnect needed). */
+export class TokenRefreshError extends Error {
+  constructor(
+    message: string,
+    readonly permanent: boolean,
+    readonly code: string | null = null,
+  ) {
+    super(message);
+    this.name = 'TokenRefreshError';
+  }
+}
+
+export interface TokenEnv {
+  /** `https://<host>` live, the simulator's URL for sandbox connections. */
+  baseUrl(host: string): string;
+  clock: Clock;
+  signal?: AbortSignal;
+  http?: Got;
+}
+
+/** Refreshes one connection's tokens; the result is what `saveTokens` stores. */
+export type TokenRefresher = (creds: Credentials, env: TokenEnv) => Promise<TokenUpdate>;
+
+/** An OAuth token endpoint's JSON answer. */
+export interface TokenResponse {
+  access_token?: string;
+  refresh_token?: string;
+  expires_in?: number;
+  refresh_expires_in?: number;
+  scope?: string;
+  token_type?: string;
+  open_id?: string;
+  error?: string | { code?: string; message?: string };
+  error_description?: string;
+  log_id?: string;
+}
+
+/** POSTs a form to a token endpoint; transport failures and 5xx are transient, 4xx are the platform's refusal. */
+export async function postTokenForm(url: string, form: Record<string, string>, env: TokenEnv, headers: Record<string, string> = {}): Promise<TokenResponse> {
+  let res;
+  try {
+    res = await (env.http ?? got)(url, {
+      method: 'POST',
+      form,
+      headers: { accept: 'application/json', ...headers },
+      throwHttpErrors: false,
+      retry: { limit: 0 },
+      timeout: { request: 30_000 },
+      signal: env.signal,
+    });
+  } catch (err) {
+    throw new TokenRefreshError(`No answer from the token endpoint${wasSent(err) ? '' : ' (not reached)'}: ${(err as Error).message}`, false);
+  }
+  let body: TokenResponse;
+  try {
+    body = JSON.parse(String(res.body || '{}')) as TokenResponse;
+  } catch {
+    body = {};
+  }
+  if (res.statusCode >= 500 || res.statusCode === 429) throw new TokenRefreshError(`The token endpoint answered ${res.statusCode}`, false);
+  const err = typeof body.error === 'string' ? body.error : body.error?.code && body.error.code !== 'ok' ? body.error.code : null;
+  if (res.statusCode >= 400 || err || !body.access_token) {
+    const description = body.error_description ?? (typeof body.error === 'object' ? body.error?.message : undefined) ?? `HTTP ${res.statusCode}`;
+    throw new TokenRefreshError(`The platform refused the token request: ${err ?? 'error'}: ${description}`, true, err);
+  }
+  return body;
+}
+
+/** What a token response means for the stored connection (expiry from the response, never assumed). */
+export function toTokenUpdate(body: TokenResponse, now: number): TokenUpdate {
+  return {
+    secrets: { access_token: body.access_token, refresh_token: body.refresh_token },
+    tokenExpiresAt: typeof body.expires_in === 'number' ? now + body.expires_in * 1000 : null,
+    ...(typeof body.refresh_expires_in === 'number' ? { refreshExpiresAt: now + body.refresh_expires_in * 1000 } : {}),
+    tokenObtainedAt: now,
+  };
+}
+
+/** Refresh this long before the stated expiry. */
+const SKEW_MS = 2 * 60_000;
+
+/**
+ * The latest refresh per connection in this process: concurrent targets share one refresh
+ * (a rotating refresh token is single-use), and a target that loaded its credentials
+ * before another target refreshed uses the newer tokens instead of the spent refresh token.
+ */
+const inFlight = new Map<string, Promise<TokenUpdate>>();
+const latest = new Map<string, TokenUpdate>();
+
+function apply(creds: Credentials, update: TokenUpdate): void {
+  for (const [k, v] of Object.entries(update.secrets)) if (v) creds.secrets[k] = v;
+  if (update.tokenExpiresAt !== undefined) creds.tokenExpiresAt = update.tokenExpiresAt;
+  if (update.refreshExpiresAt !== undefined) creds.refreshExpiresAt = update.refreshExpiresAt;
+  if (update.tokenObtainedAt !== undefined) creds.tokenObtainedAt = update.tokenObtainedAt;
+}
+
+/** Forgets cached refreshes (tests; a reconnect replaces the connection's tokens). */
+export function forgetRefreshes(connectionId?: string): void {
+  if (connectionId) {
+    latest.delete(connectionId);
+    inFlight.delete(connectionId);
+  } else {
+    latest.clear();
+    inFlight.clear();
+  }
+}
+
+/**
+ * A usable access token for the target's connection: refreshed (and stored) first when it
+ * is about to expire or when `force` is set (after a 401).
+ */
+export async function ensureAccessToken(ctx: PublishContext, refresher: TokenRefresher, options: { force?: boolean } = {}): Promise<string> {
+  const creds = ctx.credentials;
+  const cached = latest.get(creds.connectionId);
+  if (cached && (cached.tokenObtainedAt ?? 0) > (creds.tokenObtainedAt ?? 0)) apply(creds, cached);
+  const now = ctx.clock.now();
+  const token = creds.secrets.access_token;
+  const fresh = token && (creds.tokenExpiresAt === null || creds.tokenExpiresAt - now > SKEW_MS);
+  if (fresh && !options.force) return token;
+  if (!creds.secrets.refresh_token) {
+    if (token && !options.force && (creds.tokenExpiresAt === null || creds.tokenExpiresAt > now)) return token;
+    const reason = 'The access token expired and the connection has no refresh token';
+    await ctx.markConnectionExpired(reason);
+    throw new AuthExpiredError(`${reason}; reconnect the account`, { platformCode: 'token_expired' });
+  }
+
+  let pending = inFlight.get(creds.connectionId);
+  if (!pending) {
+    pending = (async () => {
+      const update = await refresher(creds, { baseUrl: (h) => ctx.baseUrl(h), clock: ctx.clock, signal: ctx.signal });
+      // Stored before anything uses it: a rotated refresh token that is lost would end the connection.
+      await ctx.saveTokens(update);
+      latest.set(creds.connectionId, update);
+      return update;
+    })();
+    inFlight.set(creds.connectionId, pending);
+    pending.then(
+      () => inFlight.delete(creds.connectionId),
+      () => inFlight.delete(creds.connectionId),
+    );
+  }
+  try {
+    apply(creds, await pending);
+  } catch (err) {
+    if (err instanceof TokenRefreshError && err.permanent) {
+      await ctx.markConnectionExpired(err.message);
+      throw new AuthExpiredError(`${err.message}; reconnect the account`, { platformCode: err.code ?? 'invalid_grant', cause: err });
+    }
+    throw new RetryableError(`Could not refresh the access token: ${(err as Error).message}`, { platformCode: 'token_refresh', cause: err });
+  }
+  return creds.secrets.access_token as string;
+}

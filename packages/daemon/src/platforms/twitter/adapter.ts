@@ -1,0 +1,298 @@
+import type { Got } from 'got';
+import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
+import { PermanentError, PublishError, RetryableError } from '../errors';
+import { ensureAccessToken } from './access-token';
+import { readChunk } from './file-chunk';
+import { mapXError } from './map-x-error';
+import { refreshTwitterToken } from './refresh-token';
+import { isGif, validateTwitter } from './validate';
+import { XApiError, XClient, type XAuth } from './x-client';
+
+export interface TwitterAdapterDeps {
+  /** APPEND chunk size for videos and GIFs. Default 4 MiB (X documented ≤ 5 MB per segment). */
+  chunkBytes?: number;
+  /** Per-request timeout. Default 60 s. */
+  requestTimeoutMs?: number;
+  /** Give up waiting for media processing after this long. Default 30 minutes. */
+  maxProcessingMs?: number;
+  /** Reconcile waits until this long after the post request before concluding "not posted" (X reads lag a little). Default 30 s. */
+  reconcileSettleMs?: number;
+  http?: Got;
+}
+
+const HOST = 'api.x.com';
+
+interface MediaCheckpoint {
+  id: string;
+  /** uploading: chunks appended up to `segments`; processing: finalized; ready: usable in a post. */
+  state: 'uploading' | 'processing' | 'ready';
+  segments?: number;
+  /** Epoch ms after which X forgets the media id. */
+  expiresAt: number;
+}
+
+interface TwitterCheckpoint {
+  media?: Record<string, MediaCheckpoint>;
+  /** Set just before POST /2/tweets: from here on a post may exist. */
+  tweetRequestedAt?: number;
+  tweetId?: string;
+  username?: string | null;
+}
+
+/** What a POST /2/tweets body needs (platforms.md §3.1 A; the spec's CreatePostsRequest). */
+interface CreatePostBody {
+  text: string;
+  media?: { media_ids: string[] };
+}
+
+function normalizeForMatch(text: string): string {
+  return text
+    .normalize('NFC')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/https?:\/\/\S+/g, 'URL') // X rewrites links to t.co
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
+
+export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAdapter {
+  const chunkBytes = deps.chunkBytes ?? 4 * 1024 * 1024;
+  const maxProcessingMs = deps.maxProcessingMs ?? 30 * 60_000;
+  const settleMs = deps.reconcileSettleMs ?? 30_000;
+
+  /** OAuth 1.0a when the connection holds user-context keys, else the (refreshed) OAuth 2.0 token. */
+  async function authFor(ctx: PublishContext, force = false): Promise<XAuth> {
+    const s = ctx.credentials.secrets;
+    if (s.oauth_token && s.oauth_token_secret && s.consumer_key && s.consumer_secret) {
+      return { kind: 'oauth1', keys: { consumerKey: s.consumer_key, consumerSecret: s.consumer_secret, token: s.oauth_token, tokenSecret: s.oauth_token_secret } };
+    }
+    return { kind: 'oauth2', token: await ensureAccessToken(ctx, refreshTwitterToken, { force }) };
+  }
+
+  async function clientFor(ctx: PublishContext): Promise<XClient> {
+    return new XClient({ baseUrl: ctx.baseUrl(HOST), auth: await authFor(ctx), signal: ctx.signal, timeoutMs: deps.requestTimeoutMs, ...(deps.http ? { http: deps.http } : {}) });
+  }
+
+  /** Runs one call; a 401 on an OAuth 2.0 token refreshes it once and repeats (a 401 created nothing). */
+  async function call<T>(ctx: PublishContext, client: XClient, step: string, creates: boolean, run: () => Promise<T>): Promise<T> {
+    try {
+      try {
+        return await run();
+      } catch (err) {
+        if (err instanceof XApiError && err.status === 401 && !ctx.credentials.secrets.oauth_token && ctx.credentials.secrets.refresh_token) {
+          client.setAuth(await authFor(ctx, true));
+          return await run();
+        }
+        throw err;
+      }
+    } catch (err) {
+      throw mapXError(err, { now: ctx.clock.now(), creates, step });
+    }
+  }
+
+  async function saveMedia(ctx: PublishContext, index: number, m: MediaCheckpoint): Promise<void> {
+    const media = { ...((ctx.checkpoint.data as TwitterCheckpoint).media ?? {}), [String(index)]: m };
+    await ctx.checkpoint.save({ media });
+  }
+
+  async function uploadImage(ctx: PublishContext, client: XClient, item: MediaItem, index: number): Promise<string> {
+    const bytes = await readMedia(item, 0, item.size);
+    const form = new FormData();
+    form.set('media', new Blob([new Uint8Array(bytes)], { type: item.mimeType }), `media-${index}`);
+    form.set('media_category', 'tweet_image');
+    const res = await call(ctx, client, 'image upload', false, () =>
+      client.request<{ data: { id: string; expires_after_secs?: number; processing_info?: ProcessingInfo } }>('/2/media/upload', { method: 'POST', multipart: form }),
+    );
+    const d = res.body.data;
+    await saveMedia(ctx, index, { id: d.id, state: d.processing_info ? 'processing' : 'ready', expiresAt: ctx.clock.now() + (d.expires_after_secs ?? 86_400) * 1000 });
+    if (d.processing_info) await waitForProcessing(ctx, client, d.id, d.processing_info, index);
+    return d.id;
+  }
+
+  async function uploadChunked(ctx: PublishContext, client: XClient, item: MediaItem, index: number, previous: MediaCheckpoint | undefined): Promise<string> {
+    const category = item.kind === 'video' ? 'tweet_video' : 'tweet_gif';
+    let state = previous?.state === 'uploading' && previous.expiresAt > ctx.clock.now() + 60_000 ? previous : undefined;
+    if (!state) {
+      const res = await call(ctx, client, 'media initialize', false, () =>
+        client.request<{ data: { id: string; expires_after_secs?: number } }>('/2/media/upload/initialize', {
+          method: 'POST',
+          json: { media_type: item.mimeType, total_bytes: item.size, media_category: category },
+        }),
+      );
+      state = { id: res.body.data.id, state: 'uploading', segments: 0, expiresAt: ctx.clock.now() + (res.body.data.expires_after_secs ?? 86_400) * 1000 };
+      await saveMedia(ctx, index, state);
+    }
+    const id = state.id;
+    const total = Math.max(1, Math.ceil(item.size / chunkBytes));
+    for (let seg = state.segments ?? 0; seg < total; seg++) {
+      const offset = seg * chunkBytes;
+      const bytes = await readMedia(item, offset, Math.min(chunkBytes, item.size - offset));
+      const form = new FormData();
+      form.set('media', new Blob([new Uint8Array(bytes)], { type: 'application/octet-stream' }), `segment-${seg}`);
+      form.set('segment_index', String(seg));
+      await call(ctx, client, 'media append', false, () => client.request(`/2/media/upload/${id}/append`, { method: 'POST', multipart: form }));
+      await saveMedia(ctx, index, { ...state, segments: seg + 1 });
+    }
+    const fin = await call(ctx, client, 'media finalize', false, () =>
+      client.request<{ data: { id: string; expires_after_secs?: number; processing_info?: ProcessingInfo } }>(`/2/media/upload/${id}/finalize`, { method: 'POST' }),
+    );
+    const d = fin.body.data;
+    const expiresAt = ctx.clock.now() + (d.expires_after_secs ?? 86_400) * 1000;
+    await saveMedia(ctx, index, { id, state: d.processing_info ? 'processing' : 'ready', expiresAt });
+    if (d.processing_info) await waitForProcessing(ctx, client, id, d.processing_info, index, expiresAt);
+    return id;
+  }
+
+  /** STATUS polling, sleeping `check_after_secs` between checks (platforms.md §3.1 C.4). */
+  async function waitForProcessing(ctx: PublishContext, client: XClient, id: string, first: ProcessingInfo, index: number, expiresAt?: number): Promise<void> {
+    let info: ProcessingInfo | undefined = first;
+    const deadline = ctx.clock.now() + maxProcessingMs;
+    while (info && info.state !== 'succeeded') {
+      if (info.state === 'failed') {
+        const why = info.error?.message ?? info.error?.name ?? 'X could not process the media';
+        throw new PermanentError(`X could not process media ${index + 1}: ${why}`, { platformCode: 'media-processing-failed' });
+      }
+      if (ctx.clock.now() >= deadline) throw new RetryableError(`X is still processing media ${index + 1} after ${Math.round(maxProcessingMs / 60_000)} minutes`, { platformCode: 'media-processing' });
+      await ctx.clock.sleep(Math.max(1, info.check_after_secs ?? 1) * 1000, ctx.signal);
+      const res = await call(ctx, client, 'media status', false, () =>
+        client.request<{ data: { id: string; processing_info?: ProcessingInfo } }>('/2/media/upload', { method: 'GET', query: { command: 'STATUS', media_id: id } }),
+      );
+      info = res.body.data.processing_info;
+    }
+    const cp = (ctx.checkpoint.data as TwitterCheckpoint).media?.[String(index)];
+    await saveMedia(ctx, index, { id, state: 'ready', expiresAt: expiresAt ?? cp?.expiresAt ?? ctx.clock.now() + 86_400_000 });
+  }
+
+  async function uploadAll(ctx: PublishContext, client: XClient): Promise<string[]> {
+    const ids: string[] = [];
+    for (const [index, item] of ctx.media.entries()) {
+      const prev = (ctx.checkpoint.data as TwitterCheckpoint).media?.[String(index)];
+      const usable = prev && prev.expiresAt > ctx.clock.now() + 5 * 60_000;
+      if (usable && prev.state === 'ready') {
+        ids.push(prev.id);
+        continue;
+      }
+      if (usable && prev.state === 'processing') {
+        await waitForProcessing(ctx, client, prev.id, { state: 'pending', check_after_secs: 0 }, index, prev.expiresAt);
+        ids.push(prev.id);
+        continue;
+      }
+      const chunked = item.kind === 'video' || isGif(item);
+      ids.push(chunked ? await uploadChunked(ctx, client, item, index, prev) : await uploadImage(ctx, client, item, index));
+    }
+    return ids;
+  }
+
+  /** The account's handle for permalinks: stored at connect time, else asked once (GET /2/users/me). */
+  async function handleOf(ctx: PublishContext, client: XClient): Promise<string | null> {
+    const metaName = ctx.credentials.meta.username;
+    if (typeof metaName === 'string' && HANDLE.test(metaName)) return metaName;
+    const cp = ctx.checkpoint.data as TwitterCheckpoint;
+    if (cp.username !== undefined) return cp.username;
+    let username: string | null;
+    try {
+      const me = await client.request<{ data?: { username?: string } }>('/2/users/me', { method: 'GET' });
+      username = me.body.data?.username ?? null;
+    } catch {
+      username = null; // a permalink is never worth failing a live post
+    }
+    await ctx.checkpoint.save({ username });
+    return username;
+  }
+
+  async function outcomeFor(ctx: PublishContext, client: XClient, id: string): Promise<PublishOutcome> {
+    const handle = await handleOf(ctx, client);
+    return { postId: id, postUrl: handle ? `https://x.com/${handle}/status/${id}` : `https://x.com/i/web/status/${id}` };
+  }
+
+  /** Looks for a post with this text by the user since `since` (GET /2/users/{id}/tweets). */
+  async function findPost(ctx: PublishContext, client: XClient, since: number): Promise<string | null> {
+    let userId = ctx.credentials.accountId;
+    if (!userId || !/^[0-9]{1,19}$/.test(userId)) {
+      const me = await client.request<{ data?: { id?: string } }>('/2/users/me', { method: 'GET' });
+      userId = me.body.data?.id ?? null;
+      if (!userId) return null;
+    }
+    const res = await client.request<{ data?: Array<{ id: string; text: string }> }>(`/2/users/${userId}/tweets`, {
+      method: 'GET',
+      query: { start_time: new Date(since - 5_000).toISOString().replace(/\.\d{3}Z$/, 'Z'), max_results: '100', exclude: 'replies,retweets' },
+    });
+    const want = normalizeForMatch(ctx.target.caption);
+    return res.body.data?.find((t) => normalizeForMatch(t.text) === want)?.id ?? null;
+  }
+
+  return {
+    platform: 'twitter',
+    validate: validateTwitter,
+
+    async publish(ctx) {
+      const cp = ctx.checkpoint.data as TwitterCheckpoint;
+      const client = await clientFor(ctx);
+      if (cp.tweetId) return outcomeFor(ctx, client, cp.tweetId);
+      if (cp.tweetRequestedAt) {
+        // An earlier attempt sent the post and never heard back: look before posting again.
+        let found: string | null;
+        try {
+          found = await findPost(ctx, client, Math.min(cp.tweetRequestedAt, ctx.target.attemptStartedAt));
+        } catch (err) {
+          throw mapXError(err, { now: ctx.clock.now(), creates: false, step: 'looking for an earlier post' });
+        }
+        if (found) {
+          await ctx.checkpoint.save({ tweetId: found });
+          return outcomeFor(ctx, client, found);
+        }
+      }
+
+      const mediaIds = await uploadAll(ctx, client);
+      const body: CreatePostBody = { text: ctx.target.caption.normalize('NFC') };
+      if (mediaIds.length > 0) body.media = { media_ids: mediaIds };
+      await ctx.checkpoint.save({ tweetRequestedAt: ctx.clock.now() });
+      const res = await call(ctx, client, 'post', true, () => client.request<{ data: { id: string; text: string } }>('/2/tweets', { method: 'POST', json: body }));
+      const id = res.body.data.id;
+      await ctx.checkpoint.save({ tweetId: id });
+      return outcomeFor(ctx, client, id);
+    },
+
+    async reconcile(ctx): Promise<ReconcileResult> {
+      const cp = ctx.checkpoint.data as TwitterCheckpoint;
+      try {
+        const client = await clientFor(ctx);
+        if (cp.tweetId) return { state: 'published', outcome: await outcomeFor(ctx, client, cp.tweetId) };
+        if (!cp.tweetRequestedAt) return { state: 'not_published', reason: 'The post request was never sent (only media uploads happened)' };
+        const since = Math.min(cp.tweetRequestedAt, ctx.target.attemptStartedAt);
+        let found = await findPost(ctx, client, since);
+        const settleAt = cp.tweetRequestedAt + settleMs;
+        if (!found && ctx.clock.now() < settleAt) {
+          await ctx.clock.sleep(settleAt - ctx.clock.now(), ctx.signal);
+          found = await findPost(ctx, client, since);
+        }
+        if (found) {
+          await ctx.checkpoint.save({ tweetId: found });
+          return { state: 'published', outcome: await outcomeFor(ctx, client, found) };
+        }
+        return { state: 'not_published', reason: `No post with this text by the account since ${new Date(since).toISOString()}` };
+      } catch (err) {
+        const reason = err instanceof PublishError || err instanceof Error ? err.message : String(err);
+        return { state: 'unknown', reason: `Could not ask X whether the post exists: ${reason}` };
+      }
+    },
+  };
+}
+
+interface ProcessingInfo {
+  state: 'pending' | 'in_progress' | 'succeeded' | 'failed' | string;
+  check_after_secs?: number;
+  progress_percent?: number;
+  error?: { code?: number; name?: string; message?: string };
+}
+
+async function readMedia(item: MediaItem, offset: number, length: number): Promise<Buffer> {
+  try {
+    return await readChunk(item.path, offset, length);
+  } catch (err) {
+    throw new PermanentError(`The media file for ${item.url} cannot be read: ${(err as Error).message}`, { platformCode: 'media_unavailable', cause: err });
+  }
+}

@@ -1,0 +1,27 @@
+import type { TokenRefresher } from './access-token';
+import { postTokenForm, toTokenUpdate, TokenRefreshError } from './access-token';
+
+/** X's token endpoint (platforms.md §3.4): `POST https://api.x.com/2/oauth2/token`. */
+export const X_TOKEN_PATH = '/2/oauth2/token';
+
+/** Basic auth for confidential X clients; public clients send `client_id` in the form instead. */
+export function xClientAuth(clientId: string, clientSecret: string | undefined): Record<string, string> {
+  return clientSecret ? { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}`).toString('base64')}` } : {};
+}
+
+/**
+ * Refreshes an X OAuth 2.0 user token. X refresh tokens are single-use and rotating: the
+ * answer's refresh_token replaces the stored one (ensureAccessToken stores both first).
+ */
+export const refreshTwitterToken: TokenRefresher = async (creds, env) => {
+  const clientId = creds.secrets.client_id;
+  const refreshToken = creds.secrets.refresh_token;
+  if (!clientId || !refreshToken) throw new TokenRefreshError('The X connection has no client id or refresh token', true, 'invalid_request');
+  const body = await postTokenForm(
+    env.baseUrl('api.x.com') + X_TOKEN_PATH,
+    { grant_type: 'refresh_token', refresh_token: refreshToken, client_id: clientId },
+    env,
+    xClientAuth(clientId, creds.secrets.client_secret),
+  );
+  return toTokenUpdate(body, env.clock.now());
+};

@@ -1,0 +1,459 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import twitterText from 'twitter-text';
+import type { Clock } from '../../util/clock';
+import { parseOAuth1Header, verifyOAuth1 } from './oauth1';
+import { isSandboxToken, recorder, recordOf, SimulatorLog, type SimulatedPost } from './simulator-kit';
+
+/**
+ * A strict simulator of api.x.com for the endpoints socialpub uses (platforms.md §3, §9):
+ * problem-details errors shaped as x-api-v2.openapi.json describes them, 201 on create,
+ * 403 on duplicate text, x-rate-limit-* headers and 429s, processing_info progressions
+ * driven by the clock, media ownership and count checks, OAuth 2.0 with PKCE (30 s codes,
+ * single-use rotating refresh tokens) and OAuth 1.0a signatures. Only the dedicated
+ * initialize/append/finalize media endpoints exist (the legacy `command=INIT` form is
+ * deliberately refused, as the adapter must not use it).
+ */
+
+export const X_HOST = 'api.x.com';
+
+export interface XSimUser {
+  id: string;
+  username: string;
+  name: string;
+}
+
+interface TokenInfo {
+  userId: string;
+  expiresAt: number;
+  scope: string;
+}
+
+interface MediaRecord {
+  id: string;
+  userId: string;
+  category: string;
+  mediaType: string;
+  totalBytes: number;
+  segments: Map<number, number>;
+  finalizedAt: number | null;
+  expiresAt: number;
+  fail: boolean;
+}
+
+interface PostRecord {
+  id: string;
+  userId: string;
+  text: string;
+  mediaIds: string[];
+  createdAt: number;
+}
+
+export interface TwitterSimulatorOptions {
+  clock: Clock;
+  onPost?: (post: SimulatedPost) => void;
+  /** How long video/GIF processing takes after finalize. Default 5 s. */
+  processingMs?: number;
+  /** Posts per user per 15 minutes before 429 (the stricter documented reading). Default 100. */
+  postsPer15Min?: number;
+}
+
+const WINDOW_MS = 15 * 60_000;
+const LIMITS: Record<string, number> = { tweets: 100, 'media-upload': 500, 'media-status': 1000, 'media-chunked': 1875, users: 900, oauth: 10_000 };
+const IMAGE_MAX = 5 * 1024 * 1024;
+const GIF_MAX = 15 * 1024 * 1024;
+const VIDEO_MAX = 512 * 1024 * 1024;
+const CREATE_KEYS = new Set([
+  'card_uri', 'community_id', 'direct_message_deep_link', 'edit_options', 'for_super_followers_only', 'geo', 'made_with_ai', 'media', 'nullcast',
+  'paid_partnership', 'poll', 'quote_tweet_id', 'reply', 'reply_settings', 'share_with_followers', 'text',
+]);
+const MEDIA_TYPES = new Set(['video/mp4', 'video/webm', 'video/mp2t', 'video/quicktime', 'image/jpeg', 'image/gif', 'image/png', 'image/webp', 'image/pjpeg', 'image/bmp', 'image/tiff', 'text/srt', 'text/vtt']);
+const CATEGORIES = new Set(['amplify_video', 'tweet_gif', 'tweet_image', 'tweet_video', 'dm_gif', 'dm_image', 'dm_video', 'subtitles']);
+
+type ProblemKind = 'invalid-request' | 'disallowed-resource' | 'resource-not-found' | 'not-authorized-for-resource' | 'internal-error' | 'resource-unavailable';
+
+export function createTwitterSimulator(options: TwitterSimulatorOptions) {
+  const { clock } = options;
+  const log = new SimulatorLog(options.onPost);
+  const settings = { processingMs: options.processingMs ?? 5_000, failProcessing: false, postsPer15Min: options.postsPer15Min ?? LIMITS.tweets! };
+  const defaultUser: XSimUser = { id: '1000000000000000001', username: 'sandbox_x', name: 'Sandbox X' };
+  const users = new Map<string, XSimUser>([[defaultUser.id, defaultUser]]);
+  const tokens = new Map<string, TokenInfo>();
+  const refreshTokens = new Map<string, { clientId: string; userId: string; used: boolean; scope: string }>();
+  const usedSandboxRefresh = new Set<string>();
+  const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null; method: string; userId: string; expiresAt: number; used: boolean; scope: string }>();
+  const oauth1 = new Map<string, { consumerKey: string; consumerSecret: string; tokenSecret: string; userId: string }>();
+  const media = new Map<string, MediaRecord>();
+  const posts = new Map<string, PostRecord>();
+  const windows = new Map<string, { start: number; count: number }>();
+  let nextMedia = 1_880_000_000_000_000_000n;
+  let nextPost = 1_990_000_000_000_000_000n;
+
+  const problem = (c: Context, status: number, kind: ProblemKind, title: string, detail: string, extra: Record<string, string> = {}) =>
+    c.body(JSON.stringify({ type: `https://api.x.com/2/problems/${kind}`, title, detail, status, ...extra }), status as 400, { 'content-type': 'application/problem+json' });
+  /** The spec's other error shape (`Error`: code + message), which X uses for auth and rate limits. */
+  const plainError = (c: Context, status: number, code: number, message: string, headers: Record<string, string> = {}) =>
+    c.body(JSON.stringify({ code, message }), status as 400, { 'content-type': 'application/json', ...headers });
+
+  /** Authenticates the request: OAuth 2.0 bearer (issued here, or a sandbox token) or a verified OAuth 1.0a signature. */
+  function authenticate(c: Context, form: Record<string, string> = {}): string | null {
+    const header = c.req.header('authorization');
+    if (!header) return null;
+    const bearer = /^Bearer\s+(.+)$/i.exec(header)?.[1];
+    if (bearer) {
+      if (isSandboxToken(bearer)) return defaultUser.id;
+      const t = tokens.get(bearer);
+      return t && t.expiresAt > clock.now() ? t.userId : null;
+    }
+    const params = parseOAuth1Header(header);
+    if (!params?.oauth_token || !params.oauth_consumer_key || params.oauth_signature_method !== 'HMAC-SHA1') return null;
+    const known = oauth1.get(params.oauth_token);
+    if (!known) return isSandboxToken(params.oauth_token) ? defaultUser.id : null;
+    if (known.consumerKey !== params.oauth_consumer_key) return null;
+    return verifyOAuth1(c.req.method, c.req.url, params, known.consumerSecret, known.tokenSecret, form) ? known.userId : null;
+  }
+
+  /** Counts the call in its 15-minute window and sets x-rate-limit-*; returns false once the window is used up. */
+  function rateLimit(c: Context, userId: string, bucket: string): boolean {
+    const limit = bucket === 'tweets' ? settings.postsPer15Min : (LIMITS[bucket] ?? 1000);
+    const key = `${userId}:${bucket}`;
+    const now = clock.now();
+    let w = windows.get(key);
+    if (!w || now >= w.start + WINDOW_MS) {
+      w = { start: now, count: 0 };
+      windows.set(key, w);
+    }
+    const allowed = w.count < limit;
+    if (allowed) w.count += 1;
+    c.header('x-rate-limit-limit', String(limit));
+    c.header('x-rate-limit-remaining', String(Math.max(0, limit - w.count)));
+    c.header('x-rate-limit-reset', String(Math.ceil((w.start + WINDOW_MS) / 1000)));
+    return allowed;
+  }
+
+  const unauthorized = (c: Context) => plainError(c, 401, 32, 'Unauthorized: could not authenticate you');
+  const tooMany = (c: Context) => plainError(c, 429, 88, 'Too Many Requests: rate limit exceeded');
+
+  function processingInfo(m: MediaRecord): Record<string, unknown> | undefined {
+    if (m.category === 'tweet_image' || m.finalizedAt === null) return undefined;
+    const elapsed = clock.now() - m.finalizedAt;
+    if (m.fail && elapsed >= 1000) return { state: 'failed', progress_percent: 0 };
+    if (elapsed < 1000) return { state: 'pending', check_after_secs: 1 };
+    if (elapsed < settings.processingMs) {
+      return { state: 'in_progress', check_after_secs: Math.max(1, Math.ceil((settings.processingMs - elapsed) / 1000)), progress_percent: Math.min(99, Math.floor((elapsed / settings.processingMs) * 100)) };
+    }
+    return { state: 'succeeded', progress_percent: 100 };
+  }
+
+  const ready = (m: MediaRecord) => m.finalizedAt !== null && (m.category === 'tweet_image' || processingInfo(m)?.state === 'succeeded');
+
+  function mediaData(m: MediaRecord): Record<string, unknown> {
+    const data: Record<string, unknown> = {
+      id: m.id,
+      media_key: `${m.category === 'tweet_image' ? 3 : m.category === 'tweet_gif' ? 16 : 7}_${m.id}`,
+      size: m.totalBytes,
+      expires_after_secs: Math.max(0, Math.floor((m.expiresAt - clock.now()) / 1000)),
+    };
+    if (m.category === 'tweet_image') data.image = { image_type: m.mediaType };
+    else data.video = { video_type: m.mediaType === 'image/gif' ? 'video/mp4' : m.mediaType };
+    const info = processingInfo(m);
+    if (info) data.processing_info = info;
+    return data;
+  }
+
+  function newMedia(userId: string, category: string, mediaType: string, totalBytes: number): MediaRecord {
+    const id = String(nextMedia++);
+    const m: MediaRecord = { id, userId, category, mediaType, totalBytes, segments: new Map(), finalizedAt: null, expiresAt: clock.now() + 86_400_000, fail: settings.failProcessing };
+    media.set(id, m);
+    return m;
+  }
+
+  function issueTokens(clientId: string, userId: string, scope: string) {
+    const access = `xat-${randomBytes(18).toString('base64url')}`;
+    tokens.set(access, { userId, expiresAt: clock.now() + 7200_000, scope });
+    const out: Record<string, unknown> = { token_type: 'bearer', expires_in: 7200, access_token: access, scope };
+    if (scope.split(' ').includes('offline.access')) {
+      const refresh = `xrt-${randomBytes(18).toString('base64url')}`;
+      refreshTokens.set(refresh, { clientId, userId, used: false, scope });
+      out.refresh_token = refresh;
+    }
+    return out;
+  }
+
+  const oauthError = (c: Context, status: number, error: string, description: string) => c.json({ error, error_description: description }, status as 400);
+
+  const app = new Hono();
+  app.use('*', recorder(X_HOST, log, clock));
+
+  // The consent page (x.com/i/oauth2/authorize): the simulated user always approves.
+  app.get('/i/oauth2/authorize', (c) => {
+    const q = c.req.query();
+    if (q.response_type !== 'code' || !q.client_id || !q.redirect_uri || !q.state) return c.text('invalid authorize request', 400);
+    if (q.code_challenge_method && !['S256', 'plain'].includes(q.code_challenge_method)) return c.text('unsupported code_challenge_method', 400);
+    const code = `xcode-${randomBytes(12).toString('base64url')}`;
+    codes.set(code, {
+      clientId: q.client_id,
+      redirectUri: q.redirect_uri,
+      challenge: q.code_challenge ?? null,
+      method: q.code_challenge_method ?? 'plain',
+      userId: defaultUser.id,
+      expiresAt: clock.now() + 30_000,
+      used: false,
+      scope: q.scope ?? '',
+    });
+    const target = new URL(q.redirect_uri);
+    target.searchParams.set('state', q.state);
+    target.searchParams.set('code', code);
+    return c.redirect(target.toString(), 302);
+  });
+
+  app.post('/2/oauth2/token', async (c) => {
+    const form = (await c.req.parseBody()) as Record<string, string>;
+    const rec = recordOf(c);
+    if (rec) rec.body = { ...form, ...(form.code_verifier ? { code_verifier: '…' } : {}) };
+    const basic = /^Basic\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    const clientId = basic ? Buffer.from(basic, 'base64').toString('utf8').split(':')[0] : form.client_id;
+    if (!clientId) return oauthError(c, 401, 'invalid_client', 'Missing valid authorization header');
+    if (form.grant_type === 'authorization_code') {
+      const code = codes.get(form.code ?? '');
+      if (!code || code.used || code.clientId !== clientId) return oauthError(c, 400, 'invalid_request', 'Value passed for the authorization code was invalid.');
+      if (code.expiresAt <= clock.now()) return oauthError(c, 400, 'invalid_request', 'Value passed for the authorization code was invalid.');
+      if (code.redirectUri !== form.redirect_uri) return oauthError(c, 400, 'invalid_request', 'Value passed for the redirect uri did not match the uri of the authorization code.');
+      const verifier = form.code_verifier ?? '';
+      const expected = code.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
+      if (code.challenge !== null && expected !== code.challenge) return oauthError(c, 400, 'invalid_request', 'Value passed for the code verifier did not match the code challenge.');
+      code.used = true;
+      return c.json(issueTokens(clientId, code.userId, code.scope));
+    }
+    if (form.grant_type === 'refresh_token') {
+      const token = form.refresh_token ?? '';
+      if (isSandboxToken(token)) {
+        if (usedSandboxRefresh.has(token)) return oauthError(c, 400, 'invalid_request', 'Value passed for the token was invalid.');
+        usedSandboxRefresh.add(token);
+        return c.json(issueTokens(clientId, defaultUser.id, 'tweet.read tweet.write users.read media.write offline.access'));
+      }
+      const rt = refreshTokens.get(token);
+      // Single use: a spent refresh token is refused (X may then end the whole chain).
+      if (!rt || rt.used || rt.clientId !== clientId) return oauthError(c, 400, 'invalid_request', 'Value passed for the token was invalid.');
+      rt.used = true;
+      return c.json(issueTokens(clientId, rt.userId, rt.scope));
+    }
+    return oauthError(c, 400, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);
+  });
+
+  app.get('/2/users/me', (c) => {
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'users')) return tooMany(c);
+    const u = users.get(userId) as XSimUser;
+    return c.json({ data: { id: u.id, name: u.name, username: u.username } });
+  });
+
+  app.get('/2/users/:id/tweets', (c) => {
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'users')) return tooMany(c);
+    const id = c.req.param('id');
+    if (!/^[0-9]{1,19}$/.test(id)) return problem(c, 400, 'invalid-request', 'Invalid Request', `The \`id\` query parameter value [${id}] is not valid`, { parameter: 'id', value: id });
+    if (!users.has(id)) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find user with id: [${id}].`, { resource_type: 'user', resource_id: id, parameter: 'id', value: id });
+    const q = c.req.query();
+    const max = q.max_results === undefined ? 10 : Number(q.max_results);
+    if (!Number.isInteger(max) || max < 5 || max > 100) return problem(c, 400, 'invalid-request', 'Invalid Request', `The \`max_results\` query parameter value [${q.max_results}] is not between 5 and 100`, { parameter: 'max_results' });
+    const start = q.start_time ? Date.parse(q.start_time) : 0;
+    if (Number.isNaN(start)) return problem(c, 400, 'invalid-request', 'Invalid Request', `Invalid start_time: ${q.start_time}`, { parameter: 'start_time' });
+    const found = [...posts.values()].filter((p) => p.userId === id && p.createdAt >= start).sort((a, b) => b.createdAt - a.createdAt).slice(0, max);
+    if (found.length === 0) return c.json({ meta: { result_count: 0 } });
+    return c.json({
+      data: found.map((p) => ({ id: p.id, text: p.text, edit_history_post_ids: [p.id] })),
+      meta: { result_count: found.length, newest_id: found[0]!.id, oldest_id: found[found.length - 1]!.id },
+    });
+  });
+
+  // Simple upload (images): multipart `media` + `media_category`, or JSON with base64 `media`.
+  app.post('/2/media/upload', async (c) => {
+    const isJson = (c.req.header('content-type') ?? '').includes('application/json');
+    let category: string | undefined;
+    let bytes: Buffer | null;
+    let extra: string[];
+    if (isJson) {
+      const body = (await c.req.json().catch(() => null)) as Record<string, unknown> | null;
+      if (!body) return problem(c, 400, 'invalid-request', 'Invalid Request', 'The request body is not valid JSON');
+      category = typeof body.media_category === 'string' ? body.media_category : undefined;
+      bytes = typeof body.media === 'string' ? Buffer.from(body.media, 'base64') : null;
+      extra = Object.keys(body).filter((k) => !['media', 'media_category', 'additional_owners'].includes(k));
+    } else {
+      const form = await c.req.parseBody();
+      category = typeof form.media_category === 'string' ? form.media_category : undefined;
+      const file = form.media;
+      bytes = file instanceof File ? Buffer.from(await file.arrayBuffer()) : null;
+      extra = Object.keys(form).filter((k) => !['media', 'media_category', 'additional_owners'].includes(k));
+    }
+    const rec = recordOf(c);
+    if (rec) rec.body = { media_category: category, media: bytes ? `<${bytes.length} bytes>` : undefined, ...Object.fromEntries(extra.map((k) => [k, '…'])) };
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'media-upload')) return tooMany(c);
+    if (extra.includes('command')) return problem(c, 400, 'invalid-request', 'Invalid Request', 'The command=INIT/APPEND/FINALIZE form is not supported here; use /2/media/upload/initialize, /append and /finalize');
+    if (extra.length > 0) return problem(c, 400, 'invalid-request', 'Invalid Request', `Unknown field(s): ${extra.join(', ')}`);
+    if (!category || !CATEGORIES.has(category)) return problem(c, 400, 'invalid-request', 'Invalid Request', 'media_category is required and must be one of tweet_image, tweet_video, tweet_gif, dm_image, dm_video, dm_gif, subtitles', { parameter: 'media_category' });
+    if (!bytes || bytes.length === 0) return problem(c, 400, 'invalid-request', 'Invalid Request', 'media is required', { parameter: 'media' });
+    if (category !== 'tweet_image') return problem(c, 400, 'invalid-request', 'Invalid Request', `${category} must be uploaded with the chunked endpoints`);
+    const type = sniffImage(bytes);
+    if (!type) return problem(c, 400, 'invalid-request', 'Invalid Request', 'media type unrecognized.');
+    if (bytes.length > IMAGE_MAX) return problem(c, 400, 'invalid-request', 'Invalid Request', `File size exceeds ${IMAGE_MAX} bytes.`);
+    const m = newMedia(userId, 'tweet_image', type, bytes.length);
+    m.segments.set(0, bytes.length);
+    m.finalizedAt = clock.now();
+    return c.json({ data: mediaData(m) });
+  });
+
+  app.get('/2/media/upload', (c) => {
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'media-status')) return tooMany(c);
+    const { command, media_id: id } = c.req.query();
+    if (command !== undefined && command !== 'STATUS') return problem(c, 400, 'invalid-request', 'Invalid Request', `Invalid command: ${command}`, { parameter: 'command' });
+    if (!id || !/^[0-9]{1,19}$/.test(id)) return problem(c, 400, 'invalid-request', 'Invalid Request', 'media_id is required', { parameter: 'media_id' });
+    const m = media.get(id);
+    if (!m || m.userId !== userId) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find media with id: [${id}].`, { resource_type: 'media', resource_id: id });
+    return c.json({ data: mediaData(m) });
+  });
+
+  app.post('/2/media/upload/initialize', async (c) => {
+    const body = (await c.req.json().catch(() => null)) as Record<string, unknown> | null;
+    const rec = recordOf(c);
+    if (rec) rec.body = body;
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'media-chunked')) return tooMany(c);
+    if (!body || typeof body !== 'object') return problem(c, 400, 'invalid-request', 'Invalid Request', 'The request body must be a JSON object');
+    const unknown = Object.keys(body).filter((k) => !['additional_owners', 'media_category', 'media_type', 'shared', 'total_bytes'].includes(k));
+    if (unknown.length) return problem(c, 400, 'invalid-request', 'Invalid Request', `Unknown field(s): ${unknown.join(', ')}`);
+    const { media_type: type, total_bytes: total, media_category: category } = body as { media_type?: string; total_bytes?: number; media_category?: string };
+    if (!type || !MEDIA_TYPES.has(type)) return problem(c, 400, 'invalid-request', 'Invalid Request', `Unsupported media_type: ${String(type)}`, { parameter: 'media_type' });
+    if (!Number.isInteger(total) || (total as number) <= 0) return problem(c, 400, 'invalid-request', 'Invalid Request', 'total_bytes must be a positive integer', { parameter: 'total_bytes' });
+    const cat = category ?? (type.startsWith('video/') ? 'tweet_video' : type === 'image/gif' ? 'tweet_gif' : 'tweet_image');
+    if (!CATEGORIES.has(cat)) return problem(c, 400, 'invalid-request', 'Invalid Request', `Unsupported media_category: ${cat}`);
+    const max = cat === 'tweet_gif' ? GIF_MAX : cat === 'tweet_image' ? IMAGE_MAX : VIDEO_MAX;
+    if ((total as number) > max) return problem(c, 400, 'invalid-request', 'Invalid Request', `File size exceeds ${max} bytes.`);
+    if (cat === 'tweet_gif' && type !== 'image/gif') return problem(c, 400, 'invalid-request', 'Invalid Request', 'tweet_gif needs media_type image/gif');
+    if ((cat === 'tweet_video' || cat === 'amplify_video') && !type.startsWith('video/')) return problem(c, 400, 'invalid-request', 'Invalid Request', `${cat} needs a video media_type`);
+    const m = newMedia(userId, cat, type, total as number);
+    return c.json({ data: { id: m.id, media_key: `7_${m.id}`, expires_after_secs: Math.floor((m.expiresAt - clock.now()) / 1000) } });
+  });
+
+  app.post('/2/media/upload/:id/append', async (c) => {
+    const id = c.req.param('id');
+    const form = await c.req.parseBody();
+    const file = form.media;
+    const size = file instanceof File ? file.size : typeof file === 'string' ? Buffer.from(file, 'base64').length : 0;
+    const rec = recordOf(c);
+    if (rec) rec.body = { segment_index: form.segment_index, media: `<${size} bytes>` };
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'media-chunked')) return tooMany(c);
+    const m = media.get(id);
+    if (!m || m.userId !== userId) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find media with id: [${id}].`, { resource_type: 'media', resource_id: id });
+    if (m.finalizedAt !== null) return problem(c, 400, 'invalid-request', 'Invalid Request', 'The upload was already finalized');
+    const seg = Number(form.segment_index);
+    if (typeof form.segment_index !== 'string' || !Number.isInteger(seg) || seg < 0 || seg > 999) return problem(c, 400, 'invalid-request', 'Invalid Request', 'segment_index must be an integer from 0 to 999', { parameter: 'segment_index' });
+    if (size === 0) return problem(c, 400, 'invalid-request', 'Invalid Request', 'media is required', { parameter: 'media' });
+    if (size > 5 * 1024 * 1024) return problem(c, 400, 'invalid-request', 'Invalid Request', 'A segment may hold at most 5 MB');
+    m.segments.set(seg, size);
+    return c.json({ data: { expires_at: Math.floor(m.expiresAt / 1000) } });
+  });
+
+  app.post('/2/media/upload/:id/finalize', (c) => {
+    const id = c.req.param('id');
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'media-chunked')) return tooMany(c);
+    const m = media.get(id);
+    if (!m || m.userId !== userId) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find media with id: [${id}].`, { resource_type: 'media', resource_id: id });
+    if (m.finalizedAt === null) {
+      const indexes = [...m.segments.keys()].sort((a, b) => a - b);
+      const contiguous = indexes.every((v, i) => v === i);
+      const sum = [...m.segments.values()].reduce((a, b) => a + b, 0);
+      if (!contiguous || sum !== m.totalBytes) return problem(c, 400, 'invalid-request', 'Invalid Request', `Segments do not add up to provided total file size (${sum} of ${m.totalBytes} bytes).`);
+      m.finalizedAt = clock.now();
+    }
+    return c.json({ data: mediaData(m) });
+  });
+
+  app.post('/2/tweets', async (c) => {
+    const body = (await c.req.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+    const rec = recordOf(c);
+    if (rec) rec.body = body;
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'tweets')) return tooMany(c);
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return problem(c, 400, 'invalid-request', 'Invalid Request', 'The request body must be a JSON object');
+    const unknown = Object.keys(body).filter((k) => !CREATE_KEYS.has(k));
+    if (unknown.length) return problem(c, 400, 'invalid-request', 'Invalid Request', `The following fields are not allowed: ${unknown.join(', ')}`);
+    const text = typeof body.text === 'string' ? body.text : '';
+    const mediaIds = (body.media as { media_ids?: unknown } | undefined)?.media_ids;
+    if (mediaIds !== undefined && (!Array.isArray(mediaIds) || mediaIds.some((x) => typeof x !== 'string' || !/^[0-9]{1,19}$/.test(x)))) {
+      return problem(c, 400, 'invalid-request', 'Invalid Request', 'media.media_ids must be an array of media id strings');
+    }
+    const ids = (mediaIds ?? []) as string[];
+    if (text.trim() === '' && ids.length === 0) return problem(c, 400, 'invalid-request', 'Invalid Request', 'Post text or media is required');
+    const parsed = twitterText.parseTweet(text);
+    if (parsed.weightedLength > 280) return problem(c, 400, 'invalid-request', 'Invalid Request', 'Your Tweet text is too long. For more information on how X counts characters, see the counting-characters documentation.');
+    if (twitterText.extractCashtags(text).length > 1) return problem(c, 400, 'invalid-request', 'Invalid Request', 'Tweet contains more than the maximum of one cashtag.');
+    if (ids.length > 4) return problem(c, 400, 'invalid-request', 'Invalid Request', 'Your media IDs are invalid: a post holds a maximum of 4 items.');
+    const items = ids.map((id) => media.get(id));
+    if (items.some((m) => !m || m.userId !== userId || m.expiresAt <= clock.now() || !ready(m))) {
+      return problem(c, 400, 'invalid-request', 'Invalid Request', 'Your media IDs are invalid.', { parameter: 'media.media_ids' });
+    }
+    const kinds = items.map((m) => m!.category);
+    if (kinds.length > 1 && kinds.some((k) => k !== 'tweet_image')) return problem(c, 400, 'invalid-request', 'Invalid Request', 'Your media IDs are invalid: a video or GIF must be the only media.');
+    const normalized = text.normalize('NFC').trim();
+    if (normalized !== '' && [...posts.values()].some((p) => p.userId === userId && p.text.normalize('NFC').trim() === normalized)) {
+      return problem(c, 403, 'disallowed-resource', 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.', { resource_type: 'post' });
+    }
+    const id = String(nextPost++);
+    const post: PostRecord = { id, userId, text, mediaIds: ids, createdAt: clock.now() };
+    posts.set(id, post);
+    const user = users.get(userId) as XSimUser;
+    log.addPost({
+      platform: 'twitter',
+      accountId: userId,
+      postId: id,
+      postUrl: `https://x.com/${user.username}/status/${id}`,
+      kind: 'tweet',
+      body: { text, media: items.map((m) => ({ id: m!.id, category: m!.category, type: m!.mediaType, bytes: m!.totalBytes })) },
+      createdAt: post.createdAt,
+    });
+    return c.json({ data: { id, text, edit_history_post_ids: [id] } }, 201);
+  });
+
+  return {
+    host: X_HOST,
+    app,
+    log,
+    settings,
+    defaultUser,
+    posts: () => [...posts.values()],
+    media: (id: string) => media.get(id),
+    /** Registers an OAuth 1.0a app + user token pair the simulator verifies signatures with. */
+    registerOAuth1(keys: { consumerKey: string; consumerSecret: string; token: string; tokenSecret: string }, userId = defaultUser.id): void {
+      oauth1.set(keys.token, { consumerKey: keys.consumerKey, consumerSecret: keys.consumerSecret, tokenSecret: keys.tokenSecret, userId });
+    },
+    /** Issues an OAuth 2.0 token pair directly (as if the user had consented). */
+    issueTokens(clientId: string, scope = 'tweet.read tweet.write users.read media.write offline.access', userId = defaultUser.id) {
+      return issueTokens(clientId, userId, scope) as { access_token: string; refresh_token?: string; expires_in: number };
+    },
+    /** Whether a refresh token has been spent. */
+    refreshTokenUsed: (token: string) => refreshTokens.get(token)?.used ?? usedSandboxRefresh.has(token),
+  };
+}
+
+export type TwitterSimulator = ReturnType<typeof createTwitterSimulator>;
+
+function sniffImage(b: Buffer): string | null {
+  if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
+  if (b.length >= 8 && b.subarray(0, 8).equals(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))) return 'image/png';
+  if (b.length >= 6 && (b.subarray(0, 6).toString('latin1') === 'GIF87a' || b.subarray(0, 6).toString('latin1') === 'GIF89a')) return 'image/gif';
+  if (b.length >= 12 && b.subarray(0, 4).toString('latin1') === 'RIFF' && b.subarray(8, 12).toString('latin1') === 'WEBP') return 'image/webp';
+  return null;
+}
