@@ -1,0 +1,162 @@
+import { Validator } from '@seriousme/openapi-schema-validator';
+import { Hono } from 'hono';
+import { describe, expect, it } from 'vitest';
+import type { AppEnv } from '../../src/http/env';
+import { openApiDocument, toOpenApiPath } from '../../src/http/openapi';
+import { API, errorOf, harness } from './harness';
+
+describe('POST /content/validate', () => {
+  it('reports a valid request with its targets and stores nothing', async () => {
+    const h = harness();
+    h.connect(['twitter']);
+    const res = await h.call('POST', `${API}/content/validate`, { body: { caption: 'x', platforms: ['twitter'], scheduled_for: '2026-12-25T10:00:00Z' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({
+      success: true,
+      valid: true,
+      targets: [{ platform: 'twitter', type: 'tweet', scheduled_for: '2026-12-25T10:00:00.000Z' }],
+      errors: [],
+    });
+    expect(h.db.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 0 });
+  });
+
+  it('reports schema, timing, platform and connection problems as errors with their codes', async () => {
+    const h = harness();
+    const bad = await (await h.call('POST', `${API}/content/validate`, { body: { platforms: [] } })).json();
+    expect(bad).toMatchObject({ success: true, valid: false });
+    expect((bad as { errors: { path: string; code: string }[] }).errors.map((e) => [e.path, e.code])).toEqual(
+      expect.arrayContaining([['caption', 'invalid_request'], ['platforms', 'invalid_request']]),
+    );
+    const unconnected = (await (await h.call('POST', `${API}/content/validate`, { body: { caption: 'x', platforms: ['threads'], publish_now: true } })).json()) as {
+      valid: boolean;
+      errors: { code: string }[];
+    };
+    expect(unconnected.valid).toBe(false);
+    expect(unconnected.errors[0]!.code).toBe('platform_not_connected');
+  });
+});
+
+describe('GET /platforms', () => {
+  it('lists every platform with its types, rules and the caller\'s connection', async () => {
+    const h = harness();
+    h.connect(['facebook']);
+    const res = await h.call('GET', `${API}/platforms`);
+    expect(res.status).toBe(200);
+    const body = (await res.json()) as { platforms: { platform: string; default_type: string; connection: unknown; media: Record<string, unknown> }[] };
+    expect(body.platforms.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube']);
+    const fb = body.platforms.find((p) => p.platform === 'facebook')!;
+    expect(fb.connection).toEqual({ mode: 'sandbox', status: 'active', account: 'acct_facebook', page: 'Page', token_expires_at: null });
+    expect(body.platforms.find((p) => p.platform === 'tiktok')!.connection).toBeNull();
+    expect(fb.media.story).toEqual({ min: 1, max: 10, kinds: ['image', 'video'], video_alone: false });
+  });
+});
+
+describe('GET /healthz', () => {
+  it('reports the scheduler and target counts', async () => {
+    const h = harness();
+    h.connect(['twitter']);
+    await h.call('POST', `${API}/content/publish`, { body: { caption: 'x', platforms: ['twitter'], publish_now: true } });
+    h.scheduler.state = { running: true, lastTick: h.clock.now() - 1000, stalled: false, wheelSize: 1 };
+    const res = await h.app.request('/healthz');
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({
+      status: 'ok',
+      scheduler: { running: true, last_tick: '2026-12-25T08:59:59.000Z', stalled: false, wheel_size: 1 },
+      targets: { scheduled: 1, published: 0 },
+    });
+  });
+
+  it('answers 503 unhealthy when the scheduler has stalled', async () => {
+    const h = harness();
+    h.scheduler.state = { running: true, lastTick: h.clock.now() - 120_000, stalled: true, wheelSize: 0 };
+    const res = await h.app.request('/healthz');
+    expect(res.status).toBe(503);
+    expect(((await res.json()) as { status: string }).status).toBe('unhealthy');
+  });
+});
+
+describe('errors', () => {
+  it('answers an unknown route with the error body and 404', async () => {
+    const h = harness();
+    const res = await h.app.request('/nope');
+    expect(res.status).toBe(404);
+    expect((await errorOf(res)).code).toBe('not_found');
+  });
+
+  it('turns an unexpected error into a plain 500 without a stack trace, and logs it', async () => {
+    const lines: string[] = [];
+    const { createLogger } = await import('../../src/util/logger');
+    const boom = new Hono<AppEnv>().get('/status/:id', () => {
+      throw new Error('secret internals at /home/x/app.ts:12');
+    });
+    const h = harness({ deps: { mediaRoutes: boom, logger: createLogger({ write: (l) => lines.push(l) }) } });
+    const res = await h.call('GET', `${API}/media/status/abc`);
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toContain('secret internals');
+    expect(text).not.toContain('app.ts');
+    expect(JSON.parse(text)).toMatchObject({ success: false, error: { code: 'internal' } });
+    expect(lines.some((l) => l.includes('secret internals'))).toBe(true);
+  });
+
+  it('answers 403 https_required behind a proxy for a request that did not come over HTTPS', async () => {
+    const h = harness({ config: { behindProxy: true, host: '0.0.0.0' } });
+    const plain = await h.call('POST', `${API}/auth/validate`, { headers: { 'X-Forwarded-Proto': 'http' } });
+    expect(plain.status).toBe(403);
+    expect((await errorOf(plain)).code).toBe('https_required');
+    const secure = await h.call('POST', `${API}/auth/validate`, { headers: { 'X-Forwarded-Proto': 'https' } });
+    expect(secure.status).toBe(200);
+    expect((await h.app.request('/healthz')).status).toBe(200);
+  });
+});
+
+describe('media routes of another module', () => {
+  it('are mounted behind auth and the media limit, and read the user from the context', async () => {
+    const media = new Hono<AppEnv>()
+      .post('/prepare', (c) => c.json({ success: true, task_id: `task_for_${c.get('user').email}`, message: 'ok' }, 200))
+      .get('/status/:task_id', (c) => c.json({ id: c.req.param('task_id') }, 200));
+    const h = harness({ deps: { mediaRoutes: media }, config: { rateLimits: { media: { limit: 3 } } } });
+    expect((await h.call('POST', `${API}/media/prepare`, { body: { urls: ['https://x/a.jpg'] }, headers: { 'X-API-Key': '' } })).status).toBe(401);
+    const ok = await h.call('POST', `${API}/media/prepare`, { body: { urls: ['https://x/a.jpg'] }, headers: { 'Idempotency-Key': 'm1' } });
+    expect(ok.headers.get('RateLimit-Limit')).toBe('3');
+    expect(((await ok.json()) as { task_id: string }).task_id).toBe('task_for_owner@example.com');
+    const replay = await h.call('POST', `${API}/media/prepare`, { body: { urls: ['https://x/a.jpg'] }, headers: { 'Idempotency-Key': 'm1' } });
+    expect(replay.headers.get('Idempotent-Replayed')).toBe('true');
+    const conflict = await h.call('POST', `${API}/media/prepare`, { body: { urls: ['https://x/b.jpg'] }, headers: { 'Idempotency-Key': 'm1' } });
+    expect(conflict.status).toBe(409);
+    expect((await h.call('GET', `${API}/media/status/t1`)).status).toBe(429);
+  });
+});
+
+describe('OpenAPI document', () => {
+  it('is served without a key and passes an OpenAPI 3.1 validator', async () => {
+    const h = harness();
+    const res = await h.app.request(`${API}/openapi.json`);
+    const doc = (await res.json()) as Record<string, unknown>;
+    expect(doc.openapi).toBe('3.1.0');
+    const result = await new Validator().validate(doc as never);
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    // The validator does refuse a broken document (so the check above can fail).
+    const broken = await new Validator().validate({ ...doc, paths: { '/x': { get: { responses: 'none' } } } } as never);
+    expect(broken.valid).toBe(false);
+  });
+
+  it('describes every route the app serves, and every method', async () => {
+    const media = new Hono<AppEnv>().post('/prepare', (c) => c.json({})).get('/status/:task_id', (c) => c.json({}));
+    const files = new Hono().get('/:token', (c) => c.body(null));
+    const h = harness({ deps: { mediaRoutes: media, fileRoutes: files } });
+    const paths = (openApiDocument() as { paths: Record<string, Record<string, unknown>> }).paths;
+    const served = h.app.routes.filter((r) => r.method !== 'ALL');
+    expect(served.length).toBeGreaterThan(10);
+    const missing = served.filter((r) => !paths[toOpenApiPath(r.path)]?.[r.method.toLowerCase()]).map((r) => `${r.method} ${r.path}`);
+    expect(missing).toEqual([]);
+  });
+
+  it('carries the core schemas as components', () => {
+    const schemas = (openApiDocument() as { components: { schemas: Record<string, unknown> } }).components.schemas;
+    for (const id of ['PublishRequest', 'PublishResult', 'Post', 'PostList', 'UpdateRequest', 'CancelResponse', 'Error', 'MediaStatus', 'PrepareRequest', 'Health']) {
+      expect(schemas[id]).toBeDefined();
+    }
+  });
+});
