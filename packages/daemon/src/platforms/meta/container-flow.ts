@@ -1,0 +1,276 @@
+import type { PublishOutcome, ReconcileResult } from '../adapter';
+import { OutcomeUnknownError, PermanentError, RateLimitedError, RetryableError } from '../errors';
+import type { Params } from './graph-client';
+import type { MetaRun } from './meta-run';
+
+/** What differs between Instagram's and Threads' container APIs (platforms.md §1.1, §4.1). */
+export interface ContainerApi {
+  label: string;
+  createEdge: string;
+  publishEdge: string;
+  limitEdge: string;
+  statusFields: string;
+  readStatus(body: Record<string, unknown>): { code: string; message: string | null };
+  /** The edge listing published media of this unit kind (for recovering a media id). */
+  listEdge(kind: UnitKind): string;
+  listFields: string;
+  textField: 'caption' | 'text';
+  /** Status polling cadence and patience. */
+  pollIntervalMs: number;
+  maxPollMs: number;
+}
+
+export type UnitKind = 'post' | 'story';
+
+/** One thing published with one publish call: a post (maybe a carousel) or one story. */
+export interface Unit {
+  key: string;
+  kind: UnitKind;
+  caption: string | null;
+  /** Carousel children, by media index. */
+  children?: (string | null)[];
+  containerId?: string;
+  /** Set just before the publish call: from here on the outcome must be established, never assumed. */
+  publishCalledAt?: number;
+  mediaId?: string;
+  permalink?: string | null;
+}
+
+export interface ContainerCheckpoint {
+  units?: Record<string, Unit>;
+}
+
+/**
+ * The container sequence shared by Instagram and Threads: create (checkpointed), poll at
+ * the platform's cadence, publish once, and establish the outcome from the container's
+ * own status (`PUBLISHED`) whenever an answer was lost, so a post is never made twice.
+ */
+export class ContainerFlow {
+  readonly units: Record<string, Unit>;
+
+  constructor(
+    readonly run: MetaRun,
+    readonly api: ContainerApi,
+    readonly accountId: string,
+  ) {
+    const saved = (run.ctx.checkpoint.data as ContainerCheckpoint).units ?? {};
+    this.units = structuredClone(saved);
+  }
+
+  get fresh(): boolean {
+    return Object.values(this.units).every((u) => !u.containerId && !(u.children ?? []).some(Boolean));
+  }
+
+  unit(key: string, kind: UnitKind, caption: string | null): Unit {
+    this.units[key] ??= { key, kind, caption };
+    return this.units[key];
+  }
+
+  async save(): Promise<void> {
+    await this.run.ctx.checkpoint.save({ units: structuredClone(this.units) });
+  }
+
+  private get clock() {
+    return this.run.ctx.clock;
+  }
+
+  /** Refuses early when the publishing quota is used up, before creating containers that would expire. */
+  async checkQuota(): Promise<void> {
+    const limit = await this.readLimit();
+    if (limit && limit.usage >= limit.total) {
+      throw new RateLimitedError(`${this.api.label}: the publishing quota is used up (${limit.usage} of ${limit.total} posts in ${limit.durationS / 3600} h)`, {
+        until: this.clock.now() + limit.durationS * 1000,
+        platformCode: 'quota_exhausted',
+      });
+    }
+  }
+
+  async readLimit(): Promise<{ usage: number; total: number; durationS: number } | null> {
+    const body = await this.run.call<{ data?: { quota_usage?: number; config?: { quota_total?: number; quota_duration?: number } }[] }>(`${this.accountId}/${this.api.limitEdge}`, {
+      params: { fields: 'quota_usage,config' },
+    });
+    const row = body.data?.[0];
+    if (!row || typeof row.quota_usage !== 'number' || typeof row.config?.quota_total !== 'number') return null;
+    return { usage: row.quota_usage, total: row.config.quota_total, durationS: row.config.quota_duration ?? 86_400 };
+  }
+
+  /** Creates the container once (checkpointed before anything else happens). */
+  async ensureContainer(unit: Unit, params: Params): Promise<string> {
+    if (unit.containerId) return unit.containerId;
+    const body = await this.run.call<{ id: string }>(`${this.accountId}/${this.api.createEdge}`, { method: 'POST', params });
+    unit.containerId = String(body.id);
+    await this.save();
+    return unit.containerId;
+  }
+
+  async ensureChild(unit: Unit, index: number, count: number, params: Params): Promise<string> {
+    unit.children ??= Array.from({ length: count }, () => null);
+    const existing = unit.children[index];
+    if (existing) return existing;
+    const body = await this.run.call<{ id: string }>(`${this.accountId}/${this.api.createEdge}`, { method: 'POST', params });
+    unit.children[index] = String(body.id);
+    await this.save();
+    return unit.children[index] as string;
+  }
+
+  async status(containerId: string): Promise<{ code: string; message: string | null }> {
+    const body = await this.run.call<Record<string, unknown>>(containerId, { params: { fields: this.api.statusFields } });
+    return this.api.readStatus(body);
+  }
+
+  /**
+   * Polls until the container is FINISHED (or already PUBLISHED). ERROR fails the target
+   * with the platform's message; EXPIRED drops the container so the next attempt makes a
+   * new one; still processing past the patience limit retries later from the checkpoint.
+   */
+  async waitReady(unit: Unit, containerId: string): Promise<'FINISHED' | 'PUBLISHED'> {
+    const started = this.clock.now();
+    for (;;) {
+      const st = await this.status(containerId);
+      if (st.code === 'FINISHED' || st.code === 'PUBLISHED') return st.code;
+      if (st.code === 'ERROR') {
+        throw new PermanentError(`${this.api.label} could not process the media: ${st.message ?? 'unknown error'}`, { platformCode: `container_error${st.message ? `:${st.message}` : ''}`.slice(0, 120) });
+      }
+      if (st.code === 'EXPIRED') {
+        this.forget(unit, containerId);
+        await this.save();
+        throw new RetryableError(`${this.api.label}: container ${containerId} expired before it was published; a new one will be made`, { platformCode: 'container_expired' });
+      }
+      if (this.clock.now() - started >= this.api.maxPollMs) {
+        throw new RetryableError(`${this.api.label}: the media is still processing after ${Math.round(this.api.maxPollMs / 60_000)} min; will check again`, { after: this.api.pollIntervalMs });
+      }
+      await this.clock.sleep(this.api.pollIntervalMs, this.run.ctx.signal);
+    }
+  }
+
+  private forget(unit: Unit, containerId: string): void {
+    if (unit.containerId === containerId) delete unit.containerId;
+    if (unit.children) {
+      const i = unit.children.indexOf(containerId);
+      if (i >= 0) unit.children[i] = null;
+      // A carousel parent made from an expired child is useless too.
+      if (i >= 0) delete unit.containerId;
+    }
+  }
+
+  /** Publishes the unit's container exactly once; resumes safely after a lost answer or a crash. */
+  async publish(unit: Unit): Promise<void> {
+    if (unit.mediaId) return;
+    const cid = unit.containerId;
+    if (!cid) throw new Error(`publish before the container of ${unit.key} exists`);
+    if (unit.publishCalledAt !== undefined) {
+      // An earlier attempt called publish and never learnt the outcome: the container knows.
+      const st = await this.status(cid);
+      if (st.code === 'PUBLISHED') return this.recover(unit);
+    }
+    if ((await this.waitReady(unit, cid)) === 'PUBLISHED') return this.recover(unit);
+    unit.publishCalledAt = this.clock.now();
+    await this.save();
+    for (let tries = 0; ; tries++) {
+      try {
+        const body = await this.run.call<{ id: string }>(`${this.accountId}/${this.api.publishEdge}`, { method: 'POST', params: { creation_id: cid } }, { publishing: true });
+        unit.mediaId = String(body.id);
+        await this.save();
+        return;
+      } catch (err) {
+        if (err instanceof RetryableError && /^9007\b|2207027/.test(err.platformCode ?? '') && tries < 5) {
+          // Not ready after all (platforms.md §1.1): wait a polling interval, re-check, publish again.
+          await this.clock.sleep(this.api.pollIntervalMs, this.run.ctx.signal);
+          if ((await this.waitReady(unit, cid)) === 'PUBLISHED') return this.recover(unit);
+          continue;
+        }
+        if (err instanceof OutcomeUnknownError) return this.settleUnknown(unit, cid, err);
+        if (err instanceof RateLimitedError && /^9(\/|$)/.test(err.platformCode ?? '')) throw await this.quotaError(err);
+        throw err;
+      }
+    }
+  }
+
+  /** The publish answer was lost: read the container now; only if that fails too is the outcome unknown. */
+  private async settleUnknown(unit: Unit, cid: string, original: OutcomeUnknownError): Promise<void> {
+    let st: { code: string };
+    try {
+      st = await this.status(cid);
+    } catch {
+      throw original;
+    }
+    if (st.code === 'PUBLISHED') return this.recover(unit);
+    if (st.code === 'FINISHED') {
+      throw new RetryableError(`${original.message}; the container is not published, so publishing will be tried again`, { after: this.api.pollIntervalMs, platformCode: original.platformCode });
+    }
+    throw original;
+  }
+
+  private async quotaError(err: RateLimitedError): Promise<RateLimitedError> {
+    try {
+      const limit = await this.readLimit();
+      if (limit) return new RateLimitedError(err.message, { until: this.clock.now() + limit.durationS * 1000, platformCode: err.platformCode, cause: err });
+    } catch {
+      // Keep the default window.
+    }
+    return err;
+  }
+
+  /**
+   * The container says PUBLISHED but exposes no media id: find the media among the
+   * account's recent ones (platforms.md §1.7) by time and text; fall back to the container id.
+   */
+  async recover(unit: Unit): Promise<void> {
+    const since = (unit.publishCalledAt ?? this.clock.now()) - 5 * 60_000;
+    const taken = new Set(Object.values(this.units).map((u) => u.mediaId).filter(Boolean));
+    let found: { id: string; permalink?: string } | undefined;
+    try {
+      const body = await this.run.call<{ data?: Record<string, unknown>[] }>(`${this.accountId}/${this.api.listEdge(unit.kind)}`, { params: { fields: this.api.listFields, limit: 25 } });
+      found = (body.data ?? [])
+        .filter((m) => Date.parse(String(m.timestamp).replace(/\+0000$/, 'Z')) >= since && !taken.has(String(m.id)))
+        .filter((m) => unit.kind === 'story' || (m[this.api.textField] ?? null) === (unit.caption || null))
+        .map((m) => ({ id: String(m.id), permalink: typeof m.permalink === 'string' ? m.permalink : undefined }))
+        .pop();
+    } catch (err) {
+      this.run.ctx.log.warn('published media found by container status, but listing recent media failed', { error: (err as Error).message });
+    }
+    unit.mediaId = found?.id ?? String(unit.containerId);
+    if (found?.permalink) unit.permalink = found.permalink;
+    await this.save();
+  }
+
+  /** The permalink; never fails a post that is live (platforms.md §8.1.5). */
+  async permalink(unit: Unit): Promise<string | null> {
+    if (unit.permalink !== undefined) return unit.permalink;
+    try {
+      const body = await this.run.call<{ permalink?: string }>(String(unit.mediaId), { params: { fields: 'permalink' } });
+      unit.permalink = body.permalink ?? null;
+    } catch (err) {
+      this.run.ctx.log.warn('permalink lookup failed; the post is published', { error: (err as Error).message });
+      unit.permalink = null;
+    }
+    await this.save();
+    return unit.permalink;
+  }
+
+  async outcome(first: Unit): Promise<PublishOutcome> {
+    return { postId: String(first.mediaId), postUrl: await this.permalink(first) };
+  }
+
+  /** From the checkpoint alone: published (all units), not published (safe to resume), or unknown. */
+  async reconcile(order: string[]): Promise<ReconcileResult> {
+    const keys = order.length ? order : Object.keys(this.units);
+    if (keys.length === 0 || this.fresh) return { state: 'not_published', reason: 'no container was created' };
+    for (const key of keys) {
+      const unit = this.units[key];
+      if (!unit) return { state: 'not_published', reason: `${key} was not started` };
+      if (unit.mediaId) continue;
+      if (!unit.containerId) return { state: 'not_published', reason: `${key} has no container yet` };
+      let st: { code: string };
+      try {
+        st = await this.status(unit.containerId);
+      } catch (err) {
+        return { state: 'unknown', reason: `${this.api.label}: could not read container ${unit.containerId}: ${(err as Error).message}` };
+      }
+      if (st.code !== 'PUBLISHED') return { state: 'not_published', reason: `container ${unit.containerId} is ${st.code}` };
+      await this.recover(unit);
+    }
+    const first = this.units[keys[0] as string] as Unit;
+    return { state: 'published', outcome: await this.outcome(first) };
+  }
+}

@@ -1,0 +1,88 @@
+import { Hono, type Context } from 'hono';
+import type { HttpBindings } from '@hono/node-server';
+import type { DB } from '../../store/database';
+import type { Clock } from '../../util/clock';
+import { facebookRoutes } from '../facebook/simulator';
+import { instagramRoutes } from '../instagram/simulator';
+import { threadsRoutes } from '../threads/simulator';
+import { GraphFail, MetaSimState, readSimRequest, recordOf, type MetaSimConfig, type SimRoutes } from './sim-core';
+import { oauthRoutes } from './sim-oauth';
+
+/** Which route sets answer on which host (the first that recognises a path wins). */
+const HOSTS: Record<string, SimRoutes[]> = {
+  'graph.facebook.com': [oauthRoutes, instagramRoutes, facebookRoutes],
+  'graph-video.facebook.com': [facebookRoutes],
+  'rupload.facebook.com': [facebookRoutes],
+  'graph.instagram.com': [oauthRoutes, instagramRoutes],
+  'api.instagram.com': [oauthRoutes],
+  'graph.threads.net': [oauthRoutes, threadsRoutes],
+  'graph.threads.com': [oauthRoutes, threadsRoutes],
+};
+
+export const META_SIMULATOR_HOSTS = Object.keys(HOSTS);
+
+export interface MetaSimulatorOptions {
+  clock: Clock;
+  /** Posts are written to its sandbox_posts table (so `socialpub sandbox posts` survives restarts). */
+  db?: DB | null;
+  config?: Partial<MetaSimConfig>;
+}
+
+/**
+ * The Instagram, Facebook and Threads simulators as one Hono app serving
+ * `/<host>/<path>` for each Meta host, over one shared state.
+ */
+export class MetaSimulator {
+  readonly state: MetaSimState;
+  readonly app: Hono;
+
+  constructor(options: MetaSimulatorOptions) {
+    this.state = new MetaSimState(options.clock, options.db ?? null, options.config);
+    this.app = new Hono();
+    for (const [host, routes] of Object.entries(HOSTS)) {
+      const handler = (c: Context) => this.#handle(c, host, routes);
+      this.app.all(`/${host}`, handler);
+      this.app.all(`/${host}/*`, handler);
+    }
+  }
+
+  async #handle(c: Context, host: string, routes: SimRoutes[]): Promise<Response> {
+    const sim = this.state;
+    const req = await readSimRequest(c, host, sim.clock);
+    const fault = sim.takeFault(req);
+    if (fault?.latencyMs) await sim.clock.sleep(fault.latencyMs);
+    let status = 200;
+    let body: unknown;
+    if (fault?.error) {
+      status = fault.error.status;
+      body = { error: { type: 'OAuthException', is_transient: false, fbtrace_id: `sim${sim.newId('')}`, ...fault.error.error } };
+    } else {
+      try {
+        body = undefined;
+        for (const r of routes) {
+          body = await r(req, sim);
+          if (body !== undefined) break;
+        }
+        if (body === undefined) {
+          status = 400;
+          body = { error: { message: `Unsupported ${req.method.toLowerCase()} request. Unknown path components: ${req.path}`, type: 'GraphMethodException', code: 100, error_subcode: 33, fbtrace_id: `sim${sim.newId('')}` } };
+        }
+      } catch (err) {
+        if (!(err instanceof GraphFail)) throw err;
+        status = err.status;
+        body = err.body;
+      }
+    }
+    sim.requests.push(recordOf(req, fault?.hangUpAfter ? 0 : status));
+    if (fault?.hangUpAfter) {
+      // The work is done (the post exists) but the client never hears back, as after a timeout.
+      const env = c.env as Partial<HttpBindings> | undefined;
+      if (env?.incoming?.socket) {
+        env.incoming.socket.destroy();
+        return new Response(null, { status: 204 });
+      }
+      return new Response('upstream timed out', { status: 504 });
+    }
+    return c.json(body as object, status as 200);
+  }
+}

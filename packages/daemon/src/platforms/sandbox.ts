@@ -1,0 +1,85 @@
+import { Hono } from 'hono';
+import type { Platform } from '@socialpub/core';
+import type { DB } from '../store/database';
+import type { Clock } from '../util/clock';
+import { MetaSimulator } from './meta/simulator';
+
+/** What every simulator factory receives. */
+export interface SandboxDeps {
+  /** Posts go to sandbox_posts, so `socialpub sandbox posts` lists them across restarts. */
+  db: DB | null;
+  clock: Clock;
+}
+
+/** A simulator: a Hono app answering `/<host>/...` for each of its hosts. */
+export interface Simulator {
+  hosts: readonly string[];
+  app: Hono;
+}
+
+/**
+ * The platform simulators the daemon serves for sandbox connections. One entry per
+ * simulator; add yours to the list.
+ */
+export const SIMULATORS: ((deps: SandboxDeps) => Simulator)[] = [
+  (deps) => {
+    const sim = new MetaSimulator({ clock: deps.clock, db: deps.db });
+    return { hosts: ['graph.facebook.com', 'graph-video.facebook.com', 'rupload.facebook.com', 'graph.instagram.com', 'api.instagram.com', 'graph.threads.net', 'graph.threads.com'], app: sim.app };
+  },
+];
+
+/**
+ * One app mounting every simulator under `/<host>`, e.g. `/graph.facebook.com/v25.0/...`.
+ * The daemon mounts it at `/sandbox`, so a sandbox connection's `ctx.baseUrl(host)` is
+ * `<daemon url>/sandbox/<host>`.
+ */
+export function createSandboxApp(deps: SandboxDeps, simulators = SIMULATORS): Hono {
+  const app = new Hono();
+  for (const make of simulators) app.route('/', make(deps).app);
+  return app;
+}
+
+/** `<daemon url>/sandbox/<host>`: the base URL adapters use for a sandbox connection. */
+export function sandboxBaseUrl(daemonUrl: string, host: string): string {
+  return `${daemonUrl.replace(/\/+$/, '')}/sandbox/${host}`;
+}
+
+export interface SandboxPost {
+  id: number;
+  platform: Platform;
+  accountId: string | null;
+  postId: string;
+  postUrl: string | null;
+  kind: string;
+  body: Record<string, unknown>;
+  createdAt: number;
+}
+
+interface SandboxPostRow {
+  id: number;
+  platform: Platform;
+  account_id: string | null;
+  post_id: string;
+  post_url: string | null;
+  kind: string;
+  body: string;
+  created_at: number;
+}
+
+/** What the simulators received, oldest first (for `socialpub sandbox posts [--platform P]`). */
+export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: number } = {}): SandboxPost[] {
+  const limit = Math.max(1, Math.min(filter.limit ?? 1000, 100_000));
+  const rows = filter.platform
+    ? db.prepare<[string, number], SandboxPostRow>('SELECT * FROM sandbox_posts WHERE platform = ? ORDER BY created_at, id LIMIT ?').all(filter.platform, limit)
+    : db.prepare<[number], SandboxPostRow>('SELECT * FROM sandbox_posts ORDER BY created_at, id LIMIT ?').all(limit);
+  return rows.map((r) => ({
+    id: r.id,
+    platform: r.platform,
+    accountId: r.account_id,
+    postId: r.post_id,
+    postUrl: r.post_url,
+    kind: r.kind,
+    body: JSON.parse(r.body) as Record<string, unknown>,
+    createdAt: r.created_at,
+  }));
+}

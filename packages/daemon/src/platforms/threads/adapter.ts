@@ -1,0 +1,88 @@
+import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
+import { PermanentError } from '../errors';
+import { ContainerFlow, type ContainerApi } from '../meta/container-flow';
+import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
+import { refreshThreadsToken } from '../meta/token-endpoints';
+import { validateThreads } from './validation';
+
+export interface ThreadsAdapterOptions extends MetaAdapterOptions {
+  /** Container status polling: every 10 s (Threads suggests ~30 s on average before publishing), for up to 10 min. */
+  pollIntervalMs?: number;
+  maxPollMs?: number;
+}
+
+const LABEL = 'Threads';
+
+/**
+ * Threads publishing (platforms.md §4): a TEXT, IMAGE or VIDEO container, or a carousel
+ * of 2-20 children; poll; threads_publish; permalink. Threads only pulls media from
+ * public URLs.
+ */
+export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): PlatformAdapter {
+  const api: ContainerApi = {
+    label: LABEL,
+    createEdge: 'threads',
+    publishEdge: 'threads_publish',
+    limitEdge: 'threads_publishing_limit',
+    statusFields: 'status,error_message',
+    readStatus: (b) => ({ code: String(b.status ?? 'IN_PROGRESS'), message: typeof b.error_message === 'string' ? b.error_message : null }),
+    listEdge: () => 'threads',
+    listFields: 'id,text,timestamp,permalink',
+    textField: 'text',
+    pollIntervalMs: options.pollIntervalMs ?? 10_000,
+    maxPollMs: options.maxPollMs ?? 10 * 60_000,
+  };
+
+  const open = (ctx: PublishContext) => {
+    const token = requireToken(ctx, LABEL);
+    // Threads documents the token as the access_token parameter.
+    const client = newClient(ctx, options, 'graph.threads.net', options.threadsVersion ?? 'v1.0', token, 'param');
+    const run = new MetaRun(ctx, LABEL, client, (c, t) => refreshThreadsToken({ baseUrl: c.baseUrl('graph.threads.net'), token: t, signal: c.signal, http: options.http }));
+    return new ContainerFlow(run, api, ctx.credentials.accountId ?? 'me');
+  };
+
+  return {
+    platform: 'threads',
+    validate: validateThreads,
+
+    async publish(ctx: PublishContext): Promise<PublishOutcome> {
+      const flow = open(ctx);
+      const media = ctx.media;
+      const text = ctx.target.caption || null;
+      if (flow.fresh) await flow.checkQuota();
+      const unit = flow.unit('post', 'post', text);
+      if (media.length === 0) {
+        if (!text) throw new PermanentError('A Threads post without media needs text');
+        await flow.ensureContainer(unit, { media_type: 'TEXT', text });
+      } else if (media.length === 1) {
+        const m = media[0] as MediaItem;
+        await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(m, 0), text: text ?? undefined });
+      } else {
+        if (media.length > 20) throw new PermanentError(`Threads carousels take 2 to 20 items; ${media.length} given`);
+        const ids: string[] = [];
+        // Children one after another, as Postiz does: Threads rejects bursts of parallel container creation.
+        for (const [i, m] of media.entries()) {
+          ids.push(await flow.ensureChild(unit, i, media.length, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(m, i), is_carousel_item: true }));
+        }
+        if (!unit.containerId) for (const id of ids) await flow.waitReady(unit, id);
+        await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), text: text ?? undefined });
+      }
+      await flow.publish(unit);
+      return flow.outcome(unit);
+    },
+
+    async reconcile(ctx: PublishContext): Promise<ReconcileResult> {
+      return open(ctx).reconcile(['post']);
+    },
+  };
+}
+
+function pullUrl(m: MediaItem, i: number): string {
+  if (!m.publicUrl) {
+    throw new PermanentError(
+      `Threads downloads media from a public URL, and media_urls[${i}] has none (this daemon has no public base URL). Start it with --public-url or set SOCIALPUB_PUBLIC_URL.`,
+      { platformCode: 'media_not_public' },
+    );
+  }
+  return m.publicUrl;
+}
