@@ -1,5 +1,8 @@
 import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './adapter';
+import { createFacebookAdapter } from './facebook/adapter';
+import { createInstagramAdapter } from './instagram/adapter';
+import { createThreadsAdapter } from './threads/adapter';
 
 /** Collaborators an adapter factory may use. */
 export interface AdapterDeps {
@@ -13,7 +16,11 @@ type AdapterFactory = (deps: AdapterDeps) => PlatformAdapter;
  * The real adapters, one per platform. Each platform folder adds its factory here.
  * (Filled in by the platform issues: instagram, facebook, threads, twitter, tiktok, youtube.)
  */
-const FACTORIES: Partial<Record<Platform, AdapterFactory>> = {};
+const FACTORIES: Partial<Record<Platform, AdapterFactory>> = {
+  instagram: (deps) => createInstagramAdapter({ graphVersion: deps.graphVersion }),
+  facebook: (deps) => createFacebookAdapter({ graphVersion: deps.graphVersion }),
+  threads: () => createThreadsAdapter(),
+};
 
 export function createAdapters(deps: AdapterDeps = {}): Map<Platform, PlatformAdapter> {
   const out = new Map<Platform, PlatformAdapter>();
