@@ -1,0 +1,14 @@
+/**
+ * The executable's entry. `--version` answers before anything else loads, so it costs
+ * about what a bare `node` costs; everything else goes through main.ts, which loads each
+ * command's module only when that command runs.
+ */
+import { VERSION } from './version';
+
+const argv = process.argv.slice(2);
+if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  process.stdout.write(`${VERSION}\n`);
+} else {
+  const [{ runCli }, { processIo }] = await Promise.all([import('./main'), import('./io')]);
+  process.exitCode = await runCli(argv, processIo());
+}

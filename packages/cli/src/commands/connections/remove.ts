@@ -1,0 +1,8 @@
+import type { Ctx } from '../../context';
+import { withAdmin } from '../../local/admin';
+
+/** `socialpub connections remove <platform|con_id>`: its tokens are deleted; its scheduled targets will fail with platform_not_connected. */
+export async function connectionsRemove(ctx: Ctx, { platform, user }: { platform: string; user?: string | undefined }): Promise<void> {
+  await withAdmin(await ctx.dataDir(), (admin) => admin.removeConnection(platform, user ? { email: user } : {}));
+  ctx.log.result({ platform, removed: true }, () => `${ctx.log.green('✔')} ${platform} disconnected`);
+}

@@ -1,0 +1,54 @@
+import type { Ctx } from '../../context';
+import type { DaemonFlags } from '../../main';
+import { CliError, EXIT } from '../../errors';
+import { clearDaemonState, readDaemonState, writeDaemonState } from '../../local/daemon-files';
+import { aborted, stopSignal } from '../../local/stop-signal';
+import { fetchHealth, isAlive } from '../../local/daemon-files';
+
+/**
+ * `socialpub daemon run`: the daemon in the foreground. Logs (JSON lines) go to stderr;
+ * SIGINT or SIGTERM closes the listener, lets in-flight work settle and closes the store.
+ * daemon.json records where it listens, for `up`, `status` and clients on this machine.
+ */
+export async function daemonRun(ctx: Ctx, flags: DaemonFlags): Promise<void> {
+  const dataDir = await ctx.dataDir();
+  const existing = await readDaemonState(dataDir);
+  if (existing && existing.pid !== process.pid && isAlive(existing.pid) && (await fetchHealth(existing.url))) {
+    throw new CliError('conflict', `a daemon already runs on ${dataDir} (pid ${existing.pid}, ${existing.url})`, EXIT.conflict, {
+      hint: 'stop it with `socialpub down`, or use another --data-dir',
+    });
+  }
+  const { startDaemon, resolveConfig } = await import('@socialpub/daemon');
+  const config = resolveConfig(
+    {
+      dataDir,
+      ...(flags.host ? { host: flags.host } : {}),
+      ...(flags.port !== undefined ? { port: flags.port } : {}),
+      ...(flags.publicUrl ? { publicUrl: flags.publicUrl } : {}),
+      ...(flags.tlsCert ? { tlsCert: flags.tlsCert } : {}),
+      ...(flags.tlsKey ? { tlsKey: flags.tlsKey } : {}),
+      ...(flags.behindProxy ? { behindProxy: true } : {}),
+    },
+    ctx.io.env as NodeJS.ProcessEnv,
+  );
+  const stop = stopSignal(ctx.io);
+  const daemon = await startDaemon(config);
+  try {
+    await writeDaemonState({
+      pid: process.pid,
+      url: daemon.url,
+      host: config.host,
+      port: daemon.port,
+      started_at: new Date().toISOString(),
+      data_dir: dataDir,
+    });
+    ctx.io.stderr.write(`socialpub daemon listening on ${daemon.url} (data dir ${dataDir}); Ctrl-C stops it\n`);
+    await aborted(stop.signal);
+    ctx.io.stderr.write('socialpub daemon: shutting down\n');
+  } finally {
+    stop.dispose();
+    await daemon.close();
+    await clearDaemonState(dataDir, process.pid);
+  }
+  ctx.io.stderr.write('socialpub daemon: stopped\n');
+}

@@ -1,0 +1,99 @@
+import type { MediaStatus } from '@socialpub/core';
+import type { SettledMediaStatus } from '@socialpub/sdk';
+import type { Ctx } from '../context';
+import { CliError, EXIT } from '../errors';
+import type { Logger } from '../ui/logger';
+
+export interface PrepareOptions {
+  urls: string[];
+  wait: boolean;
+}
+
+/** `socialpub prepare <url...> [--wait]`: starts a media task; with --wait follows it to the end. */
+export async function prepare(ctx: Ctx, { urls, wait }: PrepareOptions): Promise<void> {
+  const client = await ctx.client();
+  const started = await client.media.prepare({ urls });
+  if (!wait) {
+    ctx.log.result({ task_id: started.task_id, message: started.message }, () => [
+      `${ctx.log.green('✔')} ${started.message}`,
+      ctx.log.fields([['task', ctx.log.bold(started.task_id)]])[0] as string,
+      ctx.log.dim(`follow it with: socialpub status ${started.task_id}   (or prepare --wait next time)`),
+    ]);
+    return;
+  }
+  const final = await waitForTask(ctx, started.task_id, urls.length);
+  reportTask(ctx, final);
+}
+
+/** Polls a media task with a spinner showing completed and failed of total. */
+export async function waitForTask(ctx: Ctx, taskId: string, total: number): Promise<SettledMediaStatus> {
+  const client = await ctx.client();
+  const spinner = (await ctx.spinner()).start(progressText(0, 0, total));
+  try {
+    const final = await client.media.waitUntilReady(taskId, {
+      onProgress: (s: MediaStatus) => {
+        spinner.text = progressText(s.progress.completed, s.progress.failed, s.progress.total);
+      },
+    });
+    const text = progressText(final.progress.completed, final.progress.failed, final.progress.total);
+    if (final.status === 'completed' && final.progress.failed === 0) spinner.succeed(text);
+    else if (final.status === 'completed') spinner.warn(text);
+    else spinner.fail(text);
+    return final;
+  } catch (err) {
+    spinner.fail(`media task ${taskId}: stopped waiting`);
+    throw err;
+  }
+}
+
+function progressText(completed: number, failed: number, total: number): string {
+  return `Preparing media: ${completed} completed, ${failed} failed of ${total}`;
+}
+
+/** Prints a media task; throws (exit 8) when some or all files were refused. */
+export function reportTask(ctx: Ctx, s: MediaStatus): void {
+  const { success: _ok, ...data } = s;
+  ctx.log.result(data, () => renderTask(ctx.log, s));
+  if (s.status === 'processing') return;
+  const failed = s.failed.length;
+  if (s.status === 'failed' || failed > 0) {
+    const message = s.status === 'failed' ? `no file could be prepared (${s.error.message})` : `${failed} of ${s.progress.total} files were refused`;
+    throw new CliError(s.status === 'failed' ? s.error.code : 'incomplete', message, EXIT.incomplete);
+  }
+}
+
+export function renderTask(log: Logger, s: MediaStatus): string[] {
+  const lines = log.fields([
+    ['task', log.bold(s.task_id)],
+    ['status', log.status(s.status)],
+    ['progress', `${s.progress.completed} completed, ${s.progress.failed} failed of ${s.progress.total}`],
+  ]);
+  if (s.status === 'processing') return lines;
+  if (s.files.length) {
+    lines.push('', ...log.table(s.files, [
+      { header: 'TYPE', value: (f) => f.type },
+      { header: 'SIZE', value: (f) => formatBytes(f.size) },
+      { header: 'PREPARED URL', value: (f) => f.prepared_url },
+      { header: 'FROM', value: (f) => f.original_url },
+    ]));
+  }
+  if (s.failed.length) {
+    lines.push('', ...log.table(s.failed, [
+      { header: 'REFUSED', value: (f) => f.original_url },
+      { header: 'WHY', value: (f) => `${f.error.code}: ${f.error.message}`, style: (t) => log.red(t) },
+    ]));
+  }
+  return lines;
+}
+
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}

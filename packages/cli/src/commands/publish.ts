@@ -1,0 +1,279 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { PLATFORMS, PLATFORM_INFO, allowsType, isPlatform, type ContentType, type Platform, type Post, type PublishResult } from '@socialpub/core';
+import type { PublishParams } from '@socialpub/sdk';
+import type { Ctx } from '../context';
+import { CliError, EXIT, InterruptedError, UsageError } from '../errors';
+import { parseAssignments, parseWhen, scheduleValue } from '../time-input';
+import { renderTargets, shortTime, truncate } from '../ui/format';
+import { waitForTask } from './prepare';
+
+export interface PublishOptions {
+  caption?: string | undefined;
+  /** Comma-separated platforms. */
+  platforms?: string | undefined;
+  /** `platform=text`, repeatable. */
+  captionFor: string[];
+  /** `platform=type1,type2`, repeatable. */
+  type: string[];
+  /** URLs or local files. */
+  media: string[];
+  now: boolean;
+  at?: string | undefined;
+  /** `key=+1h` or `key=<time>`, repeatable. */
+  offset: string[];
+  requireApproval: boolean;
+  wait: boolean;
+  /** Skip the confirmation of the interactive summary. */
+  yes: boolean;
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * `socialpub publish`: builds the request from flags; in a terminal, asks for whatever is
+ * missing (platforms, caption, types, when, offsets) and confirms a summary. Local files
+ * are prepared through the daemon first. --wait follows every target to its end.
+ */
+export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
+  if (o.now && o.at) throw new UsageError('give --now or --at, not both');
+  if (o.now && o.offset.length) throw new UsageError('--offset needs --at (offsets count from the scheduled time)');
+  const client = await ctx.client();
+  const wizard = ctx.prompts.canAsk && (!o.platforms || o.caption === undefined || (!o.now && !o.at));
+
+  // Platforms.
+  let platforms: Platform[];
+  if (o.platforms) {
+    platforms = parsePlatformList(o.platforms);
+  } else {
+    ctx.prompts.require('--platforms (-p instagram,twitter)');
+    const { platforms: info } = await client.platforms.list();
+    const connected = new Map(info.map((p) => [p.platform, p.connection]));
+    platforms = await ctx.prompts.checkbox<Platform>(
+      'Publish to which platforms?',
+      '--platforms',
+      PLATFORMS.map((p) => {
+        const c = connected.get(p);
+        return { value: p, name: c ? `${p} (connected: ${c.mode}${c.status === 'active' ? '' : `, ${c.status}`})` : `${p} (not connected)`, checked: false };
+      }),
+      { required: true },
+    );
+  }
+
+  // Caption.
+  let caption = o.caption;
+  if (caption === undefined) {
+    caption = (
+      await ctx.prompts.editor('Caption (opens your editor):', 'caption (the first argument)', {
+        validate: (v) => (v.trim() ? true : 'the caption must not be empty'),
+      })
+    ).trim();
+  }
+  if (!caption.trim()) throw new UsageError('the caption must not be empty');
+
+  const platformCaptions = Object.fromEntries(
+    parseAssignments(o.captionFor, '--caption-for', 'twitter="short text"').map(([p, text]) => [checkPlatform(p, platforms, '--caption-for'), text]),
+  );
+
+  // Types.
+  const platformTypes: Partial<Record<Platform, ContentType[]>> = {};
+  for (const [p, list] of parseAssignments(o.type, '--type', 'instagram=story,feed')) {
+    const platform = checkPlatform(p, platforms, '--type');
+    platformTypes[platform] = list.split(',').map((t) => {
+      const type = t.trim();
+      if (!allowsType(platform, type)) throw new UsageError(`--type: ${platform} has no content type "${type}" (allowed: ${PLATFORM_INFO[platform].types.join(', ')})`);
+      return type;
+    });
+  }
+  if (wizard) {
+    for (const p of platforms) {
+      const info = PLATFORM_INFO[p];
+      if (platformTypes[p] || info.types.length < 2) continue;
+      platformTypes[p] = await ctx.prompts.checkbox<ContentType>(
+        `Content types for ${p}?`,
+        `--type ${p}=…`,
+        info.types.map((t) => ({ value: t, name: t === info.defaultType ? `${t} (default)` : t, checked: t === info.defaultType })),
+        { required: true },
+      );
+    }
+  }
+
+  // When.
+  let publishNow = o.now;
+  let scheduledFor = o.at ? parseWhen(o.at, '--at') : undefined;
+  if (!publishNow && !scheduledFor) {
+    ctx.prompts.require('--now or --at <time>');
+    const choice = await ctx.prompts.select<'now' | 'later'>('When?', '--now or --at', [
+      { value: 'now', name: 'now' },
+      { value: 'later', name: 'at a time…' },
+    ]);
+    if (choice === 'now') publishNow = true;
+    else {
+      const text = await ctx.prompts.input('Time (2026-12-25T10:00:00Z, "2026-12-25 10:00" local, or +2h):', '--at', {
+        validate: (v) => {
+          try {
+            parseWhen(v, 'time');
+            return true;
+          } catch (err) {
+            return (err as Error).message;
+          }
+        },
+      });
+      scheduledFor = parseWhen(text, '--at');
+    }
+  }
+
+  // Offsets.
+  const typeSchedule: Record<string, string> = Object.fromEntries(
+    parseAssignments(o.offset, '--offset', 'feed=+1h').map(([k, v]) => [k, scheduleValue(v, '--offset')]),
+  );
+  const targetKeys = platforms.flatMap((p) => (platformTypes[p] ?? [PLATFORM_INFO[p].defaultType]).map((t) => `${p}.${t}`));
+  if (wizard && scheduledFor && targetKeys.length > 1 && o.offset.length === 0) {
+    const stagger = await ctx.prompts.confirm('Stagger the targets with offsets from that time?', '--offset', { default: false });
+    if (stagger) {
+      for (const key of targetKeys) {
+        const v = await ctx.prompts.input(`Offset for ${key} (+0h, +30m, +1h30m; empty: the base time):`, '--offset', {
+          validate: (s) => {
+            if (!s.trim()) return true;
+            try {
+              scheduleValue(s, 'offset');
+              return true;
+            } catch (err) {
+              return (err as Error).message;
+            }
+          },
+        });
+        if (v.trim()) typeSchedule[key] = scheduleValue(v, '--offset');
+      }
+    }
+  }
+
+  // Media: local files go through the daemon's preparation first.
+  const mediaUrls = await resolveMedia(ctx, o.media);
+
+  const body: PublishParams = {
+    caption,
+    platforms,
+    ...(Object.keys(platformCaptions).length ? { platform_captions: platformCaptions } : {}),
+    ...(Object.keys(platformTypes).length ? { platform_types: platformTypes } : {}),
+    ...(mediaUrls.length ? { media_urls: mediaUrls } : {}),
+    ...(publishNow ? { publish_now: true } : { scheduled_for: scheduledFor }),
+    ...(Object.keys(typeSchedule).length ? { type_schedule: typeSchedule } : {}),
+    ...(o.requireApproval ? { require_approval: true } : {}),
+  };
+
+  if (wizard && !o.yes) {
+    const check = await client.content.validate(body);
+    ctx.log.info('');
+    ctx.log.info(
+      [
+        `Caption:   ${truncate(caption, 60)}`,
+        ...(mediaUrls.length ? [`Media:     ${mediaUrls.length} file(s)`] : []),
+        `When:      ${publishNow ? 'now' : shortTime(scheduledFor)}`,
+        ...(o.requireApproval ? ['Approval:  required'] : []),
+        'Targets:',
+        ...check.targets.map((t) => `  ${t.platform}.${t.type}  ${publishNow ? 'now' : shortTime(t.scheduled_for)}`),
+      ].join('\n'),
+    );
+    if (!check.valid) {
+      throw new CliError('invalid_request', 'the daemon would refuse this publication', EXIT.usage, { details: check.errors });
+    }
+    if (!(await ctx.prompts.confirm(publishNow ? 'Publish now?' : 'Schedule it?', '--yes', { default: true }))) {
+      throw new InterruptedError('nothing published');
+    }
+  }
+
+  const result = await client.content.publish(body, o.idempotencyKey ? { idempotencyKey: o.idempotencyKey } : undefined);
+  if (!o.wait) {
+    const { success: _ok, ...data } = result;
+    ctx.log.result(data, () => renderResult(ctx, result));
+    return;
+  }
+  if (!ctx.log.json) ctx.log.info(renderResult(ctx, result).join('\n'));
+  const post = await followJob(ctx, result);
+  ctx.log.result(post, () => renderTargets(ctx.log, post.targets));
+  const unfinished = post.targets.filter((t) => t.status !== 'published');
+  if (unfinished.length) {
+    throw new CliError('incomplete', `${unfinished.length} of ${post.targets.length} targets did not publish (${unfinished.map((t) => `${t.platform}.${t.type}: ${t.status}`).join(', ')})`, EXIT.incomplete, {
+      hint: `see \`socialpub schedule show ${post.job_id}\``,
+    });
+  }
+}
+
+function renderResult(ctx: Ctx, r: PublishResult): string[] {
+  const verb = r.status === 'pending_approval' ? 'Held for approval' : r.status === 'scheduled' ? 'Scheduled' : 'Publishing';
+  const lines = [`${ctx.log.green('✔')} ${verb}: ${ctx.log.bold(r.job_id)}`, ...renderTargets(ctx.log, r.targets.map((t) => ({ ...t, attempts: 0, post_id: null, post_url: null, published_at: null, error: null })))];
+  if (r.status === 'pending_approval') lines.push(ctx.log.dim(`approve it with: socialpub schedule approve ${r.job_id}`));
+  return lines;
+}
+
+/** Follows the job until every target is settled, one spinner line with each target's state. */
+async function followJob(ctx: Ctx, r: PublishResult): Promise<Post> {
+  const client = await ctx.client();
+  if (r.status === 'pending_approval') ctx.log.warn('the job waits for approval: --wait keeps waiting until it is approved or rejected');
+  const spinner = (await ctx.spinner()).start(`waiting for ${r.targets.length} target(s)`);
+  const describe = (post: Post) => post.targets.map((t) => `${t.platform}.${t.type} ${t.status}`).join(' · ');
+  try {
+    const post = await client.scheduled.waitUntilDone(r.job_id, {
+      interval: 500,
+      maxInterval: 5_000,
+      onProgress: (p: Post) => {
+        spinner.text = describe(p);
+      },
+    });
+    spinner.stop();
+    for (const t of post.targets) {
+      const line = `${t.platform}.${t.type}: ${t.status}${t.post_url ? ` ${t.post_url}` : t.error ? ` (${t.error.message})` : ''}`;
+      const s = await ctx.spinner();
+      if (t.status === 'published') s.succeed(line);
+      else s.fail(line);
+    }
+    return post;
+  } catch (err) {
+    spinner.fail(`stopped waiting for ${r.job_id}`);
+    throw err;
+  }
+}
+
+function parsePlatformList(text: string): Platform[] {
+  const list = text.split(',').map((p) => p.trim()).filter(Boolean);
+  if (!list.length) throw new UsageError('--platforms names no platform');
+  for (const p of list) if (!isPlatform(p)) throw new UsageError(`unknown platform "${p}" (known: ${PLATFORMS.join(', ')})`);
+  return [...new Set(list)] as Platform[];
+}
+
+function checkPlatform(p: string, platforms: readonly Platform[], flag: string): Platform {
+  if (!isPlatform(p)) throw new UsageError(`${flag}: unknown platform "${p}" (known: ${PLATFORMS.join(', ')})`);
+  if (!platforms.includes(p)) throw new UsageError(`${flag}: ${p} is not among the platforms (${platforms.join(', ')})`);
+  return p;
+}
+
+/** URLs pass through; local files are served to the daemon once and prepared; the prepared URLs replace them. */
+async function resolveMedia(ctx: Ctx, media: readonly string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (const item of media) {
+    if (/^https?:\/\//i.test(item)) {
+      out.push(item);
+      continue;
+    }
+    const path = resolve(ctx.io.cwd, item.replace(/^file:\/\//, ''));
+    if (!existsSync(path)) throw new UsageError(`--media "${item}" is neither an http(s) URL nor an existing file`);
+    const { serveFile } = await import('../local/serve-file');
+    const served = await serveFile(path);
+    try {
+      const client = await ctx.client();
+      const task = await client.media.prepare({ urls: [served.url] });
+      const final = await waitForTask(ctx, task.task_id, 1);
+      const file = final.files[0];
+      if (!file) {
+        const why = final.failed[0]?.error;
+        throw new CliError('media_refused', `${item} could not be prepared${why ? `: ${why.code}: ${why.message}` : ''}`, EXIT.incomplete, {
+          hint: why?.code === 'private_address' ? 'the daemon refuses loopback sources: give it SOCIALPUB_MEDIA_ALLOW_PRIVATE=1, or pass a URL' : undefined,
+        });
+      }
+      out.push(file.prepared_url);
+    } finally {
+      await served.close();
+    }
+  }
+  return out;
+}

@@ -1,0 +1,88 @@
+import { mkdir } from 'node:fs/promises';
+import { API_PREFIX } from '@socialpub/core';
+import type { Ctx } from '../context';
+import type { DaemonFlags } from '../main';
+import { withAdmin } from '../local/admin';
+import { runningDaemon, startBackground } from '../local/daemon-process';
+import { daemonPaths } from '../local/daemon-files';
+import { maskKey } from './config';
+
+/**
+ * `socialpub up`: from nothing to a running daemon and a working key. First run: creates
+ * the data dir, the user and a key, starts the daemon in the background, saves base URL
+ * and key in the CLI config. Later runs: report it is already running (and repair the
+ * saved key if it no longer works).
+ */
+export async function up(ctx: Ctx, flags: DaemonFlags): Promise<void> {
+  const dataDir = await ctx.dataDir();
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const config = await ctx.config();
+
+  let state = await runningDaemon(dataDir);
+  const alreadyRunning = state !== null;
+  if (!state) {
+    const spinner = (await ctx.spinner()).start('starting the daemon');
+    try {
+      const started = await startBackground(ctx.io, dataDir, flags);
+      state = { ...started, health: {} };
+      spinner.succeed(`daemon running at ${started.url} (pid ${started.pid})`);
+    } catch (err) {
+      spinner.fail('the daemon did not start');
+      throw err;
+    }
+  }
+
+  // The key in use (flag, env or config) if the daemon accepts it; otherwise a new one, saved.
+  const current = ctx.opts.apiKey ?? ctx.io.env.SOCIALPUB_API_KEY ?? config.get('api-key');
+  let keyCreated = false;
+  let email: string | null = current ? await whoseKey(state.url, current) : null;
+  let key = current;
+  if (!email) {
+    const created = await withAdmin(dataDir, (admin) => admin.createKey({ ...(flags.user ? { email: flags.user } : {}), name: 'socialpub up' }));
+    key = created.api_key;
+    email = created.email;
+    keyCreated = true;
+    config.set('api-key', key as string);
+  }
+  config.set('base-url', state.url);
+  config.set('data-dir', dataDir);
+
+  const data = {
+    already_running: alreadyRunning,
+    url: state.url,
+    pid: state.pid,
+    data_dir: dataDir,
+    user: email,
+    key_created: keyCreated,
+    key_prefix: maskKey(key as string),
+    config_path: config.path,
+    log: daemonPaths(dataDir).log,
+  };
+  ctx.log.result(data, () => [
+    alreadyRunning ? `${ctx.log.green('✔')} socialpub is already running at ${state.url} (pid ${state.pid})` : `${ctx.log.green('✔')} socialpub is up at ${state.url}`,
+    ...ctx.log.fields([
+      ['data dir', dataDir],
+      ['user', email as string],
+      ['key', `${maskKey(key as string)} ${keyCreated ? 'created and ' : ''}saved in ${config.path}`],
+      ['log', daemonPaths(dataDir).log],
+    ]),
+    '',
+    ctx.log.bold('Next:'),
+    `  socialpub connect twitter --sandbox            ${ctx.log.dim('# a simulated account, no sign-up')}`,
+    `  socialpub publish "hello" -p twitter --now --wait`,
+    `  socialpub schedule list`,
+    `  socialpub down                                 ${ctx.log.dim('# stop the daemon')}`,
+  ]);
+}
+
+/** The key's user email, or null when the daemon refuses it. */
+async function whoseKey(url: string, key: string): Promise<string | null> {
+  try {
+    const res = await fetch(`${url}${API_PREFIX}/auth/validate`, { method: 'POST', headers: { 'X-API-Key': key }, signal: AbortSignal.timeout(5000) });
+    if (!res.ok) return null;
+    const body = (await res.json()) as { user?: { email?: string } };
+    return body.user?.email ?? null;
+  } catch {
+    return null;
+  }
+}

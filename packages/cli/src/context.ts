@@ -1,0 +1,90 @@
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import type { SocialPub } from '@socialpub/sdk';
+import type { Io } from './io';
+import { CliError, EXIT } from './errors';
+import { CliConfig } from './config';
+import { Logger } from './ui/logger';
+import { Prompts } from './ui/prompts';
+import { createSpinner, type Spinner } from './ui/spinner';
+import { readDaemonState } from './local/daemon-files';
+
+/** The flags every command accepts. */
+export interface GlobalOptions {
+  json: boolean;
+  color: boolean;
+  baseUrl?: string;
+  apiKey?: string;
+  dataDir?: string;
+}
+
+export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
+
+/**
+ * What a command receives: output, prompts, and settings resolved flags > environment >
+ * config file > defaults. Heavy things (conf, the SDK) load on first use only.
+ */
+export class Ctx {
+  readonly log: Logger;
+  readonly prompts: Prompts;
+  private configPromise: Promise<CliConfig> | undefined;
+  private clientPromise: Promise<SocialPub> | undefined;
+
+  constructor(
+    readonly io: Io,
+    readonly opts: GlobalOptions,
+  ) {
+    this.log = new Logger({ io, json: opts.json, color: opts.color });
+    this.prompts = new Prompts(io, io.interactive && !opts.json);
+  }
+
+  spinner(): Promise<Spinner> {
+    return createSpinner(this.io, { json: this.opts.json, color: this.log.colorOnStderr });
+  }
+
+  config(): Promise<CliConfig> {
+    this.configPromise ??= CliConfig.open(this.io);
+    return this.configPromise;
+  }
+
+  /** --data-dir, else $SOCIALPUB_HOME, else the config's data-dir, else ~/.local/share/socialpub. */
+  async dataDir(): Promise<string> {
+    const fromFlagOrEnv = this.opts.dataDir ?? nonEmpty(this.io.env.SOCIALPUB_HOME);
+    if (fromFlagOrEnv) return resolve(this.io.cwd, fromFlagOrEnv);
+    const fromConfig = (await this.config()).get('data-dir');
+    if (fromConfig) return resolve(this.io.cwd, fromConfig);
+    const xdg = nonEmpty(this.io.env.XDG_DATA_HOME);
+    return xdg ? join(xdg, 'socialpub') : join(this.io.env.HOME ?? homedir(), '.local', 'share', 'socialpub');
+  }
+
+  /** --base-url, $SOCIALPUB_BASE_URL, the config, the daemon running on the data dir, or the default. */
+  async baseUrl(): Promise<string> {
+    const explicit = this.opts.baseUrl ?? nonEmpty(this.io.env.SOCIALPUB_BASE_URL) ?? (await this.config()).get('base-url');
+    if (explicit) return explicit.replace(/\/+$/, '');
+    const state = await readDaemonState(await this.dataDir());
+    return state?.url ?? DEFAULT_BASE_URL;
+  }
+
+  async apiKey(): Promise<string> {
+    const key = this.opts.apiKey ?? nonEmpty(this.io.env.SOCIALPUB_API_KEY) ?? (await this.config()).get('api-key');
+    if (!key) {
+      throw new CliError('unauthorized', 'no API key: pass --api-key, set SOCIALPUB_API_KEY, or save one in the config', EXIT.auth, {
+        hint: 'run `socialpub up` (it creates and saves one), or `socialpub keys create`',
+      });
+    }
+    return key;
+  }
+
+  /** The SDK client for the resolved base URL and key. */
+  client(): Promise<SocialPub> {
+    this.clientPromise ??= (async () => {
+      const [{ SocialPub: Client }, baseUrl, apiKey] = await Promise.all([import('@socialpub/sdk'), this.baseUrl(), this.apiKey()]);
+      return new Client({ baseUrl, apiKey, maxRetries: 2 });
+    })();
+    return this.clientPromise;
+  }
+}
+
+function nonEmpty(v: string | undefined): string | undefined {
+  return v && v.trim() ? v : undefined;
+}

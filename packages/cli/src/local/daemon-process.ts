@@ -1,0 +1,110 @@
+import { mkdir, open, readFile } from 'node:fs/promises';
+import type { Io } from '../io';
+import { CliError, EXIT } from '../errors';
+import { clearDaemonState, daemonPaths, fetchHealth, isAlive, readDaemonState, readPid, type DaemonState } from './daemon-files';
+import { selfCommand } from './self-command';
+
+export interface StartFlags {
+  host?: string | undefined;
+  port?: number | undefined;
+  publicUrl?: string | undefined;
+  behindProxy?: boolean | undefined;
+  tlsCert?: string | undefined;
+  tlsKey?: string | undefined;
+}
+
+/** The daemon of this data dir if it runs and answers /healthz. */
+export async function runningDaemon(dataDir: string): Promise<(DaemonState & { health: Record<string, unknown> }) | null> {
+  const state = await readDaemonState(dataDir);
+  if (!state || !isAlive(state.pid)) return null;
+  const health = await fetchHealth(state.url);
+  return health ? { ...state, health } : null;
+}
+
+const START_TIMEOUT_MS = 30_000;
+const POLL_MS = 100;
+
+/**
+ * Starts `socialpub daemon run` detached (it outlives this command), output appended to
+ * daemon.log, and waits until it has written daemon.json and answers /healthz. If it
+ * exits first, the error carries the end of its log.
+ */
+export async function startBackground(io: Io, dataDir: string, flags: StartFlags): Promise<DaemonState> {
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  const paths = daemonPaths(dataDir);
+  const log = await open(paths.log, 'a', 0o600);
+  const self = selfCommand();
+  const args = [
+    ...self.args,
+    '--data-dir',
+    dataDir,
+    'daemon',
+    'run',
+    ...(flags.host ? ['--host', flags.host] : []),
+    ...(flags.port !== undefined ? ['--port', String(flags.port)] : []),
+    ...(flags.publicUrl ? ['--public-url', flags.publicUrl] : []),
+    ...(flags.behindProxy ? ['--behind-proxy'] : []),
+    ...(flags.tlsCert ? ['--tls-cert', flags.tlsCert] : []),
+    ...(flags.tlsKey ? ['--tls-key', flags.tlsKey] : []),
+  ];
+  // The child gets the log file's descriptor itself (it outlives this process, so nothing
+  // may be piped through us). execa documents numeric descriptors; its typings under
+  // TypeScript 6 do not resolve them, hence the cast.
+  const fd = log.fd as unknown as 'ignore';
+  const { execa } = await import('execa');
+  let exited: { code: number | undefined } | null = null;
+  const child = execa(self.file, args, {
+    cwd: self.cwd,
+    env: { ...(io.env as Record<string, string>), NO_COLOR: '1' },
+    extendEnv: false,
+    detached: true,
+    cleanup: false,
+    reject: false,
+    stdin: 'ignore',
+    stdout: fd,
+    stderr: fd,
+  });
+  void child.then((r) => {
+    exited = { code: r.exitCode };
+  });
+  child.nodeChildProcess.unref();
+  await log.close();
+  const pid = child.pid;
+  if (pid === undefined) throw new CliError('daemon_start_failed', 'could not start the daemon process', EXIT.error);
+
+  const deadline = Date.now() + START_TIMEOUT_MS;
+  for (;;) {
+    const state = await readDaemonState(dataDir);
+    if (state && state.pid === pid && (await fetchHealth(state.url))) return state;
+    if (exited || Date.now() > deadline) {
+      const tail = (await readFile(paths.log, 'utf8').catch(() => '')).trim().split('\n').slice(-8).join('\n');
+      if (!exited) process.kill(pid, 'SIGTERM');
+      throw new CliError(
+        'daemon_start_failed',
+        exited ? `the daemon exited during start-up (code ${(exited as { code: number | undefined }).code})` : `the daemon did not answer within ${START_TIMEOUT_MS / 1000} s`,
+        EXIT.error,
+        { hint: tail ? `its log (${paths.log}) ends with:\n${tail}` : `see ${paths.log}` },
+      );
+    }
+    await new Promise((r) => setTimeout(r, POLL_MS));
+  }
+}
+
+const STOP_TIMEOUT_MS = 10_000;
+
+/** SIGTERM (a clean shutdown), SIGKILL if it is still there after 10 s. Null when nothing ran. */
+export async function stopBackground(dataDir: string): Promise<{ pid: number; forced: boolean } | null> {
+  const state = await readDaemonState(dataDir);
+  const pid = state?.pid ?? (await readPid(dataDir));
+  if (pid === null || pid === undefined || !isAlive(pid)) {
+    if (pid) await clearDaemonState(dataDir, pid);
+    return null;
+  }
+  process.kill(pid, 'SIGTERM');
+  const deadline = Date.now() + STOP_TIMEOUT_MS;
+  while (isAlive(pid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const forced = isAlive(pid);
+  if (forced) process.kill(pid, 'SIGKILL');
+  await clearDaemonState(dataDir, pid);
+  return { pid, forced };
+}

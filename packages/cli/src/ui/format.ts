@@ -1,0 +1,42 @@
+import type { Post, Target } from '@socialpub/core';
+import type { Logger } from './logger';
+
+/** `2026-12-25T10:00:00.000Z` -> `2026-12-25 10:00 UTC`, compact for tables. */
+export function shortTime(iso: string | null | undefined): string {
+  if (!iso) return '-';
+  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+}
+
+export function truncate(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  const chars = [...flat];
+  return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
+}
+
+/** The lines of one job: its fields, then a table of targets. */
+export function renderPost(log: Logger, post: Post): string[] {
+  const lines = log.fields([
+    ['job', log.bold(post.job_id)],
+    ['status', log.status(post.status)],
+    ['caption', truncate(post.caption, 72)],
+    ['platforms', post.platforms.join(', ')],
+    ['scheduled for', post.scheduled_for ? shortTime(post.scheduled_for) : 'now'],
+    ...(Object.keys(post.type_schedule).length
+      ? [['type schedule', Object.entries(post.type_schedule).map(([k, v]) => `${k}=${v}`).join(', ')] as const]
+      : []),
+    ...(post.media_urls.length ? [['media', post.media_urls.join('\n' + ' '.repeat(15))] as const] : []),
+    ['approval', post.require_approval ? 'required' : 'not required'],
+    ['created', shortTime(post.created_at)],
+  ]);
+  return [...lines, '', ...renderTargets(log, post.targets)];
+}
+
+export function renderTargets(log: Logger, targets: readonly Target[]): string[] {
+  return log.table(targets, [
+    { header: 'PLATFORM', value: (t) => t.platform },
+    { header: 'TYPE', value: (t) => t.type },
+    { header: 'WHEN', value: (t) => shortTime(t.scheduled_for) },
+    { header: 'STATUS', value: (t) => t.status, style: (s) => log.status(s) },
+    { header: 'RESULT', value: (t) => t.post_url ?? (t.error ? `${t.error.code}: ${truncate(t.error.message, 60)}` : '') },
+  ]);
+}

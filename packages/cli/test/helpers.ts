@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough, Writable } from 'node:stream';
+import type { Io } from '../src/io';
+import { runCli } from '../src/main';
+
+export interface CliResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** stdout parsed as JSON. */
+  json<T = Record<string, unknown>>(): T;
+}
+
+class Sink extends Writable {
+  text = '';
+  override _write(chunk: Buffer, _enc: string, done: () => void) {
+    this.text += chunk.toString();
+    done();
+  }
+}
+
+/** Splits a command line like a shell would for simple quoting ("a b", 'c d'). */
+export function argv(line: string): string[] {
+  const out: string[] = [];
+  const re = /"((?:[^"\\]|\\.)*)"|'([^']*)'|(\S+)/g;
+  for (let m = re.exec(line); m; m = re.exec(line)) out.push(m[1] !== undefined ? m[1].replace(/\\(.)/g, '$1') : (m[2] ?? m[3] ?? ''));
+  return out;
+}
+
+export interface RunOptions {
+  env?: Record<string, string | undefined>;
+  interactive?: boolean;
+  stdoutIsTTY?: boolean;
+  cwd?: string;
+  stop?: AbortSignal;
+}
+
+/** A temp home for one test file: config dir and data dir, removed by cleanup(). */
+export function tempHome() {
+  const root = mkdtempSync(join(tmpdir(), 'socialpub-cli-'));
+  const home = {
+    root,
+    configDir: join(root, 'config'),
+    dataDir: join(root, 'data'),
+    env: { SOCIALPUB_CONFIG_DIR: join(root, 'config'), SOCIALPUB_HOME: join(root, 'data'), HOME: root, NO_COLOR: '1' } as Record<string, string | undefined>,
+    cleanup: () => rmSync(root, { recursive: true, force: true }),
+    /** Runs one command line in-process with this home's config and data dirs. */
+    run: (line: string | string[], opts: RunOptions = {}) => runIn(line, { ...opts, env: { ...home.env, ...opts.env } }),
+  };
+  return home;
+}
+
+export async function runIn(line: string | string[], opts: RunOptions = {}): Promise<CliResult> {
+  const stdout = new Sink();
+  const stderr = new Sink();
+  const io: Io = {
+    stdout,
+    stderr,
+    stdin: new PassThrough(),
+    env: { PATH: process.env.PATH, ...opts.env },
+    stdoutIsTTY: opts.stdoutIsTTY ?? false,
+    interactive: opts.interactive ?? false,
+    cwd: opts.cwd ?? process.cwd(),
+    ...(opts.stop ? { stop: opts.stop } : {}),
+  };
+  const code = await runCli(Array.isArray(line) ? line : argv(line), io);
+  return {
+    code,
+    stdout: stdout.text,
+    stderr: stderr.text,
+    json<T>() {
+      try {
+        return JSON.parse(stdout.text) as T;
+      } catch {
+        throw new Error(`stdout is not JSON (exit ${code}):\n${stdout.text}\nstderr:\n${stderr.text}`);
+      }
+    },
+  };
+}

@@ -1,0 +1,28 @@
+import { defineConfig } from 'tsup';
+
+/**
+ * One ESM bundle for bin/socialpub. Our workspace packages (core, sdk, daemon) are
+ * inlined from their TypeScript sources (the `@socialpub/source` condition), so the CLI
+ * runs without building them first. The CLI's own dependencies stay external (they are
+ * installed beside it; better-sqlite3 is native); anything else the daemon pulls in is
+ * bundled, with a `require` for the CommonJS ones. Commands are split into chunks and
+ * loaded on first use, so `--version` and `--help` stay fast.
+ */
+export default defineConfig({
+  entry: { cli: 'src/cli.ts' },
+  format: ['esm'],
+  platform: 'node',
+  target: 'node22',
+  splitting: true,
+  clean: true,
+  dts: false,
+  sourcemap: false,
+  shims: false,
+  noExternal: [/^@socialpub\//],
+  esbuildOptions(options) {
+    options.conditions = ['@socialpub/source'];
+  },
+  banner: {
+    js: "import { createRequire as __socialpubCreateRequire } from 'node:module'; const require = __socialpubCreateRequire(import.meta.url);",
+  },
+});
