@@ -43,7 +43,7 @@ export interface Harness {
   user: User;
   key: string;
   /** JSON request with the harness user's key (X-API-Key) unless headers say otherwise. */
-  call(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; raw?: BodyInit }): Promise<Response>;
+  call(method: string, path: string, opts?: { body?: unknown; headers?: Record<string, string>; raw?: RequestInit['body'] }): Promise<Response>;
   /** Another user with a key. */
   addUser(email: string): { user: User; key: string };
   connect(platforms: readonly Platform[], userId?: string): void;
@@ -89,7 +89,7 @@ export function harness(opts: HarnessOptions = {}): Harness {
     },
     call(method, path, { body, headers, raw } = {}) {
       const h: Record<string, string> = { 'X-API-Key': first.key, ...headers };
-      let payload: BodyInit | undefined = raw;
+      let payload: RequestInit['body'] | undefined = raw;
       if (body !== undefined) {
         payload = typeof body === 'string' ? body : JSON.stringify(body);
         if (!Object.keys(h).some((k) => k.toLowerCase() === 'content-type')) h['Content-Type'] = 'application/json';

@@ -1,0 +1,40 @@
+import { randomBytes } from 'node:crypto';
+import fc from 'fast-check';
+import { TARGET_STATUSES, deriveJobStatus, type TargetStatus } from '@socialpub/core';
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/store/database';
+import { createStore } from '../../src/store/store';
+import { ManualClock } from '../../src/util/clock';
+import { SecretBox } from '../../src/util/secrets';
+
+describe('the job status column', () => {
+  it('always equals core deriveJobStatus of the job\'s targets, through inserts and updates', () => {
+    const clock = new ManualClock();
+    const db = openDatabase(':memory:');
+    const store = createStore(db, { secrets: new SecretBox(randomBytes(32)), clock });
+    const { user } = store.users.ensure('a@example.com', clock.now());
+    const readStatus = db.prepare<[string], { status: string }>('SELECT status FROM jobs WHERE id = ?');
+    const setStatus = db.prepare('UPDATE targets SET status = ? WHERE id = ?');
+    let n = 0;
+    const status = fc.constantFrom(...TARGET_STATUSES);
+    fc.assert(
+      fc.property(fc.array(status, { minLength: 1, maxLength: 5 }), fc.array(fc.tuple(fc.nat(), status), { maxLength: 6 }), (initial, changes) => {
+        const id = `job_t${n++}`;
+        const targets = initial.map((s, i) => ({ id: `${id}_${i}`, platform: 'twitter' as const, type: 'tweet' as const, scheduleKey: null, dueAt: 0, status: s }));
+        store.jobs.create(
+          { id, userId: user.id, caption: 'c', platforms: ['twitter'], platformCaptions: {}, platformTypes: {}, mediaUrls: [], publishNow: true, scheduledFor: null, typeSchedule: {}, requireApproval: false, sortAt: 0, createdAt: 0 },
+          targets,
+        );
+        const current: TargetStatus[] = [...initial];
+        expect(readStatus.get(id)!.status).toBe(deriveJobStatus(current));
+        for (const [i, s] of changes) {
+          const k = i % current.length;
+          current[k] = s;
+          setStatus.run(s, `${id}_${k}`);
+          expect(readStatus.get(id)!.status).toBe(deriveJobStatus(current));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
