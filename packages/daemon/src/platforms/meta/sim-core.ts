@@ -225,7 +225,7 @@ export class MetaSimState {
   account(id: string, platform: SimPlatform, kind: SimAccount['kind'], token: TokenRecord): SimAccount {
     let acc = this.accounts.get(id);
     if (!acc && this.isSandboxToken(token)) {
-      acc = this.addAccount({ id, platform, kind, username: `sandbox_${id}`.slice(0, 30), name: `Sandbox ${platform} ${id}` });
+      acc = this.addAccount({ id, platform, kind, username: `sandbox_${id}`.replace(/[^A-Za-z0-9._]/g, '_').slice(0, 30), name: `Sandbox ${platform} ${id}` });
     }
     if (!acc || acc.platform !== platform) fail(100, `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { subcode: 33 });
     if (!this.isSandboxToken(token) && !this.owns(token, acc)) fail(10, 'Application does not have permission for this action');

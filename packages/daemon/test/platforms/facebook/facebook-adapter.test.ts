@@ -1,0 +1,147 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createFacebookAdapter } from '../../../src/platforms/facebook/adapter';
+import { AuthExpiredError, PermanentError, RateLimitedError } from '../../../src/platforms/errors';
+import { context, drive, mediaFile, startSim, type Sim } from '../meta/harness';
+
+const FB = 'graph.facebook.com';
+const adapter = createFacebookAdapter();
+let s: Sim;
+
+beforeEach(async () => {
+  s = await startSim();
+});
+afterEach(async () => s.close());
+
+const reqs = (path: string, method = 'POST') => s.state.requests.filter((r) => r.path === path && r.method === method);
+
+describe('facebook adapter against the simulator', () => {
+  it('publishes a text post to the page feed and reads its permalink', async () => {
+    const out = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'Hello page' })));
+    expect(s.sequence()).toEqual([`POST ${FB} /page1/feed`, `GET ${FB} /${out.postId}`]);
+    expect(reqs('/page1/feed')[0]!.params).toEqual({ message: 'Hello page' });
+    expect(out).toEqual({ postId: s.state.posts[0]!.postId, postUrl: `https://www.facebook.com/${out.postId}` });
+    expect(out.postId).toMatch(/^page1_\d+$/);
+  });
+
+  it('publishes a link post with the link parameter', async () => {
+    await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'Read https://example.com/a now' })));
+    expect(reqs('/page1/feed')[0]!.params).toEqual({ message: 'Read https://example.com/a now', link: 'https://example.com/a' });
+    expect(s.state.posts[0]!.kind).toBe('link');
+  });
+
+  it('uploads one photo as multipart source with its message', async () => {
+    const out = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'pic', media: [mediaFile('image')] })));
+    const [r] = reqs('/page1/photos');
+    expect(r!.files).toEqual(['source']);
+    expect(r!.params).toEqual({ message: 'pic' });
+    expect(out.postId).toBe(s.state.posts[0]!.postId);
+  });
+
+  it('publishes several photos as unpublished photos attached to one feed post', async () => {
+    const ctx = context(s, { platform: 'facebook', type: 'feed', caption: 'album', media: [mediaFile('image'), mediaFile('image')] });
+    await drive(s.clock, adapter.publish(ctx));
+    expect(reqs('/page1/photos').map((r) => r.params)).toEqual([{ published: 'false' }, { published: 'false' }]);
+    const photos = ctx.checkpoint.data.photos as string[];
+    expect(reqs('/page1/feed')[0]!.params).toEqual({ message: 'album', attached_media: JSON.stringify(photos.map((id) => ({ media_fbid: id }))) });
+    expect(s.state.posts).toHaveLength(1);
+  });
+
+  it('uploads a feed video to graph-video.facebook.com', async () => {
+    const out = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'film', media: [mediaFile('video')] })));
+    expect(s.sequence()[0]).toBe('POST graph-video.facebook.com /page1/videos');
+    expect(reqs('/page1/videos')[0]!.params).toEqual({ description: 'film' });
+    expect(out).toEqual({ postId: s.state.posts[0]!.postId, postUrl: `https://www.facebook.com/page1/videos/${out.postId}` });
+  });
+
+  it('publishes a photo story: unpublished photo, then photo_stories', async () => {
+    const out = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'story', media: [mediaFile('image')] })));
+    expect(s.sequence()).toEqual([`POST ${FB} /page1/photos`, `POST ${FB} /page1/photo_stories`, `GET ${FB} /page1/stories`]);
+    expect(out.postId).toBe(s.state.posts[0]!.postId);
+    expect(out.postUrl).toBe(s.state.posts[0]!.postUrl);
+  });
+
+  it('publishes a video story: start, rupload bytes, wait for ready, finish', async () => {
+    const v = mediaFile('video', { bytes: 5000 });
+    const ctx = context(s, { platform: 'facebook', type: 'story', media: [v] });
+    await drive(s.clock, adapter.publish(ctx));
+    const videoId = (ctx.checkpoint.data.stories as { videoId: string }[])[0]!.videoId;
+    expect(s.sequence()).toEqual([
+      `POST ${FB} /page1/video_stories`,
+      `GET ${FB} /${videoId}`,
+      `POST rupload.facebook.com /video-upload/v25.0/${videoId}`,
+      `GET ${FB} /${videoId}`,
+      `POST ${FB} /page1/video_stories`,
+      `GET ${FB} /page1/stories`,
+    ]);
+    const upload = reqs(`/video-upload/v25.0/${videoId}`)[0]!;
+    expect(upload.headers).toMatchObject({ offset: '0', file_size: '5000' });
+    expect(upload.bodyBytes).toBe(5000);
+    expect(reqs('/page1/video_stories').map((r) => r.params)).toEqual([{ upload_phase: 'start' }, { upload_phase: 'finish', video_id: videoId }]);
+    expect(s.state.posts.map((p) => p.kind)).toEqual(['story']);
+  });
+
+  it('publishes a reel: start, rupload, finish with video_state PUBLISHED', async () => {
+    const ctx = context(s, { platform: 'facebook', type: 'reels', caption: 'my reel #fun', media: [mediaFile('video', { bytes: 3000 })] });
+    const out = await drive(s.clock, adapter.publish(ctx));
+    const videoId = ctx.checkpoint.data.videoId as string;
+    expect(reqs('/page1/video_reels').map((r) => r.params)).toEqual([
+      { upload_phase: 'start' },
+      { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED', description: 'my reel #fun' },
+    ]);
+    expect(reqs(`/video-upload/v25.0/${videoId}`)[0]!.headers).toMatchObject({ offset: '0', file_size: '3000' });
+    expect(out).toEqual({ postId: videoId, postUrl: `https://www.facebook.com/reel/${videoId}` });
+    expect(s.state.posts[0]!.postId).toBe(videoId);
+  });
+
+  it('reconciles a reel whose finish answer was lost from publish_status', async () => {
+    const ctx = context(s, { platform: 'facebook', type: 'reels', caption: 'r', media: [mediaFile('video')] });
+    const origin = s.state.takeFault.bind(s.state);
+    let calls = 0;
+    // The first video_reels call is start; the answer to the second (finish) is lost after the reel is made.
+    s.state.takeFault = (req) => (req.path === '/page1/video_reels' && ++calls === 2 ? { hangUpAfter: true } : origin(req));
+    const out = await drive(s.clock, adapter.publish(ctx));
+    expect(s.state.posts).toHaveLength(1);
+    expect(out.postId).toBe(ctx.checkpoint.data.videoId);
+    const rec = await drive(s.clock, adapter.reconcile(context(s, { platform: 'facebook', type: 'reels', checkpoint: { ...ctx.checkpoint.data, postId: null } })));
+    expect(rec.state).toBe('published');
+  });
+
+  it('reconciles a story from the page stories list by media id', async () => {
+    const ctx = context(s, { platform: 'facebook', type: 'story', media: [mediaFile('image')] });
+    await drive(s.clock, adapter.publish(ctx));
+    const steps = structuredClone(ctx.checkpoint.data.stories as Record<string, unknown>[]);
+    delete steps[0]!.postId;
+    delete steps[0]!.url;
+    const rec = await drive(s.clock, adapter.reconcile(context(s, { platform: 'facebook', type: 'story', checkpoint: { stories: steps } })));
+    expect(rec).toEqual({ state: 'published', outcome: { postId: s.state.posts[0]!.postId, postUrl: s.state.posts[0]!.postUrl } });
+  });
+
+  it('refuses a 31st reel in 24 hours with a rate limit', async () => {
+    s.state.config.quota.facebookReels = 0;
+    const err = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'reels', media: [mediaFile('video')] }))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RateLimitedError);
+  });
+
+  it('keeps the platform code, subcode and fbtrace_id of a refusal', async () => {
+    s.state.faults.push({ path: '/page1/feed', error: { status: 400, error: { message: '(#1404078) Page Publishing Authorization required', code: 200, error_subcode: 1404078, fbtrace_id: 'TRACE1' } } });
+    const err = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'x' }))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermanentError);
+    expect((err as PermanentError).platformCode).toBe('200/1404078');
+    expect((err as Error).message).toBe('Facebook: (#1404078) Page Publishing Authorization required (code 200, subcode 1404078, fbtrace_id TRACE1)');
+  });
+
+  it('fails with auth expired and marks the connection when the page token is invalid', async () => {
+    s.state.faults.push({ path: '/page1/feed', error: { status: 400, error: { message: 'Error validating access token: The user has not authorized application.', code: 190, error_subcode: 458 } } });
+    const ctx = context(s, { platform: 'facebook', type: 'feed', caption: 'x' });
+    const err = await drive(s.clock, adapter.publish(ctx)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthExpiredError);
+    expect(ctx.expired).toHaveLength(1);
+    expect(s.state.posts).toHaveLength(0);
+  });
+
+  it('answers 506 on a consecutive duplicate text post', async () => {
+    await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'same' })));
+    const err = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'same' }))).catch((e: unknown) => e);
+    expect((err as PermanentError).platformCode).toBe('506');
+  });
+});
