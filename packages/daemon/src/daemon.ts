@@ -6,9 +6,12 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import type { DaemonConfig } from './config';
 import { createApp } from './http/app';
+import { createMedia } from './media/create-media';
 import type { AppEnv } from './http/env';
 import { createAdapters } from './platforms/registry';
-import { guessingMediaLookup, idleScheduler, type MediaLookup, type SchedulerHooks } from './services';
+import { createSandboxApp } from './platforms/sandbox';
+import { TokenRefresher } from './connect/token-refresher';
+import { idleScheduler, type MediaLookup, type SchedulerHooks } from './services';
 import { openDatabase } from './store/database';
 import { createStore, type Store } from './store/store';
 import { systemClock, type Clock } from './util/clock';
@@ -60,10 +63,17 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
 
   // Parts of the other issues plug in here, each with its own few lines.
   const scheduler: SchedulerHooks = idleScheduler;
-  const mediaLookup: MediaLookup = guessingMediaLookup;
-  const mediaRoutes: Hono<AppEnv> | undefined = undefined;
-  const fileRoutes: Hono | undefined = undefined;
-  const sandbox: Hono | undefined = undefined;
+  // Media preparation: prepared URLs live under the public URL, else the listen address (known once listening).
+  let listenUrl = `http://${config.host}:${config.port}`;
+  const media = createMedia({ db, dir: config.mediaDir, publicBaseUrl: () => config.publicUrl ?? listenUrl, clock, log: logger });
+  stops.push(() => media.stop());
+  const mediaLookup: MediaLookup = media.lookup;
+  const mediaRoutes: Hono<AppEnv> | undefined = media.mediaRoutes;
+  const fileRoutes: Hono | undefined = media.fileRoutes;
+  const sandbox: Hono | undefined = createSandboxApp({ db, clock });
+  const tokenRefresher = new TokenRefresher({ connections: store.connections, clock, log: logger });
+  tokenRefresher.start();
+  stops.push(() => tokenRefresher.stop());
 
   // HTTP.
   const app = createApp({ db, store, config, clock, logger, secrets, scheduler, mediaLookup, adapters, mediaRoutes, fileRoutes, sandbox });
@@ -84,6 +94,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const port = (server.address() as AddressInfo).port;
   const hostInUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `${config.tls ? 'https' : 'http'}://${hostInUrl}:${port}`;
+  listenUrl = url;
+  await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
 
   // Housekeeping: expired rate windows and idempotency records.
   const maintenance = setInterval(() => {
