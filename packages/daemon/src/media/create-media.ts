@@ -14,8 +14,8 @@ export interface CreateMediaOptions {
   db: DB;
   /** config.mediaDir */
   dir: string;
-  /** config.publicUrl, else the listen address (http://127.0.0.1:8787). */
-  publicBaseUrl: string;
+  /** config.publicUrl, else the listen address (http://127.0.0.1:8787); a function when known only after listening. */
+  publicBaseUrl: string | (() => string);
   clock?: Clock;
   log?: Logger;
   /** Allow fetching from private networks. Default: SOCIALPUB_MEDIA_ALLOW_PRIVATE=1 in `env`. */
@@ -33,7 +33,7 @@ export interface MediaModule {
   /** Mount under /api/agents/v1/media behind auth, the 'media' rate limit and Idempotency-Key. */
   mediaRoutes: Hono<AppEnv>;
   /** Mount at /files, unauthenticated. */
-  fileRoutes: Hono<AppEnv>;
+  fileRoutes: Hono;
   /** At daemon start: resume unfinished tasks, start the sweeper. */
   start(): Promise<void>;
   /** At shutdown: stop the sweeper and the downloads (they resume at the next start). */

@@ -27,8 +27,11 @@ export interface MediaServiceOptions {
   db: DB;
   /** The media dir (prepared files in files/, partial downloads in tmp/). */
   dir: string;
-  /** Base of prepared URLs: `<publicBaseUrl>/files/<token>/<name>`. */
-  publicBaseUrl: string;
+  /**
+   * Base of prepared URLs: `<publicBaseUrl>/files/<token>/<name>`. A function when it is
+   * only known once the server listens (the default is the listen address).
+   */
+  publicBaseUrl: string | (() => string);
   /** Default: the system clock. */
   clock?: Clock;
   /** Default: a guard over the system resolver, private networks refused unless `allowPrivate`. */
@@ -76,7 +79,7 @@ export class MediaService {
   readonly store: MediaStore;
   readonly filesDir: string;
   readonly tmpDir: string;
-  readonly publicBaseUrl: string;
+  readonly #publicBaseUrl: () => string;
   readonly clock: Clock;
   readonly lifetimeMs: number;
   /** Progress events (logging, tests, live status). */
@@ -99,7 +102,8 @@ export class MediaService {
     this.tmpDir = join(options.dir, 'tmp');
     mkdirSync(this.filesDir, { recursive: true, mode: 0o700 });
     mkdirSync(this.tmpDir, { recursive: true, mode: 0o700 });
-    this.publicBaseUrl = options.publicBaseUrl.replace(/\/+$/, '');
+    const base = options.publicBaseUrl;
+    this.#publicBaseUrl = typeof base === 'function' ? base : () => base;
     this.clock = options.clock ?? systemClock;
     this.lifetimeMs = options.lifetimeMs ?? MEDIA_LIFETIME_MS;
     this.#guard = options.guard ?? new AddressGuard({ allowPrivate: options.allowPrivate ?? false });
@@ -173,6 +177,11 @@ export class MediaService {
     const running = [...this.#running.values()];
     for (const r of running) r.ctrl.abort(new Shutdown('the daemon is stopping'));
     await Promise.all(running.map((r) => r.done));
+  }
+
+  /** Where prepared files are served, without a trailing slash. */
+  get publicBaseUrl(): string {
+    return this.#publicBaseUrl().replace(/\/+$/, '');
   }
 
   /** The URL a prepared file is served at. */

@@ -23,13 +23,13 @@ const DRIVE_ID = /^[A-Za-z0-9_-]{10,}$/;
  * bucket schemes to their public https form. Pure (no I/O); fetching stays in the safe path.
  */
 export function resolveSource(input: string, hosts: ShareHosts = DEFAULT_SHARE_HOSTS): ResolvedSource {
+  if (/^(s3|gs):/i.test(input.trim())) return bucketScheme(input, hosts);
   let url: URL;
   try {
     url = new URL(input.trim());
   } catch {
     throw new MediaError('invalid_url', `not a URL: ${truncate(input)}`);
   }
-  if (url.protocol === 's3:' || url.protocol === 'gs:') return bucketScheme(url, hosts);
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new MediaError('unsupported_scheme', `unsupported scheme ${url.protocol.replace(/:$/, '')}: use http(s), s3:// or gs://`);
   }
@@ -96,18 +96,16 @@ function oneDrive(url: URL, host: string, hosts: ShareHosts): ResolvedSource {
   return { service: 'onedrive', url: `${hosts.onedriveApi.replace(/\/$/, '')}/v1.0/shares/${encoded}/root/content` };
 }
 
-function bucketScheme(url: URL, hosts: ShareHosts): ResolvedSource {
-  // new URL('s3://bucket/key') keeps the bucket as the host of a non-special URL.
-  const bucket = url.hostname.toLowerCase();
-  let key: string;
-  try {
-    key = decodeURIComponent(url.pathname.replace(/^\//, ''));
-  } catch {
-    throw new MediaError('invalid_url', `not a valid object key: ${truncate(url.pathname)}`);
-  }
+function bucketScheme(input: string, hosts: ShareHosts): ResolvedSource {
+  // Parsed by hand, not as a URL: like the aws and gsutil tools, the key is taken
+  // literally, so `#`, `?` and `%` are part of it rather than URL syntax.
+  const m = /^(s3|gs):\/\/([^/]*)\/?(.*)$/is.exec(input.trim());
+  const scheme = (m?.[1] ?? '').toLowerCase();
+  const bucket = m?.[2] ?? '';
+  const key = m?.[3] ?? '';
   if (!BUCKET_NAME.test(bucket)) throw new MediaError('invalid_url', `not a bucket name: ${truncate(bucket)}`);
-  if (!key) throw new MediaError('invalid_url', `${url.protocol}//${bucket}/ names no object`);
-  if (url.protocol === 'gs:') return { service: 'gcs', url: joinKey(hosts.gcs.replace('{bucket}', bucket), key, false) };
+  if (!key) throw new MediaError('invalid_url', `${scheme}://${bucket}/ names no object`);
+  if (scheme === 'gs') return { service: 'gcs', url: joinKey(hosts.gcs.replace('{bucket}', bucket), key, false) };
   const base = bucket.includes('.') ? hosts.s3PathStyle : hosts.s3;
   return { service: 's3', url: joinKey(base.replace('{bucket}', bucket), key, false) };
 }

@@ -51,8 +51,8 @@ const TOKEN = /^[0-9a-z]{32}$/;
  * them): GET and HEAD /files/<token>/<name> with Range support. The token is looked up
  * in SQLite; nothing from the URL ever becomes part of a file system path.
  */
-export function createFileRoutes({ media }: MediaRoutesDeps): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
+export function createFileRoutes({ media }: MediaRoutesDeps): Hono {
+  const app = new Hono();
 
   app.get('/:token/:name', async (c) => {
     const token = c.req.param('token');
