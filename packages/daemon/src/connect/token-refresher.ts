@@ -1,0 +1,166 @@
+import type { Platform } from '@socialpub/core';
+import type { Credentials, Logger, TokenUpdate } from '../platforms/adapter';
+import { GraphApiError, GraphTransportError } from '../platforms/meta/graph-client';
+import { refreshInstagramToken, refreshThreadsToken } from '../platforms/meta/token-endpoints';
+import type { Clock } from '../util/clock';
+
+/** A platform's way of refreshing a connection's token ahead of expiry. */
+export interface Refresher {
+  platform: Platform;
+  /** Whether this connection's tokens can be refreshed this way (e.g. Instagram Login, not Facebook Login). */
+  applies(credentials: Credentials): boolean;
+  /** The platform refuses a refresh of a younger token (Instagram and Threads: 24 h). */
+  minAgeMs: number;
+  /** Returns the new tokens; throws on failure. */
+  refresh(credentials: Credentials, deps: { baseUrl(host: string): string; signal: AbortSignal }): Promise<TokenUpdate>;
+  /** A failure that does not mean the grant is gone (network, 5xx): retry later, keep the connection. */
+  isTransient(err: unknown): boolean;
+}
+
+const DAY = 86_400_000;
+
+const graphTransient = (err: unknown) =>
+  err instanceof GraphTransportError || (err instanceof GraphApiError && (err.status >= 500 || err.error.is_transient === true || err.error.code === 1 || err.error.code === 2));
+
+const fromGrant = (creds: Credentials, grant: { accessToken: string; expiresIn: number | null }, now: number): TokenUpdate => ({
+  secrets: { ...creds.secrets, access_token: grant.accessToken },
+  tokenExpiresAt: grant.expiresIn ? now + grant.expiresIn * 1000 : null,
+  tokenObtainedAt: now,
+});
+
+/**
+ * Refreshers by platform. Instagram (Instagram Login) and Threads are here; the X,
+ * TikTok and Google refreshers register theirs with `registerRefresher`.
+ */
+export const REFRESHERS: Refresher[] = [];
+
+export function registerRefresher(r: Refresher): void {
+  const i = REFRESHERS.findIndex((x) => x.platform === r.platform);
+  if (i >= 0) REFRESHERS.splice(i, 1, r);
+  else REFRESHERS.push(r);
+}
+
+export function metaRefreshers(clock: Clock): Refresher[] {
+  return [
+    {
+      platform: 'instagram',
+      applies: (c) => c.meta.login !== 'facebook',
+      minAgeMs: DAY,
+      refresh: async (c, d) => fromGrant(c, await refreshInstagramToken({ baseUrl: d.baseUrl('graph.instagram.com'), token: c.secrets.access_token ?? '', signal: d.signal }), clock.now()),
+      isTransient: graphTransient,
+    },
+    {
+      platform: 'threads',
+      applies: () => true,
+      minAgeMs: DAY,
+      refresh: async (c, d) => fromGrant(c, await refreshThreadsToken({ baseUrl: d.baseUrl('graph.threads.net'), token: c.secrets.access_token ?? '', signal: d.signal }), clock.now()),
+      isTransient: graphTransient,
+    },
+  ];
+}
+
+/** What the refresher needs from the connections repository (store/connections.ts fits). */
+export interface RefreshableConnections {
+  list(): { id: string; platform: Platform; mode: 'live' | 'sandbox'; status: 'active' | 'expired'; tokenExpiresAt: number | null; tokenObtainedAt: number | null }[];
+  credentialsById(id: string): Credentials | null;
+  saveTokens(id: string, update: TokenUpdate): void;
+  markExpired(id: string, reason: string): void;
+}
+
+export interface TokenRefresherOptions {
+  connections: RefreshableConnections;
+  clock: Clock;
+  log?: Logger;
+  /** Refreshers to use. Default: the Meta ones plus everything registered. */
+  refreshers?: Refresher[];
+  /** How often connections are looked at. Default 1 hour. */
+  intervalMs?: number;
+  /** Refresh once the token expires within this. Default 30 days (Meta long-lived tokens last 60). */
+  aheadMs?: number;
+  /** Host -> base URL (live: https://host). */
+  baseUrl?: (host: string) => string;
+}
+
+export interface RefreshReport {
+  refreshed: string[];
+  expired: string[];
+  deferred: string[];
+}
+
+/**
+ * Keeps live tokens fresh: a connection whose token is at least the platform's minimum
+ * age and expires within `aheadMs` is refreshed and the new token stored at once. A
+ * refresh the platform refuses marks the connection expired (shown by `connections list`
+ * and GET /platforms, and its targets fail with auth_expired); a transient error leaves it
+ * as it is for the next round.
+ */
+export class TokenRefresher {
+  readonly #o: Required<Omit<TokenRefresherOptions, 'refreshers' | 'log'>> & { log: Logger | null };
+  readonly #refreshers: () => Refresher[];
+  #stop: AbortController | null = null;
+  #loop: Promise<void> | null = null;
+
+  constructor(options: TokenRefresherOptions) {
+    this.#o = { intervalMs: 3_600_000, aheadMs: 30 * DAY, baseUrl: (h) => `https://${h}`, log: null, ...options };
+    const meta = metaRefreshers(options.clock);
+    this.#refreshers = () => options.refreshers ?? [...meta.filter((m) => !REFRESHERS.some((r) => r.platform === m.platform)), ...REFRESHERS];
+  }
+
+  async runOnce(signal: AbortSignal = new AbortController().signal): Promise<RefreshReport> {
+    const { connections, clock, aheadMs } = this.#o;
+    const report: RefreshReport = { refreshed: [], expired: [], deferred: [] };
+    const now = clock.now();
+    for (const conn of connections.list()) {
+      if (conn.mode !== 'live' || conn.status !== 'active') continue;
+      const refresher = this.#refreshers().find((r) => r.platform === conn.platform);
+      if (!refresher) continue;
+      const age = conn.tokenObtainedAt === null ? Infinity : now - conn.tokenObtainedAt;
+      if (age < refresher.minAgeMs) continue;
+      if (conn.tokenExpiresAt !== null && conn.tokenExpiresAt - now > aheadMs) continue;
+      const creds = connections.credentialsById(conn.id);
+      if (!creds || !refresher.applies(creds)) continue;
+      try {
+        const update = await refresher.refresh(creds, { baseUrl: this.#o.baseUrl, signal });
+        connections.saveTokens(conn.id, update);
+        report.refreshed.push(conn.id);
+        this.#o.log?.info('token refreshed', { connection: conn.id, platform: conn.platform });
+      } catch (err) {
+        const why = err instanceof Error ? err.message : String(err);
+        if (refresher.isTransient(err)) {
+          report.deferred.push(conn.id);
+          this.#o.log?.warn('token refresh failed for now; will retry', { connection: conn.id, platform: conn.platform, error: why });
+        } else {
+          connections.markExpired(conn.id, `token refresh refused: ${why}`);
+          report.expired.push(conn.id);
+          this.#o.log?.warn('token refresh refused; connection marked expired', { connection: conn.id, platform: conn.platform, error: why });
+        }
+      }
+    }
+    return report;
+  }
+
+  start(): void {
+    if (this.#loop) return;
+    const stop = (this.#stop = new AbortController());
+    this.#loop = (async () => {
+      while (!stop.signal.aborted) {
+        try {
+          await this.runOnce(stop.signal);
+        } catch (err) {
+          this.#o.log?.error('token refresher round failed', { error: (err as Error).message });
+        }
+        try {
+          await this.#o.clock.sleep(this.#o.intervalMs, stop.signal);
+        } catch {
+          return;
+        }
+      }
+    })();
+  }
+
+  async stop(): Promise<void> {
+    this.#stop?.abort();
+    await this.#loop;
+    this.#loop = null;
+  }
+}
