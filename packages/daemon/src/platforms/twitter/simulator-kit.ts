@@ -52,6 +52,8 @@ export interface Fault {
   path: string | RegExp;
   kind: 'respond' | 'latency' | 'hang-after' | 'reset-after' | 'cut';
   times?: number;
+  /** Let this many matching requests through untouched first. */
+  skip?: number;
   status?: number;
   body?: unknown;
   headers?: Record<string, string>;
@@ -69,12 +71,12 @@ export interface SimulatorOptions {
 export class SimulatorLog {
   readonly requests: RecordedRequest[] = [];
   readonly posts: SimulatedPost[] = [];
-  readonly #faults: Array<Fault & { left: number }> = [];
+  readonly #faults: Array<Fault & { left: number; toSkip: number }> = [];
 
   constructor(private readonly onPost?: (post: SimulatedPost) => void) {}
 
   inject(fault: Fault): void {
-    this.#faults.push({ ...fault, left: fault.times ?? 1 });
+    this.#faults.push({ ...fault, left: fault.times ?? 1, toSkip: fault.skip ?? 0 });
   }
 
   clearFaults(): void {
@@ -91,6 +93,10 @@ export class SimulatorLog {
         (!kinds || kinds.includes(x.kind)),
     );
     if (!f) return null;
+    if (f.toSkip > 0) {
+      f.toSkip -= 1;
+      return null;
+    }
     f.left -= 1;
     return f;
   }

@@ -1,0 +1,292 @@
+import type { Got } from 'got';
+import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
+import { PermanentError, PublishError, RetryableError } from '../errors';
+import { ensureAccessToken } from '../twitter/access-token';
+import { readChunk } from '../twitter/file-chunk';
+import { chunkRange, planChunks, TIKTOK_CHUNK_RULES, type ChunkPlan, type ChunkRules } from './chunk-plan';
+import { failReasonError, isPublishFailure, mapTikTokError } from './map-tiktok-error';
+import { refreshTiktokToken } from './refresh-token';
+import { TikTokApiError, TikTokClient, TikTokTransportError } from './tiktok-client';
+import { validateTiktok } from './validate';
+
+export interface TiktokAdapterDeps {
+  /** Chunk rules (tests scale them down; the simulator must agree). Default TikTok's. */
+  chunkRules?: ChunkRules;
+  /** Chunk size for files above `chunkRules.max`. Default 10 MiB. */
+  chunkBytes?: number;
+  /** Status polling interval. Default 5 s (status/fetch allows 30 per minute). */
+  pollMs?: number;
+  /** Give up waiting for PUBLISH_COMPLETE after this long (the next attempt resumes polling). Default 30 minutes. */
+  maxWaitMs?: number;
+  /** After PUBLISH_COMPLETE, wait this long for a public post id (moderation). Default 2 minutes. */
+  postIdWaitMs?: number;
+  requestTimeoutMs?: number;
+  http?: Got;
+}
+
+const HOST = 'open.tiktokapis.com';
+const UPLOAD_URL_TTL_MS = 3600_000;
+
+type Privacy = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
+
+interface CreatorInfo {
+  creator_username?: string;
+  creator_nickname?: string;
+  privacy_level_options?: Privacy[];
+  comment_disabled?: boolean;
+  duet_disabled?: boolean;
+  stitch_disabled?: boolean;
+  max_video_post_duration_sec?: number;
+}
+
+interface StatusData {
+  status: 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'SEND_TO_USER_INBOX' | 'PUBLISH_COMPLETE' | 'FAILED' | string;
+  fail_reason?: string;
+  publicaly_available_post_id?: Array<number | string>;
+  uploaded_bytes?: number;
+  downloaded_bytes?: number;
+}
+
+interface TiktokCheckpoint {
+  publishId?: string | null;
+  source?: 'FILE_UPLOAD' | 'PULL_FROM_URL';
+  uploadUrl?: string | null;
+  uploadUrlExpiresAt?: number;
+  plan?: ChunkPlan;
+  uploadedAll?: boolean;
+  privacy?: Privacy;
+  username?: string | null;
+  postId?: string;
+  postUrl?: string | null;
+}
+
+/** The privacy level to post with (platforms.md §5.4: unaudited apps may only post SELF_ONLY). */
+export function choosePrivacy(meta: Record<string, unknown>, options: readonly Privacy[]): Privacy {
+  const wanted = typeof meta.privacy_level === 'string' ? (meta.privacy_level as Privacy) : meta.audited === true ? 'PUBLIC_TO_EVERYONE' : 'SELF_ONLY';
+  if (options.includes(wanted)) return wanted;
+  if (meta.audited === true && wanted === 'PUBLIC_TO_EVERYONE' && options.includes('FOLLOWER_OF_CREATOR')) return 'FOLLOWER_OF_CREATOR';
+  throw new PermanentError(`The TikTok privacy level ${wanted} is not one this creator can use now (${options.join(', ') || 'none offered'})`, { platformCode: 'privacy_level_option_mismatch' });
+}
+
+export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapter {
+  const rules = deps.chunkRules ?? TIKTOK_CHUNK_RULES;
+  const pollMs = deps.pollMs ?? 5_000;
+  const maxWaitMs = deps.maxWaitMs ?? 30 * 60_000;
+  const postIdWaitMs = deps.postIdWaitMs ?? 2 * 60_000;
+
+  async function clientFor(ctx: PublishContext): Promise<TikTokClient> {
+    const token = await ensureAccessToken(ctx, refreshTiktokToken);
+    return new TikTokClient({ baseUrl: ctx.baseUrl(HOST), token, signal: ctx.signal, timeoutMs: deps.requestTimeoutMs, ...(deps.http ? { http: deps.http } : {}) });
+  }
+
+  /** One API call; an invalid token is refreshed once and the call repeated (a 401 did nothing). */
+  async function api<T>(ctx: PublishContext, client: TikTokClient, step: string, path: string, body: unknown, creates = false): Promise<T> {
+    try {
+      try {
+        return await client.post<T>(path, body);
+      } catch (err) {
+        if (err instanceof TikTokApiError && err.code === 'access_token_invalid' && ctx.credentials.secrets.refresh_token) {
+          client.setToken(await ensureAccessToken(ctx, refreshTiktokToken, { force: true }));
+          return await client.post<T>(path, body);
+        }
+        throw err;
+      }
+    } catch (err) {
+      throw mapTikTokError(err, { now: ctx.clock.now(), step, creates });
+    }
+  }
+
+  const fetchStatus = (ctx: PublishContext, client: TikTokClient, publishId: string) =>
+    api<StatusData>(ctx, client, 'status fetch', '/v2/post/publish/status/fetch/', { publish_id: publishId });
+
+  function outcome(cp: TiktokCheckpoint, publishId: string, status: StatusData): PublishOutcome {
+    const id = status.publicaly_available_post_id?.[0];
+    const user = cp.username;
+    if (id !== undefined && id !== null) return { postId: String(id), postUrl: user ? `https://www.tiktok.com/@${user}/video/${String(id)}` : null };
+    // Private (SELF_ONLY) and inbox posts never get a public id: the publish id identifies them.
+    return { postId: publishId, postUrl: user ? `https://www.tiktok.com/@${user}` : null };
+  }
+
+  /** Polls status/fetch until the publish settles; resolves with the final status. */
+  async function waitForPublish(ctx: PublishContext, client: TikTokClient, publishId: string, first?: StatusData): Promise<StatusData> {
+    const cp = ctx.checkpoint.data as TiktokCheckpoint;
+    const deadline = ctx.clock.now() + maxWaitMs;
+    let status = first ?? (await fetchStatus(ctx, client, publishId));
+    for (;;) {
+      if (status.status === 'FAILED') throw failReasonError(status.fail_reason);
+      if (status.status === 'SEND_TO_USER_INBOX') return status;
+      if (status.status === 'PUBLISH_COMPLETE') {
+        const hasId = (status.publicaly_available_post_id?.length ?? 0) > 0;
+        if (hasId || cp.privacy === 'SELF_ONLY') return status;
+        // Public posts get their id after moderation; wait a little, then settle for the publish id.
+        const idDeadline = ctx.clock.now() + postIdWaitMs;
+        while (ctx.clock.now() < idDeadline) {
+          await ctx.clock.sleep(pollMs, ctx.signal);
+          status = await fetchStatus(ctx, client, publishId);
+          if ((status.publicaly_available_post_id?.length ?? 0) > 0) break;
+        }
+        return status;
+      }
+      if (ctx.clock.now() >= deadline) throw new RetryableError(`TikTok is still processing the video after ${Math.round(maxWaitMs / 60_000)} minutes`, { platformCode: status.status });
+      await ctx.clock.sleep(pollMs, ctx.signal);
+      status = await fetchStatus(ctx, client, publishId);
+    }
+  }
+
+  /** PUTs chunks from `fromChunk`, following the upload's own progress on 416 and retrying broken chunks. */
+  async function upload(ctx: PublishContext, client: TikTokClient, item: MediaItem, uploadUrl: string, plan: ChunkPlan, fromChunk: number): Promise<void> {
+    let index = fromChunk;
+    let failures = 0;
+    while (index < plan.totalChunkCount) {
+      const { first, last } = chunkRange(plan, index);
+      const bytes = await readMedia(item, first, last - first + 1);
+      let answer;
+      try {
+        answer = await client.putChunk(uploadUrl, bytes, first, last, plan.videoSize, item.mimeType);
+      } catch (err) {
+        if (!(err instanceof TikTokTransportError) || ++failures > 3) throw mapTikTokError(err, { now: ctx.clock.now(), step: 'chunk upload' });
+        // The chunk may or may not have landed: the next PUT's answer (206, or 416 with progress) tells.
+        await ctx.clock.sleep(1000 * 2 ** (failures - 1), ctx.signal);
+        continue;
+      }
+      if (answer.status === 201 || answer.status === 206 || answer.status === 200) {
+        index += 1;
+        failures = 0;
+        continue;
+      }
+      if (answer.status === 416) {
+        // The upload holds a different amount than this chunk assumed: continue from what it holds.
+        if (++failures > 3 || answer.uploaded === null) throw new RetryableError(`TikTok refused chunk ${index + 1} (416) without a usable Content-Range`, { platformCode: '416' });
+        if (answer.uploaded >= plan.videoSize) return;
+        index = Math.floor(answer.uploaded / plan.chunkSize);
+        continue;
+      }
+      if (answer.status === 403 || answer.status === 404) {
+        await ctx.checkpoint.save({ uploadUrl: null });
+        throw new RetryableError(`TikTok's upload URL ${answer.status === 403 ? 'expired' : 'is gone'}; the next attempt starts a new upload`, { platformCode: String(answer.status) });
+      }
+      if (answer.status >= 500 && ++failures <= 3) {
+        await ctx.clock.sleep(1000 * 2 ** (failures - 1), ctx.signal);
+        continue;
+      }
+      if (answer.status >= 500) throw new RetryableError(`TikTok kept failing chunk ${index + 1} (${answer.status})`, { platformCode: String(answer.status) });
+      throw new PermanentError(`TikTok refused chunk ${index + 1} (${answer.status}): malformed upload`, { platformCode: String(answer.status) });
+    }
+  }
+
+  /** Creator info, privacy, and init: the publish id (and upload URL) are checkpointed before any byte is sent. */
+  async function start(ctx: PublishContext, client: TikTokClient, item: MediaItem): Promise<string> {
+    const info = await api<CreatorInfo>(ctx, client, 'creator info', '/v2/post/publish/creator_info/query/', {});
+    const privacy = choosePrivacy(ctx.credentials.meta, info.privacy_level_options ?? []);
+    const pull = ctx.publicBaseUrl !== null && item.publicUrl !== null && item.publicUrl.startsWith('https://');
+    const plan = planChunks(item.size, rules, deps.chunkBytes);
+    const postInfo = {
+      title: ctx.target.caption,
+      privacy_level: privacy,
+      disable_duet: info.duet_disabled === true || ctx.credentials.meta.disable_duet === true,
+      disable_stitch: info.stitch_disabled === true || ctx.credentials.meta.disable_stitch === true,
+      disable_comment: info.comment_disabled === true || ctx.credentials.meta.disable_comment === true,
+      brand_content_toggle: false,
+      brand_organic_toggle: false,
+      is_aigc: ctx.credentials.meta.is_aigc === true,
+    };
+    const sourceInfo = pull
+      ? { source: 'PULL_FROM_URL', video_url: item.publicUrl }
+      : { source: 'FILE_UPLOAD', video_size: plan.videoSize, chunk_size: plan.chunkSize, total_chunk_count: plan.totalChunkCount };
+    await ctx.checkpoint.save({ privacy, username: info.creator_username ?? null });
+    const init = await api<{ publish_id: string; upload_url?: string }>(ctx, client, 'video init', '/v2/post/publish/video/init/', { post_info: postInfo, source_info: sourceInfo }, pull);
+    await ctx.checkpoint.save({
+      publishId: init.publish_id,
+      source: pull ? 'PULL_FROM_URL' : 'FILE_UPLOAD',
+      uploadUrl: init.upload_url ?? null,
+      uploadUrlExpiresAt: ctx.clock.now() + UPLOAD_URL_TTL_MS,
+      plan,
+      uploadedAll: pull,
+    });
+    if (!pull) {
+      await upload(ctx, client, item, init.upload_url as string, plan, 0);
+      await ctx.checkpoint.save({ uploadedAll: true });
+    }
+    return init.publish_id;
+  }
+
+  async function finish(ctx: PublishContext, client: TikTokClient, publishId: string, first?: StatusData): Promise<PublishOutcome> {
+    const status = await waitForPublish(ctx, client, publishId, first);
+    const out = outcome(ctx.checkpoint.data as TiktokCheckpoint, publishId, status);
+    await ctx.checkpoint.save({ postId: out.postId, postUrl: out.postUrl });
+    return out;
+  }
+
+  /** Continues an earlier attempt from its publish id, or returns null when a fresh start is needed. */
+  async function resume(ctx: PublishContext, client: TikTokClient, item: MediaItem): Promise<PublishOutcome | null> {
+    const cp = ctx.checkpoint.data as TiktokCheckpoint;
+    if (!cp.publishId) return null;
+    let status: StatusData;
+    try {
+      status = await fetchStatus(ctx, client, cp.publishId);
+    } catch (err) {
+      if (err instanceof PublishError && (err.platformCode === 'invalid_publish_id' || err.platformCode === 'token_not_authorized_for_specified_publish_id')) return null;
+      throw err;
+    }
+    if (status.status === 'FAILED') {
+      const failure = failReasonError(status.fail_reason);
+      if (failure instanceof PermanentError) throw failure;
+      await ctx.checkpoint.save({ publishId: null, uploadUrl: null, uploadedAll: false });
+      return null;
+    }
+    if (status.status === 'PROCESSING_UPLOAD' && cp.source === 'FILE_UPLOAD' && !cp.uploadedAll) {
+      const usable = cp.uploadUrl && (cp.uploadUrlExpiresAt ?? 0) > ctx.clock.now() + 60_000 && cp.plan;
+      // An upload that can no longer continue never publishes: starting again cannot post twice.
+      if (!usable) return null;
+      const held = status.uploaded_bytes ?? 0;
+      await upload(ctx, client, item, cp.uploadUrl as string, cp.plan as ChunkPlan, Math.min(Math.floor(held / (cp.plan as ChunkPlan).chunkSize), (cp.plan as ChunkPlan).totalChunkCount));
+      await ctx.checkpoint.save({ uploadedAll: true });
+      return finish(ctx, client, cp.publishId);
+    }
+    return finish(ctx, client, cp.publishId, status);
+  }
+
+  return {
+    platform: 'tiktok',
+    validate: validateTiktok,
+
+    async publish(ctx) {
+      const cp = ctx.checkpoint.data as TiktokCheckpoint;
+      if (cp.postId) return { postId: cp.postId, postUrl: cp.postUrl ?? null };
+      const item = ctx.media[0];
+      if (!item || item.kind !== 'video') throw new PermanentError('A TikTok post needs exactly one video', { platformCode: 'invalid_media' });
+      const client = await clientFor(ctx);
+      const resumed = await resume(ctx, client, item);
+      if (resumed) return resumed;
+      const publishId = await start(ctx, client, item);
+      return finish(ctx, client, publishId);
+    },
+
+    async reconcile(ctx): Promise<ReconcileResult> {
+      const cp = ctx.checkpoint.data as TiktokCheckpoint;
+      if (cp.postId) return { state: 'published', outcome: { postId: cp.postId, postUrl: cp.postUrl ?? null } };
+      if (!cp.publishId) return { state: 'not_published', reason: 'TikTok never gave this attempt a publish id' };
+      try {
+        const client = await clientFor(ctx);
+        const status = await fetchStatus(ctx, client, cp.publishId);
+        if (status.status === 'FAILED') return { state: 'not_published', reason: `TikTok reports the publish failed (${status.fail_reason ?? 'unknown'})` };
+        if (status.status === 'PROCESSING_UPLOAD' && cp.source === 'FILE_UPLOAD' && !cp.uploadedAll) {
+          return { state: 'not_published', reason: 'The upload was interrupted before the last chunk; publishing again resumes or restarts it' };
+        }
+        return { state: 'published', outcome: await finish(ctx, client, cp.publishId, status) };
+      } catch (err) {
+        if (err instanceof PublishError && err.platformCode === 'invalid_publish_id') return { state: 'not_published', reason: 'TikTok does not know the publish id' };
+        if (isPublishFailure(err)) return { state: 'not_published', reason: (err as Error).message };
+        return { state: 'unknown', reason: `Could not ask TikTok about publish ${cp.publishId}: ${(err as Error).message}` };
+      }
+    },
+  };
+}
+
+async function readMedia(item: MediaItem, offset: number, length: number): Promise<Buffer> {
+  try {
+    return await readChunk(item.path, offset, length);
+  } catch (err) {
+    throw new PermanentError(`The media file for ${item.url} cannot be read: ${(err as Error).message}`, { platformCode: 'media_unavailable', cause: err });
+  }
+}

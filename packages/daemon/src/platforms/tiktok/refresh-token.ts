@@ -1,0 +1,21 @@
+import { postTokenForm, toTokenUpdate, TokenRefreshError, type TokenRefresher } from '../twitter/access-token';
+
+/** TikTok's token endpoint (platforms.md §5.4). */
+export const TIKTOK_TOKEN_PATH = '/v2/oauth/token/';
+
+/**
+ * Refreshes a TikTok user token. TikTok rotates refresh tokens ("the previous refresh
+ * token stops working once a new one is issued"): the new pair is stored before use, and
+ * both lifetimes come from `expires_in` / `refresh_expires_in`.
+ */
+export const refreshTiktokToken: TokenRefresher = async (creds, env) => {
+  const { client_key: clientKey, client_secret: clientSecret, refresh_token: refreshToken } = creds.secrets;
+  if (!clientKey || !clientSecret || !refreshToken) throw new TokenRefreshError('The TikTok connection has no client key, client secret or refresh token', true, 'invalid_request');
+  const body = await postTokenForm(env.baseUrl('open.tiktokapis.com') + TIKTOK_TOKEN_PATH, {
+    client_key: clientKey,
+    client_secret: clientSecret,
+    grant_type: 'refresh_token',
+    refresh_token: refreshToken,
+  }, env);
+  return toTokenUpdate(body, env.clock.now());
+};

@@ -1,0 +1,363 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { Hono, type Context } from 'hono';
+import type { Clock } from '../../util/clock';
+import { dropConnection, isSandboxToken, readBody, recorder, recordOf, selfBase, SimulatorLog, type SimulatedPost } from '../twitter/simulator-kit';
+import { planProblem, TIKTOK_CHUNK_RULES, type ChunkRules } from './chunk-plan';
+
+/**
+ * A strict simulator of open.tiktokapis.com (Content Posting API, Direct Post) and its
+ * upload host (platforms.md §5, §9): every answer wrapped in `{data, error{code, message,
+ * log_id}}`; privacy_level checked against creator_info; the chunk arithmetic enforced
+ * at init and on every PUT (206/201/416 with a Content-Range progress header); upload URLs
+ * that expire after 1 h; status progressing PROCESSING_UPLOAD/DOWNLOAD -> PUBLISH_COMPLETE
+ * with the public post id after moderation; per-token rate limits; unaudited-app rules;
+ * OAuth with rotating refresh tokens. Upload URLs point back at this simulator.
+ */
+
+export const TIKTOK_HOST = 'open.tiktokapis.com';
+
+type Privacy = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
+
+export interface TiktokSimulatorOptions {
+  clock: Clock;
+  onPost?: (post: SimulatedPost) => void;
+  /** Chunk rules (tests scale them down; the adapter must use the same). */
+  chunkRules?: ChunkRules;
+  /** Processing after the last byte / the pull started. Default 3 s. */
+  processingMs?: number;
+  /** Moderation delay before a public post's id appears. Default 0. */
+  moderationMs?: number;
+  /** Whether the app passed TikTok's audit. Default false: only SELF_ONLY posts. */
+  audited?: boolean;
+}
+
+interface Publish {
+  id: string;
+  createdAt: number;
+  openId: string;
+  source: 'FILE_UPLOAD' | 'PULL_FROM_URL';
+  title: string;
+  privacy: Privacy;
+  postInfo: Record<string, unknown>;
+  videoSize: number;
+  chunkSize: number;
+  totalChunks: number;
+  received: number;
+  hash: ReturnType<typeof createHash>;
+  uploadId: string;
+  uploadToken: string;
+  uploadExpiresAt: number;
+  completeAt: number | null;
+  failReason: string | null;
+  postId: string | null;
+  recorded: boolean;
+  sha256: string | null;
+}
+
+interface Creator {
+  openId: string;
+  username: string;
+  nickname: string;
+  privateAccount: boolean;
+}
+
+const DAY_MS = 24 * 3600_000;
+
+export function createTiktokSimulator(options: TiktokSimulatorOptions) {
+  const { clock } = options;
+  const log = new SimulatorLog(options.onPost);
+  const settings = {
+    rules: options.chunkRules ?? TIKTOK_CHUNK_RULES,
+    processingMs: options.processingMs ?? 3_000,
+    moderationMs: options.moderationMs ?? 0,
+    audited: options.audited ?? false,
+    /** Set to make the next publishes end FAILED with this fail_reason. */
+    failReason: null as string | null,
+    postsPerDay: 15,
+    verifiedUrlPrefixes: [] as string[],
+  };
+  // A private account: what an unaudited app may post to (SELF_ONLY). Tests flip it with `audited`.
+  const creator: Creator = { openId: '-000sandboxOpenId', username: 'sandbox_tiktok', nickname: 'Sandbox TikTok', privateAccount: !(options.audited ?? false) };
+  const tokens = new Map<string, { openId: string; expiresAt: number; scope: string }>();
+  const refreshTokens = new Map<string, { openId: string; used: boolean; expiresAt: number; scope: string; clientKey: string }>();
+  const usedSandboxRefresh = new Set<string>();
+  const codes = new Map<string, { clientKey: string; redirectUri: string; challenge: string | null; expiresAt: number; used: boolean; scope: string }>();
+  const publishes = new Map<string, Publish>();
+  const byUpload = new Map<string, Publish>();
+  const windows = new Map<string, { start: number; count: number }>();
+  let seq = 0;
+  let nextPostId = 7_400_000_000_000_000_000n;
+
+  const logId = () => `2026${String(clock.now()).slice(-10)}${randomBytes(4).toString('hex').toUpperCase()}`;
+  const ok = (c: Context, data: unknown, status = 200) => c.json({ data, error: { code: 'ok', message: '', log_id: logId() } }, status as 200);
+  const fail = (c: Context, status: number, code: string, message: string) => c.json({ data: {}, error: { code, message, log_id: logId() } }, status as 400);
+
+  function authenticate(c: Context): string | null {
+    const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
+    if (!token) return null;
+    if (isSandboxToken(token)) return creator.openId;
+    const t = tokens.get(token);
+    return t && t.expiresAt > clock.now() ? t.openId : null;
+  }
+  const invalidToken = (c: Context) => fail(c, 401, 'access_token_invalid', 'The access token is invalid or not found in the request.');
+
+  function limited(key: string, perMinute: number): boolean {
+    const now = clock.now();
+    let w = windows.get(key);
+    if (!w || now >= w.start + 60_000) {
+      w = { start: now, count: 0 };
+      windows.set(key, w);
+    }
+    w.count += 1;
+    return w.count > perMinute;
+  }
+
+  function privacyOptions(): Privacy[] {
+    return creator.privateAccount ? ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'] : ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
+  }
+
+  /** Moves a publish along by the clock: processing ends, the post appears, moderation gives it a public id. */
+  function advance(p: Publish): void {
+    if (p.completeAt === null || p.failReason) return;
+    const now = clock.now();
+    if (now < p.completeAt) return;
+    if (!p.recorded) {
+      p.recorded = true;
+      if (settings.failReason) {
+        p.failReason = settings.failReason;
+        return;
+      }
+    }
+    const isPublic = p.privacy !== 'SELF_ONLY';
+    if (isPublic && p.postId === null && now >= p.completeAt + settings.moderationMs) p.postId = String(nextPostId++);
+    const visibleId = isPublic ? p.postId : null;
+    const already = log.posts.find((x) => x.body.publish_id === p.id);
+    if (!already && (!isPublic || visibleId)) {
+      log.addPost({
+        platform: 'tiktok',
+        accountId: p.openId,
+        postId: visibleId ?? p.id,
+        postUrl: visibleId ? `https://www.tiktok.com/@${creator.username}/video/${visibleId}` : `https://www.tiktok.com/@${creator.username}`,
+        kind: 'video',
+        body: { publish_id: p.id, title: p.title, privacy_level: p.privacy, source: p.source, video_size: p.videoSize, sha256: p.sha256, post_info: p.postInfo },
+        createdAt: p.completeAt,
+      });
+    }
+  }
+
+  function statusOf(p: Publish): Record<string, unknown> {
+    advance(p);
+    if (p.failReason) return { status: 'FAILED', fail_reason: p.failReason, publicaly_available_post_id: [], uploaded_bytes: p.received };
+    const done = p.completeAt !== null && clock.now() >= p.completeAt;
+    if (done) return { status: 'PUBLISH_COMPLETE', publicaly_available_post_id: p.postId && p.privacy !== 'SELF_ONLY' ? [Number(p.postId)] : [], ...(p.source === 'FILE_UPLOAD' ? { uploaded_bytes: p.received } : { downloaded_bytes: p.videoSize }) };
+    if (p.source === 'PULL_FROM_URL') return { status: 'PROCESSING_DOWNLOAD', publicaly_available_post_id: [], downloaded_bytes: 0 };
+    return { status: 'PROCESSING_UPLOAD', publicaly_available_post_id: [], uploaded_bytes: p.received };
+  }
+
+  const app = new Hono();
+  app.use('*', recorder(TIKTOK_HOST, log, clock));
+
+  // The consent page (www.tiktok.com/v2/auth/authorize/): the simulated user approves.
+  app.get('/v2/auth/authorize/', (c) => {
+    const q = c.req.query();
+    if (!q.client_key || q.response_type !== 'code' || !q.redirect_uri || !q.state || !q.scope) return c.text('invalid authorize request', 400);
+    const code = `ttcode-${randomBytes(12).toString('base64url')}`;
+    codes.set(code, { clientKey: q.client_key, redirectUri: q.redirect_uri, challenge: q.code_challenge ?? null, expiresAt: clock.now() + 10 * 60_000, used: false, scope: q.scope });
+    const target = new URL(q.redirect_uri);
+    target.searchParams.set('code', code);
+    target.searchParams.set('scopes', q.scope);
+    target.searchParams.set('state', q.state);
+    return c.redirect(target.toString(), 302);
+  });
+
+  const oauthError = (c: Context, error: string, description: string) => c.json({ error, error_description: description, log_id: logId() }, 400);
+
+  function issue(openId: string, scope: string, clientKey: string) {
+    const access = `act.${randomBytes(18).toString('base64url')}`;
+    const refresh = `rft.${randomBytes(18).toString('base64url')}`;
+    tokens.set(access, { openId, expiresAt: clock.now() + 7200_000, scope });
+    refreshTokens.set(refresh, { openId, used: false, expiresAt: clock.now() + 180 * DAY_MS, scope, clientKey });
+    return { access_token: access, expires_in: 7200, open_id: openId, refresh_expires_in: 180 * 86_400, refresh_token: refresh, scope, token_type: 'Bearer' };
+  }
+
+  app.post('/v2/oauth/token/', async (c) => {
+    if (!(c.req.header('content-type') ?? '').includes('application/x-www-form-urlencoded')) return oauthError(c, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
+    const form = (await c.req.parseBody()) as Record<string, string>;
+    if (!form.client_key || !form.client_secret) return oauthError(c, 'invalid_client', 'Client key or secret is missing');
+    if (form.grant_type === 'authorization_code') {
+      const code = codes.get(form.code ?? '');
+      if (!code || code.used || code.expiresAt <= clock.now() || code.clientKey !== form.client_key) return oauthError(c, 'invalid_grant', 'Authorization code is expired or invalid.');
+      if (code.redirectUri !== form.redirect_uri) return oauthError(c, 'invalid_grant', 'redirect_uri does not match');
+      if (code.challenge !== null && createHash('sha256').update(form.code_verifier ?? '').digest('hex') !== code.challenge && createHash('sha256').update(form.code_verifier ?? '').digest('base64url') !== code.challenge) {
+        return oauthError(c, 'invalid_grant', 'code_verifier does not match the code challenge');
+      }
+      code.used = true;
+      return c.json(issue(creator.openId, code.scope, form.client_key));
+    }
+    if (form.grant_type === 'refresh_token') {
+      const token = form.refresh_token ?? '';
+      if (isSandboxToken(token)) {
+        if (usedSandboxRefresh.has(token)) return oauthError(c, 'invalid_grant', 'Refresh token is invalid or expired.');
+        usedSandboxRefresh.add(token);
+        return c.json(issue(creator.openId, 'user.info.basic,video.publish', form.client_key));
+      }
+      const rt = refreshTokens.get(token);
+      // Rotation: "the previous refresh token stops working once a new one is issued".
+      if (!rt || rt.used || rt.expiresAt <= clock.now() || rt.clientKey !== form.client_key) return oauthError(c, 'invalid_grant', 'Refresh token is invalid or expired.');
+      rt.used = true;
+      return c.json(issue(rt.openId, rt.scope, form.client_key));
+    }
+    return oauthError(c, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);
+  });
+
+  app.get('/v2/user/info/', (c) => {
+    const openId = authenticate(c);
+    if (!openId) return invalidToken(c);
+    return ok(c, { user: { open_id: openId, union_id: `u${openId}`, display_name: creator.nickname, username: creator.username, avatar_url: 'https://p16.tiktokcdn.com/sandbox.jpeg' } });
+  });
+
+  app.post('/v2/post/publish/creator_info/query/', (c) => {
+    const openId = authenticate(c);
+    if (!openId) return invalidToken(c);
+    if (limited(`${openId}:creator`, 20)) return fail(c, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded.');
+    return ok(c, {
+      creator_avatar_url: 'https://p16.tiktokcdn.com/sandbox.jpeg',
+      creator_username: creator.username,
+      creator_nickname: creator.nickname,
+      privacy_level_options: privacyOptions(),
+      comment_disabled: false,
+      duet_disabled: false,
+      stitch_disabled: true,
+      max_video_post_duration_sec: 600,
+    });
+  });
+
+  app.post('/v2/post/publish/video/init/', async (c) => {
+    const openId = authenticate(c);
+    if (!openId) return invalidToken(c);
+    if (limited(`${openId}:init`, 6)) return fail(c, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded.');
+    const body = (await c.req.json().catch(() => null)) as { post_info?: Record<string, unknown>; source_info?: Record<string, unknown> } | null;
+    if (!body || typeof body.post_info !== 'object' || typeof body.source_info !== 'object' || !body.post_info || !body.source_info) {
+      return fail(c, 400, 'invalid_param', 'post_info and source_info are required');
+    }
+    const post = body.post_info;
+    const src = body.source_info;
+    const title = typeof post.title === 'string' ? post.title : '';
+    if (title.length > 2200) return fail(c, 400, 'invalid_param', 'The title is longer than 2200 UTF-16 runes');
+    const privacy = post.privacy_level as Privacy;
+    if (!privacyOptions().includes(privacy)) return fail(c, 403, 'privacy_level_option_mismatch', `privacy_level ${String(privacy)} is not one of the creator's privacy_level_options`);
+    if (!settings.audited && (privacy !== 'SELF_ONLY' || !creator.privateAccount)) {
+      return fail(c, 403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to a private account with SELF_ONLY visibility.');
+    }
+    const today = [...publishes.values()].filter((p) => p.openId === openId && p.failReason === null && clock.now() - p.createdAt < DAY_MS).length;
+    if (today >= settings.postsPerDay) return fail(c, 403, 'spam_risk_too_many_posts', 'The user has reached the daily post cap for API posts.');
+
+    const base: Publish = {
+      id: `v_pub_file~v2-1.${clock.now()}${String(++seq).padStart(4, '0')}`,
+      createdAt: clock.now(),
+      openId,
+      source: 'FILE_UPLOAD',
+      title,
+      privacy,
+      postInfo: post,
+      videoSize: 0,
+      chunkSize: 0,
+      totalChunks: 0,
+      received: 0,
+      hash: createHash('sha256'),
+      uploadId: randomBytes(12).toString('hex'),
+      uploadToken: randomBytes(16).toString('hex'),
+      uploadExpiresAt: clock.now() + 3600_000,
+      completeAt: null,
+      failReason: null,
+      postId: null,
+      recorded: false,
+      sha256: null,
+    };
+    if (src.source === 'PULL_FROM_URL') {
+      const url = typeof src.video_url === 'string' ? src.video_url : '';
+      if (!url.startsWith('https://')) return fail(c, 400, 'invalid_param', 'video_url must be an https URL');
+      if (!settings.verifiedUrlPrefixes.some((p) => url.startsWith(p))) return fail(c, 403, 'url_ownership_unverified', 'The domain or URL prefix of video_url is not verified for this app.');
+      base.source = 'PULL_FROM_URL';
+      base.videoSize = 0;
+      base.completeAt = clock.now() + settings.processingMs;
+      publishes.set(base.id, base);
+      return ok(c, { publish_id: base.id });
+    }
+    if (src.source !== 'FILE_UPLOAD') return fail(c, 400, 'invalid_param', 'source_info.source must be FILE_UPLOAD or PULL_FROM_URL');
+    const plan = { videoSize: Number(src.video_size), chunkSize: Number(src.chunk_size), totalChunkCount: Number(src.total_chunk_count) };
+    const problem = planProblem(plan, settings.rules);
+    if (problem) return fail(c, 400, 'invalid_param', problem);
+    Object.assign(base, { videoSize: plan.videoSize, chunkSize: plan.chunkSize, totalChunks: plan.totalChunkCount });
+    publishes.set(base.id, base);
+    byUpload.set(base.uploadId, base);
+    const uploadUrl = `${selfBase(c, TIKTOK_HOST)}/upload/video/?upload_id=${base.uploadId}&upload_token=${base.uploadToken}`;
+    return ok(c, { publish_id: base.id, upload_url: uploadUrl });
+  });
+
+  // The upload host (open-upload.tiktokapis.com in production): one PUT per chunk, in order.
+  app.put('/upload/video/', async (c) => {
+    const p = byUpload.get(c.req.query('upload_id') ?? '');
+    if (!p || p.uploadToken !== c.req.query('upload_token')) return c.json({ error: { code: 'not_found', message: 'No upload task' } }, 404);
+    if (clock.now() >= p.uploadExpiresAt) return c.json({ error: { code: 'upload_url_expired', message: 'The upload URL expired' } }, 403);
+    const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(c.req.header('content-range') ?? '');
+    const length = Number(c.req.header('content-length'));
+    const progress = () => ({ 'content-range': p.received > 0 ? `bytes 0-${p.received - 1}/${p.videoSize}` : `bytes */${p.videoSize}` });
+    if (!range) return c.json({ error: { code: 'invalid_header', message: 'Content-Range must be bytes first-last/total' } }, 400);
+    const [first, last, total] = [Number(range[1]), Number(range[2]), Number(range[3])];
+    if (total !== p.videoSize || last < first || last >= total) return c.json({ error: { code: 'invalid_header', message: 'Content-Range does not match video_size' } }, 400);
+    if (!Number.isInteger(length) || length !== last - first + 1) return c.json({ error: { code: 'invalid_header', message: 'Content-Length does not match Content-Range' } }, 400);
+    if (first !== p.received) return c.body(null, 416, progress());
+    const index = first / p.chunkSize;
+    const final = index === p.totalChunks - 1;
+    if (!Number.isInteger(index) || index >= p.totalChunks) return c.body(null, 416, progress());
+    const expected = final ? p.videoSize - first : p.chunkSize;
+    if (length !== expected) return c.json({ error: { code: 'invalid_chunk', message: `Chunk ${index + 1} must be ${expected} bytes` } }, 400);
+
+    const cut = log.takeFault('PUT', '/upload/video/', ['cut']);
+    const limit = cut ? Math.max(0, (cut.cutAtBytes ?? 0) - first) : undefined;
+    const { bytes, complete } = await readBody(c, limit);
+    if (!complete) {
+      // A partial chunk is discarded (chunks are all-or-nothing here) and the connection drops.
+      dropConnection(c);
+      return c.body(null, 500);
+    }
+    if (bytes.length !== length) return c.json({ error: { code: 'invalid_chunk', message: 'Body length does not match Content-Length' } }, 400);
+    p.hash.update(bytes);
+    p.received += bytes.length;
+    const rec = recordOf(c);
+    if (rec) rec.body = `<${bytes.length} bytes>`;
+    if (p.received === p.videoSize) {
+      p.sha256 = p.hash.digest('hex');
+      p.completeAt = clock.now() + settings.processingMs;
+      return c.body(null, 201, progress());
+    }
+    return c.body(null, 206, progress());
+  });
+
+  app.post('/v2/post/publish/status/fetch/', async (c) => {
+    const openId = authenticate(c);
+    if (!openId) return invalidToken(c);
+    if (limited(`${openId}:status`, 30)) return fail(c, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded.');
+    const body = (await c.req.json().catch(() => null)) as { publish_id?: string } | null;
+    const p = publishes.get(body?.publish_id ?? '');
+    if (!p) return fail(c, 400, 'invalid_publish_id', 'The publish_id does not exist.');
+    if (p.openId !== openId) return fail(c, 400, 'token_not_authorized_for_specified_publish_id', 'The token is not authorized for this publish_id.');
+    return ok(c, statusOf(p));
+  });
+
+  return {
+    host: TIKTOK_HOST,
+    app,
+    log,
+    settings,
+    creator,
+    publishes: () => [...publishes.values()].map((p) => ({ id: p.id, received: p.received, videoSize: p.videoSize, sha256: p.sha256, privacy: p.privacy, source: p.source })),
+    issueTokens: (clientKey = 'ck-sandbox', scope = 'user.info.basic,video.publish') => issue(creator.openId, scope, clientKey),
+    refreshTokenUsed: (token: string) => refreshTokens.get(token)?.used ?? usedSandboxRefresh.has(token),
+    /** Moves every publish along (posts appear in the log as time passes). */
+    tick: () => publishes.forEach(advance),
+  };
+}
+
+export type TiktokSimulator = ReturnType<typeof createTiktokSimulator>;
