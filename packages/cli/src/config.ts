@@ -1,3 +1,4 @@
+import type Conf from 'conf';
 import type { Io } from './io';
 import { UsageError } from './errors';
 
@@ -16,12 +17,12 @@ export function isConfigKey(key: string): key is ConfigKey {
  * $SOCIALPUB_CONFIG_DIR — which the tests point at a temp dir.
  */
 export class CliConfig {
-  private constructor(private readonly store: import('conf').default<ConfigValues>) {}
+  private constructor(private readonly store: Conf<ConfigValues>) {}
 
   static async open(io: Io): Promise<CliConfig> {
-    const { default: Conf } = await import('conf');
+    const { default: ConfStore } = await import('conf');
     const cwd = io.env.SOCIALPUB_CONFIG_DIR;
-    const store = new Conf<ConfigValues>({
+    const store = new ConfStore<ConfigValues>({
       projectName: 'socialpub',
       projectSuffix: '',
       configFileMode: 0o600,

@@ -15,8 +15,12 @@ export interface CliResult {
 
 class Sink extends Writable {
   text = '';
+  constructor(private readonly onText?: (all: string) => void) {
+    super();
+  }
   override _write(chunk: Buffer, _enc: string, done: () => void) {
     this.text += chunk.toString();
+    this.onText?.(this.text);
     done();
   }
 }
@@ -35,6 +39,8 @@ export interface RunOptions {
   stdoutIsTTY?: boolean;
   cwd?: string;
   stop?: AbortSignal;
+  /** Called with everything written to stderr so far, after each write. */
+  onStderr?: (all: string) => void;
 }
 
 /** A temp home for one test file: config dir and data dir, removed by cleanup(). */
@@ -54,7 +60,7 @@ export function tempHome() {
 
 export async function runIn(line: string | string[], opts: RunOptions = {}): Promise<CliResult> {
   const stdout = new Sink();
-  const stderr = new Sink();
+  const stderr = new Sink(opts.onStderr);
   const io: Io = {
     stdout,
     stderr,

@@ -3,7 +3,6 @@ import type { Ctx } from '../context';
 import { UsageError } from '../errors';
 import type { ConnectionListing } from '@socialpub/daemon';
 import { withAdmin } from '../local/admin';
-import { connectLive } from '../local/connect-live';
 
 export interface ConnectOptions {
   platform: string;
@@ -44,6 +43,7 @@ export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
     if (pasted && !o.accessSecret) throw new UsageError('--access-token needs --access-secret (OAuth 1.0a user tokens come in pairs)');
     const clientId = o.clientId ?? (await ctx.prompts.input(`${CLIENT_ID_LABEL[platform]}:`, '--client-id <id>', { validate: (v) => (v.trim() ? true : 'required') }));
     const clientSecret = o.clientSecret ?? (await ctx.prompts.password(`${CLIENT_ID_LABEL[platform].replace(/ (id|key)$/, '')} secret:`, '--client-secret <secret>'));
+    const { connectLive } = await import('../local/connect-live');
     connection = await connectLive(ctx, {
       dataDir,
       platform,

@@ -1,9 +1,8 @@
 import type { Ctx } from '../../context';
 import type { DaemonFlags } from '../../main';
 import { CliError, EXIT } from '../../errors';
-import { clearDaemonState, readDaemonState, writeDaemonState } from '../../local/daemon-files';
+import { clearDaemonState, daemonPaths, fetchHealth, isAlive, readDaemonState, writeDaemonState } from '../../local/daemon-files';
 import { aborted, stopSignal } from '../../local/stop-signal';
-import { fetchHealth, isAlive } from '../../local/daemon-files';
 
 /**
  * `socialpub daemon run`: the daemon in the foreground. Logs (JSON lines) go to stderr;
@@ -13,12 +12,12 @@ import { fetchHealth, isAlive } from '../../local/daemon-files';
 export async function daemonRun(ctx: Ctx, flags: DaemonFlags): Promise<void> {
   const dataDir = await ctx.dataDir();
   const existing = await readDaemonState(dataDir);
-  if (existing && existing.pid !== process.pid && isAlive(existing.pid) && (await fetchHealth(existing.url))) {
+  if (existing && isAlive(existing.pid) && (await fetchHealth(existing.url))) {
     throw new CliError('conflict', `a daemon already runs on ${dataDir} (pid ${existing.pid}, ${existing.url})`, EXIT.conflict, {
       hint: 'stop it with `socialpub down`, or use another --data-dir',
     });
   }
-  const { startDaemon, resolveConfig } = await import('@socialpub/daemon');
+  const { startDaemon, resolveConfig, createLogger } = await import('@socialpub/daemon');
   const config = resolveConfig(
     {
       dataDir,
@@ -31,8 +30,9 @@ export async function daemonRun(ctx: Ctx, flags: DaemonFlags): Promise<void> {
     },
     ctx.io.env as NodeJS.ProcessEnv,
   );
+  const logger = createLogger({ level: config.logLevel, write: (line) => void ctx.io.stderr.write(`${line}\n`) });
+  const daemon = await startDaemon(config, { logger });
   const stop = stopSignal(ctx.io);
-  const daemon = await startDaemon(config);
   try {
     await writeDaemonState({
       pid: process.pid,
@@ -42,13 +42,13 @@ export async function daemonRun(ctx: Ctx, flags: DaemonFlags): Promise<void> {
       started_at: new Date().toISOString(),
       data_dir: dataDir,
     });
-    ctx.io.stderr.write(`socialpub daemon listening on ${daemon.url} (data dir ${dataDir}); Ctrl-C stops it\n`);
+    logger.info('socialpub daemon ready', { url: daemon.url, pid: process.pid, state_file: daemonPaths(dataDir).state });
+    if (ctx.io.interactive) ctx.io.stderr.write(`socialpub daemon listening on ${daemon.url} (data dir ${dataDir}); Ctrl-C stops it\n`);
     await aborted(stop.signal);
-    ctx.io.stderr.write('socialpub daemon: shutting down\n');
+    logger.info('shutting down', { signal: String(stop.signal.reason ?? 'stop') });
   } finally {
     stop.dispose();
     await daemon.close();
     await clearDaemonState(dataDir, process.pid);
   }
-  ctx.io.stderr.write('socialpub daemon: stopped\n');
 }

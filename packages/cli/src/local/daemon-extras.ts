@@ -1,0 +1,6 @@
+/**
+ * Daemon functions the CLI's local admin needs that the daemon's index does not export
+ * (yet): reached by path inside the workspace, bundled into the CLI by tsup like the rest
+ * of the daemon. When the index exports them, this file becomes one re-export.
+ */
+export { listSandboxPosts, type SandboxPost } from '../../../daemon/src/platforms/sandbox';

@@ -1,0 +1,121 @@
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { isAlive } from '../src/local/daemon-files';
+import { tempHome } from './helpers';
+
+const home = tempHome();
+let pid: number | undefined;
+afterAll(async () => {
+  // Never leave a background daemon behind, whatever happened above.
+  if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
+  home.cleanup();
+});
+
+describe('socialpub up / daemon / down', () => {
+  it('starts from nothing: data dir, user, key, a background daemon, and a saved config', async () => {
+    expect(existsSync(home.dataDir)).toBe(false);
+    const r = await home.run('up --port 0');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/✔ socialpub is up at http:\/\/127\.0\.0\.1:\d+/);
+    expect(r.stdout).toContain('socialpub connect twitter --sandbox');
+    expect(r.stdout).toContain('socialpub publish "hello" -p twitter --now --wait');
+
+    const state = JSON.parse(readFileSync(join(home.dataDir, 'daemon.json'), 'utf8')) as { pid: number; url: string };
+    pid = state.pid;
+    expect(isAlive(state.pid)).toBe(true);
+    expect(Number(readFileSync(join(home.dataDir, 'daemon.pid'), 'utf8'))).toBe(state.pid);
+    expect((await fetch(`${state.url}/healthz`)).status).toBe(200);
+
+    const config = JSON.parse(readFileSync(join(home.configDir, 'config.json'), 'utf8')) as Record<string, string>;
+    expect(config['base-url']).toBe(state.url);
+    expect(config['api-key']).toMatch(/^sp_key_/);
+    expect(config['data-dir']).toBe(home.dataDir);
+    expect(statSync(join(home.configDir, 'config.json')).mode & 0o777).toBe(0o600);
+
+    // The saved key works with no flags and no environment.
+    const who = await home.run('whoami --json');
+    expect(who.json<{ user: { email: string } }>().user.email).toBe('owner@localhost');
+  });
+
+  it('reports an already running daemon and keeps the key', async () => {
+    const before = JSON.parse(readFileSync(join(home.configDir, 'config.json'), 'utf8')) as Record<string, string>;
+    const r = await home.run('up --json');
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ already_running: true, pid, key_created: false });
+    const after = JSON.parse(readFileSync(join(home.configDir, 'config.json'), 'utf8')) as Record<string, string>;
+    expect(after['api-key']).toBe(before['api-key']);
+    const human = await home.run('daemon start');
+    expect(human.stdout).toMatch(/already running at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
+  });
+
+  it('replaces a saved key the daemon no longer accepts', async () => {
+    await home.run('config set api-key sp_key_00000000000000000000_0000000000000000000000000000000000000000');
+    const r = await home.run('up --json');
+    expect(r.json()).toMatchObject({ already_running: true, key_created: true });
+    expect((await home.run('whoami')).code).toBe(0);
+  });
+
+  it('shows its status and its log', async () => {
+    const status = await home.run('daemon status --json');
+    expect(status.code).toBe(0);
+    expect(status.json()).toMatchObject({ running: true, pid, health: { status: 'ok' } });
+    expect((await home.run('daemon status')).stdout).toMatch(/daemon:\s+running at http/);
+    const logs = await home.run('daemon logs -n 5 --json');
+    expect(logs.code).toBe(0);
+    expect(logs.json<{ lines: { msg: string }[] }>().lines.map((l) => l.msg)).toContain('socialpub daemon listening');
+  });
+
+  it('stops it with down, cleanly, and says so again without failing', async () => {
+    const r = await home.run('down --json');
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ stopped: true, pid, forced: false });
+    expect(isAlive(pid as number)).toBe(false);
+    expect(existsSync(join(home.dataDir, 'daemon.json'))).toBe(false);
+    expect(readFileSync(join(home.dataDir, 'daemon.log'), 'utf8')).toContain('socialpub daemon stopped');
+    const again = await home.run('down');
+    expect(again.code).toBe(0);
+    expect(again.stdout).toContain('no daemon runs on');
+    const status = await home.run('daemon status --json');
+    expect(status.code).toBe(7);
+    expect(status.json()).toMatchObject({ success: false, error: { code: 'daemon_unreachable' }, data: { running: false } });
+  });
+
+  it('says when there is no log yet (exit 4)', async () => {
+    const other = tempHome();
+    const r = await other.run('daemon logs');
+    expect(r.code).toBe(4);
+    other.cleanup();
+  });
+});
+
+describe('socialpub daemon run', () => {
+  it('serves in the foreground, records where, and shuts down cleanly when told to stop', async () => {
+    const h = tempHome();
+    const stop = new AbortController();
+    let listening!: () => void;
+    const ready = new Promise<void>((resolve) => (listening = resolve));
+    const running = h.run('daemon run --port 0', { stop: stop.signal, onStderr: (all) => all.includes('"msg":"socialpub daemon ready"') && listening() });
+    await ready;
+    const state = JSON.parse(readFileSync(join(h.dataDir, 'daemon.json'), 'utf8')) as { url: string; pid: number };
+    expect(state.pid).toBe(process.pid);
+    expect((await fetch(`${state.url}/healthz`)).status).toBe(200);
+    const second = await h.run('daemon run --port 0 --json');
+    expect(second.code).toBe(5);
+    stop.abort('SIGTERM');
+    const r = await running;
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('"msg":"socialpub daemon stopped"');
+    expect(existsSync(join(h.dataDir, 'daemon.json'))).toBe(false);
+    await expect(fetch(`${state.url}/healthz`)).rejects.toThrow();
+    h.cleanup();
+  });
+
+  it('refuses a public address without TLS (exit 2)', async () => {
+    const h = tempHome();
+    const r = await h.run('daemon run --host 0.0.0.0 --port 0');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('without TLS');
+    h.cleanup();
+  });
+});
