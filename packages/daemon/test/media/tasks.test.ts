@@ -27,7 +27,6 @@ function nextEvent<T>(media: MediaService, event: 'file' | 'task', match: (e: T)
 /** A response that sends its headers and first bytes, then waits for `release()`. */
 function gate(first: Buffer) {
   const held: ServerResponse[] = [];
-  let arrived: () => void = () => {};
   let arrivals = 0;
   const waiters: { n: number; resolve: () => void }[] = [];
   const handler: Handler = (_req, res) => {
@@ -36,7 +35,6 @@ function gate(first: Buffer) {
     held.push(res);
     arrivals++;
     for (const w of waiters.filter((w) => arrivals >= w.n)) w.resolve();
-    arrived();
   };
   return {
     handler,

@@ -122,8 +122,8 @@ export function parseRange(header: string, size: number): { start: number; end: 
     return { start: Math.max(0, size - suffix), end: size - 1 };
   }
   const start = Number(m[1]);
-  const last = m[2] === '' ? size - 1 : Number(m[2]);
-  if (last < start) return null;
+  if (m[2] !== '' && Number(m[2]) < start) return null; // not a valid range: ignored
   if (start >= size) return 'unsatisfiable';
+  const last = m[2] === '' ? size - 1 : Number(m[2]);
   return { start, end: Math.min(last, size - 1) };
 }
