@@ -183,6 +183,13 @@ export class MetaSimState {
     return randomBytes(8).toString('base64url').replace(/[-_]/g, 'x').slice(0, 11);
   }
 
+  /** The consent dialog, simulated: the user approves and the platform hands out a single-use code (valid 1 h). */
+  authorize(grant: { platform: SimPlatform; appId: string; redirectUri: string; accountId: string }): string {
+    const code = randomBytes(16).toString('hex');
+    this.codes.set(code, { ...grant, issuedAt: this.clock.now(), used: false });
+    return code;
+  }
+
   addAccount(account: Omit<SimAccount, 'publishes' | 'reelPublishes'>): SimAccount {
     const full: SimAccount = { publishes: [], reelPublishes: [], ...account };
     this.accounts.set(account.id, full);

@@ -1,0 +1,27 @@
+import type { Platform } from '@socialpub/core';
+import type { ConnectionInfo } from '../store/connections';
+import { connectMeta, ConnectError, type ConnectIO, type MetaConnectDeps, type MetaConnectOptions } from './meta-connect';
+
+export { runLoopbackOAuth, OAuthFlowError, type AuthorizeParams, type LoopbackOAuthOptions, type LoopbackOAuthResult } from './loopback-oauth';
+export { connectMeta, ConnectError, type ConnectIO, type MetaConnectDeps, type MetaConnectOptions, type MetaPlatform } from './meta-connect';
+export { TokenRefresher, registerRefresher, REFRESHERS, type Refresher, type RefreshReport, type TokenRefresherOptions } from './token-refresher';
+
+/** Options any live connect takes; each platform reads the ones it knows. */
+export type ConnectOptions = MetaConnectOptions & Record<string, unknown>;
+export type ConnectDeps = MetaConnectDeps & { connections: { save(userId: string, platform: Platform, input: Parameters<MetaConnectDeps['connections']['save']>[2]): ConnectionInfo } };
+
+type Connector = (options: ConnectOptions, io: ConnectIO, deps: ConnectDeps) => Promise<ConnectionInfo>;
+
+/** Live connect flows by platform. X, TikTok and YouTube add theirs here. */
+export const CONNECTORS: Partial<Record<Platform, Connector>> = {
+  instagram: (o, io, d) => connectMeta('instagram', o, io, d),
+  facebook: (o, io, d) => connectMeta('facebook', o, io, d),
+  threads: (o, io, d) => connectMeta('threads', o, io, d),
+};
+
+/** `socialpub connect <platform>` (live): runs the platform's OAuth flow and stores the connection. */
+export async function connectLive(platform: Platform, options: ConnectOptions, io: ConnectIO, deps: ConnectDeps): Promise<ConnectionInfo> {
+  const connector = CONNECTORS[platform];
+  if (!connector) throw new ConnectError(`Connecting ${platform} live is not available`);
+  return connector(options, io, deps);
+}

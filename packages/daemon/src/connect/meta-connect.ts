@@ -1,0 +1,197 @@
+import type { Got } from 'got';
+import { DEFAULT_GRAPH_VERSION, GraphClient } from '../platforms/meta/graph-client';
+import { exchangeCode, exchangeFacebookCode, exchangeLongLived } from '../platforms/meta/token-endpoints';
+import type { ConnectionInfo, ConnectionInput } from '../store/connections';
+import { systemClock, type Clock } from '../util/clock';
+import { runLoopbackOAuth, OAuthFlowError, type AuthorizeParams } from './loopback-oauth';
+import { randomBytes } from 'node:crypto';
+
+export type MetaPlatform = 'instagram' | 'facebook' | 'threads';
+
+/** All terminal I/O goes through these, so the CLI keeps prompts and output. */
+export interface ConnectIO {
+  prompt(question: string, opts?: { secret?: boolean }): Promise<string>;
+  choose<T>(question: string, choices: { label: string; value: T }[]): Promise<T>;
+  print(line: string): void;
+  /** Opens the URL in a browser (or only prints it). */
+  openBrowser(url: string): void | Promise<void>;
+}
+
+export interface MetaConnectOptions {
+  /** The socialpub user the connection belongs to. */
+  userId: string;
+  /** The user's own Meta app (flags, else prompted). */
+  appId?: string;
+  appSecret?: string;
+  /** Instagram only: `instagram` (Instagram Login, default; tokens refresh) or `facebook` (via a Facebook page). */
+  login?: 'instagram' | 'facebook';
+  /** Preselect the Facebook page by id instead of asking. */
+  pageId?: string;
+  /**
+   * The redirect URI registered in the app. A `http://127.0.0.1:<port>/<path>` or
+   * `http://localhost:…` URI is served by a loopback listener; any other (Instagram and
+   * Threads insist on https) switches to paste mode: the user pastes the URL the browser
+   * landed on. Default `http://localhost:8765/callback`.
+   */
+  redirectUri?: string;
+  graphVersion?: string;
+  timeoutMs?: number;
+}
+
+export interface MetaConnectDeps {
+  connections: { save(userId: string, platform: MetaPlatform, input: ConnectionInput): ConnectionInfo };
+  clock?: Clock;
+  /** Host -> base URL; default `https://<host>` (tests point it at the simulator). */
+  baseUrl?: (host: string) => string;
+  http?: Got;
+}
+
+const SCOPES = {
+  instagram: ['instagram_business_basic', 'instagram_business_content_publish'],
+  instagramViaFacebook: ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management'],
+  facebook: ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video'],
+  threads: ['threads_basic', 'threads_content_publish'],
+};
+
+export class ConnectError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'ConnectError';
+  }
+}
+
+/**
+ * Connects a real Instagram, Facebook or Threads account with the user's own app: OAuth
+ * in the browser (loopback redirect, or paste mode for https redirect URIs), code
+ * exchange, long-lived token, the Facebook page (and its linked Instagram account), and
+ * the tokens sealed into the connection row.
+ */
+export async function connectMeta(platform: MetaPlatform, options: MetaConnectOptions, io: ConnectIO, deps: MetaConnectDeps): Promise<ConnectionInfo> {
+  const clock = deps.clock ?? systemClock;
+  const baseUrl = deps.baseUrl ?? ((h: string) => `https://${h}`);
+  const version = options.graphVersion ?? DEFAULT_GRAPH_VERSION;
+  const appId = options.appId ?? (await io.prompt(`${platform === 'threads' ? 'Threads' : 'Meta'} app id`)).trim();
+  const appSecret = options.appSecret ?? (await io.prompt('App secret', { secret: true })).trim();
+  if (!/^\d+$/.test(appId)) throw new ConnectError(`The app id should be digits (from developers.facebook.com > your app > App settings); got "${appId}"`);
+  if (!appSecret) throw new ConnectError('The app secret is required');
+  const viaFacebook = platform === 'facebook' || (platform === 'instagram' && options.login === 'facebook');
+  const redirectUri = options.redirectUri ?? 'http://localhost:8765/callback';
+
+  const authorizeUrl = (p: AuthorizeParams): string => {
+    const q = new URLSearchParams({ client_id: appId, redirect_uri: p.redirectUri, response_type: 'code', state: p.state });
+    if (platform === 'threads') {
+      q.set('scope', SCOPES.threads.join(','));
+      return `https://threads.net/oauth/authorize?${q}`;
+    }
+    if (!viaFacebook) {
+      q.set('scope', SCOPES.instagram.join(','));
+      q.set('enable_fb_login', '0');
+      return `https://www.instagram.com/oauth/authorize?${q}`;
+    }
+    q.set('scope', (platform === 'facebook' ? SCOPES.facebook : SCOPES.instagramViaFacebook).join(','));
+    return `https://www.facebook.com/${version}/dialog/oauth?${q}`;
+  };
+
+  const { code, redirectUri: usedRedirect } = await authorize(redirectUri, authorizeUrl, io, clock, options.timeoutMs);
+  const now = () => clock.now();
+  const common = { app_id: appId, app_secret: appSecret };
+
+  if (platform === 'threads' || !viaFacebook) {
+    const host = platform === 'threads' ? 'graph.threads.net' : 'graph.instagram.com';
+    const short = await exchangeCode({ baseUrl: baseUrl(platform === 'threads' ? 'graph.threads.net' : 'api.instagram.com'), appId, appSecret, code, redirectUri: usedRedirect, http: deps.http });
+    const long = await exchangeLongLived({ baseUrl: baseUrl(host), grantType: platform === 'threads' ? 'th_exchange_token' : 'ig_exchange_token', appSecret, token: short.accessToken, http: deps.http });
+    const client = new GraphClient({ baseUrl: baseUrl(host), version: platform === 'threads' ? 'v1.0' : version, token: long.accessToken, tokenIn: platform === 'threads' ? 'param' : 'header', http: deps.http });
+    const me = await client.request<{ id?: string; user_id?: string | number; username?: string }>('me', { params: { fields: platform === 'threads' ? 'id,username' : 'user_id,username' } });
+    const accountId = String(platform === 'threads' ? (me.id ?? short.userId) : (me.user_id ?? short.userId));
+    const info = deps.connections.save(options.userId, platform, {
+      mode: 'live',
+      accountId,
+      accountName: me.username ?? null,
+      secrets: { access_token: long.accessToken, ...common },
+      tokenExpiresAt: long.expiresIn ? now() + long.expiresIn * 1000 : null,
+      tokenObtainedAt: now(),
+      meta: { login: platform === 'threads' ? 'threads' : 'instagram', scopes: platform === 'threads' ? SCOPES.threads : SCOPES.instagram, graph_version: version },
+    });
+    io.print(`Connected ${platform} account @${me.username ?? accountId}.`);
+    return info;
+  }
+
+  // Facebook Login: long-lived user token -> the pages it manages -> a page token (no expiry).
+  const user = await exchangeFacebookCode({ baseUrl: baseUrl('graph.facebook.com'), version, appId, appSecret, code, redirectUri: usedRedirect, http: deps.http });
+  const graph = new GraphClient({ baseUrl: baseUrl('graph.facebook.com'), version, token: user.accessToken, http: deps.http });
+  const me = await graph.request<{ id: string; name?: string }>('me', { params: { fields: 'id,name' } });
+  const pages = (await graph.request<{ data?: { id: string; name: string; access_token?: string }[] }>('me/accounts', { params: { fields: 'id,name,access_token,tasks', limit: 100 } })).data ?? [];
+  if (pages.length === 0) throw new ConnectError('This Facebook account manages no pages that the app may use. Grant the app access to a page in the login dialog and try again.');
+  let page = options.pageId ? pages.find((p) => p.id === options.pageId) : pages.length === 1 ? pages[0] : undefined;
+  if (options.pageId && !page) throw new ConnectError(`Page ${options.pageId} is not among the pages this login may use: ${pages.map((p) => `${p.name} (${p.id})`).join(', ')}`);
+  page ??= await io.choose('Which Facebook page?', pages.map((p) => ({ label: `${p.name} (${p.id})`, value: p })));
+  if (!page.access_token) throw new ConnectError(`No page access token for ${page.name}: the login lacks the CREATE_CONTENT task on that page`);
+  const secrets = { access_token: page.access_token, user_token: user.accessToken, ...common };
+  const userExpiry = user.expiresIn ? now() + user.expiresIn * 1000 : null;
+  if (platform === 'facebook') {
+    const info = deps.connections.save(options.userId, 'facebook', {
+      mode: 'live',
+      accountId: me.id,
+      accountName: me.name ?? null,
+      pageId: page.id,
+      pageName: page.name,
+      secrets,
+      tokenExpiresAt: null,
+      tokenObtainedAt: now(),
+      meta: { login: 'facebook', scopes: SCOPES.facebook, graph_version: version, user_token_expires_at: userExpiry },
+    });
+    io.print(`Connected Facebook page ${page.name}.`);
+    return info;
+  }
+  const pageClient = new GraphClient({ baseUrl: baseUrl('graph.facebook.com'), version, token: page.access_token, http: deps.http });
+  const linked = await pageClient.request<{ instagram_business_account?: { id: string; username?: string } }>(page.id, { params: { fields: 'instagram_business_account{id,username}' } });
+  const ig = linked.instagram_business_account;
+  if (!ig) throw new ConnectError(`The page ${page.name} has no linked Instagram professional account. Link one in the page settings (or use --login instagram).`);
+  const info = deps.connections.save(options.userId, 'instagram', {
+    mode: 'live',
+    accountId: ig.id,
+    accountName: ig.username ?? null,
+    pageId: page.id,
+    pageName: page.name,
+    secrets,
+    tokenExpiresAt: null,
+    tokenObtainedAt: now(),
+    meta: { login: 'facebook', scopes: SCOPES.instagramViaFacebook, graph_version: version, user_token_expires_at: userExpiry },
+  });
+  io.print(`Connected Instagram account @${ig.username ?? ig.id} through the page ${page.name}.`);
+  return info;
+}
+
+/** Loopback when the redirect URI is local http; otherwise the user pastes where the browser landed. */
+async function authorize(redirectUri: string, build: (p: AuthorizeParams) => string, io: ConnectIO, clock: Clock, timeoutMs?: number): Promise<{ code: string; redirectUri: string }> {
+  const u = new URL(redirectUri);
+  const loopback = u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === 'localhost');
+  if (loopback) {
+    io.print(`Opening the browser to authorize socialpub. The app must list ${redirectUri} as a valid OAuth redirect URI.`);
+    // Port 0 (tests, or an app that registers any loopback port): the listener's real address is the redirect URI.
+    const anyPort = u.port === '0';
+    const res = await runLoopbackOAuth({
+      authorizeUrl: (p) => build(anyPort ? p : { ...p, redirectUri }),
+      redirectPath: u.pathname,
+      port: Number(u.port || 80),
+      openBrowser: io.openBrowser,
+      clock,
+      timeoutMs,
+    });
+    return { code: res.code, redirectUri: anyPort ? res.redirectUri : redirectUri };
+  }
+  const state = randomBytes(24).toString('base64url');
+  await io.openBrowser(build({ redirectUri, state }));
+  const pasted = (await io.prompt('After authorizing, paste the full URL the browser was sent to')).trim();
+  let back: URL;
+  try {
+    back = new URL(pasted);
+  } catch {
+    throw new ConnectError('That is not a URL; run connect again and paste the whole address from the browser bar');
+  }
+  if (back.searchParams.get('state') !== state) throw new OAuthFlowError('The pasted URL belongs to another sign-in attempt (state mismatch)', 'state_mismatch');
+  if (back.searchParams.get('error')) throw new OAuthFlowError(`Authorization refused: ${back.searchParams.get('error_description') ?? back.searchParams.get('error')}`, 'denied');
+  const code = back.searchParams.get('code')?.replace(/#_$/, '');
+  if (!code) throw new OAuthFlowError('The pasted URL carries no authorization code', 'no_code');
+  return { code, redirectUri };
+}
