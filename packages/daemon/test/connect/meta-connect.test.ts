@@ -34,7 +34,7 @@ function io(platform: SimPlatform, accountId: string, choose?: (labels: string[]
     prompt: async () => {
       throw new Error('no prompt expected');
     },
-    choose: async (_q, choices) => (choices[choose ? choose(choices.map((c) => c.label)) : 0] as { value: never }).value,
+    choose: async (_q, choices) => choices[choose ? choose(choices.map((c) => c.label)) : 0]!.value,
     print: (l) => void printed.push(l),
     openBrowser: async (url) => {
       opened.push(url);
