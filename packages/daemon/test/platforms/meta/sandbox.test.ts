@@ -48,7 +48,7 @@ describe('sandbox', () => {
     db.close();
 
     const reopened = openDatabase(path);
-    closers.push(() => reopened.close());
+    closers.push(() => void reopened.close());
     const posts = listSandboxPosts(reopened);
     expect(posts.map((p) => [p.platform, p.kind, p.postId, p.postUrl])).toEqual([
       ['instagram', 'story', ig.postId, ig.postUrl],
