@@ -41,6 +41,8 @@ export interface RunOptions {
   stop?: AbortSignal;
   /** Called with everything written to stderr so far, after each write. */
   onStderr?: (all: string) => void;
+  /** What the command reads as stdin (prompts read keys from it). */
+  stdin?: NodeJS.ReadableStream & PassThrough;
 }
 
 /** A temp home for one test file: config dir and data dir, removed by cleanup(). */
@@ -64,7 +66,7 @@ export async function runIn(line: string | string[], opts: RunOptions = {}): Pro
   const io: Io = {
     stdout,
     stderr,
-    stdin: new PassThrough(),
+    stdin: opts.stdin ?? new PassThrough(),
     env: { PATH: process.env.PATH, ...opts.env },
     stdoutIsTTY: opts.stdoutIsTTY ?? false,
     interactive: opts.interactive ?? false,

@@ -1,3 +1,4 @@
+import { Writable } from 'node:stream';
 import type { Io } from '../io';
 import { UsageError } from '../errors';
 
@@ -29,8 +30,21 @@ export class Prompts {
     if (!this.enabled) throw new UsageError(`missing ${missing}`, { hint: 'pass it as a flag (prompts need a terminal and no --json)' });
   }
 
+  /**
+   * A fresh output per prompt that forwards to stderr: inquirer pipes its output into
+   * this and ends it when the prompt closes, which must not end our stderr (later
+   * prompts and messages still write there). Terminal size passes through for layout.
+   */
   private get context() {
-    return { input: this.io.stdin, output: this.io.stderr, clearPromptOnDone: false };
+    const target = this.io.stderr;
+    const output = new Writable({
+      write(chunk: Buffer, _enc, done) {
+        target.write(chunk, () => done());
+      },
+    });
+    const tty = target as Partial<NodeJS.WriteStream>;
+    Object.assign(output, { isTTY: tty.isTTY ?? false, columns: tty.columns, rows: tty.rows });
+    return { input: this.io.stdin, output, clearPromptOnDone: false };
   }
 
   private async lib() {
