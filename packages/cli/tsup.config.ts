@@ -1,3 +1,4 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'tsup';
 
 /**
@@ -7,6 +8,10 @@ import { defineConfig } from 'tsup';
  * installed beside it; better-sqlite3 is native); anything else the daemon pulls in is
  * bundled, with a `require` for the CommonJS ones. Commands are split into chunks and
  * loaded on first use, so `--version` and `--help` stay fast.
+ *
+ * `punycode` is both a deprecated Node builtin and a userland package (twitter-text
+ * depends on the latter); esbuild would bind the bare name to the builtin, which prints a
+ * deprecation warning on every run. The plugin binds it to the package the importer has.
  */
 export default defineConfig({
   entry: { cli: 'src/cli.ts' },
@@ -22,6 +27,21 @@ export default defineConfig({
   esbuildOptions(options) {
     options.conditions = ['@socialpub/source'];
   },
+  esbuildPlugins: [
+    {
+      name: 'userland-punycode',
+      setup(build) {
+        build.onResolve({ filter: /^punycode$/ }, (args) => {
+          if (!args.importer) return undefined;
+          try {
+            return { path: createRequire(args.importer).resolve('punycode/') };
+          } catch {
+            return undefined;
+          }
+        });
+      },
+    },
+  ],
   banner: {
     js: "import { createRequire as __socialpubCreateRequire } from 'node:module'; const require = __socialpubCreateRequire(import.meta.url);",
   },

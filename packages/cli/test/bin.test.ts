@@ -1,0 +1,70 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isAlive } from '../src/local/daemon-files';
+import { tempHome } from './helpers';
+
+const root = fileURLToPath(new URL('../../..', import.meta.url));
+const bin = join(root, 'bin', 'socialpub');
+const bundle = join(root, 'packages', 'cli', 'dist', 'cli.js');
+const home = tempHome();
+const sp = (...args: string[]) => execa(bin, args, { env: { ...process.env, ...home.env }, extendEnv: false, reject: false });
+
+beforeAll(() => {
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`scripts/pnpm build\` before the tests (CI does)`);
+});
+afterAll(async () => {
+  await sp('down');
+  try {
+    const { pid } = JSON.parse(readFileSync(join(home.dataDir, 'daemon.json'), 'utf8')) as { pid: number };
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  } catch {
+    // no state file: nothing runs
+  }
+  home.cleanup();
+});
+
+describe('bin/socialpub (the built executable)', () => {
+  it('prints its version and help', async () => {
+    const v = await sp('--version');
+    expect(v.exitCode).toBe(0);
+    expect(v.stdout).toBe('0.1.0');
+    const h = await sp('--help');
+    expect(h.exitCode).toBe(0);
+    expect(h.stdout).toContain('Usage: socialpub [options] [command]');
+    expect(h.stderr).toBe('');
+  });
+
+  it('goes from nothing to a scheduled post and back down', async () => {
+    const up = await sp('up', '--port', '0', '--json');
+    expect(up.exitCode, up.stderr).toBe(0);
+    const state = JSON.parse(up.stdout) as { url: string; pid: number; key_created: boolean };
+    expect(state.key_created).toBe(true);
+    expect(isAlive(state.pid)).toBe(true);
+
+    const connect = await sp('connect', 'twitter', '--sandbox');
+    expect(connect.exitCode).toBe(0);
+    expect(connect.stderr).toBe(''); // no warnings (e.g. deprecations) leak into a normal run
+
+    const pub = await sp('publish', 'hello from the bin', '-p', 'twitter', '--at', '+2h', '--json');
+    expect(pub.exitCode, pub.stderr).toBe(0);
+    const job = JSON.parse(pub.stdout) as { job_id: string; status: string };
+    expect(job.status).toBe('scheduled');
+
+    const list = await sp('schedule', 'list', '--json');
+    expect((JSON.parse(list.stdout) as { posts: { job_id: string }[] }).posts.map((p) => p.job_id)).toEqual([job.job_id]);
+
+    const missing = await sp('schedule', 'show', 'job_nope', '--json');
+    expect(missing.exitCode).toBe(4);
+    expect(JSON.parse(missing.stdout)).toMatchObject({ success: false, error: { code: 'not_found', exit_code: 4 } });
+
+    const down = await sp('down');
+    expect(down.exitCode).toBe(0);
+    expect(down.stdout).toContain('daemon stopped');
+    expect(isAlive(state.pid)).toBe(false);
+    const gone = await sp('schedule', 'list');
+    expect(gone.exitCode).toBe(7);
+  });
+});
