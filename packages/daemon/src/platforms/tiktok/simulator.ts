@@ -315,7 +315,7 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     if (length !== expected) return c.json({ error: { code: 'invalid_chunk', message: `Chunk ${index + 1} must be ${expected} bytes` } }, 400);
 
     const cut = log.takeFault('PUT', '/upload/video/', ['cut']);
-    const limit = cut ? Math.max(0, (cut.cutAtBytes ?? 0) - first) : undefined;
+    const limit = cut && (cut.cutAtBytes ?? 0) - first < length ? Math.max(0, (cut.cutAtBytes ?? 0) - first) : undefined;
     const { bytes, complete } = await readBody(c, limit);
     if (!complete) {
       // A partial chunk is discarded (chunks are all-or-nothing here) and the connection drops.

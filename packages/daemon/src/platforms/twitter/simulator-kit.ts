@@ -250,7 +250,7 @@ export async function readBody(c: Context, limit?: number): Promise<{ bytes: Buf
     const { done, value } = await reader.read();
     if (done) break;
     let chunk = Buffer.from(value);
-    if (limit !== undefined && n + chunk.length >= limit) {
+    if (limit !== undefined && n + chunk.length > limit) {
       chunk = chunk.subarray(0, limit - n);
       parts.push(chunk);
       await reader.cancel().catch(() => {});

@@ -1,0 +1,177 @@
+import type { Got } from 'got';
+import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
+import { PermanentError, RetryableError } from '../errors';
+import { ensureAccessToken } from '../twitter/access-token';
+import { readChunk } from '../twitter/file-chunk';
+import { GoogleApiError, GoogleClient, GoogleTransportError, type SessionState, type VideoResource } from './google-client';
+import { mapGoogleError } from './map-google-error';
+import { refreshYoutubeToken } from './refresh-token';
+import { validateYoutube } from './validate';
+import { videoResource } from './video-metadata';
+
+export interface YoutubeAdapterDeps {
+  /** Chunk size; rounded down to a multiple of 256 KiB. Default 8 MiB (as Postiz). */
+  chunkBytes?: number;
+  /** Probes/resumes after a broken chunk before giving up this attempt. Default 5. */
+  maxResumes?: number;
+  requestTimeoutMs?: number;
+  http?: Got;
+}
+
+const HOST = 'www.googleapis.com';
+const QUANTUM = 256 * 1024;
+
+interface YoutubeCheckpoint {
+  /** The resumable session: the video exists only once its last byte arrives, so this is the dedupe handle. */
+  sessionUri?: string | null;
+  sessionStartedAt?: number;
+  size?: number;
+  videoId?: string;
+  postUrl?: string;
+}
+
+export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAdapter {
+  const chunkBytes = Math.max(QUANTUM, Math.floor((deps.chunkBytes ?? 8 * 1024 * 1024) / QUANTUM) * QUANTUM);
+  const maxResumes = deps.maxResumes ?? 5;
+
+  async function clientFor(ctx: PublishContext): Promise<GoogleClient> {
+    const token = await ensureAccessToken(ctx, refreshYoutubeToken);
+    return new GoogleClient({ baseUrl: ctx.baseUrl(HOST), token, signal: ctx.signal, timeoutMs: deps.requestTimeoutMs, ...(deps.http ? { http: deps.http } : {}) });
+  }
+
+  /** One call; a 401 refreshes the token once and repeats it (a refused call changed nothing). */
+  async function call<T>(ctx: PublishContext, client: GoogleClient, step: string, run: () => Promise<T>): Promise<T> {
+    try {
+      try {
+        return await run();
+      } catch (err) {
+        if (err instanceof GoogleApiError && err.status === 401 && ctx.credentials.secrets.refresh_token) {
+          client.setToken(await ensureAccessToken(ctx, refreshYoutubeToken, { force: true }));
+          return await run();
+        }
+        throw err;
+      }
+    } catch (err) {
+      throw mapGoogleError(err, { now: ctx.clock.now(), step });
+    }
+  }
+
+  function outcomeOf(ctx: PublishContext, video: VideoResource): PublishOutcome {
+    const url = ctx.target.type === 'shorts' ? `https://www.youtube.com/shorts/${video.id}` : `https://www.youtube.com/watch?v=${video.id}`;
+    return { postId: video.id, postUrl: url };
+  }
+
+  async function done(ctx: PublishContext, video: VideoResource): Promise<PublishOutcome> {
+    const out = outcomeOf(ctx, video);
+    await ctx.checkpoint.save({ videoId: out.postId, postUrl: out.postUrl, sessionUri: null });
+    return out;
+  }
+
+  /** Asks the session how much it holds; transient failures back off and ask again. */
+  async function probe(ctx: PublishContext, client: GoogleClient, sessionUri: string, size: number): Promise<SessionState> {
+    let lastError: unknown;
+    for (let attempt = 0; attempt < maxResumes; attempt++) {
+      try {
+        return await call(ctx, client, 'upload status', () => client.probe(sessionUri, size));
+      } catch (err) {
+        if (!(err instanceof RetryableError)) throw err;
+        lastError = err;
+        await ctx.clock.sleep(1000 * 2 ** attempt, ctx.signal);
+      }
+    }
+    throw lastError;
+  }
+
+  /** Sends the bytes from `offset`, in 256 KiB multiples; a broken chunk is resumed from what the session reports. */
+  async function upload(ctx: PublishContext, client: GoogleClient, sessionUri: string, item: MediaItem, offset: number): Promise<VideoResource | null> {
+    let at = offset;
+    let resumes = 0;
+    for (;;) {
+      const len = Math.min(chunkBytes, item.size - at);
+      const bytes = await readMedia(item, at, len);
+      let state: SessionState;
+      try {
+        state = await call(ctx, client, 'chunk upload', () => client.putChunk(sessionUri, bytes, at, item.size, item.mimeType));
+      } catch (err) {
+        const transient = err instanceof RetryableError || (err as { cause?: unknown }).cause instanceof GoogleTransportError;
+        if (!transient || ++resumes > maxResumes) throw err;
+        await ctx.clock.sleep(1000 * 2 ** (resumes - 1), ctx.signal);
+        state = await probe(ctx, client, sessionUri, item.size);
+      }
+      if (state.kind === 'complete') return state.video;
+      if (state.kind === 'gone') return null;
+      at = state.received;
+      if (at >= item.size) {
+        // Every byte is there but the session has not answered with the video yet: ask once more.
+        const again = await probe(ctx, client, sessionUri, item.size);
+        if (again.kind === 'complete') return again.video;
+        if (again.kind === 'gone') return null;
+        throw new RetryableError('YouTube holds every byte but has not created the video yet', { platformCode: 'upload_incomplete' });
+      }
+    }
+  }
+
+  async function startSession(ctx: PublishContext, client: GoogleClient, item: MediaItem): Promise<string> {
+    const meta = ctx.credentials.meta;
+    const contentType = item.mimeType.startsWith('video/') ? item.mimeType : 'application/octet-stream';
+    const uri = await call(ctx, client, 'upload start', () => client.startSession(videoResource(ctx.target.caption, meta), item.size, contentType, meta.notify_subscribers !== false));
+    // Saved before any byte: a second session for the same file would make a second video.
+    await ctx.checkpoint.save({ sessionUri: uri, sessionStartedAt: ctx.clock.now(), size: item.size });
+    return uri;
+  }
+
+  return {
+    platform: 'youtube',
+    validate: validateYoutube,
+
+    async publish(ctx) {
+      const cp = ctx.checkpoint.data as YoutubeCheckpoint;
+      if (cp.videoId) return { postId: cp.videoId, postUrl: cp.postUrl ?? null };
+      const item = ctx.media[0];
+      if (!item || item.kind !== 'video') throw new PermanentError('A YouTube upload needs exactly one video', { platformCode: 'invalid_media' });
+      const client = await clientFor(ctx);
+
+      let sessionUri = cp.sessionUri ?? null;
+      let offset = 0;
+      if (sessionUri) {
+        const state = await probe(ctx, client, sessionUri, item.size);
+        if (state.kind === 'complete') return done(ctx, state.video);
+        if (state.kind === 'gone') {
+          // The session expired before its last byte: no video exists, so a new session is safe.
+          await ctx.checkpoint.save({ sessionUri: null });
+          sessionUri = null;
+        } else offset = state.received;
+      }
+      if (!sessionUri) sessionUri = await startSession(ctx, client, item);
+      const video = await upload(ctx, client, sessionUri, item, offset);
+      if (!video) {
+        await ctx.checkpoint.save({ sessionUri: null });
+        throw new RetryableError('The YouTube upload session expired before the upload finished; the next attempt starts a new one', { platformCode: 'session_expired' });
+      }
+      return done(ctx, video);
+    },
+
+    async reconcile(ctx): Promise<ReconcileResult> {
+      const cp = ctx.checkpoint.data as YoutubeCheckpoint;
+      if (cp.videoId) return { state: 'published', outcome: { postId: cp.videoId, postUrl: cp.postUrl ?? null } };
+      if (!cp.sessionUri || !cp.size) return { state: 'not_published', reason: 'No upload session was started' };
+      try {
+        const client = await clientFor(ctx);
+        const state = await call(ctx, client, 'upload status', () => client.probe(cp.sessionUri as string, cp.size as number));
+        if (state.kind === 'complete') return { state: 'published', outcome: await done(ctx, state.video) };
+        if (state.kind === 'gone') return { state: 'not_published', reason: 'The upload session expired before its last byte; no video was created' };
+        return { state: 'not_published', reason: `The upload stopped at ${state.received} of ${cp.size} bytes; publishing again resumes it` };
+      } catch (err) {
+        return { state: 'unknown', reason: `Could not ask YouTube about the upload session: ${(err as Error).message}` };
+      }
+    },
+  };
+}
+
+async function readMedia(item: MediaItem, offset: number, length: number): Promise<Buffer> {
+  try {
+    return await readChunk(item.path, offset, length);
+  } catch (err) {
+    throw new PermanentError(`The media file for ${item.url} cannot be read: ${(err as Error).message}`, { platformCode: 'media_unavailable', cause: err });
+  }
+}

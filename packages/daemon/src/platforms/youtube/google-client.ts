@@ -1,0 +1,135 @@
+import got, { type Got, type Response } from 'got';
+import { wasSent } from '../twitter/x-client';
+
+/** Google's JSON error: `{"error":{"code","message","errors":[{"reason","domain","message"}],"status"}}`. */
+export class GoogleApiError extends Error {
+  constructor(
+    readonly status: number,
+    /** The first `errors[].reason` (quotaExceeded, authError, invalidTitle, …), or the `status` string. */
+    readonly reason: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'GoogleApiError';
+  }
+}
+
+export class GoogleTransportError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | undefined,
+    readonly sent: boolean,
+    options: { cause?: unknown } = {},
+  ) {
+    super(message, options);
+    this.name = 'GoogleTransportError';
+  }
+}
+
+export interface VideoResource {
+  id: string;
+  snippet?: { title?: string; channelId?: string };
+  status?: { uploadStatus?: string; privacyStatus?: string };
+}
+
+/** Where a resumable session stands. */
+export type SessionState = { kind: 'incomplete'; received: number } | { kind: 'complete'; video: VideoResource } | { kind: 'gone' };
+
+export function parseGoogleError(status: number, text: string): GoogleApiError {
+  try {
+    const body = JSON.parse(text) as { error?: { message?: string; status?: string; errors?: Array<{ reason?: string; message?: string }> } | string; error_description?: string };
+    if (typeof body.error === 'object' && body.error) {
+      const reason = body.error.errors?.[0]?.reason ?? body.error.status ?? String(status);
+      return new GoogleApiError(status, reason, body.error.message ?? body.error.errors?.[0]?.message ?? `HTTP ${status}`);
+    }
+    if (typeof body.error === 'string') return new GoogleApiError(status, body.error, body.error_description ?? body.error);
+  } catch {
+    // not JSON
+  }
+  return new GoogleApiError(status, String(status), text.slice(0, 300) || `HTTP ${status}`);
+}
+
+/** Bytes received from a 308's `Range: bytes=0-N` header (no header: none). */
+export function receivedFromRange(range: string | string[] | undefined): number {
+  const v = Array.isArray(range) ? range[0] : range;
+  const m = v ? /bytes=(\d+)-(\d+)/.exec(v) : null;
+  return m ? Number(m[2]) + 1 : 0;
+}
+
+export interface GoogleClientOptions {
+  /** `https://www.googleapis.com`, or the simulator's URL. */
+  baseUrl: string;
+  token: string;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  http?: Got;
+}
+
+/** The YouTube Data API's resumable upload protocol over got (platforms.md §6.1), no automatic retries. */
+export class GoogleClient {
+  constructor(private readonly options: GoogleClientOptions) {}
+
+  setToken(token: string): void {
+    (this.options as { token: string }).token = token;
+  }
+
+  async #send(url: string, init: { method: 'GET' | 'POST' | 'PUT'; body?: string | Buffer; headers: Record<string, string> }, what: string): Promise<Response<string>> {
+    try {
+      return (await (this.options.http ?? got)(url, {
+        method: init.method,
+        body: init.body,
+        headers: { authorization: `Bearer ${this.options.token}`, ...init.headers },
+        throwHttpErrors: false,
+        retry: { limit: 0 },
+        timeout: { request: this.options.timeoutMs ?? 120_000 },
+        followRedirect: false,
+        signal: this.options.signal,
+      })) as Response<string>;
+    } catch (err) {
+      throw new GoogleTransportError(`No answer from YouTube (${what}): ${(err as Error).message}`, (err as { code?: string }).code, wasSent(err), { cause: err });
+    }
+  }
+
+  /** Starts a videos.insert resumable session; resolves with the session URI from `Location`. */
+  async startSession(metadata: unknown, size: number, contentType: string, notifySubscribers: boolean): Promise<string> {
+    const base = this.options.baseUrl.replace(/\/+$/, '');
+    const url = `${base}/upload/youtube/v3/videos?uploadType=resumable&part=snippet,status&notifySubscribers=${notifySubscribers}`;
+    const body = JSON.stringify(metadata);
+    const res = await this.#send(url, {
+      method: 'POST',
+      body,
+      headers: {
+        'content-type': 'application/json; charset=UTF-8',
+        'x-upload-content-length': String(size),
+        'x-upload-content-type': contentType,
+      },
+    }, 'starting the upload session');
+    const location = res.headers.location;
+    if (res.statusCode === 200 && location) return location;
+    if (res.statusCode >= 200 && res.statusCode < 300) throw new GoogleApiError(502, 'noSessionUri', 'YouTube started no upload session (no Location header)');
+    throw parseGoogleError(res.statusCode, res.body);
+  }
+
+  #settle(res: Response<string>): SessionState {
+    if (res.statusCode === 308) return { kind: 'incomplete', received: receivedFromRange(res.headers.range) };
+    if (res.statusCode === 200 || res.statusCode === 201) return { kind: 'complete', video: JSON.parse(res.body) as VideoResource };
+    if (res.statusCode === 404 || res.statusCode === 410) return { kind: 'gone' };
+    throw parseGoogleError(res.statusCode, res.body);
+  }
+
+  /** Sends bytes [first, first+len) of `total`. */
+  async putChunk(sessionUri: string, bytes: Buffer, first: number, total: number, contentType: string): Promise<SessionState> {
+    const res = await this.#send(sessionUri, {
+      method: 'PUT',
+      body: bytes,
+      headers: { 'content-type': contentType, 'content-length': String(bytes.length), 'content-range': `bytes ${first}-${first + bytes.length - 1}/${total}` },
+    }, 'uploading a chunk');
+    return this.#settle(res);
+  }
+
+  /** Asks the session how much it holds (`Content-Range: bytes *\/total`). */
+  async probe(sessionUri: string, total: number): Promise<SessionState> {
+    const res = await this.#send(sessionUri, { method: 'PUT', body: '', headers: { 'content-length': '0', 'content-range': `bytes */${total}` } }, 'asking the upload session');
+    return this.#settle(res);
+  }
+}

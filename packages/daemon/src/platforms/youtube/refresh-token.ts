@@ -1,0 +1,17 @@
+import { postTokenForm, toTokenUpdate, TokenRefreshError, type TokenRefresher } from '../twitter/access-token';
+
+/** Google's token endpoint (platforms.md §6.4). */
+export const GOOGLE_TOKEN_HOST = 'oauth2.googleapis.com';
+
+/**
+ * Refreshes a Google access token. Google does not rotate refresh tokens: the answer has
+ * none, and the stored one is kept (saveTokens never overwrites with an empty value).
+ */
+export const refreshYoutubeToken: TokenRefresher = async (creds, env) => {
+  const { client_id: clientId, client_secret: clientSecret, refresh_token: refreshToken } = creds.secrets;
+  if (!clientId || !refreshToken) throw new TokenRefreshError('The YouTube connection has no client id or refresh token', true, 'invalid_request');
+  const form: Record<string, string> = { client_id: clientId, grant_type: 'refresh_token', refresh_token: refreshToken };
+  if (clientSecret) form.client_secret = clientSecret;
+  const body = await postTokenForm(env.baseUrl(GOOGLE_TOKEN_HOST) + '/token', form, env);
+  return toTokenUpdate(body, env.clock.now());
+};
