@@ -6,8 +6,10 @@ import { createThreadsAdapter } from './threads/adapter';
 
 /** Collaborators an adapter factory may use. */
 export interface AdapterDeps {
-  /** Graph API version for the Meta platforms (default v25.0). */
+  /** Graph API version for the Meta platforms (default env SOCIALPUB_GRAPH_VERSION, else v25.0). */
   graphVersion?: string;
+  /** Instagram hashtags per caption (default 5; env SOCIALPUB_INSTAGRAM_MAX_HASHTAGS). */
+  instagramMaxHashtags?: number;
 }
 
 type AdapterFactory = (deps: AdapterDeps) => PlatformAdapter;
@@ -17,8 +19,12 @@ type AdapterFactory = (deps: AdapterDeps) => PlatformAdapter;
  * (Filled in by the platform issues: instagram, facebook, threads, twitter, tiktok, youtube.)
  */
 const FACTORIES: Partial<Record<Platform, AdapterFactory>> = {
-  instagram: (deps) => createInstagramAdapter({ graphVersion: deps.graphVersion }),
-  facebook: (deps) => createFacebookAdapter({ graphVersion: deps.graphVersion }),
+  instagram: (deps) =>
+    createInstagramAdapter({
+      graphVersion: deps.graphVersion ?? process.env.SOCIALPUB_GRAPH_VERSION,
+      maxHashtags: deps.instagramMaxHashtags ?? (Number(process.env.SOCIALPUB_INSTAGRAM_MAX_HASHTAGS) || undefined),
+    }),
+  facebook: (deps) => createFacebookAdapter({ graphVersion: deps.graphVersion ?? process.env.SOCIALPUB_GRAPH_VERSION }),
   threads: () => createThreadsAdapter(),
 };
 
