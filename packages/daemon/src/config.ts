@@ -2,7 +2,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { LogLevel } from './util/logger';
 
-export type RateClass = 'auth' | 'publish' | 'media' | 'scheduled' | 'auth_failure';
+export type RateClass = 'auth' | 'publish' | 'media' | 'scheduled' | 'media_status' | 'auth_failure';
 
 export interface RateLimit {
   /** Requests allowed per window. */
@@ -42,12 +42,17 @@ export interface DaemonConfig {
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
-/** The interface's limits; failed authentication: 30 per client address per 10 minutes. */
+/**
+ * The interface's limits. Two more: failed authentication, 30 per client address per 10
+ * minutes; and media status polls, 1,200 per hour (one every 3 s), because clients are told
+ * to poll every few seconds and the 30-an-hour preparation class would stop them mid-task.
+ */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateLimit>> = Object.freeze({
   auth: { limit: 10, windowMs: MINUTE },
   publish: { limit: 60, windowMs: HOUR },
   media: { limit: 30, windowMs: HOUR },
   scheduled: { limit: 100, windowMs: HOUR },
+  media_status: { limit: 1200, windowMs: HOUR },
   auth_failure: { limit: 30, windowMs: 10 * MINUTE },
 });
 
@@ -91,7 +96,7 @@ export function parseRateLimitsEnv(text: string | undefined): { enabled: boolean
   if (text === undefined || text.trim() === '' || text.trim() === 'on') return { enabled: true, overrides };
   if (['off', 'false', '0', 'none'].includes(text.trim().toLowerCase())) return { enabled: false, overrides };
   for (const part of text.split(',')) {
-    const m = /^\s*(auth|publish|media|scheduled|auth_failure)\s*=\s*(\d+)(?:\/(\d+)(s|m|h))?\s*$/.exec(part);
+    const m = /^\s*(auth|publish|media|scheduled|media_status|auth_failure)\s*=\s*(\d+)(?:\/(\d+)(s|m|h))?\s*$/.exec(part);
     if (!m) throw new ConfigError(`SOCIALPUB_RATE_LIMITS: cannot read "${part.trim()}" (use off, or class=limit[/window] like publish=600/1h)`);
     const unit = { s: 1000, m: MINUTE, h: HOUR }[m[4] as 's' | 'm' | 'h'];
     overrides[m[1] as RateClass] = { limit: Number(m[2]), ...(m[3] ? { windowMs: Number(m[3]) * unit } : {}) };

@@ -59,6 +59,7 @@ export interface AppDeps {
 export function rateClassOf(path: string): RateClass {
   if (path.startsWith('/auth/')) return 'auth';
   if (path === '/content/publish' || path === '/content/validate') return 'publish';
+  if (path.startsWith('/media/status')) return 'media_status';
   if (path.startsWith('/media/') || path === '/media') return 'media';
   return 'scheduled';
 }
@@ -125,7 +126,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // Everything else under the prefix: key -> user, the user's limit for the endpoint class, then the body limit.
   const authenticate = auth({ store, clock, limits, behindProxy: config.behindProxy, address: deps.clientAddress });
   const limiters = Object.fromEntries(
-    (['auth', 'publish', 'media', 'scheduled'] as const).map((cls) => [cls, rateLimit(cls, { store, clock, limits })]),
+    (['auth', 'publish', 'media', 'scheduled', 'media_status'] as const).map((cls) => [cls, rateLimit(cls, { store, clock, limits })]),
   ) as Record<RateClass, MiddlewareHandler<AppEnv>>;
   const limitBody = bodyLimit(config.maxBodyBytes);
   app.use(`${API_PREFIX}/*`, async (c, next) => {

@@ -39,6 +39,7 @@ const LABEL: Record<RateClass, string> = {
   publish: 'rate limit of the publishing class',
   media: 'rate limit of the media preparation class',
   scheduled: 'rate limit of the scheduled-content class',
+  media_status: 'rate limit of media status polls',
   auth_failure: 'too many failed authentications from this address',
 };
 
