@@ -1,6 +1,6 @@
 import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
-import { PermanentError, PublishError, RetryableError } from '../errors';
+import { OutcomeUnknownError, PermanentError, PublishError, RetryableError } from '../errors';
 import { ensureAccessToken } from './access-token';
 import { readChunk } from './file-chunk';
 import { mapXError } from './map-x-error';
@@ -203,6 +203,20 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
     return username;
   }
 
+  /** Finds the post an unanswered request made (waiting out X's read lag once); null when not found or X cannot be asked. */
+  async function lookAfterUnknown(ctx: PublishContext, client: XClient, requestedAt: number): Promise<string | null> {
+    const since = Math.min(requestedAt, ctx.target.attemptStartedAt);
+    try {
+      const found = await findPost(ctx, client, since);
+      if (found) return found;
+      const settleAt = requestedAt + settleMs;
+      if (ctx.clock.now() < settleAt) await ctx.clock.sleep(settleAt - ctx.clock.now(), ctx.signal);
+      return await findPost(ctx, client, since);
+    } catch {
+      return null;
+    }
+  }
+
   async function outcomeFor(ctx: PublishContext, client: XClient, id: string): Promise<PublishOutcome> {
     const handle = await handleOf(ctx, client);
     return { postId: id, postUrl: handle ? `https://x.com/${handle}/status/${id}` : `https://x.com/i/web/status/${id}` };
@@ -249,9 +263,19 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
       const mediaIds = await uploadAll(ctx, client);
       const body: CreatePostBody = { text: ctx.target.caption.normalize('NFC') };
       if (mediaIds.length > 0) body.media = { media_ids: mediaIds };
-      await ctx.checkpoint.save({ tweetRequestedAt: ctx.clock.now() });
-      const res = await call(ctx, client, 'post', true, () => client.request<{ data: { id: string; text: string } }>('/2/tweets', { method: 'POST', json: body }));
-      const id = res.body.data.id;
+      const requestedAt = ctx.clock.now();
+      await ctx.checkpoint.save({ tweetRequestedAt: requestedAt });
+      let id: string;
+      try {
+        const res = await call(ctx, client, 'post', true, () => client.request<{ data: { id: string; text: string } }>('/2/tweets', { method: 'POST', json: body }));
+        id = res.body.data.id;
+      } catch (err) {
+        if (!(err instanceof OutcomeUnknownError)) throw err;
+        // X has no idempotency key: look for the post before anyone is asked to review it.
+        const found = await lookAfterUnknown(ctx, client, requestedAt);
+        if (!found) throw err;
+        id = found;
+      }
       await ctx.checkpoint.save({ tweetId: id });
       return outcomeFor(ctx, client, id);
     },

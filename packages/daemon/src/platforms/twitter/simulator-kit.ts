@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import type { DB } from '../../store/database';
 import type { Clock } from '../../util/clock';
 
 /**
@@ -262,7 +263,16 @@ export async function readBody(c: Context, limit?: number): Promise<{ bytes: Buf
   return { bytes: Buffer.concat(parts), complete: true };
 }
 
-/** Accepts the sandbox tokens the local admin issues (`sandbox-…`) besides the simulator's own. */
+/** Accepts the sandbox tokens the local admin issues (`sandbox_at_…`, `sandbox-…`) besides the simulator's own. */
 export function isSandboxToken(token: string): boolean {
-  return token.startsWith('sandbox-');
+  return token.startsWith('sandbox-') || token.startsWith('sandbox_');
+}
+
+/** Persists simulated posts into sandbox_posts, so `socialpub sandbox posts` lists them across restarts. */
+export function sandboxPostSink(db: DB | null): ((post: SimulatedPost) => void) | undefined {
+  if (!db) return undefined;
+  const insert = db.prepare('INSERT INTO sandbox_posts (platform, account_id, post_id, post_url, kind, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  return (p) => {
+    insert.run(p.platform, p.accountId, p.postId, p.postUrl, p.kind, JSON.stringify(p.body), p.createdAt);
+  };
 }

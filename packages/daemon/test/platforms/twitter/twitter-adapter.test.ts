@@ -118,24 +118,41 @@ describe('twitter adapter against the X simulator', () => {
     expect(sim.log.posts).toHaveLength(0);
   });
 
-  it('settles a timed-out post that X made as published through reconcile, never posting twice', async () => {
+  it('settles a timed-out post that X made as published by looking it up, never posting twice', async () => {
     sim.log.inject({ method: 'POST', path: '/2/tweets', kind: 'hang-after' });
     const quick = createTwitterAdapter({ requestTimeoutMs: 300 });
     const ctx = ctxFor('made it, but nobody heard');
-    const err = await quick.publish(ctx).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    const outcome = await quick.publish(ctx);
+
+    expect(calls()).toEqual(['POST /2/tweets', `GET /2/users/${sim.defaultUser.id}/tweets`]);
+    expect(sim.log.requests[0]!.status).toBe(-1);
     expect(sim.log.posts).toHaveLength(1);
+    expect(outcome).toEqual({ postId: sim.log.posts[0]!.postId, postUrl: sim.log.posts[0]!.postUrl });
+    const lookup = sim.log.requests[1]!;
+    expect(lookup.query).toEqual({ start_time: new Date(ctx.target.attemptStartedAt - 5000).toISOString().replace('.000Z', 'Z'), max_results: '100', exclude: 'replies,retweets' });
 
-    const result = await quick.reconcile(ctx);
-    expect(result).toEqual({ state: 'published', outcome: { postId: sim.log.posts[0]!.postId, postUrl: sim.log.posts[0]!.postUrl } });
-    const lookup = sim.log.to('GET', `/2/users/${sim.defaultUser.id}/tweets`)[0]!;
-    expect(lookup.query.start_time).toBe(new Date(ctx.target.attemptStartedAt - 5000).toISOString().replace('.000Z', 'Z'));
-
-    // A later publish of the same target returns the post found, without a second POST.
-    const again = await quick.publish(ctx);
-    expect(again.postId).toBe(sim.log.posts[0]!.postId);
+    // Publishing the same target again returns the stored post, without a second POST.
+    expect((await quick.publish(ctx)).postId).toBe(outcome.postId);
     expect(sim.log.to('POST', '/2/tweets')).toHaveLength(1);
+  });
+
+  it('reconciles a post made before a crash from the text, since the attempt began', async () => {
+    const startedAt = clock.now();
+    await adapter.publish(ctxFor('posted, then the daemon died'));
+    await clock.advance(60_000);
+    const ctx = ctxFor('posted, then the daemon died', [], { checkpoint: { tweetRequestedAt: startedAt + 10 }, attemptStartedAt: startedAt, accountId: 'sandbox_twitter_abc', meta: {} });
+    const result = await adapter.reconcile(ctx);
+    expect(result).toEqual({ state: 'published', outcome: { postId: sim.log.posts[0]!.postId, postUrl: sim.log.posts[0]!.postUrl } });
+    expect(calls().slice(1)).toEqual(['GET /2/users/me', `GET /2/users/${sim.defaultUser.id}/tweets`, 'GET /2/users/me']);
     expect(sim.log.posts).toHaveLength(1);
+  });
+
+  it('leaves an unanswered post for review when X shows no such post even after the settle time', async () => {
+    sim.log.inject({ method: 'POST', path: '/2/tweets', kind: 'respond', status: 503, body: { code: 503, message: 'Service Unavailable' } });
+    const err = await driveClock(clock, adapter.publish(ctxFor('did it land?')), 5000).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(OutcomeUnknownError);
+    expect(clock.sleeps).toEqual([30_000]);
+    expect(sim.log.to('POST', '/2/tweets')).toHaveLength(1);
   });
 
   it('reports not_published from reconcile when the post request was never sent', async () => {
@@ -192,7 +209,7 @@ describe('twitter adapter against the X simulator', () => {
     const img = mediaFile('c.png', fakeBytes('png', 1000), 'image', 'image/png');
     expect(await adapter.publish(ctxFor('x', [img])).catch((e: unknown) => e)).toBeInstanceOf(RetryableError);
     sim.log.inject({ method: 'POST', path: '/2/tweets', kind: 'respond', status: 503, body: { code: 503, message: 'Service Unavailable' } });
-    expect(await adapter.publish(ctxFor('y')).catch((e: unknown) => e)).toBeInstanceOf(OutcomeUnknownError);
+    expect(await driveClock(clock, adapter.publish(ctxFor('y')), 5000).catch((e: unknown) => e)).toBeInstanceOf(OutcomeUnknownError);
   });
 
   it('signs requests with OAuth 1.0a user tokens, and a bad signature is refused as expired credentials', async () => {

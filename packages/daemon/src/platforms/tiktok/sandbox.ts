@@ -1,0 +1,16 @@
+import { Hono } from 'hono';
+import type { SandboxDeps, Simulator } from '../sandbox';
+import { sandboxPostSink } from '../twitter/simulator-kit';
+import { createTiktokSimulator, TIKTOK_HOST } from './simulator';
+
+/**
+ * The TikTok simulator as the daemon serves it (`/sandbox/open.tiktokapis.com/...`; its
+ * upload URLs point back under the same prefix). Processing is instant here so sandbox
+ * publishes settle at once on the real clock (the contract tests cover the progression).
+ */
+export function tiktokSandbox(deps: SandboxDeps): Simulator {
+  const sim = createTiktokSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.db), processingMs: 0 });
+  const app = new Hono();
+  app.route(`/${TIKTOK_HOST}`, sim.app);
+  return { hosts: [TIKTOK_HOST], app };
+}

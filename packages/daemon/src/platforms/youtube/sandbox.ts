@@ -1,0 +1,12 @@
+import { Hono } from 'hono';
+import type { SandboxDeps, Simulator } from '../sandbox';
+import { sandboxPostSink } from '../twitter/simulator-kit';
+import { createYoutubeSimulator } from './simulator';
+
+/** The YouTube and Google OAuth simulators as the daemon serves them (`/sandbox/www.googleapis.com/...`). */
+export function youtubeSandbox(deps: SandboxDeps): Simulator {
+  const sim = createYoutubeSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.db) });
+  const app = new Hono();
+  for (const { host, app: hostApp } of sim.apps) app.route(`/${host}`, hostApp);
+  return { hosts: sim.apps.map((a) => a.host), app };
+}
