@@ -3,6 +3,9 @@ import type { PlatformAdapter } from './adapter';
 import { createFacebookAdapter } from './facebook/adapter';
 import { createInstagramAdapter } from './instagram/adapter';
 import { createThreadsAdapter } from './threads/adapter';
+import { createTiktokAdapter } from './tiktok/adapter';
+import { createTwitterAdapter } from './twitter/adapter';
+import { createYoutubeAdapter } from './youtube/adapter';
 
 /** Collaborators an adapter factory may use. */
 export interface AdapterDeps {
@@ -26,6 +29,9 @@ const FACTORIES: Partial<Record<Platform, AdapterFactory>> = {
     }),
   facebook: (deps) => createFacebookAdapter({ graphVersion: deps.graphVersion ?? process.env.SOCIALPUB_GRAPH_VERSION }),
   threads: () => createThreadsAdapter(),
+  twitter: () => createTwitterAdapter(),
+  tiktok: () => createTiktokAdapter(),
+  youtube: () => createYoutubeAdapter(),
 };
 
 export function createAdapters(deps: AdapterDeps = {}): Map<Platform, PlatformAdapter> {

@@ -3,6 +3,9 @@ import type { Platform } from '@socialpub/core';
 import type { DB } from '../store/database';
 import type { Clock } from '../util/clock';
 import { MetaSimulator } from './meta/simulator';
+import { tiktokSandbox } from './tiktok/sandbox';
+import { twitterSandbox } from './twitter/sandbox';
+import { youtubeSandbox } from './youtube/sandbox';
 
 /** What every simulator factory receives. */
 export interface SandboxDeps {
@@ -26,6 +29,9 @@ export const SIMULATORS: ((deps: SandboxDeps) => Simulator)[] = [
     const sim = new MetaSimulator({ clock: deps.clock, db: deps.db });
     return { hosts: ['graph.facebook.com', 'graph-video.facebook.com', 'rupload.facebook.com', 'graph.instagram.com', 'api.instagram.com', 'graph.threads.net', 'graph.threads.com'], app: sim.app };
   },
+  twitterSandbox,
+  tiktokSandbox,
+  youtubeSandbox,
 ];
 
 /**
