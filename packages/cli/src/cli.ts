@@ -9,6 +9,9 @@ const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);
 } else {
+  // Cache compiled code between runs (Node >= 22.1): later starts skip most parsing.
+  const { enableCompileCache } = await import('node:module');
+  enableCompileCache?.();
   const [{ runCli }, { processIo }] = await Promise.all([import('./main'), import('./io')]);
   process.exitCode = await runCli(argv, processIo());
 }

@@ -1,3 +1,6 @@
+import { readFile } from 'node:fs/promises';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
 import type Conf from 'conf';
 import type { Io } from './io';
 import { UsageError } from './errors';
@@ -12,45 +15,75 @@ export function isConfigKey(key: string): key is ConfigKey {
 }
 
 /**
- * The CLI config file (conf: atomic writes, mode 0600 because it holds an API key).
- * Lives in the platform's config dir (~/.config/socialpub/config.json on Linux), or in
- * $SOCIALPUB_CONFIG_DIR — which the tests point at a temp dir.
+ * Where the config lives: $SOCIALPUB_CONFIG_DIR (the tests' temp dir), else the
+ * platform's config dir — ~/.config/socialpub (or $XDG_CONFIG_HOME/socialpub) on Linux,
+ * ~/Library/Preferences/socialpub on macOS, %APPDATA%\socialpub\Config on Windows.
+ */
+export function configDir(env: Io['env']): string {
+  if (env.SOCIALPUB_CONFIG_DIR) return env.SOCIALPUB_CONFIG_DIR;
+  const home = env.HOME ?? homedir();
+  if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'socialpub');
+  if (process.platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'socialpub', 'Config');
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'socialpub');
+}
+
+/**
+ * The CLI config file, config.json in configDir(). Written through conf (atomic writes,
+ * mode 0600 because it holds an API key); read directly, because loading conf (and its
+ * JSON-schema validator) costs about 100 ms that every command would otherwise pay.
  */
 export class CliConfig {
-  private constructor(private readonly store: Conf<ConfigValues>) {}
+  private store: Conf<ConfigValues> | undefined;
+
+  private constructor(
+    private readonly dir: string,
+    private values: ConfigValues,
+  ) {}
 
   static async open(io: Io): Promise<CliConfig> {
-    const { default: ConfStore } = await import('conf');
-    const cwd = io.env.SOCIALPUB_CONFIG_DIR;
-    const store = new ConfStore<ConfigValues>({
-      projectName: 'socialpub',
-      projectSuffix: '',
-      configFileMode: 0o600,
-      accessPropertiesByDotNotation: false,
-      ...(cwd ? { cwd } : {}),
-    });
-    return new CliConfig(store);
+    const dir = configDir(io.env);
+    let values: ConfigValues = {};
+    try {
+      const parsed = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as unknown;
+      if (parsed && typeof parsed === 'object') values = parsed as ConfigValues;
+    } catch {
+      // Missing or unreadable: nothing saved yet (the first write replaces it).
+    }
+    return new CliConfig(dir, values);
   }
 
   get path(): string {
-    return this.store.path;
+    return join(this.dir, 'config.json');
   }
 
   get(key: ConfigKey): string | undefined {
-    return this.store.get(key);
+    const v = this.values[key];
+    return typeof v === 'string' ? v : undefined;
   }
 
   all(): ConfigValues {
-    return { ...this.store.store };
+    return Object.fromEntries(CONFIG_KEYS.filter((k) => this.get(k) !== undefined).map((k) => [k, this.get(k)]));
   }
 
-  set(key: string, value: string): void {
+  async set(key: string, value: string): Promise<void> {
     if (!isConfigKey(key)) throw new UsageError(`unknown config key "${key}" (known: ${CONFIG_KEYS.join(', ')})`);
-    this.store.set(key, value);
+    const store = await this.writer();
+    store.set(key, value);
+    this.values = { ...store.store };
   }
 
-  unset(key: string): void {
+  async unset(key: string): Promise<void> {
     if (!isConfigKey(key)) throw new UsageError(`unknown config key "${key}" (known: ${CONFIG_KEYS.join(', ')})`);
-    this.store.delete(key);
+    const store = await this.writer();
+    store.delete(key);
+    this.values = { ...store.store };
+  }
+
+  private async writer(): Promise<Conf<ConfigValues>> {
+    if (!this.store) {
+      const { default: ConfStore } = await import('conf');
+      this.store = new ConfStore<ConfigValues>({ cwd: this.dir, configName: 'config', configFileMode: 0o600, accessPropertiesByDotNotation: false });
+    }
+    return this.store;
   }
 }

@@ -24,13 +24,13 @@ export async function configGet(ctx: Ctx, { key }: { key?: string | undefined })
 
 export async function configSet(ctx: Ctx, { key, value }: { key: string; value: string }): Promise<void> {
   const config = await ctx.config();
-  config.set(key, value);
+  await config.set(key, value);
   ctx.log.result({ [key]: key === 'api-key' ? maskKey(value) : value }, () => `${ctx.log.green('✔')} ${key} saved in ${config.path}`);
 }
 
 export async function configUnset(ctx: Ctx, { key }: { key: string }): Promise<void> {
   const config = await ctx.config();
-  config.unset(key);
+  await config.unset(key);
   ctx.log.result({ [key]: null }, () => `${ctx.log.green('✔')} ${key} removed`);
 }
 

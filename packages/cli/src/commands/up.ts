@@ -42,10 +42,10 @@ export async function up(ctx: Ctx, flags: DaemonFlags): Promise<void> {
     key = created.api_key;
     email = created.email;
     keyCreated = true;
-    config.set('api-key', key as string);
+    await config.set('api-key', key as string);
   }
-  config.set('base-url', state.url);
-  config.set('data-dir', dataDir);
+  await config.set('base-url', state.url);
+  await config.set('data-dir', dataDir);
 
   const data = {
     already_running: alreadyRunning,
