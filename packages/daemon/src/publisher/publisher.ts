@@ -173,12 +173,15 @@ export class Publisher {
     for (const t of this.#gate.drainAll()) this.#known.delete(t.id);
     if (this.#running.size === 0) return;
     const timer = new AbortController();
-    const deadline = this.#o.clock.sleep(deadlineMs, timer.signal).then(
-      () => true,
-      () => false,
-    );
+    const deadline =
+      deadlineMs <= 0
+        ? Promise.resolve(true)
+        : this.#o.clock.sleep(deadlineMs, timer.signal).then(
+            () => true,
+            () => false,
+          );
     const finished = Promise.allSettled([...this.#running.values()].map((r) => r.done)).then(() => false);
-    const timedOut = await Promise.race([deadline, finished]);
+    const timedOut = await Promise.race([finished, deadline]);
     timer.abort();
     if (timedOut) {
       for (const [id, r] of this.#running) {
