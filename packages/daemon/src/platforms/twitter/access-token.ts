@@ -120,6 +120,32 @@ export function forgetRefreshes(connectionId?: string): void {
 }
 
 /**
+ * Refreshes a connection's tokens once for everyone asking at the same time in this
+ * process (publishing targets and the background refresher), and persists the result with
+ * `persist` before anyone may use it. A caller whose credentials predate a refresh made
+ * here gets that refresh's tokens instead of spending an already-rotated refresh token.
+ */
+export async function refreshShared(creds: Credentials, refresher: TokenRefresher, env: TokenEnv, persist?: (update: TokenUpdate) => Promise<void>): Promise<TokenUpdate> {
+  const cached = latest.get(creds.connectionId);
+  if (cached && (cached.tokenObtainedAt ?? 0) > (creds.tokenObtainedAt ?? 0) && (cached.tokenExpiresAt ?? Infinity) - env.clock.now() > SKEW_MS) return cached;
+  let pending = inFlight.get(creds.connectionId);
+  if (!pending) {
+    pending = (async () => {
+      const update = await refresher(creds, env);
+      await persist?.(update);
+      latest.set(creds.connectionId, update);
+      return update;
+    })();
+    inFlight.set(creds.connectionId, pending);
+    pending.then(
+      () => inFlight.delete(creds.connectionId),
+      () => inFlight.delete(creds.connectionId),
+    );
+  }
+  return pending;
+}
+
+/**
  * A usable access token for the target's connection: refreshed (and stored) first when it
  * is about to expire or when `force` is set (after a 401).
  */
@@ -138,23 +164,9 @@ export async function ensureAccessToken(ctx: PublishContext, refresher: TokenRef
     throw new AuthExpiredError(`${reason}; reconnect the account`, { platformCode: 'token_expired' });
   }
 
-  let pending = inFlight.get(creds.connectionId);
-  if (!pending) {
-    pending = (async () => {
-      const update = await refresher(creds, { baseUrl: (h) => ctx.baseUrl(h), clock: ctx.clock, signal: ctx.signal });
-      // Stored before anything uses it: a rotated refresh token that is lost would end the connection.
-      await ctx.saveTokens(update);
-      latest.set(creds.connectionId, update);
-      return update;
-    })();
-    inFlight.set(creds.connectionId, pending);
-    pending.then(
-      () => inFlight.delete(creds.connectionId),
-      () => inFlight.delete(creds.connectionId),
-    );
-  }
   try {
-    apply(creds, await pending);
+    // Stored before anything uses it: a rotated refresh token that is lost would end the connection.
+    apply(creds, await refreshShared(creds, refresher, { baseUrl: (h) => ctx.baseUrl(h), clock: ctx.clock, signal: ctx.signal }, (u) => ctx.saveTokens(u)));
   } catch (err) {
     if (err instanceof TokenRefreshError && err.permanent) {
       await ctx.markConnectionExpired(err.message);
