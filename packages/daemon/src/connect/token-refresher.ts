@@ -3,6 +3,9 @@ import type { Credentials, Logger, TokenUpdate } from '../platforms/adapter';
 import { GraphApiError, GraphTransportError } from '../platforms/meta/graph-client';
 import { refreshInstagramToken, refreshThreadsToken } from '../platforms/meta/token-endpoints';
 import type { Clock } from '../util/clock';
+import { tiktokBackgroundRefresher } from '../platforms/tiktok/background-refresher';
+import { twitterBackgroundRefresher } from '../platforms/twitter/background-refresher';
+import { youtubeBackgroundRefresher } from '../platforms/youtube/background-refresher';
 
 /** A platform's way of refreshing a connection's token ahead of expiry. */
 export interface Refresher {
@@ -32,7 +35,7 @@ const fromGrant = (creds: Credentials, grant: { accessToken: string; expiresIn: 
  * Refreshers by platform. Instagram (Instagram Login) and Threads are here; the X,
  * TikTok and Google refreshers register theirs with `registerRefresher`.
  */
-export const REFRESHERS: Refresher[] = [];
+export const REFRESHERS: Refresher[] = [twitterBackgroundRefresher, tiktokBackgroundRefresher, youtubeBackgroundRefresher];
 
 export function registerRefresher(r: Refresher): void {
   const i = REFRESHERS.findIndex((x) => x.platform === r.platform);
