@@ -31,6 +31,8 @@ export async function waitForTask(ctx: Ctx, taskId: string, total: number): Prom
   const spinner = (await ctx.spinner()).start(progressText(0, 0, total));
   try {
     const final = await client.media.waitUntilReady(taskId, {
+      interval: 250,
+      maxInterval: 2_000,
       onProgress: (s: MediaStatus) => {
         spinner.text = progressText(s.progress.completed, s.progress.failed, s.progress.total);
       },
@@ -50,16 +52,20 @@ function progressText(completed: number, failed: number, total: number): string 
   return `Preparing media: ${completed} completed, ${failed} failed of ${total}`;
 }
 
-/** Prints a media task; throws (exit 8) when some or all files were refused. */
+/**
+ * Prints a media task. When some or all files were refused it throws (exit 8): a person
+ * sees the task above the error; under --json the one document is the error, with the
+ * task as its `data`.
+ */
 export function reportTask(ctx: Ctx, s: MediaStatus): void {
   const { success: _ok, ...data } = s;
-  ctx.log.result(data, () => renderTask(ctx.log, s));
-  if (s.status === 'processing') return;
-  const failed = s.failed.length;
+  const failed = s.status === 'processing' ? 0 : s.failed.length;
   if (s.status === 'failed' || failed > 0) {
+    if (!ctx.log.json) ctx.log.line(renderTask(ctx.log, s).join('\n'));
     const message = s.status === 'failed' ? `no file could be prepared (${s.error.message})` : `${failed} of ${s.progress.total} files were refused`;
-    throw new CliError(s.status === 'failed' ? s.error.code : 'incomplete', message, EXIT.incomplete);
+    throw new CliError(s.status === 'failed' ? 'media_failed' : 'incomplete', message, EXIT.incomplete, { data });
   }
+  ctx.log.result(data, () => renderTask(ctx.log, s));
 }
 
 export function renderTask(log: Logger, s: MediaStatus): string[] {

@@ -190,13 +190,15 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
   }
   if (!ctx.log.json) ctx.log.info(renderResult(ctx, result).join('\n'));
   const post = await followJob(ctx, result);
-  ctx.log.result(post, () => renderTargets(ctx.log, post.targets));
   const unfinished = post.targets.filter((t) => t.status !== 'published');
   if (unfinished.length) {
+    // Under --json the error document carries the job as `data`: still one document.
     throw new CliError('incomplete', `${unfinished.length} of ${post.targets.length} targets did not publish (${unfinished.map((t) => `${t.platform}.${t.type}: ${t.status}`).join(', ')})`, EXIT.incomplete, {
       hint: `see \`socialpub schedule show ${post.job_id}\``,
+      data: post,
     });
   }
+  ctx.log.result(post, () => post.targets.filter((t) => t.post_url).map((t) => t.post_url as string));
 }
 
 function renderResult(ctx: Ctx, r: PublishResult): string[] {

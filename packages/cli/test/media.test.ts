@@ -1,0 +1,88 @@
+import { writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDaemon } from './daemon-harness';
+
+// A 1x1 PNG: the daemon judges the kind from these bytes.
+const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a0c9d4e10000000049454e44ae426082', 'hex');
+
+let t: Awaited<ReturnType<typeof startTestDaemon>>;
+let server: Server;
+let origin: string;
+beforeAll(async () => {
+  // The sources below are on loopback; the daemon refuses private addresses unless told.
+  process.env.SOCIALPUB_MEDIA_ALLOW_PRIVATE = '1';
+  t = await startTestDaemon();
+  t.connect('twitter');
+  server = createServer((req, res) => {
+    if (req.url === '/photo.png') res.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
+    else res.writeHead(200, { 'Content-Type': 'text/html' }).end('<!doctype html><html><body>Sign in to see this file</body></html>');
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(async () => {
+  delete process.env.SOCIALPUB_MEDIA_ALLOW_PRIVATE;
+  await new Promise((r) => server.close(r));
+  await t.stop();
+});
+
+describe('socialpub prepare', () => {
+  it('starts a task and prints its id to follow', async () => {
+    const r = await t.run(`prepare ${origin}/photo.png --json`);
+    expect(r.code).toBe(0);
+    const { task_id } = r.json<{ task_id: string }>();
+    expect(task_id).toMatch(/^task_/);
+    const human = await t.run(`prepare ${origin}/photo.png`);
+    expect(human.stdout).toMatch(/task:\s+task_/);
+    expect(human.stdout).toContain('follow it with: socialpub status task_');
+  });
+
+  it('waits with a progress line and lists the prepared file', async () => {
+    const r = await t.run(`prepare ${origin}/photo.png --wait`);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('✔ Preparing media: 1 completed, 0 failed of 1');
+    expect(r.stdout).toMatch(/status:\s+completed/);
+    expect(r.stdout).toMatch(/image\s+\d+ B\s+http:\/\/127\.0\.0\.1:\d+\/\S+\s+http:\/\/127\.0\.0\.1:\d+\/photo\.png/);
+  });
+
+  it('exits 8 when a file is refused, saying which and why', async () => {
+    const r = await t.run(`prepare ${origin}/photo.png ${origin}/share-link --wait --json`);
+    expect(r.code).toBe(8);
+    // One JSON document: the error, carrying the task as its data.
+    const body = r.json<{ success: false; error: { code: string; exit_code: number }; data: { status: string; progress: unknown; failed: { original_url: string; error: { code: string } }[] } }>();
+    expect(body.error).toMatchObject({ code: 'incomplete', exit_code: 8, message: '1 of 2 files were refused' });
+    expect(body.data).toMatchObject({ status: 'completed', progress: { total: 2, completed: 1, failed: 1 } });
+    expect(body.data.failed[0]).toMatchObject({ original_url: `${origin}/share-link`, error: { code: 'html_page' } });
+    const human = await t.run(`prepare ${origin}/share-link --wait`);
+    expect(human.code).toBe(8);
+    expect(human.stdout).toMatch(/REFUSED\s+WHY/);
+    expect(human.stderr).toContain('error: no file could be prepared');
+  });
+
+  it('shows a task by id with status, and refuses an unknown one (exit 4)', async () => {
+    const { task_id } = (await t.run(`prepare ${origin}/photo.png --wait --json`)).json<{ task_id: string }>();
+    const r = await t.run(`status ${task_id} --json`);
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ task_id, status: 'completed' });
+    expect((await t.run('status task_nosuchtask')).code).toBe(4);
+  });
+});
+
+describe('socialpub publish with a local file', () => {
+  it('prepares the file through the daemon and publishes its prepared URL', async () => {
+    const file = join(t.root, 'local photo.png');
+    writeFileSync(file, PNG);
+    const r = await t.run(['publish', 'with a local file', '-p', 'twitter', '--media', file, '--at', '+3h', '--json']);
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    const { job_id } = r.json<{ job_id: string }>();
+    const post = (await t.run(`schedule show ${job_id} --json`)).json<{ media_urls: string[] }>();
+    expect(post.media_urls).toHaveLength(1);
+    expect(post.media_urls[0]).toMatch(new RegExp(`^${t.daemon.url}/`));
+    const served = await fetch(post.media_urls[0] as string);
+    expect(served.status).toBe(200);
+    expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+  });
+});
