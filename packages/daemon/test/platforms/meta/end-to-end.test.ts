@@ -68,7 +68,7 @@ async function world() {
     const res = await fetch(`${url}${API}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  return { clock, db, media, call };
+  return { clock, db, media, call, admin };
 }
 
 describe('publishing to the Meta sandbox through the daemon', () => {
@@ -132,5 +132,20 @@ describe('publishing to the Meta sandbox through the daemon', () => {
     const feed = posts.find((p) => p.platform === 'instagram' && p.kind === 'feed')!;
     expect(feed.createdAt - story.createdAt).toBeGreaterThanOrEqual(60_000 - 20_000);
     expect(story.body).toMatchObject({ media: [prepared] });
+  });
+
+  it('fails a target whose connection was removed before it fell due with platform_not_connected', async () => {
+    const w = await world();
+    const later = new Date(w.clock.now() + 10 * 60_000).toISOString();
+    const pub = await w.call('POST', '/content/publish', { caption: 'Later', platforms: ['threads'], scheduled_for: later });
+    expect(pub.status).toBeLessThan(300);
+    w.admin.removeConnection('threads', { email: 'me@example.com' });
+    for (let i = 0; i < 11; i++) {
+      await w.clock.advance(60_000);
+      await flushMicrotasks(20);
+    }
+    const row = w.db.prepare('SELECT status, error_code FROM targets').get() as { status: string; error_code: string };
+    expect(row).toEqual({ status: 'failed', error_code: 'platform_not_connected' });
+    expect(listSandboxPosts(w.db)).toEqual([]);
   });
 });
