@@ -85,6 +85,8 @@ export class Publisher {
   /** Ids whose in-flight attempt was given up at shutdown: nothing more is written for them. */
   readonly #abandoned = new Set<string>();
   readonly #reconcileTries = new Map<string, number>();
+  /** Ids dispatched while a task for them was in hand: dispatched again when it ends. */
+  readonly #again = new Set<string>();
   readonly #listeners = new Set<(s: Settled) => void>();
   #accepting = false;
   #sweepCtl: AbortController | null = null;
@@ -148,7 +150,12 @@ export class Publisher {
 
   /** A target fell due (from the scheduler). Ignored when not scheduled, not due, or already in hand. */
   dispatch(targetId: string): void {
-    if (!this.#accepting || this.#known.has(targetId)) return;
+    if (!this.#accepting) return;
+    if (this.#known.has(targetId)) {
+      // In hand already; if the task ends by putting it back to scheduled, look again then.
+      this.#again.add(targetId);
+      return;
+    }
     const [s] = this.#o.queue.fireStates([targetId]);
     if (!s || s.status !== 'scheduled') return;
     const now = this.#o.clock.now();
@@ -170,6 +177,7 @@ export class Publisher {
     this.#accepting = false;
     this.#sweepCtl?.abort();
     await this.#sweepLoop;
+    this.#again.clear();
     for (const t of this.#gate.drainAll()) this.#known.delete(t.id);
     if (this.#running.size === 0) return;
     const timer = new AbortController();
@@ -230,6 +238,7 @@ export class Publisher {
         this.#known.delete(task.id);
         this.#abandoned.delete(task.id);
         for (const l of this.#listeners) l({ targetId: task.id, kind: task.kind, result });
+        if (this.#again.delete(task.id)) this.dispatch(task.id);
         for (const next of this.#gate.done(task.platform)) {
           if (this.#accepting) this.#start(next);
           else this.#known.delete(next.id);

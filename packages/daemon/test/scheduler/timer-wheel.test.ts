@@ -68,9 +68,16 @@ describe('TimerWheel', () => {
           for (const [id] of due) model.delete(id);
         };
         for (const o of ops) {
-          if (o.kind === 'add') model.set(`t${o.id}`, now + o.delta), w.add(`t${o.id}`, now + o.delta);
-          else if (o.kind === 'remove') model.delete(`t${o.id}`), w.remove(`t${o.id}`);
-          else check((now += o.by));
+          if (o.kind === 'add') {
+            model.set(`t${o.id}`, now + o.delta);
+            w.add(`t${o.id}`, now + o.delta);
+          } else if (o.kind === 'remove') {
+            model.delete(`t${o.id}`);
+            w.remove(`t${o.id}`);
+          } else {
+            now += o.by;
+            check(now);
+          }
           expect(w.size).toBe(model.size);
         }
         check(now + 10_000_000);
