@@ -145,6 +145,15 @@ describe('instagram adapter against the simulator', () => {
     expect(s.state.posts).toHaveLength(0);
   });
 
+  it('refuses, before creating anything, a live publish whose media URL is on this machine', async () => {
+    const img = mediaFile('image', { publicUrl: 'http://127.0.0.1:8787/files/abc.jpg' });
+    const ctx = context(s, { platform: 'instagram', type: 'feed', media: [img], credentials: { mode: 'live' } });
+    const err = await drive(s.clock, adapter.publish(ctx)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermanentError);
+    expect((err as Error).message).toMatch(/127\.0\.0\.1:8787.*--public-url/);
+    expect(s.state.requests.filter((r) => r.method === 'POST')).toEqual([]);
+  });
+
   it('refreshes an expired Instagram Login token and retries the step once', async () => {
     s.state.issueToken({ token: 'IGL-old', platform: 'instagram', kind: 'ig_user', accountId: 'instagram-acct', expiresAt: s.clock.now() + 30 * 86_400_000, longLived: true, issuedAt: s.clock.now() - 2 * 86_400_000 });
     s.state.addAccount({ id: 'instagram-acct', platform: 'instagram', kind: 'ig_user', username: 'tester', name: 'Tester' });
