@@ -76,6 +76,16 @@ describe('GET /healthz', () => {
 });
 
 describe('errors', () => {
+  it('carries X-Request-Id on successes and errors, the same id as error.request_id', async () => {
+    const h = harness();
+    const ok = await h.call('POST', `${API}/auth/validate`);
+    expect(ok.headers.get('X-Request-Id')).toMatch(/^req_[0-9a-f]{32}$/);
+    const bad = await h.call('POST', `${API}/auth/validate`, { headers: { 'X-API-Key': 'nope' } });
+    const id = bad.headers.get('X-Request-Id');
+    expect(id).toMatch(/^req_/);
+    expect(((await bad.json()) as { error: { request_id: string } }).error.request_id).toBe(id);
+  });
+
   it('answers an unknown route with the error body and 404', async () => {
     const h = harness();
     const res = await h.app.request('/nope');

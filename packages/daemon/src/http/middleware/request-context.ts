@@ -18,9 +18,12 @@ export function requestContext({ logger, generator = () => `req_${randomUUID().r
     const log = logger.child({ request_id: requestId });
     c.set('requestId', requestId);
     c.set('log', log);
+    // Set before the handler runs, so it lands on every response the context builds (errors
+    // included) without touching c.res.headers afterwards, which would make the Node adapter
+    // materialise a full Response and leave its fast path.
+    c.header('X-Request-Id', requestId);
     const started = now();
     await next();
-    c.res.headers.set('X-Request-Id', requestId);
     log.debug('request', { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round((now() - started) * 100) / 100 });
   };
 }
