@@ -160,6 +160,12 @@ export function toFailure(err: unknown): Failure {
       const exitCode = code === 'not_found' ? EXIT.notFound : code === 'conflict' ? EXIT.conflict : EXIT.usage;
       return { exitCode, code: code === 'invalid' ? 'invalid_request' : (code ?? 'error'), message: err.message };
     }
+    if (e.name === 'ConnectError') return { exitCode: EXIT.error, code: 'connect_failed', message: err.message };
+    if (e.name === 'OAuthFlowError') {
+      const reason = (err as { reason?: string }).reason;
+      if (reason === 'aborted') return { exitCode: EXIT.interrupted, code: 'interrupted', message: err.message };
+      return { exitCode: reason === 'denied' ? EXIT.auth : EXIT.error, code: `oauth_${reason ?? 'failed'}`, message: err.message };
+    }
     if (e.name === 'ConfigError') return { exitCode: EXIT.usage, code: 'usage', message: err.message };
     if (e.name === 'ExitPromptError' || e.name === 'AbortPromptError' || e.name === 'AbortError') {
       return { exitCode: EXIT.interrupted, code: 'interrupted', message: 'cancelled' };

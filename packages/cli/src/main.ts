@@ -163,11 +163,15 @@ export function buildProgram(io: Io): Command {
       .argument('<platform>', 'instagram, facebook, twitter, threads, tiktok or youtube')
       .option('--sandbox', "connect the platform's simulator served by the daemon", false)
       .option('--user <email>', 'the user the connection belongs to (default: the only user)')
-      .option('--client-id <id>', 'your app id / client id (live; prompted when missing)')
-      .option('--client-secret <secret>', 'your app secret / client secret (live; prompted when missing)')
-      .option('--page <id>', 'facebook: the page to publish to (asked when several)')
-      .option('--access-token <token>', 'twitter: a pasted OAuth 1.0a user access token')
-      .option('--access-secret <secret>', 'twitter: the OAuth 1.0a access token secret')
+      .option('--client-id <id>', 'live: your app id / client id / client key (prompted when missing)')
+      .option('--client-secret <secret>', 'live: your app secret / client secret (prompted when missing)')
+      .option('--redirect-uri <uri>', 'live: the redirect URI registered in your app (default http://localhost:8765/callback or http://127.0.0.1:8765/callback)')
+      .option('--page <id>', 'facebook (and instagram via facebook): the page to publish to (asked when several)')
+      .option('--login <kind>', 'instagram: instagram (Instagram Login, default) or facebook (through a Facebook page)')
+      .option('--consumer-key <key>', 'twitter OAuth 1.0a: the app API key')
+      .option('--consumer-secret <secret>', 'twitter OAuth 1.0a: the app API key secret')
+      .option('--access-token <token>', 'twitter OAuth 1.0a: your access token')
+      .option('--access-secret <secret>', 'twitter OAuth 1.0a: your access token secret')
       .option('--no-browser', 'print the authorization URL instead of opening a browser')
       .action(
         act(async (ctx, [platform], o) =>
@@ -178,6 +182,10 @@ export function buildProgram(io: Io): Command {
             clientId: o.clientId as string | undefined,
             clientSecret: o.clientSecret as string | undefined,
             page: o.page as string | undefined,
+            login: o.login as string | undefined,
+            redirectUri: o.redirectUri as string | undefined,
+            consumerKey: o.consumerKey as string | undefined,
+            consumerSecret: o.consumerSecret as string | undefined,
             accessToken: o.accessToken as string | undefined,
             accessSecret: o.accessSecret as string | undefined,
             browser: o.browser !== false,
@@ -187,7 +195,8 @@ export function buildProgram(io: Io): Command {
     [
       'socialpub connect twitter --sandbox',
       'socialpub connect facebook --sandbox --user ana@example.com',
-      'socialpub connect instagram --client-id 123 --client-secret s3cr3t',
+      'socialpub connect instagram --client-id 123456 --client-secret s3cr3t',
+      'socialpub connect twitter --consumer-key K --consumer-secret S --access-token T --access-secret TS',
     ],
   );
   const connections = program.command('connections').description('platform connections (local admin)');

@@ -1,28 +1,66 @@
-import type { ConnectionListing } from '@socialpub/daemon';
 import type { Platform } from '@socialpub/core';
+import type { ConnectionListing } from '@socialpub/daemon';
 import type { Ctx } from '../context';
 import { CliError, EXIT } from '../errors';
+import { withAdmin } from './admin';
+import { openBrowser } from './open-browser';
 
 export interface LiveConnectInput {
   dataDir: string;
   platform: Platform;
   email?: string | undefined;
-  clientId: string;
-  clientSecret: string;
+  clientId?: string | undefined;
+  clientSecret?: string | undefined;
   page?: string | undefined;
+  login?: 'instagram' | 'facebook' | undefined;
+  redirectUri?: string | undefined;
+  consumerKey?: string | undefined;
+  consumerSecret?: string | undefined;
   accessToken?: string | undefined;
   accessSecret?: string | undefined;
   browser: boolean;
 }
 
 /**
- * Connects a real account through the platform's OAuth flow. The flows themselves
- * (authorize URL, loopback redirect, token exchange, page choice) live in the daemon
- * package's connect/ folder, owned by the platform adapters; this is where the CLI hands
- * them its browser opener and its prompts.
+ * Connects a real account through the platform's flow, which lives with the platform in
+ * the daemon package (authorize URL, loopback redirect, token exchange, page choice). The
+ * CLI lends it its prompts (missing credentials are asked, secrets hidden), its stderr,
+ * and a browser opener; the connection is saved through the data dir's store.
  */
-export async function connectLive(_ctx: Ctx, input: LiveConnectInput): Promise<ConnectionListing> {
-  throw new CliError('not_available', `connecting a live ${input.platform} account is not available in this build`, EXIT.error, {
-    hint: `use a simulated account meanwhile: socialpub connect ${input.platform} --sandbox`,
+export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<ConnectionListing> {
+  const { connectLivePlatform } = await import('./daemon-extras');
+  const io = {
+    prompt: async (question: string, opts: { secret?: boolean } = {}) =>
+      opts.secret ? ctx.prompts.password(`${question}:`, `${question} (see --help for the flag)`) : ctx.prompts.input(`${question}:`, `${question} (see --help for the flag)`),
+    choose: async <T>(question: string, choices: { label: string; value: T }[]): Promise<T> => {
+      const picked = await ctx.prompts.select(question, question, choices.map((c, i) => ({ value: String(i), name: c.label })));
+      return (choices[Number(picked)] as { value: T }).value;
+    },
+    print: (line: string) => ctx.log.info(line),
+    openBrowser: (url: string) => openBrowser(ctx.io, url, input.browser),
+  };
+  return withAdmin(input.dataDir, async (admin) => {
+    const email = input.email;
+    const users = admin.store.users.list();
+    const user = email ? admin.store.users.ensure(email, Date.now()).user : users.length === 1 ? users[0] : undefined;
+    if (!user) {
+      throw new CliError('usage', users.length ? `several users exist (${users.map((u) => u.email).join(', ')}); name one with --user` : 'no user yet: run `socialpub up` or `socialpub keys create` first', EXIT.usage);
+    }
+    const options = {
+      userId: user.id,
+      ...(input.clientId ? { appId: input.clientId, clientId: input.clientId } : {}),
+      ...(input.clientSecret ? { appSecret: input.clientSecret, clientSecret: input.clientSecret } : {}),
+      ...(input.page ? { pageId: input.page } : {}),
+      ...(input.login ? { login: input.login } : {}),
+      ...(input.redirectUri ? { redirectUri: input.redirectUri } : {}),
+      ...(input.consumerKey ? { consumerKey: input.consumerKey, auth: 'oauth1' } : {}),
+      ...(input.consumerSecret ? { consumerSecret: input.consumerSecret } : {}),
+      ...(input.accessToken ? { accessToken: input.accessToken } : {}),
+      ...(input.accessSecret ? { accessTokenSecret: input.accessSecret } : {}),
+    };
+    const saved = await connectLivePlatform(input.platform, options, io, { connections: admin.store.connections });
+    const listing = admin.listConnections({ email: user.email }).find((c) => c.connection_id === saved.id);
+    if (!listing) throw new CliError('error', `the ${input.platform} connection was not saved`, EXIT.error);
+    return listing;
   });
 }

@@ -4,3 +4,4 @@
  * of the daemon. When the index exports them, this file becomes one re-export.
  */
 export { listSandboxPosts, type SandboxPost } from '../../../daemon/src/platforms/sandbox';
+export { connectLive as connectLivePlatform, type ConnectIO, type ConnectOptions } from '../../../daemon/src/connect/index';
