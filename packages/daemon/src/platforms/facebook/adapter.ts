@@ -124,14 +124,25 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     return `https://www.facebook.com/${postId}`;
   };
 
-  /** The call that makes the post: a lost answer is settled by looking, else it is unknown. */
-  const publishing = async <T>(_s: Session, call: () => Promise<T>, settle: () => Promise<boolean>): Promise<T | null> => {
+  /**
+   * The call that makes the post. A lost answer is settled by looking: found -> done.
+   * Not found is trusted only where the page's own record is authoritative (stories by
+   * media id, reels by publish status: `absentMeansNot`), and then the step is retried;
+   * for feed posts it stays unknown (needs review) rather than risk a second post.
+   */
+  const publishing = async <T>(call: () => Promise<T>, settle: () => Promise<boolean>, absentMeansNot = false): Promise<T | null> => {
     try {
       return await call();
     } catch (err) {
       if (!(err instanceof OutcomeUnknownError)) throw err;
-      const found = await settle().catch(() => false);
+      let found: boolean;
+      try {
+        found = await settle();
+      } catch {
+        throw err;
+      }
       if (found) return null;
+      if (absentMeansNot) throw new RetryableError(`${err.message}; Facebook shows it was not published, so it will be tried again`, { platformCode: err.platformCode, cause: err });
       throw err;
     }
   };
@@ -161,20 +172,20 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     if (media.length === 0) {
       const link = /\bhttps?:\/\/[^\s<>"]+/.exec(message ?? '')?.[0];
       await markCalled();
-      const res = await publishing(s, () => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, link } }, { publishing: true }), settleFeed);
+      const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, link } }, { publishing: true }), settleFeed);
       return finishFeed(s, res?.id ?? (s.cp.postId as string), s.cp.postUrl ?? undefined);
     }
     if (media.length === 1 && media[0]?.kind === 'video') {
       const m = media[0];
       await markCalled();
-      const res = await publishing(s, async () => s.video.call<{ id: string }>(`${s.pageId}/videos`, { method: 'POST', multipart: await multipart(m, message ? { description: message } : {}) }, { publishing: true }), settleFeed);
+      const res = await publishing(async () => s.video.call<{ id: string }>(`${s.pageId}/videos`, { method: 'POST', multipart: await multipart(m, message ? { description: message } : {}) }, { publishing: true }), settleFeed);
       const id = res?.id ?? (s.cp.postId as string);
       return finishFeed(s, id, res ? `https://www.facebook.com/${s.pageId}/videos/${id}` : (s.cp.postUrl ?? undefined));
     }
     if (media.length === 1) {
       const m = media[0] as MediaItem;
       await markCalled();
-      const res = await publishing(s, async () => s.graph.call<{ id: string; post_id?: string }>(`${s.pageId}/photos`, { method: 'POST', multipart: await multipart(m, message ? { message } : {}) }, { publishing: true }), settleFeed);
+      const res = await publishing(async () => s.graph.call<{ id: string; post_id?: string }>(`${s.pageId}/photos`, { method: 'POST', multipart: await multipart(m, message ? { message } : {}) }, { publishing: true }), settleFeed);
       return finishFeed(s, res ? String(res.post_id ?? res.id) : (s.cp.postId as string), s.cp.postUrl ?? undefined);
     }
     // Several photos: unpublished photos (invisible), then one feed post attaching them.
@@ -188,7 +199,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     }
     await markCalled();
     const attached = JSON.stringify(s.cp.photos.map((id) => ({ media_fbid: id })));
-    const res = await publishing(s, () => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, attached_media: attached } }, { publishing: true }), settleFeed);
+    const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, attached_media: attached } }, { publishing: true }), settleFeed);
     return finishFeed(s, res?.id ?? (s.cp.postId as string), s.cp.postUrl ?? undefined);
   };
 
@@ -246,7 +257,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
       st.publishCalledAt = ctx.clock.now();
       await s.save();
       let found: { post_id: string; url?: string } | null = null;
-      const res = await publishing(s, finish, async () => Boolean((found = await findStory(s, mediaId))));
+      const res = await publishing(finish, async () => Boolean((found = await findStory(s, mediaId))), true);
       st.postId = String(res?.post_id ?? (found as { post_id: string } | null)?.post_id);
       await s.save();
     }
@@ -290,9 +301,9 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     s.cp.publishCalledAt = ctx.clock.now();
     await s.save();
     await publishing(
-      s,
       () => s.graph.call(`${s.pageId}/video_reels`, { method: 'POST', params: { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED', description: ctx.target.caption || undefined } }, { publishing: true }),
       async () => (await reelStatus(s, videoId)) === 'published',
+      true,
     );
     s.cp.postId = videoId;
     await s.save();

@@ -144,4 +144,58 @@ describe('facebook adapter against the simulator', () => {
     const err = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'same' }))).catch((e: unknown) => e);
     expect((err as PermanentError).platformCode).toBe('506');
   });
+
+  it('settles a lost answer to a feed post by finding it on the page', async () => {
+    s.state.faults.push({ path: '/page1/feed', method: 'POST', hangUpAfter: true });
+    const ctx = context(s, { platform: 'facebook', type: 'feed', caption: 'findable' });
+    const out = await drive(s.clock, adapter.publish(ctx));
+    expect(s.state.posts).toHaveLength(1);
+    expect(out.postId).toBe(s.state.posts[0]!.postId);
+    expect(s.sequence()).toContain(`GET ${FB} /page1/feed`);
+  });
+
+  it('calls a lost feed post it cannot find unknown, and never posts it again', async () => {
+    const ctx = context(s, { platform: 'facebook', type: 'feed', caption: 'ghost', checkpoint: { publishCalledAt: s.clock.now() } });
+    const err = await drive(s.clock, adapter.publish(ctx)).catch((e: unknown) => e);
+    expect((err as { kind: string }).kind).toBe('outcome_unknown');
+    expect(reqs('/page1/feed')).toHaveLength(0);
+    const rec = await drive(s.clock, adapter.reconcile(ctx));
+    expect(rec.state).toBe('unknown');
+  });
+
+  it('resumes a story target after a crash without repeating the published story', async () => {
+    const media = [mediaFile('image'), mediaFile('image')];
+    s.state.faults.push({ path: '/page1/photo_stories', error: { status: 500, error: { message: 'An unexpected error has occurred.', code: 2, is_transient: true } } });
+    // The first story goes out; the second story's call fails before anything is made.
+    const origin = s.state.takeFault.bind(s.state);
+    let n = 0;
+    s.state.takeFault = (req) => (req.path === '/page1/photo_stories' && ++n === 2 ? origin(req) : null);
+    const ctx = context(s, { platform: 'facebook', type: 'story', media });
+    const err = await drive(s.clock, adapter.publish(ctx)).catch((e: unknown) => e);
+    // The page's stories list shows the second story is not there: safe to try again.
+    expect((err as { kind: string }).kind).toBe('retryable');
+    expect(s.state.posts).toHaveLength(1);
+    const rec = await drive(s.clock, adapter.reconcile(context(s, { platform: 'facebook', type: 'story', checkpoint: ctx.checkpoint.data })));
+    expect(rec.state).toBe('not_published');
+    const resumed = context(s, { platform: 'facebook', type: 'story', media, checkpoint: ctx.checkpoint.data });
+    const out = await drive(s.clock, adapter.publish(resumed));
+    expect(s.state.posts.map((p) => p.kind)).toEqual(['story', 'story']);
+    expect(out.postId).toBe(s.state.posts[0]!.postId);
+  });
+});
+
+describe('facebook validation', () => {
+  const base = { platform: 'facebook' as const, publicBaseUrl: null, caption: 'x' };
+  const img = { url: 'https://d/f.jpg', kind: 'image' as const, mimeType: 'image/jpeg', size: 1000, prepared: true };
+  const vid = { url: 'https://d/f.mp4', kind: 'video' as const, mimeType: 'video/mp4', size: 1000, prepared: true, durationSec: 120 };
+
+  it('needs no public URL, since socialpub uploads the bytes', () => {
+    expect(adapter.validate({ ...base, type: 'feed', media: [img] })).toEqual([]);
+  });
+
+  it('refuses photos mixed with a video, a text-less post without media and a 120 s reel', () => {
+    expect(adapter.validate({ ...base, type: 'feed', media: [img, vid] })[0]!.message).toBe('A Facebook feed post carries either photos or one video, not both.');
+    expect(adapter.validate({ ...base, caption: ' ', type: 'feed', media: [] })[0]!.message).toBe('A Facebook post without media needs text.');
+    expect(adapter.validate({ ...base, type: 'reels', media: [vid] })[0]!.message).toBe('Facebook reels videos may last at most 90 s; this one lasts 120 s.');
+  });
 });
