@@ -1,0 +1,72 @@
+import type { Platform } from '@socialpub/core';
+import type { Logger, PlatformAdapter } from '../platforms/adapter';
+import type { SchedulerOptions } from '../scheduler/scheduler';
+import type { MediaResolver } from '../services';
+import type { DB } from '../store/database';
+import type { Clock } from '../util/clock';
+import type { ConnectionSource } from './connection-source';
+import type { PublisherOptions } from './publisher';
+import { Scheduler } from '../scheduler/scheduler';
+import { createTargetQueue } from '../store/target-queue';
+import { Publisher } from './publisher';
+
+export interface PublishingDeps {
+  db: DB;
+  clock: Clock;
+  adapters: ReadonlyMap<Platform, PlatformAdapter>;
+  connections: ConnectionSource;
+  media: MediaResolver;
+  log?: Logger;
+  /** Overrides of the scheduler's options (horizon, tick, sweep...). */
+  scheduler?: Omit<Partial<SchedulerOptions>, 'queue' | 'clock' | 'onDue'>;
+  /** Overrides of the publisher's options (concurrency, lease, backoff, sandbox URLs...). */
+  publisher?: Omit<Partial<PublisherOptions>, 'queue' | 'clock' | 'adapters' | 'connections' | 'media' | 'scheduler'>;
+}
+
+export interface Publishing {
+  scheduler: Scheduler;
+  publisher: Publisher;
+  /** Recovers what a previous run left in flight, loads the wheel and starts both loops. */
+  start(): Promise<void>;
+  /** Stops firing and claiming, waits for attempts in flight up to `deadlineMs`, leaves the rest to recovery. */
+  stop(deadlineMs?: number): Promise<void>;
+}
+
+/** The scheduler and the publisher over one store, wired to each other (daemon.ts and the crash test use it). */
+export function createPublishing(deps: PublishingDeps): Publishing {
+  const queue = createTargetQueue(deps.db);
+  const log = deps.log;
+  // The scheduler calls the publisher and the publisher tells the scheduler about retries;
+  // the publisher exists before the first call, since nothing fires before start().
+  let publisher: Publisher | null = null;
+  const scheduler = new Scheduler({
+    queue,
+    clock: deps.clock,
+    onDue: (id) => publisher?.dispatch(id),
+    ...(log ? { log } : {}),
+    ...deps.scheduler,
+  });
+  publisher = new Publisher({
+    queue,
+    clock: deps.clock,
+    adapters: deps.adapters,
+    connections: deps.connections,
+    media: deps.media,
+    scheduler,
+    ...(log ? { log } : {}),
+    ...deps.publisher,
+  });
+  const p = publisher;
+  return {
+    scheduler,
+    publisher: p,
+    async start() {
+      p.start();
+      await scheduler.start();
+    },
+    async stop(deadlineMs = 10_000) {
+      await scheduler.stop();
+      await p.stop(deadlineMs);
+    },
+  };
+}

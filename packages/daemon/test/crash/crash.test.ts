@@ -1,0 +1,100 @@
+import type { ChildProcess } from 'node:child_process';
+import type { LedgerEntry } from '../../src/platforms/test-adapter';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { PLATFORMS } from '@socialpub/core';
+import { afterAll, describe, expect, it } from 'vitest';
+import { FileLedger } from '../../src/platforms/test-adapter';
+import { openDatabase } from '../../src/store/database';
+import { insertTarget, seedUser } from '../scheduler/harness';
+
+const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
+const CHILD = fileURLToPath(new URL('./daemon-child.ts', import.meta.url));
+const TARGETS = 2_000;
+const SPAN_MS = 20_000;
+const KILLS = 5;
+
+const dir = mkdtempSync(join(tmpdir(), 'socialpub-crash-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function startChild(dbPath: string, ledgerPath: string): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null> } {
+  const child = spawn(process.execPath, ['--conditions=@socialpub/source', '--import', 'tsx', CHILD, dbPath], {
+    cwd: ROOT,
+    env: { ...process.env, SOCIALPUB_TEST_ADAPTER: ledgerPath, SOCIALPUB_TEST_ADAPTER_LATENCY_MS: '5,60' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const ready = new Promise<void>((resolve, reject) => {
+    child.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
+    void exited.then((code) => reject(new Error(`daemon exited (${code}) before ready: ${stderr}`)));
+  });
+  return { child, ready, exited };
+}
+
+/** Waits for real time: the moments of the kills are the point of this test. */
+const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+describe('crash safety', () => {
+  it('publishes 2,000 targets exactly once through 5 SIGKILLs and restarts', { timeout: 90_000 }, async () => {
+    const dbPath = join(dir, 'socialpub.db');
+    const ledgerPath = join(dir, 'ledger.jsonl');
+    const db = openDatabase(dbPath);
+    const t0 = Date.now() + 2_000;
+    seedUser(db, t0);
+    db.transaction(() => {
+      for (let i = 0; i < TARGETS; i++) {
+        insertTarget(db, { due: t0 + Math.floor((i * SPAN_MS) / TARGETS), platform: PLATFORMS[i % PLATFORMS.length]!, id: `tgt_crash_${i}` });
+      }
+    })();
+
+    const moments: number[] = [];
+    let run = startChild(dbPath, ledgerPath);
+    for (let k = 0; k < KILLS; k++) {
+      await run.ready;
+      const delay = 1_500 + Math.floor(Math.random() * 2_500);
+      await wait(delay);
+      moments.push(Date.now() - t0);
+      run.child.kill('SIGKILL');
+      expect(await run.exited).toBeNull();
+      run = startChild(dbPath, ledgerPath);
+    }
+    await run.ready;
+
+    const open = db.prepare("SELECT count(*) FROM targets WHERE status IN ('scheduled', 'publishing')").pluck();
+    const deadline = t0 + SPAN_MS + 25_000;
+    while ((open.get() as number) > 0 && Date.now() < deadline) await wait(200);
+    const settledAt = Date.now() - t0;
+    run.child.kill('SIGTERM');
+    expect(await run.exited).toBe(0);
+
+    const counts = Object.fromEntries(
+      (db.prepare('SELECT status, count(*) AS n FROM targets GROUP BY status').all() as { status: string; n: number }[]).map((r) => [r.status, r.n]),
+    );
+    const ledger: LedgerEntry[] = FileLedger.read(ledgerPath);
+    const perTarget = new Map<string, LedgerEntry[]>();
+    for (const e of ledger) perTarget.set(e.targetId, [...(perTarget.get(e.targetId) ?? []), e]);
+    const doubles = [...perTarget.entries()].filter(([, es]) => es.length > 1).map(([id]) => id);
+    const rows = db.prepare('SELECT id, status, due_at, post_id FROM targets').all() as { id: string; status: string; due_at: number; post_id: string | null }[];
+    const mismatched = rows.filter((r) => r.status === 'published' && perTarget.get(r.id)?.[0]?.postId !== r.post_id);
+    const early = rows.filter((r) => (perTarget.get(r.id)?.[0]?.at ?? Infinity) < r.due_at);
+    const outcomes = Object.fromEntries(
+      (db.prepare('SELECT outcome, count(*) AS n FROM attempts GROUP BY outcome').all() as { outcome: string; n: number }[]).map((r) => [r.outcome, r.n]),
+    );
+    db.close();
+
+    const summary = { moments, settledAt, counts, outcomes, posts: ledger.length, doubles: doubles.length };
+    console.log('crash test:', JSON.stringify(summary));
+    expect(doubles).toEqual([]);
+    expect((counts.published ?? 0) + (counts.needs_review ?? 0)).toBe(TARGETS);
+    expect(counts.scheduled ?? 0).toBe(0);
+    expect(counts.publishing ?? 0).toBe(0);
+    expect(mismatched.map((r) => r.id)).toEqual([]);
+    expect(early.map((r) => r.id)).toEqual([]);
+    expect(moments).toHaveLength(KILLS);
+  });
+});
