@@ -121,6 +121,22 @@ describe('socialpub config', () => {
   });
 });
 
+describe('colour', () => {
+  const ESC = '\u001b[';
+  it('colours a terminal, and not with NO_COLOR, --no-color or a pipe', async () => {
+    const tty = await home.run('config get', { env: { NO_COLOR: undefined }, stdoutIsTTY: true });
+    expect(tty.stdout).toContain(ESC);
+    const noColor = await home.run('config get', { env: { NO_COLOR: '1' }, stdoutIsTTY: true });
+    expect(noColor.stdout).not.toContain(ESC);
+    const flag = await home.run('config get --no-color', { env: { NO_COLOR: undefined }, stdoutIsTTY: true });
+    expect(flag.stdout).not.toContain(ESC);
+    const piped = await home.run('config get', { env: { NO_COLOR: undefined }, stdoutIsTTY: false });
+    expect(piped.stdout).not.toContain(ESC);
+    const forced = await home.run('config get', { env: { NO_COLOR: undefined, FORCE_COLOR: '1' }, stdoutIsTTY: false });
+    expect(forced.stdout).toContain(ESC);
+  });
+});
+
 describe('socialpub completion', () => {
   it('prints a bash script that bash accepts and that completes subcommands', async () => {
     const r = await home.run('completion bash');
