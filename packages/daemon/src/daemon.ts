@@ -4,14 +4,16 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
-import type { DaemonConfig } from './config';
+import { ConfigError, isLoopback, type DaemonConfig } from './config';
 import { createApp } from './http/app';
 import { createMedia } from './media/create-media';
 import type { AppEnv } from './http/env';
 import { createAdapters } from './platforms/registry';
-import { createSandboxApp } from './platforms/sandbox';
+import { adaptersFromEnv } from './platforms/test-adapter';
+import { createPublishing } from './publisher/create-publishing';
+import { createSandboxApp, sandboxBaseUrl } from './platforms/sandbox';
 import { TokenRefresher } from './connect/token-refresher';
-import { idleScheduler, type MediaLookup, type SchedulerHooks } from './services';
+import type { MediaLookup, SchedulerHooks } from './services';
 import { openDatabase } from './store/database';
 import { createStore, type Store } from './store/store';
 import { systemClock, type Clock } from './util/clock';
@@ -47,6 +49,10 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const clock = opts.clock ?? systemClock;
   const logger = opts.logger ?? createLogger({ level: config.logLevel });
   const stops: (() => void | Promise<void>)[] = [];
+  // resolveConfig checks this too; a hand-built config must not slip past it.
+  if (!isLoopback(config.host) && !config.tls && !config.behindProxy) {
+    throw new ConfigError(`refusing to listen on ${config.host} without TLS or --behind-proxy`);
+  }
 
   if (!config.rateLimits.enabled) {
     logger.warn('RATE LIMITS ARE OFF (SOCIALPUB_RATE_LIMITS=off): no request is counted or refused; use this for benchmarks only', {
@@ -59,10 +65,12 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   stops.push(() => void db.close());
   const secrets = SecretBox.fromKeyFile(config.secretKeyPath);
   const store = createStore(db, { secrets, clock });
-  const adapters = createAdapters();
+  // TEST ONLY: SOCIALPUB_TEST_ADAPTER=<ledger file> publishes every platform through the in-process test adapter.
+  const testAdapters = adaptersFromEnv();
+  if (testAdapters) logger.warn('SOCIALPUB_TEST_ADAPTER is set: every platform publishes to the test adapter, nothing is posted', {});
+  const adapters = testAdapters ?? createAdapters();
 
   // Parts of the other issues plug in here, each with its own few lines.
-  const scheduler: SchedulerHooks = idleScheduler;
   // Media preparation: prepared URLs live under the public URL, else the listen address (known once listening).
   let listenUrl = `http://${config.host}:${config.port}`;
   const media = createMedia({ db, dir: config.mediaDir, publicBaseUrl: () => config.publicUrl ?? listenUrl, clock, log: logger });
@@ -71,6 +79,17 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const mediaRoutes: Hono<AppEnv> | undefined = media.mediaRoutes;
   const fileRoutes: Hono | undefined = media.fileRoutes;
   const sandbox: Hono | undefined = createSandboxApp({ db, clock });
+  // Scheduler and publisher: started once listening (sandbox URLs need the port), stopped before the store closes.
+  const publishing = createPublishing({
+    db,
+    clock,
+    adapters,
+    connections: store.connections,
+    media: media.resolver,
+    log: logger,
+    publisher: { publicBaseUrl: config.publicUrl, sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(listenUrl, host) },
+  });
+  const scheduler: SchedulerHooks = publishing.scheduler;
   const tokenRefresher = new TokenRefresher({ connections: store.connections, clock, log: logger });
   tokenRefresher.start();
   stops.push(() => tokenRefresher.stop());
@@ -96,6 +115,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const url = `${config.tls ? 'https' : 'http'}://${hostInUrl}:${port}`;
   listenUrl = url;
   await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
+  await publishing.start(); // reconciles what a previous run left in flight, then fires overdue targets in due order
+  stops.push(() => publishing.stop(10_000));
 
   // Housekeeping: expired rate windows and idempotency records.
   const maintenance = setInterval(() => {

@@ -76,12 +76,24 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const logger = deps.logger ?? silentLogger;
   const config = deps.config;
   const store = deps.store ?? createStore(deps.db, { secrets: deps.secrets ?? new SecretBox(randomBytes(32)), clock });
+  const scheduler = deps.scheduler ?? idleScheduler;
   const routeDeps: RouteDeps = {
     store,
     clock,
     config,
     logger,
-    scheduler: deps.scheduler ?? idleScheduler,
+    // Told after the commit: a failure to notify must not turn a stored job into a 500 (the
+    // client would retry and create it twice); the scheduler's loader finds the targets anyway.
+    scheduler: {
+      targetsChanged(ids) {
+        try {
+          scheduler.targetsChanged(ids);
+        } catch (error) {
+          logger.error('scheduler notification failed; its loader will pick the targets up', { error, targets: ids.length });
+        }
+      },
+      status: () => scheduler.status(),
+    },
     mediaLookup: deps.mediaLookup ?? guessingMediaLookup,
     adapters: deps.adapters ?? createAdapters(),
     startedAt: clock.now(),
@@ -92,8 +104,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('*', requestContext({ logger }));
   if (config.behindProxy) {
     const https = httpsOnly();
-    // A load balancer's health probe may come over plain HTTP; everything else must not.
-    app.use('*', (c, next) => (c.req.path === '/healthz' ? next() : https(c, next)));
+    // Exempt: a load balancer's health probe may come over plain HTTP, and the sandbox
+    // simulators are called by the daemon's own adapters over loopback.
+    app.use('*', (c, next) => (c.req.path === '/healthz' || c.req.path.startsWith('/sandbox/') ? next() : https(c, next)));
   }
 
   app.onError((error, c) => {

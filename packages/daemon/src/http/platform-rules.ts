@@ -19,6 +19,9 @@ const LINK = /\bhttps?:\/\/[^\s]+/gi;
 
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 
+/** UTF-16 units past which a caption is over every short limit whatever the counting (twitter-text caps a URL at 4096). */
+const HUGE = 60_000;
+
 /**
  * The rules of the core platform table for one target (caption length and counts, media
  * count and kinds), then the adapter's own checks. Paths point into the publish request.
@@ -29,9 +32,15 @@ export function checkTargetRules(input: TargetRuleInput): ErrorDetail[] {
   const label = type === info.defaultType && info.types.length === 1 ? platform : `${platform} ${type}`;
   const out: ErrorDetail[] = [];
 
-  const length = captionLength(caption, info.caption.counting);
-  if (length > info.caption.max) {
-    out.push({ path: captionPath, message: `${platform} captions are at most ${info.caption.max} characters (this one counts ${length})` });
+  if (caption.length > HUGE && info.caption.max < HUGE / 5) {
+    // Certainly too long (even 12 maximal URLs at 23 each stay far below); spares the exact
+    // counters (twitter-text, grapheme segmentation) a multi-megabyte string.
+    out.push({ path: captionPath, message: `${platform} captions are at most ${info.caption.max} characters (this one has over ${HUGE.toLocaleString('en')})` });
+  } else {
+    const length = captionLength(caption, info.caption.counting);
+    if (length > info.caption.max) {
+      out.push({ path: captionPath, message: `${platform} captions are at most ${info.caption.max} characters (this one counts ${length})` });
+    }
   }
   if (info.caption.maxHashtags !== undefined && count(caption, HASHTAG) > info.caption.maxHashtags) {
     out.push({ path: captionPath, message: `${platform} accepts at most ${info.caption.maxHashtags} hashtags` });

@@ -174,3 +174,39 @@ describe('OpenAPI document', () => {
     }
   });
 });
+
+describe('robustness', () => {
+  it('answers 200 for a stored job even when notifying the scheduler fails', async () => {
+    const h = harness({
+      deps: {
+        scheduler: {
+          targetsChanged: () => {
+            throw new Error('wheel is full');
+          },
+          status: () => ({ running: true, lastTick: null, stalled: false, wheelSize: 0 }),
+        },
+      },
+    });
+    h.connect(['twitter']);
+    const res = await h.call('POST', `${API}/content/publish`, { body: { caption: 'x', platforms: ['twitter'], publish_now: true } });
+    expect(res.status).toBe(200);
+    expect(h.store.jobs.get(((await res.json()) as { job_id: string }).job_id)).not.toBeNull();
+  });
+
+  it('refuses a multi-megabyte caption without running the exact counters over it', async () => {
+    const h = harness();
+    h.connect(['twitter', 'threads']);
+    const res = await h.call('POST', `${API}/content/publish`, { body: { caption: 'ab.cd'.repeat(1_000_000), platforms: ['twitter', 'threads'], publish_now: true } });
+    expect(res.status).toBe(400);
+    expect((await errorOf(res)).details!.map((d) => d.message)).toEqual([
+      'twitter captions are at most 280 characters (this one has over 60,000)',
+      'threads captions are at most 500 characters (this one has over 60,000)',
+    ]);
+  });
+
+  it('treats an empty X-API-Key header as absent when a Bearer key is given', async () => {
+    const h = harness();
+    const res = await h.call('POST', `${API}/auth/validate`, { headers: { 'X-API-Key': ' ', Authorization: `Bearer ${h.key}` } });
+    expect(res.status).toBe(200);
+  });
+});

@@ -27,7 +27,7 @@ const REASON: Record<'malformed' | 'unknown' | 'revoked' | 'rotated', string> = 
 
 /** The presented key, or the reason the headers do not carry one acceptably. */
 function presentedKey(c: Context): { key: string } | { error: string } {
-  const xApiKey = c.req.header('x-api-key')?.trim();
+  const xApiKey = c.req.header('x-api-key')?.trim() || undefined;
   const authorization = c.req.header('authorization');
   let bearer: string | undefined;
   if (authorization !== undefined) {
