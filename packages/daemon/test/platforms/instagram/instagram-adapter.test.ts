@@ -192,6 +192,52 @@ describe('instagram adapter against the simulator', () => {
   });
 });
 
+describe('instagram through Facebook Login', () => {
+  it('publishes on graph.facebook.com with the page token', async () => {
+    const ctx = context(s, { platform: 'instagram', type: 'feed', caption: 'fb', media: [mediaFile('image')], credentials: { meta: { login: 'facebook' }, pageId: 'page9' } });
+    await drive(s.clock, adapter.publish(ctx));
+    expect(new Set(s.state.requests.map((r) => r.host))).toEqual(new Set(['graph.facebook.com']));
+    expect(s.state.posts).toHaveLength(1);
+  });
+
+  it('cannot refresh a Facebook Login token: an auth error expires the connection', async () => {
+    s.state.faults.push({ path: '/content_publishing_limit', error: { status: 400, error: { message: 'Error validating access token: Session has expired.', code: 190, error_subcode: 463 } } });
+    const ctx = context(s, { platform: 'instagram', type: 'feed', media: [mediaFile('image')], credentials: { meta: { login: 'facebook' } } });
+    const err = await drive(s.clock, adapter.publish(ctx)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(AuthExpiredError);
+    expect((err as Error).message).toMatch(/socialpub connect instagram/);
+    expect(ctx.expired).toHaveLength(1);
+    expect(s.sequence().some((l) => l.includes('refresh_access_token'))).toBe(false);
+  });
+});
+
+describe('instagram stories after a crash', () => {
+  it('resumes with the next story and never repeats a published one', async () => {
+    const media = [mediaFile('image'), mediaFile('image'), mediaFile('image')];
+    const origin = s.state.takeFault.bind(s.state);
+    let n = 0;
+    // The answer to the second media_publish is lost and the container cannot be read right after: unknown.
+    s.state.takeFault = (req) => {
+      if (req.path.endsWith('/media_publish') && ++n === 2) {
+        s.state.faults.push({ method: 'GET', path: /^\/\d+$/, error: { status: 503, error: { message: 'Service unavailable', code: 2, is_transient: true } } });
+        return { hangUpAfter: true };
+      }
+      return origin(req);
+    };
+    const ctx = context(s, { platform: 'instagram', type: 'story', media });
+    const err = await drive(s.clock, adapter.publish(ctx)).catch((e: unknown) => e);
+    expect((err as { kind: string }).kind).toBe('outcome_unknown');
+    expect(s.state.posts).toHaveLength(2);
+    // The publisher reconciles without media; the checkpoint knows all three stories.
+    const rec = await drive(s.clock, adapter.reconcile(context(s, { platform: 'instagram', type: 'story', checkpoint: ctx.checkpoint.data })));
+    expect(rec).toMatchObject({ state: 'not_published', reason: 'story:2 has no container yet' });
+    const out = await drive(s.clock, adapter.publish(context(s, { platform: 'instagram', type: 'story', media, checkpoint: ctx.checkpoint.data })));
+    expect(s.state.posts.map((p) => p.kind)).toEqual(['story', 'story', 'story']);
+    expect(out.postId).toBe(s.state.posts[0]!.postId);
+    expect(s.state.requests.filter((r) => r.path.endsWith('/media_publish'))).toHaveLength(3);
+  });
+});
+
 describe('instagram validation', () => {
   const base = { platform: 'instagram' as const, publicBaseUrl: null, caption: '' };
   const prepared = { url: 'https://socialpub.local/files/x.jpg', kind: 'image' as const, mimeType: 'image/jpeg', size: 1000, prepared: true };
