@@ -6,6 +6,7 @@ import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { ContentType, Platform } from '@socialpub/core';
 import type { Credentials, MediaItem, PublishContext, TokenUpdate } from '../../../src/platforms/adapter';
+import type { ConnectionInput } from '../../../src/store/connections';
 import { ManualClock as ManualClockBase, type ManualClock } from '../../../src/util/clock';
 
 /**
@@ -180,4 +181,40 @@ export class RecordingClock extends ManualClockBase {
     this.sleeps.push(ms);
     return super.sleep(ms, signal);
   }
+}
+
+/** Terminal I/O for connect flows: queued answers, printed lines, and a "browser" that follows the consent redirect. */
+export function fakeIO(answers: string[] = []) {
+  const printed: string[] = [];
+  const opened: string[] = [];
+  const io = {
+    printed,
+    opened,
+    prompt: async (question: string) => {
+      const a = answers.shift();
+      if (a === undefined) throw new Error(`unexpected prompt: ${question}`);
+      return a;
+    },
+    choose: async <T,>(_q: string, choices: { label: string; value: T }[]) => choices[0]!.value,
+    print: (line: string) => void printed.push(line),
+    openBrowser: async (url: string) => {
+      opened.push(url);
+      // The simulated user consents; the simulator redirects to the loopback listener.
+      const res = await fetch(url, { redirect: 'follow' });
+      await res.text();
+    },
+  };
+  return io;
+}
+
+/** A connections repository stand-in that keeps what connect saved. */
+export function fakeConnections() {
+  const saved: Array<{ userId: string; platform: string; input: ConnectionInput }> = [];
+  return {
+    saved,
+    save(userId: string, platform: 'twitter' | 'tiktok' | 'youtube', input: ConnectionInput) {
+      saved.push({ userId, platform, input });
+      return { id: `con_${platform}`, userId, platform, mode: input.mode, status: 'active' as const, statusReason: null, accountId: input.accountId ?? null, accountName: input.accountName ?? null, pageId: null, pageName: null, tokenExpiresAt: input.tokenExpiresAt ?? null, refreshExpiresAt: input.refreshExpiresAt ?? null, tokenObtainedAt: input.tokenObtainedAt ?? null, meta: input.meta ?? {}, createdAt: 0, updatedAt: 0 };
+    },
+  };
 }
