@@ -228,7 +228,7 @@ export function createTestAdapters(ledger: Ledger, opts: Omit<TestAdapterOptions
  * `SOCIALPUB_TEST_ADAPTER_LATENCY_MS=min,max` adds a random delay before each post.
  * Returns null when the variable is not set (the normal case).
  */
-export function adaptersFromEnv(env: NodeJS.ProcessEnv = process.env): Map<Platform, TestAdapter> | null {
+export function adaptersFromEnv(env: NodeJS.ProcessEnv = process.env): Map<Platform, PlatformAdapter> | null {
   const path = env.SOCIALPUB_TEST_ADAPTER;
   if (!path) return null;
   const latency = env.SOCIALPUB_TEST_ADAPTER_LATENCY_MS?.split(',').map(Number);
