@@ -26,7 +26,9 @@ export interface Simulator {
  */
 export const SIMULATORS: ((deps: SandboxDeps) => Simulator)[] = [
   (deps) => {
-    const sim = new MetaSimulator({ clock: deps.clock, db: deps.db });
+    // A dry run should not make the user wait: images are ready at once, videos after 15 s
+    // (tests use the simulator's own, slower defaults to exercise IN_PROGRESS).
+    const sim = new MetaSimulator({ clock: deps.clock, db: deps.db, config: { imageProcessingMs: 0, videoProcessingMs: 15_000 } });
     return { hosts: ['graph.facebook.com', 'graph-video.facebook.com', 'rupload.facebook.com', 'graph.instagram.com', 'api.instagram.com', 'graph.threads.net', 'graph.threads.com'], app: sim.app };
   },
   twitterSandbox,
