@@ -57,6 +57,33 @@ function componentSchemas(): Record<string, Json> {
   return out;
 }
 
+const FILE_BODY = { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } };
+
+/** GET/HEAD of a prepared file (served by the media module, documented here with the rest). */
+function preparedFile(operationId: string, summary: string): Json {
+  return {
+    operationId,
+    summary,
+    tags: ['media'],
+    security: [],
+    parameters: [
+      { name: 'token', in: 'path', required: true, description: 'Unguessable token from prepared_url.', schema: { type: 'string' } },
+      { name: 'name', in: 'path', required: true, description: 'File name from prepared_url.', schema: { type: 'string' } },
+      { name: 'Range', in: 'header', required: false, description: 'One byte range (bytes=a-b, a-, -n).', schema: { type: 'string' } },
+      { name: 'If-Range', in: 'header', required: false, schema: { type: 'string' } },
+      { name: 'If-None-Match', in: 'header', required: false, schema: { type: 'string' } },
+    ],
+    responses: {
+      200: { description: 'The file, with its Content-Type, ETag and Accept-Ranges: bytes', content: FILE_BODY },
+      206: { description: 'The requested range (Content-Range)', content: FILE_BODY },
+      304: { description: 'Not modified (If-None-Match matched the ETag)' },
+      404: ERR[404],
+      410: err('The file expired 24 h after preparation (`gone`).'),
+      416: { description: 'Range not satisfiable' },
+    },
+  };
+}
+
 let cached: Json | null = null;
 
 /** The OpenAPI 3.1 document of every route the daemon serves, from core's zod schemas. */
@@ -187,24 +214,9 @@ export function openApiDocument(): Json {
           responses: { 200: limited(ok('MediaStatus')), ...pick(401, 403, 404, 429, 500) },
         },
       },
-      '/files/{token}': {
-        get: {
-          operationId: 'preparedFile',
-          summary: 'A prepared media file (unauthenticated, unguessable path; supports Range)',
-          tags: ['media'],
-          security: [],
-          parameters: [
-            { name: 'token', in: 'path', required: true, schema: { type: 'string' } },
-            { name: 'Range', in: 'header', required: false, schema: { type: 'string' } },
-          ],
-          responses: {
-            200: { description: 'The file', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
-            206: { description: 'The requested range', content: { 'application/octet-stream': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } } },
-            404: ERR[404],
-            410: err('The file expired 24 h after preparation (`gone`).'),
-            416: { description: 'Range not satisfiable' },
-          },
-        },
+      '/files/{token}/{name}': {
+        get: preparedFile('preparedFile', 'A prepared media file (unauthenticated, unguessable path; supports Range)'),
+        head: preparedFile('preparedFileHead', 'Headers of a prepared media file (size, type, ETag)'),
       },
       '/healthz': health,
       [p('/healthz')]: { get: { ...health.get, operationId: 'healthVersioned' } },

@@ -1,8 +1,13 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Validator } from '@seriousme/openapi-schema-validator';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../src/http/env';
 import { openApiDocument, toOpenApiPath } from '../../src/http/openapi';
+import { createMedia } from '../../src/media/create-media';
+import { openDatabase } from '../../src/store/database';
 import { API, errorOf, harness } from './harness';
 
 describe('POST /content/validate', () => {
@@ -156,10 +161,12 @@ describe('OpenAPI document', () => {
     expect(broken.valid).toBe(false);
   });
 
-  it('describes every route the app serves, and every method', async () => {
-    const media = new Hono<AppEnv>().post('/prepare', (c) => c.json({})).get('/status/:task_id', (c) => c.json({}));
-    const files = new Hono().get('/:token', (c) => c.body(null));
-    const h = harness({ deps: { mediaRoutes: media, fileRoutes: files } });
+  it('describes every route the app serves, and every method, with the real media module mounted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sp-openapi-'));
+    const db = openDatabase(':memory:');
+    const media = createMedia({ db, dir, publicBaseUrl: 'http://127.0.0.1:8787' });
+    const h = harness({ deps: { mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes } });
+    rmSync(dir, { recursive: true, force: true });
     const paths = (openApiDocument() as { paths: Record<string, Record<string, unknown>> }).paths;
     const served = h.app.routes.filter((r) => r.method !== 'ALL');
     expect(served.length).toBeGreaterThan(10);
