@@ -37,7 +37,7 @@ describe('bin/socialpub (the built executable)', () => {
     expect(h.stderr).toBe('');
   });
 
-  it('goes from nothing to a scheduled post and back down', async () => {
+  it('goes from nothing to a published post URL and a scheduled post, and back down', async () => {
     const up = await sp('up', '--port', '0', '--json');
     expect(up.exitCode, up.stderr).toBe(0);
     const state = JSON.parse(up.stdout) as { url: string; pid: number; key_created: boolean };
@@ -48,12 +48,17 @@ describe('bin/socialpub (the built executable)', () => {
     expect(connect.exitCode).toBe(0);
     expect(connect.stderr).toBe(''); // no warnings (e.g. deprecations) leak into a normal run
 
+    // The README's promise: a sandbox connection, then a published post URL.
+    const now = await sp('publish', 'hello', '-p', 'twitter', '--now', '--wait');
+    expect(now.exitCode, now.stderr).toBe(0);
+    expect(now.stdout).toMatch(/^https:\/\/x\.com\/\S+\/status\/\d+$/);
+
     const pub = await sp('publish', 'hello from the bin', '-p', 'twitter', '--at', '+2h', '--json');
     expect(pub.exitCode, pub.stderr).toBe(0);
     const job = JSON.parse(pub.stdout) as { job_id: string; status: string };
     expect(job.status).toBe('scheduled');
 
-    const list = await sp('schedule', 'list', '--json');
+    const list = await sp('schedule', 'list', '--status', 'scheduled', '--json');
     expect((JSON.parse(list.stdout) as { posts: { job_id: string }[] }).posts.map((p) => p.job_id)).toEqual([job.job_id]);
 
     const missing = await sp('schedule', 'show', 'job_nope', '--json');

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDaemon } from './daemon-harness';
+
+let t: Awaited<ReturnType<typeof startTestDaemon>>;
+beforeAll(async () => {
+  t = await startTestDaemon();
+  t.connect('twitter', 'threads');
+});
+afterAll(async () => {
+  await t.stop();
+});
+
+interface Post {
+  job_id: string;
+  status: string;
+  targets: { platform: string; type: string; status: string; post_url: string | null; error: { code: string; message: string } | null }[];
+}
+
+describe('socialpub publish --wait', () => {
+  it('follows the target to the simulator and prints the post URL on stdout', async () => {
+    const r = await t.run('publish "hello from the wait test" -p twitter --now --wait');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.trim()).toMatch(/^https:\/\/x\.com\/\S+\/status\/\d+$/);
+    expect(r.stderr).toMatch(/✔ twitter\.tweet: published https:\/\/x\.com\//);
+  });
+
+  it('prints the finished job under --json', async () => {
+    const r = await t.run('publish "json and wait" -p twitter,threads --now --wait --json');
+    expect(r.code, r.stderr).toBe(0);
+    const post = r.json<Post>();
+    expect(post.status).toBe('published');
+    expect(post.targets.map((x) => [x.platform, x.status])).toEqual([
+      ['twitter', 'published'],
+      ['threads', 'published'],
+    ]);
+    expect(post.targets.every((x) => x.post_url?.startsWith('https://'))).toBe(true);
+  });
+
+  it('exits 8 with the failed target and its reason when the platform refuses', async () => {
+    // X refuses the same text twice (duplicate content): a permanent failure.
+    expect((await t.run('publish "said once already" -p twitter --now --wait')).code).toBe(0);
+    const human = await t.run('publish "said once already" -p twitter --now --wait');
+    expect(human.code).toBe(8);
+    expect(human.stderr).toMatch(/✖ twitter\.tweet: failed \(.+\)/);
+    expect(human.stderr).toContain('error: 1 of 1 targets did not publish (twitter.tweet: failed)');
+    const json = await t.run('publish "said once already" -p twitter --now --wait --json');
+    expect(json.code).toBe(8);
+    const body = json.json<{ error: { code: string; exit_code: number }; data: Post }>();
+    expect(body.error).toMatchObject({ code: 'incomplete', exit_code: 8 });
+    expect(body.data.status).toBe('failed');
+    expect(body.data.targets[0]?.error?.message).toMatch(/duplicate/i);
+  });
+});
+
+describe('socialpub sandbox posts', () => {
+  it('lists what the simulators received, newest last, as a table and as JSON', async () => {
+    const human = await t.run('sandbox posts');
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^PLATFORM\s+KIND\s+POSTED\s+POST\s+TEXT/);
+    expect(human.stdout).toMatch(/twitter\s+tweet\s+.+UTC\s+https:\/\/x\.com\/\S+\s+hello from the wait test/);
+    const json = (await t.run('sandbox posts --json')).json<{ posts: { platform: string; post_url: string; body: Record<string, unknown> }[] }>();
+    expect(json.posts.map((p) => p.platform)).toEqual(['twitter', 'twitter', 'threads', 'twitter']);
+    expect(json.posts[0]?.body).toMatchObject({ text: 'hello from the wait test' });
+  });
+
+  it('filters by platform, and says when a simulator received nothing', async () => {
+    const threads = (await t.run('sandbox posts --platform threads --json')).json<{ posts: { platform: string }[] }>();
+    expect(threads.posts.map((p) => p.platform)).toEqual(['threads']);
+    expect((await t.run('sandbox posts --platform youtube')).stdout).toContain('the youtube simulator received nothing yet');
+    expect((await t.run('sandbox posts --platform myspace')).code).toBe(2);
+  });
+});
