@@ -175,10 +175,10 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
   }
 
   /** Creator info, privacy, and init: the publish id (and upload URL) are checkpointed before any byte is sent. */
-  async function start(ctx: PublishContext, client: TikTokClient, item: MediaItem): Promise<string> {
+  async function start(ctx: PublishContext, client: TikTokClient, item: MediaItem, allowPull = true): Promise<string> {
     const info = await api<CreatorInfo>(ctx, client, 'creator info', '/v2/post/publish/creator_info/query/', {});
     const privacy = choosePrivacy(ctx.credentials.meta, info.privacy_level_options ?? []);
-    const pull = ctx.publicBaseUrl !== null && item.publicUrl !== null && item.publicUrl.startsWith('https://');
+    const pull = allowPull && ctx.publicBaseUrl !== null && item.publicUrl !== null && item.publicUrl.startsWith('https://');
     const plan = planChunks(item.size, rules, deps.chunkBytes);
     const postInfo = {
       title: ctx.target.caption,
@@ -194,7 +194,17 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
       ? { source: 'PULL_FROM_URL', video_url: item.publicUrl }
       : { source: 'FILE_UPLOAD', video_size: plan.videoSize, chunk_size: plan.chunkSize, total_chunk_count: plan.totalChunkCount };
     await ctx.checkpoint.save({ privacy, username: info.creator_username ?? null });
-    const init = await api<{ publish_id: string; upload_url?: string }>(ctx, client, 'video init', '/v2/post/publish/video/init/', { post_info: postInfo, source_info: sourceInfo }, pull);
+    let init: { publish_id: string; upload_url?: string };
+    try {
+      init = await api<{ publish_id: string; upload_url?: string }>(ctx, client, 'video init', '/v2/post/publish/video/init/', { post_info: postInfo, source_info: sourceInfo }, pull);
+    } catch (err) {
+      // TikTok pulls only from a domain verified in its developer portal; a refused pull created nothing, so push the bytes instead.
+      if (pull && err instanceof PublishError && err.platformCode === 'url_ownership_unverified') {
+        ctx.log.warn('TikTok refused to pull from the public URL (domain not verified); uploading the file instead', { url: item.publicUrl });
+        return start(ctx, client, item, false);
+      }
+      throw err;
+    }
     await ctx.checkpoint.save({
       publishId: init.publish_id,
       source: pull ? 'PULL_FROM_URL' : 'FILE_UPLOAD',

@@ -168,6 +168,16 @@ describe('tiktok adapter against the TikTok simulator', () => {
     expect(outcome.postId).toBe(sim.log.posts[0]!.postId);
   });
 
+  it('uploads the file instead when TikTok refuses to pull from an unverified domain', async () => {
+    const video = mediaFile('nv.mp4', fakeBytes('mp4', 1000), 'video', 'video/mp4', 'https://unverified.example.com/nv.mp4');
+    await driveClock(clock, adapter.publish(ctxFor([video], { publicBaseUrl: 'https://unverified.example.com' })));
+    const inits = sim.log.to('POST', '/v2/post/publish/video/init/');
+    expect(inits.map((r) => (r.body as { source_info: { source: string } }).source_info.source)).toEqual(['PULL_FROM_URL', 'FILE_UPLOAD']);
+    expect(inits[0]!.responseBody).toMatchObject({ error: { code: 'url_ownership_unverified' } });
+    expect(sim.log.to('PUT', '/upload/video/')).toHaveLength(1);
+    expect(sim.log.posts).toHaveLength(1);
+  });
+
   it('posts publicly for an audited app and waits for the post id that moderation gives', async () => {
     await start({ audited: true, moderationMs: 20_000 });
     const video = mediaFile('pub.mp4', fakeBytes('mp4', 5000), 'video', 'video/mp4');
