@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { Platform } from '@socialpub/core';
 import type { DB } from '../store/database';
 import type { Clock } from '../util/clock';
-import { MetaSimulator } from './meta/simulator';
+import { META_SIMULATOR_HOSTS, MetaSimulator } from './meta/simulator';
 import { tiktokSandbox } from './tiktok/sandbox';
 import { twitterSandbox } from './twitter/sandbox';
 import { youtubeSandbox } from './youtube/sandbox';
@@ -29,7 +29,7 @@ export const SIMULATORS: ((deps: SandboxDeps) => Simulator)[] = [
     // A dry run should not make the user wait: images are ready at once, videos after 15 s
     // (tests use the simulator's own, slower defaults to exercise IN_PROGRESS).
     const sim = new MetaSimulator({ clock: deps.clock, db: deps.db, config: { imageProcessingMs: 0, videoProcessingMs: 15_000 } });
-    return { hosts: ['graph.facebook.com', 'graph-video.facebook.com', 'rupload.facebook.com', 'graph.instagram.com', 'api.instagram.com', 'graph.threads.net', 'graph.threads.com'], app: sim.app };
+    return { hosts: META_SIMULATOR_HOSTS, app: sim.app };
   },
   twitterSandbox,
   tiktokSandbox,

@@ -1,6 +1,6 @@
 import type { Got } from 'got';
 import type { PublishContext } from '../adapter';
-import { AuthExpiredError, PublishError, RetryableError } from '../errors';
+import { AuthExpiredError, RetryableError, type PublishError } from '../errors';
 import { classifyGraphError, isAuthError } from './classify-error';
 import { GraphApiError, GraphClient, GraphTransportError, type GraphCall } from './graph-client';
 import type { TokenGrant } from './token-endpoints';
@@ -98,8 +98,4 @@ export function requireToken(ctx: PublishContext, label: string): string {
 
 export function newClient(ctx: PublishContext, o: MetaAdapterOptions, host: string, version: string | null, token: string, tokenIn: 'header' | 'param' = 'header'): GraphClient {
   return new GraphClient({ baseUrl: ctx.baseUrl(host), version, token, tokenIn, signal: ctx.signal, timeoutMs: o.timeoutMs, http: o.http });
-}
-
-export function isPublishError(err: unknown): err is PublishError {
-  return err instanceof PublishError;
 }
