@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto';
-import { createWriteStream } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import { pipeline } from 'node:stream/promises';
 import { MAX_MEDIA_BYTES } from '@socialpub/core';
 import type { AddressGuard } from './address-guard';
+import { formatBytes } from './format-bytes';
+import { HashingFileSink } from './hashing-file-sink';
+import type { Http1Response } from './http1-get';
 import { MediaError } from './media-error';
 import type { ResolvedSource } from './resolve-source';
 import { safeFetch, type CookieJar, type SafeResponse } from './safe-fetch';
@@ -48,13 +48,13 @@ export async function downloadToFile(source: ResolvedSource, options: DownloadOp
       const res = await safeFetch(url, { guard: options.guard, signal: options.signal, cookies, redirectsLeft, headersTimeoutMs: options.headersTimeoutMs, idleTimeoutMs: options.idleTimeoutMs });
       try {
         if (res.status !== 200) {
-          throw new MediaError('http_error', `the source answered ${res.status} ${res.body.statusMessage ?? ''}`.trim(), { status: res.status });
+          throw new MediaError('http_error', `the source answered ${res.status} ${res.statusText}`.trim(), { status: res.status });
         }
         const declared = Number(res.headers['content-length']);
         if (Number.isFinite(declared) && declared > maxBytes) {
           throw new MediaError('too_large', `the file is ${formatBytes(declared)}; the limit is ${formatBytes(maxBytes)}`);
         }
-        const reader = res.body[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
+        const reader = res.body;
         const head = await readHead(reader, SNIFF_BYTES);
         const format = sniffFormat(head.bytes);
         const isHtml = format === 'html' || (format === null && /^text\/html|^application\/xhtml/i.test(res.headers['content-type'] ?? '') && head.bytes.includes(0x3c));
@@ -72,7 +72,7 @@ export async function downloadToFile(source: ResolvedSource, options: DownloadOp
         if (format === null) {
           throw new MediaError('unsupported_format', 'the file is not JPEG, PNG, GIF, MP4, MOV or AVI (judged from its bytes)');
         }
-        const { size, sha256 } = await writeBody(reader, head, options.path, maxBytes, options.signal);
+        const { size, sha256 } = await writeBody(reader, head, options.path, maxBytes);
         const fromHeader = dispositionFileName(res.headers['content-disposition']);
         const name = safeFileName([fromHeader, lastSegment(res.url), lastSegment(new URL(source.url))], format.ext);
         return { size, sha256, format, name, finalUrl: res.url.href };
@@ -92,62 +92,48 @@ interface Head {
   ended: boolean;
 }
 
-async function readHead(reader: AsyncIterator<Buffer>, want: number): Promise<Head> {
+async function readHead(reader: Http1Response, want: number): Promise<Head> {
   const chunks: Buffer[] = [];
   let length = 0;
   while (length < want) {
-    const next = await reader.next();
-    if (next.done) return { bytes: Buffer.concat(chunks), ended: true };
-    chunks.push(next.value);
-    length += next.value.length;
+    const next = await reader.read();
+    if (next === null) return { bytes: Buffer.concat(chunks), ended: true };
+    chunks.push(next);
+    length += next.length;
   }
   return { bytes: Buffer.concat(chunks), ended: false };
 }
 
-async function readRest(reader: AsyncIterator<Buffer>, head: Head, limit: number): Promise<string | null> {
+async function readRest(reader: Http1Response, head: Head, limit: number): Promise<string | null> {
   const chunks = [head.bytes];
   let length = head.bytes.length;
   if (!head.ended) {
-    for (let next = await reader.next(); !next.done; next = await reader.next()) {
-      length += next.value.length;
+    for (let next = await reader.read(); next !== null; next = await reader.read()) {
+      length += next.length;
       if (length > limit) return null;
-      chunks.push(next.value);
+      chunks.push(next);
     }
   }
   return Buffer.concat(chunks).toString('utf8');
 }
 
-async function writeBody(reader: AsyncIterator<Buffer>, head: Head, path: string, maxBytes: number, signal: AbortSignal): Promise<{ size: number; sha256: string }> {
-  const hash = createHash('sha256');
-  let size = 0;
-  const take = (chunk: Buffer): Buffer => {
-    size += chunk.length;
-    // Counted on the bytes actually received: a lying or absent Content-Length changes nothing.
-    if (size > maxBytes) throw new MediaError('too_large', `the file is larger than the limit of ${formatBytes(maxBytes)}`);
-    hash.update(chunk);
-    return chunk;
-  };
-  async function* body(): AsyncGenerator<Buffer> {
-    if (head.bytes.length) yield take(head.bytes);
-    if (head.ended) return;
-    for (let next = await reader.next(); !next.done; next = await reader.next()) yield take(next.value);
+async function writeBody(reader: Http1Response, head: Head, path: string, maxBytes: number): Promise<{ size: number; sha256: string }> {
+  const sink = await HashingFileSink.open(path, maxBytes);
+  try {
+    if (head.bytes.length && !sink.write(head.bytes)) await sink.drained();
+    if (!head.ended) await reader.pipeTo(sink);
+    return await sink.finish();
+  } catch (err) {
+    await sink.abort();
+    throw err;
   }
-  // flush: the bytes are on disk before the caller renames the file into place.
-  await pipeline(body, createWriteStream(path, { flush: true, highWaterMark: 1024 * 1024 }), { signal });
-  return { size, sha256: hash.digest('hex') };
 }
 
 function destroyQuietly(res: SafeResponse): void {
-  if (!res.body.destroyed) res.body.destroy();
+  res.body.destroy();
 }
 
 function lastSegment(url: URL): string | null {
   const segment = url.pathname.split('/').filter(Boolean).pop();
   return segment ?? null;
-}
-
-export function formatBytes(n: number): string {
-  if (n >= 1024 * 1024) return `${Math.round((n / (1024 * 1024)) * 10) / 10} MB`;
-  if (n >= 1024) return `${Math.round((n / 1024) * 10) / 10} KB`;
-  return `${n} bytes`;
 }

@@ -1,4 +1,4 @@
-import { access } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
 import type { MediaItem } from '../platforms/adapter';
 import { PermanentError, RetryableError } from '../platforms/errors';
 import type { MediaResolver } from '../services';
@@ -23,10 +23,9 @@ export function createMediaResolver(media: MediaService): MediaResolver {
             throw new PermanentError(`the prepared media file ${url} is no longer available (prepared files last 24 hours); prepare it again`);
           }
           const path = media.pathOf(file);
-          try {
-            await access(path);
-          } catch {
-            throw new PermanentError(`the prepared media file ${url} is missing from the media directory; prepare it again`);
+          const onDisk = await stat(path).catch(() => null);
+          if (onDisk?.size !== file.size) {
+            throw new PermanentError(`the prepared media file ${url} is missing or damaged in the media directory; prepare it again`);
           }
           items.push({ url, kind: file.kind, mimeType: file.mime_type, size: file.size, publicUrl: media.preparedUrl(file), path, sha256: file.sha256 });
           continue;

@@ -1,8 +1,6 @@
-import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
-import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { VERSION } from '@socialpub/core';
 import type { AddressGuard } from './address-guard';
+import { http1Get, type Http1Response } from './http1-get';
 import { MediaError } from './media-error';
 
 export const MAX_REDIRECTS = 5;
@@ -24,8 +22,9 @@ export interface SafeResponse {
   /** The URL that answered (after redirects). */
   url: URL;
   status: number;
-  headers: IncomingHttpHeaders;
-  body: IncomingMessage;
+  statusText: string;
+  headers: Record<string, string>;
+  body: Http1Response;
   /** Redirects still allowed after this response. */
   redirectsLeft: number;
 }
@@ -47,8 +46,8 @@ export async function safeFetch(input: string, options: SafeFetchOptions): Promi
     options.signal.throwIfAborted();
     const res = await requestOnce(url, options);
     const location = res.headers.location;
-    if (!REDIRECTS.has(res.statusCode ?? 0) || !location) {
-      return { url, status: res.statusCode ?? 0, headers: res.headers, body: res, redirectsLeft };
+    if (!REDIRECTS.has(res.status) || !location) {
+      return { url, status: res.status, statusText: res.statusText, headers: res.headers, body: res, redirectsLeft };
     }
     res.destroy(); // a redirect's body is never read
     if (redirectsLeft <= 0) throw new MediaError('too_many_redirects', `more than ${options.redirectsLeft ?? MAX_REDIRECTS} redirects`);
@@ -77,55 +76,26 @@ export function parseHttpUrl(input: string): URL {
   return url;
 }
 
-async function requestOnce(url: URL, options: SafeFetchOptions): Promise<IncomingMessage> {
+async function requestOnce(url: URL, options: SafeFetchOptions): Promise<Http1Response> {
   // Checked (and possibly refused) before any socket exists.
   const target = await options.guard.resolveHost(url.hostname);
   options.signal.throwIfAborted();
-  const hostname = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
-  const isName = hostname !== target.address && !/^[\d.]+$/.test(hostname) && !hostname.includes(':');
-  // Pinned: the socket connects to the checked address, whatever DNS would say now.
-  const lookup: LookupFunction = (_name, opts, cb) => {
-    if (opts.all) (cb as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [{ address: target.address, family: target.family }]);
-    else cb(null, target.address, target.family);
-  };
   const headers: Record<string, string> = {
-    'user-agent': `socialpub/${VERSION} (media preparation)`,
-    accept: '*/*',
-    'accept-encoding': 'identity',
+    'User-Agent': `socialpub/${VERSION} (media preparation)`,
+    Accept: '*/*',
+    'Accept-Encoding': 'identity',
   };
   const cookie = options.cookies?.get(url.hostname);
-  if (cookie?.size) headers.cookie = [...cookie].map(([k, v]) => `${k}=${v}`).join('; ');
-  const mod = url.protocol === 'https:' ? https : http;
-  return new Promise<IncomingMessage>((resolve, reject) => {
-    const req = mod.request({
-      protocol: url.protocol,
-      host: isName ? hostname : target.address,
-      family: target.family,
-      port: url.port || undefined,
-      path: url.pathname + url.search,
-      method: 'GET',
-      headers,
-      agent: false,
-      lookup: isName ? lookup : undefined,
-      servername: url.protocol === 'https:' && isName ? hostname : undefined,
-      signal: options.signal,
-    });
-    const headersTimer = setTimeout(() => req.destroy(new MediaError('fetch_failed', `${url.host} sent no answer within ${(options.headersTimeoutMs ?? 30_000) / 1000} s`)), options.headersTimeoutMs ?? 30_000);
-    req.once('response', (res) => {
-      clearTimeout(headersTimer);
-      storeCookies(options.cookies, url.hostname, res.headers['set-cookie']);
-      const idle = options.idleTimeoutMs ?? 60_000;
-      res.socket.setTimeout(idle, () => res.destroy(new MediaError('fetch_failed', `${url.host} stalled: no data for ${idle / 1000} s`)));
-      resolve(res);
-    });
-    req.once('error', (err) => {
-      clearTimeout(headersTimer);
-      if (options.signal.aborted) reject(options.signal.reason);
-      else if (err instanceof MediaError) reject(err);
-      else reject(new MediaError('fetch_failed', `could not fetch from ${url.host}: ${(err as NodeJS.ErrnoException).code ?? err.message}`, { cause: err }));
-    });
-    req.end();
+  if (cookie?.size) headers.Cookie = [...cookie].map(([k, v]) => `${k}=${v}`).join('; ');
+  // Pinned: the socket connects to the checked address, whatever DNS would say now.
+  const res = await http1Get(url, target, {
+    headers,
+    signal: options.signal,
+    headersTimeoutMs: options.headersTimeoutMs ?? 30_000,
+    idleTimeoutMs: options.idleTimeoutMs ?? 60_000,
   });
+  storeCookies(options.cookies, url.hostname, res.setCookies);
+  return res;
 }
 
 function storeCookies(jar: CookieJar | undefined, host: string, setCookie: string[] | undefined): void {

@@ -69,6 +69,11 @@ export function createFileRoutes({ media }: MediaRoutesDeps): Hono {
       throw new ApiError('gone', 'this prepared file has expired; prepare it again');
     }
     const size = file.size;
+    if ((await handle.stat()).size !== size) {
+      // Prepared files are not fsynced: after a power loss one may be cut short. Never serve that.
+      await handle.close();
+      throw new ApiError('gone', 'this prepared file is no longer intact; prepare it again');
+    }
     const etag = `"${file.sha256}"`;
     const headers: Record<string, string> = {
       'content-type': file.mime_type ?? 'application/octet-stream',
