@@ -21,6 +21,12 @@ export interface TiktokAdapterDeps {
   /** After PUBLISH_COMPLETE, wait this long for a public post id (moderation). Default 2 minutes. */
   postIdWaitMs?: number;
   requestTimeoutMs?: number;
+  /**
+   * Defaults for connections whose meta sets none: the privacy level (env
+   * SOCIALPUB_TIKTOK_PRIVACY_LEVEL) and whether the app passed TikTok's audit (env
+   * SOCIALPUB_TIKTOK_AUDITED=1). Unset: unaudited, so SELF_ONLY.
+   */
+  defaults?: { privacy_level?: string; audited?: boolean };
   http?: Got;
 }
 
@@ -73,6 +79,10 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
   const pollMs = deps.pollMs ?? 5_000;
   const maxWaitMs = deps.maxWaitMs ?? 30 * 60_000;
   const postIdWaitMs = deps.postIdWaitMs ?? 2 * 60_000;
+  const defaults: Record<string, unknown> = deps.defaults ?? {
+    ...(process.env.SOCIALPUB_TIKTOK_PRIVACY_LEVEL ? { privacy_level: process.env.SOCIALPUB_TIKTOK_PRIVACY_LEVEL } : {}),
+    ...(process.env.SOCIALPUB_TIKTOK_AUDITED === '1' ? { audited: true } : {}),
+  };
 
   async function clientFor(ctx: PublishContext): Promise<TikTokClient> {
     const token = await ensureAccessToken(ctx, refreshTiktokToken);
@@ -177,7 +187,7 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
   /** Creator info, privacy, and init: the publish id (and upload URL) are checkpointed before any byte is sent. */
   async function start(ctx: PublishContext, client: TikTokClient, item: MediaItem, allowPull = true): Promise<string> {
     const info = await api<CreatorInfo>(ctx, client, 'creator info', '/v2/post/publish/creator_info/query/', {});
-    const privacy = choosePrivacy(ctx.credentials.meta, info.privacy_level_options ?? []);
+    const privacy = choosePrivacy({ ...defaults, ...ctx.credentials.meta }, info.privacy_level_options ?? []);
     const pull = allowPull && ctx.publicBaseUrl !== null && item.publicUrl !== null && item.publicUrl.startsWith('https://');
     const plan = planChunks(item.size, rules, deps.chunkBytes);
     const postInfo = {

@@ -15,6 +15,8 @@ export interface YoutubeAdapterDeps {
   /** Probes/resumes after a broken chunk before giving up this attempt. Default 5. */
   maxResumes?: number;
   requestTimeoutMs?: number;
+  /** Privacy status for connections whose meta sets none (env SOCIALPUB_YOUTUBE_PRIVACY_STATUS; else public). */
+  defaultPrivacyStatus?: string;
   http?: Got;
 }
 
@@ -33,6 +35,7 @@ interface YoutubeCheckpoint {
 export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAdapter {
   const chunkBytes = Math.max(QUANTUM, Math.floor((deps.chunkBytes ?? 8 * 1024 * 1024) / QUANTUM) * QUANTUM);
   const maxResumes = deps.maxResumes ?? 5;
+  const defaultPrivacy = deps.defaultPrivacyStatus ?? process.env.SOCIALPUB_YOUTUBE_PRIVACY_STATUS;
 
   async function clientFor(ctx: PublishContext): Promise<GoogleClient> {
     const token = await ensureAccessToken(ctx, refreshYoutubeToken);
@@ -112,7 +115,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
   }
 
   async function startSession(ctx: PublishContext, client: GoogleClient, item: MediaItem): Promise<string> {
-    const meta = ctx.credentials.meta;
+    const meta: Record<string, unknown> = { ...(defaultPrivacy ? { privacy_status: defaultPrivacy } : {}), ...ctx.credentials.meta };
     const contentType = item.mimeType.startsWith('video/') ? item.mimeType : 'application/octet-stream';
     const uri = await call(ctx, client, 'upload start', () => client.startSession(videoResource(ctx.target.caption, meta), item.size, contentType, meta.notify_subscribers !== false));
     // Saved before any byte: a second session for the same file would make a second video.

@@ -80,7 +80,7 @@ export async function connectYoutube(options: YoutubeConnectOptions, io: Connect
     secrets: { access_token: tokens.access_token, refresh_token: tokens.refresh_token, client_id: clientId, client_secret: clientSecret },
     tokenExpiresAt: typeof tokens.expires_in === 'number' ? now + tokens.expires_in * 1000 : null,
     tokenObtainedAt: now,
-    meta: { scopes: granted, privacy_status: options.privacyStatus ?? 'public' },
+    meta: { scopes: granted, ...(options.privacyStatus ? { privacy_status: options.privacyStatus } : {}) },
   });
   io.print(`Connected YouTube channel ${channel.snippet?.title ?? channel.id}.`);
   return saved;
