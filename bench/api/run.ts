@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
@@ -187,6 +187,10 @@ function syncBench(): void {
   }
 }
 
+// Figures mean little on a busy machine: say how busy it was.
+const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(' ');
+console.log(`${cpus().length} CPUs, load average at start: ${loadAverage()}\n`);
 await publishBench();
 await listBench();
 syncBench();
+console.log(`\nload average at end: ${loadAverage()}`);
