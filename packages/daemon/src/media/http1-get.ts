@@ -26,6 +26,8 @@ export interface Http1Options {
   headersTimeoutMs: number;
   /** No bytes for this long: fetch_failed. */
   idleTimeoutMs: number;
+  /** Extra trusted CA certificates (PEM), added to the system's; for tests with a local TLS server. */
+  ca?: string;
 }
 
 /** Receives body bytes without a copy per read; `chunk` is valid only during write(). */
@@ -63,7 +65,7 @@ export function http1Get(url: URL, target: Http1Target, options: Http1Options): 
     const socket: net.Socket =
       url.protocol === 'https:'
         ? // onread works for TLS sockets since Node 15; @types/node does not list it for tls.
-          tls.connect({ host: target.address, port, servername: isName ? hostname : undefined, ALPNProtocols: ['http/1.1'], onread } as tls.ConnectionOptions)
+          tls.connect({ host: target.address, port, servername: isName ? hostname : undefined, ALPNProtocols: ['http/1.1'], onread, ...(options.ca ? { ca: [...tls.rootCertificates, options.ca] } : {}) } as tls.ConnectionOptions)
         : net.connect({ host: target.address, port, onread });
 
     let phase: 'head' | 'body' | 'done' | 'failed' = 'head';
