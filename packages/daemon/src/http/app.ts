@@ -123,6 +123,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
             : new ApiError('invalid_request', error.message || 'invalid request');
       return c.json(mapped.body(requestId), mapped.status as 400);
     }
+    if ((error as { code?: unknown }).code === 'SQLITE_BUSY') {
+      // Another writer (an admin command, a long migration) held the database past the busy
+      // timeout: nothing was written; the client may simply try again.
+      (c.get('log') ?? logger).warn('database busy', { path: c.req.path });
+      c.header('Retry-After', '1');
+      return c.json(new ApiError('unavailable', 'the database is busy; retry in a second', undefined, { retryAfter: 1 }).body(requestId), 503);
+    }
     (c.get('log') ?? logger).error('unhandled error', { error: error instanceof Error ? { name: error.name, message: error.message, stack: error.stack } : String(error) });
     return c.json(new ApiError('internal', 'internal error; the request id identifies it in the daemon log').body(requestId), 500);
   });

@@ -22,6 +22,11 @@ const ERR = {
     content: json(ref('Error')),
   },
   500: err('Internal error (`internal`); no details leak.'),
+  503: {
+    description: 'The database stayed busy (`unavailable`); nothing was written; retry after Retry-After.',
+    headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 1 } } },
+    content: json(ref('Error')),
+  },
 } as const;
 
 const pick = (...codes: (keyof typeof ERR)[]) => Object.fromEntries(codes.map((c) => [String(c), ERR[c]]));
@@ -115,7 +120,7 @@ export function openApiDocument(): Json {
           operationId: 'validateKey',
           summary: 'Check an API key and return its user',
           tags: ['auth'],
-          responses: { 200: limited(ok('AuthValidateResponse')), ...pick(401, 429, 500) },
+          responses: { 200: limited(ok('AuthValidateResponse')), ...pick(401, 429, 500, 503) },
         },
       },
       [p('/content/publish')]: {
@@ -125,7 +130,7 @@ export function openApiDocument(): Json {
           tags: ['content'],
           parameters: [IDEMPOTENCY_KEY],
           requestBody: { required: true, content: json(ref('PublishRequest')) },
-          responses: { 200: limited(ok('PublishResult', 'Stored; publishing, scheduled or waiting for approval')), ...pick(400, 401, 403, 409, 413, 415, 429, 500) },
+          responses: { 200: limited(ok('PublishResult', 'Stored; publishing, scheduled or waiting for approval')), ...pick(400, 401, 403, 409, 413, 415, 429, 500, 503) },
         },
       },
       [p('/content/validate')]: {
@@ -134,7 +139,7 @@ export function openApiDocument(): Json {
           summary: 'Run every check of publish without storing anything',
           tags: ['content'],
           requestBody: { required: true, content: json(ref('PublishRequest')) },
-          responses: { 200: limited(ok('ValidateResult')), ...pick(400, 401, 413, 415, 429, 500) },
+          responses: { 200: limited(ok('ValidateResult')), ...pick(400, 401, 413, 415, 429, 500, 503) },
         },
       },
       [p('/content/scheduled')]: {
@@ -150,7 +155,7 @@ export function openApiDocument(): Json {
           ],
           responses: {
             200: limited({ description: 'A page of posts, or one post', content: json({ oneOf: [ref('PostList'), ref('PostResponse')] }) }),
-            ...pick(400, 401, 403, 404, 429, 500),
+            ...pick(400, 401, 403, 404, 429, 500, 503),
           },
         },
         patch: {
@@ -159,14 +164,14 @@ export function openApiDocument(): Json {
           tags: ['scheduled'],
           parameters: [JOB_ID],
           requestBody: { required: true, content: json(ref('UpdateRequest')) },
-          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 413, 415, 429, 500) },
+          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 413, 415, 429, 500, 503) },
         },
         delete: {
           operationId: 'cancelScheduled',
           summary: 'Cancel every target that has not started',
           tags: ['scheduled'],
           parameters: [JOB_ID],
-          responses: { 200: limited(ok('CancelResponse')), ...pick(400, 401, 403, 404, 409, 429, 500) },
+          responses: { 200: limited(ok('CancelResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
         },
       },
       [p('/content/scheduled/approve')]: {
@@ -175,7 +180,7 @@ export function openApiDocument(): Json {
           summary: 'Approve a post waiting for approval',
           tags: ['scheduled'],
           parameters: [JOB_ID],
-          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500) },
+          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
         },
       },
       [p('/content/scheduled/reject')]: {
@@ -184,7 +189,7 @@ export function openApiDocument(): Json {
           summary: 'Reject a post waiting for approval (its pending targets are cancelled)',
           tags: ['scheduled'],
           parameters: [JOB_ID],
-          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500) },
+          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
         },
       },
       [p('/platforms')]: {
@@ -192,7 +197,7 @@ export function openApiDocument(): Json {
           operationId: 'listPlatforms',
           summary: 'Content types, caption limits and media rules per platform, with the caller\'s connections',
           tags: ['platforms'],
-          responses: { 200: limited(ok('PlatformsResponse')), ...pick(401, 429, 500) },
+          responses: { 200: limited(ok('PlatformsResponse')), ...pick(401, 429, 500, 503) },
         },
       },
       [p('/media/prepare')]: {
@@ -202,7 +207,7 @@ export function openApiDocument(): Json {
           tags: ['media'],
           parameters: [IDEMPOTENCY_KEY],
           requestBody: { required: true, content: json(ref('PrepareRequest')) },
-          responses: { 200: limited(ok('PrepareResponse')), ...pick(400, 401, 409, 413, 415, 429, 500) },
+          responses: { 200: limited(ok('PrepareResponse')), ...pick(400, 401, 409, 413, 415, 429, 500, 503) },
         },
       },
       [p('/media/status/{task_id}')]: {
@@ -211,7 +216,7 @@ export function openApiDocument(): Json {
           summary: 'Progress and prepared files of a media task',
           tags: ['media'],
           parameters: [{ name: 'task_id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { 200: limited(ok('MediaStatus')), ...pick(401, 403, 404, 429, 500) },
+          responses: { 200: limited(ok('MediaStatus')), ...pick(401, 403, 404, 429, 500, 503) },
         },
       },
       '/files/{token}/{name}': {

@@ -114,6 +114,24 @@ describe('errors', () => {
     expect(lines.some((l) => l.includes('secret internals'))).toBe(true);
   });
 
+  it('answers 503 with Retry-After when the database stays busy, since nothing was written', async () => {
+    const busy = new Hono<AppEnv>().get('/status/:id', () => {
+      throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+    });
+    const h = harness({ deps: { mediaRoutes: busy } });
+    const res = await h.call('GET', `${API}/media/status/abc`);
+    expect(res.status).toBe(503);
+    expect(res.headers.get('Retry-After')).toBe('1');
+    expect(await errorOf(res)).toMatchObject({ code: 'unavailable', retry_after: 1 });
+  });
+
+  it('exempts the sandbox simulators from https_required (the daemon calls them over loopback)', async () => {
+    const sandbox = new Hono().get('/graph/me', (c) => c.json({ id: '1' }));
+    const h = harness({ config: { behindProxy: true, host: '0.0.0.0' }, deps: { sandbox } });
+    expect((await h.app.request('/sandbox/graph/me')).status).toBe(200);
+    expect((await h.app.request(`${API}/openapi.json`)).status).toBe(403);
+  });
+
   it('answers 403 https_required behind a proxy for a request that did not come over HTTPS', async () => {
     const h = harness({ config: { behindProxy: true, host: '0.0.0.0' } });
     const plain = await h.call('POST', `${API}/auth/validate`, { headers: { 'X-Forwarded-Proto': 'http' } });
