@@ -60,12 +60,18 @@ describe('socialpub keys', () => {
     expect(r.code).toBe(0);
     const fresh = r.json<{ api_key: string; key_id: string; replaced: string; saved: boolean }>();
     expect(fresh.replaced).toBe(old.key_id);
-    expect(fresh.saved).toBe(true);
-    expect((await t.run('auth validate', { env: { SOCIALPUB_API_KEY: old.api_key } })).code).toBe(3);
-    expect((await t.run('config get api-key --json')).json()).toEqual({ 'api-key': fresh.api_key });
     // The saved key is used when neither flag nor environment gives one.
     const who = await t.run('whoami --json', { env: { SOCIALPUB_API_KEY: undefined } });
     expect(who.json<{ user: { email: string } }>().user.email).toBe('cy@example.com');
+    expect(fresh.saved).toBe(true);
+    const twice = await t.run(`keys rotate ${fresh.key_id}`);
+    expect(twice.code).toBe(0);
+    expect(twice.stdout).toContain(`key ${fresh.key_id} replaced by key_`);
+    expect(twice.stdout).toContain('shown once');
+    const dead = await t.run(`keys rotate ${fresh.key_id}`);
+    expect(dead.code).toBe(5);
+    expect((await t.run('auth validate', { env: { SOCIALPUB_API_KEY: old.api_key } })).code).toBe(3);
+    expect((await t.run('config get api-key --json')).json()).toEqual({ 'api-key': fresh.api_key });
   });
 
   it('answers an unknown key id with exit 4', async () => {

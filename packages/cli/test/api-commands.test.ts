@@ -168,6 +168,10 @@ describe('socialpub schedule', () => {
     expect(r.code).toBe(0);
     expect(r.json<{ scheduled_for: string }>().scheduled_for).toBe(at);
     expect((await t.run(`schedule retime ${jobId}`)).stderr).toContain('missing --at <time>');
+    const human = await t.run(`schedule retime ${jobId} --at +10h`);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(new RegExp(`job:\\s+${jobId}`));
+    expect(human.stdout).toMatch(/twitter\s+tweet\s+.+UTC\s+scheduled/);
   });
 
   it('approves and rejects held jobs; approving twice is a conflict (exit 5)', async () => {
@@ -185,6 +189,10 @@ describe('socialpub schedule', () => {
   });
 
   it('cancels a job', async () => {
+    const other = (await t.run('publish "to cancel" -p twitter --at +7h --json')).json<Published>().job_id;
+    const human = await t.run(`schedule cancel ${other}`);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`(${other})`);
     const r = await t.run(`schedule cancel ${jobId} --json`);
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ job_id: jobId, status: 'cancelled' });

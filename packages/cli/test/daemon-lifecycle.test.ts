@@ -6,6 +6,11 @@ import { tempHome } from './helpers';
 
 const home = tempHome();
 let pid: number | undefined;
+
+function runFollow(signal: AbortSignal, onOut: (text: string) => void) {
+  // stdout of the in-process run is only returned at the end; watch it through a stdout-like hook.
+  return home.run('daemon logs -n 1 --follow', { stop: signal, onStdout: onOut });
+}
 afterAll(async () => {
   // Never leave a background daemon behind, whatever happened above.
   if (pid && isAlive(pid)) process.kill(pid, 'SIGKILL');
@@ -56,7 +61,33 @@ describe('socialpub up / daemon / down', () => {
     expect((await home.run('whoami')).code).toBe(0);
   });
 
+  it('follows the log until told to stop', async () => {
+    const { appendFileSync } = await import('node:fs');
+    const stop = new AbortController();
+    const chunks: string[] = [];
+    let tailed!: () => void;
+    let seen!: () => void;
+    const tailPrinted = new Promise<void>((resolve) => (tailed = resolve));
+    const arrived = new Promise<void>((resolve) => (seen = resolve));
+    const follow = runFollow(stop.signal, (text) => {
+      chunks.push(text);
+      tailed();
+      if (text.includes('"msg":"appended by the test"')) seen();
+    });
+    // The tail (-n 1) comes first; a line appended after it must show up too.
+    await tailPrinted;
+    expect(chunks.join('')).not.toContain('appended by the test');
+    appendFileSync(join(home.dataDir, 'daemon.log'), `${JSON.stringify({ level: 'info', msg: 'appended by the test' })}\n`);
+    await arrived;
+    stop.abort();
+    expect((await follow).code).toBe(0);
+    expect(chunks.join('').trim().split('\n')).toHaveLength(2);
+  });
+
   it('shows its status and its log', async () => {
+    const human = await home.run('daemon logs -n 2');
+    expect(human.code).toBe(0);
+    expect(human.stdout.trim().split('\n')).toHaveLength(2);
     const status = await home.run('daemon status --json');
     expect(status.code).toBe(0);
     expect(status.json()).toMatchObject({ running: true, pid, health: { status: 'ok' } });
@@ -79,6 +110,21 @@ describe('socialpub up / daemon / down', () => {
     const status = await home.run('daemon status --json');
     expect(status.code).toBe(7);
     expect(status.json()).toMatchObject({ success: false, error: { code: 'daemon_unreachable' }, data: { running: false } });
+  });
+
+  it('starts and stops a daemon without touching keys or config (daemon start / stop)', async () => {
+    const configBefore = readFileSync(join(home.configDir, 'config.json'), 'utf8');
+    const started = await home.run('daemon start --port 0 --json');
+    expect(started.code, started.stderr).toBe(0);
+    const s = started.json<{ started: boolean; pid: number; url: string }>();
+    pid = s.pid;
+    expect(s.started).toBe(true);
+    expect((await fetch(`${s.url}/healthz`)).status).toBe(200);
+    expect(readFileSync(join(home.configDir, 'config.json'), 'utf8')).toBe(configBefore);
+    const stopped = await home.run('daemon stop');
+    expect(stopped.code).toBe(0);
+    expect(stopped.stdout).toMatch(/✔ daemon stopped \(pid \d+\)/);
+    expect(isAlive(s.pid)).toBe(false);
   });
 
   it('says when there is no log yet (exit 4)', async () => {

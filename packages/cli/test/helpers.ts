@@ -15,11 +15,15 @@ export interface CliResult {
 
 class Sink extends Writable {
   text = '';
-  constructor(private readonly onText?: (all: string) => void) {
+  constructor(
+    private readonly onText?: (all: string) => void,
+    private readonly onChunk?: (chunk: string) => void,
+  ) {
     super();
   }
   override _write(chunk: Buffer, _enc: string, done: () => void) {
     this.text += chunk.toString();
+    this.onChunk?.(chunk.toString());
     this.onText?.(this.text);
     done();
   }
@@ -39,6 +43,8 @@ export interface RunOptions {
   stdoutIsTTY?: boolean;
   cwd?: string;
   stop?: AbortSignal;
+  /** Called with each chunk written to stdout. */
+  onStdout?: (chunk: string) => void;
   /** Called with everything written to stderr so far, after each write. */
   onStderr?: (all: string) => void;
   /** What the command reads as stdin (prompts read keys from it). */
@@ -61,7 +67,7 @@ export function tempHome() {
 }
 
 export async function runIn(line: string | string[], opts: RunOptions = {}): Promise<CliResult> {
-  const stdout = new Sink();
+  const stdout = new Sink(undefined, opts.onStdout);
   const stderr = new Sink(opts.onStderr);
   const io: Io = {
     stdout,
