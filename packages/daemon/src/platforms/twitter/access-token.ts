@@ -100,6 +100,12 @@ const SKEW_MS = 2 * 60_000;
  */
 const inFlight = new Map<string, Promise<TokenUpdate>>();
 const latest = new Map<string, TokenUpdate>();
+/**
+ * Refreshes the platform made that could not be stored (the write failed). The rotated
+ * refresh token in them is the only valid one, so it is kept here and stored first thing
+ * on the next use instead of being lost (which would end a rotating chain).
+ */
+const unsaved = new Map<string, TokenUpdate>();
 
 function apply(creds: Credentials, update: TokenUpdate): void {
   for (const [k, v] of Object.entries(update.secrets)) if (v) creds.secrets[k] = v;
@@ -113,9 +119,11 @@ export function forgetRefreshes(connectionId?: string): void {
   if (connectionId) {
     latest.delete(connectionId);
     inFlight.delete(connectionId);
+    unsaved.delete(connectionId);
   } else {
     latest.clear();
     inFlight.clear();
+    unsaved.clear();
   }
 }
 
@@ -131,8 +139,17 @@ export async function refreshShared(creds: Credentials, refresher: TokenRefreshe
   let pending = inFlight.get(creds.connectionId);
   if (!pending) {
     pending = (async () => {
-      const update = await refresher(creds, env);
-      await persist?.(update);
+      // A reconnect since then replaced the tokens: the kept refresh is stale.
+      const kept = unsaved.get(creds.connectionId);
+      const usable = kept && (kept.tokenObtainedAt ?? 0) >= (creds.tokenObtainedAt ?? 0) ? kept : undefined;
+      const update = usable ?? (await refresher(creds, env));
+      try {
+        await persist?.(update);
+      } catch (err) {
+        unsaved.set(creds.connectionId, update);
+        throw new TokenRefreshError(`The refreshed tokens could not be stored (kept in memory, stored on the next attempt): ${(err as Error).message}`, false);
+      }
+      unsaved.delete(creds.connectionId);
       latest.set(creds.connectionId, update);
       return update;
     })();

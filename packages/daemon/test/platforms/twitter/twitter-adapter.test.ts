@@ -262,6 +262,24 @@ describe('twitter OAuth 2.0 tokens', () => {
     expect(ctx2.expired).toEqual([]);
   });
 
+  it('keeps a rotated refresh token whose storing failed and stores it on the next attempt instead of refreshing again', async () => {
+    const first = sim.issueTokens('client-1');
+    const secrets = { access_token: first.access_token, refresh_token: first.refresh_token, client_id: 'client-1' };
+    const failing = ctxFor('stored late', [], { secrets, tokenExpiresAt: clock.now() - 1, connectionId: 'con_unsaved', failSaveTokens: true });
+    const err = await adapter.publish(failing).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetryableError);
+    expect((err as Error).message).toMatch(/could not be stored/);
+    expect(sim.log.to('POST', '/2/tweets')).toHaveLength(0);
+
+    const retry = ctxFor('stored late', [], { secrets, tokenExpiresAt: clock.now() - 1, connectionId: 'con_unsaved' });
+    await adapter.publish(retry);
+    expect(sim.log.to('POST', '/2/oauth2/token')).toHaveLength(1);
+    expect(retry.saved).toHaveLength(1);
+    expect(retry.saved[0]!.secrets.refresh_token).not.toBe(first.refresh_token);
+    expect(retry.expired).toEqual([]);
+    expect(sim.log.posts).toHaveLength(1);
+  });
+
   it('shares one refresh between targets of the same connection running at once', async () => {
     const first = sim.issueTokens('client-1');
     const base = { secrets: { access_token: first.access_token, refresh_token: first.refresh_token, client_id: 'client-1' }, tokenExpiresAt: clock.now() - 1, connectionId: 'con_shared' };
