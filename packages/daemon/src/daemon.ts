@@ -113,7 +113,10 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const port = (server.address() as AddressInfo).port;
   const hostInUrl = config.host.includes(':') ? `[${config.host}]` : config.host;
   const url = `${config.tls ? 'https' : 'http'}://${hostInUrl}:${port}`;
-  listenUrl = url;
+  // Calls the daemon makes to itself (sandbox simulators) and the fallback base of prepared
+  // URLs: a wildcard listen address is not an address to connect to, loopback is.
+  const selfHost = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : hostInUrl;
+  listenUrl = `${config.tls ? 'https' : 'http'}://${selfHost}:${port}`;
   await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
   await publishing.start(); // reconciles what a previous run left in flight, then fires overdue targets in due order
   stops.push(() => publishing.stop(10_000));
