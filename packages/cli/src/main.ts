@@ -31,7 +31,7 @@ export function buildProgram(io: Io): Command {
   const program = new Command('socialpub')
     .description('Self-hosted social publishing: run the daemon, connect accounts, publish and schedule.')
     .version(VERSION, '-V, --version', 'print the version')
-    .option('--json', 'print data only, as JSON (errors too)', false)
+    .option('--json', 'print data only, as JSON (errors too)')
     .option('--base-url <url>', 'daemon address (env SOCIALPUB_BASE_URL)')
     .option('--api-key <key>', 'API key (env SOCIALPUB_API_KEY)')
     .option('--data-dir <dir>', 'data directory for local admin and the daemon (env SOCIALPUB_HOME)')
@@ -104,7 +104,7 @@ export function buildProgram(io: Io): Command {
       .command('logs')
       .description("print the background daemon's log")
       .option('-n, --lines <n>', 'last N lines', parseCount, 50)
-      .option('-f, --follow', 'keep printing new lines until Ctrl-C', false)
+      .option('-f, --follow', 'keep printing new lines until Ctrl-C')
       .action(
         act(async (ctx, _a, o) => (await import('./commands/daemon/logs')).daemonLogs(ctx, { lines: o.lines as number, follow: Boolean(o.follow) })),
       ),
@@ -112,7 +112,7 @@ export function buildProgram(io: Io): Command {
   );
   examples(
     hostPort(daemon.command('run').description('run the daemon in the foreground (logs to stderr; Ctrl-C stops it cleanly)'))
-      .option('--behind-proxy', 'listen on a non-loopback address behind a TLS proxy (requires X-Forwarded-Proto: https)', false)
+      .option('--behind-proxy', 'listen on a non-loopback address behind a TLS proxy (requires X-Forwarded-Proto: https)')
       .option('--tls-cert <file>', 'TLS certificate (for a non-loopback address)')
       .option('--tls-key <file>', 'TLS private key')
       .action(act(async (ctx, _a, o) => (await import('./commands/daemon/run')).daemonRun(ctx, daemonFlags(o, false)))),
@@ -151,7 +151,7 @@ export function buildProgram(io: Io): Command {
       .command('rotate')
       .description('replace a key with a new one; the old one stops working at once')
       .argument('<key_id>', 'the key id (key_…)')
-      .option('--save', 'also save the new key in the CLI config', false)
+      .option('--save', 'also save the new key in the CLI config')
       .action(act(async (ctx, [id], o) => (await import('./commands/keys/rotate')).keysRotate(ctx, { keyId: id as string, save: Boolean(o.save) }))),
     ['socialpub keys rotate key_abc123 --save'],
   );
@@ -161,7 +161,7 @@ export function buildProgram(io: Io): Command {
       .command('connect')
       .description('connect a platform account: a sandbox (simulator) or the real platform through OAuth')
       .argument('<platform>', 'instagram, facebook, twitter, threads, tiktok or youtube')
-      .option('--sandbox', "connect the platform's simulator served by the daemon", false)
+      .option('--sandbox', "connect the platform's simulator served by the daemon")
       .option('--user <email>', 'the user the connection belongs to (default: the only user)')
       .option('--client-id <id>', 'live: your app id / client id / client key (prompted when missing)')
       .option('--client-secret <secret>', 'live: your app secret / client secret (prompted when missing)')
@@ -253,27 +253,27 @@ export function buildProgram(io: Io): Command {
       .description('publish now or schedule; asks for what is missing when run in a terminal')
       .argument('[caption]', 'the caption (default for every platform)')
       .option('-p, --platforms <list>', 'comma-separated platforms, e.g. instagram,twitter')
-      .option('--caption-for <platform=text>', 'a caption for one platform (repeatable)', collect, [])
-      .option('--type <platform=types>', 'content types for a platform, e.g. instagram=story,feed (repeatable)', collect, [])
-      .option('--media <url|file>', 'a media URL or a local file (repeatable)', collect, [])
-      .option('--now', 'publish now', false)
+      .option('--caption-for <platform=text>', 'a caption for one platform (repeatable)', collect)
+      .option('--type <platform=types>', 'content types for a platform, e.g. instagram=story,feed (repeatable)', collect)
+      .option('--media <url|file>', 'a media URL or a local file (repeatable)', collect)
+      .option('--now', 'publish now')
       .option('--at <time>', 'when: ISO time (2026-12-25T10:00:00Z; no zone = local time) or +30m/+2h from now')
-      .option('--offset <key=when>', 'per type/platform time: story=+0h, feed=+1h, instagram.story=<ISO> (repeatable)', collect, [])
-      .option('--require-approval', 'hold the job until `schedule approve`', false)
-      .option('--wait', 'follow every target to its end and print post URLs', false)
-      .option('-y, --yes', 'do not ask for confirmation', false)
+      .option('--offset <key=when>', 'per type/platform time: story=+0h, feed=+1h, instagram.story=<ISO> (repeatable)', collect)
+      .option('--require-approval', 'hold the job until `schedule approve`')
+      .option('--wait', 'follow every target to its end and print post URLs')
+      .option('-y, --yes', 'do not ask for confirmation')
       .option('--idempotency-key <key>', 'make retries of this command create one job')
       .action(
         act(async (ctx, [caption], o) =>
           (await import('./commands/publish')).publish(ctx, {
             caption: caption as string | undefined,
             platforms: o.platforms as string | undefined,
-            captionFor: o.captionFor as string[],
-            type: o.type as string[],
-            media: o.media as string[],
+            captionFor: (o.captionFor as string[] | undefined) ?? [],
+            type: (o.type as string[] | undefined) ?? [],
+            media: (o.media as string[] | undefined) ?? [],
             now: Boolean(o.now),
             at: o.at as string | undefined,
-            offset: o.offset as string[],
+            offset: (o.offset as string[] | undefined) ?? [],
             requireApproval: Boolean(o.requireApproval),
             wait: Boolean(o.wait),
             yes: Boolean(o.yes),
@@ -315,10 +315,10 @@ export function buildProgram(io: Io): Command {
       .description('move a job: offsets follow the new time, absolute times stay')
       .argument('<job_id>', 'the job id')
       .option('--at <time>', 'the new time (ISO, or +30m/+2h from now)')
-      .option('--offset <key=when>', 'replace the per type/platform times (repeatable)', collect, [])
+      .option('--offset <key=when>', 'replace the per type/platform times (repeatable)', collect)
       .action(
         act(async (ctx, [id], o) =>
-          (await import('./commands/schedule/retime')).scheduleRetime(ctx, { jobId: id as string, at: o.at as string | undefined, offset: o.offset as string[] }),
+          (await import('./commands/schedule/retime')).scheduleRetime(ctx, { jobId: id as string, at: o.at as string | undefined, offset: (o.offset as string[] | undefined) ?? [] }),
         ),
       ),
     ['socialpub schedule retime job_abc123 --at 2026-12-26T09:00:00Z', 'socialpub schedule retime job_abc123 --at +2h'],
@@ -343,7 +343,7 @@ export function buildProgram(io: Io): Command {
       .command('prepare')
       .description('prepare media from links (Dropbox, Google Drive, OneDrive, buckets, direct) for publishing')
       .argument('<url...>', '1 to 10 links')
-      .option('--wait', 'wait until every file is prepared or refused', false)
+      .option('--wait', 'wait until every file is prepared or refused')
       .action(act(async (ctx, urls, o) => (await import('./commands/prepare')).prepare(ctx, { urls, wait: Boolean(o.wait) }))),
     ['socialpub prepare https://www.dropbox.com/s/abc/photo.jpg?dl=0 --wait', 'socialpub prepare s3://bucket/clip.mp4 --json'],
   );
