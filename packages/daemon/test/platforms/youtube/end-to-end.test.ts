@@ -96,7 +96,7 @@ async function prepare(w: Awaited<ReturnType<typeof world>>, url: string): Promi
 }
 
 describe('publishing to the X, TikTok and YouTube sandboxes through the daemon', () => {
-  it('publishes a tweet with an image, a text tweet, a TikTok video and a YouTube video, each with the simulator post id and URL', async () => {
+  it('publishes a tweet with an image, a text tweet, a TikTok video and a YouTube video and Short, each with the simulator post id and URL', async () => {
     const w = await world();
     const src = await origin();
     const image = await prepare(w, `${src}/photo.jpg`);
@@ -108,7 +108,7 @@ describe('publishing to the X, TikTok and YouTube sandboxes through the daemon',
     };
     await publish({ caption: 'Launch day, with a picture', platforms: ['twitter'], media_urls: [image] });
     await publish({ caption: 'Launch day in words only', platforms: ['twitter'] });
-    await publish({ caption: 'Launch day\nThe whole story in a minute #launch', platforms: ['tiktok', 'youtube'], media_urls: [video] });
+    await publish({ caption: 'Launch day\nThe whole story in a minute #launch', platforms: ['tiktok', 'youtube'], platform_types: { youtube: ['video', 'shorts'] }, media_urls: [video] });
 
     const targets = () =>
       w.db.prepare('SELECT platform, type, status, post_id, post_url, error_message FROM targets ORDER BY platform, id').all() as {
@@ -128,19 +128,22 @@ describe('publishing to the X, TikTok and YouTube sandboxes through the daemon',
       ['tiktok', 'video', 'published', null],
       ['twitter', 'tweet', 'published', null],
       ['twitter', 'tweet', 'published', null],
+      ['youtube', 'shorts', 'published', null],
       ['youtube', 'video', 'published', null],
     ]);
     const posts = listSandboxPosts(w.db);
-    expect(posts).toHaveLength(4);
+    expect(posts).toHaveLength(5);
     for (const t of rows) {
       const post = posts.find((p) => p.platform === t.platform && p.postId === t.post_id);
       expect(post, `${t.platform} ${t.post_id}`).toBeDefined();
-      expect(t.post_url).toBe(post!.postUrl);
+      // A Short is the same upload; its link is the /shorts/ form of the simulator's watch URL.
+      expect(t.post_url).toBe(t.type === 'shorts' ? post!.postUrl!.replace('watch?v=', 'shorts/') : post!.postUrl);
     }
     const tweets = posts.filter((p) => p.platform === 'twitter');
     expect(tweets.map((p) => p.body.text).sort()).toEqual(['Launch day in words only', 'Launch day, with a picture']);
     expect(tweets.find((p) => p.body.text === 'Launch day, with a picture')!.body.media).toEqual([expect.objectContaining({ category: 'tweet_image', type: 'image/jpeg', bytes: JPEG.length })]);
     expect(posts.find((p) => p.platform === 'tiktok')!.body).toMatchObject({ source: 'FILE_UPLOAD', video_size: MP4.length, privacy_level: 'SELF_ONLY' });
+    expect(posts.filter((p) => p.platform === 'youtube')).toHaveLength(2);
     expect(posts.find((p) => p.platform === 'youtube')!.body).toMatchObject({ bytes: MP4.length, snippet: { title: 'Launch day', tags: ['launch'] } });
   });
 });
