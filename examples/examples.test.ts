@@ -2,9 +2,13 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { SocialPub } from '@socialpub/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { FakeClock } from '../packages/sdk/test/helpers/fake-clock';
+import { PNG_BYTES, startFileServer, type FileServer } from '../packages/sdk/test/helpers/file-server';
 import { startRealDaemon, type RealDaemon } from '../packages/sdk/test/helpers/real-daemon';
 import { manageScheduled } from './manage-scheduled';
+import { prepareThenPublish } from './prepare-then-publish';
+import { publishNow } from './publish-now';
 import { staggeredCampaign, tomorrowAtTen } from './staggered-campaign';
 
 const run = promisify(execFile);
@@ -13,16 +17,48 @@ const hour = 3_600_000;
 
 describe('the examples, against a daemon with sandbox connections', () => {
   let d: RealDaemon;
+  let files: FileServer;
   let client: SocialPub;
   const lines: string[] = [];
   const log = (line: string) => void lines.push(line);
 
   beforeAll(async () => {
-    d = await startRealDaemon({ connect: ['twitter', 'threads', 'instagram'] });
-    client = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey });
+    // prepare-then-publish fetches from a loopback file server, which the daemon allows only when told.
+    vi.stubEnv('SOCIALPUB_MEDIA_ALLOW_PRIVATE', '1');
+    files = await startFileServer();
+    // The waiting helpers poll at every turn of the event loop here (no time passes), so the
+    // scheduled-content class gets room for those polls.
+    d = await startRealDaemon({ connect: ['twitter', 'threads', 'instagram'], rateLimits: { scheduled: { limit: 100_000 } } });
+    vi.unstubAllEnvs();
+    const clock = new FakeClock();
+    clock.onSleep = () => new Promise<void>((resolve) => setImmediate(resolve));
+    client = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock });
   });
   afterAll(async () => {
     await d?.close();
+    await files?.close();
+  });
+
+  it('publish-now publishes to Twitter and Threads through the sandbox and prints the post URLs', async () => {
+    const post = await publishNow({ client, caption: 'Hello from the examples test', log });
+    expect(post.status).toBe('published');
+    expect(post.targets.map((t) => [t.platform, t.status])).toEqual([
+      ['twitter', 'published'],
+      ['threads', 'published'],
+    ]);
+    for (const t of post.targets) {
+      expect(t.post_url).toMatch(/^https?:\/\//);
+      expect(lines).toContain(`${t.platform}: ${t.post_url}`);
+    }
+  });
+
+  it('prepare-then-publish prepares an image and publishes a tweet with the prepared copy', async () => {
+    const { task, post } = await prepareThenPublish({ client, urls: [`${files.url}/photo.png`], log });
+    expect(task.status).toBe('completed');
+    expect(task.files[0]).toMatchObject({ type: 'image', size: PNG_BYTES.length });
+    expect(post.status).toBe('published');
+    expect(post.media_urls).toEqual([task.files[0]?.prepared_url]);
+    expect(post.targets[0]?.post_url).toMatch(/^https?:\/\//);
   });
 
   it('staggered-campaign schedules the story at the base time, the feed an hour later and the tweet two hours later', async () => {

@@ -25,7 +25,8 @@ describe('the SDK against the real daemon', () => {
   let client: SocialPub;
 
   beforeAll(async () => {
-    d = await startRealDaemon({ connect: ['twitter', 'threads'] });
+    // Room in the scheduled-content class for polls that come at every turn of the event loop.
+    d = await startRealDaemon({ connect: ['twitter', 'threads'], rateLimits: { scheduled: { limit: 100_000 } } });
     client = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock: new FakeClock() });
   });
   afterAll(async () => {
@@ -219,6 +220,23 @@ describe('the SDK against the real daemon', () => {
       await proxy.close();
       proxy = undefined;
     });
+  });
+
+  it('publishes now through the sandbox and waits until every target is published', async () => {
+    const clock = new FakeClock();
+    clock.onSleep = () => new Promise<void>((resolve) => setImmediate(resolve));
+    const waiter = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock });
+    const job = await waiter.content.publish({ caption: 'Now, from the SDK tests', platforms: ['twitter', 'threads'], publish_now: true });
+    expect(job.scheduled_for).toBeNull();
+    const states: string[] = [];
+    const post = await waiter.scheduled.waitUntilDone(job.job_id, { onProgress: (p) => states.push(p.status) });
+    expect(post.status).toBe('published');
+    expect(states.at(-1)).toBe('published');
+    for (const t of post.targets) {
+      expect(t.status).toBe('published');
+      expect(t.post_id).not.toBeNull();
+      expect(t.post_url).toMatch(/^https?:\/\//);
+    }
   });
 
   it('stops waitUntilDone when its signal aborts', async () => {
