@@ -293,13 +293,22 @@ export function buildProgram(io: Io): Command {
   examples(
     schedule
       .command('list')
-      .description('list jobs as a table (every page)')
+      .description('list jobs by time as a table')
       .option('--status <status>', 'all, pending_approval, scheduled, publishing, published, partially_published, failed, cancelled, needs_review', 'all')
-      .option('--limit <n>', 'at most N jobs', parseCount)
+      .option('--limit <n>', 'at most N jobs (default 50)', parseCount)
+      .option('--all', 'every job, however many')
+      .option('--cursor <cursor>', 'continue after a previous listing (its next_cursor)')
       .action(
-        act(async (ctx, _a, o) => (await import('./commands/schedule/list')).scheduleList(ctx, { status: o.status as string, limit: o.limit as number | undefined })),
+        act(async (ctx, _a, o) =>
+          (await import('./commands/schedule/list')).scheduleList(ctx, {
+            status: o.status as string,
+            limit: o.limit as number | undefined,
+            all: Boolean(o.all),
+            cursor: o.cursor as string | undefined,
+          }),
+        ),
       ),
-    ['socialpub schedule list', 'socialpub schedule list --status scheduled --json'],
+    ['socialpub schedule list', 'socialpub schedule list --status scheduled --json', 'socialpub schedule list --all --json | jq ".posts | length"'],
   );
   examples(
     schedule

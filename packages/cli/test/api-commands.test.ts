@@ -142,7 +142,13 @@ describe('socialpub schedule', () => {
     const pending = (await t.run('schedule list --status pending_approval --json')).json<{ posts: { status: string }[] }>();
     expect(pending.posts.length).toBeGreaterThan(0);
     expect(pending.posts.every((p) => p.status === 'pending_approval')).toBe(true);
-    expect((await t.run('schedule list --limit 1 --json')).json<{ posts: unknown[] }>().posts).toHaveLength(1);
+    const first = (await t.run('schedule list --limit 1 --json')).json<{ posts: { job_id: string }[]; next_cursor: string }>();
+    expect(first.posts).toHaveLength(1);
+    const rest = (await t.run(`schedule list --cursor ${first.next_cursor} --all --json`)).json<{ posts: { job_id: string }[]; next_cursor: null }>();
+    const all = (await t.run('schedule list --all --json')).json<{ posts: { job_id: string }[] }>();
+    expect([...first.posts, ...rest.posts].map((p) => p.job_id)).toEqual(all.posts.map((p) => p.job_id));
+    expect(rest.next_cursor).toBeNull();
+    expect((await t.run('schedule list --limit 1')).stdout).toContain(`more: --limit N, --all, or --cursor ${first.next_cursor}`);
     expect((await t.run('schedule list --status needs_review')).stdout).toContain('no needs_review jobs');
     const bad = await t.run('schedule list --status sleeping --json');
     expect(bad.code).toBe(2);

@@ -4,20 +4,35 @@ import { shortTime, truncate } from '../../ui/format';
 
 export interface ScheduleListOptions {
   status: string;
-  /** At most this many jobs; default every job (all pages). */
+  /** At most this many jobs (default 50); pages of up to 200 are fetched until there. */
   limit?: number | undefined;
+  /** Every job, however many pages. */
+  all?: boolean | undefined;
+  /** Continue after a previous listing (its next_cursor). */
+  cursor?: string | undefined;
 }
 
-/** `socialpub schedule list`: every job (all pages), as a table or JSON. */
-export async function scheduleList(ctx: Ctx, { status, limit }: ScheduleListOptions): Promise<void> {
+const PAGE_MAX = 200;
+export const LIST_DEFAULT = 50;
+
+/**
+ * `socialpub schedule list`: jobs ordered by time, as a table or JSON. Page sizes are
+ * chosen so the last page ends exactly at the limit, so its next_cursor continues the
+ * listing (`--cursor`).
+ */
+export async function scheduleList(ctx: Ctx, { status, limit, all, cursor }: ScheduleListOptions): Promise<void> {
   const client = await ctx.client();
+  const want = all ? Number.POSITIVE_INFINITY : (limit ?? LIST_DEFAULT);
   const posts: Post[] = [];
-  for await (const post of client.scheduled.list({ status: status as never, limit: Math.min(limit ?? 200, 200) })) {
-    posts.push(post);
-    if (limit !== undefined && posts.length >= limit) break;
-  }
-  ctx.log.result({ posts }, () =>
-    ctx.log.table(
+  let next: string | null = cursor ?? null;
+  do {
+    const page = await client.scheduled.list({ status: status as never, limit: Math.min(want - posts.length, PAGE_MAX), ...(next ? { cursor: next } : {}) });
+    posts.push(...page.posts);
+    next = page.next_cursor;
+  } while (next !== null && posts.length < want);
+
+  ctx.log.result({ posts, next_cursor: next }, () => [
+    ...ctx.log.table(
       posts,
       [
         { header: 'JOB', value: (p) => p.job_id },
@@ -28,5 +43,6 @@ export async function scheduleList(ctx: Ctx, { status, limit }: ScheduleListOpti
       ],
       status === 'all' ? 'no jobs yet: publish one with `socialpub publish`' : `no ${status} jobs`,
     ),
-  );
+    ...(next ? [ctx.log.dim(`more: --limit N, --all, or --cursor ${next}`)] : []),
+  ]);
 }
