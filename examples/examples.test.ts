@@ -27,8 +27,8 @@ describe('the examples, against a daemon with sandbox connections', () => {
     vi.stubEnv('SOCIALPUB_MEDIA_ALLOW_PRIVATE', '1');
     files = await startFileServer();
     // The waiting helpers poll at every turn of the event loop here (no time passes), so the
-    // scheduled-content class gets room for those polls.
-    d = await startRealDaemon({ connect: ['twitter', 'threads', 'instagram'], rateLimits: { scheduled: { limit: 100_000 } } });
+    // classes they poll get room for those polls.
+    d = await startRealDaemon({ connect: ['twitter', 'threads', 'instagram'], rateLimits: { scheduled: { limit: 100_000 }, media_status: { limit: 100_000 } } });
     vi.unstubAllEnvs();
     const clock = new FakeClock();
     clock.onSleep = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -13,7 +13,8 @@ describe('media preparation through the SDK against the real daemon', () => {
     // The file server is on loopback, which the daemon refuses unless private networks are allowed.
     vi.stubEnv('SOCIALPUB_MEDIA_ALLOW_PRIVATE', '1');
     files = await startFileServer();
-    d = await startRealDaemon();
+    // Room in the status class for polls that come at every turn of the event loop.
+    d = await startRealDaemon({ rateLimits: { media_status: { limit: 100_000 } } });
     vi.unstubAllEnvs();
     const clock = new FakeClock();
     // Polls wait for the event loop to turn instead of for time to pass.
