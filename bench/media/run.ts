@@ -4,7 +4,7 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { closeSync, mkdtempSync, openSync, rmSync, writeFileSync, writeSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { MAX_MEDIA_BYTES } from '../../packages/core/src/schemas/media';
@@ -101,6 +101,7 @@ async function main(): Promise<void> {
     const ratio = prepMbps / curlMbps;
     const best = (xs: number[]) => Math.min(...xs);
     console.log(`file: ${(size / MB).toFixed(0)} MB from a loopback server, ${ROUNDS} alternating rounds; median (best)`);
+    console.log(`machine: ${cpus().length} CPUs, load average ${loadavg().map((l) => l.toFixed(1)).join(' ')} (figures from a busy machine vary a lot)`);
     console.log(`curl -o file:             ${curlMbps.toFixed(0)} MB/s (${median(curl).toFixed(0)} ms; best ${mbps(best(curl)).toFixed(0)} MB/s)`);
     console.log(
       `socialpub prepare:        ${prepMbps.toFixed(0)} MB/s (${median(prep.map((p) => p.ms)).toFixed(0)} ms; best ${mbps(best(prep.map((p) => p.ms))).toFixed(0)} MB/s) — fetch, sniff, sha256, write, rename, SQLite`,

@@ -4,7 +4,7 @@ import type { BodySink } from './http1-get';
 import { MediaError } from './media-error';
 
 const STAGE_BYTES = 4 * 1024 * 1024;
-const MAX_IN_FLIGHT = 2;
+const MAX_IN_FLIGHT = 3;
 
 // Plain JavaScript, run with `eval`, so the bundled CLI needs no separate worker file.
 const WORKER_SOURCE = `
@@ -52,7 +52,7 @@ type FromWorker =
  * Writes body bytes to a file and hashes them on a worker thread, so the event loop
  * only copies bytes from the socket into 4 MB staging buffers while the worker hashes
  * and writes the previous ones (two cores busy instead of one: close to curl's speed).
- * Staging buffers are transferred, never copied, between the threads; at most two are
+ * Staging buffers are transferred, never copied, between the threads; at most three are
  * in flight, beyond which the socket is asked to pause. The size cap is counted here,
  * on the bytes actually received.
  */
