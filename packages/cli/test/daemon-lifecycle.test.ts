@@ -127,6 +127,16 @@ describe('socialpub up / daemon / down', () => {
     expect(isAlive(s.pid)).toBe(false);
   });
 
+  it('never signals a process that a stale pid file names', async () => {
+    const { writeFileSync } = await import('node:fs');
+    // This test process is alive but is not a daemon: `down` must leave it alone.
+    writeFileSync(join(home.dataDir, 'daemon.pid'), `${process.pid}\n`);
+    const r = await home.run('down --json');
+    expect(r.code).toBe(0);
+    expect(r.json()).toMatchObject({ stopped: false });
+    expect(existsSync(join(home.dataDir, 'daemon.pid'))).toBe(false);
+  });
+
   it('says when there is no log yet (exit 4)', async () => {
     const other = tempHome();
     const r = await other.run('daemon logs');

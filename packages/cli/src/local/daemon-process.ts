@@ -92,11 +92,26 @@ export async function startBackground(io: Io, dataDir: string, flags: StartFlags
 
 const STOP_TIMEOUT_MS = 10_000;
 
+/**
+ * Whether `pid` is a socialpub daemon: a pid file can outlive its process and the number
+ * be reused, and we must not signal a stranger. Linux tells through /proc; elsewhere the
+ * pid is trusted.
+ */
+async function isOurDaemon(pid: number): Promise<boolean> {
+  try {
+    const cmdline = (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0');
+    const i = cmdline.indexOf('daemon');
+    return i >= 0 && cmdline[i + 1] === 'run';
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code !== 'ENOENT' || process.platform !== 'linux';
+  }
+}
+
 /** SIGTERM (a clean shutdown), SIGKILL if it is still there after 10 s. Null when nothing ran. */
 export async function stopBackground(dataDir: string): Promise<{ pid: number; forced: boolean } | null> {
   const state = await readDaemonState(dataDir);
   const pid = state?.pid ?? (await readPid(dataDir));
-  if (pid === null || pid === undefined || !isAlive(pid)) {
+  if (pid === null || pid === undefined || !isAlive(pid) || !(await isOurDaemon(pid))) {
     if (pid) await clearDaemonState(dataDir, pid);
     return null;
   }
