@@ -9,7 +9,10 @@ export const TIKTOK_TOKEN_PATH = '/v2/oauth/token/';
  * both lifetimes come from `expires_in` / `refresh_expires_in`.
  */
 export const refreshTiktokToken: TokenRefresher = async (creds, env) => {
-  const { client_key: clientKey, client_secret: clientSecret, refresh_token: refreshToken } = creds.secrets;
+  const sandbox = creds.mode === 'sandbox' ? 'sandbox' : undefined;
+  const { refresh_token: refreshToken } = creds.secrets;
+  const clientKey = creds.secrets.client_key ?? sandbox;
+  const clientSecret = creds.secrets.client_secret ?? sandbox;
   if (!clientKey || !clientSecret || !refreshToken) throw new TokenRefreshError('The TikTok connection has no client key, client secret or refresh token', true, 'invalid_request');
   const body = await postTokenForm(env.baseUrl('open.tiktokapis.com') + TIKTOK_TOKEN_PATH, {
     client_key: clientKey,

@@ -14,7 +14,8 @@ export function xClientAuth(clientId: string, clientSecret: string | undefined):
  * answer's refresh_token replaces the stored one (ensureAccessToken stores both first).
  */
 export const refreshTwitterToken: TokenRefresher = async (creds, env) => {
-  const clientId = creds.secrets.client_id;
+  // Sandbox connections carry no app credentials; the simulator accepts any client id.
+  const clientId = creds.secrets.client_id ?? (creds.mode === 'sandbox' ? 'sandbox' : undefined);
   const refreshToken = creds.secrets.refresh_token;
   if (!clientId || !refreshToken) throw new TokenRefreshError('The X connection has no client id or refresh token', true, 'invalid_request');
   const body = await postTokenForm(

@@ -390,7 +390,8 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (!body || typeof body !== 'object' || Array.isArray(body)) return problem(c, 400, 'invalid-request', 'Invalid Request', 'The request body must be a JSON object');
     const unknown = Object.keys(body).filter((k) => !CREATE_KEYS.has(k));
     if (unknown.length) return problem(c, 400, 'invalid-request', 'Invalid Request', `The following fields are not allowed: ${unknown.join(', ')}`);
-    const text = typeof body.text === 'string' ? body.text : '';
+    // X normalises to NFC before counting and storing.
+    const text = typeof body.text === 'string' ? body.text.normalize('NFC') : '';
     const mediaIds = (body.media as { media_ids?: unknown } | undefined)?.media_ids;
     if (mediaIds !== undefined && (!Array.isArray(mediaIds) || mediaIds.some((x) => typeof x !== 'string' || !/^[0-9]{1,19}$/.test(x)))) {
       return problem(c, 400, 'invalid-request', 'Invalid Request', 'media.media_ids must be an array of media id strings');

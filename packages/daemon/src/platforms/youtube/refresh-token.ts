@@ -8,7 +8,8 @@ export const GOOGLE_TOKEN_HOST = 'oauth2.googleapis.com';
  * none, and the stored one is kept (saveTokens never overwrites with an empty value).
  */
 export const refreshYoutubeToken: TokenRefresher = async (creds, env) => {
-  const { client_id: clientId, client_secret: clientSecret, refresh_token: refreshToken } = creds.secrets;
+  const { client_secret: clientSecret, refresh_token: refreshToken } = creds.secrets;
+  const clientId = creds.secrets.client_id ?? (creds.mode === 'sandbox' ? 'sandbox' : undefined);
   if (!clientId || !refreshToken) throw new TokenRefreshError('The YouTube connection has no client id or refresh token', true, 'invalid_request');
   const form: Record<string, string> = { client_id: clientId, grant_type: 'refresh_token', refresh_token: refreshToken };
   if (clientSecret) form.client_secret = clientSecret;

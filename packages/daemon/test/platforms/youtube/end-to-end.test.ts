@@ -147,3 +147,22 @@ describe('publishing to the X, TikTok and YouTube sandboxes through the daemon',
     expect(posts.find((p) => p.platform === 'youtube')!.body).toMatchObject({ bytes: MP4.length, snippet: { title: 'Launch day', tags: ['launch'] } });
   });
 });
+
+describe('sandbox connections past their token expiry', () => {
+  it('refresh against the simulators without app credentials and keep publishing', async () => {
+    const w = await world();
+    // Sandbox tokens from the admin last 60 days: make this one due, as if those days had passed.
+    w.db.prepare("UPDATE connections SET token_expires_at = ? WHERE platform = 'twitter'").run(w.clock.now() - 1);
+    const res = await w.call('POST', '/content/publish', { publish_now: true, caption: 'Still here', platforms: ['twitter'] });
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    const row = () => w.db.prepare('SELECT status, error_message FROM targets').get() as { status: string; error_message: string | null };
+    for (let i = 0; i < 60 && !['published', 'failed', 'needs_review'].includes(row().status); i++) {
+      await w.clock.advance(1_000);
+      await flushMicrotasks(20);
+    }
+    expect(row()).toEqual({ status: 'published', error_message: null });
+    const conn = w.db.prepare("SELECT status, token_expires_at FROM connections WHERE platform = 'twitter'").get() as { status: string; token_expires_at: number };
+    expect(conn.status).toBe('active');
+    expect(conn.token_expires_at).toBeGreaterThan(w.clock.now());
+  });
+});
