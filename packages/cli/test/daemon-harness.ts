@@ -6,9 +6,9 @@ import { tempHome } from './helpers';
  * returned home runs CLI commands against it (base URL and key through the environment,
  * config in a temp dir). Call stop() in afterAll.
  */
-export async function startTestDaemon(opts: { email?: string } = {}) {
+export async function startTestDaemon(opts: { email?: string; rateLimits?: boolean } = {}) {
   const home = tempHome();
-  const config = resolveConfig({ dataDir: home.dataDir, host: '127.0.0.1', port: 0, rateLimitsEnabled: false }, {});
+  const config = resolveConfig({ dataDir: home.dataDir, host: '127.0.0.1', port: 0, rateLimitsEnabled: opts.rateLimits ?? false }, {});
   const daemon: DaemonHandle = await startDaemon(config, { logger: silentLogger });
   const admin = openAdmin(home.dataDir);
   const key = admin.createKey({ email: opts.email ?? 'tester@example.com' });
