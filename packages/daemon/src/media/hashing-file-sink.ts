@@ -78,7 +78,11 @@ export class HashingFileSink implements BodySink {
     this.#worker = new Worker(WORKER_SOURCE, { eval: true });
     this.#worker.unref();
     this.#worker.on('message', (m: FromWorker) => this.#onMessage(m));
-    this.#worker.once('exit', () => (this.#workerGone = true));
+    this.#worker.once('exit', () => {
+      this.#workerGone = true;
+      // Whatever still waits on the worker would otherwise wait forever.
+      this.#fail(new MediaError('fetch_failed', 'could not write the file: the writer thread stopped'));
+    });
     this.#worker.on('error', (err) => this.#fail(new MediaError('fetch_failed', `could not write the file: ${err.message}`, { cause: err })));
   }
 

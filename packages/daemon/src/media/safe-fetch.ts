@@ -50,7 +50,7 @@ export async function safeFetch(input: string, options: SafeFetchOptions): Promi
       return { url, status: res.status, statusText: res.statusText, headers: res.headers, body: res, redirectsLeft };
     }
     res.destroy(); // a redirect's body is never read
-    if (redirectsLeft <= 0) throw new MediaError('too_many_redirects', `more than ${options.redirectsLeft ?? MAX_REDIRECTS} redirects`);
+    if (redirectsLeft <= 0) throw new MediaError('too_many_redirects', `more than ${MAX_REDIRECTS} redirects`);
     redirectsLeft--;
     let next: URL;
     try {
