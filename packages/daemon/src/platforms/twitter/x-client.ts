@@ -131,7 +131,9 @@ export function describeXError(status: number, body: unknown, text: string): { m
   const b = (body ?? {}) as Record<string, unknown>;
   if (typeof b.detail === 'string' || typeof b.title === 'string') {
     const type = typeof b.type === 'string' && b.type !== 'about:blank' ? b.type : typeof b.title === 'string' ? b.title : null;
-    return { message: String(b.detail ?? b.title), type };
+    // A generic detail often comes with the specific reasons in errors[] ("The Tweet contains an invalid URL.").
+    const reasons = Array.isArray(b.errors) ? (b.errors as Array<Record<string, unknown>>).map((e) => String(e.message ?? e.detail ?? '')).filter(Boolean) : [];
+    return { message: [String(b.detail ?? b.title), ...reasons].join(' '), type };
   }
   if (typeof b.message === 'string') return { message: b.message, type: null };
   const errors = Array.isArray(b.errors) ? (b.errors as Array<Record<string, unknown>>) : [];
