@@ -38,3 +38,22 @@ describe('the job status column', () => {
     );
   });
 });
+
+describe('migration 002', () => {
+  it('fills the status of jobs stored before it', async () => {
+    const Database = (await import('better-sqlite3')).default;
+    const { migrate } = await import('../../src/store/database');
+    const { MIGRATIONS } = await import('../../src/store/migrations/index');
+    const db = new Database(':memory:');
+    db.pragma('foreign_keys = ON');
+    // Only migration 1, then a job whose targets are all published.
+    db.exec('CREATE TABLE migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL)');
+    db.exec(MIGRATIONS.find((m) => m.version === 1)!.sql);
+    db.prepare('INSERT INTO migrations VALUES (1, ?, 0)').run('init');
+    db.prepare("INSERT INTO users VALUES ('u', 'a@example.com', 0, 0)").run();
+    db.prepare("INSERT INTO jobs (id, user_id, caption, platforms, sort_at, created_at, updated_at) VALUES ('job_old', 'u', 'c', '[]', 0, 0, 0)").run();
+    db.prepare("INSERT INTO targets (id, job_id, user_id, platform, type, due_at, status, updated_at) VALUES ('t1', 'job_old', 'u', 'twitter', 'tweet', 0, 'published', 0)").run();
+    migrate(db);
+    expect(db.prepare("SELECT status FROM jobs WHERE id = 'job_old'").get()).toEqual({ status: 'published' });
+  });
+});
