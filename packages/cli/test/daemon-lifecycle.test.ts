@@ -41,7 +41,7 @@ describe('socialpub up / daemon / down', () => {
     // The saved key works with no flags and no environment.
     const who = await home.run('whoami --json');
     expect(who.json<{ user: { email: string } }>().user.email).toBe('owner@localhost');
-  });
+  }, 60_000); // spawns the CLI from its sources (tsx): slow on a loaded machine
 
   it('reports an already running daemon and keeps the key', async () => {
     const before = JSON.parse(readFileSync(join(home.configDir, 'config.json'), 'utf8')) as Record<string, string>;
@@ -125,7 +125,7 @@ describe('socialpub up / daemon / down', () => {
     expect(stopped.code).toBe(0);
     expect(stopped.stdout).toMatch(/✔ daemon stopped \(pid \d+\)/);
     expect(isAlive(s.pid)).toBe(false);
-  });
+  }, 60_000); // spawns the CLI from its sources (tsx): slow on a loaded machine
 
   it('never signals a process that a stale pid file names', async () => {
     const { writeFileSync } = await import('node:fs');
