@@ -1,10 +1,13 @@
-import * as gotModule from 'got';
 import type { Got } from 'got';
 
+let loading: Promise<Got> | undefined;
+
 /**
- * got itself. got is ESM-only: the ESM build sees its default export directly, while in the
- * CommonJS build `require('got')` (Node >= 22.12 loads ESM synchronously) yields the module
- * namespace, which the bundler wraps once more, so the function sits one `default` deeper.
+ * got, loaded on first use. got is ESM-only: a dynamic import works from both builds on
+ * every Node >= 22 (a top-level `require('got')` in the CommonJS build would need 22.12),
+ * and a program that never sends a request never pays for loading it.
  */
-const candidate = (gotModule as unknown as { default: Got | { default: Got } }).default;
-export const got: Got = typeof candidate === 'function' ? candidate : candidate.default;
+export function loadGot(): Promise<Got> {
+  loading ??= import('got').then((module) => module.default);
+  return loading;
+}

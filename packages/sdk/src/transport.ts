@@ -4,7 +4,7 @@ import type { Got } from 'got';
 import type { z } from 'zod';
 import type { SdkClock } from './clock';
 import { APIError, APIResponseValidationError, AuthenticationError } from './errors';
-import { got } from './got';
+import { loadGot } from './got';
 import type { RequestOptions } from './options';
 import { retryDelay } from './retry-policy';
 
@@ -46,19 +46,25 @@ export interface TransportConfig {
  * when Retry-After exceeds the timeout, and neither fits an idempotency-keyed API.
  */
 export class Transport {
-  private readonly got: Got;
+  #got: Promise<Got> | undefined;
 
-  constructor(readonly config: TransportConfig) {
-    this.got = got.extend({
-      retry: { limit: 0 },
-      responseType: 'text',
-      throwHttpErrors: true,
-      headers: { 'user-agent': `socialpub-sdk/${VERSION} node/${process.versions.node}`, accept: 'application/json' },
-      hooks: {
-        // A user's abort passes through untouched; everything else becomes one of our classes, got's error as cause.
-        beforeError: [(error) => (error.name === 'AbortError' ? error : APIError.from(error))],
-      },
-    });
+  constructor(readonly config: TransportConfig) {}
+
+  /** got with its retry off and errors mapped to ours; built on the first request. */
+  private client(): Promise<Got> {
+    this.#got ??= loadGot().then((got) =>
+      got.extend({
+        retry: { limit: 0 },
+        responseType: 'text',
+        throwHttpErrors: true,
+        headers: { 'user-agent': `socialpub-sdk/${VERSION} node/${process.versions.node}`, accept: 'application/json' },
+        hooks: {
+          // A user's abort passes through untouched; everything else becomes one of our classes, got's error as cause.
+          beforeError: [(error) => (error.name === 'AbortError' ? error : APIError.from(error))],
+        },
+      }),
+    );
+    return this.#got;
   }
 
   async request<S extends z.ZodType>(req: ApiRequest<S>, options: RequestOptions = {}): Promise<z.infer<S>> {
@@ -70,10 +76,11 @@ export class Transport {
     const url = this.url(req);
     const headers = this.headers(req, options, idempotencyKey);
 
+    const got = await this.client();
     for (let retry = 0; ; retry += 1) {
       signal?.throwIfAborted();
       try {
-        const response = await this.got(url, {
+        const response = await got(url, {
           method: req.method,
           headers,
           ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),

@@ -26,7 +26,7 @@ afterAll(async () => {
   await rm(consumerDir, { recursive: true, force: true });
 });
 
-const probe = `
+const probe = `(async () => {
   const sdk = MODULE;
   const client = new sdk.SocialPub({ baseUrl: 'http://127.0.0.1:9', apiKey: 'sp_a_b' });
   const err = sdk.APIError.from({ response: { statusCode: 429, headers: { 'retry-after': '5' }, body: '{"success":false,"error":{"code":"rate_limited","message":"slow"}}' } });
@@ -35,13 +35,17 @@ const probe = `
     rateLimit: err instanceof sdk.RateLimitError && err instanceof sdk.APIError && err instanceof sdk.SocialPubError,
     retryAfter: err.retryAfter,
     platforms: sdk.PLATFORMS,
+    // A real request (nothing listens on port 9): got loads, fails to connect, and the error is ours.
+    answered: await client.scheduled.list({}, { maxRetries: 0 }).then(() => false, (e) => e instanceof sdk.APIConnectionError && e.code === 'ECONNREFUSED'),
   }));
+})();
 `;
 
 const expected = {
   resources: ['auth', 'content', 'scheduled', 'media', 'platforms'],
   rateLimit: true,
   retryAfter: 5,
+  answered: true,
   platforms: ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube'],
 };
 
@@ -62,8 +66,13 @@ describe('the built package', () => {
       expect(text, file).not.toMatch(/@socialpub\/(core|daemon)|better-sqlite3|from ["']hono|require\(["']hono/);
     }
     const esm = await readFile(`${installed}/dist/index.js`, 'utf8');
-    expect(esm).toMatch(/from "got"/);
+    const cjs = await readFile(`${installed}/dist/index.cjs`, 'utf8');
+    // got is ESM-only: both builds load it with import() on first use (so CommonJS works on every Node 22).
+    expect(esm).toMatch(/import\("got"\)/);
+    expect(cjs).toMatch(/import\("got"\)/);
+    expect(cjs).not.toMatch(/require\("got"\)/);
     expect(esm).toMatch(/from "zod"/);
+    expect(cjs).toMatch(/require\("zod"\)/);
   });
 
   it('gives TypeScript consumers types through the exports map, for ESM and CommonJS', async () => {
