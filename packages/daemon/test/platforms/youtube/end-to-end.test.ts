@@ -11,6 +11,9 @@ import { createApp } from '../../../src/http/app';
 import { createMedia } from '../../../src/media/create-media';
 import { createAdapters } from '../../../src/platforms/registry';
 import { createSandboxApp, listSandboxPosts, sandboxBaseUrl } from '../../../src/platforms/sandbox';
+import { sandboxPostSink } from '../../../src/platforms/twitter/simulator-kit';
+import { createYoutubeSimulator } from '../../../src/platforms/youtube/simulator';
+import { Hono } from 'hono';
 import { Publisher } from '../../../src/publisher/publisher';
 import { Scheduler } from '../../../src/scheduler/scheduler';
 import { openDatabase } from '../../../src/store/database';
@@ -31,10 +34,10 @@ afterEach(async () => {
 });
 
 /** The daemon's parts wired as daemon.ts wires them, over a ManualClock, with the sandbox simulators. */
-async function world() {
+async function world(simulators?: Parameters<typeof createSandboxApp>[1], start?: number) {
   const dir = mkdtempSync(join(tmpdir(), 'sp-e2e-xty-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  const clock = new ManualClock();
+  const clock = new ManualClock(start);
   const db = openDatabase(join(dir, 'socialpub.db'));
   cleanups.push(() => db.close());
   const secrets = SecretBox.fromKeyFile(join(dir, 'secret.key'));
@@ -47,7 +50,7 @@ async function world() {
   // eslint-disable-next-line prefer-const
   let publisher: Publisher;
   const scheduler = new Scheduler({ queue, clock, onDue: (id) => publisher.dispatch(id) });
-  const app = createApp({ db, store, config, clock, secrets, scheduler, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes, sandbox: createSandboxApp({ db, clock }) });
+  const app = createApp({ db, store, config, clock, secrets, scheduler, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes, sandbox: createSandboxApp({ db, clock }, simulators) });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });
@@ -164,5 +167,38 @@ describe('sandbox connections past their token expiry', () => {
     const conn = w.db.prepare("SELECT status, token_expires_at FROM connections WHERE platform = 'twitter'").get() as { status: string; token_expires_at: number };
     expect(conn.status).toBe('active');
     expect(conn.token_expires_at).toBeGreaterThan(w.clock.now());
+  });
+});
+
+describe('the YouTube upload quota', () => {
+  it('reschedules a target refused with quotaExceeded to midnight Pacific and publishes it then', async () => {
+    let sim: ReturnType<typeof createYoutubeSimulator> | undefined;
+    const w = await world([
+      (deps) => {
+        sim = createYoutubeSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.db), insertsPerDay: 0 });
+        const app = new Hono();
+        for (const { host, app: a } of sim.apps) app.route(`/${host}`, a);
+        return { hosts: sim.apps.map((a) => a.host), app };
+      },
+    ], Date.UTC(2026, 11, 26, 7, 58));
+    const video = await prepare(w, `${await origin()}/q.mp4`);
+    const res = await w.call('POST', '/content/publish', { publish_now: true, caption: 'Over quota', platforms: ['youtube'], media_urls: [video] });
+    expect(res.status, JSON.stringify(res.body)).toBeLessThan(300);
+    const row = () => w.db.prepare('SELECT status, next_attempt_at, platform_code, post_id FROM targets').get() as { status: string; next_attempt_at: number | null; platform_code: string | null; post_id: string | null };
+    for (let i = 0; i < 30 && row().platform_code === null; i++) {
+      await w.clock.advance(1_000);
+      await flushMicrotasks(20);
+    }
+    // 23:58 PST on the 25th: the quota resets at midnight Pacific, 08:00 UTC on the 26th.
+    const reset = Date.UTC(2026, 11, 26, 8);
+    expect(row()).toMatchObject({ status: 'scheduled', next_attempt_at: reset, platform_code: 'quotaExceeded' });
+    sim!.settings.insertsPerDay = 100;
+    await w.clock.advance(reset - w.clock.now() + 1_000);
+    for (let i = 0; i < 30 && row().status !== 'published'; i++) {
+      await w.clock.advance(1_000);
+      await flushMicrotasks(20);
+    }
+    expect(row().status).toBe('published');
+    expect(listSandboxPosts(w.db, { platform: 'youtube' }).map((p) => p.postId)).toEqual([row().post_id]);
   });
 });
