@@ -174,7 +174,7 @@ describe('timeouts and aborts', () => {
   });
 
   it('retries a timed-out GET', async () => {
-    const { client, clock, requests } = await setup(failThen(1, never, getOk), { timeout: 50 });
+    const { client, clock, requests } = await setup(failThen(1, never, getOk), { timeout: 250 });
     await client.scheduled.get('job_1');
     expect(requests).toHaveLength(2);
     expect(clock.sleeps).toHaveLength(1);
