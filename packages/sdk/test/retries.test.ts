@@ -106,6 +106,26 @@ describe('retries', () => {
     expect(requests[0]?.headers['idempotency-key']).toBeUndefined();
   });
 
+  it('waits Retry-After on a 503 before retrying', async () => {
+    const { client, clock } = await setup(failThen(1, (_q, res) => json(res, 503, errorBody('unavailable', 'database busy'), { 'retry-after': '2' }), getOk));
+    await client.scheduled.get('job_1');
+    expect(clock.sleeps).toEqual([2000]);
+  });
+
+  it('retries DELETE and the read-only POSTs after a 500, since repeating them changes nothing', async () => {
+    const user = { id: '0b6f6a8e-4a39-4a57-9c57-2a6d0f7c1e11', email: 'a@example.com' };
+    const { client, requests } = await setup((req, res, i) => {
+      if (i % 2 === 0) return internal(req, res, i);
+      if (req.method === 'DELETE') return json(res, 200, { success: true, message: 'Cancelled', job_id: 'job_1', status: 'cancelled' });
+      if (req.url.pathname.endsWith('/auth/validate')) return json(res, 200, { success: true, valid: true, user });
+      return json(res, 200, { success: true, valid: true, targets: [], errors: [] });
+    });
+    await client.scheduled.cancel('job_1');
+    await client.auth.validate();
+    await client.content.validate({ caption: 'c', platforms: ['twitter'], publish_now: true });
+    expect(requests.map((r) => r.method)).toEqual(['DELETE', 'DELETE', 'POST', 'POST', 'POST', 'POST']);
+  });
+
   it('does not retry a POST without an idempotency key after a 500', async () => {
     const { client, requests } = await setup(internal);
     await expect(client.scheduled.approve('job_9')).rejects.toBeInstanceOf(InternalServerError);
