@@ -115,8 +115,18 @@ describe('each source kind against its service (local servers with the real redi
           <input type="hidden" name="confirm" value="t"><input type="hidden" name="uuid" value="u-42"></form></body></html>`;
         return send(html, 'text/html; charset=utf-8')(req, res, url);
       }
+      if (id === '1OldStyleFile_klm') {
+        // The older page: a confirm link whose token must come back with its cookie.
+        res.writeHead(200, { 'content-type': 'text/html', 'set-cookie': 'download_warning_13058_1OldStyleFile_klm=Xy12; Path=/; HttpOnly' });
+        return res.end('<html><body><a id="uc-download-link" href="/uc?export=download&amp;confirm=Xy12&amp;id=1OldStyleFile_klm">Download anyway</a></body></html>');
+      }
       if (id === '1PrivateFile_qrs') return redirect(`${at('accounts.google.com')}/ServiceLogin?service=wise&continue=x`)(req, res, url);
       res.writeHead(404).end();
+    };
+    routes['drive.usercontent.google.com/uc'] = (req, res, url) => {
+      const cookieOk = (req.headers.cookie ?? '').includes('download_warning_13058_1OldStyleFile_klm=Xy12');
+      if (cookieOk && url.searchParams.get('confirm') === 'Xy12') return send(SAMPLES.avi, 'video/x-msvideo')(req, res, url);
+      send('<html><body>confirm again</body></html>', 'text/html')(req, res, url);
     };
     routes['accounts.google.com/ServiceLogin'] = send('<!doctype html><html><head><title>Sign in - Google Accounts</title></head><body><form action="/signin"></form></body></html>', 'text/html');
 
@@ -168,6 +178,7 @@ describe('each source kind against its service (local servers with the real redi
     ['a Google Drive /file/d/ID/view link', 'https://drive.google.com/file/d/1SmallPngFile_abc/view?usp=sharing', SAMPLES.png, 'image/png', 'diagram.png'],
     ['a Google Drive open?id= link', 'https://drive.google.com/open?id=1SmallPngFile_abc', SAMPLES.png, 'image/png', 'diagram.png'],
     ['a large Google Drive file behind the confirmation page', 'https://drive.google.com/uc?id=1BigVideoFile_xyz&export=download', bigVideo, 'video/mp4', 'talk.mp4'],
+    ['a large Google Drive file behind the older confirm link and cookie', 'https://drive.google.com/open?id=1OldStyleFile_klm', SAMPLES.avi, 'video/x-msvideo', 'uc.avi'],
     ['a 1drv.ms link', onedriveLink, SAMPLES.gif, 'image/gif', 'party.gif'],
     ['an s3:// URL', 's3://my-bucket/photos/cat one.jpg', SAMPLES.jpeg, 'image/jpeg', 'cat-one.jpg'],
     ['an s3:// URL with a dotted bucket', 's3://media.example.com/a/b.avi', SAMPLES.avi, 'video/x-msvideo', 'b.avi'],
