@@ -80,7 +80,8 @@ export function createFileRoutes({ media }: MediaRoutesDeps): Hono {
       'accept-ranges': 'bytes',
       etag,
       'last-modified': new Date(file.prepared_at ?? 0).toUTCString(),
-      'cache-control': 'public, max-age=3600',
+      // Caches may keep it at most an hour, and never past its expiry.
+      'cache-control': `public, max-age=${Math.max(0, Math.min(3600, Math.floor(((file.expires_at ?? 0) - media.clock.now()) / 1000)))}`,
       'content-disposition': `inline; filename="${file.name}"`,
       'x-content-type-options': 'nosniff',
     };
