@@ -1,8 +1,8 @@
 import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, PublishError, RetryableError } from '../errors';
-import { ensureAccessToken } from '../twitter/access-token';
-import { readChunk } from '../twitter/file-chunk';
+import { ensureAccessToken } from '../shared/ensure-access-token';
+import { readChunk } from '../shared/read-chunk';
 import { chunkRange, planChunks, TIKTOK_CHUNK_RULES, type ChunkPlan, type ChunkRules } from './chunk-plan';
 import { failReasonError, isPublishFailure, mapTikTokError } from './map-tiktok-error';
 import { refreshTiktokToken } from './refresh-token';

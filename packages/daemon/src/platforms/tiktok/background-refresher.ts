@@ -1,4 +1,4 @@
-import { backgroundRefresher } from '../twitter/background-refresher';
+import { backgroundRefresher } from '../shared/background-refresher';
 import { refreshTiktokToken } from './refresh-token';
 
 /** TikTok connections: refreshed at least twice a day so the 180-day rotating refresh token stays current. */

@@ -1,4 +1,4 @@
-import { postTokenForm, toTokenUpdate, TokenRefreshError, type TokenRefresher } from '../twitter/access-token';
+import { postTokenForm, toTokenUpdate, TokenRefreshError, type TokenRefresher } from '../shared/ensure-access-token';
 
 /** TikTok's token endpoint (platforms.md §5.4). */
 export const TIKTOK_TOKEN_PATH = '/v2/oauth/token/';

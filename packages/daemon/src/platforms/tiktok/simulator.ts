@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { Clock } from '../../util/clock';
-import { dropConnection, isSandboxToken, readBody, recorder, recordOf, selfBase, SimulatorLog, type SimulatedPost } from '../twitter/simulator-kit';
+import { dropConnection, isSandboxToken, readBody, recorder, recordOf, selfBase, SimulatorLog, type SimulatedPost } from '../shared/simulator-recorder';
 import { planProblem, TIKTOK_CHUNK_RULES, type ChunkRules } from './chunk-plan';
 
 /**

@@ -1,8 +1,8 @@
 import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { OutcomeUnknownError, PermanentError, PublishError, RetryableError } from '../errors';
-import { ensureAccessToken } from './access-token';
-import { readChunk } from './file-chunk';
+import { ensureAccessToken } from '../shared/ensure-access-token';
+import { readChunk } from '../shared/read-chunk';
 import { mapXError } from './map-x-error';
 import { refreshTwitterToken } from './refresh-token';
 import { isGif, validateTwitter } from './validate';

@@ -2,8 +2,8 @@ import type { Got } from 'got';
 import { ConnectError, type ConnectIO } from '../../connect/meta-connect';
 import type { ConnectionInfo, ConnectionInput } from '../../store/connections';
 import { systemClock, type Clock } from '../../util/clock';
-import { postTokenForm, TokenRefreshError } from './access-token';
-import { ask, authorizeWithPkce } from './authorize';
+import { postTokenForm, TokenRefreshError } from '../shared/ensure-access-token';
+import { ask, authorizeWithPkce } from '../shared/authorize-with-pkce';
 import { X_TOKEN_PATH, xClientAuth } from './refresh-token';
 import { XApiError, XClient, type XAuth } from './x-client';
 

@@ -1,5 +1,5 @@
-import type { TokenRefresher } from './access-token';
-import { postTokenForm, toTokenUpdate, TokenRefreshError } from './access-token';
+import type { TokenRefresher } from '../shared/ensure-access-token';
+import { postTokenForm, toTokenUpdate, TokenRefreshError } from '../shared/ensure-access-token';
 
 /** X's token endpoint (platforms.md §3.4): `POST https://api.x.com/2/oauth2/token`. */
 export const X_TOKEN_PATH = '/2/oauth2/token';

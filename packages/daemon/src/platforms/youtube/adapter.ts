@@ -1,8 +1,8 @@
 import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, RetryableError } from '../errors';
-import { ensureAccessToken } from '../twitter/access-token';
-import { readChunk } from '../twitter/file-chunk';
+import { ensureAccessToken } from '../shared/ensure-access-token';
+import { readChunk } from '../shared/read-chunk';
 import { GoogleApiError, GoogleClient, GoogleTransportError, type SessionState, type VideoResource } from './google-client';
 import { mapGoogleError } from './map-google-error';
 import { refreshYoutubeToken } from './refresh-token';

@@ -1,4 +1,4 @@
-import { backgroundRefresher } from '../twitter/background-refresher';
+import { backgroundRefresher } from '../shared/background-refresher';
 import { refreshYoutubeToken } from './refresh-token';
 
 /** Google connections: refreshed daily (a refresh token unused for 6 months stops working). */

@@ -1,8 +1,8 @@
 import { ConnectError, type ConnectIO } from '../../connect/meta-connect';
 import type { ConnectionInfo } from '../../store/connections';
 import { systemClock } from '../../util/clock';
-import { postTokenForm, TokenRefreshError } from '../twitter/access-token';
-import { ask, authorizeWithPkce } from '../twitter/authorize';
+import { postTokenForm, TokenRefreshError } from '../shared/ensure-access-token';
+import { ask, authorizeWithPkce } from '../shared/authorize-with-pkce';
 import type { PlatformConnectDeps } from '../twitter/connect';
 import { parseGoogleError } from './google-client';
 import got, { type Response } from 'got';

@@ -1,4 +1,4 @@
-import { postTokenForm, toTokenUpdate, TokenRefreshError, type TokenRefresher } from '../twitter/access-token';
+import { postTokenForm, toTokenUpdate, TokenRefreshError, type TokenRefresher } from '../shared/ensure-access-token';
 
 /** Google's token endpoint (platforms.md §6.4). */
 export const GOOGLE_TOKEN_HOST = 'oauth2.googleapis.com';

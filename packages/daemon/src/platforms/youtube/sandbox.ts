@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { SandboxDeps, Simulator } from '../sandbox';
-import { sandboxPostSink } from '../twitter/simulator-kit';
+import { sandboxPostSink } from '../shared/simulator-recorder';
 import { createYoutubeSimulator } from './simulator';
 
 /** The YouTube and Google OAuth simulators as the daemon serves them (`/sandbox/www.googleapis.com/...`). */

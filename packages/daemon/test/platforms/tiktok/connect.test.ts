@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectTiktok } from '../../../src/platforms/tiktok/connect';
 import { createTiktokSimulator, TIKTOK_HOST, type TiktokSimulator } from '../../../src/platforms/tiktok/simulator';
 import { ManualClock } from '../../../src/util/clock';
-import { fakeConnections, fakeIO, serveSimulators, type SimServer } from '../twitter/harness';
+import { fakeConnections, fakeIO, serveSimulators, type SimServer } from '../shared/harness';
 
 let clock: ManualClock;
 let sim: TiktokSimulator;

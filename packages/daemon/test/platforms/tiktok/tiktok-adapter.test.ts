@@ -4,10 +4,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTiktokAdapter } from '../../../src/platforms/tiktok/adapter';
 import { planChunks, planProblem, TIKTOK_CHUNK_RULES, type ChunkRules } from '../../../src/platforms/tiktok/chunk-plan';
 import { createTiktokSimulator, TIKTOK_HOST, type TiktokSimulator } from '../../../src/platforms/tiktok/simulator';
-import { forgetRefreshes } from '../../../src/platforms/twitter/access-token';
+import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { AuthExpiredError, PermanentError, RateLimitedError, RetryableError } from '../../../src/platforms/errors';
 import type { MediaItem } from '../../../src/platforms/adapter';
-import { driveClock, fakeBytes, makeContext, mediaFile, RecordingClock, serveSimulators, type SimServer } from '../twitter/harness';
+import { driveClock, fakeBytes, makeContext, mediaFile, RecordingClock, serveSimulators, type SimServer } from '../shared/harness';
 
 /** TikTok's chunk rules scaled down 80x so multi-chunk uploads stay small in tests. */
 const SMALL: ChunkRules = { min: 64 * 1024, max: 256 * 1024, finalMax: 512 * 1024, maxChunks: 1000 };

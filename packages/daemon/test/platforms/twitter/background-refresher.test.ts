@@ -1,11 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TokenRefresher, type RefreshableConnections } from '../../../src/connect/token-refresher';
-import { twitterBackgroundRefresher } from '../../../src/platforms/twitter/background-refresher';
-import { forgetRefreshes } from '../../../src/platforms/twitter/access-token';
+import { twitterBackgroundRefresher } from '../../../src/platforms/shared/background-refresher';
+import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/simulator';
 import type { Credentials, TokenUpdate } from '../../../src/platforms/adapter';
 import { ManualClock } from '../../../src/util/clock';
-import { serveSimulators, type SimServer } from './harness';
+import { serveSimulators, type SimServer } from '../shared/harness';
 
 let clock: ManualClock;
 let sim: TwitterSimulator;

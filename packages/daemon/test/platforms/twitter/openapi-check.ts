@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { RecordedRequest } from '../../../src/platforms/twitter/simulator-kit';
+import type { RecordedRequest } from '../../../src/platforms/shared/simulator-recorder';
 
 /**
  * Checks recorded X traffic against X's own OpenAPI description

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createYoutubeSimulator, YOUTUBE_HOST, type YoutubeSimulator } from '../../../src/platforms/youtube/simulator';
 import { ManualClock } from '../../../src/util/clock';
-import { serveSimulators, type SimServer } from '../twitter/harness';
+import { serveSimulators, type SimServer } from '../shared/harness';
 
 let clock: ManualClock;
 let sim: YoutubeSimulator;

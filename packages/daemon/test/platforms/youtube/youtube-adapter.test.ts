@@ -6,10 +6,10 @@ import { createYoutubeSimulator, type YoutubeSimulator } from '../../../src/plat
 import { nextPacificMidnight } from '../../../src/platforms/youtube/pacific-midnight';
 import { tagsFrom, titleFrom, truncateBytes } from '../../../src/platforms/youtube/video-metadata';
 import { validateYoutube } from '../../../src/platforms/youtube/validate';
-import { forgetRefreshes } from '../../../src/platforms/twitter/access-token';
+import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { AuthExpiredError, RateLimitedError, RetryableError } from '../../../src/platforms/errors';
 import type { MediaItem } from '../../../src/platforms/adapter';
-import { driveClock, fakeBytes, makeContext, mediaFile, RecordingClock, serveSimulators, type SimServer } from '../twitter/harness';
+import { driveClock, fakeBytes, makeContext, mediaFile, RecordingClock, serveSimulators, type SimServer } from '../shared/harness';
 
 let clock: RecordingClock;
 let sim: YoutubeSimulator;

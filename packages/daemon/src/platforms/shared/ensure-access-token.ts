@@ -2,7 +2,7 @@ import got, { type Got } from 'got';
 import type { Credentials, PublishContext, TokenUpdate } from '../adapter';
 import { AuthExpiredError, RetryableError } from '../errors';
 import type { Clock } from '../../util/clock';
-import { wasSent } from './x-client';
+import { wasSent } from '../twitter/x-client';
 
 /**
  * Access tokens for the OAuth 2.0 platforms of this folder and its neighbours (X, TikTok,

@@ -1,8 +1,8 @@
 import type { Platform } from '@socialpub/core';
 import type { Refresher } from '../../connect/token-refresher';
 import { systemClock, type Clock } from '../../util/clock';
-import { refreshShared, TokenRefreshError, type TokenRefresher } from './access-token';
-import { refreshTwitterToken } from './refresh-token';
+import { refreshShared, TokenRefreshError, type TokenRefresher } from './ensure-access-token';
+import { refreshTwitterToken } from '../twitter/refresh-token';
 
 const HOUR = 3_600_000;
 
