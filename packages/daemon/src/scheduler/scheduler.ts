@@ -134,6 +134,11 @@ export class Scheduler implements SchedulerHooks {
     return this.#markT;
   }
 
+  /** How close the watermark may come before reading ahead is urgent: a tenth of the horizon, at most a minute. */
+  get #slack(): number {
+    return Math.min(Math.floor(this.#horizonMs / 10), 60_000);
+  }
+
   #withinMark(fireAt: number, id: string): boolean {
     if (this.#markT === null) return false;
     return fireAt < this.#markT || (fireAt === this.#markT && id <= this.#markId);
@@ -142,9 +147,18 @@ export class Scheduler implements SchedulerHooks {
   /** Reads one batch into the wheel if it needs one; returns whether more is wanted now. */
   #loadStep(now: number): boolean {
     const until = now + this.#horizonMs;
-    if (this.#wheel.size >= this.#maxEntries) return false;
-    if (this.#markT !== null && this.#markT >= until && this.#markId === MAX_ID) return false;
-    const room = Math.min(this.#batchSize, this.#maxEntries - this.#wheel.size);
+    const free = this.#maxEntries - this.#wheel.size;
+    if (free <= 0) return false;
+    // Read in worthwhile steps, not a query per tick: top up when the read-ahead has shrunk
+    // by a tenth of the horizon, or when a capped wheel has room for a good batch — unless
+    // the watermark is about to be overtaken.
+    const slack = this.#slack;
+    const urgent = this.#markT === null || this.#markT <= now + slack;
+    if (!urgent) {
+      if (this.#markId === MAX_ID && this.#markT !== null && this.#markT >= until - slack) return false;
+      if (this.#markId !== MAX_ID && free < Math.min(this.#batchSize, Math.ceil(this.#maxEntries / 10))) return false;
+    }
+    const room = Math.min(this.#batchSize, free);
     const rows = this.#queue.scan(this.#markT, this.#markId, until, room);
     for (const r of rows) this.#wheel.add(r.id, r.fireAt);
     if (rows.length < room) {
@@ -187,18 +201,26 @@ export class Scheduler implements SchedulerHooks {
   async #run(): Promise<void> {
     while (this.#running) {
       let more = false;
+      let failed = false;
       try {
         more = this.#tick();
       } catch (err) {
         // A failing store leaves lastTick behind, so /healthz turns stalled while this retries.
         this.#log?.error('scheduler tick failed', { err });
+        failed = true;
       }
       if (!this.#running) break;
       const now = this.#clock.now();
       const next = this.#wheel.nextWake() ?? Number.POSITIVE_INFINITY;
       // Wake before time runs past what the loader has read, however long the tick.
-      const refill = this.#markT === null ? now : Math.max(now + 1, this.#markT - Math.floor(this.#horizonMs / 2));
-      this.#wakeAt = more ? now : Math.min(next, now + this.#tickMs, this.#nextSweep, refill);
+      let refill = Number.POSITIVE_INFINITY;
+      if (this.#markT === null) refill = now;
+      else if (this.#wheel.size < this.#maxEntries) {
+        // Read ahead again halfway through the horizon; a wheel capped by maxEntries holds
+        // everything up to the watermark, so it only needs reading shortly before that.
+        refill = Math.max(now + 1, this.#markId === MAX_ID ? this.#markT - Math.floor(this.#horizonMs / 2) : this.#markT - this.#slack);
+      }
+      this.#wakeAt = failed ? now + this.#tickMs : more ? now : Math.min(next, now + this.#tickMs, this.#nextSweep, refill);
       if (this.#wakeAt <= now) {
         // Not a wait for time, only a yield so I/O and HTTP requests get their turn.
         await new Promise<void>((resolve) => setImmediate(resolve));

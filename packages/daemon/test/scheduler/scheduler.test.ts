@@ -205,19 +205,24 @@ describe('Scheduler', () => {
     expect(s.fired).toEqual([{ id: a, at: T0 + 5_000 }]);
   });
 
-  it('reports its last tick and wheel size, and reads stalled when ticks stop', async () => {
-    const s = await started({ tickMs: 1_000, stallTicks: 5 });
+  it('reports its last tick and wheel size, reads stalled while ticks keep failing, and recovers', async () => {
+    const s = await started({ tickMs: 1_000, stallTicks: 5, horizonMs: 2_000 });
     s.add(T0 + 600_000);
     await s.advance(2_500);
     expect(s.scheduler.status()).toEqual({ running: true, lastTick: T0 + 2_000, stalled: false, wheelSize: 0 });
     // The store starts failing: ticks stop succeeding, lastTick stays behind.
+    const scan = s.queue.scan;
     s.queue.scan = () => {
       throw new Error('disk I/O error');
     };
-    await s.advance(4_500);
-    expect(s.scheduler.status().stalled).toBe(false);
+    await s.advance(10_000);
+    const stalled = s.scheduler.status();
+    expect(stalled.stalled).toBe(true);
+    expect(T0 + 12_500 - (stalled.lastTick as number)).toBeGreaterThan(5_000);
+    s.queue.scan = scan;
     await s.advance(1_000);
-    expect(s.scheduler.status()).toMatchObject({ running: true, lastTick: T0 + 2_000, stalled: true });
+    expect(s.scheduler.status()).toMatchObject({ running: true, stalled: false });
+    expect(s.scheduler.status().lastTick).toBeGreaterThan(T0 + 12_000);
   });
 
   it('stops dispatching once stopped', async () => {
