@@ -4,7 +4,7 @@ import { GraphApiError, GraphTransportError } from '../platforms/meta/graph-clie
 import { refreshInstagramToken, refreshThreadsToken } from '../platforms/meta/token-endpoints';
 import type { Clock } from '../util/clock';
 import { tiktokBackgroundRefresher } from '../platforms/tiktok/background-refresher';
-import { twitterBackgroundRefresher } from '../platforms/shared/background-refresher';
+import { twitterBackgroundRefresher } from '../platforms/twitter/background-refresher';
 import { youtubeBackgroundRefresher } from '../platforms/youtube/background-refresher';
 
 /** A platform's way of refreshing a connection's token ahead of expiry. */

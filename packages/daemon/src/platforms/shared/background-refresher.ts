@@ -1,10 +1,9 @@
 import type { Platform } from '@socialpub/core';
 import type { Refresher } from '../../connect/token-refresher';
 import { systemClock, type Clock } from '../../util/clock';
-import { refreshShared, TokenRefreshError, type TokenRefresher } from './ensure-access-token';
-import { refreshTwitterToken } from '../twitter/refresh-token';
-
-const HOUR = 3_600_000;
+import { refreshShared } from './ensure-access-token';
+import { TokenRefreshError } from './token-refresh-error';
+import type { TokenRefresher } from './token-env';
 
 /**
  * An entry for the daemon's background TokenRefresher. Publishing refreshes these short
@@ -22,6 +21,3 @@ export function backgroundRefresher(platform: Platform, refresher: TokenRefreshe
     isTransient: (err) => !(err instanceof TokenRefreshError && err.permanent),
   };
 }
-
-/** X OAuth 2.0 connections (OAuth 1.0a tokens never expire and are left alone). */
-export const twitterBackgroundRefresher = backgroundRefresher('twitter', refreshTwitterToken, 12 * HOUR);

@@ -1,94 +1,14 @@
-import got, { type Got } from 'got';
 import type { Credentials, PublishContext, TokenUpdate } from '../adapter';
 import { AuthExpiredError, RetryableError } from '../errors';
-import type { Clock } from '../../util/clock';
-import { wasSent } from '../twitter/x-client';
+import type { TokenEnv, TokenRefresher } from './token-env';
+import { TokenRefreshError } from './token-refresh-error';
 
 /**
- * Access tokens for the OAuth 2.0 platforms of this folder and its neighbours (X, TikTok,
- * Google). Shared here because the rules are the same: refresh shortly before expiry,
+ * Access tokens for the OAuth 2.0 platforms (X, TikTok, Google). Shared because the rules are the same: refresh shortly before expiry,
  * store the new access token and the (possibly rotated) refresh token together BEFORE
  * using either, keep the old refresh token when none comes back, take expiry from each
  * response, and mark the connection expired only when the platform refuses the refresh.
  */
-
-/** A refresh (or code exchange) failed. `permanent`: the platform refused the grant (reconnect needed). */
-export class TokenRefreshError extends Error {
-  constructor(
-    message: string,
-    readonly permanent: boolean,
-    readonly code: string | null = null,
-  ) {
-    super(message);
-    this.name = 'TokenRefreshError';
-  }
-}
-
-export interface TokenEnv {
-  /** `https://<host>` live, the simulator's URL for sandbox connections. */
-  baseUrl(host: string): string;
-  clock: Clock;
-  signal?: AbortSignal;
-  http?: Got;
-}
-
-/** Refreshes one connection's tokens; the result is what `saveTokens` stores. */
-export type TokenRefresher = (creds: Credentials, env: TokenEnv) => Promise<TokenUpdate>;
-
-/** An OAuth token endpoint's JSON answer. */
-export interface TokenResponse {
-  access_token?: string;
-  refresh_token?: string;
-  expires_in?: number;
-  refresh_expires_in?: number;
-  scope?: string;
-  token_type?: string;
-  open_id?: string;
-  error?: string | { code?: string; message?: string };
-  error_description?: string;
-  log_id?: string;
-}
-
-/** POSTs a form to a token endpoint; transport failures and 5xx are transient, 4xx are the platform's refusal. */
-export async function postTokenForm(url: string, form: Record<string, string>, env: TokenEnv, headers: Record<string, string> = {}): Promise<TokenResponse> {
-  let res;
-  try {
-    res = await (env.http ?? got)(url, {
-      method: 'POST',
-      form,
-      headers: { accept: 'application/json', ...headers },
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      timeout: { request: 30_000 },
-      signal: env.signal,
-    });
-  } catch (err) {
-    throw new TokenRefreshError(`No answer from the token endpoint${wasSent(err) ? '' : ' (not reached)'}: ${(err as Error).message}`, false);
-  }
-  let body: TokenResponse;
-  try {
-    body = JSON.parse(String(res.body || '{}')) as TokenResponse;
-  } catch {
-    body = {};
-  }
-  if (res.statusCode >= 500 || res.statusCode === 429) throw new TokenRefreshError(`The token endpoint answered ${res.statusCode}`, false);
-  const err = typeof body.error === 'string' ? body.error : body.error?.code && body.error.code !== 'ok' ? body.error.code : null;
-  if (res.statusCode >= 400 || err || !body.access_token) {
-    const description = body.error_description ?? (typeof body.error === 'object' ? body.error?.message : undefined) ?? `HTTP ${res.statusCode}`;
-    throw new TokenRefreshError(`The platform refused the token request: ${err ?? 'error'}: ${description}`, true, err);
-  }
-  return body;
-}
-
-/** What a token response means for the stored connection (expiry from the response, never assumed). */
-export function toTokenUpdate(body: TokenResponse, now: number): TokenUpdate {
-  return {
-    secrets: { access_token: body.access_token, refresh_token: body.refresh_token },
-    tokenExpiresAt: typeof body.expires_in === 'number' ? now + body.expires_in * 1000 : null,
-    ...(typeof body.refresh_expires_in === 'number' ? { refreshExpiresAt: now + body.refresh_expires_in * 1000 } : {}),
-    tokenObtainedAt: now,
-  };
-}
 
 /** Refresh this long before the stated expiry. */
 const SKEW_MS = 2 * 60_000;

@@ -1,11 +1,10 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { DB } from '../../store/database';
 import type { Clock } from '../../util/clock';
+import type { SimulatedPost } from './sandbox-post-sink';
 
 /**
  * What the X, TikTok and YouTube simulators share: a record of every request and
- * response, a record of every post, and fault injection. (Kept in the twitter folder
- * because the three simulators are one owner's; nothing platform-specific lives here.)
+ * response, a record of every post, and fault injection.
  */
 
 export interface RecordedRequest {
@@ -26,17 +25,6 @@ export interface RecordedRequest {
   /** Parsed JSON response (undefined for empty or non-JSON bodies). */
   responseBody?: unknown;
   at: number;
-}
-
-/** A post the simulator made (what `socialpub sandbox posts` lists). */
-export interface SimulatedPost {
-  platform: 'twitter' | 'tiktok' | 'youtube';
-  accountId: string | null;
-  postId: string;
-  postUrl: string | null;
-  kind: string;
-  body: Record<string, unknown>;
-  createdAt: number;
 }
 
 /**
@@ -238,41 +226,4 @@ async function summarizeBody(c: Context): Promise<unknown> {
     return '<unparseable body>';
   }
   return undefined;
-}
-
-/** Reads a request body, optionally stopping after `limit` bytes (for `cut` faults). */
-export async function readBody(c: Context, limit?: number): Promise<{ bytes: Buffer; complete: boolean }> {
-  const stream = c.req.raw.body;
-  if (!stream) return { bytes: Buffer.alloc(0), complete: true };
-  const reader = stream.getReader();
-  const parts: Buffer[] = [];
-  let n = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    let chunk = Buffer.from(value);
-    if (limit !== undefined && n + chunk.length > limit) {
-      chunk = chunk.subarray(0, limit - n);
-      parts.push(chunk);
-      await reader.cancel().catch(() => {});
-      return { bytes: Buffer.concat(parts), complete: false };
-    }
-    parts.push(chunk);
-    n += chunk.length;
-  }
-  return { bytes: Buffer.concat(parts), complete: true };
-}
-
-/** Accepts the sandbox tokens the local admin issues (`sandbox_at_…`, `sandbox-…`) besides the simulator's own. */
-export function isSandboxToken(token: string): boolean {
-  return token.startsWith('sandbox-') || token.startsWith('sandbox_');
-}
-
-/** Persists simulated posts into sandbox_posts, so `socialpub sandbox posts` lists them across restarts. */
-export function sandboxPostSink(db: DB | null): ((post: SimulatedPost) => void) | undefined {
-  if (!db) return undefined;
-  const insert = db.prepare('INSERT INTO sandbox_posts (platform, account_id, post_id, post_url, kind, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
-  return (p) => {
-    insert.run(p.platform, p.accountId, p.postId, p.postUrl, p.kind, JSON.stringify(p.body), p.createdAt);
-  };
 }

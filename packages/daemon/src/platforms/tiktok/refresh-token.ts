@@ -1,4 +1,7 @@
-import { postTokenForm, toTokenUpdate, TokenRefreshError, type TokenRefresher } from '../shared/ensure-access-token';
+import { postTokenForm } from '../shared/post-token-form';
+import { toTokenUpdate } from '../shared/to-token-update';
+import { TokenRefreshError } from '../shared/token-refresh-error';
+import type { TokenRefresher } from '../shared/token-env';
 
 /** TikTok's token endpoint (platforms.md §5.4). */
 export const TIKTOK_TOKEN_PATH = '/v2/oauth/token/';

@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { Clock } from '../../util/clock';
-import { dropConnection, isSandboxToken, readBody, recorder, recordOf, selfBase, SimulatorLog, type SimulatedPost } from '../shared/simulator-recorder';
+import { dropConnection, recorder, recordOf, selfBase, SimulatorLog } from '../shared/simulator-recorder';
+import { isSandboxToken } from '../shared/is-sandbox-token';
+import { readBody } from '../shared/read-body';
+import type { SimulatedPost } from '../shared/sandbox-post-sink';
 import { planProblem, TIKTOK_CHUNK_RULES, type ChunkRules } from './chunk-plan';
 
 /**

@@ -1,5 +1,5 @@
 import got, { type Got, type Response } from 'got';
-import { wasSent } from '../twitter/x-client';
+import { wasSent } from '../shared/was-sent';
 
 /** TikTok answered with `error.code` other than `ok` (or an error status). */
 export class TikTokApiError extends Error {

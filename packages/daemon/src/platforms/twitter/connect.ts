@@ -1,9 +1,11 @@
-import type { Got } from 'got';
 import { ConnectError, type ConnectIO } from '../../connect/meta-connect';
-import type { ConnectionInfo, ConnectionInput } from '../../store/connections';
-import { systemClock, type Clock } from '../../util/clock';
-import { postTokenForm, TokenRefreshError } from '../shared/ensure-access-token';
-import { ask, authorizeWithPkce } from '../shared/authorize-with-pkce';
+import type { ConnectionInfo } from '../../store/connections';
+import { systemClock } from '../../util/clock';
+import type { PlatformConnectDeps } from '../shared/platform-connect-deps';
+import { postTokenForm } from '../shared/post-token-form';
+import { TokenRefreshError } from '../shared/token-refresh-error';
+import { ask } from '../shared/ask';
+import { authorizeWithPkce } from '../shared/authorize-with-pkce';
 import { X_TOKEN_PATH, xClientAuth } from './refresh-token';
 import { XApiError, XClient, type XAuth } from './x-client';
 
@@ -25,14 +27,6 @@ export interface TwitterConnectOptions {
   accessToken?: string;
   accessTokenSecret?: string;
   timeoutMs?: number;
-}
-
-export interface PlatformConnectDeps {
-  connections: { save(userId: string, platform: 'twitter' | 'tiktok' | 'youtube', input: ConnectionInput): ConnectionInfo };
-  clock?: Clock;
-  /** Host -> base URL; default `https://<host>` (tests point it at the simulator). */
-  baseUrl?: (host: string) => string;
-  http?: Got;
 }
 
 async function whoAmI(client: XClient): Promise<{ id: string; username: string; name?: string }> {

@@ -1,5 +1,7 @@
-import type { TokenRefresher } from '../shared/ensure-access-token';
-import { postTokenForm, toTokenUpdate, TokenRefreshError } from '../shared/ensure-access-token';
+import type { TokenRefresher } from '../shared/token-env';
+import { postTokenForm } from '../shared/post-token-form';
+import { toTokenUpdate } from '../shared/to-token-update';
+import { TokenRefreshError } from '../shared/token-refresh-error';
 
 /** X's token endpoint (platforms.md §3.4): `POST https://api.x.com/2/oauth2/token`. */
 export const X_TOKEN_PATH = '/2/oauth2/token';

@@ -3,7 +3,9 @@ import { Hono, type Context } from 'hono';
 import twitterText from 'twitter-text';
 import type { Clock } from '../../util/clock';
 import { parseOAuth1Header, verifyOAuth1 } from './oauth1';
-import { isSandboxToken, recorder, recordOf, SimulatorLog, type SimulatedPost } from '../shared/simulator-recorder';
+import { isSandboxToken } from '../shared/is-sandbox-token';
+import { recorder, recordOf, SimulatorLog } from '../shared/simulator-recorder';
+import type { SimulatedPost } from '../shared/sandbox-post-sink';
 
 /**
  * A strict simulator of api.x.com for the endpoints socialpub uses (platforms.md §3, §9):

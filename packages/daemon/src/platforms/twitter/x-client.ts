@@ -1,4 +1,5 @@
 import got, { type Got, type OptionsInit, type Response } from 'got';
+import { wasSent } from '../shared/was-sent';
 import { oauth1Header, type OAuth1Keys } from './oauth1';
 
 /** How requests are authorised: an OAuth 2.0 user token, or OAuth 1.0a user-context keys. */
@@ -30,17 +31,6 @@ export class XTransportError extends Error {
     super(message, options);
     this.name = 'XTransportError';
   }
-}
-
-/** got error codes for requests that never reached the server. */
-const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENETUNREACH', 'EHOSTUNREACH', 'ERR_INVALID_URL']);
-
-/** Decides whether a transport failure may have reached the server (a timeout while connecting did not). */
-export function wasSent(err: unknown): boolean {
-  const e = err as { code?: string; event?: string };
-  if (e.code && NOT_SENT.has(e.code)) return false;
-  if (e.code === 'ETIMEDOUT' && (e.event === 'lookup' || e.event === 'connect' || e.event === 'secureConnect')) return false;
-  return true;
 }
 
 export interface XCall {

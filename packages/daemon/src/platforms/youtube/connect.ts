@@ -1,9 +1,11 @@
 import { ConnectError, type ConnectIO } from '../../connect/meta-connect';
 import type { ConnectionInfo } from '../../store/connections';
 import { systemClock } from '../../util/clock';
-import { postTokenForm, TokenRefreshError } from '../shared/ensure-access-token';
-import { ask, authorizeWithPkce } from '../shared/authorize-with-pkce';
-import type { PlatformConnectDeps } from '../twitter/connect';
+import { postTokenForm } from '../shared/post-token-form';
+import { TokenRefreshError } from '../shared/token-refresh-error';
+import { ask } from '../shared/ask';
+import { authorizeWithPkce } from '../shared/authorize-with-pkce';
+import type { PlatformConnectDeps } from '../shared/platform-connect-deps';
 import { parseGoogleError } from './google-client';
 import got, { type Response } from 'got';
 

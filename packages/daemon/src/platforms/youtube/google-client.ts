@@ -1,5 +1,5 @@
 import got, { type Got, type Response } from 'got';
-import { wasSent } from '../twitter/x-client';
+import { wasSent } from '../shared/was-sent';
 
 /** Google's JSON error: `{"error":{"code","message","errors":[{"reason","domain","message"}],"status"}}`. */
 export class GoogleApiError extends Error {

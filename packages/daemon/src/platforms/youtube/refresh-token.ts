@@ -1,4 +1,7 @@
-import { postTokenForm, toTokenUpdate, TokenRefreshError, type TokenRefresher } from '../shared/ensure-access-token';
+import { postTokenForm } from '../shared/post-token-form';
+import { toTokenUpdate } from '../shared/to-token-update';
+import { TokenRefreshError } from '../shared/token-refresh-error';
+import type { TokenRefresher } from '../shared/token-env';
 
 /** Google's token endpoint (platforms.md §6.4). */
 export const GOOGLE_TOKEN_HOST = 'oauth2.googleapis.com';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TokenRefresher, type RefreshableConnections } from '../../../src/connect/token-refresher';
-import { twitterBackgroundRefresher } from '../../../src/platforms/shared/background-refresher';
+import { twitterBackgroundRefresher } from '../../../src/platforms/twitter/background-refresher';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/simulator';
 import type { Credentials, TokenUpdate } from '../../../src/platforms/adapter';

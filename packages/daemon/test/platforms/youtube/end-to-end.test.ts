@@ -11,7 +11,7 @@ import { createApp } from '../../../src/http/app';
 import { createMedia } from '../../../src/media/create-media';
 import { createAdapters } from '../../../src/platforms/registry';
 import { createSandboxApp, listSandboxPosts, sandboxBaseUrl } from '../../../src/platforms/sandbox';
-import { sandboxPostSink } from '../../../src/platforms/shared/simulator-recorder';
+import { sandboxPostSink } from '../../../src/platforms/shared/sandbox-post-sink';
 import { createYoutubeSimulator } from '../../../src/platforms/youtube/simulator';
 import { Hono } from 'hono';
 import { Publisher } from '../../../src/publisher/publisher';
