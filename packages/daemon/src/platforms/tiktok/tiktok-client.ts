@@ -1,4 +1,5 @@
 import got, { type Got, type Response } from 'got';
+import { TransportError } from '../shared/transport-error';
 import { wasSent } from '../shared/was-sent';
 
 /** TikTok answered with `error.code` other than `ok` (or an error status). */
@@ -14,17 +15,9 @@ export class TikTokApiError extends Error {
   }
 }
 
-/** No answer arrived. `sent` is false only when the request certainly never left. */
-export class TikTokTransportError extends Error {
-  constructor(
-    message: string,
-    readonly code: string | undefined,
-    readonly sent: boolean,
-    options: { cause?: unknown } = {},
-  ) {
-    super(message, options);
-    this.name = 'TikTokTransportError';
-  }
+/** No answer arrived from TikTok. */
+export class TikTokTransportError extends TransportError {
+  override name = 'TikTokTransportError';
 }
 
 interface Envelope<T> {

@@ -1,4 +1,5 @@
 import got, { type Got, type OptionsInit, type Response } from 'got';
+import { TransportError } from '../shared/transport-error';
 import { wasSent } from '../shared/was-sent';
 import { oauth1Header, type OAuth1Keys } from './oauth1';
 
@@ -20,17 +21,9 @@ export class XApiError extends Error {
   }
 }
 
-/** No answer arrived. `sent` is false only when the request certainly never left (refused, DNS). */
-export class XTransportError extends Error {
-  constructor(
-    message: string,
-    readonly code: string | undefined,
-    readonly sent: boolean,
-    options: { cause?: unknown } = {},
-  ) {
-    super(message, options);
-    this.name = 'XTransportError';
-  }
+/** No answer arrived from X. */
+export class XTransportError extends TransportError {
+  override name = 'XTransportError';
 }
 
 export interface XCall {

@@ -1,4 +1,5 @@
 import got, { type Got, type Response } from 'got';
+import { TransportError } from '../shared/transport-error';
 import { wasSent } from '../shared/was-sent';
 
 /** Google's JSON error: `{"error":{"code","message","errors":[{"reason","domain","message"}],"status"}}`. */
@@ -14,16 +15,9 @@ export class GoogleApiError extends Error {
   }
 }
 
-export class GoogleTransportError extends Error {
-  constructor(
-    message: string,
-    readonly code: string | undefined,
-    readonly sent: boolean,
-    options: { cause?: unknown } = {},
-  ) {
-    super(message, options);
-    this.name = 'GoogleTransportError';
-  }
+/** No answer arrived from Google. */
+export class GoogleTransportError extends TransportError {
+  override name = 'GoogleTransportError';
 }
 
 export interface VideoResource {
