@@ -2,7 +2,7 @@ import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, PublishError, RetryableError } from '../errors';
 import { ensureAccessToken } from '../shared/ensure-access-token';
-import { readChunk } from '../shared/read-chunk';
+import { readMediaChunk } from '../shared/read-media-chunk';
 import { chunkRange, planChunks, TIKTOK_CHUNK_RULES, type ChunkPlan, type ChunkRules } from './chunk-plan';
 import { failReasonError, isPublishFailure, mapTikTokError } from './map-tiktok-error';
 import { refreshTiktokToken } from './refresh-token';
@@ -149,7 +149,7 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
     let failures = 0;
     while (index < plan.totalChunkCount) {
       const { first, last } = chunkRange(plan, index);
-      const bytes = await readMedia(item, first, last - first + 1);
+      const bytes = await readMediaChunk(item, first, last - first + 1);
       let answer;
       try {
         answer = await client.putChunk(uploadUrl, bytes, first, last, plan.videoSize, item.mimeType);
@@ -301,12 +301,4 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
       }
     },
   };
-}
-
-async function readMedia(item: MediaItem, offset: number, length: number): Promise<Buffer> {
-  try {
-    return await readChunk(item.path, offset, length);
-  } catch (err) {
-    throw new PermanentError(`The media file for ${item.url} cannot be read: ${(err as Error).message}`, { platformCode: 'media_unavailable', cause: err });
-  }
 }

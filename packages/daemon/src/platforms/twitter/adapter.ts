@@ -2,7 +2,7 @@ import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { OutcomeUnknownError, PermanentError, PublishError, RetryableError } from '../errors';
 import { ensureAccessToken } from '../shared/ensure-access-token';
-import { readChunk } from '../shared/read-chunk';
+import { readMediaChunk } from '../shared/read-media-chunk';
 import { mapXError } from './map-x-error';
 import { refreshTwitterToken } from './refresh-token';
 import { isGif, validateTwitter } from './validate';
@@ -99,7 +99,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
   }
 
   async function uploadImage(ctx: PublishContext, client: XClient, item: MediaItem, index: number): Promise<string> {
-    const bytes = await readMedia(item, 0, item.size);
+    const bytes = await readMediaChunk(item, 0, item.size);
     const form = new FormData();
     form.set('media', new Blob([new Uint8Array(bytes)], { type: item.mimeType }), `media-${index}`);
     form.set('media_category', 'tweet_image');
@@ -129,7 +129,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
     const total = Math.max(1, Math.ceil(item.size / chunkBytes));
     for (let seg = state.segments ?? 0; seg < total; seg++) {
       const offset = seg * chunkBytes;
-      const bytes = await readMedia(item, offset, Math.min(chunkBytes, item.size - offset));
+      const bytes = await readMediaChunk(item, offset, Math.min(chunkBytes, item.size - offset));
       const form = new FormData();
       form.set('media', new Blob([new Uint8Array(bytes)], { type: 'application/octet-stream' }), `segment-${seg}`);
       form.set('segment_index', String(seg));
@@ -311,12 +311,4 @@ interface ProcessingInfo {
   check_after_secs?: number;
   progress_percent?: number;
   error?: { code?: number; name?: string; message?: string };
-}
-
-async function readMedia(item: MediaItem, offset: number, length: number): Promise<Buffer> {
-  try {
-    return await readChunk(item.path, offset, length);
-  } catch (err) {
-    throw new PermanentError(`The media file for ${item.url} cannot be read: ${(err as Error).message}`, { platformCode: 'media_unavailable', cause: err });
-  }
 }

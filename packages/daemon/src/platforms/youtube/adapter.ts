@@ -2,7 +2,7 @@ import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, RetryableError } from '../errors';
 import { ensureAccessToken } from '../shared/ensure-access-token';
-import { readChunk } from '../shared/read-chunk';
+import { readMediaChunk } from '../shared/read-media-chunk';
 import { GoogleApiError, GoogleClient, GoogleTransportError, type SessionState, type VideoResource } from './google-client';
 import { mapGoogleError } from './map-google-error';
 import { refreshYoutubeToken } from './refresh-token';
@@ -91,7 +91,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
     let resumes = 0;
     for (;;) {
       const len = Math.min(chunkBytes, item.size - at);
-      const bytes = await readMedia(item, at, len);
+      const bytes = await readMediaChunk(item, at, len);
       let state: SessionState;
       try {
         state = await call(ctx, client, 'chunk upload', () => client.putChunk(sessionUri, bytes, at, item.size, item.mimeType));
@@ -169,12 +169,4 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
       }
     },
   };
-}
-
-async function readMedia(item: MediaItem, offset: number, length: number): Promise<Buffer> {
-  try {
-    return await readChunk(item.path, offset, length);
-  } catch (err) {
-    throw new PermanentError(`The media file for ${item.url} cannot be read: ${(err as Error).message}`, { platformCode: 'media_unavailable', cause: err });
-  }
 }
