@@ -1,8 +1,7 @@
 import { ConnectError, type ConnectIO } from '../../connect/meta-connect';
 import type { ConnectionInfo } from '../../store/connections';
 import { systemClock } from '../../util/clock';
-import { postTokenForm } from '../shared/post-token-form';
-import { TokenRefreshError } from '../shared/token-refresh-error';
+import { exchangeAuthorizationCode } from '../shared/exchange-authorization-code';
 import { ask } from '../shared/ask';
 import { authorizeWithPkce } from '../shared/authorize-with-pkce';
 import type { PlatformConnectDeps } from '../shared/platform-connect-deps';
@@ -58,14 +57,9 @@ export async function connectTiktok(options: TiktokConnectOptions, io: ConnectIO
       return `${baseUrl('www.tiktok.com')}/v2/auth/authorize/?${q}`;
     },
   });
-  let tokens;
-  try {
-    const form: Record<string, string> = { client_key: clientKey, client_secret: clientSecret, code: decodeURIComponent(code), grant_type: 'authorization_code', redirect_uri: redirectUri };
-    if (loopback) form.code_verifier = codeVerifier;
-    tokens = await postTokenForm(baseUrl('open.tiktokapis.com') + TIKTOK_TOKEN_PATH, form, { baseUrl, clock, http: deps.http });
-  } catch (err) {
-    throw new ConnectError(err instanceof TokenRefreshError ? err.message.replace('token request', 'authorization code') : String(err));
-  }
+  const form: Record<string, string> = { client_key: clientKey, client_secret: clientSecret, code: decodeURIComponent(code), grant_type: 'authorization_code', redirect_uri: redirectUri };
+  if (loopback) form.code_verifier = codeVerifier;
+  const tokens = await exchangeAuthorizationCode(baseUrl('open.tiktokapis.com') + TIKTOK_TOKEN_PATH, form, { baseUrl, clock, http: deps.http });
   const granted = (tokens.scope ?? params.scopes ?? '').split(/[\s,]+/);
   if (!granted.includes('video.publish')) throw new ConnectError('TikTok did not grant video.publish: add the Content Posting API (Direct Post) to the app and approve the scope, then connect again');
   const now = clock.now();

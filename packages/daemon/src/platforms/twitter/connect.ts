@@ -2,8 +2,7 @@ import { ConnectError, type ConnectIO } from '../../connect/meta-connect';
 import type { ConnectionInfo } from '../../store/connections';
 import { systemClock } from '../../util/clock';
 import type { PlatformConnectDeps } from '../shared/platform-connect-deps';
-import { postTokenForm } from '../shared/post-token-form';
-import { TokenRefreshError } from '../shared/token-refresh-error';
+import { exchangeAuthorizationCode } from '../shared/exchange-authorization-code';
 import { ask } from '../shared/ask';
 import { authorizeWithPkce } from '../shared/authorize-with-pkce';
 import { X_TOKEN_PATH, xClientAuth } from './refresh-token';
@@ -100,17 +99,12 @@ export async function connectTwitter(options: TwitterConnectOptions, io: Connect
       })}`,
   });
   // The code lives 30 seconds: exchange it at once.
-  let tokens;
-  try {
-    tokens = await postTokenForm(
-      baseUrl('api.x.com') + X_TOKEN_PATH,
-      { code, grant_type: 'authorization_code', redirect_uri: redirectUri, code_verifier: codeVerifier, client_id: clientId },
-      { baseUrl, clock, http: deps.http },
-      xClientAuth(clientId, clientSecret || undefined),
-    );
-  } catch (err) {
-    throw new ConnectError(err instanceof TokenRefreshError ? err.message.replace('token request', 'authorization code') : String(err));
-  }
+  const tokens = await exchangeAuthorizationCode(
+    baseUrl('api.x.com') + X_TOKEN_PATH,
+    { code, grant_type: 'authorization_code', redirect_uri: redirectUri, code_verifier: codeVerifier, client_id: clientId },
+    { baseUrl, clock, http: deps.http },
+    xClientAuth(clientId, clientSecret || undefined),
+  );
   const granted = (tokens.scope ?? '').split(/[\s,]+/);
   const missing = X_SCOPES.filter((s) => !granted.includes(s));
   if (missing.length > 0) throw new ConnectError(`X granted no ${missing.join(', ')}; enable them for the app (User authentication settings: Read and write) and connect again`);

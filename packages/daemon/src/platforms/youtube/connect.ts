@@ -1,8 +1,7 @@
 import { ConnectError, type ConnectIO } from '../../connect/meta-connect';
 import type { ConnectionInfo } from '../../store/connections';
 import { systemClock } from '../../util/clock';
-import { postTokenForm } from '../shared/post-token-form';
-import { TokenRefreshError } from '../shared/token-refresh-error';
+import { exchangeAuthorizationCode } from '../shared/exchange-authorization-code';
 import { ask } from '../shared/ask';
 import { authorizeWithPkce } from '../shared/authorize-with-pkce';
 import type { PlatformConnectDeps } from '../shared/platform-connect-deps';
@@ -51,16 +50,11 @@ export async function connectYoutube(options: YoutubeConnectOptions, io: Connect
         code_challenge_method: 'S256',
       })}`,
   });
-  let tokens;
-  try {
-    tokens = await postTokenForm(
-      baseUrl('oauth2.googleapis.com') + '/token',
-      { code, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri, grant_type: 'authorization_code', code_verifier: codeVerifier },
-      { baseUrl, clock, http: deps.http },
-    );
-  } catch (err) {
-    throw new ConnectError(err instanceof TokenRefreshError ? err.message.replace('token request', 'authorization code') : String(err));
-  }
+  const tokens = await exchangeAuthorizationCode(
+    baseUrl('oauth2.googleapis.com') + '/token',
+    { code, client_id: clientId, client_secret: clientSecret, redirect_uri: redirectUri, grant_type: 'authorization_code', code_verifier: codeVerifier },
+    { baseUrl, clock, http: deps.http },
+  );
   if (!tokens.refresh_token) {
     throw new ConnectError('Google sent no refresh token. Remove socialpub\'s access at https://myaccount.google.com/permissions and connect again.');
   }
