@@ -4,10 +4,14 @@
  * database bench/scheduler/run.ts built, records how late each window target is
  * dispatched, and prints one JSON line.
  *
+ * `floor` measures no scheduler: a chain of 1 ms timers in an idle process, i.e. how late
+ * this machine runs any timer right now (the environment's share of the figures).
+ *
  * argv: <variant> <db path> <window start epoch ms> <window ms> <lead ms>
  * The clock is shifted so that the window starts `lead` ms after this process began.
  */
 import type { Clock } from '../../packages/daemon/src/util/clock';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { Scheduler } from '../../packages/daemon/src/scheduler/scheduler';
 import { openDatabase } from '../../packages/daemon/src/store/database';
 import { createTargetQueue } from '../../packages/daemon/src/store/target-queue';
@@ -73,6 +77,19 @@ if (variant === 'wheel') {
     last = now;
   }, 1_000);
   stop = async () => clearInterval(poll);
+} else if (variant === 'floor') {
+  let timer: NodeJS.Timeout | null = null;
+  const chain = () => {
+    const want = preciseNow() + 1;
+    timer = setTimeout(() => {
+      if (recorded < lateness.length && readyAt <= want) lateness[recorded++] = preciseNow() - want;
+      chain();
+    }, 1);
+  };
+  chain();
+  stop = async () => {
+    if (timer) clearTimeout(timer);
+  };
 } else {
   throw new Error(`unknown variant ${variant}`);
 }
@@ -80,6 +97,12 @@ const readyMs = performance.now() - t0;
 readyAt = preciseNow();
 const fromProcessStart = performance.now();
 
+// Event-loop delay over the window: the variant's own blocking (plus the machine's).
+await new Promise((r) => setTimeout(r, Math.max(0, WINDOW_START - preciseNow())));
+const loopDelay = monitorEventLoopDelay({ resolution: 1 });
+loopDelay.enable();
+await new Promise((r) => setTimeout(r, Math.max(0, WINDOW_START + WINDOW_MS - preciseNow())));
+loopDelay.disable();
 await new Promise((r) => setTimeout(r, Math.max(0, WINDOW_START + WINDOW_MS + 1_200 - preciseNow())));
 await stop();
 db.close();
@@ -93,7 +116,9 @@ process.stdout.write(
     readyFromProcessStartMs: fromProcessStart,
     dispatched: recorded,
     dueBeforeReady,
-    missed: windowCount - recorded - dueBeforeReady,
+    missed: variant === 'floor' ? 0 : windowCount - recorded - dueBeforeReady,
+    loopDelayP99: loopDelay.percentile(99) / 1e6,
+    loopDelayMax: loopDelay.max / 1e6,
     p50: q(0.5),
     p99: q(0.99),
     max: recorded ? (sorted[recorded - 1] as number) : NaN,

@@ -14,7 +14,7 @@ export interface SchedulerOptions {
   horizonMs?: number;
   /** Most targets the wheel holds; the loader stops there and resumes as they fire (default 100,000). */
   maxEntries?: number;
-  /** Rows read per loader step; steps are interleaved with dispatching (default 2,000). */
+  /** Rows read per loader step; steps are interleaved with dispatching, so a step is kept short (default 500). */
   batchSize?: number;
   /** The longest the loop sleeps, i.e. the heartbeat /healthz watches (default 1,000 ms). */
   tickMs?: number;
@@ -68,7 +68,7 @@ export class Scheduler implements SchedulerHooks {
     this.#onDue = opts.onDue;
     this.#horizonMs = opts.horizonMs ?? 10 * 60_000;
     this.#maxEntries = opts.maxEntries ?? 100_000;
-    this.#batchSize = opts.batchSize ?? 2_000;
+    this.#batchSize = opts.batchSize ?? 500;
     this.#tickMs = opts.tickMs ?? 1_000;
     this.#stallTicks = opts.stallTicks ?? 5;
     this.#sweepMs = opts.sweepMs ?? 5_000;
