@@ -1,12 +1,17 @@
 import type { Platform } from '@socialpub/core';
 import type { ConnectionInfo } from '../store/connections';
-import { connectMeta, ConnectError, type ConnectIO, type MetaConnectDeps, type MetaConnectOptions } from './meta-connect';
+import { ConnectError } from './connect-error';
+import type { ConnectIO } from './connect-io';
+import { connectMeta, type MetaConnectDeps, type MetaConnectOptions } from './meta-connect';
 import { connectTiktok, type TiktokConnectOptions } from '../platforms/tiktok/connect';
 import { connectTwitter, type TwitterConnectOptions } from '../platforms/twitter/connect';
 import { connectYoutube, type YoutubeConnectOptions } from '../platforms/youtube/connect';
 
-export { runLoopbackOAuth, OAuthFlowError, type AuthorizeParams, type LoopbackOAuthOptions, type LoopbackOAuthResult } from './loopback-oauth';
-export { connectMeta, ConnectError, type ConnectIO, type MetaConnectDeps, type MetaConnectOptions, type MetaPlatform } from './meta-connect';
+export { authorizeByPaste } from './paste-oauth';
+export { isLoopbackRedirect, runLoopbackOAuth, OAuthFlowError, type AuthorizeParams, type LoopbackOAuthOptions, type LoopbackOAuthResult } from './loopback-oauth';
+export { ConnectError } from './connect-error';
+export type { ConnectIO } from './connect-io';
+export { connectMeta, type MetaConnectDeps, type MetaConnectOptions, type MetaPlatform } from './meta-connect';
 export { TokenRefresher, registerRefresher, REFRESHERS, type Refresher, type RefreshReport, type TokenRefresherOptions } from './token-refresher';
 export { connectTwitter, type TwitterConnectOptions } from '../platforms/twitter/connect';
 export { connectTiktok, type TiktokConnectOptions } from '../platforms/tiktok/connect';

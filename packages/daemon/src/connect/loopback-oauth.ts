@@ -58,6 +58,14 @@ export class OAuthFlowError extends Error {
 }
 
 /**
+ * Whether runLoopbackOAuth can serve this redirect URI: plain http to 127.0.0.1 or
+ * localhost (it listens on 127.0.0.1 only, so `[::1]` and other hosts need paste mode).
+ */
+export function isLoopbackRedirect(uri: URL): boolean {
+  return uri.protocol === 'http:' && (uri.hostname === '127.0.0.1' || uri.hostname === 'localhost');
+}
+
+/**
  * Runs an OAuth authorization-code flow with a loopback redirect (RFC 8252): listens on
  * 127.0.0.1 only, opens the browser at the provider, and resolves with the code once the
  * provider redirects back with the right `state`. Wrong-state redirects are answered 400

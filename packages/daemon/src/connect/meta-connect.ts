@@ -3,19 +3,12 @@ import { DEFAULT_GRAPH_VERSION, GraphClient } from '../platforms/meta/graph-clie
 import { exchangeCode, exchangeFacebookCode, exchangeLongLived } from '../platforms/meta/token-endpoints';
 import type { ConnectionInfo, ConnectionInput } from '../store/connections';
 import { systemClock, type Clock } from '../util/clock';
-import { runLoopbackOAuth, OAuthFlowError, type AuthorizeParams } from './loopback-oauth';
-import { randomBytes } from 'node:crypto';
+import { ConnectError } from './connect-error';
+import type { ConnectIO } from './connect-io';
+import { isLoopbackRedirect, runLoopbackOAuth, type AuthorizeParams } from './loopback-oauth';
+import { authorizeByPaste } from './paste-oauth';
 
 export type MetaPlatform = 'instagram' | 'facebook' | 'threads';
-
-/** All terminal I/O goes through these, so the CLI keeps prompts and output. */
-export interface ConnectIO {
-  prompt(question: string, opts?: { secret?: boolean }): Promise<string>;
-  choose<T>(question: string, choices: { label: string; value: T }[]): Promise<T>;
-  print(line: string): void;
-  /** Opens the URL in a browser (or only prints it). */
-  openBrowser(url: string): void | Promise<void>;
-}
 
 export interface MetaConnectOptions {
   /** The socialpub user the connection belongs to. */
@@ -52,13 +45,6 @@ const SCOPES = {
   facebook: ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video'],
   threads: ['threads_basic', 'threads_content_publish'],
 };
-
-export class ConnectError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'ConnectError';
-  }
-}
 
 /**
  * Connects a real Instagram, Facebook or Threads account with the user's own app: OAuth
@@ -165,8 +151,7 @@ export async function connectMeta(platform: MetaPlatform, options: MetaConnectOp
 /** Loopback when the redirect URI is local http; otherwise the user pastes where the browser landed. */
 async function authorize(redirectUri: string, build: (p: AuthorizeParams) => string, io: ConnectIO, clock: Clock, timeoutMs?: number): Promise<{ code: string; redirectUri: string }> {
   const u = new URL(redirectUri);
-  const loopback = u.protocol === 'http:' && (u.hostname === '127.0.0.1' || u.hostname === 'localhost');
-  if (loopback) {
+  if (isLoopbackRedirect(u)) {
     io.print(`Opening the browser to authorize socialpub. The app must list ${redirectUri} as a valid OAuth redirect URI.`);
     // Port 0 (tests, or an app that registers any loopback port): the listener's real address is the redirect URI.
     const anyPort = u.port === '0';
@@ -180,18 +165,6 @@ async function authorize(redirectUri: string, build: (p: AuthorizeParams) => str
     });
     return { code: res.code, redirectUri: anyPort ? res.redirectUri : redirectUri };
   }
-  const state = randomBytes(24).toString('base64url');
-  await io.openBrowser(build({ redirectUri, state }));
-  const pasted = (await io.prompt('After authorizing, paste the full URL the browser was sent to')).trim();
-  let back: URL;
-  try {
-    back = new URL(pasted);
-  } catch {
-    throw new ConnectError('That is not a URL; run connect again and paste the whole address from the browser bar');
-  }
-  if (back.searchParams.get('state') !== state) throw new OAuthFlowError('The pasted URL belongs to another sign-in attempt (state mismatch)', 'state_mismatch');
-  if (back.searchParams.get('error')) throw new OAuthFlowError(`Authorization refused: ${back.searchParams.get('error_description') ?? back.searchParams.get('error')}`, 'denied');
-  const code = back.searchParams.get('code')?.replace(/#_$/, '');
-  if (!code) throw new OAuthFlowError('The pasted URL carries no authorization code', 'no_code');
+  const { code } = await authorizeByPaste(io, (state) => build({ redirectUri, state }));
   return { code, redirectUri };
 }

@@ -1,4 +1,5 @@
-import { ConnectError, type ConnectIO } from '../../connect/meta-connect';
+import { ConnectError } from '../../connect/connect-error';
+import type { ConnectIO } from '../../connect/connect-io';
 import type { ConnectionInfo } from '../../store/connections';
 import { systemClock } from '../../util/clock';
 import { exchangeAuthorizationCode } from '../shared/exchange-authorization-code';
