@@ -51,7 +51,7 @@ export interface Http1Response {
   destroy(): void;
 }
 
-const READ_BUFFER = 256 * 1024;
+const READ_BUFFER = 64 * 1024;
 const MAX_HEAD = 64 * 1024;
 const QUEUE_HIGH = 1024 * 1024;
 
