@@ -3,6 +3,7 @@ import type { Platform } from '@socialpub/core';
 import type { DB } from '../store/database';
 import type { Clock } from '../util/clock';
 import { META_SIMULATOR_HOSTS, MetaSimulator } from './meta/simulator';
+import type { SimulatedPost } from './shared/sandbox-post-sink';
 import { tiktokSandbox } from './tiktok/sandbox';
 import { twitterSandbox } from './twitter/sandbox';
 import { youtubeSandbox } from './youtube/sandbox';
@@ -52,15 +53,9 @@ export function sandboxBaseUrl(daemonUrl: string, host: string): string {
   return `${daemonUrl.replace(/\/+$/, '')}/sandbox/${host}`;
 }
 
-export interface SandboxPost {
+/** A stored simulated post, with its row id. */
+export interface SandboxPost extends SimulatedPost {
   id: number;
-  platform: Platform;
-  accountId: string | null;
-  postId: string;
-  postUrl: string | null;
-  kind: string;
-  body: Record<string, unknown>;
-  createdAt: number;
 }
 
 interface SandboxPostRow {

@@ -57,7 +57,7 @@ export function facebookRoutes(req: SimRequest, sim: MetaSimState): unknown {
   const pageEdges = ['feed', 'photos', 'videos', 'video_reels', 'video_stories', 'photo_stories', 'stories', 'published_posts'];
   if (edge && !pageEdges.includes(edge)) return undefined;
   if (!edge && req.method === 'GET') {
-    if (!known && !req.token?.startsWith(sim.config.sandboxTokenPrefix ?? '\0')) return undefined;
+    if (!known && !sim.acceptsSandboxToken(req.token)) return undefined;
     const tok = auth(req, sim, id);
     const p = page(sim, id, tok);
     const view: Record<string, unknown> = { id: p.id, name: p.name };

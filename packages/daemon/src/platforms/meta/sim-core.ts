@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import type { DB } from '../../store/database';
 import type { Clock } from '../../util/clock';
+import { isSandboxToken } from '../shared/is-sandbox-token';
+import { readBody } from '../shared/read-body';
+import { sandboxPostSink, type SimulatedPost } from '../shared/sandbox-post-sink';
 import type { GraphErrorBody } from './graph-client';
 
 /**
@@ -45,15 +48,8 @@ export interface RecordedRequest {
   status: number;
 }
 
-export interface SimPost {
-  platform: SimPlatform;
-  accountId: string;
-  postId: string;
-  postUrl: string | null;
-  kind: string;
-  body: Record<string, unknown>;
-  createdAt: number;
-}
+/** A post a Meta simulator made: always on an account. */
+export type SimPost = SimulatedPost & { platform: SimPlatform; accountId: string };
 
 /** A fault the next matching request(s) meet. */
 export interface Fault {
@@ -136,8 +132,8 @@ export interface MetaSimConfig {
   videoProcessingMs: number;
   /** Quota per 24 h moving window. Defaults: instagram 100, threads 250, facebook reels 30. */
   quota: { instagram: number; threads: number; facebookReels: number };
-  /** Accept any token that starts with this (sandbox connections: `sandbox_at_…`). Null: only issued tokens. Default `sandbox`. */
-  sandboxTokenPrefix: string | null;
+  /** Accept the sandbox connections' tokens (`sandbox_at_…`, see isSandboxToken) besides issued ones. Default true. */
+  acceptSandboxTokens: boolean;
 }
 
 export const DAY_MS = 86_400_000;
@@ -155,6 +151,7 @@ export class MetaSimState {
   readonly requests: RecordedRequest[] = [];
   readonly posts: SimPost[] = [];
   readonly faults: Fault[] = [];
+  readonly #persistPost: ((post: SimPost) => void) | undefined;
   /** Containers (IG/Threads) or videos (FB) created next end in ERROR with this message. */
   readonly processingFailures: { platform: SimPlatform; message: string }[] = [];
   #seq = 0;
@@ -167,10 +164,11 @@ export class MetaSimState {
     this.config = {
       imageProcessingMs: 3_000,
       videoProcessingMs: 60_000,
-      sandboxTokenPrefix: 'sandbox',
+      acceptSandboxTokens: true,
       ...config,
       quota: { instagram: 100, threads: 250, facebookReels: 30, ...config.quota },
     };
+    this.#persistPost = sandboxPostSink(db);
   }
 
   /** Numeric ids like Graph's, unique across restarts (time-based) and within one (sequence). */
@@ -215,8 +213,7 @@ export class MetaSimState {
     if (!req.token) fail(104, 'An access token is required to request this resource.', { type: 'OAuthException' });
     const rec = this.tokens.get(req.token);
     if (!rec) {
-      const prefix = this.config.sandboxTokenPrefix;
-      if (prefix && req.token.startsWith(prefix)) {
+      if (this.acceptsSandboxToken(req.token)) {
         return { token: req.token, platform, kind: platform === 'facebook' ? 'fb_page' : platform === 'threads' ? 'threads_user' : 'ig_user', accountId: accountHint ?? 'me', issuedAt: 0, expiresAt: null, longLived: true, revoked: false, appId: null };
       }
       fail(190, 'Invalid OAuth access token - Cannot parse access token');
@@ -237,6 +234,11 @@ export class MetaSimState {
     if (!acc || acc.platform !== platform) fail(100, `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { subcode: 33 });
     if (!this.isSandboxToken(token) && !this.owns(token, acc)) fail(10, 'Application does not have permission for this action');
     return acc;
+  }
+
+  /** A token no dialog issued that sandbox connections carry (`sandbox_at_…`), when the config accepts them. */
+  acceptsSandboxToken(token: string | null): boolean {
+    return this.config.acceptSandboxTokens && token !== null && isSandboxToken(token);
   }
 
   isSandboxToken(token: TokenRecord): boolean {
@@ -261,9 +263,7 @@ export class MetaSimState {
   recordPost(post: Omit<SimPost, 'createdAt'>): SimPost {
     const full: SimPost = { ...post, createdAt: this.clock.now() };
     this.posts.push(full);
-    this.db
-      ?.prepare('INSERT INTO sandbox_posts (platform, account_id, post_id, post_url, kind, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)')
-      .run(full.platform, full.accountId, full.postId, full.postUrl, full.kind, JSON.stringify(full.body), full.createdAt);
+    this.#persistPost?.(full);
     return full;
   }
 
@@ -322,8 +322,8 @@ export async function readSimRequest(c: Context, host: string, clock: Clock): Pr
     } else if (type.startsWith('application/x-www-form-urlencoded')) {
       for (const [k, v] of new URLSearchParams(await c.req.text())) params[k] = v;
     } else {
-      const buf = Buffer.from(await c.req.arrayBuffer());
-      if (buf.length > 0) rawBody = buf;
+      const { bytes } = await readBody(c);
+      if (bytes.length > 0) rawBody = bytes;
     }
   }
   const auth = headers.authorization ?? '';

@@ -1,8 +1,9 @@
+import type { Platform } from '@socialpub/core';
 import type { DB } from '../../store/database';
 
-/** A post the simulator made (what `socialpub sandbox posts` lists). */
+/** A post a simulator made (what `socialpub sandbox posts` lists). */
 export interface SimulatedPost {
-  platform: 'twitter' | 'tiktok' | 'youtube';
+  platform: Platform;
   accountId: string | null;
   postId: string;
   postUrl: string | null;
