@@ -172,6 +172,17 @@ describe('the sweeper', () => {
     expect(restarted.fileForUrl(`http://x${path}`)?.status).toBe('expired');
   });
 
+  it('forgets a finished task a week after its files are gone', async () => {
+    const { status } = await prepareAndWait(h.media, h.userId, [`${server.origin}/photo.jpg`]);
+    const sweeper = new MediaSweeper(h.media);
+    await clock.advance(DAY);
+    await sweeper.sweep();
+    expect(h.media.status(status.task_id)?.status.status).toBe('completed'); // still reported, as expired
+    await clock.advance(7 * DAY);
+    await sweeper.sweep();
+    expect(h.media.status(status.task_id)).toBeUndefined();
+  });
+
   it('sweeps on its interval of the injected clock until stopped', async () => {
     await prepared();
     const sweeper = new MediaSweeper(h.media, { intervalMs: 60_000 });
