@@ -1,4 +1,6 @@
 import got, { type Got, type OptionsInit } from 'got';
+import { parseJsonText } from '../shared/parse-json-text';
+import { singleAttempt } from '../shared/single-attempt';
 
 /** Default Graph API version (platforms.md §0.3: v20.0 expired 2026-09-24; docs use v25.0). */
 export const DEFAULT_GRAPH_VERSION = 'v25.0';
@@ -121,11 +123,7 @@ export class GraphClient {
     const opts: OptionsInit = {
       method,
       headers,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      timeout: { request: this.options.timeoutMs ?? 60_000 },
-      followRedirect: false,
-      signal: this.options.signal,
+      ...singleAttempt(this.options.timeoutMs ?? 60_000, this.options.signal),
     };
     if (method === 'GET' || method === 'DELETE') Object.assign(query, params);
     else if (call.body) opts.body = call.body;
@@ -142,13 +140,7 @@ export class GraphClient {
       const code = (err as { code?: string }).code;
       throw new GraphTransportError(`No answer from ${new URL(this.url(path)).host}: ${(err as Error).message}`, code, { cause: err });
     }
-    const text = typeof res.body === 'string' ? res.body : String(res.body ?? '');
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : {};
-    } catch {
-      body = undefined;
-    }
+    const { text, body } = parseJsonText(res.body);
     if (res.statusCode >= 200 && res.statusCode < 300 && body !== undefined) return body as T;
     throw new GraphApiError(res.statusCode, toGraphError(res.statusCode, body, text), res.headers);
   }

@@ -1,4 +1,5 @@
 import got, { type Got, type Response } from 'got';
+import { singleAttempt } from '../shared/single-attempt';
 import { TransportError } from '../shared/transport-error';
 import { wasSent } from '../shared/was-sent';
 
@@ -68,11 +69,7 @@ export class TikTokClient {
         method: 'POST',
         body: JSON.stringify(body ?? {}),
         headers: { authorization: `Bearer ${this.options.token}`, 'content-type': 'application/json; charset=UTF-8', accept: 'application/json' },
-        throwHttpErrors: false,
-        retry: { limit: 0 },
-        timeout: { request: this.options.timeoutMs ?? 60_000 },
-        followRedirect: false,
-        signal: this.options.signal,
+        ...singleAttempt(this.options.timeoutMs ?? 60_000, this.options.signal),
       })) as Response<string>;
     } catch (err) {
       throw new TikTokTransportError(`No answer from TikTok (${path}): ${(err as Error).message}`, (err as { code?: string }).code, wasSent(err), { cause: err });
@@ -98,11 +95,7 @@ export class TikTokClient {
         method: 'PUT',
         body: bytes,
         headers: { 'content-type': contentType, 'content-length': String(bytes.length), 'content-range': `bytes ${first}-${last}/${total}` },
-        throwHttpErrors: false,
-        retry: { limit: 0 },
-        timeout: { request: this.options.timeoutMs ?? 120_000 },
-        followRedirect: false,
-        signal: this.options.signal,
+        ...singleAttempt(this.options.timeoutMs ?? 120_000, this.options.signal),
       })) as Response<string>;
     } catch (err) {
       throw new TikTokTransportError(`The chunk upload to TikTok broke off: ${(err as Error).message}`, (err as { code?: string }).code, wasSent(err), { cause: err });

@@ -1,4 +1,6 @@
 import got, { type Got, type OptionsInit, type Response } from 'got';
+import { parseJsonText } from '../shared/parse-json-text';
+import { singleAttempt } from '../shared/single-attempt';
 import { TransportError } from '../shared/transport-error';
 import { wasSent } from '../shared/was-sent';
 import { oauth1Header, type OAuth1Keys } from './oauth1';
@@ -77,11 +79,7 @@ export class XClient {
     const opts: OptionsInit = {
       method: call.method,
       headers,
-      throwHttpErrors: false,
-      retry: { limit: 0 },
-      timeout: { request: call.timeoutMs ?? this.options.timeoutMs ?? 60_000 },
-      followRedirect: false,
-      signal: this.options.signal,
+      ...singleAttempt(call.timeoutMs ?? this.options.timeoutMs ?? 60_000, this.options.signal),
     };
     if (call.json !== undefined) opts.json = call.json;
     else if (call.multipart) opts.body = call.multipart;
@@ -93,13 +91,7 @@ export class XClient {
       const code = (err as { code?: string }).code;
       throw new XTransportError(`No answer from X (${call.method} ${path}): ${(err as Error).message}`, code, wasSent(err), { cause: err });
     }
-    const text = typeof res.body === 'string' ? res.body : String(res.body ?? '');
-    let body: unknown;
-    try {
-      body = text ? JSON.parse(text) : {};
-    } catch {
-      body = undefined;
-    }
+    const { text, body } = parseJsonText(res.body);
     if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, body: (body ?? {}) as T, headers: res.headers };
     const { message, type } = describeXError(res.statusCode, body, text);
     throw new XApiError(res.statusCode, message, body, res.headers, type);

@@ -1,4 +1,5 @@
 import got, { type Got, type Response } from 'got';
+import { singleAttempt } from '../shared/single-attempt';
 import { TransportError } from '../shared/transport-error';
 import { wasSent } from '../shared/was-sent';
 
@@ -73,11 +74,7 @@ export class GoogleClient {
         method: init.method,
         body: init.body,
         headers: { authorization: `Bearer ${this.options.token}`, ...init.headers },
-        throwHttpErrors: false,
-        retry: { limit: 0 },
-        timeout: { request: this.options.timeoutMs ?? 120_000 },
-        followRedirect: false,
-        signal: this.options.signal,
+        ...singleAttempt(this.options.timeoutMs ?? 120_000, this.options.signal),
       })) as Response<string>;
     } catch (err) {
       throw new GoogleTransportError(`No answer from YouTube (${what}): ${(err as Error).message}`, (err as { code?: string }).code, wasSent(err), { cause: err });
