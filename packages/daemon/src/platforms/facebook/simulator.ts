@@ -1,4 +1,4 @@
-import { bool, DAY_MS, fail, GraphFail, isPublicHttpUrl, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
+import { bool, DAY_MS, fail, GraphFail, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
 
 /**
  * graph.facebook.com / graph-video.facebook.com / rupload.facebook.com for Pages, strict
@@ -89,12 +89,7 @@ export function facebookRoutes(req: SimRequest, sim: MetaSimState): unknown {
     }
   }
   if (req.method === 'GET' && (edge === 'feed' || edge === 'published_posts')) {
-    const rows = [...sim.objects.values()]
-      .filter((o) => o._type === 'fb_post' && o.pageId === p.id)
-      .reverse()
-      .slice(0, Math.min(Number(req.params.limit ?? 25) || 25, 100))
-      .map((o) => pickFields(o, req.params.fields, ['id', 'message', 'created_time']));
-    return { data: rows };
+    return listEdge(sim, req, (o) => o._type === 'fb_post' && o.pageId === p.id, ['id', 'message', 'created_time']);
   }
   if (req.method === 'GET' && edge === 'stories') {
     const rows = [...sim.objects.values()]

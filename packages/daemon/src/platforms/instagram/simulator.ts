@@ -1,6 +1,6 @@
 import { hashtags, mentions, codePoints } from '../meta/text-rules';
 import { checkChildren, containerStatus, createContainer, getContainer, type SimContainer } from '../meta/sim-containers';
-import { bool, DAY_MS, fail, isPublicHttpUrl, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
+import { bool, DAY_MS, fail, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
 
 /**
  * graph.instagram.com (Instagram Login) and the Instagram edges of graph.facebook.com
@@ -43,12 +43,7 @@ export function instagramRoutes(req: SimRequest, sim: MetaSimState): unknown {
   if ((edge === 'media' || edge === 'stories') && req.method === 'GET') {
     const product = edge === 'stories' ? ['STORY'] : ['FEED', 'REELS'];
     const since = edge === 'stories' ? sim.clock.now() - DAY_MS : 0;
-    const rows = [...sim.objects.values()]
-      .filter((o) => o._type === 'ig_media' && o.accountId === account.id && product.includes(String(o.media_product_type)) && Number(o.createdAt) > since)
-      .reverse()
-      .slice(0, Math.min(Number(req.params.limit ?? 25) || 25, 100))
-      .map((o) => pickFields(o, req.params.fields, ['id']));
-    return { data: rows };
+    return listEdge(sim, req, (o) => o._type === 'ig_media' && o.accountId === account.id && product.includes(String(o.media_product_type)) && Number(o.createdAt) > since, ['id']);
   }
   return fail(100, `Unsupported ${req.method} request.`, { subcode: 33 });
 }

@@ -342,6 +342,19 @@ export function recordOf(req: SimRequest, status: number): RecordedRequest {
   return { at: req.at, method: req.method, host: req.host, path: req.path, version: req.version, params, headers, bodyBytes: req.rawBody?.length ?? null, files: Object.keys(req.files), status };
 }
 
+/**
+ * An edge listing the way Graph answers it: the objects `match` keeps, newest first, at
+ * most `limit` of them (default 25, at most 100), each with the asked `fields` (else `defaults`).
+ */
+export function listEdge(sim: MetaSimState, req: SimRequest, match: (o: Record<string, unknown>) => boolean, defaults: string[]): { data: Record<string, unknown>[] } {
+  const rows = [...sim.objects.values()]
+    .filter(match)
+    .reverse()
+    .slice(0, Math.min(Number(req.params.limit ?? 25) || 25, 100))
+    .map((o) => pickFields(o, req.params.fields, defaults));
+  return { data: rows };
+}
+
 /** Picks `fields` out of an object the way Graph does (only what was asked, plus id). */
 export function pickFields(obj: Record<string, unknown>, fields: string | undefined, defaults: string[]): Record<string, unknown> {
   const wanted = fields ? fields.split(',').map((f) => f.trim().replace(/\{.*$/, '')).filter(Boolean) : defaults;

@@ -1,6 +1,6 @@
 import { links, threadsLength } from '../meta/text-rules';
 import { checkChildren, containerStatus, createContainer, getContainer, type SimContainer } from '../meta/sim-containers';
-import { bool, DAY_MS, fail, isPublicHttpUrl, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
+import { bool, DAY_MS, fail, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
 
 /**
  * graph.threads.net, strict per platforms.md §4 and §9: containers, publishing on
@@ -32,12 +32,7 @@ export function threadsRoutes(req: SimRequest, sim: MetaSimState): unknown {
   const acc = user(sim, id === 'me' ? tok.accountId : id, tok);
   if (edge === 'threads' && req.method === 'POST') return createThread(req, sim, acc);
   if (edge === 'threads' && req.method === 'GET') {
-    const rows = [...sim.objects.values()]
-      .filter((o) => o._type === 'threads_media' && o.accountId === acc.id)
-      .reverse()
-      .slice(0, Math.min(Number(req.params.limit ?? 25) || 25, 100))
-      .map((o) => pickFields(o, req.params.fields, ['id']));
-    return { data: rows };
+    return listEdge(sim, req, (o) => o._type === 'threads_media' && o.accountId === acc.id, ['id']);
   }
   if (edge === 'threads_publish' && req.method === 'POST') return publish(req, sim, acc);
   if (edge === 'threads_publishing_limit' && req.method === 'GET') {
