@@ -1,10 +1,10 @@
 import { Hono, type Context } from 'hono';
-import type { HttpBindings } from '@hono/node-server';
 import type { DB } from '../../store/database';
 import type { Clock } from '../../util/clock';
 import { facebookRoutes } from '../facebook/simulator';
 import { instagramRoutes } from '../instagram/simulator';
 import { threadsRoutes } from '../threads/simulator';
+import { dropConnection } from '../shared/drop-connection';
 import { GraphFail, MetaSimState, readSimRequest, recordOf, type MetaSimConfig, type SimRoutes } from './sim-core';
 import { oauthRoutes } from './sim-oauth';
 
@@ -76,11 +76,7 @@ export class MetaSimulator {
     sim.requests.push(recordOf(req, fault?.hangUpAfter ? 0 : status));
     if (fault?.hangUpAfter) {
       // The work is done (the post exists) but the client never hears back, as after a timeout.
-      const env = c.env as Partial<HttpBindings> | undefined;
-      if (env?.incoming?.socket) {
-        env.incoming.socket.destroy();
-        return new Response(null, { status: 204 });
-      }
+      if (dropConnection(c)) return new Response(null, { status: 204 });
       return new Response('upstream timed out', { status: 504 });
     }
     return c.json(body as object, status as 200);

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Clock } from '../../util/clock';
+import { dropConnection } from './drop-connection';
 import type { SimulatedPost } from './sandbox-post-sink';
 
 /**
@@ -126,19 +127,6 @@ export function selfBase(c: Context, host: string): string {
   const rest = hostPath(c, host);
   const prefix = url.pathname.endsWith(rest) ? url.pathname.slice(0, url.pathname.length - rest.length) : '';
   return `${url.origin}${prefix}`;
-}
-
-type NodeEnv = { incoming?: { socket?: { destroy(): void }; destroy?(): void } };
-
-/** Drops the client connection when served by @hono/node-server; false elsewhere. */
-export function dropConnection(c: Context): boolean {
-  const env = c.env as NodeEnv | undefined;
-  const socket = env?.incoming?.socket;
-  if (socket) {
-    socket.destroy();
-    return true;
-  }
-  return false;
 }
 
 const KEPT_HEADERS = ['content-type', 'content-length', 'content-range', 'x-upload-content-length', 'x-upload-content-type'];

@@ -1,7 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { Clock } from '../../util/clock';
-import { dropConnection, recorder, recordOf, selfBase, SimulatorLog } from '../shared/simulator-recorder';
+import { dropConnection } from '../shared/drop-connection';
+import { recorder, recordOf, selfBase, SimulatorLog } from '../shared/simulator-recorder';
 import { isSandboxToken } from '../shared/is-sandbox-token';
 import { readBody } from '../shared/read-body';
 import type { SimulatedPost } from '../shared/sandbox-post-sink';
