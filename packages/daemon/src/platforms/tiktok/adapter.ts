@@ -2,6 +2,7 @@ import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, PublishError, RetryableError } from '../errors';
 import { ensureAccessToken } from '../shared/ensure-access-token';
+import { callRenewingToken } from '../shared/call-renewing-token';
 import { readMediaChunk } from '../shared/read-media-chunk';
 import { chunkRange, planChunks, TIKTOK_CHUNK_RULES, type ChunkPlan, type ChunkRules } from './chunk-plan';
 import { failReasonError, isPublishFailure, mapTikTokError } from './map-tiktok-error';
@@ -91,19 +92,11 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
 
   /** One API call; an invalid token is refreshed once and the call repeated (a 401 did nothing). */
   async function api<T>(ctx: PublishContext, client: TikTokClient, step: string, path: string, body: unknown, creates = false): Promise<T> {
-    try {
-      try {
-        return await client.post<T>(path, body);
-      } catch (err) {
-        if (err instanceof TikTokApiError && err.code === 'access_token_invalid' && ctx.credentials.secrets.refresh_token) {
-          client.setToken(await ensureAccessToken(ctx, refreshTiktokToken, { force: true }));
-          return await client.post<T>(path, body);
-        }
-        throw err;
-      }
-    } catch (err) {
-      throw mapTikTokError(err, { now: ctx.clock.now(), step, creates });
-    }
+    return callRenewingToken(ctx, () => client.post<T>(path, body), {
+      refused: (err) => err instanceof TikTokApiError && err.code === 'access_token_invalid',
+      renew: async () => client.setToken(await ensureAccessToken(ctx, refreshTiktokToken, { force: true })),
+      mapError: (err) => mapTikTokError(err, { now: ctx.clock.now(), step, creates }),
+    });
   }
 
   const fetchStatus = (ctx: PublishContext, client: TikTokClient, publishId: string) =>

@@ -2,6 +2,7 @@ import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { OutcomeUnknownError, PermanentError, PublishError, RetryableError } from '../errors';
 import { ensureAccessToken } from '../shared/ensure-access-token';
+import { callRenewingToken } from '../shared/call-renewing-token';
 import { readMediaChunk } from '../shared/read-media-chunk';
 import { mapXError } from './map-x-error';
 import { refreshTwitterToken } from './refresh-token';
@@ -78,19 +79,12 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
 
   /** Runs one call; a 401 on an OAuth 2.0 token refreshes it once and repeats (a 401 created nothing). */
   async function call<T>(ctx: PublishContext, client: XClient, step: string, creates: boolean, run: () => Promise<T>): Promise<T> {
-    try {
-      try {
-        return await run();
-      } catch (err) {
-        if (err instanceof XApiError && err.status === 401 && !ctx.credentials.secrets.oauth_token && ctx.credentials.secrets.refresh_token) {
-          client.setAuth(await authFor(ctx, true));
-          return await run();
-        }
-        throw err;
-      }
-    } catch (err) {
-      throw mapXError(err, { now: ctx.clock.now(), creates, step });
-    }
+    return callRenewingToken(ctx, run, {
+      // OAuth 1.0a keys never expire: a 401 for them is final.
+      refused: (err) => err instanceof XApiError && err.status === 401 && !ctx.credentials.secrets.oauth_token,
+      renew: async () => client.setAuth(await authFor(ctx, true)),
+      mapError: (err) => mapXError(err, { now: ctx.clock.now(), creates, step }),
+    });
   }
 
   async function saveMedia(ctx: PublishContext, index: number, m: MediaCheckpoint): Promise<void> {

@@ -2,6 +2,7 @@ import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, RetryableError } from '../errors';
 import { ensureAccessToken } from '../shared/ensure-access-token';
+import { callRenewingToken } from '../shared/call-renewing-token';
 import { readMediaChunk } from '../shared/read-media-chunk';
 import { GoogleApiError, GoogleClient, GoogleTransportError, type SessionState, type VideoResource } from './google-client';
 import { mapGoogleError } from './map-google-error';
@@ -44,19 +45,11 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
 
   /** One call; a 401 refreshes the token once and repeats it (a refused call changed nothing). */
   async function call<T>(ctx: PublishContext, client: GoogleClient, step: string, run: () => Promise<T>): Promise<T> {
-    try {
-      try {
-        return await run();
-      } catch (err) {
-        if (err instanceof GoogleApiError && err.status === 401 && ctx.credentials.secrets.refresh_token) {
-          client.setToken(await ensureAccessToken(ctx, refreshYoutubeToken, { force: true }));
-          return await run();
-        }
-        throw err;
-      }
-    } catch (err) {
-      throw mapGoogleError(err, { now: ctx.clock.now(), step });
-    }
+    return callRenewingToken(ctx, run, {
+      refused: (err) => err instanceof GoogleApiError && err.status === 401,
+      renew: async () => client.setToken(await ensureAccessToken(ctx, refreshYoutubeToken, { force: true })),
+      mapError: (err) => mapGoogleError(err, { now: ctx.clock.now(), step }),
+    });
   }
 
   function outcomeOf(ctx: PublishContext, video: VideoResource): PublishOutcome {
