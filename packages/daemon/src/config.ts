@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { SqliteSync } from './store/commits';
 import type { LogLevel } from './util/logger';
 
 export type RateClass = 'auth' | 'publish' | 'media' | 'scheduled' | 'media_status' | 'auth_failure';
@@ -37,6 +38,11 @@ export interface DaemonConfig {
   /** Largest request body accepted (default 10 MB). */
   maxBodyBytes: number;
   logLevel: LogLevel;
+  /**
+   * `full` (default): an accepted request is on disk before its 2xx leaves. `normal`: it is
+   * committed but may be lost on power failure (SOCIALPUB_SQLITE_SYNC; docs/operations.md).
+   */
+  sqliteSync: SqliteSync;
 }
 
 const MINUTE = 60_000;
@@ -73,6 +79,7 @@ export interface ConfigInput {
   rateLimits?: Partial<Record<RateClass, Partial<RateLimit>>>;
   rateLimitsEnabled?: boolean;
   logLevel?: LogLevel;
+  sqliteSync?: SqliteSync;
 }
 
 export class ConfigError extends Error {
@@ -131,6 +138,8 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
       throw new ConfigError(`public URL must be an http(s) URL, not ${publicRaw}`);
     }
   }
+  const syncRaw = input.sqliteSync ?? env.SOCIALPUB_SQLITE_SYNC?.trim().toLowerCase() ?? 'full';
+  if (syncRaw !== 'full' && syncRaw !== 'normal') throw new ConfigError(`SOCIALPUB_SQLITE_SYNC must be full or normal, not ${JSON.stringify(syncRaw)}`);
   const fromEnv = parseRateLimitsEnv(env.SOCIALPUB_RATE_LIMITS);
   const classes = {} as Record<RateClass, RateLimit>;
   for (const cls of Object.keys(DEFAULT_RATE_LIMITS) as RateClass[]) {
@@ -149,5 +158,6 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     rateLimits: { enabled: input.rateLimitsEnabled ?? fromEnv.enabled, classes },
     maxBodyBytes: MAX_BODY_BYTES,
     logLevel: input.logLevel ?? (env.SOCIALPUB_LOG_LEVEL as LogLevel | undefined) ?? 'info',
+    sqliteSync: syncRaw,
   };
 }

@@ -6,6 +6,7 @@ import type { DaemonConfig, RateClass } from '../config';
 import type { PlatformAdapter } from '../platforms/adapter';
 import { createAdapters } from '../platforms/registry';
 import { guessingMediaLookup, idleScheduler, type MediaLookup, type SchedulerHooks } from '../services';
+import { createCommits, type Commits } from '../store/commits';
 import type { DB } from '../store/database';
 import { createStore, type Store } from '../store/store';
 import { systemClock, type Clock } from '../util/clock';
@@ -38,6 +39,8 @@ export interface AppDeps {
   secrets?: SecretBox;
   /** Repositories over `db`; built here when not given (give it to share prepared statements with other parts). */
   store?: Store;
+  /** Durable commits over `db`; built here from config.sqliteSync when not given. */
+  commits?: Commits;
   /** Default: idleScheduler. */
   scheduler?: SchedulerHooks;
   /** Default: guessingMediaLookup (kinds from URL extensions). */
@@ -76,8 +79,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const config = deps.config;
   const store = deps.store ?? createStore(deps.db, { secrets: deps.secrets ?? new SecretBox(randomBytes(32)), clock });
   const scheduler = deps.scheduler ?? idleScheduler;
+  const commits = deps.commits ?? createCommits(deps.db, config.sqliteSync);
   const routeDeps: RouteDeps = {
     store,
+    commits,
     clock,
     config,
     logger,
@@ -143,9 +148,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.sandbox) app.route('/sandbox', deps.sandbox);
 
   // Everything else under the prefix: key -> user, the user's limit for the endpoint class, then the body limit.
-  const authenticate = auth({ store, clock, limits, behindProxy: config.behindProxy, address: deps.clientAddress });
+  const authenticate = auth({ store, commits, clock, limits, behindProxy: config.behindProxy, address: deps.clientAddress });
   const limiters = Object.fromEntries(
-    (['auth', 'publish', 'media', 'scheduled', 'media_status'] as const).map((cls) => [cls, rateLimit(cls, { store, clock, limits })]),
+    (['auth', 'publish', 'media', 'scheduled', 'media_status'] as const).map((cls) => [cls, rateLimit(cls, { store, commits, clock, limits })]),
   ) as Record<RateClass, MiddlewareHandler<AppEnv>>;
   const limitBody = bodyLimit(config.maxBodyBytes);
   app.use(`${API_PREFIX}/*`, async (c, next) => {

@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { RateClass, RateLimitConfig } from '../../config';
+import type { Commits } from '../../store/commits';
 import type { Store } from '../../store/store';
 import type { Clock } from '../../util/clock';
 import type { AppEnv } from '../env';
@@ -7,6 +8,7 @@ import { ApiError } from '../errors';
 
 export interface RateLimitOptions {
   store: Store;
+  commits: Commits;
   clock: Clock;
   limits: RateLimitConfig;
 }
@@ -44,12 +46,13 @@ const LABEL: Record<RateClass, string> = {
 };
 
 /** Counts the request against the user's window of `cls` (persisted in SQLite) and answers 429 past the limit. */
-export function rateLimit(cls: RateClass, { store, clock, limits }: RateLimitOptions): MiddlewareHandler<AppEnv> {
+export function rateLimit(cls: RateClass, { store, commits, clock, limits }: RateLimitOptions): MiddlewareHandler<AppEnv> {
   return async function rateLimit(c, next) {
     if (!limits.enabled) return next();
     const { limit, windowMs } = limits.classes[cls];
     const now = clock.now();
-    const take = store.rateWindows.take(c.get('user').id, cls, limit, windowMs, now);
+    // A count lost to a power failure only lets a client make one more request: no fsync of its own.
+    const take = commits.relaxed(() => store.rateWindows.take(c.get('user').id, cls, limit, windowMs, now));
     if (!take.allowed) throw rateLimitedError(LABEL[cls], take.resetAt, now, limit);
     setHeaders(c, limit, limit - take.count, secondsUntil(take.resetAt, now));
     await next();

@@ -11,7 +11,7 @@ import { idempotency } from '../middleware/idempotency';
 
 /** POST /content/publish and POST /content/validate. */
 export function contentRoutes(deps: RouteDeps) {
-  const { store, clock, scheduler, config } = deps;
+  const { store, commits, clock, scheduler, config } = deps;
   const checkDeps = { store, mediaLookup: deps.mediaLookup, adapters: deps.adapters, publicBaseUrl: config.publicUrl };
 
   return new Hono<AppEnv>()
@@ -52,7 +52,9 @@ export function contentRoutes(deps: RouteDeps) {
       };
 
       const idem = c.get('idempotency');
-      store.immediate(() => {
+      // One transaction, one fsync: the job, its targets and the idempotency record commit
+      // together, and the answer waits until they are on disk (group-committed; see store/commits.ts).
+      await commits.durable(() => {
         store.jobs.create(
           {
             id: jobId,
@@ -76,7 +78,7 @@ export function contentRoutes(deps: RouteDeps) {
           idem.saved = true;
         }
       });
-      // Committed: only now may the scheduler see the targets.
+      // Committed and durable: only now may the scheduler see the targets.
       scheduler.targetsChanged(targets.map((t) => t.id));
       c.get('log').info('job created', { job_id: jobId, user_id: user.id, status, targets: targets.length });
       return c.json(result, 200);

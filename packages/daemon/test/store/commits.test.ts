@@ -1,0 +1,152 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCommits } from '../../src/store/commits';
+import { openDatabase, type DB } from '../../src/store/database';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A WAL database on disk with a one-column table. */
+function fileDb(): { db: DB; path: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'sp-commits-'));
+  dirs.push(dir);
+  const path = join(dir, 'socialpub.db');
+  const db = openDatabase(path);
+  db.exec('CREATE TABLE t (v TEXT)');
+  return { db, path };
+}
+
+/** A syncFile whose syncs the test finishes by hand, in order. */
+function manualSync() {
+  const started: { path: string; done: () => void; fail: (e: Error) => void }[] = [];
+  const syncFile = (path: string) =>
+    new Promise<void>((resolve, reject) => {
+      started.push({ path, done: resolve, fail: reject });
+    });
+  return { started, syncFile };
+}
+
+const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const settled = <T>(p: Promise<T>) => {
+  const state = { done: false };
+  void p.then(
+    () => (state.done = true),
+    () => (state.done = true),
+  );
+  return state;
+};
+const insert = (db: DB, v: string) => () => db.prepare('INSERT INTO t (v) VALUES (?)').run(v);
+const rows = (db: DB) => db.prepare('SELECT v FROM t ORDER BY rowid').pluck().all();
+
+describe('durable commits', () => {
+  it('answers only after a WAL sync that started after the commit, and commits made during a sync share the next one', async () => {
+    const { db, path } = fileDb();
+    const { started, syncFile } = manualSync();
+    const commits = createCommits(db, 'full', syncFile);
+
+    const first = commits.durable(insert(db, 'a'));
+    expect(rows(db)).toEqual(['a']); // committed at once, visible to readers
+    expect(started).toHaveLength(1);
+    expect(started[0]!.path).toBe(`${path}-wal`);
+    const firstState = settled(first);
+
+    // Written while the first sync runs: that sync may have missed their frames.
+    const second = settled(commits.durable(insert(db, 'b')));
+    const third = settled(commits.durable(insert(db, 'c')));
+    await turn();
+    expect(started).toHaveLength(1);
+    expect([firstState.done, second.done, third.done]).toEqual([false, false, false]);
+
+    started[0]!.done();
+    await turn();
+    expect(firstState.done).toBe(true);
+    expect([second.done, third.done]).toEqual([false, false]);
+    expect(started).toHaveLength(2); // one sync for both
+
+    started[1]!.done();
+    await turn();
+    expect([second.done, third.done]).toEqual([true, true]);
+    expect(rows(db)).toEqual(['a', 'b', 'c']);
+  });
+
+  it('commits with NORMAL and puts the connection back to FULL for every other writer', async () => {
+    const { db } = fileDb();
+    const { started, syncFile } = manualSync();
+    const commits = createCommits(db, 'full', syncFile);
+    const during: unknown[] = [];
+    const done = commits.durable(() => during.push(db.pragma('synchronous', { simple: true })));
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+    started[0]!.done();
+    await done;
+    commits.relaxed(() => during.push(db.pragma('synchronous', { simple: true })));
+    expect(during).toEqual([1, 1]);
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+  });
+
+  it('rolls back, restores FULL and syncs nothing when the transaction throws', async () => {
+    const { db } = fileDb();
+    const { started, syncFile } = manualSync();
+    const commits = createCommits(db, 'full', syncFile);
+    await expect(
+      commits.durable(() => {
+        insert(db, 'x')();
+        throw new Error('refused');
+      }),
+    ).rejects.toThrow('refused');
+    expect(rows(db)).toEqual([]);
+    expect(started).toHaveLength(0);
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+  });
+
+  it('fails the commits waiting for a sync that fails', async () => {
+    const { db } = fileDb();
+    const { started, syncFile } = manualSync();
+    const commits = createCommits(db, 'full', syncFile);
+    const pending = commits.durable(insert(db, 'a'));
+    started[0]!.fail(new Error('EIO'));
+    await expect(pending).rejects.toThrow('EIO');
+    // The next commit gets a sync of its own.
+    const next = commits.durable(insert(db, 'b'));
+    expect(started).toHaveLength(2);
+    started[1]!.done();
+    await expect(next).resolves.toBeDefined();
+  });
+
+  it('with SOCIALPUB_SQLITE_SYNC=normal answers once committed, without a sync', async () => {
+    const { db } = fileDb();
+    const { started, syncFile } = manualSync();
+    const commits = createCommits(db, 'normal', syncFile);
+    await commits.durable(insert(db, 'a'));
+    expect(started).toHaveLength(0);
+    expect(rows(db)).toEqual(['a']);
+    expect(db.pragma('synchronous', { simple: true })).toBe(2);
+  });
+
+  it('syncs the real WAL file, and the commit is in the database when it is opened again', async () => {
+    const { db, path } = fileDb();
+    const commits = createCommits(db, 'full');
+    await Promise.all([commits.durable(insert(db, 'a')), commits.durable(insert(db, 'b')), commits.durable(insert(db, 'c'))]);
+    const again = openDatabase(path);
+    expect(rows(again)).toEqual(['a', 'b', 'c']);
+    again.close();
+    db.close();
+  });
+
+  it('runs inside an outer transaction as part of it, leaving the outer commit to decide', async () => {
+    const { db } = fileDb();
+    const { started, syncFile } = manualSync();
+    const commits = createCommits(db, 'full', syncFile);
+    expect(() =>
+      db.transaction(() => {
+        void commits.durable(insert(db, 'inner'));
+        throw new Error('outer rolls back');
+      })(),
+    ).toThrow('outer rolls back');
+    expect(rows(db)).toEqual([]);
+    expect(started).toHaveLength(0);
+  });
+});
