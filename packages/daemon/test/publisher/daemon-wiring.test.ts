@@ -1,0 +1,70 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openAdmin } from '../../src/admin/admin';
+import { resolveConfig } from '../../src/config';
+import { startDaemon } from '../../src/daemon';
+import { FileLedger } from '../../src/platforms/test-adapter';
+import { flushMicrotasks, ManualClock } from '../../src/util/clock';
+import { createLogger } from '../../src/util/logger';
+import { T0 } from '../scheduler/harness';
+
+const dirs: string[] = [];
+afterEach(() => {
+  delete process.env.SOCIALPUB_TEST_ADAPTER;
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('the daemon with the scheduler and publisher wired in', () => {
+  it('publishes a publish_now post and a scheduled one at its time, and reports the scheduler on /healthz', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sp-wiring-'));
+    dirs.push(dir);
+    const admin = openAdmin(dir);
+    const { api_key } = admin.createKey({ email: 'me@example.com' });
+    admin.addSandboxConnection('twitter', { email: 'me@example.com' });
+    admin.close();
+    const ledgerPath = join(dir, 'ledger.jsonl');
+    process.env.SOCIALPUB_TEST_ADAPTER = ledgerPath;
+    const clock = new ManualClock(T0);
+    const daemon = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), { clock, logger: createLogger({ level: 'silent' }) });
+    const api = (path: string, init: RequestInit = {}) =>
+      fetch(`${daemon.url}/api/agents/v1${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${api_key}`, 'Content-Type': 'application/json', ...init.headers },
+      }).then(async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }));
+    const statusOf = async (jobId: string) => ((await api(`/content/scheduled?job_id=${jobId}`)).body.post as { status: string }).status;
+    const until = async (jobId: string, want: string) => {
+      for (let i = 0; i < 50 && (await statusOf(jobId)) !== want; i++) await flushMicrotasks();
+      return statusOf(jobId);
+    };
+    try {
+      const now = await api('/content/publish', { method: 'POST', body: JSON.stringify({ caption: 'now', platforms: ['twitter'], publish_now: true }) });
+      expect(now.status).toBe(200);
+      expect(await until(now.body.job_id as string, 'published')).toBe('published');
+
+      const later = await api('/content/publish', {
+        method: 'POST',
+        body: JSON.stringify({ caption: 'later', platforms: ['twitter'], scheduled_for: new Date(T0 + 3_600_000).toISOString() }),
+      });
+      expect(later.status).toBe(200);
+      await clock.advance(3_600_000 - 1);
+      expect(await statusOf(later.body.job_id as string)).toBe('scheduled');
+      await clock.advance(1);
+      expect(await until(later.body.job_id as string, 'published')).toBe('published');
+
+      expect(FileLedger.read(ledgerPath).map((e) => [e.caption, e.at])).toEqual([
+        ['now', T0],
+        ['later', T0 + 3_600_000],
+      ]);
+      const health = (await (await fetch(`${daemon.url}/healthz`)).json()) as {
+        scheduler: { running: boolean; last_tick: string | null; stalled: boolean };
+        targets: Record<string, number>;
+      };
+      expect(health.scheduler).toMatchObject({ running: true, stalled: false, last_tick: new Date(T0 + 3_600_000).toISOString() });
+      expect(health.targets.published).toBe(2);
+    } finally {
+      await daemon.close();
+    }
+  });
+});
