@@ -114,18 +114,22 @@ export async function connectMeta(platform: MetaPlatform, options: MetaConnectOp
   if (!page.access_token) throw new ConnectError(`No page access token for ${page.name}: the login lacks the CREATE_CONTENT task on that page`);
   const secrets = { access_token: page.access_token, user_token: user.accessToken, ...common };
   const userExpiry = user.expiresIn ? now() + user.expiresIn * 1000 : null;
-  if (platform === 'facebook') {
-    const info = deps.connections.save(options.userId, 'facebook', {
+  const { id: pageId, name: pageName } = page;
+  // Page tokens from a long-lived user token do not expire; the user token's expiry is kept for reference.
+  const saveWithPage = (target: 'facebook' | 'instagram', account: { id: string; name: string | null }, scopes: string[]) =>
+    deps.connections.save(options.userId, target, {
       mode: 'live',
-      accountId: me.id,
-      accountName: me.name ?? null,
-      pageId: page.id,
-      pageName: page.name,
+      accountId: account.id,
+      accountName: account.name,
+      pageId,
+      pageName,
       secrets,
       tokenExpiresAt: null,
       tokenObtainedAt: now(),
-      meta: { login: 'facebook', scopes: SCOPES.facebook, graph_version: version, user_token_expires_at: userExpiry },
+      meta: { login: 'facebook', scopes, graph_version: version, user_token_expires_at: userExpiry },
     });
+  if (platform === 'facebook') {
+    const info = saveWithPage('facebook', { id: me.id, name: me.name ?? null }, SCOPES.facebook);
     io.print(`Connected Facebook page ${page.name}.`);
     return info;
   }
@@ -133,17 +137,7 @@ export async function connectMeta(platform: MetaPlatform, options: MetaConnectOp
   const linked = await pageClient.request<{ instagram_business_account?: { id: string; username?: string } }>(page.id, { params: { fields: 'instagram_business_account{id,username}' } });
   const ig = linked.instagram_business_account;
   if (!ig) throw new ConnectError(`The page ${page.name} has no linked Instagram professional account. Link one in the page settings (or use --login instagram).`);
-  const info = deps.connections.save(options.userId, 'instagram', {
-    mode: 'live',
-    accountId: ig.id,
-    accountName: ig.username ?? null,
-    pageId: page.id,
-    pageName: page.name,
-    secrets,
-    tokenExpiresAt: null,
-    tokenObtainedAt: now(),
-    meta: { login: 'facebook', scopes: SCOPES.instagramViaFacebook, graph_version: version, user_token_expires_at: userExpiry },
-  });
+  const info = saveWithPage('instagram', { id: ig.id, name: ig.username ?? null }, SCOPES.instagramViaFacebook);
   io.print(`Connected Instagram account @${ig.username ?? ig.id} through the page ${page.name}.`);
   return info;
 }
