@@ -135,6 +135,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
 
   const unauthorized = (c: Context) => plainError(c, 401, 32, 'Unauthorized: could not authenticate you');
   const tooMany = (c: Context) => plainError(c, 429, 88, 'Too Many Requests: rate limit exceeded');
+  const mediaNotFound = (c: Context, id: string) => problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find media with id: [${id}].`, { resource_type: 'media', resource_id: id });
 
   function processingInfo(m: MediaRecord): Record<string, unknown> | undefined {
     if (m.category === 'tweet_image' || m.finalizedAt === null) return undefined;
@@ -317,7 +318,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (command !== undefined && command !== 'STATUS') return problem(c, 400, 'invalid-request', 'Invalid Request', `Invalid command: ${command}`, { parameter: 'command' });
     if (!id || !/^[0-9]{1,19}$/.test(id)) return problem(c, 400, 'invalid-request', 'Invalid Request', 'media_id is required', { parameter: 'media_id' });
     const m = media.get(id);
-    if (!m || m.userId !== userId) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find media with id: [${id}].`, { resource_type: 'media', resource_id: id });
+    if (!m || m.userId !== userId) return mediaNotFound(c, id);
     return c.json({ data: mediaData(m) });
   });
 
@@ -355,7 +356,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (!userId) return unauthorized(c);
     if (!rateLimit(c, userId, 'media-chunked')) return tooMany(c);
     const m = media.get(id);
-    if (!m || m.userId !== userId) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find media with id: [${id}].`, { resource_type: 'media', resource_id: id });
+    if (!m || m.userId !== userId) return mediaNotFound(c, id);
     if (m.finalizedAt !== null) return problem(c, 400, 'invalid-request', 'Invalid Request', 'The upload was already finalized');
     const seg = Number(form.segment_index);
     if (typeof form.segment_index !== 'string' || !Number.isInteger(seg) || seg < 0 || seg > 999) return problem(c, 400, 'invalid-request', 'Invalid Request', 'segment_index must be an integer from 0 to 999', { parameter: 'segment_index' });
@@ -371,7 +372,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (!userId) return unauthorized(c);
     if (!rateLimit(c, userId, 'media-chunked')) return tooMany(c);
     const m = media.get(id);
-    if (!m || m.userId !== userId) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find media with id: [${id}].`, { resource_type: 'media', resource_id: id });
+    if (!m || m.userId !== userId) return mediaNotFound(c, id);
     if (m.finalizedAt === null) {
       const indexes = [...m.segments.keys()].sort((a, b) => a - b);
       const contiguous = indexes.every((v, i) => v === i);
