@@ -1,11 +1,13 @@
 // bench/api: the daemon's HTTP throughput and latency against a bare Hono handler.
 //
 //  1. POST /content/publish (scheduled, one platform), rate limits lifted, 2 connections:
-//     requests/s, p50, p99 — and the same load on a bare Hono handler as the baseline.
+//     requests/s, p50, p99 of the daemon with SOCIALPUB_SQLITE_SYNC=full (default) and
+//     =normal and of the app over an in-memory store — and the same load on a bare Hono
+//     handler as the baseline, with each one's ratio to it.
 //  2. GET /content/scheduled with 100,000 jobs stored for the caller: p50/p99 of the first
 //     page, of a page deep in the list (cursor), and of a status filter.
-//  3. SQLite commit cost of one publish transaction under synchronous=FULL vs NORMAL
-//     (the figures behind docs/operations.md).
+//  3. SQLite commit cost of one publish transaction under synchronous=FULL vs NORMAL, and
+//     the daemon's group-committed durable write (the figures behind docs/operations.md).
 // Servers run in child processes; autocannon drives them from this one.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -15,6 +17,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createInterface } from 'node:readline';
+import { createCommits } from '../../packages/daemon/src/store/commits';
 import { openDatabase } from '../../packages/daemon/src/store/database';
 import { createStore } from '../../packages/daemon/src/store/store';
 import { systemClock } from '../../packages/daemon/src/util/clock';
@@ -73,31 +76,37 @@ async function publishBench(): Promise<void> {
   });
   await stop(bare.child);
 
-  const dir = mkdtempSync(join(tmpdir(), 'sp-bench-api-'));
-  try {
-    const daemon = await startServer(['daemon', dir]);
-    const r = await load(`http://127.0.0.1:${daemon.port}/api/agents/v1/content/publish`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': daemon.key },
-      body,
-    });
-    await stop(daemon.child);
-    const mem = await startServer(['memory', dir]);
-    const m = await load(`http://127.0.0.1:${mem.port}/api/agents/v1/content/publish`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': mem.key },
-      body,
-    });
-    await stop(mem.child);
-    console.log(`scheduled publish (POST /content/publish, ${CONNECTIONS} connections, ${DURATION_S} s, limits off):`);
-    console.log(`  daemon: ${fmt(r.requests.average, 0)} req/s   p50 ${fmt(r.latency.p50)} ms   p99 ${fmt(r.latency.p99)} ms   (${r.requests.total} jobs stored)`);
-    console.log(`  bare Hono handler: ${fmt(bareResult.requests.average, 0)} req/s   p50 ${fmt(bareResult.latency.p50)} ms   p99 ${fmt(bareResult.latency.p99)} ms`);
-    const ratio = r.requests.average / bareResult.requests.average;
-    console.log(`  ratio daemon/bare: ${fmt(ratio * 100, 1)}% (aim: >= 40%)`);
-    console.log(`  same app, store in memory (no disk): ${fmt(m.requests.average, 0)} req/s   p50 ${fmt(m.latency.p50)} ms   p99 ${fmt(m.latency.p99)} ms   ratio ${fmt((m.requests.average / bareResult.requests.average) * 100, 1)}%`);
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  /** The daemon (or the app over an in-memory store) on a fresh data dir, under the same load. */
+  const measure = async (mode: 'daemon' | 'memory', env: NodeJS.ProcessEnv = {}) => {
+    const dir = mkdtempSync(join(tmpdir(), 'sp-bench-api-'));
+    try {
+      const server = await startServer([mode, dir], env);
+      try {
+        return await load(`http://127.0.0.1:${server.port}/api/agents/v1/content/publish`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-api-key': server.key },
+          body,
+        });
+      } finally {
+        await stop(server.child);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  };
+  const full = await measure('daemon', { SOCIALPUB_SQLITE_SYNC: 'full' });
+  const normal = await measure('daemon', { SOCIALPUB_SQLITE_SYNC: 'normal' });
+  const memory = await measure('memory');
+
+  const bareRate = bareResult.requests.average;
+  const line = (label: string, r: CannonResult, withRatio = true) =>
+    `  ${label.padEnd(44)} ${fmt(r.requests.average, 0).padStart(6)} req/s   p50 ${fmt(r.latency.p50)} ms   p99 ${fmt(r.latency.p99)} ms` +
+    (withRatio ? `   ${fmt((r.requests.average / bareRate) * 100, 1).padStart(5)}% of bare` : '');
+  console.log(`scheduled publish (POST /content/publish, ${CONNECTIONS} connections, ${DURATION_S} s each, limits off; aim >= 40% of bare):`);
+  console.log(line('bare Hono handler (baseline)', bareResult, false));
+  console.log(line('daemon, SOCIALPUB_SQLITE_SYNC=full (default)', full));
+  console.log(line('daemon, SOCIALPUB_SQLITE_SYNC=normal', normal));
+  console.log(line('same app, store in memory (no disk)', memory));
 }
 
 /** 100,000 jobs (one target each, a few held for approval) for one user, written directly through the store. */
@@ -153,33 +162,53 @@ async function listBench(): Promise<void> {
   }
 }
 
-/** Commits of one job + target + idempotency record, FULL vs NORMAL, on a file in the temp dir. */
-function syncBench(): void {
+/**
+ * Commits of one job + target + idempotency record on a file in the temp dir: serial
+ * commits under FULL and NORMAL (the event loop blocked for each), and the daemon's way —
+ * commits.durable(), NORMAL commit then the WAL fsynced on the thread pool — with 2 writers
+ * in flight, as 2 connections make.
+ */
+async function syncBench(): Promise<void> {
   console.log('\nSQLite commit of one publish transaction (WAL), 2,000 commits:');
-  for (const mode of ['FULL', 'NORMAL']) {
+  for (const mode of ['FULL', 'NORMAL', 'durable'] as const) {
     const dir = mkdtempSync(join(tmpdir(), 'sp-bench-sync-'));
     try {
       const db = openDatabase(join(dir, 'socialpub.db'));
-      db.pragma(`synchronous = ${mode}`);
+      if (mode !== 'durable') db.pragma(`synchronous = ${mode}`);
+      const commits = createCommits(db, 'full');
       const store = createStore(db, { secrets: new SecretBox(randomBytes(32)), clock: systemClock });
       const { user } = store.users.ensure('s@example.com', 0);
+      const write = () => {
+        const id = newId('job');
+        store.jobs.create(
+          { id, userId: user.id, caption: 'c', platforms: ['twitter'], platformCaptions: {}, platformTypes: {}, mediaUrls: [], publishNow: false, scheduledFor: 1, typeSchedule: {}, requireApproval: false, sortAt: 1, createdAt: 1 },
+          [{ id: newId('tgt'), platform: 'twitter', type: 'tweet', scheduleKey: null, dueAt: 1, status: 'scheduled' }],
+        );
+        store.idempotency.save(user.id, 'content.publish', id, { bodyHash: 'h', status: 200, response: '{}', createdAt: 1 });
+      };
       const n = 2000;
       const times: number[] = [];
-      for (let i = 0; i < n; i++) {
-        const t = performance.now();
-        store.immediate(() => {
-          const id = newId('job');
-          store.jobs.create(
-            { id, userId: user.id, caption: 'c', platforms: ['twitter'], platformCaptions: {}, platformTypes: {}, mediaUrls: [], publishNow: false, scheduledFor: 1, typeSchedule: {}, requireApproval: false, sortAt: 1, createdAt: 1 },
-            [{ id: newId('tgt'), platform: 'twitter', type: 'tweet', scheduleKey: null, dueAt: 1, status: 'scheduled' }],
-          );
-          store.idempotency.save(user.id, 'content.publish', id, { bodyHash: 'h', status: 200, response: '{}', createdAt: 1 });
-        });
-        times.push(performance.now() - t);
+      const started = performance.now();
+      if (mode === 'durable') {
+        const writer = async () => {
+          for (let i = 0; i < n / 2; i++) {
+            const t = performance.now();
+            await commits.durable(write);
+            times.push(performance.now() - t);
+          }
+        };
+        await Promise.all([writer(), writer()]);
+      } else {
+        for (let i = 0; i < n; i++) {
+          const t = performance.now();
+          store.immediate(write);
+          times.push(performance.now() - t);
+        }
       }
+      const elapsed = performance.now() - started;
       times.sort((a, b) => a - b);
-      const total = times.reduce((a, b) => a + b, 0);
-      console.log(`  synchronous=${mode.padEnd(6)} ${fmt(n / (total / 1000), 0)} commits/s   p50 ${fmt(times[n / 2]!, 3)} ms   p99 ${fmt(times[Math.floor(n * 0.99)]!, 3)} ms`);
+      const label = mode === 'durable' ? 'durable, 2 in flight' : `synchronous=${mode}`;
+      console.log(`  ${label.padEnd(21)} ${fmt(n / (elapsed / 1000), 0).padStart(6)} commits/s   p50 ${fmt(times[n / 2]!, 3)} ms   p99 ${fmt(times[Math.floor(n * 0.99)]!, 3)} ms`);
       db.close();
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -192,5 +221,5 @@ const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 console.log(`${cpus().length} CPUs, load average at start: ${loadAverage()}\n`);
 await publishBench();
 await listBench();
-syncBench();
+await syncBench();
 console.log(`\nload average at end: ${loadAverage()}`);

@@ -60,6 +60,12 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     });
   }
 
+  if (config.sqliteSync === 'normal') {
+    logger.warn('SOCIALPUB_SQLITE_SYNC=normal: accepted requests are answered before they reach the disk; a power loss can drop the last ones', {
+      sqlite_sync: 'normal',
+    });
+  }
+
   // Store.
   const db = openDatabase(config.dbPath);
   stops.push(() => void db.close());

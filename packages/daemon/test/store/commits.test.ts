@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ConfigError, resolveConfig } from '../../src/config';
 import { createCommits } from '../../src/store/commits';
 import { openDatabase, type DB } from '../../src/store/database';
 
@@ -148,5 +149,14 @@ describe('durable commits', () => {
     ).toThrow('outer rolls back');
     expect(rows(db)).toEqual([]);
     expect(started).toHaveLength(0);
+  });
+});
+
+describe('SOCIALPUB_SQLITE_SYNC', () => {
+  it('defaults to full, accepts normal in any case, and refuses anything else', () => {
+    expect(resolveConfig({ dataDir: '/tmp/sp' }, {}).sqliteSync).toBe('full');
+    expect(resolveConfig({ dataDir: '/tmp/sp' }, { SOCIALPUB_SQLITE_SYNC: 'Normal' }).sqliteSync).toBe('normal');
+    expect(() => resolveConfig({ dataDir: '/tmp/sp' }, { SOCIALPUB_SQLITE_SYNC: 'off' })).toThrow(ConfigError);
+    expect(() => resolveConfig({ dataDir: '/tmp/sp' }, { SOCIALPUB_SQLITE_SYNC: 'off' })).toThrow('SOCIALPUB_SQLITE_SYNC must be full or normal');
   });
 });
