@@ -14,6 +14,7 @@ import { createPublishing } from './publisher/create-publishing';
 import { createSandboxApp, sandboxBaseUrl } from './platforms/sandbox';
 import { TokenRefresher } from './connect/token-refresher';
 import type { MediaLookup, SchedulerHooks } from './services';
+import { startCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
 import { createStore, type Store } from './store/store';
 import { systemClock, type Clock } from './util/clock';
@@ -69,6 +70,9 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // Store.
   const db = openDatabase(config.dbPath);
   stops.push(() => void db.close());
+  // WAL checkpoints on a thread of their own, not inside some request's commit.
+  const checkpointer = startCheckpointer(db, { log: logger });
+  stops.push(() => checkpointer.stop());
   const secrets = SecretBox.fromKeyFile(config.secretKeyPath);
   const store = createStore(db, { secrets, clock });
   // TEST ONLY: SOCIALPUB_TEST_ADAPTER=<ledger file> publishes every platform through the in-process test adapter.
