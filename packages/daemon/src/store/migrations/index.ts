@@ -1,6 +1,7 @@
 import { migration001 } from './001-init';
 import { migration010 } from './010-target-fire-index';
 import { migration002 } from './002-job-status';
+import { migration003 } from './003-job-status-insert-guard';
 import { migration020 } from './020-media-files-name';
 
 /**
@@ -11,5 +12,6 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 1, name: 'init', sql: migration001 },
   { version: 10, name: 'target-fire-index', sql: migration010 },
   { version: 2, name: 'job-status', sql: migration002 },
+  { version: 3, name: 'job-status-insert-guard', sql: migration003 },
   { version: 20, name: 'media-files-name', sql: migration020 },
 ];
