@@ -49,7 +49,10 @@ describe('local admin on the data dir', () => {
     const admin = openAdmin(dataDir());
     const a = admin.createKey({ email: 'me@example.com' });
     const b = admin.createKey({ email: 'me@example.com' });
-    expect(admin.listKeys().map((k) => [k.key_id, k.status])).toEqual([[a.key_id, 'active'], [b.key_id, 'active']]);
+    // Listed by (created_at, id): two keys made in the same millisecond come in id order.
+    const keys = admin.listKeys();
+    const inOrder = keys[0]!.created_at === keys[1]!.created_at ? [a.key_id, b.key_id].sort() : [a.key_id, b.key_id];
+    expect(keys.map((k) => [k.key_id, k.status])).toEqual(inOrder.map((id) => [id, 'active']));
     expect(admin.revokeKey(a.key_id).status).toBe('revoked');
     expect(() => admin.revokeKey(a.key_id)).toThrow(AdminError);
     const rotated = admin.rotateKey(b.key_id);
