@@ -61,8 +61,9 @@ export function createCommits(db: DB, mode: SqliteSync = 'full', syncFile: (path
   const hasWal = !db.memory && String(db.pragma('journal_mode', { simple: true })).toLowerCase() === 'wal';
 
   function withNormal<T>(fn: () => T): T {
-    // Inside an outer transaction the outer COMMIT decides; the setting is left alone.
-    if (db.inTransaction || baseline <= 1) return fn();
+    // Inside an outer transaction the outer COMMIT decides; the setting is left alone. An
+    // in-memory database syncs nothing either way.
+    if (db.inTransaction || baseline <= 1 || db.memory) return fn();
     db.exec(relax);
     try {
       return fn();
