@@ -111,6 +111,8 @@ export interface TestAdapterOptions {
   ledger: Ledger;
   /** Random latency before posting, in ms on the context's clock ([min, max]; default none). */
   latencyMs?: [number, number];
+  /** Random latency after posting, before answering (the window where a crash leaves a post unrecorded). */
+  afterPostMs?: [number, number];
 }
 
 interface Injected<F> {
@@ -124,6 +126,7 @@ export class TestAdapter implements PlatformAdapter {
   readonly platform: Platform;
   readonly ledger: Ledger;
   readonly #latency: [number, number] | null;
+  readonly #afterPost: [number, number] | null;
   readonly #faults: Injected<Fault>[] = [];
   readonly #reconcileFaults: Injected<ReconcileFault>[] = [];
   /** Every publish call seen, in order (target id and attempt). */
@@ -133,6 +136,7 @@ export class TestAdapter implements PlatformAdapter {
     this.platform = opts.platform;
     this.ledger = opts.ledger;
     this.#latency = opts.latencyMs ?? null;
+    this.#afterPost = opts.afterPostMs ?? null;
   }
 
   /** The next `times` publishes (of `targetId`, or of any target) meet `fault`. */
@@ -151,10 +155,7 @@ export class TestAdapter implements PlatformAdapter {
   async publish(ctx: PublishContext): Promise<PublishOutcome> {
     const { target, clock } = ctx;
     this.calls.push({ targetId: target.id, attempt: target.attempt, at: clock.now() });
-    if (this.#latency) {
-      const [min, max] = this.#latency;
-      await clock.sleep(min + Math.floor(Math.random() * (max - min + 1)), ctx.signal);
-    }
+    if (this.#latency) await pause(ctx, this.#latency);
     const fault = take(this.#faults, target.id);
     switch (fault?.kind) {
       case 'retryable':
@@ -174,6 +175,7 @@ export class TestAdapter implements PlatformAdapter {
     // Record what is about to be sent before sending it, as a real adapter must.
     await ctx.checkpoint.save({ step: 'posting' });
     const entry = this.#post(ctx);
+    if (this.#afterPost) await pause(ctx, this.#afterPost);
     await ctx.checkpoint.save({ step: 'posted', post_id: entry.postId });
     if (fault?.kind === 'hang_after_post') {
       await new Promise<never>((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }));
@@ -207,6 +209,10 @@ export class TestAdapter implements PlatformAdapter {
   }
 }
 
+function pause(ctx: PublishContext, [min, max]: [number, number]): Promise<void> {
+  return ctx.clock.sleep(min + Math.floor(Math.random() * (max - min + 1)), ctx.signal);
+}
+
 function take<F>(faults: Injected<F>[], targetId: string): F | undefined {
   const i = faults.findIndex((f) => f.targetId === null || f.targetId === targetId);
   if (i < 0) return undefined;
@@ -225,13 +231,18 @@ export function createTestAdapters(ledger: Ledger, opts: Omit<TestAdapterOptions
 /**
  * TEST ONLY. With `SOCIALPUB_TEST_ADAPTER=/path/to/ledger.jsonl`, every platform publishes
  * through the test adapter into that file instead of the network; optional
- * `SOCIALPUB_TEST_ADAPTER_LATENCY_MS=min,max` adds a random delay before each post.
- * Returns null when the variable is not set (the normal case).
+ * `SOCIALPUB_TEST_ADAPTER_LATENCY_MS=min,max` adds a random delay before each post and
+ * `SOCIALPUB_TEST_ADAPTER_AFTER_POST_MS=min,max` one after it. Returns null when the
+ * variable is not set (the normal case).
  */
 export function adaptersFromEnv(env: NodeJS.ProcessEnv = process.env): Map<Platform, PlatformAdapter> | null {
   const path = env.SOCIALPUB_TEST_ADAPTER;
   if (!path) return null;
-  const latency = env.SOCIALPUB_TEST_ADAPTER_LATENCY_MS?.split(',').map(Number);
-  const latencyMs = latency && latency.length === 2 && latency.every((n) => Number.isFinite(n) && n >= 0) ? (latency as [number, number]) : undefined;
-  return createTestAdapters(new FileLedger(path), latencyMs ? { latencyMs } : {});
+  const range = (text: string | undefined): [number, number] | undefined => {
+    const r = text?.split(',').map(Number);
+    return r && r.length === 2 && r.every((n) => Number.isFinite(n) && n >= 0) ? (r as [number, number]) : undefined;
+  };
+  const latencyMs = range(env.SOCIALPUB_TEST_ADAPTER_LATENCY_MS);
+  const afterPostMs = range(env.SOCIALPUB_TEST_ADAPTER_AFTER_POST_MS);
+  return createTestAdapters(new FileLedger(path), { ...(latencyMs ? { latencyMs } : {}), ...(afterPostMs ? { afterPostMs } : {}) });
 }

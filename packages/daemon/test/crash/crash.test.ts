@@ -23,7 +23,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function startChild(dbPath: string, ledgerPath: string): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null> } {
   const child = spawn(process.execPath, ['--conditions=@socialpub/source', '--import', 'tsx', CHILD, dbPath], {
     cwd: ROOT,
-    env: { ...process.env, SOCIALPUB_TEST_ADAPTER: ledgerPath, SOCIALPUB_TEST_ADAPTER_LATENCY_MS: '5,60' },
+    env: { ...process.env, SOCIALPUB_TEST_ADAPTER: ledgerPath, SOCIALPUB_TEST_ADAPTER_LATENCY_MS: '5,40', SOCIALPUB_TEST_ADAPTER_AFTER_POST_MS: '0,30' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stderr = '';
@@ -52,12 +52,14 @@ describe('crash safety', () => {
       }
     })();
 
+    // Kill moments spread over the whole span (sorted); one that passes while the daemon is
+    // still starting is taken a random moment after it is ready instead.
+    const planned = Array.from({ length: KILLS }, () => 500 + Math.floor(Math.random() * (SPAN_MS - 1_000))).sort((a, b) => a - b);
     const moments: number[] = [];
     let run = startChild(dbPath, ledgerPath);
     for (let k = 0; k < KILLS; k++) {
       await run.ready;
-      const delay = 1_500 + Math.floor(Math.random() * 2_500);
-      await wait(delay);
+      await wait(Math.max(200 + Math.floor(Math.random() * 600), t0 + (planned[k] as number) - Date.now()));
       moments.push(Date.now() - t0);
       run.child.kill('SIGKILL');
       expect(await run.exited).toBeNull();
