@@ -89,6 +89,8 @@ export class Publisher {
   readonly #again = new Set<string>();
   readonly #listeners = new Set<(s: Settled) => void>();
   #accepting = false;
+  /** Set once stop() returned: the store may be closed, so late results are not written. */
+  #stopped = false;
   #sweepCtl: AbortController | null = null;
   #sweepLoop: Promise<void> | null = null;
 
@@ -138,6 +140,7 @@ export class Publisher {
   start(): void {
     if (this.#accepting) return;
     this.#accepting = true;
+    this.#stopped = false;
     const { queue, owner } = this.#o;
     for (const dead of queue.publishingOwners()) {
       if (dead === null || !isOwnerDead(dead, owner)) continue;
@@ -179,7 +182,10 @@ export class Publisher {
     await this.#sweepLoop;
     this.#again.clear();
     for (const t of this.#gate.drainAll()) this.#known.delete(t.id);
-    if (this.#running.size === 0) return;
+    if (this.#running.size === 0) {
+      this.#stopped = true;
+      return;
+    }
     const timer = new AbortController();
     const deadline =
       deadlineMs <= 0
@@ -197,8 +203,15 @@ export class Publisher {
         r.ctl.abort(new Error('daemon shutting down'));
       }
       this.#o.log.warn('shutdown deadline passed; in-flight targets are left to recovery', { targets: [...this.#running.keys()] });
-      await Promise.allSettled([...this.#running.values()].map((r) => r.done));
+      // An adapter that ignores the abort must not hold shutdown: give it a moment, then go.
+      const grace = new AbortController();
+      await Promise.race([
+        Promise.allSettled([...this.#running.values()].map((r) => r.done)),
+        this.#o.clock.sleep(1_000, grace.signal).catch(() => {}),
+      ]);
+      grace.abort();
     }
+    this.#stopped = true;
   }
 
   /** Resolves when nothing is waiting or in flight (tests; also handy before closing a store). */
@@ -380,6 +393,7 @@ export class Publisher {
 
   /** Writes the end of an attempt; reports what became of the target. */
   #end(t: ClaimedTarget, end: AttemptEnd, detail: string | null = null): Settled['result'] {
+    if (this.#stopped) return 'abandoned';
     const now = this.#o.clock.now();
     if (!this.#o.queue.finish(t.id, this.#o.owner, now, end, detail)) return 'lease_lost';
     if (end.status === 'scheduled') this.#o.scheduler.targetsChanged([t.id]);
