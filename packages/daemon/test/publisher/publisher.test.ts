@@ -1,3 +1,4 @@
+import type { PlatformAdapter } from '../../src/platforms/adapter';
 import { afterEach, describe, expect, it } from 'vitest';
 import { flushMicrotasks } from '../../src/util/clock';
 import { makeWorld, T0 } from '../scheduler/harness';
@@ -240,6 +241,39 @@ describe('Publisher', () => {
     await w.publisher.stop(0);
     expect(w.row(second).status).toBe('cancelled');
     expect(w.ledger.entries().map((e) => e.targetId)).toEqual([first]);
+  });
+
+  it('holds back a target re-timed later while it waited for a slot, and publishes it at its new time', async () => {
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const calls: string[] = [];
+    const adapter: PlatformAdapter = {
+      platform: 'twitter',
+      validate: () => [],
+      publish: async (ctx) => {
+        calls.push(ctx.target.id);
+        if (calls.length === 1) await held;
+        return { postId: `p_${ctx.target.id}`, postUrl: null };
+      },
+      reconcile: async () => ({ state: 'unknown', reason: 'not used' }),
+    };
+    const w = world({ publisher: { concurrency: 1, adapters: new Map([['twitter', adapter]]) } });
+    const first = w.add({ due: T0 });
+    const second = w.add({ due: T0 });
+    w.publisher.start();
+    await w.scheduler.start();
+    await flushMicrotasks();
+    expect(calls).toEqual([first]);
+    w.db.prepare('UPDATE targets SET due_at = ? WHERE id = ?').run(T0 + 600_000, second);
+    w.scheduler.targetsChanged([second]);
+    release();
+    await w.settle();
+    expect(w.row(first).status).toBe('published');
+    expect(w.row(second)).toMatchObject({ status: 'scheduled', attempts: 0 });
+    expect(calls).toEqual([first]);
+    await w.advance(600_000);
+    expect(w.row(second)).toMatchObject({ status: 'published', attempt_started_at: T0 + 600_000 });
+    expect(calls).toEqual([first, second]);
   });
 
   it('claims a target once even when it is dispatched twice', async () => {
