@@ -10,21 +10,75 @@ const BATCH_BYTES = 1024 * 1024;
 const MAX_OUT = 8;
 
 // Plain JavaScript, run with `eval`, so the bundled CLI needs no separate worker file.
+// One thread serves every download, each hash kept under its sink's id.
 const WORKER_SOURCE = `
 const { parentPort } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
-const hash = createHash('sha256');
+const hashes = new Map();
 parentPort.on('message', (m) => {
   if (m.op === 'data') {
+    let hash = hashes.get(m.id);
+    if (!hash) hashes.set(m.id, (hash = createHash('sha256')));
     hash.update(new Uint8Array(m.ab, 0, m.length));
-    parentPort.postMessage({ op: 'hashed', ab: m.ab }, [m.ab]);
+    parentPort.postMessage({ op: 'hashed', id: m.id, ab: m.ab }, [m.ab]);
   } else if (m.op === 'digest') {
-    parentPort.postMessage({ op: 'digest', sha256: hash.digest('hex') });
+    const hash = hashes.get(m.id) ?? createHash('sha256');
+    hashes.delete(m.id);
+    parentPort.postMessage({ op: 'digest', id: m.id, sha256: hash.digest('hex') });
+  } else if (m.op === 'drop') {
+    hashes.delete(m.id);
   }
 });
 `;
 
-type FromWorker = { op: 'hashed'; ab: ArrayBuffer } | { op: 'digest'; sha256: string };
+type FromWorker = { op: 'hashed'; id: number; ab: ArrayBuffer } | { op: 'digest'; id: number; sha256: string };
+
+interface HashClient {
+  onMessage(m: FromWorker): void;
+  fail(err: Error): void;
+}
+
+/** The shared hashing thread, started on first use and restarted after a crash. */
+class HashingThread {
+  static #current: HashingThread | null = null;
+  readonly worker: Worker;
+  readonly #clients = new Map<number, HashClient>();
+  #nextId = 1;
+
+  static get(): HashingThread {
+    HashingThread.#current ??= new HashingThread();
+    return HashingThread.#current;
+  }
+
+  private constructor() {
+    this.worker = new Worker(WORKER_SOURCE, { eval: true });
+    this.worker.on('message', (m: FromWorker) => this.#clients.get(m.id)?.onMessage(m));
+    const crash = (reason: string) => {
+      if (HashingThread.#current === this) HashingThread.#current = null;
+      const err = new MediaError('fetch_failed', `could not hash the file: ${reason}`);
+      for (const client of this.#clients.values()) client.fail(err);
+      this.#clients.clear();
+    };
+    this.worker.on('error', (err) => crash(err.message));
+    this.worker.on('exit', () => crash('the hashing thread stopped'));
+    // Idle, it must not keep the process alive (after the listeners: adding one refs it again).
+    this.worker.unref();
+  }
+
+  register(client: HashClient): number {
+    const id = this.#nextId++;
+    this.#clients.set(id, client);
+    // Busy, it must: a digest on its way is all that may be left to wait for.
+    if (this.#clients.size === 1) this.worker.ref();
+    return id;
+  }
+
+  release(id: number): void {
+    if (!this.#clients.delete(id)) return;
+    this.worker.postMessage({ op: 'drop', id });
+    if (this.#clients.size === 0) this.worker.unref();
+  }
+}
 
 /**
  * Writes body bytes to a file on the event loop and hashes them on a worker thread.
@@ -39,7 +93,8 @@ type FromWorker = { op: 'hashed'; ab: ArrayBuffer } | { op: 'digest'; sha256: st
 export class HashingFileSink implements BodySink {
   readonly #fd: number;
   readonly #maxBytes: number;
-  readonly #worker: Worker;
+  readonly #thread: HashingThread;
+  readonly #id: number;
   readonly #free: ArrayBuffer[] = [];
   #batch: Buffer = Buffer.from(new ArrayBuffer(BATCH_BYTES));
   #fill = 0;
@@ -54,11 +109,8 @@ export class HashingFileSink implements BodySink {
   private constructor(fd: number, maxBytes: number) {
     this.#fd = fd;
     this.#maxBytes = maxBytes;
-    this.#worker = new Worker(WORKER_SOURCE, { eval: true });
-    this.#worker.unref();
-    this.#worker.on('message', (m: FromWorker) => this.#onMessage(m));
-    this.#worker.on('error', (err) => this.#fail(new MediaError('fetch_failed', `could not hash the file: ${err.message}`, { cause: err })));
-    this.#worker.once('exit', () => this.#fail(new MediaError('fetch_failed', 'could not hash the file: the hashing thread stopped')));
+    this.#thread = HashingThread.get();
+    this.#id = this.#thread.register({ onMessage: (m) => this.#onMessage(m), fail: (err) => this.#fail(err) });
   }
 
   static async open(path: string, maxBytes: number): Promise<HashingFileSink> {
@@ -103,7 +155,7 @@ export class HashingFileSink implements BodySink {
       if (this.#fill > 0) this.#send();
       const sha256 = await new Promise<string>((resolve, reject) => {
         this.#digest = { resolve, reject };
-        this.#worker.postMessage({ op: 'digest' });
+        this.#thread.worker.postMessage({ op: 'digest', id: this.#id });
       });
       this.#close();
       return { size: this.#size, sha256 };
@@ -112,11 +164,10 @@ export class HashingFileSink implements BodySink {
     }
   }
 
-  /** Closes the file and stops the thread; the caller removes the file. */
+  /** Closes the file and forgets the hash; the caller removes the file. */
   async abort(): Promise<void> {
     this.#close();
-    this.#worker.removeAllListeners('exit');
-    await this.#worker.terminate();
+    this.#thread.release(this.#id);
   }
 
   #close(): void {
@@ -127,7 +178,7 @@ export class HashingFileSink implements BodySink {
 
   #send(): void {
     const ab = this.#batch.buffer as ArrayBuffer;
-    this.#worker.postMessage({ op: 'data', ab, length: this.#fill }, [ab]);
+    this.#thread.worker.postMessage({ op: 'data', id: this.#id, ab, length: this.#fill }, [ab]);
     this.#out++;
     this.#batch = Buffer.from(this.#free.pop() ?? new ArrayBuffer(BATCH_BYTES));
     this.#fill = 0;

@@ -1,6 +1,9 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import https from 'node:https';
 import net from 'node:net';
+import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { http1Get, type Http1Response } from '../../src/media/http1-get';
@@ -140,5 +143,15 @@ describe('http1Get over TLS', () => {
     await start();
     await expect(tlsGet('other.test', cert)).rejects.toThrow(/ERR_TLS_CERT_ALTNAME_INVALID/);
     await expect(tlsGet('media.test')).rejects.toMatchObject({ code: 'fetch_failed' });
+  });
+});
+
+describe('HashingFileSink', () => {
+  it('hashes what it writes and lets the process exit afterwards (its thread is shared and unref’d)', () => {
+    const script = fileURLToPath(new URL('./fixtures/hash-and-exit.ts', import.meta.url));
+    const r = spawnSync(process.execPath, ['--import', 'tsx', script], { encoding: 'utf8', timeout: 20_000 });
+    expect(r.error).toBeUndefined(); // not killed by the timeout
+    expect(r.status).toBe(0);
+    expect(r.stdout).toBe(createHash('sha256').update('hello').digest('hex'));
   });
 });
