@@ -17,7 +17,7 @@ afterEach(() => {
 });
 
 describe('the daemon with the scheduler and publisher wired in', () => {
-  it('publishes a publish_now post and a scheduled one at its time, and reports the scheduler on /healthz', async () => {
+  it('publishes now, at a scheduled time, never when cancelled, at once when approved late, and reports on /healthz', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sp-wiring-'));
     dirs.push(dir);
     const admin = openAdmin(dir);
@@ -63,6 +63,29 @@ describe('the daemon with the scheduler and publisher wired in', () => {
       };
       expect(health.scheduler).toMatchObject({ running: true, stalled: false, last_tick: new Date(T0 + 3_600_000).toISOString() });
       expect(health.targets.published).toBe(2);
+
+      // Cancelled before its time: never goes out.
+      const cancelled = await api('/content/publish', {
+        method: 'POST',
+        body: JSON.stringify({ caption: 'cancelled', platforms: ['twitter'], scheduled_for: new Date(T0 + 7_200_000).toISOString() }),
+      });
+      expect((await api(`/content/scheduled?job_id=${cancelled.body.job_id as string}`, { method: 'DELETE' })).status).toBe(200);
+      // Held for approval past its time, then approved: goes out at once.
+      const held = await api('/content/publish', {
+        method: 'POST',
+        body: JSON.stringify({ caption: 'approved late', platforms: ['twitter'], scheduled_for: new Date(T0 + 5_400_000).toISOString(), require_approval: true }),
+      });
+      expect(held.body.status).toBe('pending_approval');
+      await clock.advance(2 * 3_600_000);
+      expect(await statusOf(held.body.job_id as string)).toBe('pending_approval');
+      expect((await api(`/content/scheduled/approve?job_id=${held.body.job_id as string}`, { method: 'POST' })).status).toBe(200);
+      expect(await until(held.body.job_id as string, 'published')).toBe('published');
+      expect(await statusOf(cancelled.body.job_id as string)).toBe('cancelled');
+      expect(FileLedger.read(ledgerPath).map((e) => [e.caption, e.at])).toEqual([
+        ['now', T0],
+        ['later', T0 + 3_600_000],
+        ['approved late', T0 + 3 * 3_600_000],
+      ]);
     } finally {
       await daemon.close();
     }
