@@ -1,4 +1,4 @@
-import { close, fsync, open } from 'node:fs';
+import { closeSync, fstatSync, fsync, openSync, statSync } from 'node:fs';
 import type { DB } from './database';
 
 /** How an accepted request reaches the disk: `full` (default) waits for it, `normal` does not. */
@@ -17,6 +17,8 @@ export interface Commits {
    * next durable commit puts them on disk too.
    */
   relaxed<T>(fn: () => T): T;
+  /** Releases the WAL file handle (call when the database closes). */
+  close(): void;
 }
 
 /**
@@ -36,19 +38,54 @@ export interface Commits {
  * every other writer on it (the publisher's claims and outcomes) still commits with FULL.
  * In-memory databases have nothing to sync.
  */
-/** fsync of a file by path on libuv's thread pool; a missing file has nothing to sync. */
-export function fsyncFile(path: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    open(path, 'r', (openError, fd) => {
-      // No WAL file: the last checkpoint (synced) emptied and removed it; nothing is pending.
-      if (openError) return openError.code === 'ENOENT' ? resolve() : reject(openError);
-      fsync(fd, (syncError) => close(fd, () => (syncError ? reject(syncError) : resolve())));
-    });
-  });
+/** Syncs a file on request. */
+export interface FileSync {
+  /** fsync of the file on libuv's thread pool; resolves at once when the file does not exist. */
+  sync(): Promise<void>;
+  close(): void;
 }
 
-/** `syncFile` is replaced in tests to watch the order of commits and syncs. */
-export function createCommits(db: DB, mode: SqliteSync = 'full', syncFile: (path: string) => Promise<void> = fsyncFile): Commits {
+/**
+ * fsync of the WAL through a handle kept open between syncs (opening and closing it each
+ * time would add two thread-pool round trips to every group commit). The WAL keeps its
+ * inode while any connection is open — SQLite truncates or rewrites it, it only deletes it
+ * when the last connection closes — but the handle is checked against the path before
+ * each sync (one stat on the event loop) and reopened if the file was replaced, so a sync
+ * can never go to a stale file. Never called while a sync on the handle runs.
+ */
+export function walFileSync(path: string): FileSync {
+  let fd: number | null = null;
+  let ino = -1;
+  const release = () => {
+    if (fd !== null) closeSync(fd);
+    fd = null;
+    ino = -1;
+  };
+  return {
+    sync() {
+      let current: number;
+      try {
+        current = statSync(path).ino;
+      } catch (error) {
+        // No WAL file: the last checkpoint (synced) emptied and removed it; nothing is pending.
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') return Promise.reject(error as Error);
+        release();
+        return Promise.resolve();
+      }
+      if (fd === null || current !== ino) {
+        release();
+        fd = openSync(path, 'r');
+        ino = fstatSync(fd).ino;
+      }
+      const handle = fd;
+      return new Promise<void>((resolve, reject) => fsync(handle, (error) => (error ? reject(error) : resolve())));
+    },
+    close: release,
+  };
+}
+
+/** `fileSync` is replaced in tests to watch the order of commits and syncs. */
+export function createCommits(db: DB, mode: SqliteSync = 'full', fileSync: (path: string) => FileSync = walFileSync): Commits {
   const baseline = Number(db.pragma('synchronous', { simple: true }));
   // exec, not prepared statements: SQLite applies `PRAGMA synchronous = N` while compiling
   // it, so a statement prepared once does not reliably set it again when run.
@@ -72,7 +109,14 @@ export function createCommits(db: DB, mode: SqliteSync = 'full', syncFile: (path
     }
   }
 
-  const syncWal = () => syncFile(walPath);
+  const wal = hasWal && mode === 'full' ? fileSync(walPath) : null;
+  const syncWal = () => {
+    if (!db.open) {
+      wal?.close();
+      return Promise.resolve();
+    }
+    return (wal as FileSync).sync();
+  };
 
   let running: Promise<void> | null = null;
   let queued: Promise<void> | null = null;
@@ -83,14 +127,16 @@ export function createCommits(db: DB, mode: SqliteSync = 'full', syncFile: (path
     running = p;
     return p;
   };
-  /** Resolves after an fsync that started after this call (the running one may have started before our frames were written). */
+  const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  /**
+   * Resolves after an fsync that started after this call (the running one may have started
+   * before our frames were written). The next sync starts a turn of the event loop after the
+   * running one ends, so that callers already woken by it can commit again and join it.
+   */
   const flush = (): Promise<void> => {
     if (!running) return start();
     queued ??= running
-      .then(
-        () => undefined,
-        () => undefined,
-      )
+      .then(nextTurn, nextTurn)
       .then(() => {
         queued = null;
         return running ?? start();
@@ -108,5 +154,8 @@ export function createCommits(db: DB, mode: SqliteSync = 'full', syncFile: (path
       return result;
     },
     relaxed: withNormal,
+    close() {
+      wal?.close();
+    },
   };
 }

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, resolveConfig } from '../../src/config';
-import { createCommits } from '../../src/store/commits';
+import { createCommits, walFileSync } from '../../src/store/commits';
 import { openDatabase, type DB } from '../../src/store/database';
 
 const dirs: string[] = [];
@@ -21,17 +21,23 @@ function fileDb(): { db: DB; path: string } {
   return { db, path };
 }
 
-/** A syncFile whose syncs the test finishes by hand, in order. */
+/** A WAL sync whose syncs the test finishes by hand, in order. */
 function manualSync() {
   const started: { path: string; done: () => void; fail: (e: Error) => void }[] = [];
-  const syncFile = (path: string) =>
-    new Promise<void>((resolve, reject) => {
-      started.push({ path, done: resolve, fail: reject });
-    });
+  const syncFile = (path: string) => ({
+    sync: () =>
+      new Promise<void>((resolve, reject) => {
+        started.push({ path, done: resolve, fail: reject });
+      }),
+    close: () => undefined,
+  });
   return { started, syncFile };
 }
 
-const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+/** Lets pending callbacks run (the next sync starts a turn of the event loop after the last). */
+const turn = async () => {
+  for (let i = 0; i < 3; i++) await new Promise<void>((resolve) => setImmediate(resolve));
+};
 const settled = <T>(p: Promise<T>) => {
   const state = { done: false };
   void p.then(
@@ -112,6 +118,7 @@ describe('durable commits', () => {
     await expect(pending).rejects.toThrow('EIO');
     // The next commit gets a sync of its own.
     const next = commits.durable(insert(db, 'b'));
+    await turn();
     expect(started).toHaveLength(2);
     started[1]!.done();
     await expect(next).resolves.toBeDefined();
@@ -134,6 +141,7 @@ describe('durable commits', () => {
     const again = openDatabase(path);
     expect(rows(again)).toEqual(['a', 'b', 'c']);
     again.close();
+    commits.close();
     db.close();
   });
 
@@ -158,5 +166,35 @@ describe('SOCIALPUB_SQLITE_SYNC', () => {
     expect(resolveConfig({ dataDir: '/tmp/sp' }, { SOCIALPUB_SQLITE_SYNC: 'Normal' }).sqliteSync).toBe('normal');
     expect(() => resolveConfig({ dataDir: '/tmp/sp' }, { SOCIALPUB_SQLITE_SYNC: 'off' })).toThrow(ConfigError);
     expect(() => resolveConfig({ dataDir: '/tmp/sp' }, { SOCIALPUB_SQLITE_SYNC: 'off' })).toThrow('SOCIALPUB_SQLITE_SYNC must be full or normal');
+  });
+});
+
+describe('the WAL file sync', () => {
+  it('keeps one handle across syncs, reopens it when the file is replaced, and resolves for a missing file', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'sp-walsync-'));
+    dirs.push(dir);
+    const path = join(dir, 'x-wal');
+    const wal = walFileSync(path);
+    await wal.sync(); // no file yet: nothing to sync
+    writeFileSync(path, 'a');
+    await wal.sync();
+    const opened = () => readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(path);
+      } catch {
+        return false;
+      }
+    });
+    expect(opened()).toHaveLength(1);
+    await wal.sync();
+    expect(opened()).toHaveLength(1);
+    // Replaced (a new inode): the old handle is dropped, the new file is the one synced.
+    rmSync(path);
+    writeFileSync(path, 'b');
+    await wal.sync();
+    const links = opened().map((fd) => readlinkSync(`/proc/self/fd/${fd}`));
+    expect(links).toEqual([path]);
+    wal.close();
+    expect(opened()).toHaveLength(0);
   });
 });
