@@ -1,4 +1,4 @@
-import { openAdmin, resolveConfig, silentLogger, startDaemon, type DaemonHandle } from '@socialpub/daemon';
+import { openAdmin, resolveConfig, silentLogger, startDaemon, type Clock, type DaemonHandle } from '@socialpub/daemon';
 import { tempHome } from './helpers';
 
 /**
@@ -6,10 +6,10 @@ import { tempHome } from './helpers';
  * returned home runs CLI commands against it (base URL and key through the environment,
  * config in a temp dir). Call stop() in afterAll.
  */
-export async function startTestDaemon(opts: { email?: string; rateLimits?: boolean } = {}) {
+export async function startTestDaemon(opts: { email?: string; rateLimits?: boolean; clock?: Clock } = {}) {
   const home = tempHome();
   const config = resolveConfig({ dataDir: home.dataDir, host: '127.0.0.1', port: 0, rateLimitsEnabled: opts.rateLimits ?? false }, {});
-  const daemon: DaemonHandle = await startDaemon(config, { logger: silentLogger });
+  const daemon: DaemonHandle = await startDaemon(config, { logger: silentLogger, ...(opts.clock ? { clock: opts.clock } : {}) });
   const admin = openAdmin(home.dataDir);
   const key = admin.createKey({ email: opts.email ?? 'tester@example.com' });
   admin.close();

@@ -1,9 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock, type Clock } from '@socialpub/daemon';
 import { startTestDaemon } from './daemon-harness';
+
+/**
+ * Real time shifted so the test starts half a second into a rate window (windows are
+ * aligned to the minute): the eleven calls cannot straddle a window boundary however
+ * slow the machine is, and the Retry-After stays well above the CLI's own 10 s wait.
+ */
+function clockAtStartOfMinute(): Clock {
+  const now = Date.now();
+  const offset = Math.ceil(now / 60_000) * 60_000 + 500 - now;
+  return { now: () => Date.now() + offset, sleep: systemClock.sleep };
+}
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 beforeAll(async () => {
-  t = await startTestDaemon({ rateLimits: true });
+  t = await startTestDaemon({ rateLimits: true, clock: clockAtStartOfMinute() });
 });
 afterAll(async () => {
   await t.stop();
