@@ -55,17 +55,19 @@ export type FailedFile = z.infer<typeof FailedFileSchema>;
 
 const Progress = z.object({ total: z.number().int(), completed: z.number().int(), failed: z.number().int() });
 
+const CompletedTask = z.object({
+  success: z.literal(true),
+  task_id: z.string(),
+  status: z.literal('completed'),
+  progress: Progress,
+  files: z.array(PreparedFileSchema),
+  failed: z.array(FailedFileSchema),
+});
+
 export const MediaStatusSchema = z
   .discriminatedUnion('status', [
     z.object({ success: z.literal(true), task_id: z.string(), status: z.literal('processing'), progress: Progress }),
-    z.object({
-      success: z.literal(true),
-      task_id: z.string(),
-      status: z.literal('completed'),
-      progress: Progress,
-      files: z.array(PreparedFileSchema),
-      failed: z.array(FailedFileSchema),
-    }),
+    CompletedTask,
     z.object({
       success: z.literal(true),
       task_id: z.string(),
@@ -78,3 +80,25 @@ export const MediaStatusSchema = z
   ])
   .meta({ id: 'MediaStatus' });
 export type MediaStatus = z.infer<typeof MediaStatusSchema>;
+
+/** Longest `?filename=` of POST /media/upload (an extension); longer names are refused. */
+export const MAX_UPLOAD_FILENAME = 255;
+
+/** Query of POST /media/upload (an extension): the body is the file's raw bytes. */
+export const MediaUploadQuerySchema = z
+  .object({
+    filename: z
+      .string()
+      .max(MAX_UPLOAD_FILENAME, { error: `at most ${MAX_UPLOAD_FILENAME} characters` })
+      .optional()
+      .describe('The file\'s name; reduced to [A-Za-z0-9._-] with the extension of the format judged from the bytes.'),
+  })
+  .meta({ id: 'MediaUploadQuery' });
+export type MediaUploadQuery = z.infer<typeof MediaUploadQuerySchema>;
+
+/**
+ * Answer of POST /media/upload (an extension): a media task already `completed` with the
+ * one uploaded file, the same shape GET /media/status/{task_id} returns for it.
+ */
+export const MediaUploadResponseSchema = CompletedTask.meta({ id: 'MediaUploadResponse' });
+export type MediaUploadResponse = z.infer<typeof MediaUploadResponseSchema>;

@@ -47,7 +47,7 @@ export interface AppDeps {
   mediaLookup?: MediaLookup;
   /** Default: createAdapters(). */
   adapters?: Map<Platform, PlatformAdapter>;
-  /** Mounted at /api/agents/v1/media behind auth, the media rate limit, the body limit and Idempotency-Key on POST /prepare. */
+  /** Mounted at /api/agents/v1/media behind auth, the media rate limit, the body limit (not on POST /upload) and Idempotency-Key on POST /prepare. */
   mediaRoutes?: Hono<AppEnv>;
   /** Prepared files, mounted at /files, unauthenticated. */
   fileRoutes?: Hono;
@@ -65,6 +65,9 @@ export function rateClassOf(path: string): RateClass {
   if (path.startsWith('/media/') || path === '/media') return 'media';
   return 'scheduled';
 }
+
+/** POST /media/upload (an extension): exempt from the JSON body limit. */
+const UPLOAD_PATH = `${API_PREFIX}/media/upload`;
 
 /** Routes under the prefix that need no key. */
 const PUBLIC_API_PATHS = new Set([`${API_PREFIX}/openapi.json`, `${API_PREFIX}/healthz`]);
@@ -156,7 +159,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use(`${API_PREFIX}/*`, async (c, next) => {
     if (PUBLIC_API_PATHS.has(c.req.path)) return next();
     const limiter = limiters[rateClassOf(c.req.path.slice(API_PREFIX.length))];
-    return authenticate(c, () => limiter(c, () => limitBody(c, next) as Promise<void>) as Promise<void>);
+    // An upload's body is a media file: the media cap applies to it (streamed to disk by the route), not the JSON limit.
+    const inner = c.req.path === UPLOAD_PATH ? next : () => limitBody(c, next) as Promise<void>;
+    return authenticate(c, () => limiter(c, inner) as Promise<void>);
   });
 
   app.route(`${API_PREFIX}/auth`, authRoutes());

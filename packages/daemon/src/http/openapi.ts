@@ -1,4 +1,4 @@
-import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_PREPARE_URLS, VERSION } from '@socialpub/core';
+import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, VERSION } from '@socialpub/core';
 import { z } from 'zod';
 
 type Json = Record<string, unknown>;
@@ -208,6 +208,39 @@ export function openApiDocument(): Json {
           parameters: [IDEMPOTENCY_KEY],
           requestBody: { required: true, content: json(ref('PrepareRequest')) },
           responses: { 200: limited(ok('PrepareResponse')), ...pick(400, 401, 409, 413, 415, 429, 500, 503) },
+        },
+      },
+      [p('/media/upload')]: {
+        post: {
+          operationId: 'uploadMedia',
+          summary: 'Extension: upload one local file as the raw body; answers a media task already completed with it',
+          description:
+            'Not in the base interface. The body (any Content-Type; the format is judged from the bytes) is streamed to disk, never buffered, ' +
+            'under the media cap (500 MB unless the daemon sets a lower one), not the 10 MB JSON limit. The answer has the shape of ' +
+            'GET /media/status/{task_id}; the prepared_url lives 24 h like any prepared file (longer while a scheduled target uses it). ' +
+            'With an Idempotency-Key, the same bytes and file name within 24 h replay the first answer; other bytes are a 409.',
+          tags: ['media'],
+          parameters: [
+            {
+              name: 'filename',
+              in: 'query',
+              required: false,
+              description: 'The file\'s name; only [A-Za-z0-9._-] of its last path segment are kept, with the extension of the sniffed format.',
+              schema: { type: 'string', maxLength: MAX_UPLOAD_FILENAME },
+            },
+            { ...IDEMPOTENCY_KEY, description: 'Replays the first answer for the same bytes and file name within 24 h (Idempotent-Replayed: true); other bytes are a 409.' },
+          ],
+          requestBody: {
+            required: true,
+            content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
+          },
+          responses: {
+            200: limited(ok('MediaUploadResponse', 'Stored: a completed media task with the one file')),
+            400: err('Empty body, a filename too long, or a malformed Idempotency-Key (`invalid_request`).'),
+            413: err('Declared or actual size past the media cap (`payload_too_large`; details[0].code `too_large`); the connection is closed.'),
+            415: err('An HTML page or a format other than JPEG, PNG, GIF, MP4, MOV or AVI (`unsupported_media_type`; details[0].code `html_page` or `unsupported_format`).'),
+            ...pick(401, 409, 429, 500, 503),
+          },
         },
       },
       [p('/media/status/{task_id}')]: {

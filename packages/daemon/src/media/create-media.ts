@@ -4,6 +4,7 @@ import { createFileRoutes, createMediaRoutes } from '../http/routes/media';
 import type { Logger } from '../platforms/adapter';
 import type { MediaLookup, MediaResolver } from '../services';
 import type { DB } from '../store/database';
+import { createIdempotencyRepository } from '../store/idempotency';
 import type { Clock } from '../util/clock';
 import { createMediaLookup } from './media-lookup';
 import { createMediaResolver } from './media-resolver';
@@ -18,8 +19,10 @@ export interface CreateMediaOptions {
   publicBaseUrl: string | (() => string);
   clock?: Clock;
   log?: Logger;
-  /** Allow fetching from private networks. Default: SOCIALPUB_MEDIA_ALLOW_PRIVATE=1 in `env`. */
+  /** Allow fetching from private networks (config.mediaAllowPrivate). Default: SOCIALPUB_MEDIA_ALLOW_PRIVATE=1 in `env`. */
   allowPrivate?: boolean;
+  /** Size cap of a prepared or uploaded file (config.mediaMaxBytes). Default 500 MB. */
+  maxBytes?: number;
   env?: NodeJS.ProcessEnv;
   /** Anything else of the service (hosts, guard, limits) for tests and benchmarks. */
   service?: Partial<MediaServiceOptions>;
@@ -30,7 +33,7 @@ export interface MediaModule {
   sweeper: MediaSweeper;
   lookup: MediaLookup;
   resolver: MediaResolver;
-  /** Mount under /api/agents/v1/media behind auth, the 'media' rate limit and Idempotency-Key. */
+  /** Mount under /api/agents/v1/media behind auth, the 'media' rate limit and Idempotency-Key (POST /upload keeps its own, outside the JSON body limit). */
   mediaRoutes: Hono<AppEnv>;
   /** Mount at /files, unauthenticated. */
   fileRoutes: Hono;
@@ -54,6 +57,7 @@ export function createMedia(options: CreateMediaOptions): MediaModule {
     clock: options.clock,
     log: options.log,
     allowPrivate: options.allowPrivate ?? allowPrivateFromEnv(options.env),
+    ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...options.service,
   });
   const sweeper = new MediaSweeper(service, { log: options.log });
@@ -62,7 +66,7 @@ export function createMedia(options: CreateMediaOptions): MediaModule {
     sweeper,
     lookup: createMediaLookup(service),
     resolver: createMediaResolver(service),
-    mediaRoutes: createMediaRoutes({ media: service }),
+    mediaRoutes: createMediaRoutes({ media: service, idempotency: createIdempotencyRepository(options.db) }),
     fileRoutes: createFileRoutes({ media: service }),
     async start() {
       await service.resume();

@@ -19,6 +19,7 @@ import { AddressGuard } from './address-guard';
 import { downloadToFile, type DownloadResult } from './download';
 import { MediaError, toMediaError } from './media-error';
 import { MediaStore, type FileRow, type FileWithUser, type TaskRow } from './media-store';
+import { receiveUpload, type ReceivedFile } from './receive-upload';
 import { resolveSource } from './resolve-source';
 import { DEFAULT_SHARE_HOSTS, type ShareHosts } from './share-hosts';
 import { Slots } from './slots';
@@ -51,6 +52,11 @@ export interface MediaServiceOptions {
   headersTimeoutMs?: number;
   idleTimeoutMs?: number;
   log?: Logger;
+}
+
+/** An uploaded body on disk in tmp/, not yet recorded. */
+export interface ReceivedUpload extends ReceivedFile {
+  part: string;
 }
 
 export interface MediaEvents {
@@ -140,6 +146,57 @@ export class MediaService {
     this.store.createTask({ id: taskId, userId, deadlineAt: now + this.#deadlineMs, now }, files);
     this.#start(taskId);
     return { taskId };
+  }
+
+  /** The size cap of a prepared or uploaded file, in bytes. */
+  get maxBytes(): number {
+    return this.#maxBytes;
+  }
+
+  /**
+   * POST /media/upload, first half: streams the body into tmp/ with the size cap, the
+   * format sniffed from the bytes and the sha256. Nothing is recorded yet: the caller
+   * either keeps it (`keepUpload`) or drops it (`discardUpload`, e.g. on an idempotent replay).
+   */
+  async receiveUpload(body: ReadableStream<Uint8Array>, options: { filename?: string | undefined; signal?: AbortSignal | undefined }): Promise<ReceivedUpload> {
+    if (this.#closed) throw new Error('media service is closed');
+    const part = join(this.tmpDir, `upload-${randomToken(16)}.part`);
+    const received = await receiveUpload(body, { path: part, maxBytes: this.#maxBytes, filename: options.filename, signal: options.signal });
+    return { ...received, part };
+  }
+
+  /**
+   * Second half: moves the file into place and records a task already `completed` with it,
+   * in one transaction. Its prepared URL lives and is swept like any prepared file's.
+   */
+  async keepUpload(userId: string, upload: ReceivedUpload): Promise<{ taskId: string }> {
+    const now = this.clock.now();
+    const taskId = newId('task');
+    const file = { id: newId('file'), url: `upload:${upload.name}`, token: randomToken(TOKEN_LENGTH) };
+    const target = this.pathOf(file);
+    await rename(upload.part, target);
+    try {
+      this.store.recordUpload({ id: taskId, userId, now }, file, {
+        kind: upload.format.kind,
+        mimeType: upload.format.mimeType,
+        size: upload.size,
+        sha256: upload.sha256,
+        path: file.token,
+        name: upload.name,
+        preparedAt: now,
+        expiresAt: now + this.lifetimeMs,
+      });
+    } catch (err) {
+      await rm(target, { force: true });
+      throw err;
+    }
+    this.events.emit('task', { taskId, status: 'completed' });
+    this.#log.info('media file uploaded', { task_id: taskId, file_id: file.id, kind: upload.format.kind, size: upload.size });
+    return { taskId };
+  }
+
+  async discardUpload(upload: ReceivedUpload): Promise<void> {
+    await rm(upload.part, { force: true });
   }
 
   /** The task as GET /media/status shows it, with its owner; undefined when unknown. */

@@ -116,6 +116,21 @@ export class MediaStore {
       .immediate();
   }
 
+  /**
+   * An uploaded file (POST /media/upload): its task, already completed, and the file,
+   * already ready, in one transaction, so no half-recorded upload is ever resumed.
+   */
+  recordUpload(task: { id: string; userId: string; now: number }, file: { id: string; url: string; token: string }, ready: ReadyFile): void {
+    this.#db
+      .transaction(() => {
+        this.#s.insertTask.run(task.id, task.userId, task.now, task.now, task.now);
+        this.#s.insertFile.run(file.id, task.id, 0, file.url, file.token, task.now);
+        this.#s.ready.run(ready.kind, ready.mimeType, ready.size, ready.sha256, ready.path, ready.name, ready.preparedAt, ready.expiresAt, task.now, file.id);
+        this.#s.finishTask.run('completed', null, null, task.now, task.id);
+      })
+      .immediate();
+  }
+
   task(id: string): TaskRow | undefined {
     return this.#s.task.get(id) as TaskRow | undefined;
   }

@@ -1,22 +1,33 @@
 import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
-import { PrepareRequestSchema } from '@socialpub/core';
-import type { MediaService } from '../../media/media-service';
+import { createHash } from 'node:crypto';
+import { MediaUploadQuerySchema, PrepareRequestSchema } from '@socialpub/core';
+import { formatBytes } from '../../media/format-bytes';
+import { MediaError } from '../../media/media-error';
+import { EmptyUploadError } from '../../media/receive-upload';
+import type { MediaService, ReceivedUpload } from '../../media/media-service';
+import type { IdempotencyRepository } from '../../store/idempotency';
 import type { AppEnv } from '../env';
 import { ApiError, invalid, issuesToDetails } from '../errors';
 import { readJsonObject } from '../json-body';
 
 export interface MediaRoutesDeps {
   media: MediaService;
+  /** Idempotency-Key records for POST /upload (the body is a stream, so the route keeps them itself). */
+  idempotency?: IdempotencyRepository;
 }
+
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const DECIMAL = /^\d+$/;
 
 /**
  * POST /prepare and GET /status/:task_id, mounted by app.ts under /api/agents/v1/media
  * behind auth, the 'media' rate limit and Idempotency-Key.
  */
-export function createMediaRoutes({ media }: MediaRoutesDeps): Hono<AppEnv> {
+export function createMediaRoutes({ media, idempotency }: MediaRoutesDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const uploadsInFlight = new Set<string>();
 
   app.post('/prepare', async (c) => {
     const parsed = PrepareRequestSchema.safeParse(await readJsonObject(c));
@@ -33,6 +44,60 @@ export function createMediaRoutes({ media }: MediaRoutesDeps): Hono<AppEnv> {
     );
   });
 
+  /**
+   * POST /upload (an extension): the raw bytes of one file as the body, streamed to disk
+   * (never buffered), kept like a prepared file; answers the task, already completed.
+   * Mounted outside the 10 MB JSON body limit: the media cap applies instead.
+   */
+  app.post('/upload', async (c) => {
+    const query = MediaUploadQuerySchema.safeParse({ filename: c.req.query('filename') });
+    if (!query.success) throw invalid(issuesToDetails(query.error.issues).map((d) => ({ ...d, path: `filename` })));
+    const declared = c.req.header('content-length');
+    if (declared !== undefined && DECIMAL.test(declared) && Number(declared) > media.maxBytes) {
+      throw uploadTooLarge(`the file is ${formatBytes(Number(declared))}; the limit is ${formatBytes(media.maxBytes)}`);
+    }
+    const key = c.req.header('idempotency-key');
+    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+      throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters', [
+        { path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },
+      ]);
+    }
+    const body = c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (ctrl) => ctrl.close() });
+    const user = c.get('user');
+    const slot = key === undefined ? null : `${user.id}\n${key}`;
+    if (slot !== null) {
+      if (uploadsInFlight.has(slot)) throw new ApiError('idempotency_conflict', 'a request with this Idempotency-Key is still being processed');
+      uploadsInFlight.add(slot);
+    }
+    try {
+      let upload: ReceivedUpload;
+      try {
+        upload = await media.receiveUpload(body, { filename: query.data.filename, signal: c.req.raw.signal });
+      } catch (err) {
+        throw uploadError(err);
+      }
+      // The "body" of an upload, for Idempotency-Key: its bytes (by sha256) and its name.
+      const bodyHash = createHash('sha256').update(`${upload.sha256}\n${upload.name}`).digest('hex');
+      const existing = key !== undefined && idempotency ? idempotency.find(user.id, UPLOAD_ROUTE, key, media.clock.now()) : null;
+      if (existing) {
+        await media.discardUpload(upload);
+        if (existing.bodyHash !== bodyHash) throw new ApiError('idempotency_conflict', 'this Idempotency-Key was already used with a different file');
+        c.header('Idempotent-Replayed', 'true');
+        c.header('Content-Type', 'application/json');
+        return c.body(existing.response, existing.status as 200);
+      }
+      const { taskId } = await media.keepUpload(user.id, upload);
+      const status = media.status(taskId)?.status;
+      if (!status) throw new Error(`uploaded task ${taskId} vanished`);
+      if (key !== undefined && idempotency) {
+        idempotency.save(user.id, UPLOAD_ROUTE, key, { bodyHash, status: 200, response: JSON.stringify(status), createdAt: media.clock.now() });
+      }
+      return c.json(status, 200);
+    } finally {
+      if (slot !== null) uploadsInFlight.delete(slot);
+    }
+  });
+
   app.get('/status/:task_id', (c) => {
     const taskId = c.req.param('task_id');
     const found = media.status(taskId);
@@ -42,6 +107,24 @@ export function createMediaRoutes({ media }: MediaRoutesDeps): Hono<AppEnv> {
   });
 
   return app;
+}
+
+const UPLOAD_ROUTE = 'media.upload';
+
+/** 413 with Connection: close, so a client still sending a huge body is not read to its end. */
+function uploadTooLarge(message: string): ApiError {
+  return new ApiError('payload_too_large', message, [{ path: '(body)', message, code: 'too_large' }], { headers: { connection: 'close' } });
+}
+
+/** A refused upload as an API error: 413 past the cap, 415 for HTML or an unknown format. */
+function uploadError(err: unknown): unknown {
+  if (err instanceof EmptyUploadError) return new ApiError('invalid_request', err.message, [{ path: '(body)', message: 'empty' }]);
+  if (!(err instanceof MediaError)) return err;
+  if (err.code === 'too_large') return uploadTooLarge(err.message);
+  if (err.code === 'html_page' || err.code === 'unsupported_format') {
+    return new ApiError('unsupported_media_type', err.message, [{ path: '(body)', message: err.message, code: err.code }]);
+  }
+  return err;
 }
 
 const TOKEN = /^[0-9a-z]{32}$/;
