@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { SqliteSync } from './store/commits';
@@ -35,8 +36,12 @@ export interface DaemonConfig {
   /** A TLS-terminating proxy is in front: requests without X-Forwarded-Proto: https get 403 https_required. */
   behindProxy: boolean;
   rateLimits: RateLimitConfig;
-  /** Largest request body accepted (default 10 MB). */
+  /** Largest request body accepted (default 10 MB; not POST /media/upload, which has mediaMaxBytes). */
   maxBodyBytes: number;
+  /** Media fetching may reach private, loopback, link-local and CGNAT addresses (a trusted LAN; tests). Default false. */
+  mediaAllowPrivate: boolean;
+  /** Size cap of a prepared or uploaded media file. Default (and most) 500 MB. */
+  mediaMaxBytes: number;
   logLevel: LogLevel;
   /**
    * `full` (default): an accepted request is on disk before its 2xx leaves. `normal`: it is
@@ -65,6 +70,9 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateLimit>> = Objec
 export const DEFAULT_PORT = 8787;
 export const DEFAULT_HOST = '127.0.0.1';
 export const MAX_BODY_BYTES = 10 * 1024 * 1024;
+export const MAX_MEDIA_BYTES = 500 * 1024 * 1024;
+/** The daemon's optional config file in the data dir; flags and the environment win over it. */
+export const CONFIG_FILE = 'config.json';
 
 /** What a caller (the CLI's flags) may set; everything else comes from the environment or defaults. */
 export interface ConfigInput {
@@ -80,6 +88,8 @@ export interface ConfigInput {
   rateLimitsEnabled?: boolean;
   logLevel?: LogLevel;
   sqliteSync?: SqliteSync;
+  mediaAllowPrivate?: boolean;
+  mediaMaxBytes?: number;
 }
 
 export class ConfigError extends Error {
@@ -111,9 +121,76 @@ export function parseRateLimitsEnv(text: string | undefined): { enabled: boolean
   return { enabled: true, overrides };
 }
 
-/** Builds the daemon's configuration from flags, then the environment, then defaults; checks the transport rule. */
+/** What `<data dir>/config.json` may hold (snake_case, like the API). */
+export interface ConfigFile {
+  public_url?: string;
+  media_allow_private?: boolean;
+  media_max_bytes?: number;
+  /** `"off"`, or per class `{ "limit": 600, "window_seconds": 3600 }`. */
+  rate_limits?: 'off' | Partial<Record<RateClass, { limit?: number; window_seconds?: number }>>;
+  log_level?: LogLevel;
+  sqlite_sync?: SqliteSync;
+}
+
+const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync']);
+const RATE_CLASSES = new Set<string>(['auth', 'publish', 'media', 'scheduled', 'media_status', 'auth_failure']);
+const LOG_LEVELS = new Set<string>(['debug', 'info', 'warn', 'error', 'silent']);
+
+/**
+ * Reads `<dataDir>/config.json` ({} when absent). Unknown keys and wrong types are errors
+ * naming the key, so a typo never silently leaves a setting at its default.
+ */
+export function readConfigFile(dataDir: string): ConfigFile {
+  const path = join(dataDir, CONFIG_FILE);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return {};
+    throw new ConfigError(`cannot read ${path}: ${(err as Error).message}`);
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (err) {
+    throw new ConfigError(`${path} is not valid JSON: ${(err as Error).message}`);
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) throw new ConfigError(`${path} must hold a JSON object`);
+  const o = raw as Record<string, unknown>;
+  const bad = (key: string, want: string) => new ConfigError(`${path}: "${key}" must be ${want}`);
+  for (const key of Object.keys(o)) {
+    if (!FILE_KEYS.has(key)) throw new ConfigError(`${path}: unknown key "${key}" (known: ${[...FILE_KEYS].join(', ')})`);
+  }
+  if (o.public_url !== undefined && typeof o.public_url !== 'string') throw bad('public_url', 'a URL string');
+  if (o.media_allow_private !== undefined && typeof o.media_allow_private !== 'boolean') throw bad('media_allow_private', 'true or false');
+  if (o.media_max_bytes !== undefined && !(Number.isInteger(o.media_max_bytes) && (o.media_max_bytes as number) > 0)) throw bad('media_max_bytes', 'a positive whole number');
+  if (o.log_level !== undefined && !LOG_LEVELS.has(o.log_level as string)) throw bad('log_level', [...LOG_LEVELS].join(', '));
+  if (o.sqlite_sync !== undefined && o.sqlite_sync !== 'full' && o.sqlite_sync !== 'normal') throw bad('sqlite_sync', 'full or normal');
+  const limits = o.rate_limits;
+  if (limits !== undefined && limits !== 'off') {
+    if (!limits || typeof limits !== 'object' || Array.isArray(limits)) throw bad('rate_limits', '"off" or an object of classes');
+    for (const [cls, v] of Object.entries(limits as Record<string, unknown>)) {
+      if (!RATE_CLASSES.has(cls)) throw bad(`rate_limits.${cls}`, `one of ${[...RATE_CLASSES].join(', ')}`);
+      const l = v as { limit?: unknown; window_seconds?: unknown } | null;
+      if (!l || typeof l !== 'object') throw bad(`rate_limits.${cls}`, 'an object like { "limit": 600, "window_seconds": 3600 }');
+      if (l.limit !== undefined && !(Number.isInteger(l.limit) && (l.limit as number) >= 0)) throw bad(`rate_limits.${cls}.limit`, 'a whole number');
+      if (l.window_seconds !== undefined && !(Number.isInteger(l.window_seconds) && (l.window_seconds as number) > 0)) {
+        throw bad(`rate_limits.${cls}.window_seconds`, 'a positive whole number');
+      }
+    }
+  }
+  return o as ConfigFile;
+}
+
+const truthy = (v: string | undefined) => ['1', 'true', 'yes'].includes((v ?? '').trim().toLowerCase());
+
+/**
+ * Builds the daemon's configuration from flags, then the environment, then
+ * `<data dir>/config.json`, then defaults; checks the transport rule.
+ */
 export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): DaemonConfig {
   const dataDir = resolveDataDir(input.dataDir, env);
+  const file = readConfigFile(dataDir);
   const host = input.host ?? env.SOCIALPUB_HOST ?? DEFAULT_HOST;
   const port = input.port ?? (env.SOCIALPUB_PORT ? Number(env.SOCIALPUB_PORT) : DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`port must be 0-65535, not ${port}`);
@@ -127,7 +204,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
       `refusing to listen on ${host} without TLS: give a certificate and key (--tls-cert, --tls-key) or say a TLS proxy is in front (--behind-proxy)`,
     );
   }
-  const publicRaw = input.publicUrl ?? env.SOCIALPUB_PUBLIC_URL ?? null;
+  const publicRaw = input.publicUrl ?? env.SOCIALPUB_PUBLIC_URL ?? file.public_url ?? null;
   let publicUrl: string | null = null;
   if (publicRaw) {
     try {
@@ -138,12 +215,26 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
       throw new ConfigError(`public URL must be an http(s) URL, not ${publicRaw}`);
     }
   }
-  const syncRaw = input.sqliteSync ?? env.SOCIALPUB_SQLITE_SYNC?.trim().toLowerCase() ?? 'full';
+  const syncRaw = input.sqliteSync ?? env.SOCIALPUB_SQLITE_SYNC?.trim().toLowerCase() ?? file.sqlite_sync ?? 'full';
   if (syncRaw !== 'full' && syncRaw !== 'normal') throw new ConfigError(`SOCIALPUB_SQLITE_SYNC must be full or normal, not ${JSON.stringify(syncRaw)}`);
   const fromEnv = parseRateLimitsEnv(env.SOCIALPUB_RATE_LIMITS);
+  const fileLimits = file.rate_limits === 'off' || file.rate_limits === undefined ? {} : file.rate_limits;
   const classes = {} as Record<RateClass, RateLimit>;
   for (const cls of Object.keys(DEFAULT_RATE_LIMITS) as RateClass[]) {
-    classes[cls] = { ...DEFAULT_RATE_LIMITS[cls], ...fromEnv.overrides[cls], ...input.rateLimits?.[cls] };
+    const f = fileLimits[cls];
+    const fromFile: Partial<RateLimit> = {
+      ...(f?.limit !== undefined ? { limit: f.limit } : {}),
+      ...(f?.window_seconds !== undefined ? { windowMs: f.window_seconds * 1000 } : {}),
+    };
+    classes[cls] = { ...DEFAULT_RATE_LIMITS[cls], ...fromFile, ...fromEnv.overrides[cls], ...input.rateLimits?.[cls] };
+  }
+  const envLimits = env.SOCIALPUB_RATE_LIMITS?.trim();
+  const limitsEnabled = input.rateLimitsEnabled ?? (envLimits ? fromEnv.enabled : file.rate_limits !== 'off');
+  const envPrivate = env.SOCIALPUB_MEDIA_ALLOW_PRIVATE?.trim();
+  const mediaAllowPrivate = input.mediaAllowPrivate ?? (envPrivate ? truthy(envPrivate) : (file.media_allow_private ?? false));
+  const mediaMaxBytes = input.mediaMaxBytes ?? file.media_max_bytes ?? MAX_MEDIA_BYTES;
+  if (!Number.isInteger(mediaMaxBytes) || mediaMaxBytes <= 0 || mediaMaxBytes > MAX_MEDIA_BYTES) {
+    throw new ConfigError(`the media size cap must be 1 to ${MAX_MEDIA_BYTES} bytes (500 MB), not ${mediaMaxBytes}`);
   }
   return {
     dataDir,
@@ -155,9 +246,11 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     publicUrl,
     tls,
     behindProxy,
-    rateLimits: { enabled: input.rateLimitsEnabled ?? fromEnv.enabled, classes },
+    rateLimits: { enabled: limitsEnabled, classes },
     maxBodyBytes: MAX_BODY_BYTES,
-    logLevel: input.logLevel ?? (env.SOCIALPUB_LOG_LEVEL as LogLevel | undefined) ?? 'info',
+    mediaAllowPrivate,
+    mediaMaxBytes,
+    logLevel: input.logLevel ?? (env.SOCIALPUB_LOG_LEVEL as LogLevel | undefined) ?? file.log_level ?? 'info',
     sqliteSync: syncRaw,
   };
 }

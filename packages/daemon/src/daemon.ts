@@ -87,7 +87,15 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // Parts of the other issues plug in here, each with its own few lines.
   // Media preparation: prepared URLs live under the public URL, else the listen address (known once listening).
   let listenUrl = `http://${config.host}:${config.port}`;
-  const media = createMedia({ db, dir: config.mediaDir, publicBaseUrl: () => config.publicUrl ?? listenUrl, clock, log: logger });
+  const media = createMedia({
+    db,
+    dir: config.mediaDir,
+    publicBaseUrl: () => config.publicUrl ?? listenUrl,
+    clock,
+    log: logger,
+    allowPrivate: config.mediaAllowPrivate,
+    maxBytes: config.mediaMaxBytes,
+  });
   stops.push(() => media.stop());
   const mediaLookup: MediaLookup = media.lookup;
   const mediaRoutes: Hono<AppEnv> | undefined = media.mediaRoutes;

@@ -2,12 +2,15 @@ export { startDaemon, type DaemonHandle, type StartOptions } from './daemon';
 export {
   resolveConfig,
   resolveDataDir,
+  readConfigFile,
   parseRateLimitsEnv,
+  CONFIG_FILE,
   ConfigError,
   DEFAULT_HOST,
   DEFAULT_PORT,
   DEFAULT_RATE_LIMITS,
   type ConfigInput,
+  type ConfigFile,
   type DaemonConfig,
   type RateClass,
   type RateLimit,
@@ -20,3 +23,5 @@ export { openDatabase, type DB } from './store/database';
 export { createStore, type Store } from './store/store';
 export { createLogger, silentLogger, redact, type RootLogger, type LogLevel } from './util/logger';
 export { ManualClock, systemClock, type Clock } from './util/clock';
+export { listSandboxPosts, type SandboxPost } from './platforms/sandbox';
+export { connectLive, type ConnectIO, type ConnectOptions } from './connect/index';

@@ -11,21 +11,18 @@ describe('media preparation in the running daemon', () => {
   let source: TestServer;
   let key: string;
   const video = Buffer.concat([SAMPLES.mp4, Buffer.alloc(5000, 9)]);
-  const previous = process.env.SOCIALPUB_MEDIA_ALLOW_PRIVATE;
 
   beforeAll(async () => {
     source = await startServer({ '/talk.mp4': send(video, 'video/mp4') });
     // The source server is on loopback: allowed as on a trusted LAN.
-    process.env.SOCIALPUB_MEDIA_ALLOW_PRIVATE = '1';
-    daemon = await startDaemon(resolveConfig({ dataDir: tmp.dir, port: 0 }, { SOCIALPUB_RATE_LIMITS: 'off' }), { logger: createLogger({ level: 'silent' }) });
+    const env = { SOCIALPUB_RATE_LIMITS: 'off', SOCIALPUB_MEDIA_ALLOW_PRIVATE: '1' };
+    daemon = await startDaemon(resolveConfig({ dataDir: tmp.dir, port: 0 }, env), { logger: createLogger({ level: 'silent' }) });
     const { user } = daemon.store.users.ensure('media@example.com', Date.now());
     key = daemon.store.apiKeys.create(user.id, 'test', Date.now()).apiKey;
   });
   afterAll(async () => {
     await daemon.close();
     await source.close();
-    if (previous === undefined) delete process.env.SOCIALPUB_MEDIA_ALLOW_PRIVATE;
-    else process.env.SOCIALPUB_MEDIA_ALLOW_PRIVATE = previous;
     tmp.cleanup();
   });
 
