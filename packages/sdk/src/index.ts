@@ -26,7 +26,7 @@ export {
   WaitTimeoutError,
 } from './errors';
 export type { APIErrorInit } from './errors';
-export type { PublishParams, UpdateParams, ListParams, PrepareParams, SettledMediaStatus, TypeScheduleKey } from './types';
+export type { PublishParams, UpdateParams, ListParams, PrepareParams, SettledMediaStatus, TypeScheduleKey, UploadSource, UploadOptions } from './types';
 
 // The contract's types and constants, re-exported so SDK users need nothing else (core is bundled, not published).
 export { PLATFORMS, CONTENT_TYPES, PLATFORM_INFO, JOB_STATUSES, TARGET_STATUSES, ERROR_STATUS } from '@socialpub/core';
@@ -48,6 +48,7 @@ export type {
   CancelResponse,
   PrepareResponse,
   MediaStatus,
+  MediaUploadResponse,
   PreparedFile,
   FailedFile,
   AuthValidateResponse,

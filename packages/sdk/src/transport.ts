@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { API_PREFIX, VERSION } from '@socialpub/core';
 import type { Got } from 'got';
 import type { z } from 'zod';
@@ -27,6 +28,17 @@ export interface ApiRequest<S extends z.ZodType> {
   readOnly?: boolean;
   /** A POST the daemon deduplicates by Idempotency-Key: generate a key when the caller gave none. */
   idempotent?: boolean;
+  /** A raw body instead of JSON (POST /media/upload). */
+  upload?: UploadBody;
+}
+
+/** A raw request body: opened afresh for every attempt. */
+export interface UploadBody {
+  contentType: string;
+  /** The body of one attempt. */
+  open(): Buffer | Readable;
+  /** False for a stream that can be read only once: such a call is never retried. */
+  reopenable: boolean;
 }
 
 export interface TransportConfig {
@@ -69,7 +81,9 @@ export class Transport {
 
   async request<S extends z.ZodType>(req: ApiRequest<S>, options: RequestOptions = {}): Promise<z.infer<S>> {
     const { signal } = options;
-    const maxRetries = options.maxRetries ?? this.config.maxRetries;
+    // A stream read once cannot be sent again: no retry, whatever the error.
+    const maxRetries = req.upload && !req.upload.reopenable ? 0 : (options.maxRetries ?? this.config.maxRetries);
+    const timeout = options.timeout ?? this.config.timeout;
     // Generated once per call, before the first attempt, so every retry carries the same key.
     const idempotencyKey = options.idempotencyKey ?? (req.idempotent ? randomUUID() : undefined);
     const repeatable = req.method !== 'POST' || req.readOnly === true || idempotencyKey !== undefined;
@@ -83,8 +97,10 @@ export class Transport {
         const response = await got(url, {
           method: req.method,
           headers,
-          ...(req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
-          timeout: { request: options.timeout ?? this.config.timeout },
+          ...(req.upload ? { body: req.upload.open() } : req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
+          // An upload may rightly take longer than any fixed limit: the timeout bounds the
+          // connection, each silence on the socket and the wait for the answer, not the whole.
+          timeout: req.upload ? { connect: timeout, socket: timeout, response: timeout } : { request: timeout },
           ...(signal ? { signal } : {}),
         });
         return parseBody(req.schema, response.statusCode, response.body);
@@ -117,7 +133,8 @@ export class Transport {
       headers.authorization = `Bearer ${this.config.apiKey}`;
     }
     // The interface asks for Content-Type: application/json on every POST, even without a body.
-    if (req.method !== 'GET' && req.method !== 'DELETE') headers['content-type'] = 'application/json';
+    if (req.upload) headers['content-type'] = req.upload.contentType;
+    else if (req.method !== 'GET' && req.method !== 'DELETE') headers['content-type'] = 'application/json';
     if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
     return { ...headers, ...options.headers };
   }

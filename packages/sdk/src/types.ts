@@ -7,7 +7,9 @@ import type {
   PublishRequestInput,
   UpdateRequestSchema,
 } from '@socialpub/core';
+import type { Readable } from 'node:stream';
 import type { z } from 'zod';
+import type { RequestOptions } from './options';
 
 /** A `type_schedule` key: a content type, a platform, or `platform.type` (most specific wins). */
 export type TypeScheduleKey = ContentType | Platform | `${Platform}.${ContentType}`;
@@ -46,3 +48,14 @@ export type PrepareParams = z.input<typeof PrepareRequestSchema>;
 
 /** A media task that will not change any more. */
 export type SettledMediaStatus = Extract<MediaStatus, { status: 'completed' | 'failed' }>;
+
+/** What `media.upload()` sends: a file path, bytes in memory, or a stream (read once, never retried). */
+export type UploadSource = string | Uint8Array | Readable;
+
+/** Options of `media.upload()`: the request options, plus how the file is named and typed. */
+export interface UploadOptions extends RequestOptions {
+  /** The file's name (`?filename=`); default: the path's base name. The daemon keeps only [A-Za-z0-9._-]. */
+  filename?: string | undefined;
+  /** Content-Type of the body; default application/octet-stream. The daemon judges the format from the bytes anyway. */
+  contentType?: string | undefined;
+}

@@ -1,7 +1,19 @@
-import { MediaStatusSchema, PrepareResponseSchema, type MediaStatus, type PrepareResponse } from '@socialpub/core';
+import { createReadStream } from 'node:fs';
+import { stat } from 'node:fs/promises';
+import { basename } from 'node:path';
+import { Readable } from 'node:stream';
+import {
+  MediaStatusSchema,
+  MediaUploadResponseSchema,
+  PrepareResponseSchema,
+  type MediaStatus,
+  type MediaUploadResponse,
+  type PrepareResponse,
+} from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { pollUntil, type WaitOptions } from '../poll';
-import type { PrepareParams, SettledMediaStatus } from '../types';
+import type { UploadBody } from '../transport';
+import type { PrepareParams, SettledMediaStatus, UploadOptions, UploadSource } from '../types';
 import { Resource } from './resource';
 
 export class Media extends Resource {
@@ -11,6 +23,49 @@ export class Media extends Resource {
    */
   prepare(body: PrepareParams, options?: RequestOptions): Promise<PrepareResponse> {
     return this.transport.request({ method: 'POST', path: '/media/prepare', body, schema: PrepareResponseSchema, idempotent: true }, options);
+  }
+
+  /**
+   * POST /media/upload (a socialpub extension): sends one local file's raw bytes, streamed
+   * (a path is read from disk as it is sent, never loaded whole), and resolves with the
+   * media task, already `completed` with the one file: use `files[0].prepared_url` in
+   * `media_urls`. `source` is a file path, a Buffer/Uint8Array or a Readable.
+   *
+   * A path or a Buffer is sent with an Idempotency-Key and retried like `prepare()`; a
+   * Readable can be read only once, so it is never retried. The daemon refuses HTML and
+   * unknown formats (APIError 415, `details[0].code` html_page or unsupported_format) and
+   * files past its cap (PayloadTooLargeError).
+   */
+  async upload(source: UploadSource, options: UploadOptions = {}): Promise<MediaUploadResponse> {
+    const { filename, contentType, ...requestOptions } = options;
+    let body: UploadBody;
+    let name = filename;
+    const type = contentType ?? 'application/octet-stream';
+    if (typeof source === 'string') {
+      // Fails here, with the path in the message, rather than mid-request.
+      const info = await stat(source);
+      if (!info.isFile()) throw new TypeError(`media.upload: ${source} is not a file`);
+      name ??= basename(source);
+      body = { contentType: type, reopenable: true, open: () => createReadStream(source) };
+    } else if (source instanceof Uint8Array) {
+      const bytes = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
+      body = { contentType: type, reopenable: true, open: () => bytes };
+    } else if (source instanceof Readable) {
+      body = { contentType: type, reopenable: false, open: () => source };
+    } else {
+      throw new TypeError('media.upload: source must be a file path, a Buffer or a Readable');
+    }
+    return this.transport.request(
+      {
+        method: 'POST',
+        path: '/media/upload',
+        query: { filename: name },
+        schema: MediaUploadResponseSchema,
+        idempotent: body.reopenable,
+        upload: body,
+      },
+      requestOptions,
+    );
   }
 
   /** GET /media/status/{task_id}: `processing` with progress, `completed` with files, or `failed`. */
