@@ -70,11 +70,14 @@ export function checkTargetRules(input: TargetRuleInput): ErrorDetail[] {
     }
   }
 
-  if (input.adapter) {
-    const seen = new Set(out.map((d) => `${d.path}\n${d.message}`));
-    for (const d of input.adapter.validate({ platform, type, caption, media, publicBaseUrl: input.publicBaseUrl })) {
-      if (!seen.has(`${d.path}\n${d.message}`)) out.push(d);
-    }
-  }
-  return out;
+  if (!input.adapter) return out;
+  // The adapter knows its platform best: where it speaks about a field, its words replace
+  // the table's (one problem, said once); the table still covers what the adapter leaves out.
+  // Adapters name the caption as `caption` or `platform_captions.<platform>`; point both
+  // at the field the caption really came from.
+  const specific = input.adapter
+    .validate({ platform, type, caption, media, publicBaseUrl: input.publicBaseUrl })
+    .map((d) => (d.path === 'caption' || d.path === `platform_captions.${platform}` ? { ...d, path: captionPath } : d));
+  const covered = new Set(specific.map((d) => d.path));
+  return [...out.filter((d) => !covered.has(d.path)), ...specific];
 }
