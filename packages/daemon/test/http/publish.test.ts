@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createAdapters } from '../../src/platforms/registry';
 import { API, errorOf, harness } from './harness';
 
 const PUBLISH = `${API}/content/publish`;
@@ -171,6 +172,20 @@ describe('POST /content/publish: fields', () => {
     h.connect(['twitter']);
     const r = await publishOk(h, scheduled({ caption: 'y'.repeat(400), platforms: ['twitter'], platform_captions: { twitter: 'short' } }));
     expect(r.success).toBe(true);
+  });
+});
+
+describe('POST /content/publish: platform rules with the real adapters', () => {
+  it('says each problem once, in the adapter\'s words, on the field the caption came from', async () => {
+    const h = harness({ deps: { adapters: createAdapters() } });
+    h.connect(['instagram', 'threads']);
+    const feed = await expect400(h, scheduled({ platforms: ['instagram'] }), 'media_urls');
+    expect(feed.details?.filter((d) => d.path === 'media_urls')).toHaveLength(1);
+    expect(feed.details?.[0]?.message).toMatch(/Instagram feed takes at least 1 media item/);
+    // The default caption is too long for threads: the problem points at `caption`, not at a platform caption that was never sent.
+    const long = await expect400(h, scheduled({ platforms: ['threads'], caption: 'z'.repeat(501) }), 'caption');
+    expect(long.details?.map((d) => d.path)).toEqual(['caption']);
+    expect(long.details?.[0]?.message).toMatch(/Threads posts may have at most 500 characters/);
   });
 });
 
