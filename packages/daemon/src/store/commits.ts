@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, fsync, openSync, statSync } from 'node:fs';
+import { closeSync, fdatasync, fstatSync, openSync, statSync } from 'node:fs';
 import type { DB } from './database';
 
 /** How an accepted request reaches the disk: `full` (default) waits for it, `normal` does not. */
@@ -78,7 +78,9 @@ export function walFileSync(path: string): FileSync {
         ino = fstatSync(fd).ino;
       }
       const handle = fd;
-      return new Promise<void>((resolve, reject) => fsync(handle, (error) => (error ? reject(error) : resolve())));
+      // fdatasync, as SQLite itself syncs the WAL: the data and the size, not the mtime (an
+      // fsync would add a journal commit of the inode to every sync).
+      return new Promise<void>((resolve, reject) => fdatasync(handle, (error) => (error ? reject(error) : resolve())));
     },
     close: release,
   };
