@@ -147,6 +147,10 @@ export function toFailure(err: unknown): Failure {
         requestId: typeof e.requestId === 'string' ? e.requestId : undefined,
       });
     }
+    // The SDK refuses to send without a key (no status: nothing reached the daemon).
+    if (e.code === 'missing_api_key') {
+      return { exitCode: EXIT.auth, code: 'missing_api_key', message: e.message, hint: 'run `socialpub up` or set SOCIALPUB_API_KEY' };
+    }
     if (e.name === 'APIConnectionError' || e.name === 'APIConnectionTimeoutError' || isConnectionCode((err as NodeJS.ErrnoException).code)) {
       return {
         exitCode: EXIT.unreachable,

@@ -350,11 +350,11 @@ export function buildProgram(io: Io): Command {
   examples(
     program
       .command('prepare')
-      .description('prepare media from links (Dropbox, Google Drive, OneDrive, buckets, direct) for publishing')
-      .argument('<url...>', '1 to 10 links')
+      .description('prepare media for publishing: links (Dropbox, Google Drive, OneDrive, buckets, direct) are fetched by the daemon, local files uploaded to it')
+      .argument('<url|file...>', '1 to 10 links, and/or local files')
       .option('--wait', 'wait until every file is prepared or refused')
       .action(act(async (ctx, urls, o) => (await import('./commands/prepare')).prepare(ctx, { urls, wait: Boolean(o.wait) }))),
-    ['socialpub prepare https://www.dropbox.com/s/abc/photo.jpg?dl=0 --wait', 'socialpub prepare s3://bucket/clip.mp4 --json'],
+    ['socialpub prepare https://www.dropbox.com/s/abc/photo.jpg?dl=0 --wait', 'socialpub prepare s3://bucket/clip.mp4 --json', 'socialpub prepare ./clip.mp4 ./cover.jpg --json'],
   );
   examples(
     program

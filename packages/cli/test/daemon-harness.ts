@@ -6,9 +6,19 @@ import { tempHome } from './helpers';
  * returned home runs CLI commands against it (base URL and key through the environment,
  * config in a temp dir). Call stop() in afterAll.
  */
-export async function startTestDaemon(opts: { email?: string; rateLimits?: boolean; clock?: Clock } = {}) {
+export async function startTestDaemon(opts: { email?: string; rateLimits?: boolean; clock?: Clock; mediaAllowPrivate?: boolean; mediaMaxBytes?: number } = {}) {
   const home = tempHome();
-  const config = resolveConfig({ dataDir: home.dataDir, host: '127.0.0.1', port: 0, rateLimitsEnabled: opts.rateLimits ?? false }, {});
+  const config = resolveConfig(
+    {
+      dataDir: home.dataDir,
+      host: '127.0.0.1',
+      port: 0,
+      rateLimitsEnabled: opts.rateLimits ?? false,
+      mediaAllowPrivate: opts.mediaAllowPrivate ?? false,
+      ...(opts.mediaMaxBytes ? { mediaMaxBytes: opts.mediaMaxBytes } : {}),
+    },
+    {},
+  );
   const daemon: DaemonHandle = await startDaemon(config, { logger: silentLogger, ...(opts.clock ? { clock: opts.clock } : {}) });
   const admin = openAdmin(home.dataDir);
   const key = admin.createKey({ email: opts.email ?? 'tester@example.com' });

@@ -12,9 +12,9 @@ let t: Awaited<ReturnType<typeof startTestDaemon>>;
 let server: Server;
 let origin: string;
 beforeAll(async () => {
-  // The sources below are on loopback; the daemon refuses private addresses unless told.
-  process.env.SOCIALPUB_MEDIA_ALLOW_PRIVATE = '1';
-  t = await startTestDaemon();
+  // The URL sources below are on loopback; the daemon refuses private addresses unless told.
+  // Local files never need this: they are uploaded, not fetched.
+  t = await startTestDaemon({ mediaAllowPrivate: true, mediaMaxBytes: 64 * 1024 });
   t.connect('twitter');
   server = createServer((req, res) => {
     if (req.url === '/photo.png') res.writeHead(200, { 'Content-Type': 'image/png' }).end(PNG);
@@ -24,7 +24,6 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 });
 afterAll(async () => {
-  delete process.env.SOCIALPUB_MEDIA_ALLOW_PRIVATE;
   await new Promise((r) => server.close(r));
   await t.stop();
 });
@@ -71,8 +70,58 @@ describe('socialpub prepare', () => {
   });
 });
 
+describe('socialpub prepare with local files', () => {
+  it('uploads a file and prints its task, completed with the prepared URL', async () => {
+    const file = join(t.root, 'cover photo.png');
+    writeFileSync(file, PNG);
+    const r = await t.run(['prepare', file, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const task = r.json<{ task_id: string; status: string; files: { original_url: string; prepared_url: string; type: string }[] }>();
+    expect(task).toMatchObject({ status: 'completed', files: [{ original_url: 'upload:cover-photo.png', type: 'image' }] });
+    expect(Buffer.from(await (await fetch(task.files[0]?.prepared_url ?? '')).arrayBuffer()).equals(PNG)).toBe(true);
+    // The same task through `status`.
+    expect((await t.run(`status ${task.task_id} --json`)).json()).toMatchObject({ task_id: task.task_id, status: 'completed' });
+    const human = await t.run(['prepare', file]);
+    expect(human.stderr).toContain('✔ Uploaded cover photo.png');
+    expect(human.stdout).toMatch(/image\s+\d+ B\s+http:\/\/127\.0\.0\.1:\d+\/files\/\S+\s+upload:cover-photo\.png/);
+  });
+
+  it('prints one document of tasks for files and links together', async () => {
+    const file = join(t.root, 'a.png');
+    writeFileSync(file, PNG);
+    const r = await t.run(['prepare', file, `${origin}/photo.png`, '--wait', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const { tasks } = r.json<{ tasks: { status: string; files: { original_url: string }[] }[] }>();
+    expect(tasks.map((x) => [x.status, x.files[0]?.original_url])).toEqual([
+      ['completed', 'upload:a.png'],
+      ['completed', `${origin}/photo.png`],
+    ]);
+  });
+
+  it('refuses an HTML file (exit 2, the media code in details) and a file over the cap (exit 2), naming the file', async () => {
+    const page = join(t.root, 'page.jpg');
+    writeFileSync(page, '<!doctype html><html><body>not a photo</body></html>');
+    const html = await t.run(['prepare', page, '--json']);
+    expect(html.code).toBe(2);
+    const body = html.json<{ error: { code: string; message: string; details: { code: string }[] } }>();
+    expect(body.error).toMatchObject({ code: 'unsupported_media_type', details: [{ code: 'html_page' }] });
+    expect(body.error.message).toMatch(/^page\.jpg: /);
+    const big = join(t.root, 'big.png');
+    writeFileSync(big, Buffer.concat([PNG, Buffer.alloc(70 * 1024)]));
+    const tooBig = await t.run(['prepare', big]);
+    expect(tooBig.code).toBe(2);
+    expect(tooBig.stderr).toContain('error: big.png: ');
+  });
+
+  it('refuses an argument that is neither a URL nor a file (exit 2)', async () => {
+    const r = await t.run(['prepare', join(t.root, 'nothing-here.png')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('is neither a URL');
+  });
+});
+
 describe('socialpub publish with a local file', () => {
-  it('prepares the file through the daemon and publishes its prepared URL', async () => {
+  it('uploads the file to the daemon and publishes its prepared URL', async () => {
     const file = join(t.root, 'local photo.png');
     writeFileSync(file, PNG);
     const r = await t.run(['publish', 'with a local file', '-p', 'twitter', '--media', file, '--at', '+3h', '--json']);
@@ -80,9 +129,32 @@ describe('socialpub publish with a local file', () => {
     const { job_id } = r.json<{ job_id: string }>();
     const post = (await t.run(`schedule show ${job_id} --json`)).json<{ media_urls: string[] }>();
     expect(post.media_urls).toHaveLength(1);
-    expect(post.media_urls[0]).toMatch(new RegExp(`^${t.daemon.url}/`));
+    expect(post.media_urls[0]).toMatch(new RegExp(`^${t.daemon.url}/files/[0-9a-z]{32}/local-photo\\.png$`));
     const served = await fetch(post.media_urls[0] as string);
     expect(served.status).toBe(200);
     expect(Buffer.from(await served.arrayBuffer()).equals(PNG)).toBe(true);
+  });
+
+  it('works with a daemon that refuses private addresses (nothing is fetched from the CLI)', async () => {
+    const strict = await startTestDaemon({ mediaAllowPrivate: false });
+    try {
+      strict.connect('twitter');
+      const file = join(strict.root, 'photo.png');
+      writeFileSync(file, PNG);
+      const r = await strict.run(['publish', 'strict daemon', '-p', 'twitter', '--media', file, '--at', '+3h', '--json']);
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+    } finally {
+      await strict.stop();
+    }
+  });
+
+  it('stops before publishing when the file is refused', async () => {
+    const page = join(t.root, 'login.png');
+    writeFileSync(page, '<html><body>sign in</body></html>');
+    const r = await t.run(['publish', 'never', '-p', 'twitter', '--media', page, '--at', '+3h', '--json']);
+    expect(r.code).toBe(2);
+    expect(r.json<{ error: { code: string } }>().error.code).toBe('unsupported_media_type');
+    const list = (await t.run('schedule list --json')).json<{ posts: { caption: string }[] }>();
+    expect(list.posts.some((p) => p.caption === 'never')).toBe(false);
   });
 });

@@ -3,26 +3,57 @@ import type { SettledMediaStatus } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { CliError, EXIT } from '../errors';
 import type { Logger } from '../ui/logger';
+import { localFile, uploadFile } from './upload-file';
 
 export interface PrepareOptions {
+  /** URLs, or local files (uploaded to the daemon). */
   urls: string[];
   wait: boolean;
 }
 
-/** `socialpub prepare <url...> [--wait]`: starts a media task; with --wait follows it to the end. */
-export async function prepare(ctx: Ctx, { urls, wait }: PrepareOptions): Promise<void> {
-  const client = await ctx.client();
-  const started = await client.media.prepare({ urls });
-  if (!wait) {
-    ctx.log.result({ task_id: started.task_id, message: started.message }, () => [
-      `${ctx.log.green('✔')} ${started.message}`,
-      ctx.log.fields([['task', ctx.log.bold(started.task_id)]])[0] as string,
-      ctx.log.dim(`follow it with: socialpub status ${started.task_id}   (or prepare --wait next time)`),
-    ]);
-    return;
+/**
+ * `socialpub prepare <url|file...> [--wait]`: local files are uploaded (POST /media/upload,
+ * each a task completed at once); URLs start one media task, followed to its end with
+ * --wait. One task is printed as it is; several (files, or files and URLs) as `{ tasks }`.
+ */
+export async function prepare(ctx: Ctx, { urls: items, wait }: PrepareOptions): Promise<void> {
+  const urls: string[] = [];
+  const files: string[] = [];
+  for (const item of items) {
+    const path = localFile(ctx, item, 'argument');
+    if (path === null) urls.push(item);
+    else files.push(path);
   }
-  const final = await waitForTask(ctx, started.task_id, urls.length);
-  reportTask(ctx, final);
+  const client = await ctx.client();
+  const tasks: MediaStatus[] = [];
+  for (const path of files) tasks.push(await uploadFile(ctx, path));
+  if (urls.length) {
+    const started = await client.media.prepare({ urls });
+    if (!wait && !files.length) {
+      ctx.log.result({ task_id: started.task_id, message: started.message }, () => [
+        `${ctx.log.green('✔')} ${started.message}`,
+        ctx.log.fields([['task', ctx.log.bold(started.task_id)]])[0] as string,
+        ctx.log.dim(`follow it with: socialpub status ${started.task_id}   (or prepare --wait next time)`),
+      ]);
+      return;
+    }
+    tasks.push(wait ? await waitForTask(ctx, started.task_id, urls.length) : await client.media.status(started.task_id));
+  }
+  if (tasks.length === 1) return reportTask(ctx, tasks[0] as MediaStatus);
+  reportTasks(ctx, tasks);
+}
+
+/** Several tasks: each printed in turn; under --json one `{ tasks: [...] }` document. Exit 8 when any file was refused. */
+function reportTasks(ctx: Ctx, tasks: MediaStatus[]): void {
+  const data = { tasks: tasks.map(({ success: _ok, ...task }) => task) };
+  const refused = tasks.reduce((n, t) => n + (t.status === 'processing' ? 0 : t.failed.length), 0);
+  const failed = tasks.filter((t) => t.status === 'failed').length;
+  const render = () => tasks.flatMap((t, i) => [...(i ? [''] : []), ...renderTask(ctx.log, t)]);
+  if (refused || failed) {
+    if (!ctx.log.json) ctx.log.line(render().join('\n'));
+    throw new CliError('incomplete', `${refused} file${refused === 1 ? ' was' : 's were'} refused`, EXIT.incomplete, { data });
+  }
+  ctx.log.result(data, render);
 }
 
 /** Polls a media task with a spinner showing completed and failed of total. */

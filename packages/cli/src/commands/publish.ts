@@ -1,12 +1,10 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { PLATFORMS, PLATFORM_INFO, allowsType, isPlatform, type ContentType, type Platform, type Post, type PublishResult } from '@socialpub/core';
 import type { PublishParams } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors';
 import { parseAssignments, parseWhen, scheduleValue } from '../time-input';
 import { renderTargets, shortTime, truncate } from '../ui/format';
-import { waitForTask } from './prepare';
+import { localFile, uploadFile } from './upload-file';
 
 export interface PublishOptions {
   caption?: string | undefined;
@@ -249,33 +247,19 @@ function checkPlatform(p: string, platforms: readonly Platform[], flag: string):
   return p;
 }
 
-/** URLs pass through; local files are served to the daemon once and prepared; the prepared URLs replace them. */
+/** URLs pass through; local files are uploaded to the daemon (POST /media/upload) and replaced by their prepared URLs. */
 async function resolveMedia(ctx: Ctx, media: readonly string[]): Promise<string[]> {
   const out: string[] = [];
   for (const item of media) {
-    if (/^https?:\/\//i.test(item)) {
+    const path = localFile(ctx, item, '--media');
+    if (path === null) {
       out.push(item);
       continue;
     }
-    const path = resolve(ctx.io.cwd, item.replace(/^file:\/\//, ''));
-    if (!existsSync(path)) throw new UsageError(`--media "${item}" is neither an http(s) URL nor an existing file`);
-    const { serveFile } = await import('../local/serve-file');
-    const served = await serveFile(path);
-    try {
-      const client = await ctx.client();
-      const task = await client.media.prepare({ urls: [served.url] });
-      const final = await waitForTask(ctx, task.task_id, 1);
-      const file = final.files[0];
-      if (!file) {
-        const why = final.failed[0]?.error;
-        throw new CliError('media_refused', `${item} could not be prepared${why ? `: ${why.code}: ${why.message}` : ''}`, EXIT.incomplete, {
-          hint: why?.code === 'private_address' ? 'the daemon refuses loopback sources: give it SOCIALPUB_MEDIA_ALLOW_PRIVATE=1, or pass a URL' : undefined,
-        });
-      }
-      out.push(file.prepared_url);
-    } finally {
-      await served.close();
-    }
+    const task = await uploadFile(ctx, path);
+    const file = task.files[0];
+    if (!file) throw new CliError('media_refused', `${item} could not be uploaded`, EXIT.incomplete);
+    out.push(file.prepared_url);
   }
   return out;
 }
