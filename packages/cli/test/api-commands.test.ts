@@ -93,7 +93,7 @@ describe('socialpub publish (flags only)', () => {
     expect((await t.run('publish x -p tumblr --now')).stderr).toContain('unknown platform "tumblr"');
     expect((await t.run('publish x -p twitter --type twitter=reels --now')).stderr).toContain('twitter has no content type "reels"');
     expect((await t.run('publish x -p twitter --caption-for threads=y --now')).stderr).toContain('threads is not among the platforms');
-    expect((await t.run('publish x -p twitter --media ./no-such-file.jpg --now')).stderr).toContain('neither an http(s) URL nor an existing file');
+    expect((await t.run('publish x -p twitter --media ./no-such-file.jpg --now')).stderr).toContain('is neither a URL (https://, s3://, gs://) nor an existing file');
   });
 
   it("passes the daemon's validation errors through with their details (exit 2)", async () => {
