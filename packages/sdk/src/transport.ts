@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto';
-import type { Readable } from 'node:stream';
 import { API_PREFIX, VERSION } from '@socialpub/core';
 import type { Got } from 'got';
 import type { z } from 'zod';
@@ -35,8 +34,8 @@ export interface ApiRequest<S extends z.ZodType> {
 /** A raw request body: opened afresh for every attempt. */
 export interface UploadBody {
   contentType: string;
-  /** The body of one attempt. */
-  open(): Buffer | Readable;
+  /** The body of one attempt (bytes, or a Node Readable typed as an async iterable). */
+  open(): Uint8Array | AsyncIterable<Uint8Array>;
   /** False for a stream that can be read only once: such a call is never retried. */
   reopenable: boolean;
 }
@@ -97,7 +96,7 @@ export class Transport {
         const response = await got(url, {
           method: req.method,
           headers,
-          ...(req.upload ? { body: req.upload.open() } : req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
+          ...(req.upload ? { body: req.upload.open() as Buffer } : req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
           // An upload may rightly take longer than any fixed limit: the timeout bounds the
           // connection, each silence on the socket and the wait for the answer, not the whole.
           timeout: req.upload ? { connect: timeout, socket: timeout, response: timeout } : { request: timeout },

@@ -7,7 +7,6 @@ import type {
   PublishRequestInput,
   UpdateRequestSchema,
 } from '@socialpub/core';
-import type { Readable } from 'node:stream';
 import type { z } from 'zod';
 import type { RequestOptions } from './options';
 
@@ -49,8 +48,12 @@ export type PrepareParams = z.input<typeof PrepareRequestSchema>;
 /** A media task that will not change any more. */
 export type SettledMediaStatus = Extract<MediaStatus, { status: 'completed' | 'failed' }>;
 
-/** What `media.upload()` sends: a file path, bytes in memory, or a stream (read once, never retried). */
-export type UploadSource = string | Uint8Array | Readable;
+/**
+ * What `media.upload()` sends: a file path, bytes in memory (a Buffer is a Uint8Array), or
+ * a stream — a Node `Readable` or any async iterable of chunks, read once, never retried.
+ * (Typed without Node's types, so the SDK's declarations need no @types/node.)
+ */
+export type UploadSource = string | Uint8Array | AsyncIterable<Uint8Array>;
 
 /** Options of `media.upload()`: the request options, plus how the file is named and typed. */
 export interface UploadOptions extends RequestOptions {

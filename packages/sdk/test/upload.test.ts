@@ -48,9 +48,14 @@ describe('media.upload() against the real daemon', () => {
     expect(task.files[0]).toMatchObject({ original_url: 'upload:dot.png', type: 'image', mime_type: 'image/png', sha256: sha(PNG_BYTES) });
   });
 
-  it('uploads a Readable stream', async () => {
+  it('uploads a Readable stream and an async iterable of chunks', async () => {
     const task = await client.media.upload(Readable.from([MP4.subarray(0, 1000), MP4.subarray(1000)]), { filename: 'stream.mp4' });
     expect(task.files[0]?.sha256).toBe(sha(MP4));
+    async function* chunks() {
+      yield MP4.subarray(0, 10);
+      yield MP4.subarray(10);
+    }
+    expect((await client.media.upload(chunks(), { filename: 'gen.mp4' })).files[0]?.sha256).toBe(sha(MP4));
   });
 
   it('sends one Idempotency-Key per call, so the same call repeated with a key replays the task', async () => {

@@ -50,8 +50,9 @@ export class Media extends Resource {
     } else if (source instanceof Uint8Array) {
       const bytes = Buffer.from(source.buffer, source.byteOffset, source.byteLength);
       body = { contentType: type, reopenable: true, open: () => bytes };
-    } else if (source instanceof Readable) {
-      body = { contentType: type, reopenable: false, open: () => source };
+    } else if (typeof (source as Partial<AsyncIterable<Uint8Array>>)[Symbol.asyncIterator] === 'function') {
+      const stream = source instanceof Readable ? source : Readable.from(source);
+      body = { contentType: type, reopenable: false, open: () => stream };
     } else {
       throw new TypeError('media.upload: source must be a file path, a Buffer or a Readable');
     }
