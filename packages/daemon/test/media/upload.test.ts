@@ -6,8 +6,11 @@ import { MediaStatusSchema, MediaUploadResponseSchema } from '@socialpub/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config';
 import { startDaemon, type DaemonHandle } from '../../src/daemon';
+import { rateClassOf } from '../../src/http/app';
+import { MediaSweeper } from '../../src/media/media-sweeper';
+import { ManualClock } from '../../src/util/clock';
 import { createLogger } from '../../src/util/logger';
-import { SAMPLES, tempDir } from './helpers';
+import { harness, SAMPLES, tempDir } from './helpers';
 
 const CAP = 16 * 1024 * 1024; // above the 10 MB JSON limit, low enough to cross quickly
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
@@ -166,8 +169,47 @@ describe('POST /media/upload in the running daemon', () => {
     expect(tmpFiles()).toEqual([]);
   });
 
-  it('counts uploads in the media rate class', async () => {
-    const { rateClassOf } = await import('../../src/http/app');
+  it('counts uploads in the media rate class', () => {
     expect(rateClassOf('/media/upload')).toBe('media');
+  });
+});
+
+describe('an uploaded file over its lifetime', () => {
+  const DAY = 24 * 3_600_000;
+
+  it('is kept past 24 h while a scheduled target uses its URL, then swept like a prepared file', async () => {
+    const clock = new ManualClock(Date.UTC(2026, 11, 1, 9));
+    const h = harness({ clock });
+    try {
+      const body = new ReadableStream<Uint8Array>({
+        start(ctrl) {
+          ctrl.enqueue(new Uint8Array(SAMPLES.jpeg));
+          ctrl.close();
+        },
+      });
+      const upload = await h.media.receiveUpload(body, { filename: 'kept.jpg' });
+      const { taskId } = await h.media.keepUpload(h.userId, upload);
+      const task = h.media.status(taskId)?.status;
+      if (task?.status !== 'completed') throw new Error('upload task not completed');
+      const url = task.files[0]?.prepared_url ?? '';
+      expect(task.files[0]?.expires_at).toBe(new Date(clock.now() + DAY).toISOString());
+      const now = clock.now();
+      h.db
+        .prepare(`INSERT INTO jobs (id, user_id, caption, platforms, media_urls, sort_at, created_at, updated_at) VALUES ('job_1', ?, 'hi', '["twitter"]', ?, ?, ?, ?)`)
+        .run(h.userId, JSON.stringify([url]), now, now, now);
+      h.db
+        .prepare(`INSERT INTO targets (id, job_id, user_id, platform, type, due_at, status, updated_at) VALUES ('tgt_1', 'job_1', ?, 'twitter', 'tweet', ?, 'scheduled', ?)`)
+        .run(h.userId, now + 2 * DAY, now);
+      await clock.advance(DAY + 60_000);
+      const sweeper = new MediaSweeper(h.media);
+      expect(await sweeper.sweep()).toEqual({ deleted: 0, kept: 1 });
+      const file = h.media.fileForUrl(url);
+      expect(file && h.media.isExpired(file)).toBe(false);
+      h.db.prepare(`UPDATE targets SET status = 'published' WHERE id = 'tgt_1'`).run();
+      expect(await sweeper.sweep()).toEqual({ deleted: 1, kept: 0 });
+      expect(h.media.fileForUrl(url)?.status).toBe('expired');
+    } finally {
+      await h.cleanup();
+    }
   });
 });
