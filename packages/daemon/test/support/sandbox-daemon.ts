@@ -1,0 +1,114 @@
+import type { Platform } from '@socialpub/core';
+import type { Defer } from './cleanups';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve, type ServerType } from '@hono/node-server';
+import { expect } from 'vitest';
+import { openAdmin } from '../../src/admin/index';
+import { resolveConfig } from '../../src/config';
+import { createApp } from '../../src/http/app';
+import { createMedia } from '../../src/media/create-media';
+import { createAdapters } from '../../src/platforms/registry';
+import { createSandboxApp, sandboxBaseUrl } from '../../src/platforms/sandbox';
+import { Publisher } from '../../src/publisher/publisher';
+import { Scheduler } from '../../src/scheduler/scheduler';
+import { openDatabase } from '../../src/store/database';
+import { createStore } from '../../src/store/store';
+import { createTargetQueue } from '../../src/store/target-queue';
+import { flushMicrotasks, ManualClock } from '../../src/util/clock';
+import { SecretBox } from '../../src/util/secrets';
+
+const API = '/api/agents/v1';
+export const PUBLIC = 'https://socialpub.example.test';
+export const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'), Buffer.alloc(64, 7), Buffer.from([0xff, 0xd9])]);
+/** An MP4 head (ftyp box) followed by filler: enough for media preparation to sniff it as video/mp4. */
+export const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42', 'latin1'), Buffer.from([0, 0, 0, 0]), Buffer.from('mp42isom', 'latin1'), Buffer.alloc(300_000, 9)]);
+
+export interface SandboxDaemonOptions {
+  /** Each gets a sandbox connection for me@example.com, whose API key `call` uses. */
+  platforms: readonly Platform[];
+  /** Replaces the sandbox's simulators (default: all of them). */
+  simulators?: Parameters<typeof createSandboxApp>[1];
+  /** The ManualClock's first instant. */
+  start?: number;
+}
+
+export type SandboxDaemon = Awaited<ReturnType<typeof startSandboxDaemon>>;
+
+/** The daemon's parts wired as daemon.ts wires them, over a ManualClock, with the sandbox simulators; torn down through `defer`. */
+export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOptions) {
+  const dir = mkdtempSync(join(tmpdir(), 'sp-e2e-'));
+  defer(() => rmSync(dir, { recursive: true, force: true }));
+  const clock = new ManualClock(opts.start);
+  const db = openDatabase(join(dir, 'socialpub.db'));
+  defer(() => db.close());
+  const secrets = SecretBox.fromKeyFile(join(dir, 'secret.key'));
+  const store = createStore(db, { secrets, clock });
+  const config = resolveConfig({ dataDir: dir, publicUrl: PUBLIC }, {});
+  const media = createMedia({ db, dir: join(dir, 'media'), publicBaseUrl: PUBLIC, clock, allowPrivate: true });
+  defer(() => media.stop());
+  const queue = createTargetQueue(db);
+  const adapters = createAdapters();
+  // eslint-disable-next-line prefer-const
+  let publisher: Publisher;
+  const scheduler = new Scheduler({ queue, clock, onDue: (id) => publisher.dispatch(id) });
+  const app = createApp({ db, store, config, clock, secrets, scheduler, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes, sandbox: createSandboxApp({ db, clock }, opts.simulators) });
+  const server: ServerType = await new Promise((resolve) => {
+    const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
+  });
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  defer(() => new Promise<void>((r) => server.close(() => r())));
+  publisher = new Publisher({ queue, clock, adapters, connections: store.connections, media: media.resolver, scheduler, publicBaseUrl: PUBLIC, sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host) });
+  publisher.start();
+  await scheduler.start();
+  defer(async () => {
+    await scheduler.stop();
+    await publisher.stop(0);
+  });
+
+  const admin = openAdmin(dir, { clock });
+  defer(() => admin.close?.());
+  const key = admin.createKey({ email: 'me@example.com' }).api_key;
+  for (const p of opts.platforms) admin.addSandboxConnection(p, { email: 'me@example.com' });
+
+  const call = async (method: string, path: string, body?: unknown) => {
+    const res = await fetch(`${url}${API}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  };
+  return { clock, db, media, call, admin };
+}
+
+/** Serves MP4 for any path ending in .mp4 and JPEG for every other; returns its base URL. */
+export async function serveSamples(defer: Defer): Promise<string> {
+  const server = createServer((req, res) => {
+    const video = req.url?.endsWith('.mp4') ?? false;
+    const body = video ? MP4 : JPEG;
+    res.writeHead(200, { 'content-type': video ? 'video/mp4' : 'image/jpeg', 'content-length': body.length }).end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  defer(() => new Promise<void>((r) => server.close(() => r())));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Prepares `url` through the daemon's media API and returns its prepared (public) URL. */
+export async function prepareMedia(w: SandboxDaemon, url: string): Promise<string> {
+  const prep = await w.call('POST', '/media/prepare', { urls: [url] });
+  expect(prep.status, JSON.stringify(prep.body)).toBeLessThan(300);
+  const taskId = String(prep.body.task_id ?? (prep.body.data as Record<string, unknown> | undefined)?.task_id);
+  await w.media.service.settled(taskId);
+  const status = await w.call('GET', `/media/status/${taskId}`);
+  const prepared = JSON.stringify(status.body).match(/"prepared_url":"([^"]+)"/)?.[1];
+  expect(prepared, JSON.stringify(status.body)).toMatch(new RegExp(`^${PUBLIC}/`));
+  return prepared!;
+}
+
+/** Advances the clock a step at a time, letting the publisher run between steps, until `done` or `maxSteps` steps. */
+export async function advanceUntil(clock: ManualClock, done: () => boolean, maxSteps: number, stepMs = 1_000): Promise<void> {
+  for (let i = 0; i < maxSteps && !done(); i++) {
+    await clock.advance(stepMs);
+    await flushMicrotasks(20);
+  }
+}
