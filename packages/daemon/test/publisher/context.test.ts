@@ -7,14 +7,9 @@ import { AuthExpiredError, PermanentError } from '../../src/platforms/errors';
 import { FileLedger } from '../../src/platforms/test-adapter';
 import { retryDelay } from '../../src/publisher/backoff';
 import { isOwnerDead, newLeaseOwner } from '../../src/publisher/lease-owner';
-import { makeWorld, T0 } from '../scheduler/harness';
+import { T0, useWorlds } from '../scheduler/harness';
 
-type World = ReturnType<typeof makeWorld>;
-let worlds: World[] = [];
-afterEach(async () => {
-  for (const w of worlds) await w.stop();
-  worlds = [];
-});
+const world = useWorlds();
 
 /** A world whose twitter adapter is `publish`, recording the context it was given. */
 function withAdapter(publish: (ctx: PublishContext) => Promise<{ postId: string; postUrl: string | null }>) {
@@ -28,8 +23,7 @@ function withAdapter(publish: (ctx: PublishContext) => Promise<{ postId: string;
     },
     reconcile: async () => ({ state: 'unknown', reason: 'not used' }),
   };
-  const w = makeWorld({ scheduler: { sweepMs: 1e12 }, publisher: { adapters: new Map([['twitter', adapter]]) } });
-  worlds.push(w);
+  const w = world({ publisher: { adapters: new Map([['twitter', adapter]]) } });
   return { w, seen };
 }
 

@@ -1,19 +1,9 @@
 import type { PlatformAdapter } from '../../src/platforms/adapter';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { flushMicrotasks } from '../../src/util/clock';
-import { makeWorld, T0 } from '../scheduler/harness';
+import { T0, useWorlds } from '../scheduler/harness';
 
-type World = ReturnType<typeof makeWorld>;
-let worlds: World[] = [];
-afterEach(async () => {
-  for (const w of worlds) await w.stop();
-  worlds = [];
-});
-function world(opts: Parameters<typeof makeWorld>[0] = {}): World {
-  const w = makeWorld({ ...opts, scheduler: { sweepMs: 1e12, ...opts.scheduler } });
-  worlds.push(w);
-  return w;
-}
+const world = useWorlds();
 
 describe('Publisher', () => {
   it('publishes a due target once and stores its post id, URL and time', async () => {

@@ -1,18 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';
-import { makeWorld, T0 } from '../scheduler/harness';
+import { T0, useWorlds, type World } from '../scheduler/harness';
 
-type World = ReturnType<typeof makeWorld>;
-let worlds: World[] = [];
-afterEach(async () => {
-  for (const w of worlds) await w.stop();
-  worlds = [];
-});
-function world(opts: Parameters<typeof makeWorld>[0] = {}): World {
-  const w = makeWorld({ ...opts, scheduler: { sweepMs: 1e12, ...opts.scheduler } });
-  worlds.push(w);
-  return w;
-}
+const world = useWorlds();
 
 /** Leaves a target as a crashed daemon would: publishing, under a lease held by `owner`. */
 function leftPublishing(w: World, id: string, owner: string, leaseUntil: number, checkpoint: Record<string, unknown> = {}) {

@@ -6,6 +6,7 @@ import type { SchedulerOptions } from '../../src/scheduler/scheduler';
 import type { MediaResolver } from '../../src/services';
 import type { DB } from '../../src/store/database';
 import { PLATFORMS } from '@socialpub/core';
+import { afterEach } from 'vitest';
 import { createTestAdapters, MemoryLedger } from '../../src/platforms/test-adapter';
 import { Publisher } from '../../src/publisher/publisher';
 import { Scheduler } from '../../src/scheduler/scheduler';
@@ -188,5 +189,23 @@ export function makeWorld(opts: WorldOptions = {}) {
       await scheduler.stop();
       await publisher.stop(0);
     },
+  };
+}
+
+export type World = ReturnType<typeof makeWorld>;
+
+/**
+ * Registers an afterEach that stops every world a test made, and returns the maker of those worlds.
+ * Their scheduler sweeps only when a test sets sweepMs, so each test drives the timing itself.
+ */
+export function useWorlds(): (opts?: WorldOptions) => World {
+  const worlds: World[] = [];
+  afterEach(async () => {
+    for (const w of worlds.splice(0)) await w.stop();
+  });
+  return (opts = {}) => {
+    const w = makeWorld({ ...opts, scheduler: { sweepMs: 1e12, ...opts.scheduler } });
+    worlds.push(w);
+    return w;
   };
 }
