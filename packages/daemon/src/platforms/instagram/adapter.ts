@@ -1,8 +1,8 @@
-import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
+import type { PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
 import { ContainerFlow, type ContainerApi, type Unit } from '../meta/container-flow';
 import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
-import { isLocalUrl } from '../meta/validation-kit';
+import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { refreshInstagramToken } from '../meta/token-endpoints';
 import { validateInstagram, type InstagramRules } from './validation';
@@ -61,7 +61,7 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
         let first: Unit | null = null;
         for (const [i, m] of media.entries()) {
           const unit = units[i] as Unit;
-          await flow.ensureContainer(unit, { media_type: 'STORIES', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, m, i) });
+          await flow.ensureContainer(unit, { media_type: 'STORIES', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, i) });
           await flow.publish(unit);
           first ??= unit;
         }
@@ -71,14 +71,14 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
       const caption = ctx.target.caption || null;
       const unit = flow.unit('post', 'post', caption);
       if (ctx.target.type === 'reels' || (media.length === 1 && media[0]?.kind === 'video')) {
-        await flow.ensureContainer(unit, { media_type: 'REELS', video_url: pullUrl(ctx, media[0], 0), caption: caption ?? undefined, share_to_feed: true });
+        await flow.ensureContainer(unit, { media_type: 'REELS', video_url: pullUrl(ctx, LABEL, media[0], 0), caption: caption ?? undefined, share_to_feed: true });
       } else if (media.length === 1) {
-        await flow.ensureContainer(unit, { image_url: pullUrl(ctx, media[0], 0), caption: caption ?? undefined });
+        await flow.ensureContainer(unit, { image_url: pullUrl(ctx, LABEL, media[0], 0), caption: caption ?? undefined });
       } else {
         if (media.length < 2 || media.length > 10) throw new PermanentError(`Instagram carousels take 2 to 10 items; ${media.length} given`, { platformCode: '100/2207028' });
         const ids: string[] = [];
         for (const [i, m] of media.entries()) {
-          const params = m.kind === 'video' ? { media_type: 'VIDEO', video_url: pullUrl(ctx, m, i), is_carousel_item: true } : { image_url: pullUrl(ctx, m, i), is_carousel_item: true };
+          const params = m.kind === 'video' ? { media_type: 'VIDEO', video_url: pullUrl(ctx, LABEL, m, i), is_carousel_item: true } : { image_url: pullUrl(ctx, LABEL, m, i), is_carousel_item: true };
           ids.push(await flow.ensureChild(unit, i, media.length, params));
         }
         if (!unit.containerId) for (const id of ids) await flow.waitReady(unit, id);
@@ -94,21 +94,4 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
       return flow.reconcile(ctx.target.type === 'story' ? Object.keys(flow.units).sort((a, b) => Number(a.split(':')[1]) - Number(b.split(':')[1])) : ['post']);
     },
   };
-}
-
-function pullUrl(ctx: PublishContext, m: MediaItem | undefined, i: number): string {
-  if (!m?.publicUrl) {
-    throw new PermanentError(
-      `Instagram downloads media from a public URL, and media_urls[${i}] has none (this daemon has no public base URL). Start it with --public-url or set SOCIALPUB_PUBLIC_URL.`,
-      { platformCode: 'media_not_public' },
-    );
-  }
-  // A live platform cannot download from this machine's loopback or private network (the simulators can).
-  if (ctx.credentials.mode === 'live' && isLocalUrl(m.publicUrl)) {
-    throw new PermanentError(
-      `Instagram downloads media from a public URL, and media_urls[${i}] is served at ${new URL(m.publicUrl).host}, which the internet cannot reach. Start the daemon with --public-url https://<public host> (or set SOCIALPUB_PUBLIC_URL).`,
-      { platformCode: 'media_not_public' },
-    );
-  }
-  return m.publicUrl;
 }

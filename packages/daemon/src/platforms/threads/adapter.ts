@@ -1,7 +1,7 @@
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
 import { ContainerFlow, type ContainerApi } from '../meta/container-flow';
-import { isLocalUrl } from '../meta/validation-kit';
+import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { refreshThreadsToken } from '../meta/token-endpoints';
 import { validateThreads } from './validation';
@@ -57,13 +57,13 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
         await flow.ensureContainer(unit, { media_type: 'TEXT', text });
       } else if (media.length === 1) {
         const m = media[0] as MediaItem;
-        await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, m, 0), text: text ?? undefined });
+        await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, 0), text: text ?? undefined });
       } else {
         if (media.length > 20) throw new PermanentError(`Threads carousels take 2 to 20 items; ${media.length} given`);
         const ids: string[] = [];
         // Children one after another, as Postiz does: Threads rejects bursts of parallel container creation.
         for (const [i, m] of media.entries()) {
-          ids.push(await flow.ensureChild(unit, i, media.length, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, m, i), is_carousel_item: true }));
+          ids.push(await flow.ensureChild(unit, i, media.length, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, i), is_carousel_item: true }));
         }
         if (!unit.containerId) for (const id of ids) await flow.waitReady(unit, id);
         await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), text: text ?? undefined });
@@ -76,21 +76,4 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
       return open(ctx).reconcile(['post']);
     },
   };
-}
-
-function pullUrl(ctx: PublishContext, m: MediaItem, i: number): string {
-  if (!m.publicUrl) {
-    throw new PermanentError(
-      `Threads downloads media from a public URL, and media_urls[${i}] has none (this daemon has no public base URL). Start it with --public-url or set SOCIALPUB_PUBLIC_URL.`,
-      { platformCode: 'media_not_public' },
-    );
-  }
-  // A live platform cannot download from this machine's loopback or private network (the simulators can).
-  if (ctx.credentials.mode === 'live' && isLocalUrl(m.publicUrl)) {
-    throw new PermanentError(
-      `Threads downloads media from a public URL, and media_urls[${i}] is served at ${new URL(m.publicUrl).host}, which the internet cannot reach. Start the daemon with --public-url https://<public host> (or set SOCIALPUB_PUBLIC_URL).`,
-      { platformCode: 'media_not_public' },
-    );
-  }
-  return m.publicUrl;
 }
