@@ -3,6 +3,7 @@ import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, Reconc
 import { PermanentError, PublishError, RetryableError } from '../errors';
 import { ensureAccessToken } from '../shared/ensure-access-token';
 import { callRenewingToken } from '../shared/call-renewing-token';
+import { onlyVideo } from '../shared/only-video';
 import { readMediaChunk } from '../shared/read-media-chunk';
 import { chunkRange, planChunks, TIKTOK_CHUNK_RULES, type ChunkPlan, type ChunkRules } from './chunk-plan';
 import { failReasonError, isPublishFailure, mapTikTokError } from './map-tiktok-error';
@@ -266,8 +267,7 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
     async publish(ctx) {
       const cp = ctx.checkpoint.data as TiktokCheckpoint;
       if (cp.postId) return { postId: cp.postId, postUrl: cp.postUrl ?? null };
-      const item = ctx.media[0];
-      if (!item || item.kind !== 'video') throw new PermanentError('A TikTok post needs exactly one video', { platformCode: 'invalid_media' });
+      const item = onlyVideo(ctx.media, 'A TikTok post');
       const client = await clientFor(ctx);
       const resumed = await resume(ctx, client, item);
       if (resumed) return resumed;

@@ -1,8 +1,9 @@
 import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
-import { PermanentError, RetryableError } from '../errors';
+import { RetryableError } from '../errors';
 import { ensureAccessToken } from '../shared/ensure-access-token';
 import { callRenewingToken } from '../shared/call-renewing-token';
+import { onlyVideo } from '../shared/only-video';
 import { readMediaChunk } from '../shared/read-media-chunk';
 import { GoogleApiError, GoogleClient, GoogleTransportError, type SessionState, type VideoResource } from './google-client';
 import { mapGoogleError } from './map-google-error';
@@ -123,8 +124,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
     async publish(ctx) {
       const cp = ctx.checkpoint.data as YoutubeCheckpoint;
       if (cp.videoId) return { postId: cp.videoId, postUrl: cp.postUrl ?? null };
-      const item = ctx.media[0];
-      if (!item || item.kind !== 'video') throw new PermanentError('A YouTube upload needs exactly one video', { platformCode: 'invalid_media' });
+      const item = onlyVideo(ctx.media, 'A YouTube upload');
       const client = await clientFor(ctx);
 
       let sessionUri = cp.sessionUri ?? null;
