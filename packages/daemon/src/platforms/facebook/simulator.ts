@@ -1,4 +1,4 @@
-import { bool, DAY_MS, fail, GraphFail, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
+import { bool, DAY_MS, fail, GraphFail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
 
 /**
  * graph.facebook.com / graph-video.facebook.com / rupload.facebook.com for Pages, strict
@@ -126,7 +126,7 @@ function myPages(req: SimRequest, sim: MetaSimState): unknown {
 }
 
 function nowIso(sim: MetaSimState): string {
-  return new Date(sim.clock.now()).toISOString().replace(/\.\d{3}Z$/, '+0000');
+  return graphTime(sim.clock.now());
 }
 
 function newPost(sim: MetaSimState, p: SimAccount, fields: Record<string, unknown>, kind: string, body: Record<string, unknown>, url?: string, id?: string): string {

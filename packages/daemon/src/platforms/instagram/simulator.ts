@@ -1,6 +1,6 @@
 import { hashtags, mentions, codePoints } from '../meta/text-rules';
-import { checkChildren, containerStatus, createContainer, getContainer, type SimContainer } from '../meta/sim-containers';
-import { bool, DAY_MS, fail, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
+import { checkChildren, containerStatus, createContainer, getContainer, publishingLimitRow, type SimContainer } from '../meta/sim-containers';
+import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
 
 /**
  * graph.instagram.com (Instagram Login) and the Instagram edges of graph.facebook.com
@@ -20,8 +20,7 @@ export function instagramRoutes(req: SimRequest, sim: MetaSimState): unknown {
     }
     const acc = sim.accounts.get(id);
     if (acc?.platform === 'instagram' || (id === 'me' && req.host === 'graph.instagram.com')) {
-      const tok = auth(req, sim, id === 'me' ? null : id);
-      const account = ig(sim, id === 'me' ? tok.accountId : id, tok);
+      const account = sim.pathAccount(req, id, 'instagram', 'ig_user');
       const view = { id: account.id, user_id: account.id, username: account.username, name: account.name, account_type: 'BUSINESS' };
       return pickFields(view, req.params.fields, ['id']);
     }
@@ -30,15 +29,11 @@ export function instagramRoutes(req: SimRequest, sim: MetaSimState): unknown {
   const isIgEdge = ['media', 'media_publish', 'content_publishing_limit', 'stories'].includes(edge ?? '');
   if (!isIgEdge) return undefined;
   if (req.host === 'graph.facebook.com' && sim.accounts.get(id)?.platform === 'facebook') return undefined;
-  const tok = auth(req, sim, id === 'me' ? null : id);
-  const account = ig(sim, id === 'me' ? tok.accountId : id, tok);
+  const account = sim.pathAccount(req, id, 'instagram', 'ig_user');
   if (edge === 'media' && req.method === 'POST') return createMedia(req, sim, account);
   if (edge === 'media_publish' && req.method === 'POST') return publish(req, sim, account);
   if (edge === 'content_publishing_limit' && req.method === 'GET') {
-    const row: Record<string, unknown> = { quota_usage: sim.usage(account.publishes) };
-    const fields = req.params.fields ?? 'quota_usage';
-    if (fields.includes('config')) row.config = { quota_total: sim.config.quota.instagram, quota_duration: DAY_MS / 1000 };
-    return { data: [row] };
+    return { data: [publishingLimitRow(sim, account, 'instagram', req.params.fields ?? 'quota_usage')] };
   }
   if ((edge === 'media' || edge === 'stories') && req.method === 'GET') {
     const product = edge === 'stories' ? ['STORY'] : ['FEED', 'REELS'];
@@ -144,7 +139,7 @@ function publish(req: SimRequest, sim: MetaSimState, account: SimAccount): unkno
     caption: c.params.caption,
     media_type: mediaType,
     media_product_type: product,
-    timestamp: new Date(now).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+    timestamp: graphTime(now),
     permalink,
     shortcode,
     username: account.username,

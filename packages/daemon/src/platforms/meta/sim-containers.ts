@@ -1,4 +1,4 @@
-import { DAY_MS, fail, type MetaSimState, type SimPlatform } from './sim-core';
+import { DAY_MS, fail, type MetaSimState, type SimAccount, type SimPlatform } from './sim-core';
 
 /** An Instagram or Threads media container (platforms.md §1.1, §4.1). */
 export interface SimContainer extends Record<string, unknown> {
@@ -88,4 +88,15 @@ export function checkChildren(sim: MetaSimState, raw: string | undefined, platfo
     if (st !== 'FINISHED') fail(9007, 'The media is not ready for publishing, please wait for a moment', { subcode: 2207027 });
   }
   return ids;
+}
+
+/**
+ * The row of a container platform's publishing-limit edge (Instagram content_publishing_limit,
+ * Threads threads_publishing_limit): the account's publishes in the last 24 h, and the quota
+ * itself when `config` is among the fields asked for.
+ */
+export function publishingLimitRow(sim: MetaSimState, account: SimAccount, platform: 'instagram' | 'threads', fields: string): Record<string, unknown> {
+  const row: Record<string, unknown> = { quota_usage: sim.usage(account.publishes) };
+  if (fields.includes('config')) row.config = { quota_total: sim.config.quota[platform], quota_duration: DAY_MS / 1000 };
+  return row;
 }

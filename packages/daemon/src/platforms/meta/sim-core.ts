@@ -138,6 +138,9 @@ export interface MetaSimConfig {
 
 export const DAY_MS = 86_400_000;
 
+/** A Graph API timestamp: ISO 8601 to the second, with a +0000 offset (`2026-12-25T09:00:00+0000`). */
+export const graphTime = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
+
 /** The state every Meta simulator reads and writes. */
 export class MetaSimState {
   readonly config: MetaSimConfig;
@@ -234,6 +237,12 @@ export class MetaSimState {
     if (!acc || acc.platform !== platform) fail(100, `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { subcode: 33 });
     if (!this.isSandboxToken(token) && !this.owns(token, acc)) fail(10, 'Application does not have permission for this action');
     return acc;
+  }
+
+  /** The account a path's id names, `me` being the token's own account; the token must be allowed to act for it. */
+  pathAccount(req: SimRequest, id: string, platform: SimPlatform, kind: SimAccount['kind']): SimAccount {
+    const tok = this.authenticate(req, platform, id === 'me' ? null : id);
+    return this.account(id === 'me' ? tok.accountId : id, platform, kind, tok);
   }
 
   /** A token no dialog issued that sandbox connections carry (`sandbox_at_…`), when the config accepts them. */

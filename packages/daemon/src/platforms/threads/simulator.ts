@@ -1,6 +1,6 @@
 import { links, threadsLength } from '../meta/text-rules';
-import { checkChildren, containerStatus, createContainer, getContainer, type SimContainer } from '../meta/sim-containers';
-import { bool, DAY_MS, fail, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
+import { checkChildren, containerStatus, createContainer, getContainer, publishingLimitRow, type SimContainer } from '../meta/sim-containers';
+import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
 
 /**
  * graph.threads.net, strict per platforms.md §4 and §9: containers, publishing on
@@ -24,12 +24,10 @@ export function threadsRoutes(req: SimRequest, sim: MetaSimState): unknown {
       user(sim, String(obj.accountId), auth(req, sim, String(obj.accountId)));
       return pickFields(obj, req.params.fields, ['id']);
     }
-    const tok = auth(req, sim, id === 'me' ? null : id);
-    const acc = user(sim, id === 'me' ? tok.accountId : id, tok);
+    const acc = sim.pathAccount(req, id, 'threads', 'threads_user');
     return pickFields({ id: acc.id, username: acc.username, name: acc.name }, req.params.fields, ['id']);
   }
-  const tok = auth(req, sim, id === 'me' ? null : id);
-  const acc = user(sim, id === 'me' ? tok.accountId : id, tok);
+  const acc = sim.pathAccount(req, id, 'threads', 'threads_user');
   if (edge === 'threads' && req.method === 'POST') return createThread(req, sim, acc);
   if (edge === 'threads' && req.method === 'GET') {
     return listEdge(sim, req, (o) => o._type === 'threads_media' && o.accountId === acc.id, ['id']);
@@ -37,8 +35,7 @@ export function threadsRoutes(req: SimRequest, sim: MetaSimState): unknown {
   if (edge === 'threads_publish' && req.method === 'POST') return publish(req, sim, acc);
   if (edge === 'threads_publishing_limit' && req.method === 'GET') {
     const fields = req.params.fields ?? 'quota_usage';
-    const row: Record<string, unknown> = { quota_usage: sim.usage(acc.publishes) };
-    if (fields.includes('config')) row.config = { quota_total: sim.config.quota.threads, quota_duration: DAY_MS / 1000 };
+    const row = publishingLimitRow(sim, acc, 'threads', fields);
     if (fields.includes('reply_quota_usage')) row.reply_quota_usage = 0;
     if (fields.includes('reply_config')) row.reply_config = { quota_total: 1000, quota_duration: DAY_MS / 1000 };
     return { data: [row] };
@@ -111,7 +108,7 @@ function publish(req: SimRequest, sim: MetaSimState, acc: SimAccount): unknown {
     text: c.params.text,
     media_type: c.mediaType === 'CAROUSEL' ? 'CAROUSEL_ALBUM' : c.mediaType === 'TEXT' ? 'TEXT_POST' : c.mediaType,
     media_product_type: 'THREADS',
-    timestamp: new Date(now).toISOString().replace(/\.\d{3}Z$/, '+0000'),
+    timestamp: graphTime(now),
     permalink,
     shortcode,
     username: acc.username,
