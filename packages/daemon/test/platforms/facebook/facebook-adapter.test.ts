@@ -12,26 +12,24 @@ beforeEach(async () => {
 });
 afterEach(async () => s.close());
 
-const reqs = (path: string, method = 'POST') => s.state.requests.filter((r) => r.path === path && r.method === method);
-
 describe('facebook adapter against the simulator', () => {
   it('publishes a text post to the page feed and reads its permalink', async () => {
     const out = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'Hello page' })));
     expect(s.sequence()).toEqual([`POST ${FB} /page1/feed`, `GET ${FB} /${out.postId}`]);
-    expect(reqs('/page1/feed')[0]!.params).toEqual({ message: 'Hello page' });
+    expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'Hello page' });
     expect(out).toEqual({ postId: s.state.posts[0]!.postId, postUrl: `https://www.facebook.com/${out.postId}` });
     expect(out.postId).toMatch(/^page1_\d+$/);
   });
 
   it('publishes a link post with the link parameter', async () => {
     await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'Read https://example.com/a now' })));
-    expect(reqs('/page1/feed')[0]!.params).toEqual({ message: 'Read https://example.com/a now', link: 'https://example.com/a' });
+    expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'Read https://example.com/a now', link: 'https://example.com/a' });
     expect(s.state.posts[0]!.kind).toBe('link');
   });
 
   it('uploads one photo as multipart source with its message', async () => {
     const out = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'pic', media: [mediaFile('image')] })));
-    const [r] = reqs('/page1/photos');
+    const [r] = s.requests('/page1/photos');
     expect(r!.files).toEqual(['source']);
     expect(r!.params).toEqual({ message: 'pic' });
     expect(out.postId).toBe(s.state.posts[0]!.postId);
@@ -40,16 +38,16 @@ describe('facebook adapter against the simulator', () => {
   it('publishes several photos as unpublished photos attached to one feed post', async () => {
     const ctx = context(s, { platform: 'facebook', type: 'feed', caption: 'album', media: [mediaFile('image'), mediaFile('image')] });
     await drive(s.clock, adapter.publish(ctx));
-    expect(reqs('/page1/photos').map((r) => r.params)).toEqual([{ published: 'false' }, { published: 'false' }]);
+    expect(s.requests('/page1/photos').map((r) => r.params)).toEqual([{ published: 'false' }, { published: 'false' }]);
     const photos = ctx.checkpoint.data.photos as string[];
-    expect(reqs('/page1/feed')[0]!.params).toEqual({ message: 'album', attached_media: JSON.stringify(photos.map((id) => ({ media_fbid: id }))) });
+    expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'album', attached_media: JSON.stringify(photos.map((id) => ({ media_fbid: id }))) });
     expect(s.state.posts).toHaveLength(1);
   });
 
   it('uploads a feed video to graph-video.facebook.com', async () => {
     const out = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'film', media: [mediaFile('video')] })));
     expect(s.sequence()[0]).toBe('POST graph-video.facebook.com /page1/videos');
-    expect(reqs('/page1/videos')[0]!.params).toEqual({ description: 'film' });
+    expect(s.requests('/page1/videos')[0]!.params).toEqual({ description: 'film' });
     expect(out).toEqual({ postId: s.state.posts[0]!.postId, postUrl: `https://www.facebook.com/page1/videos/${out.postId}` });
   });
 
@@ -73,10 +71,10 @@ describe('facebook adapter against the simulator', () => {
       `POST ${FB} /page1/video_stories`,
       `GET ${FB} /page1/stories`,
     ]);
-    const upload = reqs(`/video-upload/v25.0/${videoId}`)[0]!;
+    const upload = s.requests(`/video-upload/v25.0/${videoId}`)[0]!;
     expect(upload.headers).toMatchObject({ offset: '0', file_size: '5000' });
     expect(upload.bodyBytes).toBe(5000);
-    expect(reqs('/page1/video_stories').map((r) => r.params)).toEqual([{ upload_phase: 'start' }, { upload_phase: 'finish', video_id: videoId }]);
+    expect(s.requests('/page1/video_stories').map((r) => r.params)).toEqual([{ upload_phase: 'start' }, { upload_phase: 'finish', video_id: videoId }]);
     expect(s.state.posts.map((p) => p.kind)).toEqual(['story']);
   });
 
@@ -84,11 +82,11 @@ describe('facebook adapter against the simulator', () => {
     const ctx = context(s, { platform: 'facebook', type: 'reels', caption: 'my reel #fun', media: [mediaFile('video', { bytes: 3000 })] });
     const out = await drive(s.clock, adapter.publish(ctx));
     const videoId = ctx.checkpoint.data.videoId as string;
-    expect(reqs('/page1/video_reels').map((r) => r.params)).toEqual([
+    expect(s.requests('/page1/video_reels').map((r) => r.params)).toEqual([
       { upload_phase: 'start' },
       { upload_phase: 'finish', video_id: videoId, video_state: 'PUBLISHED', description: 'my reel #fun' },
     ]);
-    expect(reqs(`/video-upload/v25.0/${videoId}`)[0]!.headers).toMatchObject({ offset: '0', file_size: '3000' });
+    expect(s.requests(`/video-upload/v25.0/${videoId}`)[0]!.headers).toMatchObject({ offset: '0', file_size: '3000' });
     expect(out).toEqual({ postId: videoId, postUrl: `https://www.facebook.com/reel/${videoId}` });
     expect(s.state.posts[0]!.postId).toBe(videoId);
   });
@@ -158,7 +156,7 @@ describe('facebook adapter against the simulator', () => {
     const ctx = context(s, { platform: 'facebook', type: 'feed', caption: 'ghost', checkpoint: { publishCalledAt: s.clock.now() } });
     const err = await drive(s.clock, adapter.publish(ctx)).catch((e: unknown) => e);
     expect((err as { kind: string }).kind).toBe('outcome_unknown');
-    expect(reqs('/page1/feed')).toHaveLength(0);
+    expect(s.requests('/page1/feed')).toHaveLength(0);
     const rec = await drive(s.clock, adapter.reconcile(ctx));
     expect(rec.state).toBe('unknown');
   });

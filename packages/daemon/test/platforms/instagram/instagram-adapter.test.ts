@@ -12,7 +12,7 @@ beforeEach(async () => {
 });
 afterEach(async () => s.close());
 
-const params = (path: string, method = 'POST') => s.state.requests.filter((r) => r.path === path && r.method === method).map((r) => r.params);
+const params = (path: string, method = 'POST') => s.requests(path, method).map((r) => r.params);
 
 describe('instagram adapter against the simulator', () => {
   it('publishes one image as a feed post: quota check, container, polling, media_publish, permalink', async () => {
@@ -110,7 +110,7 @@ describe('instagram adapter against the simulator', () => {
     const err = await drive(s.clock, adapter.publish(context(s, { platform: 'instagram', type: 'feed', media: [mediaFile('image')] }))).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(RateLimitedError);
     expect((err as RateLimitedError).until).toBe(s.clock.now() + 86_400_000);
-    expect(s.state.requests.filter((r) => r.path === '/instagram-acct/media' && r.method === 'POST')).toHaveLength(1);
+    expect(s.requests('/instagram-acct/media')).toHaveLength(1);
   });
 
   it('maps a quota refusal on media_publish (9/2207042) to the window read from content_publishing_limit', async () => {

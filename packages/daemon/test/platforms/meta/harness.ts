@@ -25,6 +25,8 @@ export async function startSim(opts: { config?: Partial<MetaSimConfig>; db?: DB;
     url,
     baseUrl: (host: string) => `${url}/${host}`,
     close: () => new Promise<void>((r) => server.close(() => r())),
+    /** The recorded requests to `path` (`/<account>/<edge>`) made with `method`. */
+    requests: (path: string, method = 'POST') => sim.state.requests.filter((r) => r.path === path && r.method === method),
     /** `METHOD host path` of every request, consecutive identical status polls collapsed. */
     sequence(opts2: { collapsePolls?: boolean } = {}) {
       const lines = sim.state.requests.map((r) => `${r.method} ${r.host} ${r.path}`);

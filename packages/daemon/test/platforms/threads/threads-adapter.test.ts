@@ -13,7 +13,7 @@ beforeEach(async () => {
 });
 afterEach(async () => s.close());
 
-const created = () => s.state.requests.filter((r) => r.path === '/threads-acct/threads' && r.method === 'POST').map((r) => r.params);
+const created = () => s.requests('/threads-acct/threads').map((r) => r.params);
 
 describe('threads adapter against the simulator', () => {
   it('publishes a text post: quota check, TEXT container, status, threads_publish, permalink', async () => {
