@@ -1,13 +1,14 @@
 import type { PlatformAdapter, PublishContext } from '../../src/platforms/adapter';
-import { mkdtempSync, rmSync, writeFileSync, appendFileSync } from 'node:fs';
-import { hostname, tmpdir } from 'node:os';
+import { writeFileSync, appendFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AuthExpiredError, PermanentError } from '../../src/platforms/errors';
 import { FileLedger } from '../../src/platforms/test-adapter';
 import { retryDelay } from '../../src/publisher/backoff';
 import { isOwnerDead, newLeaseOwner } from '../../src/publisher/lease-owner';
 import { T0, useWorlds } from '../scheduler/harness';
+import { useTempDirs } from '../support/temp-dirs';
 
 const world = useWorlds();
 
@@ -125,12 +126,10 @@ describe('lease owners', () => {
 });
 
 describe('FileLedger', () => {
-  const dirs: string[] = [];
-  afterEach(() => dirs.splice(0).forEach((d) => rmSync(d, { recursive: true, force: true })));
+  const tempDir = useTempDirs();
 
   it('keeps every post across reopenings and ignores a torn last line', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sp-ledger-'));
-    dirs.push(dir);
+    const dir = tempDir('sp-ledger-');
     const path = join(dir, 'ledger.jsonl');
     writeFileSync(path, '');
     const a = new FileLedger(path);

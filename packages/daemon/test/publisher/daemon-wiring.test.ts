@@ -1,5 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openAdmin } from '../../src/admin/admin';
@@ -9,17 +7,16 @@ import { FileLedger } from '../../src/platforms/test-adapter';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';
 import { createLogger } from '../../src/util/logger';
 import { T0 } from '../scheduler/harness';
+import { useTempDirs } from '../support/temp-dirs';
 
-const dirs: string[] = [];
+const tempDir = useTempDirs();
 afterEach(() => {
   delete process.env.SOCIALPUB_TEST_ADAPTER;
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
 describe('the daemon with the scheduler and publisher wired in', () => {
   it('publishes now, at a scheduled time, never when cancelled, at once when approved late, and reports on /healthz', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sp-wiring-'));
-    dirs.push(dir);
+    const dir = tempDir('sp-wiring-');
     const admin = openAdmin(dir);
     const { api_key } = admin.createKey({ email: 'me@example.com' });
     admin.addSandboxConnection('twitter', { email: 'me@example.com' });

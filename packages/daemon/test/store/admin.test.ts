@@ -1,21 +1,14 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AdminError, DEFAULT_EMAIL, openAdmin } from '../../src/admin/admin';
 import { resolveConfig } from '../../src/config';
 import { createApp } from '../../src/http/app';
 import { openDatabase } from '../../src/store/database';
+import { useTempDirs } from '../support/temp-dirs';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-const dataDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'sp-admin-'));
-  dirs.push(d);
-  return d;
-};
+const tempDir = useTempDirs();
+const dataDir = () => tempDir('sp-admin-');
 
 describe('local admin on the data dir', () => {
   it('creates a key (and its user) that the HTTP interface accepts', async () => {

@@ -1,23 +1,13 @@
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startCheckpointer } from '../../src/store/checkpointer';
 import { openDatabase } from '../../src/store/database';
+import { useTempDirs } from '../support/temp-dirs';
+import { walFileDb } from '../support/wal-file-db';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-function fileDb() {
-  const dir = mkdtempSync(join(tmpdir(), 'sp-checkpoint-'));
-  dirs.push(dir);
-  const path = join(dir, 'socialpub.db');
-  const db = openDatabase(path);
-  db.exec('CREATE TABLE t (v TEXT)');
-  return { db, path };
-}
+const tempDir = useTempDirs();
+const fileDb = () => walFileDb(tempDir('sp-checkpoint-'));
 
 describe('checkpoint thread', () => {
   it('turns the commit-time checkpoint off and copies the WAL into the database from its own thread', async () => {

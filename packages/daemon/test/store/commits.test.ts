@@ -1,25 +1,14 @@
-import { mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ConfigError, resolveConfig } from '../../src/config';
 import { createCommits, walFileSync } from '../../src/store/commits';
 import { openDatabase, type DB } from '../../src/store/database';
+import { useTempDirs } from '../support/temp-dirs';
+import { walFileDb } from '../support/wal-file-db';
 
-const dirs: string[] = [];
-afterEach(() => {
-  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
-});
-
-/** A WAL database on disk with a one-column table. */
-function fileDb(): { db: DB; path: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'sp-commits-'));
-  dirs.push(dir);
-  const path = join(dir, 'socialpub.db');
-  const db = openDatabase(path);
-  db.exec('CREATE TABLE t (v TEXT)');
-  return { db, path };
-}
+const tempDir = useTempDirs();
+const fileDb = () => walFileDb(tempDir('sp-commits-'));
 
 /** A WAL sync whose syncs the test finishes by hand, in order. */
 function manualSync() {
@@ -171,8 +160,7 @@ describe('SOCIALPUB_SQLITE_SYNC', () => {
 
 describe('the WAL file sync', () => {
   it('keeps one handle across syncs, reopens it when the file is replaced, and resolves for a missing file', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'sp-walsync-'));
-    dirs.push(dir);
+    const dir = tempDir('sp-walsync-');
     const path = join(dir, 'x-wal');
     const wal = walFileSync(path);
     await wal.sync(); // no file yet: nothing to sync
