@@ -11,6 +11,15 @@ import { driveClock, fakeBytes, makeContext, mediaFile, RecordingClock, serveSim
 
 /** TikTok's chunk rules scaled down 80x so multi-chunk uploads stay small in tests. */
 const SMALL: ChunkRules = { min: 64 * 1024, max: 256 * 1024, finalMax: 512 * 1024, maxChunks: 1000 };
+/** The Content-Range of each PUT when `chunked` uploads a 650,000-byte video: 102,400-byte chunks, the sixth taking the rest. */
+const SIX_CHUNKS_OF_650_000 = [
+  'bytes 0-102399/650000',
+  'bytes 102400-204799/650000',
+  'bytes 204800-307199/650000',
+  'bytes 307200-409599/650000',
+  'bytes 409600-511999/650000',
+  'bytes 512000-649999/650000',
+];
 
 let clock: RecordingClock;
 let sim: TiktokSimulator;
@@ -102,14 +111,7 @@ describe('tiktok adapter against the TikTok simulator', () => {
 
     expect((sim.log.requests[1]!.body as { source_info: unknown }).source_info).toEqual({ source: 'FILE_UPLOAD', video_size: 650_000, chunk_size: 102_400, total_chunk_count: 6 });
     const puts = sim.log.to('PUT', '/upload/video/');
-    expect(puts.map((r) => r.headers['content-range'])).toEqual([
-      'bytes 0-102399/650000',
-      'bytes 102400-204799/650000',
-      'bytes 204800-307199/650000',
-      'bytes 307200-409599/650000',
-      'bytes 409600-511999/650000',
-      'bytes 512000-649999/650000',
-    ]);
+    expect(puts.map((r) => r.headers['content-range'])).toEqual(SIX_CHUNKS_OF_650_000);
     expect(puts.map((r) => r.status)).toEqual([206, 206, 206, 206, 206, 201]);
     expect(sim.log.posts[0]!.body.sha256).toBe(sha(video.path));
   });
@@ -147,14 +149,7 @@ describe('tiktok adapter against the TikTok simulator', () => {
     await driveClock(clock, chunked.publish(ctx));
     expect(sim.log.to('POST', '/v2/post/publish/video/init/')).toHaveLength(1);
     const ranges = sim.log.to('PUT', '/upload/video/').filter((r) => r.status !== 503).map((r) => r.headers['content-range']);
-    expect(ranges).toEqual([
-      'bytes 0-102399/650000',
-      'bytes 102400-204799/650000',
-      'bytes 204800-307199/650000',
-      'bytes 307200-409599/650000',
-      'bytes 409600-511999/650000',
-      'bytes 512000-649999/650000',
-    ]);
+    expect(ranges).toEqual(SIX_CHUNKS_OF_650_000);
     expect(sim.log.posts[0]!.body.sha256).toBe(sha(video.path));
   });
 
