@@ -315,8 +315,8 @@ export class MediaService {
     if (remaining <= 0) ctrl.abort(timeout);
     else this.clock.sleep(remaining, deadlineTimer.signal).then(() => ctrl.abort(timeout), () => {});
     try {
-      const todo = this.store.files(taskId).filter((f) => f.status === 'pending' || f.status === 'fetching');
-      await Promise.all(todo.map((f) => this.#prepareFile(f, ctrl.signal)));
+      const unfinished = this.store.files(taskId).filter((f) => f.status === 'pending' || f.status === 'fetching');
+      await Promise.all(unfinished.map((f) => this.#prepareFile(f, ctrl.signal)));
     } finally {
       deadlineTimer.abort();
     }
