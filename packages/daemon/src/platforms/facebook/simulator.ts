@@ -48,7 +48,7 @@ export function facebookRoutes(req: SimRequest, sim: MetaSimState): unknown {
   const obj = sim.objects.get(id);
   if (!edge && req.method === 'GET' && obj && String(obj._type).startsWith('fb_')) {
     const pageId = String(obj.pageId);
-    page(sim, pageId, auth(req, sim, pageId));
+    sim.actingFor(req, pageId, 'facebook', 'fb_page');
     if (obj._type === 'fb_video') return pickFields({ ...obj, status: videoStatus(sim, obj as FbVideo), permalink_url: `https://www.facebook.com/reel/${String(obj.id)}` }, req.params.fields, ['id']);
     return pickFields(obj, req.params.fields, ['id']);
   }
@@ -307,7 +307,7 @@ function rupload(req: SimRequest, sim: MetaSimState): unknown {
   if (!v || v._type !== 'fb_video') return uploadError('ProcessingFailedError', `Video ${id} has no upload session.`, false, 404);
   if (!/^OAuth\s+/i.test(req.headers.authorization ?? '')) uploadError('AuthError', 'rupload needs "Authorization: OAuth <page token>".', false, 401);
   try {
-    page(sim, v.pageId, auth(req, sim, v.pageId));
+    sim.actingFor(req, v.pageId, 'facebook', 'fb_page');
   } catch (e) {
     if (e instanceof GraphFail) uploadError('AuthError', String((e.body.error as { message: string }).message), false, 401);
     throw e;

@@ -1,6 +1,6 @@
 import { hashtags, mentions, codePoints } from '../meta/text-rules';
 import { checkChildren, containerStatus, createContainer, getContainer, publishingLimitRow, type SimContainer } from '../meta/sim-containers';
-import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
+import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest } from '../meta/sim-core';
 
 /**
  * graph.instagram.com (Instagram Login) and the Instagram edges of graph.facebook.com
@@ -15,7 +15,7 @@ export function instagramRoutes(req: SimRequest, sim: MetaSimState): unknown {
   if (!edge && req.method === 'GET') {
     if (obj?._type === 'container' && obj.platform === 'instagram') return readContainer(req, sim, obj as SimContainer);
     if (obj?._type === 'ig_media') {
-      auth(req, sim, String(obj.accountId));
+      sim.authenticate(req, 'instagram', String(obj.accountId));
       return pickFields(obj, req.params.fields, ['id']);
     }
     const acc = sim.accounts.get(id);
@@ -43,17 +43,8 @@ export function instagramRoutes(req: SimRequest, sim: MetaSimState): unknown {
   return fail(100, `Unsupported ${req.method} request.`, { subcode: 33 });
 }
 
-function auth(req: SimRequest, sim: MetaSimState, hint: string | null): TokenRecord {
-  return sim.authenticate(req, 'instagram', hint);
-}
-
-function ig(sim: MetaSimState, id: string, tok: TokenRecord): SimAccount {
-  return sim.account(id, 'instagram', 'ig_user', tok);
-}
-
 function readContainer(req: SimRequest, sim: MetaSimState, c: SimContainer): unknown {
-  const tok = auth(req, sim, c.accountId);
-  ig(sim, c.accountId, tok);
+  sim.actingFor(req, c.accountId, 'instagram', 'ig_user');
   const code = containerStatus(sim, c);
   const text: Record<typeof code, string> = {
     IN_PROGRESS: 'In Progress: Media is still being processed.',

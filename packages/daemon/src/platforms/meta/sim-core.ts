@@ -245,6 +245,11 @@ export class MetaSimState {
     return this.account(id === 'me' ? tok.accountId : id, platform, kind, tok);
   }
 
+  /** Account `id` (the owner of an object being read), which the request's token must be allowed to act for. */
+  actingFor(req: SimRequest, id: string, platform: SimPlatform, kind: SimAccount['kind']): SimAccount {
+    return this.account(id, platform, kind, this.authenticate(req, platform, id));
+  }
+
   /** A token no dialog issued that sandbox connections carry (`sandbox_at_…`), when the config accepts them. */
   acceptsSandboxToken(token: string | null): boolean {
     return this.config.acceptSandboxTokens && token !== null && isSandboxToken(token);

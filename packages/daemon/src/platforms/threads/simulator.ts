@@ -1,6 +1,6 @@
 import { links, threadsLength } from '../meta/text-rules';
 import { checkChildren, containerStatus, createContainer, getContainer, publishingLimitRow, type SimContainer } from '../meta/sim-containers';
-import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
+import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest } from '../meta/sim-core';
 
 /**
  * graph.threads.net, strict per platforms.md §4 and §9: containers, publishing on
@@ -14,14 +14,14 @@ export function threadsRoutes(req: SimRequest, sim: MetaSimState): unknown {
   if (!edge && req.method === 'GET') {
     if (obj?._type === 'container' && obj.platform === 'threads') {
       const c = obj as SimContainer;
-      user(sim, c.accountId, auth(req, sim, c.accountId));
+      sim.actingFor(req, c.accountId, 'threads', 'threads_user');
       const status = containerStatus(sim, c);
       const view: Record<string, unknown> = { id: c.id, status };
       if (status === 'ERROR') view.error_message = c.error;
       return pickFields(view, req.params.fields, ['id']);
     }
     if (obj?._type === 'threads_media') {
-      user(sim, String(obj.accountId), auth(req, sim, String(obj.accountId)));
+      sim.actingFor(req, String(obj.accountId), 'threads', 'threads_user');
       return pickFields(obj, req.params.fields, ['id']);
     }
     const acc = sim.pathAccount(req, id, 'threads', 'threads_user');
@@ -41,14 +41,6 @@ export function threadsRoutes(req: SimRequest, sim: MetaSimState): unknown {
     return { data: [row] };
   }
   return fail(100, `Unsupported ${req.method} request.`, { subcode: 33 });
-}
-
-function auth(req: SimRequest, sim: MetaSimState, hint: string | null): TokenRecord {
-  return sim.authenticate(req, 'threads', hint);
-}
-
-function user(sim: MetaSimState, id: string, tok: TokenRecord): SimAccount {
-  return sim.account(id, 'threads', 'threads_user', tok);
 }
 
 function createThread(req: SimRequest, sim: MetaSimState, acc: SimAccount): unknown {
