@@ -12,16 +12,13 @@ import {
   SocialPub,
   SocialPubError,
 } from '@socialpub/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parseRetryAfter } from '../src/errors';
 import { FakeClock } from './helpers/fake-clock';
-import { errorBody, json, startFakeServer, type FakeServer } from './helpers/fake-server';
+import { useFakeServers } from './helpers/fake-client';
+import { errorBody, json } from './helpers/fake-server';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
+const { start } = useFakeServers();
 
 describe('APIError.from', () => {
   const cases = [
@@ -91,7 +88,7 @@ describe('parseRetryAfter', () => {
 
 describe('errors from a request', () => {
   it('keeps got’s HTTPError as the cause and fills the fields from the answer', async () => {
-    server = await startFakeServer((_q, res) =>
+    const server = await start((_q, res) =>
       json(res, 404, errorBody('not_found', 'No job job_404'), { 'x-request-id': 'req_abc' }),
     );
     const client = new SocialPub({ baseUrl: server.url, apiKey: 'sp_a_b', clock: new FakeClock() });
@@ -102,7 +99,7 @@ describe('errors from a request', () => {
   });
 
   it('throws APIResponseValidationError when a 2xx answer does not match the schema', async () => {
-    server = await startFakeServer((_q, res) => json(res, 200, { success: true, job_id: 42 }));
+    const server = await start((_q, res) => json(res, 200, { success: true, job_id: 42 }));
     const client = new SocialPub({ baseUrl: server.url, apiKey: 'sp_a_b', clock: new FakeClock() });
     const error = (await client.content.publish({ caption: 'x', platforms: ['twitter'], publish_now: true }).catch((e: unknown) => e)) as APIResponseValidationError;
     expect(error).toBeInstanceOf(APIResponseValidationError);
@@ -111,7 +108,7 @@ describe('errors from a request', () => {
   });
 
   it('refuses to send an authenticated request without a key, naming where to put one', async () => {
-    server = await startFakeServer((_q, res) => json(res, 200, {}));
+    const server = await start((_q, res) => json(res, 200, {}));
     const saved = process.env.SOCIALPUB_API_KEY;
     delete process.env.SOCIALPUB_API_KEY;
     try {

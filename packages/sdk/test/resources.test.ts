@@ -1,25 +1,18 @@
 import { SocialPub, WaitTimeoutError, type MediaStatus, type Post } from '@socialpub/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from './helpers/fake-clock';
-import { errorBody, json, startFakeServer, type FakeHandler, type FakeServer } from './helpers/fake-server';
+import { useFakeServers } from './helpers/fake-client';
+import { errorBody, json } from './helpers/fake-server';
 import { completed, post, processing, publishResult } from './helpers/fixtures';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
+const { start, client: setup } = useFakeServers();
+afterEach(() => {
   vi.unstubAllEnvs();
 });
 
-async function setup(handler: FakeHandler) {
-  server = await startFakeServer(handler);
-  const clock = new FakeClock();
-  return { client: new SocialPub({ baseUrl: server.url, apiKey: 'sp_key_secret', clock }), clock, requests: server.requests };
-}
-
 describe('configuration', () => {
   it('reads SOCIALPUB_BASE_URL and SOCIALPUB_API_KEY and sends the key as a Bearer token', async () => {
-    server = await startFakeServer((_q, res) => json(res, 200, { success: true, valid: true, user: { id: '0b6f6a8e-4a39-4a57-9c57-2a6d0f7c1e11', email: 'a@example.com' } }));
+    const server = await start((_q, res) => json(res, 200, { success: true, valid: true, user: { id: '0b6f6a8e-4a39-4a57-9c57-2a6d0f7c1e11', email: 'a@example.com' } }));
     vi.stubEnv('SOCIALPUB_BASE_URL', `${server.url}/`);
     vi.stubEnv('SOCIALPUB_API_KEY', 'sp_env_key');
     const client = new SocialPub();
@@ -116,7 +109,7 @@ describe('routes', () => {
 
   it('calls /healthz without a key and returns an unhealthy 503 body instead of throwing', async () => {
     const health = { status: 'unhealthy', version: '0.1.0', time: '2026-12-25T10:00:00.000Z', uptime_s: 5, scheduler: { running: true, last_tick: null, stalled: true, wheel_size: 0 }, targets: { pending_approval: 0, scheduled: 1, publishing: 0, published: 2, failed: 0, cancelled: 0, needs_review: 0 } };
-    server = await startFakeServer((_q, res) => json(res, 503, health));
+    const server = await start((_q, res) => json(res, 503, health));
     const client = new SocialPub({ baseUrl: server.url, apiKey: '', maxRetries: 0, clock: new FakeClock() });
     expect(await client.health()).toEqual(health);
     expect(server.requests[0]?.url.pathname).toBe('/healthz');
@@ -200,7 +193,6 @@ describe('waiting helpers', () => {
     for (const status of ['partially_published', 'failed', 'cancelled', 'needs_review'] as const) {
       const { client } = await setup((_q, res, i) => json(res, 200, { success: true, post: post('job_1', i === 0 ? 'publishing' : status) }));
       expect((await client.scheduled.waitUntilDone('job_1')).status).toBe(status);
-      await server?.close();
     }
   });
 

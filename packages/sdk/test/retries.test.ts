@@ -8,23 +8,13 @@ import {
   SocialPub,
   SocialPubError,
 } from '@socialpub/sdk';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { FakeClock } from './helpers/fake-clock';
-import { errorBody, json, startFakeServer, type FakeHandler, type FakeServer } from './helpers/fake-server';
+import { useFakeServers } from './helpers/fake-client';
+import { errorBody, json, type FakeHandler } from './helpers/fake-server';
 import { post, publishResult } from './helpers/fixtures';
 
-let server: FakeServer | undefined;
-afterEach(async () => {
-  await server?.close();
-  server = undefined;
-});
-
-async function setup(handler: FakeHandler, options: { maxRetries?: number; timeout?: number; maxRetryAfter?: number } = {}) {
-  server = await startFakeServer(handler);
-  const clock = new FakeClock();
-  const client = new SocialPub({ baseUrl: server.url, apiKey: 'sp_key_secret', clock, ...options });
-  return { client, clock, requests: server.requests };
-}
+const { client: setup } = useFakeServers();
 
 const failThen = (failures: number, fail: FakeHandler, ok: FakeHandler): FakeHandler => (req, res, i) => (i < failures ? fail(req, res, i) : ok(req, res, i));
 const getOk: FakeHandler = (req, res) => json(res, 200, { success: true, post: post(req.url.searchParams.get('job_id') ?? 'job_x') });
@@ -69,7 +59,6 @@ describe('retries', () => {
     const { client, requests } = await setup(failThen(1, (_q, res) => json(res, 408, errorBody('internal', 'slow')), getOk));
     await client.scheduled.get('job_1');
     expect(requests).toHaveLength(2);
-    await server?.close();
 
     const second = await setup((_q, res) => json(res, 409, errorBody('conflict', 'Nothing left to move')));
     await expect(second.client.scheduled.update('job_1', { scheduled_for: '2026-12-25T11:00:00Z' })).rejects.toBeInstanceOf(ConflictError);

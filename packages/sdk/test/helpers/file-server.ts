@@ -1,13 +1,10 @@
 import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback, type Listening } from './listen';
 
 /** A 1x1 PNG: real bytes, so the daemon's format sniffing accepts it as an image. */
 export const PNG_BYTES = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg==', 'base64');
 
-export interface FileServer {
-  url: string;
-  close(): Promise<void>;
-}
+export type FileServer = Listening;
 
 /** Serves /photo.png (an image) and /login.html (an HTML page, which preparation refuses) on 127.0.0.1. */
 export async function startFileServer(): Promise<FileServer> {
@@ -22,14 +19,5 @@ export async function startFileServer(): Promise<FileServer> {
       res.writeHead(404).end();
     }
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  return listenOnLoopback(server);
 }

@@ -1,5 +1,5 @@
 import { createServer, request, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { listenOnLoopback } from './listen';
 
 export type ProxyAction = 'forward' | 'drop-response' | 'hold';
 
@@ -53,16 +53,9 @@ export async function startProxy(target: string, decide: (exchange: ProxiedExcha
       upstream.end(Buffer.concat(chunks));
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    exchanges,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const res of held) res.destroy();
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+  // Held answers are cut first, so their clients see the connection end.
+  const { url, close } = await listenOnLoopback(server, () => {
+    for (const res of held) res.destroy();
+  });
+  return { url, exchanges, close };
 }
