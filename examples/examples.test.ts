@@ -1,11 +1,11 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { SocialPub } from '@socialpub/sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FakeClock } from '../packages/sdk/test/helpers/fake-clock';
-import { PNG_BYTES, startFileServer, type FileServer } from '../packages/sdk/test/helpers/file-server';
-import { startRealDaemon, type RealDaemon } from '../packages/sdk/test/helpers/real-daemon';
+import type { SocialPub } from '@socialpub/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDaemonWithFiles } from '../packages/sdk/test/helpers/daemon-with-files';
+import { PNG_BYTES, type FileServer } from '../packages/sdk/test/helpers/file-server';
+import type { RealDaemon } from '../packages/sdk/test/helpers/real-daemon';
 import { manageScheduled } from './manage-scheduled';
 import { prepareThenPublish } from './prepare-then-publish';
 import { publishNow } from './publish-now';
@@ -23,16 +23,12 @@ describe('the examples, against a daemon with sandbox connections', () => {
   const log = (line: string) => void lines.push(line);
 
   beforeAll(async () => {
-    // prepare-then-publish fetches from a loopback file server, which the daemon allows only when told.
-    vi.stubEnv('SOCIALPUB_MEDIA_ALLOW_PRIVATE', '1');
-    files = await startFileServer();
-    // The waiting helpers poll at every turn of the event loop here (no time passes), so the
-    // classes they poll get room for those polls.
-    d = await startRealDaemon({ connect: ['twitter', 'threads', 'instagram'], rateLimits: { scheduled: { limit: 100_000 }, media_status: { limit: 100_000 } } });
-    vi.unstubAllEnvs();
-    const clock = new FakeClock();
-    clock.onSleep = () => new Promise<void>((resolve) => setImmediate(resolve));
-    client = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock });
+    // prepare-then-publish fetches from the loopback file server. The waiting helpers poll at
+    // every turn of the event loop here (no time passes), so the classes they poll get room for those polls.
+    ({ d, files, client } = await startDaemonWithFiles({
+      connect: ['twitter', 'threads', 'instagram'],
+      rateLimits: { scheduled: { limit: 100_000 }, media_status: { limit: 100_000 } },
+    }));
   });
   afterAll(async () => {
     await d?.close();

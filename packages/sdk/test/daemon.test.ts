@@ -13,7 +13,7 @@ import {
   type PublishParams,
 } from '@socialpub/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FakeClock } from './helpers/fake-clock';
+import { eventLoopClock, FakeClock } from './helpers/fake-clock';
 import { startProxy, type Proxy } from './helpers/proxy';
 import { startRealDaemon, type RealDaemon } from './helpers/real-daemon';
 
@@ -223,9 +223,7 @@ describe('the SDK against the real daemon', () => {
   });
 
   it('publishes now through the sandbox and waits until every target is published', async () => {
-    const clock = new FakeClock();
-    clock.onSleep = () => new Promise<void>((resolve) => setImmediate(resolve));
-    const waiter = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock });
+    const waiter = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock: eventLoopClock() });
     const job = await waiter.content.publish({ caption: 'Now, from the SDK tests', platforms: ['twitter', 'threads'], publish_now: true });
     expect(job.scheduled_for).toBeNull();
     const states: string[] = [];

@@ -1,8 +1,8 @@
-import { NotFoundError, SocialPub, type MediaStatus } from '@socialpub/sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { FakeClock } from './helpers/fake-clock';
-import { PNG_BYTES, startFileServer, type FileServer } from './helpers/file-server';
-import { startRealDaemon, type RealDaemon } from './helpers/real-daemon';
+import { NotFoundError, type MediaStatus, type SocialPub } from '@socialpub/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDaemonWithFiles } from './helpers/daemon-with-files';
+import { PNG_BYTES, type FileServer } from './helpers/file-server';
+import type { RealDaemon } from './helpers/real-daemon';
 
 describe('media preparation through the SDK against the real daemon', () => {
   let d: RealDaemon;
@@ -10,16 +10,8 @@ describe('media preparation through the SDK against the real daemon', () => {
   let client: SocialPub;
 
   beforeAll(async () => {
-    // The file server is on loopback, which the daemon refuses unless private networks are allowed.
-    vi.stubEnv('SOCIALPUB_MEDIA_ALLOW_PRIVATE', '1');
-    files = await startFileServer();
     // Room in the status class for polls that come at every turn of the event loop.
-    d = await startRealDaemon({ rateLimits: { media_status: { limit: 100_000 } } });
-    vi.unstubAllEnvs();
-    const clock = new FakeClock();
-    // Polls wait for the event loop to turn instead of for time to pass.
-    clock.onSleep = () => new Promise<void>((resolve) => setImmediate(resolve));
-    client = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock });
+    ({ d, files, client } = await startDaemonWithFiles({ rateLimits: { media_status: { limit: 100_000 } } }));
   });
   afterAll(async () => {
     await d?.close();

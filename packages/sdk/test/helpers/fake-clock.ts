@@ -22,3 +22,10 @@ export class FakeClock implements SdkClock {
     signal?.throwIfAborted();
   }
 }
+
+/** A FakeClock whose every wait lets the event loop turn once, so polls follow real work without time passing. */
+export function eventLoopClock(): FakeClock {
+  const clock = new FakeClock();
+  clock.onSleep = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return clock;
+}
