@@ -2,18 +2,10 @@ import { describe, expect, it } from 'vitest';
 import { parseDriveConfirmation } from '../../src/media/drive-confirmation';
 import { dispositionFileName, safeFileName } from '../../src/media/safe-name';
 import { sniffFormat } from '../../src/media/sniff';
-import { SAMPLES } from './helpers';
+import { ACCEPTED_FORMATS, SAMPLES } from './helpers';
 
 describe('sniffFormat', () => {
-  it.each([
-    ['jpeg', 'image', 'image/jpeg'],
-    ['png', 'image', 'image/png'],
-    ['gif', 'image', 'image/gif'],
-    ['mp4', 'video', 'video/mp4'],
-    ['mov', 'video', 'video/quicktime'],
-    ['movNoFtyp', 'video', 'video/quicktime'],
-    ['avi', 'video', 'video/x-msvideo'],
-  ] as const)('recognises %s from its first bytes', (name, kind, mime) => {
+  it.each(ACCEPTED_FORMATS)('recognises %s from its first bytes', (name, kind, mime) => {
     const format = sniffFormat(SAMPLES[name]);
     expect(format).toMatchObject({ kind, mimeType: mime });
   });

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
@@ -34,6 +35,20 @@ export const SAMPLES = {
   pdf: Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<<>>\nendobj\n', 'latin1'),
   html: Buffer.from('<!DOCTYPE html>\n<html><head><title>Sign in - Dropbox</title></head><body><form>…</form></body></html>'),
 };
+
+/** The accepted samples: name in SAMPLES, the kind they are judged to be, and their MIME type. */
+export const ACCEPTED_FORMATS = [
+  ['jpeg', 'image', 'image/jpeg'],
+  ['png', 'image', 'image/png'],
+  ['gif', 'image', 'image/gif'],
+  ['mp4', 'video', 'video/mp4'],
+  ['mov', 'video', 'video/quicktime'],
+  ['movNoFtyp', 'video', 'video/quicktime'],
+  ['avi', 'video', 'video/x-msvideo'],
+] as const;
+
+/** Hex SHA-256, as media statuses report it. */
+export const sha256 = (bytes: Buffer): string => createHash('sha256').update(bytes).digest('hex');
 
 export type Handler = (req: IncomingMessage, res: ServerResponse, url: URL) => void;
 

@@ -1,12 +1,9 @@
-import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MediaError } from '../../src/media/media-error';
 import { resolveSource } from '../../src/media/resolve-source';
 import type { ShareHosts } from '../../src/media/share-hosts';
-import { harness, prepareAndWait, redirect, SAMPLES, send, startServer, type Harness, type Handler, type TestServer } from './helpers';
-
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+import { harness, prepareAndWait, redirect, SAMPLES, send, sha256, startServer, type Harness, type Handler, type TestServer } from './helpers';
 
 describe('resolveSource (no network)', () => {
   const cases: [string, string, string][] = [
@@ -188,7 +185,7 @@ describe('each source kind against its service (local servers with the real redi
     expect(status.status).toBe('completed');
     expect(status.failed).toEqual([]);
     const [file] = status.files;
-    expect(file).toMatchObject({ original_url: input, mime_type: mime, size: bytes.length, sha256: sha(bytes) });
+    expect(file).toMatchObject({ original_url: input, mime_type: mime, size: bytes.length, sha256: sha256(bytes) });
     expect(file?.prepared_url).toMatch(new RegExp(`^http://127\\.0\\.0\\.1:8787/files/[0-9a-z]{32}/${name.replace('.', '\\.')}$`));
     const row = h.media.fileForUrl(file?.prepared_url ?? '');
     expect(readFileSync(h.media.pathOf(row as { token: string })).equals(bytes)).toBe(true);

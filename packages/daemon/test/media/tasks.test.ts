@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
@@ -8,9 +7,7 @@ import { AddressGuard } from '../../src/media/address-guard';
 import { MediaService } from '../../src/media/media-service';
 import { openDatabase } from '../../src/store/database';
 import { ManualClock } from '../../src/util/clock';
-import { finished, harness, loopbackResolver, prepareAndWait, SAMPLES, send, startServer, type Handler, type Harness, type TestServer } from './helpers';
-
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
+import { ACCEPTED_FORMATS, finished, harness, loopbackResolver, prepareAndWait, SAMPLES, send, sha256, startServer, type Handler, type Harness, type TestServer } from './helpers';
 
 /** Resolves when `emitter`'s next matching event arrives. */
 function nextEvent<T>(media: MediaService, event: 'file' | 'task', match: (e: T) => boolean): Promise<T> {
@@ -71,20 +68,12 @@ describe('preparing files', () => {
 
   const url = (path: string) => `${server.origin}${path}`;
 
-  it.each([
-    ['jpeg', 'image', 'image/jpeg'],
-    ['png', 'image', 'image/png'],
-    ['gif', 'image', 'image/gif'],
-    ['mp4', 'video', 'video/mp4'],
-    ['mov', 'video', 'video/quicktime'],
-    ['movNoFtyp', 'video', 'video/quicktime'],
-    ['avi', 'video', 'video/x-msvideo'],
-  ] as const)('prepares %s, judged from its bytes, with size and sha256', async (name, type, mime) => {
+  it.each(ACCEPTED_FORMATS)('prepares %s, judged from its bytes, with size and sha256', async (name, type, mime) => {
     h = harness();
     const { status } = await prepareAndWait(h.media, h.userId, [url(`/${name}`)]);
     expect(status.status).toBe('completed');
     const bytes = SAMPLES[name];
-    expect(status.files[0]).toMatchObject({ type, mime_type: mime, size: bytes.length, sha256: sha(bytes) });
+    expect(status.files[0]).toMatchObject({ type, mime_type: mime, size: bytes.length, sha256: sha256(bytes) });
     expect(status.progress).toEqual({ total: 1, completed: 1, failed: 0 });
   });
 
@@ -256,8 +245,8 @@ describe('preparing files', () => {
         const status = finished(restarted.status(taskId)!.status);
         expect(status.status).toBe('completed');
         expect(status.files.map((f) => [f.original_url, f.sha256])).toEqual([
-          [url('/fast.jpg'), sha(SAMPLES.jpeg)],
-          [url('/gated'), sha(SAMPLES.mp4)],
+          [url('/fast.jpg'), sha256(SAMPLES.jpeg)],
+          [url('/gated'), sha256(SAMPLES.mp4)],
         ]);
         expect(fastHits).toBe(1); // not fetched twice
         expect(existsSync(join(restarted.tmpDir, `${gated.id}.part`))).toBe(false);

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { readdirSync } from 'node:fs';
 import http from 'node:http';
 import { join } from 'node:path';
@@ -10,11 +9,9 @@ import { rateClassOf } from '../../src/http/app';
 import { MediaSweeper } from '../../src/media/media-sweeper';
 import { ManualClock } from '../../src/util/clock';
 import { createLogger } from '../../src/util/logger';
-import { harness, SAMPLES, tempDir } from './helpers';
+import { harness, SAMPLES, sha256, tempDir } from './helpers';
 
 const CAP = 16 * 1024 * 1024; // above the 10 MB JSON limit, low enough to cross quickly
-const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex');
-
 interface Answer {
   status: number;
   headers: http.IncomingHttpHeaders;
@@ -84,7 +81,7 @@ describe('POST /media/upload in the running daemon', () => {
     const task = MediaUploadResponseSchema.parse(json(answer));
     expect(task).toMatchObject({ status: 'completed', progress: { total: 1, completed: 1, failed: 0 }, failed: [] });
     const [file] = task.files;
-    expect(file).toMatchObject({ original_url: 'upload:holiday-photo.png', type: 'image', mime_type: 'image/png', size: SAMPLES.png.length, sha256: sha(SAMPLES.png) });
+    expect(file).toMatchObject({ original_url: 'upload:holiday-photo.png', type: 'image', mime_type: 'image/png', size: SAMPLES.png.length, sha256: sha256(SAMPLES.png) });
     expect(file?.prepared_url).toMatch(new RegExp(`^${daemon.url}/files/[0-9a-z]{32}/holiday-photo\\.png$`));
 
     // The same task through GET /media/status, as for any prepared file.
@@ -92,7 +89,7 @@ describe('POST /media/upload in the running daemon', () => {
     expect(MediaStatusSchema.parse(await status.json())).toEqual(task);
     const served = await fetch(file?.prepared_url ?? '');
     expect(served.headers.get('content-type')).toBe('image/png');
-    expect(sha(Buffer.from(await served.arrayBuffer()))).toBe(sha(SAMPLES.png));
+    expect(sha256(Buffer.from(await served.arrayBuffer()))).toBe(sha256(SAMPLES.png));
   });
 
   it('streams a video larger than the 10 MB JSON limit to disk and serves it back identical', async () => {
@@ -102,9 +99,9 @@ describe('POST /media/upload in the running daemon', () => {
     const answer = await upload(chunks, '?filename=talk.mp4', { 'content-type': 'video/mp4' });
     expect(answer.status).toBe(200);
     const [file] = MediaUploadResponseSchema.parse(json(answer)).files;
-    expect(file).toMatchObject({ type: 'video', mime_type: 'video/mp4', size: whole.length, sha256: sha(whole) });
+    expect(file).toMatchObject({ type: 'video', mime_type: 'video/mp4', size: whole.length, sha256: sha256(whole) });
     const served = await fetch(file?.prepared_url ?? '');
-    expect(sha(Buffer.from(await served.arrayBuffer()))).toBe(sha(whole));
+    expect(sha256(Buffer.from(await served.arrayBuffer()))).toBe(sha256(whole));
   });
 
   it('refuses a declared length past the cap before reading the body', async () => {
