@@ -2,7 +2,7 @@ import { SocialPub, WaitTimeoutError, type MediaStatus, type Post } from '@socia
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from './helpers/fake-clock';
 import { useFakeServers } from './helpers/fake-client';
-import { errorBody, json } from './helpers/fake-server';
+import { errorBody, json, type FakeHandler } from './helpers/fake-server';
 import { completed, post, processing, publishResult } from './helpers/fixtures';
 
 const { start, client: setup } = useFakeServers();
