@@ -3,21 +3,13 @@ import type { Ctx } from '../context';
 import { UsageError } from '../errors';
 import type { ConnectionListing } from '@socialpub/daemon';
 import { withAdmin } from '../local/admin';
+import type { LiveCredentials } from '../local/connect-live';
 
-export interface ConnectOptions {
+export interface ConnectOptions extends LiveCredentials {
   platform: string;
   sandbox: boolean;
   user?: string | undefined;
-  clientId?: string | undefined;
-  clientSecret?: string | undefined;
-  page?: string | undefined;
   login?: string | undefined;
-  redirectUri?: string | undefined;
-  consumerKey?: string | undefined;
-  consumerSecret?: string | undefined;
-  accessToken?: string | undefined;
-  accessSecret?: string | undefined;
-  browser: boolean;
 }
 
 /**
@@ -37,21 +29,8 @@ export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
     if (o.login !== undefined && o.login !== 'instagram' && o.login !== 'facebook') throw new UsageError('--login is instagram or facebook');
     if ((o.accessToken === undefined) !== (o.accessSecret === undefined)) throw new UsageError('--access-token and --access-secret come together (an OAuth 1.0a user token pair)');
     const { connectLive } = await import('../local/connect-live');
-    connection = await connectLive(ctx, {
-      dataDir,
-      platform,
-      email: o.user,
-      clientId: o.clientId,
-      clientSecret: o.clientSecret,
-      page: o.page,
-      login: o.login as 'instagram' | 'facebook' | undefined,
-      redirectUri: o.redirectUri,
-      consumerKey: o.consumerKey,
-      consumerSecret: o.consumerSecret,
-      accessToken: o.accessToken,
-      accessSecret: o.accessSecret,
-      browser: o.browser,
-    });
+    const { platform: _named, sandbox: _sandbox, user, login, ...credentials } = o;
+    connection = await connectLive(ctx, { ...credentials, dataDir, platform, email: user, login: login as 'instagram' | 'facebook' | undefined });
   }
   ctx.log.result(connection, () => [
     `${ctx.log.green('✔')} ${platform} connected (${connection.mode}) for ${connection.email}${connection.account_name ? `: ${connection.account_name}` : ''}${connection.page_name ? `, page ${connection.page_name}` : ''}`,

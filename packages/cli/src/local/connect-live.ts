@@ -5,20 +5,24 @@ import { CliError, EXIT } from '../errors';
 import { withAdmin } from './admin';
 import { openBrowser } from './open-browser';
 
-export interface LiveConnectInput {
-  dataDir: string;
-  platform: Platform;
-  email?: string | undefined;
+/** What `socialpub connect` takes for a live connection, as its flags give it. */
+export interface LiveCredentials {
   clientId?: string | undefined;
   clientSecret?: string | undefined;
   page?: string | undefined;
-  login?: 'instagram' | 'facebook' | undefined;
   redirectUri?: string | undefined;
   consumerKey?: string | undefined;
   consumerSecret?: string | undefined;
   accessToken?: string | undefined;
   accessSecret?: string | undefined;
   browser: boolean;
+}
+
+export interface LiveConnectInput extends LiveCredentials {
+  dataDir: string;
+  platform: Platform;
+  email?: string | undefined;
+  login?: 'instagram' | 'facebook' | undefined;
 }
 
 /**
