@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import type { RecordedRequest } from '../../../src/platforms/shared/simulator-recorder';
 
@@ -9,8 +9,11 @@ import type { RecordedRequest } from '../../../src/platforms/shared/simulator-re
  * status (or `default`) for its content type. $refs resolve inside the document.
  */
 
-/** A copy of shared/reference/x-api-v2.openapi.json (X API v2 core endpoints, version 2.167). */
-const SPEC_PATH = new URL('./fixtures/x-api-v2.openapi.json', import.meta.url);
+/**
+ * X's own description, read where the project keeps it (`../shared` beside the checkout,
+ * as in CI) rather than from a copy that could fall behind it.
+ */
+const SPEC_PATH = new URL('../../../../../../shared/reference/x-api-v2.openapi.json', import.meta.url);
 
 interface Operation {
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown; $ref?: string; explode?: boolean }>;
@@ -25,6 +28,7 @@ const compiled = new Map<string, ValidateFunction>();
 
 function load() {
   if (loaded) return loaded;
+  if (!existsSync(SPEC_PATH)) throw new Error(`X's OpenAPI description is missing at ${SPEC_PATH.pathname}: check out shared/ beside the repository`);
   const spec = JSON.parse(readFileSync(SPEC_PATH, 'utf8')) as Spec;
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
   ajv.addSchema({ $id: 'x-api.json', components: (spec as unknown as { components: unknown }).components }, 'x-api.json');
