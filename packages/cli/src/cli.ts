@@ -5,6 +5,13 @@
  */
 import { VERSION } from './version';
 
+// A reader that stops early (`socialpub --help | head -1`) closes the pipe; end quietly,
+// as Unix tools do, instead of crashing with an unhandled EPIPE stack trace.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code !== 'EPIPE') throw err;
+  process.exit(0);
+});
+
 const argv = process.argv.slice(2);
 if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
   process.stdout.write(`${VERSION}\n`);

@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -35,6 +37,17 @@ describe('bin/socialpub (the built executable)', () => {
     expect(h.exitCode).toBe(0);
     expect(h.stdout).toContain('Usage: socialpub [options] [command]');
     expect(h.stderr).toBe('');
+  });
+
+  it('ends quietly with exit 0 when the reader of its output has gone (socialpub --help | head)', async () => {
+    // The read end is closed before the CLI writes a byte, so its first write fails with EPIPE.
+    const child = spawn(bin, ['--help'], { env: { ...process.env, ...home.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.destroy();
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code] = (await once(child, 'close')) as [number | null];
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
   });
 
   it('goes from nothing to a published post URL and a scheduled post, and back down', async () => {
