@@ -184,7 +184,8 @@ describe('socialpub schedule', () => {
     const held = (await t.run('publish held -p twitter --at +4h --require-approval --json')).json<Published>().job_id;
     const ok = await t.run(`schedule approve ${held}`);
     expect(ok.code).toBe(0);
-    expect(ok.stdout).toMatch(/✔ .+ \(job_/);
+    expect(ok.stdout).toMatch(/^✔ /);
+    expect(ok.stdout.split(held).length - 1).toBe(1);
     expect((await t.run(`schedule show ${held} --json`)).json<{ status: string }>().status).toBe('scheduled');
     const again = await t.run(`schedule approve ${held} --json`);
     expect(again.code).toBe(5);
@@ -198,7 +199,8 @@ describe('socialpub schedule', () => {
     const other = (await t.run('publish "to cancel" -p twitter --at +7h --json')).json<Published>().job_id;
     const human = await t.run(`schedule cancel ${other}`);
     expect(human.code).toBe(0);
-    expect(human.stdout).toContain(`(${other})`);
+    expect(human.stdout).toContain(`Cancelled ${other}`);
+    expect(human.stdout.split(other).length - 1).toBe(1);
     const r = await t.run(`schedule cancel ${jobId} --json`);
     expect(r.code).toBe(0);
     expect(r.json()).toMatchObject({ job_id: jobId, status: 'cancelled' });

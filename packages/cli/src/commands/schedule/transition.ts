@@ -10,5 +10,8 @@ export async function scheduleTransition(ctx: Ctx, { action, jobId }: Transition
   const client = await ctx.client();
   const res = await client.scheduled[action](jobId);
   const { success: _ok, ...data } = res as { success: true } & Record<string, unknown>;
-  ctx.log.result(data, () => `${ctx.log.green('✔')} ${String(res.message)} ${ctx.log.dim(`(${jobId})`)}`);
+  const message = String(res.message);
+  // The daemon's message usually names the job already; say the id once.
+  const suffix = message.includes(jobId) ? '' : ` ${ctx.log.dim(`(${jobId})`)}`;
+  ctx.log.result(data, () => `${ctx.log.green('✔')} ${message}${suffix}`);
 }
