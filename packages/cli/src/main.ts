@@ -515,7 +515,9 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       log.error(failure.message, failure.hint);
       for (const d of failure.details ?? []) {
         const detail = d as { path?: string; message?: string };
-        io.stderr.write(`  - ${detail.path ? `${detail.path}: ` : ''}${detail.message ?? JSON.stringify(d)}\n`);
+        const line = `${detail.path ? `${detail.path}: ` : ''}${detail.message ?? JSON.stringify(d)}`;
+        // The daemon's message is its first problem; say it once.
+        if (line !== failure.message) io.stderr.write(`  - ${line}\n`);
       }
     }
     return failure.exitCode;

@@ -60,6 +60,13 @@ describe('socialpub publish (flags only)', () => {
     expect(when).toEqual({ story: base, feed: base + 3_600_000 });
   });
 
+  it('says a refused publish\'s one problem once, with exit 2', async () => {
+    const r = await t.run(`publish ${'x'.repeat(281)} -p twitter --at +1h`);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/280/);
+    expect(r.stderr.split('at most 280').length - 1).toBe(1);
+  });
+
   it('publishes now and prints a readable summary', async () => {
     const r = await t.run('publish "hello now" -p twitter --now');
     expect(r.code).toBe(0);
