@@ -110,5 +110,9 @@ export async function advanceUntil(clock: ManualClock, done: () => boolean, maxS
   for (let i = 0; i < maxSteps && !done(); i++) {
     await clock.advance(stepMs);
     await flushMicrotasks(20);
+    // Sockets and file reads complete in real time, not clock time: give them a moment per
+    // step (returning as soon as `done`), so on a loaded machine the clock steps do not run
+    // out while an upload is still on its way.
+    for (let t = 0; t < 15 && !done(); t++) await new Promise((r) => setTimeout(r, 2));
   }
 }
