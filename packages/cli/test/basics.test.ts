@@ -7,7 +7,7 @@ import { buildProgram } from '../src/main';
 import { parseWhen, scheduleValue } from '../src/time-input';
 import { processIo } from '../src/io';
 import { tempHome } from './helpers';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 
 const home = tempHome();
 afterAll(() => home.cleanup());
