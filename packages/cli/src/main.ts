@@ -1,4 +1,4 @@
-import { CommanderError } from '@commander-js/extra-typings';
+import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Io } from './io';
 import type { Kit } from './command-kit';
 import { Ctx } from './context';
@@ -47,8 +47,8 @@ const COMMANDS: ((program: Program, kit: Kit) => void)[] = [
 ];
 
 /** The whole command tree; a command's context is built from the global flags once parsed. */
-export function buildProgram(io: Io): Program {
-  const program = createProgram(io);
+export function buildProgram(io: Io, options: { json?: boolean } = {}): Program {
+  const program = createProgram(io, options);
   const kit: Kit = {
     ctx: () => {
       const g = program.opts();
@@ -65,7 +65,12 @@ export function buildProgram(io: Io): Program {
  */
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   const json = argv.includes('--json');
-  const program = buildProgram(io);
+  const program = buildProgram(io, { json });
+  // The command being dispatched to: the group, when one is called without a subcommand.
+  let dispatched: CommandUnknownOpts = program;
+  program.hook('preSubcommand', (_parent, sub) => {
+    dispatched = sub;
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.ok;
@@ -74,10 +79,13 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     if (err instanceof CommanderError) {
       if (err.code === 'commander.helpDisplayed' || err.code === 'commander.version') return EXIT.ok;
       if (err.code === 'commander.help' || err.code === 'commander.executeSubCommandAsync') {
-        // A group called without a subcommand: commander printed its help on stderr.
-        return EXIT.usage;
+        // A group called without a subcommand: commander printed its help on stderr, or,
+        // under --json, left it out for this one document.
+        if (!json) return EXIT.usage;
+        failure = missingSubcommand(dispatched);
+      } else {
+        failure = { exitCode: EXIT.usage, code: 'usage', message: err.message.replace(/^error: /, ''), hint: 'see `socialpub <command> --help`' };
       }
-      failure = { exitCode: EXIT.usage, code: 'usage', message: err.message.replace(/^error: /, ''), hint: 'see `socialpub <command> --help`' };
     } else {
       failure = toFailure(err);
     }
@@ -100,12 +108,25 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     } else {
       log.error(failure.message, failure.hint);
       for (const d of failure.details ?? []) {
-        const detail = d as { path?: string; message?: string };
-        const line = `${detail.path ? `${detail.path}: ` : ''}${detail.message ?? JSON.stringify(d)}`;
+        const detail = d as { path?: string; flag?: string; message?: string };
+        const where = detail.flag ?? detail.path;
+        const line = `${where ? `${where}: ` : ''}${detail.message ?? JSON.stringify(d)}`;
         // The daemon's message is its first problem; say it once.
         if (line !== failure.message) io.stderr.write(`  - ${line}\n`);
       }
     }
     return failure.exitCode;
   }
+}
+
+function missingSubcommand(group: CommandUnknownOpts): Failure {
+  const path = [];
+  for (let c: CommandUnknownOpts | null = group; c; c = c.parent) path.unshift(c.name());
+  const subcommands = group.commands.map((c) => c.name()).filter((n) => n !== 'help');
+  return {
+    exitCode: EXIT.usage,
+    code: 'usage',
+    message: `\`${path.join(' ')}\` needs a subcommand: ${subcommands.join(', ')}`,
+    hint: `see \`${path.join(' ')} --help\``,
+  };
 }

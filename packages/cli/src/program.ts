@@ -5,9 +5,11 @@ import { VERSION } from './version';
 
 /**
  * The root `socialpub` command: the global flags every command accepts, where output
- * goes, the top-level help. Commands are attached to it by main.ts.
+ * goes, the top-level help. Commands are attached to it by main.ts. Under `--json` the
+ * help commander prints for a group called without a subcommand is left out: runCli
+ * prints the one JSON document instead.
  */
-export function createProgram(io: Io) {
+export function createProgram(io: Io, { json = false }: { json?: boolean } = {}) {
   const program = new Command('socialpub')
     .description('Self-hosted social publishing: run the daemon, connect accounts, publish and schedule.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -20,7 +22,7 @@ export function createProgram(io: Io) {
     .exitOverride()
     .configureOutput({
       writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
+      writeErr: (s) => (json ? undefined : io.stderr.write(s)),
       // Usage errors are printed by runCli (human or JSON), not by commander.
       outputError: () => undefined,
     });

@@ -5,7 +5,7 @@ const authValidate = async (kit: Kit) => (await import('./auth/validate')).authV
 
 /** `socialpub auth validate`: the key in use and whose it is. */
 export function defineAuth(program: Program, kit: Kit): void {
-  const auth = program.command('auth').description('the API key in use');
+  const auth = examples(program.command('auth').description('the API key in use'), ['socialpub auth validate']);
   examples(auth.command('validate').description('check the key and show whose it is').action(() => authValidate(kit)), ['socialpub auth validate']);
 }
 

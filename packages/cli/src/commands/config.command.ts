@@ -3,7 +3,11 @@ import type { Program } from '../program';
 
 /** `socialpub config get|set|unset|path`: the CLI's own config file. */
 export function defineConfig(program: Program, kit: Kit): void {
-  const config = program.command('config').description('the CLI config file (base-url, api-key, data-dir)');
+  const config = examples(program.command('config').description('the CLI config file (base-url, api-key, data-dir)'), [
+    'socialpub config get',
+    'socialpub config set base-url http://127.0.0.1:9000',
+    'socialpub config path',
+  ]);
   examples(
     config
       .command('get')

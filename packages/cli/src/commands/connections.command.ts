@@ -3,7 +3,10 @@ import type { Program } from '../program';
 
 /** `socialpub connections list|remove` (local admin). */
 export function defineConnections(program: Program, kit: Kit): void {
-  const connections = program.command('connections').description('platform connections (local admin)');
+  const connections = examples(program.command('connections').description('platform connections (local admin)'), [
+    'socialpub connections list',
+    'socialpub connections remove twitter',
+  ]);
   examples(
     connections
       .command('list')

@@ -23,7 +23,12 @@ export function defineDown(program: Program, kit: Kit): void {
 
 /** `socialpub daemon start|stop|status|logs|run`. */
 export function defineDaemon(program: Program, kit: Kit): void {
-  const daemon = program.command('daemon').description('start, stop, inspect or run the daemon');
+  const daemon = examples(program.command('daemon').description('start, stop, inspect or run the daemon'), [
+    'socialpub daemon start',
+    'socialpub daemon status --json',
+    'socialpub daemon logs --follow',
+    'socialpub daemon stop',
+  ]);
   examples(
     withListenOptions(daemon.command('start').description('start the daemon in the background')).action(async (o) =>
       (await import('./daemon/start')).daemonStart(kit.ctx(), o),

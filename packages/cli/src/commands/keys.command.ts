@@ -3,7 +3,11 @@ import type { Program } from '../program';
 
 /** `socialpub keys create|list|revoke|rotate` (local admin on the data dir). */
 export function defineKeys(program: Program, kit: Kit): void {
-  const keys = program.command('keys').description('API keys (local admin on the data dir)');
+  const keys = examples(program.command('keys').description('API keys (local admin on the data dir)'), [
+    'socialpub keys create --name laptop',
+    'socialpub keys list',
+    'socialpub keys rotate key_abc123 --save',
+  ]);
   examples(
     keys
       .command('create')

@@ -3,7 +3,7 @@ import type { Program } from '../program';
 
 /** `socialpub sandbox posts`: what the simulators received. */
 export function defineSandbox(program: Program, kit: Kit): void {
-  const sandbox = program.command('sandbox').description('what the platform simulators received');
+  const sandbox = examples(program.command('sandbox').description('what the platform simulators received'), ['socialpub sandbox posts --platform twitter']);
   examples(
     sandbox
       .command('posts')

@@ -3,7 +3,12 @@ import type { Program } from '../program';
 
 /** `socialpub schedule list|show|retime|cancel|approve|reject`. */
 export function defineSchedule(program: Program, kit: Kit): void {
-  const schedule = program.command('schedule').description('scheduled and past jobs');
+  const schedule = examples(program.command('schedule').description('scheduled and past jobs'), [
+    'socialpub schedule list --status scheduled',
+    'socialpub schedule show job_abc123',
+    'socialpub schedule retime job_abc123 --at +2h',
+    'socialpub schedule cancel job_abc123',
+  ]);
   examples(
     schedule
       .command('list')
