@@ -36,7 +36,7 @@ export function definePublish(program: Program, kit: Kit): void {
     [
       'socialpub publish "hello" -p twitter --now --wait',
       'socialpub publish "Launch!" -p facebook,twitter --media ./photo.jpg --at 2026-12-25T10:00:00Z',
-      'socialpub publish "Story then feed" -p instagram --type instagram=story,feed --media https://example.com/a.jpg --at +1h --offset feed=+1h',
+      'socialpub publish "Story then feed" -p instagram --type instagram=story,feed --media https://picsum.photos/id/10/1080/1350.jpg --at +1h --offset feed=+1h',
       'socialpub publish        # in a terminal: asks for everything',
     ],
   );
