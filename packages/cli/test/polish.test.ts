@@ -103,8 +103,8 @@ describe('errors in the terms the user typed', () => {
     expect(err.details?.[0]).toMatchObject({ path: 'scheduled_for', flag: '--at' });
     const caption = await t.run(['publish', 'x', '-p', 'twitter,instagram', '--caption-for', `twitter=${'y'.repeat(300)}`, '--now']);
     // The first problem is the message, the others detail lines: each names its flag.
-    expect(caption.stderr).toMatch(/error: --caption-for twitter: twitter captions are at most 280 characters|  - --caption-for twitter: twitter captions are at most 280 characters/);
-    expect(caption.stderr).toMatch(/error: --media: Instagram feed|  - --media: Instagram feed/);
+    expect(caption.stderr).toMatch(/error: --caption-for twitter: twitter captions are at most 280 characters| {2}- --caption-for twitter: twitter captions are at most 280 characters/);
+    expect(caption.stderr).toMatch(/error: --media: Instagram feed| {2}- --media: Instagram feed/);
     expect(caption.stderr).not.toMatch(/platform_captions|media_urls/);
     const offset = (await t.run('publish hi -p twitter --at +1h --offset tweet=2019-01-01T00:00:00Z --json')).json<ErrorDoc>();
     expect(offset.error.message).toMatch(/^--offset tweet: /);
