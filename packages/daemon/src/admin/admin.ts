@@ -201,6 +201,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       return { email: user.email, user_id: user.id, approval_workflow: on };
     },
     close(): void {
+      store.commits.close();
       db.close();
     },
   };
