@@ -159,6 +159,8 @@ describe('jobs service (called without HTTP)', () => {
     }
     expect((await refusal(() => jobs.get(user, 'job_nope'))).message).toBe('no job job_nope');
     expect(store.jobs.get(job_id)!.caption).toBe('a');
+    expect(jobs.list(stranger, { status: 'all', limit: 10, after: null }).posts).toEqual([]);
+    expect(jobs.list(user, { status: 'all', limit: 10, after: null }).posts.map((p) => p.job_id)).toEqual([job_id]);
   });
 
   it('a failing scheduler notification does not undo or fail a stored change', async () => {
