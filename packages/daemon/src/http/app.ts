@@ -45,7 +45,7 @@ export interface AppDeps {
   scheduler?: SchedulerHooks;
   /** Default: guessingMediaLookup (kinds from URL extensions). */
   mediaLookup?: MediaLookup;
-  /** Default: createAdapters(). */
+  /** Default: createAdapters(config.platforms). */
   adapters?: Map<Platform, PlatformAdapter>;
   /** Mounted at /api/agents/v1/media behind auth, the media rate limit, the body limit (not on POST /upload) and Idempotency-Key on POST /prepare. */
   mediaRoutes?: Hono<AppEnv>;
@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       status: () => scheduler.status(),
     },
     mediaLookup: deps.mediaLookup ?? guessingMediaLookup,
-    adapters: deps.adapters ?? createAdapters(),
+    adapters: deps.adapters ?? createAdapters(deps.config.platforms),
     startedAt: clock.now(),
   };
   const limits = config.rateLimits;

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TokenRefresher, type RefreshableConnections } from '../../../src/connect/token-refresher';
 import { twitterBackgroundRefresher } from '../../../src/platforms/twitter/background-refresher';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
-import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/simulator';
+import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
 import type { Credentials, TokenUpdate } from '../../../src/platforms/adapter';
 import { ManualClock } from '../../../src/util/clock';
 import { serveSimulators, type SimServer } from '../shared/harness';
