@@ -52,7 +52,7 @@ const MAINTENANCE_MS = 10 * 60_000;
  */
 export async function startDaemon(config: DaemonConfig, opts: StartOptions = {}): Promise<DaemonHandle> {
   const clock = opts.clock ?? systemClock;
-  const logger = opts.logger ?? createLogger({ level: config.logLevel });
+  const logger = opts.logger ?? createLogger({ level: config.logLevel, now: () => clock.now() });
   const stops: (() => void | Promise<void>)[] = [];
   // resolveConfig checks this too; a hand-built config must not slip past it.
   if (!isLoopback(config.host) && !config.tls && !config.behindProxy) {
