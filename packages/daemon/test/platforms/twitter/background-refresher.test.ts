@@ -65,6 +65,16 @@ describe('the X background refresher', () => {
     expect(await refresher.runOnce()).toEqual({ refreshed: [], expired: [], deferred: [] });
   });
 
+  it('dates the new tokens by the refresher\'s injected clock, not the system clock', async () => {
+    await clock.advance(400 * 86_400_000);
+    const c = creds(sim.issueTokens('client-1').refresh_token!);
+    const s = store(c);
+    const refresher = new TokenRefresher({ connections: s.connections, clock, refreshers: [twitterBackgroundRefresher], baseUrl: server.baseUrl });
+    expect(await refresher.runOnce()).toEqual({ refreshed: ['con_bg'], expired: [], deferred: [] });
+    expect(s.saved[0]!.tokenObtainedAt).toBe(clock.now());
+    expect(s.saved[0]!.tokenExpiresAt).toBe(clock.now() + 7200 * 1000);
+  });
+
   it('marks the connection expired when X refuses, and keeps it on a transient failure', async () => {
     sim.log.inject({ method: 'POST', path: '/2/oauth2/token', kind: 'respond', status: 502, body: 'bad gateway', headers: { 'content-type': 'text/plain' } });
     const c = creds('xrt-unknown');
