@@ -6,6 +6,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { ConfigError, isLoopback, type DaemonConfig } from './config';
 import { createApp } from './http/app';
+import { answerClientError } from './http/client-error';
 import { createMedia } from './media/create-media';
 import type { AppEnv } from './http/env';
 import { createAdapters } from './platforms/registry';
@@ -126,6 +127,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
       ? { createServer: createHttpsServer, serverOptions: { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) } }
       : {}),
   });
+  // Requests Node's parser refuses (bad Content-Length, CL+TE, huge headers) get the one error body too.
+  server.on('clientError', answerClientError(logger));
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e))]);
   } catch (e) {
