@@ -18,6 +18,7 @@ import type { MediaLookup, SchedulerHooks } from './services';
 import { startCheckpointer } from './store/checkpointer';
 import { createCommits } from './store/commits';
 import { openDatabase } from './store/database';
+import { secureDataDir } from './store/private-files';
 import { createStore, type Store } from './store/store';
 import { systemClock, type Clock } from './util/clock';
 import { createLogger, type RootLogger } from './util/logger';
@@ -69,7 +70,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     });
   }
 
-  // Store.
+  // Store. The data dir and everything in it private first (0700 / 0600), also when it existed.
+  secureDataDir(config.dataDir);
   const db = openDatabase(config.dbPath);
   stops.push(() => void db.close());
   // WAL checkpoints on a thread of their own, not inside some request's commit.
