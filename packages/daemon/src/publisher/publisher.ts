@@ -9,6 +9,7 @@ import { AuthExpiredError, OutcomeUnknownError, PermanentError, PublishError, Ra
 import { retryDelay } from './backoff';
 import { isOwnerDead, newLeaseOwner } from './lease-owner';
 import { PlatformGate } from './platform-gate';
+import { redactUrlSecrets } from '../util/redact-url';
 
 export interface PublisherOptions {
   queue: TargetQueue;
@@ -64,7 +65,8 @@ class LeaseLostError extends Error {
 }
 
 const noopLog: Logger = { debug() {}, info() {}, warn() {}, error() {} };
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+/** An error's text as stored on the target and logged: credentials in URLs (signed media URLs) taken out. */
+const message = (err: unknown) => redactUrlSecrets(err instanceof Error ? err.message : String(err));
 
 /**
  * Claims due targets, runs their platform adapter and records how each attempt ended.
