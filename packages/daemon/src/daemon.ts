@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { ConfigError, isLoopback, type DaemonConfig } from './config';
 import { createApp } from './http/app';
 import { answerClientError } from './http/client-error';
@@ -90,6 +90,9 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // Parts of the other issues plug in here, each with its own few lines.
   // Media preparation: prepared URLs live under the public URL, else the listen address (known once listening).
   let listenUrl = `http://${config.host}:${config.port}`;
+  // With TLS on, the adapters reach the simulators over a loopback-only plain-HTTP listener:
+  // they would (rightly) refuse the daemon's own certificate, often self-signed.
+  let sandboxUrl: string | null = null;
   const media = createMedia({
     db,
     dir: config.mediaDir,
@@ -112,7 +115,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     connections: store.connections,
     media: media.resolver,
     log: logger,
-    publisher: { publicBaseUrl: config.publicUrl, sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(listenUrl, host) },
+    publisher: { publicBaseUrl: config.publicUrl, sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(sandboxUrl ?? listenUrl, host) },
   });
   const scheduler: SchedulerHooks = publishing.scheduler;
   const tokenRefresher = new TokenRefresher({ connections: store.connections, clock, log: logger });
@@ -144,6 +147,11 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // URLs: a wildcard listen address is not an address to connect to, loopback is.
   const selfHost = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : hostInUrl;
   listenUrl = `${config.tls ? 'https' : 'http'}://${selfHost}:${port}`;
+  if (config.tls && sandbox) {
+    const internal = await listenForSandbox(sandbox);
+    stops.push(internal.close);
+    sandboxUrl = internal.url;
+  }
   await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
   await publishing.start(); // reconciles what a previous run left in flight, then fires overdue targets in due order
   stops.push(() => publishing.stop(10_000));
@@ -180,5 +188,24 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * Serves only the sandbox simulators on 127.0.0.1 (a free port), plain HTTP, for the
+ * daemon's own sandbox connections while the public listener speaks TLS. Nothing but
+ * this machine reaches it, and it serves nothing the public listener does not.
+ */
+async function listenForSandbox(sandbox: Hono): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = new Hono().route('/sandbox', sandbox);
+  const server: ServerType = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+  await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e))]);
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
   };
 }
