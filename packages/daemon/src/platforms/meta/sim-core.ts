@@ -65,6 +65,8 @@ export interface Fault {
   latencyMs?: number;
   /** Handle the request (the post is made), then drop the connection without answering: the client sees a timeout. */
   hangUpAfter?: boolean;
+  /** Answer this body with 200 instead of handling the request (a stale or partial read, e.g. a container without its status). */
+  answer?: Record<string, unknown>;
 }
 
 export class GraphFail extends Error {

@@ -53,7 +53,9 @@ export class MetaSimulator {
     if (fault?.latencyMs) await sim.clock.sleep(fault.latencyMs);
     let status = 200;
     let body: unknown;
-    if (fault?.error) {
+    if (fault?.answer) {
+      body = fault.answer;
+    } else if (fault?.error) {
       status = fault.error.status;
       body = { error: { type: 'OAuthException', is_transient: false, fbtrace_id: `sim${sim.newId('')}`, ...fault.error.error } };
     } else {
