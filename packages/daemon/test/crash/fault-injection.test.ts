@@ -147,9 +147,9 @@ async function makeWorld() {
     shared,
     row,
     posts,
-    add(seq: Sequence): string {
+    add(seq: Sequence, o: { id?: string; checkpoint?: Record<string, unknown> } = {}): string {
       mediaOf = seq.media;
-      const id = `tgt_${seq.platform}`;
+      const id = o.id ?? `tgt_${seq.platform}`;
       db.prepare("INSERT INTO jobs (id, user_id, caption, platforms, media_urls, scheduled_for, sort_at, created_at, updated_at) VALUES (?, 'u1', ?, ?, ?, ?, ?, ?, ?)").run(
         `job_${id}`,
         `Fault test ${seq.name}`,
@@ -160,7 +160,15 @@ async function makeWorld() {
         T0,
         T0,
       );
-      db.prepare("INSERT INTO targets (id, job_id, user_id, platform, type, due_at, status, updated_at) VALUES (?, ?, 'u1', ?, ?, ?, 'scheduled', ?)").run(id, `job_${id}`, seq.platform, seq.type, T0, T0);
+      db.prepare("INSERT INTO targets (id, job_id, user_id, platform, type, due_at, status, updated_at, checkpoint) VALUES (?, ?, 'u1', ?, ?, ?, 'scheduled', ?, ?)").run(
+        id,
+        `job_${id}`,
+        seq.platform,
+        seq.type,
+        T0,
+        T0,
+        JSON.stringify(o.checkpoint ?? {}),
+      );
       scheduler.targetsChanged([id]);
       return id;
     },
@@ -268,5 +276,28 @@ describe('fault injection across the six adapters', () => {
     }
     // Every step was tried both ways.
     expect(outcomes).toHaveLength(steps.length * 2);
+  });
+});
+
+describe('a Threads container that lost its status', () => {
+  it('holds back no other target: four such targets are replaced at once and a new post goes out without waiting', { timeout: 30_000 }, async () => {
+    const w = await makeWorld();
+    try {
+      const threads = SEQUENCES.find((q) => q.platform === 'threads')!;
+      // Containers the platform answers for without a status (it no longer knows them), as the probe saw after a restart.
+      w.meta.state.faults.push({ method: 'GET', path: /^\/lost\d$/, times: 1_000, answer: { id: 'lost' } });
+      const stuck = [1, 2, 3, 4].map((n) => w.add(threads, { id: `tgt_stuck_${n}`, checkpoint: { units: { post: { key: 'post', kind: 'post', caption: `Fault test ${threads.name}`, containerId: `lost${n}` } } } }));
+      const fresh = w.add(threads, { id: 'tgt_fresh' });
+      const start = w.clock.now();
+      await w.runUntil(() => w.row(fresh).status === 'published', 300, 1_000);
+      expect(w.row(fresh).status).toBe('published');
+      // Four publishing slots were taken by the stuck targets; the new post still went out within a minute, not after 10.
+      expect(w.clock.now() - start).toBeLessThan(60_000);
+      await w.runUntil(() => stuck.every((id) => TERMINAL.has(w.row(id).status)), 300, 1_000);
+      expect(stuck.map((id) => w.row(id)), JSON.stringify(stuck.map((id) => w.row(id)))).toEqual(stuck.map(() => expect.objectContaining({ status: 'published' })));
+      expect(w.posts('threads')).toHaveLength(5);
+    } finally {
+      await w.close();
+    }
   });
 });

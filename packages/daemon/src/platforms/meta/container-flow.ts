@@ -1,5 +1,6 @@
 import type { PublishOutcome, ReconcileResult } from '../adapter';
 import { OutcomeUnknownError, PermanentError, RateLimitedError, RetryableError } from '../errors';
+import { mergePatch } from '../shared/merge-patch';
 import { GraphApiError, type Params } from './graph-client';
 import type { MetaRun } from './meta-run';
 
@@ -48,6 +49,8 @@ export interface ContainerCheckpoint {
  */
 export class ContainerFlow {
   readonly units: Record<string, Unit>;
+  /** The units as last saved, so a save can delete what was dropped (json_patch keeps what a patch omits). */
+  #saved: Record<string, Unit>;
 
   constructor(
     readonly run: MetaRun,
@@ -56,6 +59,7 @@ export class ContainerFlow {
   ) {
     const saved = (run.ctx.checkpoint.data as ContainerCheckpoint).units ?? {};
     this.units = structuredClone(saved);
+    this.#saved = structuredClone(saved);
   }
 
   get fresh(): boolean {
@@ -68,7 +72,9 @@ export class ContainerFlow {
   }
 
   async save(): Promise<void> {
-    await this.run.ctx.checkpoint.save({ units: structuredClone(this.units) });
+    const patch = mergePatch(this.#saved as Record<string, unknown>, this.units as Record<string, unknown>);
+    this.#saved = structuredClone(this.units);
+    if (Object.keys(patch).length > 0) await this.run.ctx.checkpoint.save({ units: patch });
   }
 
   private get clock() {
