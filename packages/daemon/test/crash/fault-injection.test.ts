@@ -18,7 +18,7 @@ import type { ConnectionSource } from '../../src/publisher/connection-source';
 import { Publisher } from '../../src/publisher/publisher';
 import { Scheduler } from '../../src/scheduler/scheduler';
 import type { MediaResolver } from '../../src/services';
-import { openDatabase, type DB } from '../../src/store/database';
+import { openDatabase } from '../../src/store/database';
 import { createTargetQueue } from '../../src/store/target-queue';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';
 import { T0 } from '../scheduler/harness';
