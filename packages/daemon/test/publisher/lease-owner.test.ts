@@ -22,13 +22,17 @@ afterEach(() => {
 
 describe('lease owners and zombies', () => {
   it.runIf(process.platform === 'linux')('takes a zombie (exited, not yet reaped) for a dead owner, and a live process for a live one', async () => {
-    // `sh` starts `true` in the background, prints its pid and becomes `sleep`, which never
-    // reaps it: the `true` process stays a zombie, as a SIGKILLed daemon does until its parent waits.
-    const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
+    // `sh` starts a short `sleep` in the background, prints its pid and becomes a long `sleep`,
+    // which never reaps it: once the short one ends it stays a zombie, as a SIGKILLed daemon
+    // does until its parent waits. (It outlives the exec, so `sh` cannot reap it first.)
+    const parent = spawn('sh', ['-c', 'sleep 2 & echo $!; exec sleep 30'], { stdio: ['ignore', 'pipe', 'ignore'] });
     parents.push(parent);
     const [chunk] = (await once(parent.stdout!, 'data')) as [Buffer];
     const zombie = Number(chunk.toString().trim());
-    for (let i = 0; i < 200 && procState(zombie) !== 'Z'; i++) await new Promise((r) => setImmediate(r));
+    // While it runs it is alive to isOwnerDead.
+    expect(isOwnerDead(`${hostname()}/${zombie}/x`, newLeaseOwner())).toBe(false);
+    // A real process ending in real time: poll its state, bounded (10 s), on a loaded machine too.
+    for (let i = 0; i < 1_000 && procState(zombie) !== 'Z'; i++) await new Promise((r) => setTimeout(r, 10));
     expect(procState(zombie)).toBe('Z');
     const me = newLeaseOwner();
     expect(isOwnerDead(`${hostname()}/${zombie}/x`, me)).toBe(true);
