@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations/index';
+import { databaseOptions } from './sqlite-driver';
 
 export type DB = Database.Database;
 
@@ -11,7 +12,8 @@ export type DB = Database.Database;
  */
 export function openDatabase(path: string): DB {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const db = new Database(path);
+  // better-sqlite3 takes a loaded addon object as nativeBinding too (lib/binding.js); its typings say string only.
+  const db = new Database(path, databaseOptions() as Database.Options);
   db.pragma('journal_mode = WAL');
   // FULL: an accepted request (any 2xx) is durable before its response leaves, even on power loss.
   db.pragma('synchronous = FULL');
