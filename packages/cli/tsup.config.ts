@@ -1,5 +1,6 @@
 import { defineConfig } from 'tsup';
 import { userlandPunycode } from '../../scripts/esbuild-punycode';
+import { packageDocs } from '../../scripts/package-docs';
 
 /**
  * dist/cli.js: the npm package's `bin` (and what bin/socialpub runs in a checkout). Our
@@ -27,6 +28,8 @@ export default defineConfig({
     options.logOverride = { 'empty-import-meta': 'error' };
   },
   esbuildPlugins: [userlandPunycode],
+  // The package's README links to these; the package carries them (docs/ here is a build output).
+  onSuccess: async () => packageDocs('.', ['cli.md', 'api.md', 'operations.md']),
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __socialpubCreateRequire } from 'node:module'; const require = __socialpubCreateRequire(import.meta.url);",
   },
