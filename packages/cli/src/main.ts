@@ -119,6 +119,22 @@ export function buildProgram(io: Io): Command {
     ['socialpub daemon run', 'socialpub daemon run --host 0.0.0.0 --port 443 --tls-cert cert.pem --tls-key key.pem'],
   );
 
+  const service = program.command('service').description('run the daemon as a service of your login (systemd user unit on Linux, launchd agent on macOS)');
+  examples(
+    hostPort(service.command('install').description('start the daemon at login and restart it if it fails; starts it now')).action(
+      act(async (ctx, _a, o) => (await import('./commands/service')).serviceInstall(ctx, daemonFlags(o, false))),
+    ),
+    ['socialpub service install', 'socialpub service install --port 9000'],
+  );
+  service
+    .command('uninstall')
+    .description('stop the service and remove it')
+    .action(act(async (ctx) => (await import('./commands/service')).serviceUninstall(ctx)));
+  service
+    .command('status')
+    .description('is the service installed, enabled and running (exit 0 running, 7 stopped, 4 not installed)')
+    .action(act(async (ctx) => (await import('./commands/service')).serviceStatus(ctx)));
+
   // ---- local admin -----------------------------------------------------------------
   const keys = program.command('keys').description('API keys (local admin on the data dir)');
   examples(
