@@ -22,7 +22,7 @@
  * addon, record their sha256 in a manifest, make the blob (node --experimental-sea-config),
  * copy the Node binary and inject the blob with postject.
  */
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -118,11 +118,16 @@ chmodSync(out, 0o755);
 const macos = target.startsWith('darwin');
 if (macos && process.platform === 'darwin') execFileSync('codesign', ['--remove-signature', out], { stdio: 'inherit' });
 const postject = join(dirname(createRequire(import.meta.url).resolve('postject/package.json')), 'dist', 'cli.js');
-execFileSync(
+const injected = spawnSync(
   process.execPath,
   [postject, out, 'NODE_SEA_BLOB', blob, '--sentinel-fuse', 'NODE_SEA_FUSE_fce680ab2cc467b6e072b8b5df1996b2', ...(macos ? ['--macho-segment-name', 'NODE_SEA'] : [])],
-  { stdio: ['ignore', 'ignore', 'inherit'] },
+  { encoding: 'utf8' },
 );
+// LIEF (inside postject) warns about ELF note sections it does not name; harmless, and said for every section.
+const noise = /^warning: Can't find string offset for section name/;
+const said = injected.stderr.split('\n').filter((l) => l && !noise.test(l));
+if (said.length) console.error(said.join('\n'));
+if (injected.status !== 0) throw new Error(`postject failed (exit ${injected.status})`);
 if (macos && process.platform === 'darwin') execFileSync('codesign', ['--sign', '-', out], { stdio: 'inherit' });
 rmSync(work, { recursive: true, force: true });
 const size = readFileSync(out).length;

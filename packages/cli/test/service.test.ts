@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { launchdManager, type Runner } from '../src/local/service/manager';
+import type * as ManagerModule from '../src/local/service/manager';
 import { launchdPlist, systemdUnit } from '../src/local/service/units';
 import { tempHome } from './helpers';
 
@@ -15,7 +16,7 @@ const fake = vi.hoisted(() => ({
   answers: new Map<string, { code: number; stdout: string; stderr: string }>(),
 }));
 vi.mock('../src/local/service/manager', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../src/local/service/manager')>();
+  const original = await importOriginal<typeof ManagerModule>();
   const execRunner: Runner = async (file, args) => {
     const line = [file, ...args].join(' ');
     fake.calls.push(line);
