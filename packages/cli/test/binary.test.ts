@@ -7,7 +7,7 @@ import { promisify } from 'node:util';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../src/local/daemon-files';
-import { tempHome } from './helpers';
+import { endDaemon, tempHome } from './helpers';
 
 const run = promisify(execFile);
 const root = fileURLToPath(new URL('../../..', import.meta.url));
@@ -30,13 +30,7 @@ beforeAll(async () => {
 }, 240_000);
 
 afterAll(async () => {
-  await sp('down');
-  try {
-    const { pid } = JSON.parse(readFileSync(join(home.dataDir, 'daemon.json'), 'utf8')) as { pid: number };
-    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  } catch {
-    // no state file: nothing runs
-  }
+  await endDaemon(home.dataDir, () => sp('down'));
   home.cleanup();
 });
 
