@@ -80,9 +80,19 @@ try {
   let jobId = '';
   for (let i = 0; i < 20; i++) jobId = (JSON.parse(run(bin, ['publish', `bench post ${i}`, '-p', 'twitter', '--at', '+48h', '--json']).stdout) as { job_id: string }).job_id;
 
+  console.log(`runs per command: ${RUNS} (node ${process.version}); ratio = median wall time / bare node's, cpu = user+sys of the process`);
+  console.log(`${'command'.padEnd(40)}${'median ms'.padStart(11)}${'ratio'.padStart(8)}${'cpu ms'.padStart(9)}${'cpu ratio'.padStart(11)}  aim`);
   const node = measure(process.execPath, ['-e', '0']);
-  const rows: [string, ReturnType<typeof measure>, number | null][] = [['node -e 0 (baseline)', node, null]];
-  const add = (name: string, cmd: string, args: string[], aim: number | null = null) => rows.push([name, measure(cmd, args), aim]);
+  // Printed as measured, so a long run shows its figures as it goes.
+  const row = (name: string, m: ReturnType<typeof measure>, aim: number | null) => {
+    const ratio = m.median / node.median;
+    const verdict = aim === null ? '' : `${ratio <= aim ? 'OK' : 'ABOVE'} (<= ${aim}x)`;
+    console.log(
+      `${name.padEnd(40)}${m.median.toFixed(1).padStart(11)}${`${ratio.toFixed(2)}x`.padStart(8)}${m.cpu.toFixed(0).padStart(9)}${`${(m.cpu / node.cpu).toFixed(2)}x`.padStart(11)}  ${verdict}`,
+    );
+  };
+  row('node -e 0 (baseline)', node, null);
+  const add = (name: string, cmd: string, args: string[], aim: number | null = null) => row(name, measure(cmd, args), aim);
   add('bin/socialpub --version', bin, ['--version'], 1.5);
   add('npm socialpub --version', npmBin, ['--version'], 1.5);
   add('binary --version', exe, ['--version'], 1.5);
@@ -94,16 +104,6 @@ try {
   add('binary schedule list (no code cache)', exeNoCache, ['schedule', 'list', '--json']);
   add('bin/socialpub status <job> --json', bin, ['status', jobId, '--json']);
   add('bin/socialpub auth validate --json', bin, ['auth', 'validate', '--json']);
-
-  console.log(`runs per command: ${RUNS} (node ${process.version}); ratio = median wall time / bare node's, cpu = user+sys of the process`);
-  console.log(`${'command'.padEnd(40)}${'median ms'.padStart(11)}${'ratio'.padStart(8)}${'cpu ms'.padStart(9)}${'cpu ratio'.padStart(11)}  aim`);
-  for (const [name, m, aim] of rows) {
-    const ratio = m.median / node.median;
-    const verdict = aim === null ? '' : `${ratio <= aim ? 'OK' : 'ABOVE'} (<= ${aim}x)`;
-    console.log(
-      `${name.padEnd(40)}${m.median.toFixed(1).padStart(11)}${`${ratio.toFixed(2)}x`.padStart(8)}${m.cpu.toFixed(0).padStart(9)}${`${(m.cpu / node.cpu).toFixed(2)}x`.padStart(11)}  ${verdict}`,
-    );
-  }
 } finally {
   run(bin, ['down']);
   rmSync(home, { recursive: true, force: true });
