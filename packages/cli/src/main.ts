@@ -126,14 +126,21 @@ export function buildProgram(io: Io): Command {
     ),
     ['socialpub service install', 'socialpub service install --port 9000'],
   );
-  service
-    .command('uninstall')
-    .description('stop the service and remove it')
-    .action(act(async (ctx) => (await import('./commands/service')).serviceUninstall(ctx)));
-  service
-    .command('status')
-    .description('is the service installed, enabled and running (exit 0 running, 7 stopped, 4 not installed)')
-    .action(act(async (ctx) => (await import('./commands/service')).serviceStatus(ctx)));
+  examples(
+    service
+      .command('uninstall')
+      .description('stop the service and remove it')
+      .action(act(async (ctx) => (await import('./commands/service')).serviceUninstall(ctx))),
+    ['socialpub service uninstall'],
+  );
+  examples(
+    service
+      .command('status')
+      .description('is the service installed, enabled and running (exit 0 running, 7 stopped, 4 not installed)')
+      .action(act(async (ctx) => (await import('./commands/service')).serviceStatus(ctx))),
+    ['socialpub service status', 'socialpub service status --json'],
+  );
+  examples(service, ['socialpub service install', 'socialpub service status', 'socialpub daemon logs -n 20']);
 
   // ---- local admin -----------------------------------------------------------------
   const keys = program.command('keys').description('API keys (local admin on the data dir)');
