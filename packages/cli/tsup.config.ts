@@ -18,6 +18,13 @@ export default defineConfig({
   target: 'node22',
   splitting: true,
   clean: true,
+  // One line instead of a line per chunk (about a hundred); errors are still printed.
+  silent: true,
+  // The package's README links to these docs; the package carries them (docs/ here is a build output).
+  async onSuccess() {
+    packageDocs('.', ['cli.md', 'api.md', 'operations.md']);
+    console.log('socialpub CLI built: packages/cli/dist/cli.js (commands in chunks loaded on use)');
+  },
   dts: false,
   sourcemap: false,
   shims: false,
@@ -28,8 +35,6 @@ export default defineConfig({
     options.logOverride = { 'empty-import-meta': 'error' };
   },
   esbuildPlugins: [userlandPunycode],
-  // The package's README links to these; the package carries them (docs/ here is a build output).
-  onSuccess: async () => packageDocs('.', ['cli.md', 'api.md', 'operations.md']),
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __socialpubCreateRequire } from 'node:module'; const require = __socialpubCreateRequire(import.meta.url);",
   },
