@@ -3,6 +3,7 @@ import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations/index';
 import { ensurePrivateFile, PRIVATE_FILE_MODE } from './private-files';
+import { databaseOptions } from './sqlite-driver';
 
 export type DB = Database.Database;
 
@@ -15,7 +16,8 @@ export function openDatabase(path: string): DB {
     mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
     ensurePrivateFile(path);
   }
-  const db = new Database(path);
+  // better-sqlite3 takes a loaded addon object as nativeBinding too (lib/binding.js); its typings say string only.
+  const db = new Database(path, databaseOptions() as Database.Options);
   db.pragma('journal_mode = WAL');
   // Made by SQLite with the database file's mode; older ones may predate it being 0600.
   for (const extra of [`${path}-wal`, `${path}-shm`]) if (path !== ':memory:' && existsSync(extra)) chmodSync(extra, PRIVATE_FILE_MODE);
