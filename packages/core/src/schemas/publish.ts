@@ -80,11 +80,13 @@ export const PublishResultSchema = z
     platforms: z.array(PlatformId),
     status: z.enum(['publishing', 'scheduled', 'pending_approval']),
     targets: z.array(TargetSummarySchema),
-    timezone: z.string().meta({ description: 'The zone the times were read in (UTC when none applied).' }),
-    scheduled_local: z.string().nullable().meta({ description: 'scheduled_for as local wall time in timezone.' }),
-    queue_slot: z.string().nullable().meta({ description: 'The weekly queue slot taken (queue: true), else null.' }),
-    series_id: z.string().nullable().meta({ description: 'The series of a recurring post, else null.' }),
-    warnings: z.array(WarningSchema),
+    // Added for time zones, queues and series: always sent by this daemon; optional in the
+    // type so clients and fixtures written before them keep compiling.
+    timezone: z.string().optional().meta({ description: 'The zone the times were read in (UTC when none applied).' }),
+    scheduled_local: z.string().nullable().optional().meta({ description: 'scheduled_for as local wall time in timezone.' }),
+    queue_slot: z.string().nullable().optional().meta({ description: 'The weekly queue slot taken (queue: true), else null.' }),
+    series_id: z.string().nullable().optional().meta({ description: 'The series of a recurring post, else null.' }),
+    warnings: z.array(WarningSchema).optional(),
   })
   .meta({ id: 'PublishResult' });
 export type PublishResult = z.infer<typeof PublishResultSchema>;
@@ -95,7 +97,7 @@ export const ValidateResultSchema = z
     valid: z.boolean(),
     targets: z.array(TargetSummarySchema.omit({ status: true })),
     errors: z.array(z.looseObject({ path: z.string(), message: z.string(), code: z.string().optional() })),
-    warnings: z.array(WarningSchema),
+    warnings: z.array(WarningSchema).optional(),
   })
   .meta({ id: 'ValidateResult' });
 export type ValidateResult = z.infer<typeof ValidateResultSchema>;

@@ -21,7 +21,7 @@ export const TargetSchema = z
     post_url: z.string().nullable(),
     published_at: InstantOut.nullable(),
     error: TargetErrorSchema.nullable(),
-    scheduled_local: z.string().meta({ description: 'scheduled_for as local wall time in the post timezone.' }),
+    scheduled_local: z.string().optional().meta({ description: 'scheduled_for as local wall time in the post timezone (always sent).' }),
   })
   .meta({ id: 'Target' });
 export type Target = z.infer<typeof TargetSchema>;
@@ -41,11 +41,12 @@ export const PostSchema = z
     created_at: InstantOut,
     updated_at: InstantOut,
     targets: z.array(TargetSchema),
-    timezone: z.string().meta({ description: 'The post zone (UTC when none was given); retiming keeps it.' }),
-    scheduled_local: z.string().nullable().meta({ description: 'scheduled_for as local wall time in timezone.' }),
-    queue_slot: z.string().nullable().meta({ description: 'The weekly queue slot the post holds, else null.' }),
-    series_id: z.string().nullable(),
-    occurrence: z.number().int().nullable().meta({ description: '1-based position in its series, else null.' }),
+    // Time fields (always sent by this daemon; optional in the type for older clients' fixtures).
+    timezone: z.string().optional().meta({ description: 'The post zone (UTC when none was given); retiming keeps it.' }),
+    scheduled_local: z.string().nullable().optional().meta({ description: 'scheduled_for as local wall time in timezone.' }),
+    queue_slot: z.string().nullable().optional().meta({ description: 'The weekly queue slot the post holds, else null.' }),
+    series_id: z.string().nullable().optional(),
+    occurrence: z.number().int().nullable().optional().meta({ description: '1-based position in its series, else null.' }),
   })
   .meta({ id: 'Post', description: 'A publication job and its targets.' });
 export type Post = z.infer<typeof PostSchema>;

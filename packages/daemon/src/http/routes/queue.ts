@@ -28,7 +28,7 @@ const present = (q: QueueRecord): Queue => ({
 
 /** GET and PUT /queue (the caller's weekly posting slots) and GET /queue/next (the next free ones). */
 export function queueRoutes(deps: RouteDeps) {
-  const { store, commits, clock } = deps;
+  const { store, clock } = deps;
   const current = (userId: string): QueueRecord =>
     store.queues.get(userId) ?? { timezone: userZone(store, userId) ?? 'UTC', capacity: 1, slots: [], updatedAt: 0 };
 
@@ -47,7 +47,7 @@ export function queueRoutes(deps: RouteDeps) {
         capacity: q.capacity ?? 1,
         slots: q.slots.map((s) => ({ day: s.day, time: s.time, ...(s.platforms ? { platforms: [...new Set(s.platforms)] } : {}), ...(s.capacity ? { capacity: s.capacity } : {}) })),
       };
-      await commits.durable(() => store.queues.replace(user.id, record, clock.now()));
+      await store.commits.durable(() => store.queues.replace(user.id, record, clock.now()));
       const body: QueueResponse = { success: true, queue: present(current(user.id)) };
       return c.json(body, 200);
     })

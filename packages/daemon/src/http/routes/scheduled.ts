@@ -44,7 +44,7 @@ export function scheduledRoutes(deps: RouteDeps) {
         if (!after) throw invalid([{ path: 'cursor', message: 'is not a cursor this list returned' }]);
       }
       const page = store.jobs.list(user.id, { status: q.status, limit: q.limit, after });
-      const body: ListResponse = { success: true, posts: page.jobs.map(presentPost), next_cursor: page.next ? encodeCursor(page.next) : null };
+      const body: ListResponse = { success: true, posts: page.jobs.map((j) => presentPost(j, store.jobTimes.get(j.id))), next_cursor: page.next ? encodeCursor(page.next) : null };
       return c.json(body, 200);
     })
     .patch('/', async (c) => {

@@ -1,5 +1,6 @@
 import { SeriesIdQuerySchema, type SeriesCancelResponse, type SeriesListResponse, type SeriesResponse } from '@socialpub/core';
 import { Hono, type Context } from 'hono';
+import { cancelSeries } from '../../jobs/cancel-series';
 import type { SeriesRecord } from '../../store/series';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
@@ -30,21 +31,9 @@ export function seriesRoutes(deps: RouteDeps) {
       const body: SeriesListResponse = { success: true, series: store.series.list(c.get('user').id).map((s) => presentSeries(store, s, now)) };
       return c.json(body, 200);
     })
-    .delete('/', (c) => {
+    .delete('/', async (c) => {
       const s = ownSeries(c);
-      const now = clock.now();
-      // The series stops creating jobs, and every occurrence not yet started is cancelled, in one transaction.
-      const { jobs, targets } = store.immediate(() => {
-        store.series.cancel(s.id, now);
-        const cancelledJobs: string[] = [];
-        const ids: string[] = [];
-        for (const j of store.jobTimes.seriesJobs(s.id)) {
-          const t = store.jobs.cancel(j.jobId, now);
-          if (t.length > 0) cancelledJobs.push(j.jobId);
-          ids.push(...t);
-        }
-        return { jobs: cancelledJobs, targets: ids };
-      });
+      const { jobs, targets } = await cancelSeries(store, s.id, clock.now());
       if (targets.length > 0) scheduler.targetsChanged(targets);
       const body: SeriesCancelResponse = {
         success: true,

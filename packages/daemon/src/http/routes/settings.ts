@@ -12,7 +12,7 @@ import { readJsonObject } from '../json-body';
  * cannot switch off the approval meant to hold its own posts.
  */
 export function settingsRoutes(deps: RouteDeps) {
-  const { store, commits } = deps;
+  const { store } = deps;
   const answer = (userId: string, approval: boolean): SettingsResponse => ({
     success: true,
     settings: { timezone: userZone(store, userId), approval_workflow: approval },
@@ -27,7 +27,7 @@ export function settingsRoutes(deps: RouteDeps) {
       if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
       const user = c.get('user');
       const zone = parsed.data.timezone === null ? null : canonicalZone(parsed.data.timezone);
-      await commits.durable(() => setUserZone(store, user.id, zone));
+      await store.commits.durable(() => setUserZone(store, user.id, zone));
       return c.json(answer(user.id, user.approvalWorkflow), 200);
     });
 }
