@@ -50,7 +50,9 @@ export function resolveTiming(store: Store, userId: string, req: PublishRequest,
     if (!slot) {
       return refuse('queue', `no free slot for ${req.platforms.join(', ')} in the next ${QUEUE_SEARCH_DAYS} days (every slot that takes these platforms is full)`, 'conflict');
     }
-    return { ok: true, timing: { zone: zone ?? queue.timezone, input: { ...input, timezone: zone ?? queue.timezone, scheduled_for: formatInstant(slot.at) }, slot, series: null } };
+    // The post takes the zone its slot was defined in, unless the request names one.
+    const postZone = req.timezone != null ? zone : queue.timezone;
+    return { ok: true, timing: { zone: postZone, input: { ...input, timezone: postZone, scheduled_for: formatInstant(slot.at) }, slot, series: null } };
   }
 
   if (req.recurrence != null && req.scheduled_for != null) {
