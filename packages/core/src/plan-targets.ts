@@ -1,7 +1,7 @@
 import type { ErrorDetail } from './errors';
 import { PLATFORM_INFO, allowsType, isContentType, isPlatform, type ContentType, type Platform } from './platforms';
 import { PAST_TOLERANCE_MS, parseOffset, type ScheduleValue } from './time';
-import { resolveTimeIn, type ResolvedTime } from './zoned/resolve-time';
+import { resolveTimeIn, timeIssue, type ResolvedTime } from './zoned/resolve-time';
 
 /** The timing-relevant part of a publish request, after the schema has checked shapes. */
 export interface TimingInput {
@@ -12,11 +12,6 @@ export interface TimingInput {
   type_schedule?: Record<string, string> | null;
   /** The zone local wall times are read in (request, else the user's setting); null: none, so a wall time is refused. */
   timezone?: string | null;
-}
-
-/** The 400 detail of a time that did not resolve (a gap names itself and the nearest valid times). */
-function timeIssue(path: string, r: Exclude<ResolvedTime, { ok: true }>): ErrorDetail {
-  return r.reason === 'gap' ? { path, message: r.message, gap: { from: r.gap.from, to: r.gap.to }, nearest: r.gap.nearest } : { path, message: r.message };
 }
 
 /** A type_schedule value: an elapsed offset, or an absolute time (an instant, or a wall time in the zone). */

@@ -1,7 +1,6 @@
 import { z } from 'zod';
-import { MAX_SERIES_OCCURRENCES } from '../zoned/recurrence';
-import { TIME_IN_MESSAGE, isTimeIn } from '../zoned/resolve-time';
-import { UNKNOWN_ZONE_MESSAGE, canonicalZone } from '../zoned/zone-name';
+import { MAX_SERIES_OCCURRENCES } from '../zoned/limits';
+import { TIME_IN_MESSAGE, UNKNOWN_ZONE_MESSAGE, isTimeIn, isZoneName } from '../zoned/time-shape';
 
 /**
  * A time in a request: an instant with `Z` or an offset, or a local wall time without one
@@ -19,7 +18,7 @@ export const TimeIn = z
 /** An IANA time zone name, checked against the zone database (`Europe/Berlin`, `UTC`). */
 export const ZoneName = z
   .string({ error: 'timezone must be a string' })
-  .refine((v) => canonicalZone(v) !== null, { error: `timezone ${UNKNOWN_ZONE_MESSAGE}` })
+  .refine(isZoneName, { error: `timezone ${UNKNOWN_ZONE_MESSAGE}` })
   .meta({ id: 'TimeZone', description: 'IANA time zone name.', example: 'Europe/Berlin' });
 
 export const RecurrenceSchema = z

@@ -1,4 +1,6 @@
 export * from './zone-name';
+export * from './time-shape';
+export * from './limits';
 export * from './format-zoned';
 export * from './resolve-time';
 export * from './weekly-slots';

@@ -1,9 +1,8 @@
 import { RRuleTemporal } from 'rrule-temporal';
+import { MAX_SERIES_OCCURRENCES } from './limits';
 import { checkRruleSyntax } from './rrule-syntax';
 import { Temporal } from './temporal';
 
-/** A series creates at most this many posts in all; a longer rule is refused, not cut short. */
-export const MAX_SERIES_OCCURRENCES = 500;
 
 export interface SeriesRule {
   /** RFC 5545 RRULE, without DTSTART (the series starts at the post's scheduled_for). */

@@ -1,13 +1,9 @@
+import type { ErrorDetail } from '../errors';
 import { parseInstant } from '../time';
 import { zonedIsoOf } from './format-zoned';
+import { TIME_IN_MESSAGE, WALL_TIME } from './time-shape';
 import { Temporal } from './temporal';
 
-/** `2026-12-25T10:00` or `2026-12-25T10:00:00(.fff)`: a local wall time, no offset, no zone. */
-const WALL_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?$/;
-
-export function looksLikeWallTime(text: string): boolean {
-  return WALL_TIME.test(text);
-}
 
 /** A local time that a spring-forward change skips, with the valid times on either side. */
 export interface WallTimeGap {
@@ -23,7 +19,6 @@ export type ResolvedTime =
   | { ok: false; reason: 'malformed' | 'needs_zone'; message: string }
   | { ok: false; reason: 'gap'; message: string; gap: WallTimeGap };
 
-export const TIME_IN_MESSAGE = 'must be an ISO 8601 date-time with a zone (2026-12-25T10:00:00Z, +01:00) or, with a timezone, a local wall time (2026-12-25T10:00:00)';
 
 /** A PlainDateTime for a wall-time string, or null when the date or time is impossible. */
 function plainOf(text: string): Temporal.PlainDateTime | null {
@@ -96,7 +91,8 @@ export function resolveTimeIn(text: string, zone: string | null): ResolvedTime {
   return resolveWallTime(plain, zone);
 }
 
-/** True when the text is an instant or a well-formed local wall time (the schema's check; zones come later). */
-export function isTimeIn(text: string): boolean {
-  return parseInstant(text) !== null || plainOf(text) !== null;
+
+/** The 400 detail of a time that did not resolve; a gap names itself and the nearest valid times. */
+export function timeIssue(path: string, r: Exclude<ResolvedTime, { ok: true }>): ErrorDetail {
+  return r.reason === 'gap' ? { path, message: r.message, gap: { from: r.gap.from, to: r.gap.to }, nearest: r.gap.nearest } : { path, message: r.message };
 }

@@ -3,6 +3,7 @@ import {
   expandSeries,
   formatInstant,
   resolveTimeIn,
+  timeIssue,
   type ErrorCode,
   type ErrorDetail,
   type PublishRequest,
@@ -26,11 +27,11 @@ export interface Timing {
 
 export type TimingResult = { ok: true; timing: Timing } | { ok: false; code: ErrorCode; message: string; details: ErrorDetail[] };
 
-const refuse = (path: string, message: string, code: ErrorCode = 'invalid_request', extra: Partial<ErrorDetail> = {}): TimingResult => ({
+const refuse = (path: string, message: string, code: ErrorCode = 'invalid_request'): TimingResult => ({
   ok: false,
   code,
   message: `${path}: ${message}`,
-  details: [{ path, message, ...extra }],
+  details: [{ path, message }],
 });
 
 /**
@@ -66,7 +67,10 @@ export function resolveTiming(store: Store, userId: string, req: PublishRequest,
     let until: number | null = null;
     if (req.recurrence.until != null) {
       const u = resolveTimeIn(req.recurrence.until, seriesZone);
-      if (!u.ok) return refuse('recurrence.until', u.message, 'invalid_request', u.reason === 'gap' ? { gap: { from: u.gap.from, to: u.gap.to }, nearest: u.gap.nearest } : {});
+      if (!u.ok) {
+        const detail = timeIssue('recurrence.until', u);
+        return { ok: false, code: 'invalid_request', message: `recurrence.until: ${u.message}`, details: [detail] };
+      }
       until = u.at;
     }
     const count = req.recurrence.count ?? null;

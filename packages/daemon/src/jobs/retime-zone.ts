@@ -1,4 +1,4 @@
-import { canonicalZone, formatInstant, resolveTimeIn, resolveWallTime, Temporal, wallTimeOf, type ErrorDetail, type UpdateRequest } from '@socialpub/core';
+import { canonicalZone, formatInstant, resolveTimeIn, resolveWallTime, Temporal, timeIssue, wallTimeOf, type ErrorDetail, type UpdateRequest } from '@socialpub/core';
 import type { JobTimes } from '../store/job-times';
 import type { JobRecord } from '../store/jobs';
 
@@ -14,9 +14,6 @@ export type ZonedUpdate =
     }
   | { ok: false; issues: ErrorDetail[] };
 
-const gapDetail = (path: string, r: Exclude<ReturnType<typeof resolveTimeIn>, { ok: true }>): ErrorDetail =>
-  r.reason === 'gap' ? { path, message: r.message, gap: { from: r.gap.from, to: r.gap.to }, nearest: r.gap.nearest } : { path, message: r.message };
-
 /**
  * The zone side of a PATCH. Retiming keeps the job's zone: a wall time is read in the
  * PATCH's timezone, else the job's, else the user's setting. A timezone alone keeps the
@@ -30,13 +27,13 @@ export function zoneUpdate(job: JobRecord, times: JobTimes, upd: UpdateRequest, 
   let base = job.scheduledFor;
   if (upd.scheduled_for !== undefined) {
     const r = resolveTimeIn(upd.scheduled_for, zone);
-    if (!r.ok) return { ok: false, issues: [gapDetail('scheduled_for', r)] };
+    if (!r.ok) return { ok: false, issues: [timeIssue('scheduled_for', r)] };
     base = r.at;
     update = { ...upd, scheduled_for: formatInstant(r.at) };
   } else if (newZone !== null && job.scheduledFor !== null && newZone !== (times.timezone ?? 'UTC')) {
     const local = times.scheduledLocal ?? wallTimeOf(job.scheduledFor, times.timezone ?? 'UTC');
     const r = resolveWallTime(Temporal.PlainDateTime.from(local), newZone);
-    if (!r.ok) return { ok: false, issues: [gapDetail('timezone', r)] };
+    if (!r.ok) return { ok: false, issues: [timeIssue('timezone', r)] };
     base = r.at;
     update = { ...upd, scheduled_for: formatInstant(r.at) };
   }
