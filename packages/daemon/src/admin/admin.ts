@@ -215,6 +215,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       return { email: user.email, user_id: user.id, approval_workflow: user.approvalWorkflow, timezone: canonical };
     },
     close(): void {
+      store.commits.close();
       db.close();
     },
   };

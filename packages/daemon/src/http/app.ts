@@ -41,7 +41,7 @@ export interface AppDeps {
   logger?: RootLogger;
   /** Opens connection secrets. Default: a throwaway key (the HTTP layer never opens secrets itself). */
   secrets?: SecretBox;
-  /** Repositories over `db`; built here when not given (give it to share prepared statements with other parts). */
+  /** Repositories over `db`; built here with config.sqliteSync when not given (give it to share prepared statements and commits with other parts). */
   store?: Store;
   /** Default: idleScheduler. */
   scheduler?: SchedulerHooks;

@@ -11,7 +11,7 @@ import {
 } from '@socialpub/core';
 import type { PlatformAdapter } from '../platforms/adapter';
 import type { MediaLookup, SchedulerHooks } from '../services';
-import type { JobRecord } from '../store/jobs';
+import type { JobRecord, ListOptions, ListPosition } from '../store/jobs';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import type { Clock } from '../util/clock';
@@ -106,6 +106,12 @@ export function createJobsService(deps: JobsServiceDeps) {
     /** A job of the user as the API shows it. */
     get(user: User, jobId: string): Post {
       return presentPost(ownJob(user, jobId), store.jobTimes.get(jobId));
+    },
+
+    /** A page of the user's jobs in (base time, id) order, and where the next page starts. */
+    list(user: User, options: ListOptions): { posts: Post[]; next: ListPosition | null } {
+      const page = store.jobs.list(user.id, options);
+      return { posts: page.jobs.map((j) => presentPost(j, store.jobTimes.get(j.id))), next: page.next };
     },
 
     /** Accepts a publish request: every check, then the job and its targets in one durable transaction. */

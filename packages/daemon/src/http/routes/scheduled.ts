@@ -1,6 +1,5 @@
 import { JobIdQuerySchema, ListQuerySchema, UpdateRequestSchema, type CancelResponse, type GetResponse, type ListResponse, type UpdateResponse } from '@socialpub/core';
 import { Hono, type Context } from 'hono';
-import { presentPost } from '../../jobs/present-post';
 import type { ListPosition } from '../../store/jobs';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
@@ -26,7 +25,7 @@ function requireJobId(c: Context): string {
 
 /** GET, PATCH, DELETE /content/scheduled and POST /content/scheduled/approve|reject. */
 export function scheduledRoutes(deps: RouteDeps) {
-  const { store, jobs } = deps;
+  const { jobs } = deps;
 
   return new Hono<AppEnv>()
     .get('/', (c) => {
@@ -43,8 +42,8 @@ export function scheduledRoutes(deps: RouteDeps) {
         after = decodeCursor(q.cursor);
         if (!after) throw invalid([{ path: 'cursor', message: 'is not a cursor this list returned' }]);
       }
-      const page = store.jobs.list(user.id, { status: q.status, limit: q.limit, after });
-      const body: ListResponse = { success: true, posts: page.jobs.map((j) => presentPost(j, store.jobTimes.get(j.id))), next_cursor: page.next ? encodeCursor(page.next) : null };
+      const page = jobs.list(user, { status: q.status, limit: q.limit, after });
+      const body: ListResponse = { success: true, posts: page.posts, next_cursor: page.next ? encodeCursor(page.next) : null };
       return c.json(body, 200);
     })
     .patch('/', async (c) => {
