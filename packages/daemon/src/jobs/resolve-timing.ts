@@ -66,7 +66,7 @@ export function resolveTiming(store: Store, userId: string, req: PublishRequest,
     if (!start.ok) return { ok: true, timing: { zone, input, slot: null, series: null } };
     let until: number | null = null;
     if (req.recurrence.until != null) {
-      const u = resolveTimeIn(req.recurrence.until, seriesZone);
+      const u = resolveTimeIn(req.recurrence.until, zone);
       if (!u.ok) {
         const detail = timeIssue('recurrence.until', u);
         return { ok: false, code: 'invalid_request', message: `recurrence.until: ${u.message}`, details: [detail] };

@@ -122,6 +122,18 @@ describe('recurring posts', () => {
     expect((await seriesOf(h, sid)).status).toBe('finished');
   });
 
+  it('reads until as a wall time in the post zone (inclusive), and refuses one without a zone', async () => {
+    const h = setup();
+    const r = await publish(h, { scheduled_for: '2026-03-02T09:00:00', timezone: 'Europe/Berlin', recurrence: { rrule: 'FREQ=DAILY', until: '2026-03-05T09:00:00' } });
+    expect(r.status).toBe(200);
+    expect((await seriesOf(h, r.body.series_id as string)).total).toBe(4);
+    const bad = await h.call('POST', `${API}/content/publish`, {
+      body: { caption: 'x', platforms: ['threads'], scheduled_for: '2026-03-02T09:00:00Z', recurrence: { rrule: 'FREQ=DAILY', until: '2026-03-05T09:00:00' } },
+    });
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).details?.[0]?.path).toBe('recurrence.until');
+  });
+
   it('warns when the caption would repeat on a platform that refuses duplicates', async () => {
     const h = setup();
     const body = { caption: 'same words', platforms: ['twitter', 'threads'], scheduled_for: '2026-03-02T09:00:00Z', recurrence: { rrule: 'FREQ=WEEKLY', count: 3 } };
