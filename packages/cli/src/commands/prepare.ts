@@ -2,6 +2,7 @@ import type { MediaStatus } from '@socialpub/core';
 import type { SettledMediaStatus } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { CliError, EXIT } from '../errors';
+import { formatBytes } from '../ui/format';
 import type { Logger } from '../ui/logger';
 import { localFile, uploadFile } from './upload-file';
 
@@ -125,16 +126,4 @@ export function renderTask(log: Logger, s: MediaStatus): string[] {
     ]));
   }
   return lines;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }

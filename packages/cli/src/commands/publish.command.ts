@@ -41,7 +41,7 @@ export function definePublish(program: Program, kit: Kit): void {
     [
       'socialpub publish "hello" -p twitter --now --wait',
       'socialpub publish "Launch!" -p facebook,twitter --media ./photo.jpg --at 2026-12-25T10:00:00Z',
-      'socialpub publish "Story then feed" -p instagram --type instagram=story,feed --media https://example.com/a.jpg --at +1h --offset feed=+1h',
+      'socialpub publish "Story then feed" -p instagram --type instagram=story,feed --media https://picsum.photos/id/10/1080/1350.jpg --at +1h --offset feed=+1h',
       'socialpub publish "Standup notes" -p threads --at "2026-12-25 10:00" --tz Europe/Berlin',
       'socialpub publish "Tip of the week" -p threads --repeat "weekly on mon,thu at 09:00" --count 10 --tz America/New_York',
       'socialpub publish "From the queue" -p twitter --queue',

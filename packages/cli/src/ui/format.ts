@@ -52,3 +52,16 @@ export function renderTargets(log: Logger, targets: readonly Target[], zone?: st
     { header: 'RESULT', value: (t) => t.post_url ?? (t.error ? `${t.error.code}: ${truncate(t.error.message, 60)}` : '') },
   ]);
 }
+
+/** `1536` -> `1.5 KB`: a file size for people. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
+}
