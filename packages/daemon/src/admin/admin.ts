@@ -1,6 +1,7 @@
 import { PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isPlatform, type Platform } from '@socialpub/core';
 import { setUserZone, userZone } from '../jobs/user-zone';
 import { openDatabase } from '../store/database';
+import { secureDataDir } from '../store/private-files';
 import { createStore, type Store } from '../store/store';
 import type { User } from '../store/users';
 import { systemClock, type Clock } from '../util/clock';
@@ -72,6 +73,7 @@ export interface AdminOptions {
  */
 export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
   const clock = opts.clock ?? systemClock;
+  secureDataDir(dataDir);
   const db = openDatabase(join(dataDir, 'socialpub.db'));
   const secrets = SecretBox.fromKeyFile(join(dataDir, 'secret.key'));
   const store: Store = createStore(db, { secrets, clock });
