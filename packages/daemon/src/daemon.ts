@@ -20,6 +20,7 @@ import { startCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
 import { secureDataDir } from './store/private-files';
 import { createStore, type Store } from './store/store';
+import { startSeriesMaterializer } from './jobs/recurrence';
 import { systemClock, type Clock } from './util/clock';
 import { createLogger, type RootLogger } from './util/logger';
 import { SecretBox } from './util/secrets';
@@ -152,6 +153,9 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
   await publishing.start(); // reconciles what a previous run left in flight, then fires overdue targets in due order
   stops.push(() => publishing.stop(10_000));
+  // Recurring posts: occurrences get their jobs as they enter the horizon (jobs/recurrence.ts).
+  const series = startSeriesMaterializer({ store, clock, log: logger, targetsChanged: (ids) => scheduler.targetsChanged(ids) });
+  stops.push(() => series.stop());
 
   // Housekeeping: expired rate windows and idempotency records.
   const maintenance = setInterval(() => {

@@ -1,4 +1,5 @@
-import { PLATFORMS, formatInstant, isPlatform, type Platform } from '@socialpub/core';
+import { PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isPlatform, type Platform } from '@socialpub/core';
+import { setUserZone, userZone } from '../jobs/user-zone';
 import { openDatabase } from '../store/database';
 import { secureDataDir } from '../store/private-files';
 import { createStore, type Store } from '../store/store';
@@ -198,14 +199,22 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       if (!store.connections.remove(user.id, platform)) throw new AdminError('not_found', `${user.email} has no ${platform} connection`);
     },
     /** A user's settings as they are now. */
-    settings(email: string | undefined): { email: string; user_id: string; approval_workflow: boolean } {
+    settings(email: string | undefined): UserSettings {
       const user = userFor(email, false);
-      return { email: user.email, user_id: user.id, approval_workflow: user.approvalWorkflow };
+      return { email: user.email, user_id: user.id, approval_workflow: user.approvalWorkflow, timezone: userZone(store, user.id) };
     },
-    setApprovalWorkflow(email: string | undefined, on: boolean): { email: string; user_id: string; approval_workflow: boolean } {
+    setApprovalWorkflow(email: string | undefined, on: boolean): UserSettings {
       const user = userFor(email, false);
       store.users.setApprovalWorkflow(user.id, on);
-      return { email: user.email, user_id: user.id, approval_workflow: on };
+      return { email: user.email, user_id: user.id, approval_workflow: on, timezone: userZone(store, user.id) };
+    },
+    /** The user's time zone (an IANA name; null clears it, UTC): the default zone of their requests. */
+    setTimezone(email: string | undefined, zone: string | null): UserSettings {
+      const user = userFor(email, false);
+      const canonical = zone === null ? null : canonicalZone(zone);
+      if (zone !== null && canonical === null) throw new AdminError('invalid', `"${zone}" ${UNKNOWN_ZONE_MESSAGE}`);
+      setUserZone(store, user.id, canonical);
+      return { email: user.email, user_id: user.id, approval_workflow: user.approvalWorkflow, timezone: canonical };
     },
     close(): void {
       store.commits.close();
@@ -215,3 +224,12 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
 }
 
 export type Admin = ReturnType<typeof openAdmin>;
+
+/** A user's settings as the admin commands show them. */
+export interface UserSettings {
+  email: string;
+  user_id: string;
+  approval_workflow: boolean;
+  /** IANA zone, or null (UTC). */
+  timezone: string | null;
+}

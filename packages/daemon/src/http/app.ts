@@ -28,6 +28,9 @@ import { contentRoutes } from './routes/content';
 import { healthRoutes } from './routes/health';
 import { platformsRoutes } from './routes/platforms';
 import { scheduledRoutes } from './routes/scheduled';
+import { queueRoutes } from './routes/queue';
+import { seriesRoutes } from './routes/series';
+import { settingsRoutes } from './routes/settings';
 
 export interface AppDeps {
   db: DB;
@@ -159,6 +162,9 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/auth`, authRoutes());
   app.route(`${API_PREFIX}/content`, contentRoutes(routeDeps));
   app.route(`${API_PREFIX}/content/scheduled`, scheduledRoutes(routeDeps));
+  app.route(`${API_PREFIX}/content/series`, seriesRoutes(routeDeps));
+  app.route(`${API_PREFIX}/settings`, settingsRoutes(routeDeps));
+  app.route(`${API_PREFIX}/queue`, queueRoutes(routeDeps));
   app.route(`${API_PREFIX}/platforms`, platformsRoutes(routeDeps));
   if (deps.mediaRoutes) {
     const idem = idempotency({ store, clock, route: 'media.prepare' });

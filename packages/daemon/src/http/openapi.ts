@@ -1,4 +1,4 @@
-import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, VERSION } from '@socialpub/core';
+import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_NEXT_SLOTS, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, VERSION } from '@socialpub/core';
 import { z } from 'zod';
 
 type Json = Record<string, unknown>;
@@ -31,6 +31,7 @@ const ERR = {
 
 const pick = (...codes: (keyof typeof ERR)[]) => Object.fromEntries(codes.map((c) => [String(c), ERR[c]]));
 const AUTHED = [{ ApiKey: [] }, { Bearer: [] }];
+const SERIES_ID = { name: 'series_id', in: 'query', required: true, description: 'The series (ser_…).', schema: { type: 'string', minLength: 1 } };
 const JOB_ID = { name: 'job_id', in: 'query', required: true, description: 'The job (job_…).', schema: { type: 'string', minLength: 1 } };
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
@@ -113,7 +114,7 @@ export function openApiDocument(): Json {
     },
     servers: [{ url: 'http://127.0.0.1:8787', description: 'The local daemon (default address)' }],
     security: AUTHED,
-    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'system' }],
+    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'settings' }, { name: 'queue' }, { name: 'system' }],
     paths: {
       [p('/auth/validate')]: {
         post: {
@@ -190,6 +191,67 @@ export function openApiDocument(): Json {
           tags: ['scheduled'],
           parameters: [JOB_ID],
           responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
+        },
+      },
+      [p('/content/series')]: {
+        get: {
+          operationId: 'listSeries',
+          summary: 'List recurring posts with their next occurrences (or get one with series_id)',
+          tags: ['scheduled'],
+          parameters: [{ name: 'series_id', in: 'query', required: false, description: 'Return this one series as {series}.', schema: { type: 'string' } }],
+          responses: {
+            200: limited({ description: 'The series, or one series', content: json({ oneOf: [ref('SeriesList'), ref('SeriesResponse')] }) }),
+            ...pick(400, 401, 403, 404, 429, 500, 503),
+          },
+        },
+        delete: {
+          operationId: 'cancelSeries',
+          summary: 'Cancel a whole series: no more occurrences, and every scheduled one is cancelled',
+          tags: ['scheduled'],
+          parameters: [SERIES_ID],
+          responses: { 200: limited(ok('SeriesCancelResponse')), ...pick(400, 401, 403, 404, 429, 500, 503) },
+        },
+      },
+      [p('/settings')]: {
+        get: {
+          operationId: 'getSettings',
+          summary: 'The caller\'s settings (timezone, approval workflow)',
+          tags: ['settings'],
+          responses: { 200: limited(ok('SettingsResponse')), ...pick(401, 429, 500, 503) },
+        },
+        patch: {
+          operationId: 'updateSettings',
+          summary: 'Change the caller\'s timezone (the approval workflow changes with the CLI only)',
+          tags: ['settings'],
+          requestBody: { required: true, content: json(ref('SettingsUpdate')) },
+          responses: { 200: limited(ok('SettingsResponse')), ...pick(400, 401, 413, 415, 429, 500, 503) },
+        },
+      },
+      [p('/queue')]: {
+        get: {
+          operationId: 'getQueue',
+          summary: 'The caller\'s weekly posting slots',
+          tags: ['queue'],
+          responses: { 200: limited(ok('QueueResponse')), ...pick(401, 429, 500, 503) },
+        },
+        put: {
+          operationId: 'replaceQueue',
+          summary: 'Replace the weekly posting slots (posts already queued keep their times)',
+          tags: ['queue'],
+          requestBody: { required: true, content: json(ref('QueueUpdate')) },
+          responses: { 200: limited(ok('QueueResponse')), ...pick(400, 401, 413, 415, 429, 500, 503) },
+        },
+      },
+      [p('/queue/next')]: {
+        get: {
+          operationId: 'nextQueueSlots',
+          summary: 'The next free slots of the queue',
+          tags: ['queue'],
+          parameters: [
+            { name: 'count', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_NEXT_SLOTS, default: 10 } },
+            { name: 'platforms', in: 'query', required: false, description: 'Comma-separated: only slots a post to these platforms may take.', schema: { type: 'string' } },
+          ],
+          responses: { 200: limited(ok('QueueNextResponse')), ...pick(400, 401, 429, 500, 503) },
         },
       },
       [p('/platforms')]: {

@@ -1,4 +1,5 @@
-import { formatInstant, typesFor, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
+import { formatInstant, typesFor, wallTimeOf, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
+import { NO_TIMES, type JobTimes } from '../store/job-times';
 import type { NewJob, NewTarget } from '../store/jobs';
 import type { User } from '../store/users';
 import { newId } from '../util/ids';
@@ -14,7 +15,14 @@ export interface BuiltJob {
  * The job and its targets for a request that passed every check. Held for approval when the
  * request asks, or when the user's workflow says so — publish_now too.
  */
-export function buildJob(user: User, request: PublishRequest, base: number | null, planned: readonly PlannedTarget[], now: number): BuiltJob {
+export function buildJob(
+  user: User,
+  request: PublishRequest,
+  base: number | null,
+  planned: readonly PlannedTarget[],
+  now: number,
+  times: JobTimes = NO_TIMES,
+): BuiltJob {
   const held = request.require_approval === true || user.approvalWorkflow;
   const jobId = newId('job');
   const targets: NewTarget[] = planned.map((t) => ({
@@ -40,6 +48,11 @@ export function buildJob(user: User, request: PublishRequest, base: number | nul
     platforms: request.platforms,
     status,
     targets: targets.map((t) => ({ platform: t.platform, type: t.type, scheduled_for: formatInstant(t.dueAt), status: t.status })),
+    timezone: times.timezone ?? 'UTC',
+    scheduled_local: base === null ? null : (times.scheduledLocal ?? wallTimeOf(base, times.timezone ?? 'UTC')),
+    queue_slot: times.queueSlot,
+    series_id: times.seriesId,
+    warnings: [],
   };
   const job: NewJob = {
     id: jobId,

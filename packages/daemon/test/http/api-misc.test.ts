@@ -21,6 +21,7 @@ describe('POST /content/validate', () => {
       valid: true,
       targets: [{ platform: 'twitter', type: 'tweet', scheduled_for: '2026-12-25T10:00:00.000Z' }],
       errors: [],
+      warnings: [],
     });
     expect(h.db.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 0 });
   });
