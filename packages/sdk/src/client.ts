@@ -6,6 +6,7 @@ import { Auth } from './resources/auth';
 import { Content } from './resources/content';
 import { Media } from './resources/media';
 import { Platforms } from './resources/platforms';
+import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
 import { Transport, parseBody } from './transport';
 
@@ -23,6 +24,7 @@ export class SocialPub {
   readonly scheduled: Scheduled;
   readonly media: Media;
   readonly platforms: Platforms;
+  readonly sandbox: Sandbox;
   /** The base URL in use (without /api/agents/v1). */
   readonly baseUrl: string;
   readonly #transport: Transport;
@@ -47,6 +49,7 @@ export class SocialPub {
     this.scheduled = new Scheduled(this.#transport, clock);
     this.media = new Media(this.#transport, clock);
     this.platforms = new Platforms(this.#transport, clock);
+    this.sandbox = new Sandbox(this.#transport, clock);
   }
 
   /**

@@ -9,6 +9,7 @@ export type { Content } from './resources/content';
 export type { Scheduled } from './resources/scheduled';
 export type { Media } from './resources/media';
 export type { Platforms } from './resources/platforms';
+export type { Sandbox } from './resources/sandbox';
 export {
   SocialPubError,
   APIError,

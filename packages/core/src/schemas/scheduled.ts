@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { JOB_STATUSES } from '../states';
+import { JOB_SOURCES, JOB_STATUSES } from '../states';
 import { InstantIn, InstantOut, PlatformId } from './common';
 import { TargetStatusSchema } from './publish';
 
@@ -36,6 +36,7 @@ export const PostSchema = z
     scheduled_for: InstantOut.nullable(),
     type_schedule: z.record(z.string(), z.string()),
     require_approval: z.boolean(),
+    source: z.enum(JOB_SOURCES).meta({ description: 'How the job was created: api, mcp (an agent through the MCP server) or cli.' }),
     created_at: InstantOut,
     updated_at: InstantOut,
     targets: z.array(TargetSchema),

@@ -200,6 +200,12 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       store.users.setApprovalWorkflow(user.id, on);
       return { email: user.email, user_id: user.id, approval_workflow: on };
     },
+    /** agent-approval: jobs created through MCP wait in pending_approval for a person. */
+    setAgentApproval(email: string | undefined, on: boolean): { email: string; user_id: string; agent_approval: boolean } {
+      const user = userFor(email, false);
+      store.users.setAgentApproval(user.id, on);
+      return { email: user.email, user_id: user.id, agent_approval: on };
+    },
     close(): void {
       db.close();
     },

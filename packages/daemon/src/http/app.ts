@@ -26,6 +26,7 @@ import { authRoutes } from './routes/auth';
 import { contentRoutes } from './routes/content';
 import { healthRoutes } from './routes/health';
 import { platformsRoutes } from './routes/platforms';
+import { sandboxPostsRoutes } from './routes/sandbox-posts';
 import { scheduledRoutes } from './routes/scheduled';
 
 export interface AppDeps {
@@ -168,6 +169,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/content`, contentRoutes(routeDeps));
   app.route(`${API_PREFIX}/content/scheduled`, scheduledRoutes(routeDeps));
   app.route(`${API_PREFIX}/platforms`, platformsRoutes(routeDeps));
+  app.route(`${API_PREFIX}/sandbox`, sandboxPostsRoutes(routeDeps));
   if (deps.mediaRoutes) {
     const idem = idempotency({ store, clock, route: 'media.prepare' });
     app.use(`${API_PREFIX}/media/prepare`, (c, next) => (c.req.method === 'POST' ? idem(c, next) : next()));

@@ -1,4 +1,4 @@
-import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, VERSION } from '@socialpub/core';
+import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, SANDBOX_POSTS_LIMIT_DEFAULT, SANDBOX_POSTS_LIMIT_MAX, VERSION } from '@socialpub/core';
 import { z } from 'zod';
 
 type Json = Record<string, unknown>;
@@ -38,6 +38,13 @@ const IDEMPOTENCY_KEY = {
   required: false,
   description: 'Replays the first answer for the same body within 24 h (header Idempotent-Replayed: true); another body is a 409.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
+};
+const SOURCE = {
+  name: 'X-SocialPub-Source',
+  in: 'header',
+  required: false,
+  description: 'How the job is made, recorded as the post\'s `source`: api (default), mcp or cli. With agent-approval on, an `mcp` job waits in pending_approval.',
+  schema: { type: 'string', enum: ['api', 'mcp', 'cli'] },
 };
 const RATE_HEADERS = {
   'RateLimit-Limit': { description: 'Requests allowed in the window of this endpoint class.', schema: { type: 'integer' } },
@@ -128,7 +135,7 @@ export function openApiDocument(): Json {
           operationId: 'publish',
           summary: 'Publish now or schedule a post on one or more platforms',
           tags: ['content'],
-          parameters: [IDEMPOTENCY_KEY],
+          parameters: [IDEMPOTENCY_KEY, SOURCE],
           requestBody: { required: true, content: json(ref('PublishRequest')) },
           responses: { 200: limited(ok('PublishResult', 'Stored; publishing, scheduled or waiting for approval')), ...pick(400, 401, 403, 409, 413, 415, 429, 500, 503) },
         },
@@ -198,6 +205,18 @@ export function openApiDocument(): Json {
           summary: 'Content types, caption limits and media rules per platform, with the caller\'s connections',
           tags: ['platforms'],
           responses: { 200: limited(ok('PlatformsResponse')), ...pick(401, 429, 500, 503) },
+        },
+      },
+      [p('/sandbox/posts')]: {
+        get: {
+          operationId: 'listSandboxPosts',
+          summary: 'What the platform simulators received (extension): the latest posts on the platforms the caller has a sandbox connection to',
+          tags: ['platforms'],
+          parameters: [
+            { name: 'platform', in: 'query', required: false, description: 'Only this platform.', schema: ref('Platform') },
+            { name: 'limit', in: 'query', required: false, description: `At most this many, the most recent (default ${SANDBOX_POSTS_LIMIT_DEFAULT}).`, schema: { type: 'integer', minimum: 1, maximum: SANDBOX_POSTS_LIMIT_MAX } },
+          ],
+          responses: { 200: limited(ok('SandboxPostsResponse')), ...pick(400, 401, 429, 500, 503) },
         },
       },
       [p('/media/prepare')]: {

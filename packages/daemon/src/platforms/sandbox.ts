@@ -69,12 +69,17 @@ interface SandboxPostRow {
   created_at: number;
 }
 
-/** What the simulators received, oldest first (for `socialpub sandbox posts [--platform P]`). */
-export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: number } = {}): SandboxPost[] {
+/**
+ * What the simulators received, oldest first (for `socialpub sandbox posts [--platform P]`).
+ * `latest`: the most recent `limit` posts (still oldest first) instead of the first ones.
+ */
+export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: number; latest?: boolean } = {}): SandboxPost[] {
   const limit = Math.max(1, Math.min(filter.limit ?? 1000, 100_000));
-  const rows = filter.platform
-    ? db.prepare<[string, number], SandboxPostRow>('SELECT * FROM sandbox_posts WHERE platform = ? ORDER BY created_at, id LIMIT ?').all(filter.platform, limit)
-    : db.prepare<[number], SandboxPostRow>('SELECT * FROM sandbox_posts ORDER BY created_at, id LIMIT ?').all(limit);
+  const order = filter.latest ? 'created_at DESC, id DESC' : 'created_at, id';
+  const selected = filter.platform
+    ? db.prepare<[string, number], SandboxPostRow>(`SELECT * FROM sandbox_posts WHERE platform = ? ORDER BY ${order} LIMIT ?`).all(filter.platform, limit)
+    : db.prepare<[number], SandboxPostRow>(`SELECT * FROM sandbox_posts ORDER BY ${order} LIMIT ?`).all(limit);
+  const rows = filter.latest ? selected.reverse() : selected;
   return rows.map((r) => ({
     id: r.id,
     platform: r.platform,

@@ -7,6 +7,7 @@ import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { readJsonObject } from '../json-body';
+import { jobSourceOf } from '../job-source';
 import { idempotency } from '../middleware/idempotency';
 
 /** POST /content/publish and POST /content/validate. */
@@ -18,13 +19,16 @@ export function contentRoutes(deps: RouteDeps) {
     .post('/publish', idempotency({ store, clock, route: 'content.publish' }), async (c) => {
       const body = await readJsonObject(c);
       const user = c.get('user');
+      const source = jobSourceOf(c);
       const now = clock.now();
       const check = checkPublish(checkDeps, user, body, now);
       if (!check.ok) throw new ApiError(check.code, check.message, check.details);
       const req = check.request;
 
-      // Held for approval when asked, or when the user's workflow says so — publish_now too.
-      const held = req.require_approval === true || user.approvalWorkflow;
+      // Held for approval when asked, or when the user's workflow says so — publish_now too;
+      // and, with agent-approval on, every job an agent made through MCP.
+      const heldForAgent = source === 'mcp' && user.agentApproval;
+      const held = req.require_approval === true || user.approvalWorkflow || heldForAgent;
       const jobId = newId('job');
       const targets: NewTarget[] = check.targets.map((t) => ({
         id: newId('tgt'),
@@ -39,7 +43,9 @@ export function contentRoutes(deps: RouteDeps) {
       const names = req.platforms.join(', ');
       const result: PublishResult = {
         success: true,
-        message: held
+        message: heldForAgent
+          ? `Waiting for a person's approval (agent-approval is on) before publishing to ${names}: socialpub schedule approve ${jobId}`
+          : held
           ? `Waiting for approval before publishing to ${names}`
           : publishNow
             ? `Publishing to ${names} now`
@@ -68,6 +74,7 @@ export function contentRoutes(deps: RouteDeps) {
             scheduledFor: check.base,
             typeSchedule: req.type_schedule ?? {},
             requireApproval: req.require_approval === true,
+            source,
             sortAt: check.base ?? now,
             createdAt: now,
           },
