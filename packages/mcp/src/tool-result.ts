@@ -24,25 +24,30 @@ export function errorInfo(error: unknown): ToolErrorInfo {
 
 /**
  * An expected failure as a tool result (`isError: true`), never a protocol error, so the
- * agent sees the API's code, message, field details and what to do next.
+ * agent sees the API's code, message, field details and what to do next: as readable lines,
+ * then as a JSON text block `{"error": {...}}`. Not as structuredContent: clients check
+ * that against the tool's output schema even on errors (the official SDK's Client does).
  */
 export function toolError(error: unknown): CallToolResult {
   const info = errorInfo(error);
   const next = nextStep(info);
   const details = info.details ?? [];
   const lines = [`${info.code}: ${info.message}`, ...details.map((d) => `- ${d.path}: ${d.message}`), `next step: ${next}`];
+  const body = {
+    error: {
+      code: info.code,
+      message: info.message,
+      details,
+      next_step: next,
+      ...(info.status !== undefined ? { status: info.status } : {}),
+      ...(info.retryAfter !== undefined ? { retry_after: info.retryAfter } : {}),
+    },
+  };
   return {
     isError: true,
-    content: [{ type: 'text', text: lines.join('\n') }],
-    structuredContent: {
-      error: {
-        code: info.code,
-        message: info.message,
-        details,
-        next_step: next,
-        ...(info.status !== undefined ? { status: info.status } : {}),
-        ...(info.retryAfter !== undefined ? { retry_after: info.retryAfter } : {}),
-      },
-    },
+    content: [
+      { type: 'text', text: lines.join('\n') },
+      { type: 'text', text: JSON.stringify(body) },
+    ],
   };
 }

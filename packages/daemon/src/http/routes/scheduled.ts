@@ -22,6 +22,7 @@ import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError, invalid, issuesToDetails } from '../errors';
 import { readJsonObject } from '../json-body';
+import { jobSourceOf } from '../job-source';
 import { checkTargetRules } from '../platform-rules';
 import { presentPost } from '../present';
 
@@ -181,7 +182,12 @@ export function scheduledRoutes(deps: RouteDeps) {
 
   function decide(c: Context<AppEnv>, action: 'approve' | 'reject') {
     const jobId = requireJobId(c);
-    const job = ownJob(deps, jobId, c.get('user'));
+    const user = c.get('user');
+    const job = ownJob(deps, jobId, user);
+    // agent-approval means a person decides: an agent may not approve, through MCP, what it made through MCP.
+    if (action === 'approve' && user.agentApproval && job.source === 'mcp' && jobSourceOf(c) === 'mcp') {
+      throw new ApiError('forbidden', `${jobId} was made by an agent and agent-approval is on: a person approves it (socialpub schedule approve ${jobId})`);
+    }
     const now = clock.now();
     const ids = store.immediate(() => (action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now)));
     if (ids.length === 0) throw new ApiError('conflict', `${jobId} is not waiting for approval (status: ${statusOf(job)})`);
