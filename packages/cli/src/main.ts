@@ -220,12 +220,20 @@ export function buildProgram(io: Io): Command {
     ['socialpub connections remove twitter'],
   );
 
+  examples(
+    program
+      .command('mcp')
+      .description('serve the MCP tools on stdio for a local agent (Claude Code/Desktop, Cursor, VS Code); see docs/mcp.md')
+      .action(act(async (ctx) => (await import('./commands/mcp')).mcpServe(ctx))),
+    ['claude mcp add socialpub -- socialpub mcp', 'socialpub mcp --base-url http://127.0.0.1:8787 --api-key sp_...'],
+  );
+
   const settings = program.command('settings').description("a user's settings (local admin)");
   examples(
     settings
       .command('set')
-      .description('change a setting: approval-workflow on|off holds every new job for approval')
-      .argument('<name>', 'approval-workflow')
+      .description('change a setting: approval-workflow on|off holds every new job for approval; agent-approval on|off holds jobs made through MCP')
+      .argument('<name>', 'approval-workflow or agent-approval')
       .argument('<value>', 'on or off')
       .option('--user <email>', 'the user (default: the only user)')
       .action(
@@ -233,7 +241,7 @@ export function buildProgram(io: Io): Command {
           (await import('./commands/settings/set')).settingsSet(ctx, { name: name as string, value: value as string, user: o.user as string | undefined }),
         ),
       ),
-    ['socialpub settings set approval-workflow on', 'socialpub settings set approval-workflow off --user ana@example.com'],
+    ['socialpub settings set approval-workflow on', 'socialpub settings set agent-approval off --user ana@example.com'],
   );
 
   const sandbox = program.command('sandbox').description('what the platform simulators received');
