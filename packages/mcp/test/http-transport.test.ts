@@ -1,7 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SocialPub } from '@socialpub/sdk';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { openAdmin } from '@socialpub/daemon';
 import { HTTP_TOOLS, data, httpClient, setAgentApproval, startTestDaemon, text, toolErrorOf, type TestDaemon } from './harness';
 
 interface Post {

@@ -53,6 +53,29 @@ const RATE_HEADERS = {
 };
 const limited = (response: Json) => ({ ...response, headers: RATE_HEADERS });
 
+/** /mcp: the MCP Streamable HTTP endpoint (JSON-RPC 2.0; its messages are MCP's, not described here: docs/mcp.md). */
+function mcpEndpoint(): Json {
+  const session = { name: 'Mcp-Session-Id', in: 'header', required: false, description: 'The session (from the answer to initialize); required after it.', schema: { type: 'string' } };
+  const rpc = { description: 'A JSON-RPC 2.0 message, batch or response of the Model Context Protocol', content: json({ type: 'object' }) };
+  const base = { tags: ['mcp'], security: AUTHED, parameters: [session] };
+  const refused = {
+    401: err('API key missing or refused (`unauthorized`), as for the API.'),
+    403: { description: 'A browser Origin that is neither loopback nor the public URL (DNS rebinding protection); a JSON-RPC error.', content: json({ type: 'object' }) },
+    404: { description: 'Unknown or expired session, or one opened with another key; a JSON-RPC error: initialize again.', content: json({ type: 'object' }) },
+  };
+  return {
+    post: {
+      ...base,
+      operationId: 'mcpPost',
+      summary: 'Send an MCP message (initialize opens a session); answered as JSON or an SSE stream (?response=json for JSON)',
+      requestBody: { required: true, content: rpc.content },
+      responses: { 200: rpc, 202: { description: 'A notification or response was accepted' }, 400: { description: 'Malformed JSON-RPC (-32700) or no session', content: json({ type: 'object' }) }, ...refused, 406: { description: 'Accept must list application/json and text/event-stream' }, 413: { description: 'Body over 10 MB' }, 415: { description: 'Content-Type must be application/json' } },
+    },
+    get: { ...base, operationId: 'mcpStream', summary: 'Open the session\'s SSE stream of server messages', responses: { 200: { description: 'text/event-stream' }, ...refused } },
+    delete: { ...base, operationId: 'mcpEnd', summary: 'End the session', responses: { 200: { description: 'Session ended' }, ...refused } },
+  };
+}
+
 /** Every schema in core's registry (those with a `.meta({ id })`), as OpenAPI components. */
 function componentSchemas(): Record<string, Json> {
   const { schemas } = z.toJSONSchema(z.globalRegistry, {
@@ -275,6 +298,7 @@ export function openApiDocument(): Json {
         get: preparedFile('preparedFile', 'A prepared media file (unauthenticated, unguessable path; supports Range)'),
         head: preparedFile('preparedFileHead', 'Headers of a prepared media file (size, type, ETag)'),
       },
+      '/mcp': mcpEndpoint(),
       '/healthz': health,
       [p('/healthz')]: { get: { ...health.get, operationId: 'healthVersioned' } },
       [p('/openapi.json')]: {
