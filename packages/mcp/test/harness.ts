@@ -2,6 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { openAdmin } from '@socialpub/daemon';
+import { expect, vi } from 'vitest';
 import { startTestDaemon } from '../../cli/test/daemon-harness';
 
 export { startTestDaemon };
@@ -61,3 +62,23 @@ export const HTTP_TOOLS = [
   'media_status',
   'list_sandbox_posts',
 ];
+
+export interface TestPost {
+  job_id: string;
+  status: string;
+  source: string;
+  scheduled_for: string | null;
+  targets: { platform: string; status: string; scheduled_for: string; post_url: string | null }[];
+}
+
+/** Polls get_post until the job is published (the daemon's publisher works on real I/O), and returns it. */
+export function publishedPost(mcp: Client, jobId: string): Promise<TestPost> {
+  return vi.waitFor(
+    async () => {
+      const post = data<{ post: TestPost }>(await mcp.callTool({ name: 'get_post', arguments: { job_id: jobId } })).post;
+      expect(post.status).toBe('published');
+      return post;
+    },
+    { timeout: 15_000, interval: 50 },
+  );
+}

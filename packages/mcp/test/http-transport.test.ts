@@ -1,15 +1,9 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SocialPub } from '@socialpub/sdk';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HTTP_TOOLS, data, httpClient, setAgentApproval, startTestDaemon, text, toolErrorOf, type TestDaemon } from './harness';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HTTP_TOOLS, data, httpClient, setAgentApproval, startTestDaemon, text, toolErrorOf, publishedPost, type TestDaemon, type TestPost } from './harness';
 
-interface Post {
-  job_id: string;
-  status: string;
-  source: string;
-  scheduled_for: string | null;
-  targets: { platform: string; status: string; scheduled_for: string; post_url: string | null }[];
-}
+type Post = TestPost;
 
 let t: TestDaemon;
 let mcp: Client;
@@ -25,15 +19,6 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const publishedPost = async (jobId: string) =>
-  vi.waitFor(
-    async () => {
-      const post = data<{ post: Post }>(await mcp.callTool({ name: 'get_post', arguments: { job_id: jobId } })).post;
-      expect(post.status).toBe('published');
-      return post;
-    },
-    { timeout: 15_000, interval: 50 },
-  );
 
 describe('MCP over Streamable HTTP at /mcp', () => {
   it('lists every tool with input and output schemas and annotations', async () => {
@@ -73,7 +58,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     // A person approves through the API (what `socialpub schedule approve` calls).
     const person = new SocialPub({ baseUrl: t.daemon.url, apiKey: t.key.api_key });
     expect((await person.scheduled.approve(held.job_id)).post.status).not.toBe('pending_approval');
-    const post = await publishedPost(held.job_id);
+    const post = await publishedPost(mcp, held.job_id);
     expect(post.source).toBe('mcp');
     expect(post.targets[0]?.post_url).toMatch(/^https:\/\/x\.com\//);
   });
@@ -86,7 +71,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       expect(r.isError).toBeFalsy();
       const result = data<{ job_id: string; status: string }>(r);
       expect(result.status).toBe('publishing');
-      const post = await publishedPost(result.job_id);
+      const post = await publishedPost(mcp, result.job_id);
       expect(post.targets[0]?.status).toBe('published');
       const sandbox = data<{ posts: { platform: string; body: Record<string, unknown> }[] }>(await mcp.callTool({ name: 'list_sandbox_posts', arguments: { platform: 'twitter' } }));
       expect(sandbox.posts.map((p) => p.body.text)).toContain('hello from an MCP agent');

@@ -10,19 +10,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { LATEST_PROTOCOL_VERSION, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { HTTP_TOOLS, data, setAgentApproval, startTestDaemon, text, toolErrorOf, type TestDaemon } from './harness';
+import { HTTP_TOOLS, data, setAgentApproval, startTestDaemon, text, toolErrorOf, publishedPost, type TestDaemon, type TestPost } from './harness';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = join(root, 'bin', 'socialpub');
 // A 1x1 PNG: the daemon judges the kind from these bytes.
 const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d4944415478da63f8cfc0f01f0005000201a0c9d4e10000000049454e44ae426082', 'hex');
 
-interface Post {
-  job_id: string;
-  status: string;
-  source: string;
-  targets: { platform: string; status: string; scheduled_for: string }[];
-}
+type Post = TestPost;
 
 let t: TestDaemon;
 let mcp: Client;
@@ -63,15 +58,6 @@ afterAll(async () => {
   if (files) rmSync(files, { recursive: true, force: true });
 });
 
-const publishedPost = (jobId: string) =>
-  vi.waitFor(
-    async () => {
-      const post = data<{ post: Post }>(await mcp.callTool({ name: 'get_post', arguments: { job_id: jobId } })).post;
-      expect(post.status).toBe('published');
-      return post;
-    },
-    { timeout: 15_000, interval: 50 },
-  );
 
 describe('socialpub mcp (stdio, the built CLI as a child process)', () => {
   it('says on stderr which daemon it serves, and lists every tool including upload_file', async () => {
@@ -91,7 +77,7 @@ describe('socialpub mcp (stdio, the built CLI as a child process)', () => {
     expect(text(r)).toContain('agent-approval is on');
     const approve = await t.run(`schedule approve ${held.job_id}`);
     expect(approve.code, approve.stderr).toBe(0);
-    const post = await publishedPost(held.job_id);
+    const post = await publishedPost(mcp, held.job_id);
     expect(post.source).toBe('mcp');
   });
 
@@ -101,7 +87,7 @@ describe('socialpub mcp (stdio, the built CLI as a child process)', () => {
     it('publishes to a sandbox connection and sees it published', async () => {
       const r = data<{ job_id: string; status: string }>(await mcp.callTool({ name: 'publish_post', arguments: { caption: 'stdio says hi', platforms: ['twitter'], publish_now: true } }));
       expect(r.status).toBe('publishing');
-      expect((await publishedPost(r.job_id)).targets[0]?.status).toBe('published');
+      expect((await publishedPost(mcp, r.job_id)).targets[0]?.status).toBe('published');
       const sandbox = data<{ posts: { body: Record<string, unknown> }[] }>(await mcp.callTool({ name: 'list_sandbox_posts', arguments: {} }));
       expect(sandbox.posts.map((p) => p.body.text)).toContain('stdio says hi');
     });

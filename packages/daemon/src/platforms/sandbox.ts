@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Platform } from '@socialpub/core';
+import { formatInstant, type Platform, type SandboxPost as SandboxPostView } from '@socialpub/core';
 import type { DB } from '../store/database';
 import type { Clock } from '../util/clock';
 import { META_SIMULATOR_HOSTS, MetaSimulator } from './meta/simulator';
@@ -90,4 +90,17 @@ export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: 
     body: JSON.parse(r.body) as Record<string, unknown>,
     createdAt: r.created_at,
   }));
+}
+
+/** A stored simulated post as the API and `socialpub sandbox posts --json` show it. */
+export function presentSandboxPost(p: SandboxPost): SandboxPostView {
+  return {
+    platform: p.platform,
+    kind: p.kind,
+    post_id: p.postId,
+    post_url: p.postUrl,
+    account_id: p.accountId,
+    created_at: formatInstant(p.createdAt),
+    body: p.body,
+  };
 }

@@ -1,6 +1,6 @@
-import { SandboxPostsQuerySchema, formatInstant, type SandboxPostsResponse } from '@socialpub/core';
+import { SandboxPostsQuerySchema, type SandboxPostsResponse } from '@socialpub/core';
 import { Hono } from 'hono';
-import { listSandboxPosts } from '../../platforms/sandbox';
+import { listSandboxPosts, presentSandboxPost } from '../../platforms/sandbox';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
@@ -24,17 +24,7 @@ export function sandboxPostsRoutes(deps: RouteDeps) {
     const rows = platform === undefined || sandboxed.has(platform) ? listSandboxPosts(deps.store.db, { platform, limit, latest: true }) : [];
     const body: SandboxPostsResponse = {
       success: true,
-      posts: rows
-        .filter((p) => sandboxed.has(p.platform))
-        .map((p) => ({
-          platform: p.platform,
-          kind: p.kind,
-          post_id: p.postId,
-          post_url: p.postUrl,
-          account_id: p.accountId,
-          created_at: formatInstant(p.createdAt),
-          body: p.body,
-        })),
+      posts: rows.filter((p) => sandboxed.has(p.platform)).map(presentSandboxPost),
     };
     return c.json(body, 200);
   });
