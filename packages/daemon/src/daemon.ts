@@ -15,7 +15,6 @@ import { createSandboxApp, sandboxBaseUrl } from './platforms/sandbox';
 import { TokenRefresher } from './connect/token-refresher';
 import type { MediaLookup, SchedulerHooks } from './services';
 import { startCheckpointer } from './store/checkpointer';
-import { createCommits } from './store/commits';
 import { openDatabase } from './store/database';
 import { createStore, type Store } from './store/store';
 import { systemClock, type Clock } from './util/clock';
@@ -74,11 +73,10 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // WAL checkpoints on a thread of their own, not inside some request's commit.
   const checkpointer = startCheckpointer(db, { log: logger });
   stops.push(() => checkpointer.stop());
-  // Durable, group-committed writes for accepted requests (SOCIALPUB_SQLITE_SYNC).
-  const commits = createCommits(db, config.sqliteSync);
-  stops.push(() => commits.close());
   const secrets = SecretBox.fromKeyFile(config.secretKeyPath);
-  const store = createStore(db, { secrets, clock });
+  // Durable, group-committed writes for accepted requests (SOCIALPUB_SQLITE_SYNC).
+  const store = createStore(db, { secrets, clock, sync: config.sqliteSync });
+  stops.push(() => store.commits.close());
   // TEST ONLY: SOCIALPUB_TEST_ADAPTER=<ledger file> publishes every platform through the in-process test adapter.
   const testAdapters = adaptersFromEnv();
   if (testAdapters) logger.warn('SOCIALPUB_TEST_ADAPTER is set: every platform publishes to the test adapter, nothing is posted', {});
@@ -117,7 +115,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   stops.push(() => tokenRefresher.stop());
 
   // HTTP.
-  const app = createApp({ db, store, commits, config, clock, logger, secrets, scheduler, mediaLookup, adapters, mediaRoutes, fileRoutes, sandbox });
+  const app = createApp({ db, store, config, clock, logger, secrets, scheduler, mediaLookup, adapters, mediaRoutes, fileRoutes, sandbox });
   const server: ServerType = serve({
     fetch: app.fetch,
     hostname: config.host,

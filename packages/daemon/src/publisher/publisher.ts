@@ -1,70 +1,14 @@
 import type { Platform } from '@socialpub/core';
-import type { Credentials, Logger, MediaItem, PlatformAdapter, PublishContext, PublishOutcome } from '../platforms/adapter';
-import type { MediaResolver, SchedulerHooks } from '../services';
-import type { AttemptEnd, ClaimedTarget, StoredError, TargetQueue } from '../store/target-queue';
-import type { Clock } from '../util/clock';
-import type { BackoffOptions } from './backoff';
-import type { ConnectionSource } from './connection-source';
-import { AuthExpiredError, OutcomeUnknownError, PermanentError, PublishError, RateLimitedError, RetryableError } from '../platforms/errors';
-import { retryDelay } from './backoff';
-import { isOwnerDead, newLeaseOwner } from './lease-owner';
+import type { PublisherOptions, ResolvedOptions } from './options';
+import type { AttemptScope, Settled, Task } from './task';
+import { isOwnerDead } from './lease-owner';
+import { resolveOptions } from './options';
 import { PlatformGate } from './platform-gate';
+import { publishAttempt } from './publish-attempt';
+import { reconcileAttempt } from './reconcile-attempt';
 
-export interface PublisherOptions {
-  queue: TargetQueue;
-  clock: Clock;
-  adapters: ReadonlyMap<Platform, PlatformAdapter>;
-  connections: ConnectionSource;
-  media: MediaResolver;
-  /** Told whenever a target goes back to `scheduled` (retry, pause, reconcile), so the wheel re-reads it. */
-  scheduler: Pick<SchedulerHooks, 'targetsChanged'>;
-  /** Targets of one platform in flight at once; a number for all, or per platform (default 4). */
-  concurrency?: number | Partial<Record<Platform, number>>;
-  /** Lease length; renewed every third of it while an attempt runs (default 2 minutes). */
-  leaseMs?: number;
-  backoff?: BackoffOptions;
-  /** Retryable failures before a target fails with attempts_exhausted (default 8). */
-  maxAttempts?: number;
-  /** Reconcile tries that end in a transient error before the target goes to needs_review (default 5). */
-  maxReconcileTries?: number;
-  /** [0, 1) source for backoff jitter (default Math.random). */
-  random?: () => number;
-  /** How often expired leases are looked for (default 5,000 ms). */
-  sweepMs?: number;
-  /** The daemon's public base URL, handed to adapters (default null). */
-  publicBaseUrl?: string | null;
-  /** Base URL of a sandbox connection's simulator for `host`; without it sandbox targets fail. */
-  sandboxBaseUrl?: (platform: Platform, host: string) => string;
-  /** This process's lease owner (default host/pid/random). */
-  owner?: string;
-  log?: Logger;
-}
-
-/** How an attempt or a reconciliation ended, as seen by listeners (tests, metrics). */
-export interface Settled {
-  targetId: string;
-  kind: 'publish' | 'reconcile';
-  /** The target's status afterwards; `skipped` when the claim lost (not due, cancelled, taken); `abandoned` at shutdown. */
-  result: 'published' | 'scheduled' | 'failed' | 'needs_review' | 'skipped' | 'abandoned' | 'lease_lost' | 'reconcile_later';
-}
-
-interface Task {
-  kind: 'publish' | 'reconcile';
-  id: string;
-  platform: Platform;
-  /** For a reconcile at start: the dead process whose lease may be taken before it runs out. */
-  deadOwner: string | null;
-}
-
-class LeaseLostError extends Error {
-  constructor(id: string) {
-    super(`the lease on ${id} was taken over`);
-    this.name = 'LeaseLostError';
-  }
-}
-
-const noopLog: Logger = { debug() {}, info() {}, warn() {}, error() {} };
-const message = (err: unknown) => (err instanceof Error ? err.message : String(err));
+export type { PublisherOptions } from './options';
+export type { Settled } from './task';
 
 /**
  * Claims due targets, runs their platform adapter and records how each attempt ended.
@@ -76,8 +20,8 @@ const message = (err: unknown) => (err instanceof Error ? err.message : String(e
  * which ends in published, back to scheduled (provably not posted) or needs_review.
  */
 export class Publisher {
-  readonly #o: Required<Omit<PublisherOptions, 'sandboxBaseUrl' | 'concurrency' | 'backoff'>> &
-    Pick<PublisherOptions, 'sandboxBaseUrl' | 'backoff'>;
+  readonly #o: ResolvedOptions;
+  readonly #scope: AttemptScope;
   readonly #gate: PlatformGate<Task>;
   /** Tasks waiting in the gate or running, by target id: a target is handled once at a time. */
   readonly #known = new Map<string, Task>();
@@ -95,26 +39,16 @@ export class Publisher {
   #sweepLoop: Promise<void> | null = null;
 
   constructor(opts: PublisherOptions) {
-    this.#o = {
-      queue: opts.queue,
-      clock: opts.clock,
-      adapters: opts.adapters,
-      connections: opts.connections,
-      media: opts.media,
-      scheduler: opts.scheduler,
-      leaseMs: opts.leaseMs ?? 120_000,
-      backoff: opts.backoff,
-      maxAttempts: opts.maxAttempts ?? 8,
-      maxReconcileTries: opts.maxReconcileTries ?? 5,
-      random: opts.random ?? Math.random,
-      sweepMs: opts.sweepMs ?? 5_000,
-      publicBaseUrl: opts.publicBaseUrl ?? null,
-      sandboxBaseUrl: opts.sandboxBaseUrl,
-      owner: opts.owner ?? newLeaseOwner(),
-      log: opts.log ?? noopLog,
-    };
+    this.#o = resolveOptions(opts);
     const c = opts.concurrency ?? 4;
     this.#gate = new PlatformGate<Task>((p) => (typeof c === 'number' ? c : (c[p] ?? 4)));
+    this.#scope = {
+      o: this.#o,
+      abandoned: (id) => this.#abandoned.has(id),
+      stopped: () => this.#stopped,
+      holdIfPaused: (id, platform, now) => this.#holdIfPaused(id, platform, now),
+      pausePlatform: (platform, until, now) => this.#pausePlatform(platform, until, now),
+    };
   }
 
   get owner(): string {
@@ -240,7 +174,10 @@ export class Publisher {
 
   #start(task: Task): void {
     const ctl = new AbortController();
-    const work = task.kind === 'publish' ? this.#publish(task, ctl.signal) : this.#reconcile(task, ctl.signal);
+    const work =
+      task.kind === 'publish'
+        ? publishAttempt(this.#scope, task, ctl.signal)
+        : reconcileAttempt(this.#scope, this.#reconcileTries, task, ctl.signal);
     const done = work
       .catch((err: unknown) => {
         this.#o.log.error('publisher task failed', { target_id: task.id, kind: task.kind, err });
@@ -260,149 +197,6 @@ export class Publisher {
     this.#running.set(task.id, { ctl, done });
   }
 
-  async #publish(task: Task, signal: AbortSignal): Promise<Settled['result']> {
-    const { queue, clock, owner, leaseMs } = this.#o;
-    const now = clock.now();
-    // The platform may have been paused while this waited for a slot.
-    if (this.#holdIfPaused(task.id, task.platform, now)) return 'scheduled';
-    const claimed = queue.claim(task.id, now, owner, now + leaseMs);
-    if (!claimed) return 'skipped';
-    const lease = this.#keepLease(claimed.id, signal);
-    let phase: 'setup' | 'media' | 'adapter' = 'setup';
-    let credentials: Credentials | null = null;
-    let expiredByAdapter = false;
-    try {
-      const conn = queue.connectionState(claimed.userId, claimed.platform);
-      if (conn.state === 'expired') {
-        return this.#end(claimed, { status: 'failed', error: authExpired(claimed.platform, conn.reason) });
-      }
-      credentials = conn.state === 'active' ? await this.#o.connections.credentialsFor(claimed.userId, claimed.platform) : null;
-      if (!credentials) return this.#end(claimed, { status: 'failed', error: notConnected(claimed.platform) });
-      const adapter = this.#o.adapters.get(claimed.platform);
-      if (!adapter) return this.#end(claimed, { status: 'failed', error: noAdapter(claimed.platform) });
-      phase = 'media';
-      const media: MediaItem[] =
-        claimed.mediaUrls.length > 0 ? await this.#o.media.resolve(claimed.userId, claimed.mediaUrls, signal) : [];
-      phase = 'adapter';
-      const creds = credentials;
-      const ctx = this.#context(claimed, creds, media, signal, () => {
-        expiredByAdapter = true;
-      });
-      const outcome = await adapter.publish(ctx);
-      return this.#end(claimed, published(outcome, clock.now(), 'published'));
-    } catch (err) {
-      if (this.#abandoned.has(claimed.id)) return 'abandoned';
-      if (err instanceof LeaseLostError || lease.lost()) return 'lease_lost';
-      if (expiredByAdapter && !(err instanceof OutcomeUnknownError)) {
-        return this.#end(claimed, { status: 'failed', error: { ...authExpired(claimed.platform, message(err)), platformCode: platformCodeOf(err) } });
-      }
-      return this.#end(claimed, this.#classify(claimed, err, phase, credentials));
-    } finally {
-      lease.stop();
-    }
-  }
-
-  /** Turns an attempt's error into its outcome. */
-  #classify(t: ClaimedTarget, err: unknown, phase: 'setup' | 'media' | 'adapter', credentials: Credentials | null): AttemptEnd {
-    const now = this.#o.clock.now();
-    const codeFor = (fallback: StoredError['code']): StoredError['code'] => (phase === 'media' ? 'media_unavailable' : fallback);
-    const stored = (code: StoredError['code']): StoredError => ({ code, message: message(err), platformCode: platformCodeOf(err) });
-    if (err instanceof RateLimitedError) {
-      this.#pausePlatform(t.platform, err.until, now);
-      return {
-        status: 'scheduled',
-        nextAttemptAt: Math.max(err.until, now),
-        outcome: 'retry',
-        attemptErrorCode: 'rate_limited',
-        error: stored('platform_error'),
-      };
-    }
-    if (err instanceof RetryableError || (!(err instanceof PublishError) && phase !== 'adapter')) {
-      // Nothing was sent (the adapter said so, or it never ran): safe to try again later.
-      const failures = this.#o.queue.retryFailures(t.id) + 1;
-      const code = codeFor('platform_error');
-      if (failures >= this.#o.maxAttempts) {
-        return {
-          status: 'failed',
-          error: { code: 'attempts_exhausted', message: `gave up after ${failures} attempts: ${message(err)}`, platformCode: platformCodeOf(err) },
-        };
-      }
-      const after = err instanceof RetryableError ? (err.after ?? 0) : 0;
-      const delay = Math.max(after, retryDelay(failures, this.#o.backoff, this.#o.random));
-      return { status: 'scheduled', nextAttemptAt: now + delay, outcome: 'retry', attemptErrorCode: code, error: stored(code) };
-    }
-    if (err instanceof PermanentError) return { status: 'failed', error: stored(codeFor('platform_error')) };
-    if (err instanceof AuthExpiredError) {
-      if (credentials) void Promise.resolve(this.#o.connections.markExpired(credentials.connectionId, message(err))).catch(() => {});
-      return { status: 'failed', error: stored('auth_expired') };
-    }
-    if (err instanceof OutcomeUnknownError) return { status: 'needs_review', error: stored('outcome_unknown') };
-    // Anything else thrown once the adapter ran may have come after the post was made.
-    return {
-      status: 'needs_review',
-      error: { code: 'outcome_unknown', message: `unexpected error while publishing: ${message(err)}`, platformCode: platformCodeOf(err) },
-    };
-  }
-
-  async #reconcile(task: Task, signal: AbortSignal): Promise<Settled['result']> {
-    const { queue, clock, owner, leaseMs } = this.#o;
-    const now = clock.now();
-    const claimed = queue.takeOver(task.id, now, owner, now + leaseMs, task.deadOwner);
-    if (!claimed) return 'skipped';
-    const lease = this.#keepLease(claimed.id, signal);
-    try {
-      const conn = queue.connectionState(claimed.userId, claimed.platform);
-      const credentials = conn.state === 'active' ? await this.#o.connections.credentialsFor(claimed.userId, claimed.platform) : null;
-      const adapter = this.#o.adapters.get(claimed.platform);
-      if (!credentials || !adapter) {
-        const why = !adapter ? `no ${claimed.platform} adapter` : `the ${claimed.platform} connection is ${conn.state}`;
-        return this.#end(claimed, review(`could not check whether the interrupted attempt was published: ${why}`));
-      }
-      const result = await adapter.reconcile(this.#context(claimed, credentials, [], signal, () => {}));
-      this.#reconcileTries.delete(claimed.id);
-      switch (result.state) {
-        case 'published':
-          return this.#end(claimed, published(result.outcome, clock.now(), 'reconciled_published'), result.state);
-        case 'not_published':
-          return this.#end(
-            claimed,
-            { status: 'scheduled', nextAttemptAt: clock.now(), outcome: 'reconciled_not_published', attemptErrorCode: null, error: null },
-            result.reason,
-          );
-        case 'unknown':
-          return this.#end(claimed, review(result.reason), result.reason);
-      }
-    } catch (err) {
-      if (this.#abandoned.has(claimed.id)) return 'abandoned';
-      if (err instanceof LeaseLostError || lease.lost()) return 'lease_lost';
-      const tries = (this.#reconcileTries.get(claimed.id) ?? 0) + 1;
-      if ((err instanceof RetryableError || err instanceof RateLimitedError) && tries < this.#o.maxReconcileTries) {
-        // Still unknown: keep the target in publishing and look again when this lease runs out.
-        this.#reconcileTries.set(claimed.id, tries);
-        const t = clock.now();
-        const wait = err instanceof RateLimitedError ? err.until - t : Math.max(err.after ?? 0, retryDelay(tries, this.#o.backoff, this.#o.random));
-        queue.renewLease(claimed.id, owner, t + Math.max(wait, 1));
-        return 'reconcile_later';
-      }
-      this.#reconcileTries.delete(claimed.id);
-      return this.#end(claimed, review(`could not check whether the interrupted attempt was published: ${message(err)}`));
-    } finally {
-      lease.stop();
-    }
-  }
-
-  /** Writes the end of an attempt; reports what became of the target. */
-  #end(t: ClaimedTarget, end: AttemptEnd, detail: string | null = null): Settled['result'] {
-    if (this.#stopped) return 'abandoned';
-    const now = this.#o.clock.now();
-    if (!this.#o.queue.finish(t.id, this.#o.owner, now, end, detail)) return 'lease_lost';
-    if (end.status === 'scheduled') this.#o.scheduler.targetsChanged([t.id]);
-    const fields = { target_id: t.id, platform: t.platform, attempt: t.attempt, status: end.status };
-    if (end.status === 'published' || end.status === 'scheduled') this.#o.log.info('target attempt ended', fields);
-    else this.#o.log.warn('target attempt ended', { ...fields, error_code: end.error.code, error: end.error.message });
-    return end.status;
-  }
-
   #pausePlatform(platform: Platform, until: number, now: number): void {
     if (until <= now) return;
     this.#gate.pause(platform, until);
@@ -417,82 +211,6 @@ export class Publisher {
       if (this.#o.queue.defer(t.id, until, now)) held.push(t.id);
     }
     if (held.length > 0) this.#o.scheduler.targetsChanged(held);
-  }
-
-  #context(t: ClaimedTarget, credentials: Credentials, media: MediaItem[], signal: AbortSignal, onExpired: () => void): PublishContext {
-    const { queue, clock, owner, leaseMs, connections, log } = this.#o;
-    const data: Record<string, unknown> = { ...t.checkpoint };
-    const sandbox = this.#o.sandboxBaseUrl;
-    return {
-      target: {
-        id: t.id,
-        jobId: t.jobId,
-        platform: t.platform,
-        type: t.type,
-        caption: t.caption,
-        dueAt: t.dueAt,
-        attempt: t.attempt,
-        attemptStartedAt: t.attemptStartedAt,
-      },
-      media,
-      credentials,
-      saveTokens: async (update) => {
-        await connections.saveTokens(credentials.connectionId, update);
-      },
-      markConnectionExpired: async (reason) => {
-        onExpired();
-        await connections.markExpired(credentials.connectionId, reason);
-      },
-      checkpoint: {
-        data,
-        save: async (patch) => {
-          const now = clock.now();
-          if (!queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs)) throw new LeaseLostError(t.id);
-          for (const [k, v] of Object.entries(patch)) {
-            if (v === null) delete data[k];
-            else data[k] = v;
-          }
-        },
-      },
-      baseUrl: (host) => {
-        if (credentials.mode === 'live') return `https://${host}`;
-        if (!sandbox) throw new PermanentError(`no ${t.platform} simulator is available for sandbox connections`);
-        return sandbox(t.platform, host);
-      },
-      publicBaseUrl: this.#o.publicBaseUrl,
-      clock,
-      signal,
-      log,
-    };
-  }
-
-  /** Renews the lease every third of its length while the attempt runs. */
-  #keepLease(id: string, attemptSignal: AbortSignal): { stop(): void; lost(): boolean } {
-    const { clock, queue, owner, leaseMs } = this.#o;
-    const ctl = new AbortController();
-    let lost = false;
-    const stopOnAbort = () => ctl.abort();
-    attemptSignal.addEventListener('abort', stopOnAbort, { once: true });
-    void (async () => {
-      while (!ctl.signal.aborted) {
-        try {
-          await clock.sleep(Math.max(1, Math.floor(leaseMs / 3)), ctl.signal);
-        } catch {
-          return;
-        }
-        if (!queue.renewLease(id, owner, clock.now() + leaseMs)) {
-          lost = true;
-          return;
-        }
-      }
-    })();
-    return {
-      stop: () => {
-        attemptSignal.removeEventListener('abort', stopOnAbort);
-        ctl.abort();
-      },
-      lost: () => lost,
-    };
   }
 
   #sweepExpiredLeases(): void {
@@ -516,28 +234,4 @@ export class Publisher {
       }
     }
   }
-}
-
-function published(outcome: PublishOutcome, now: number, kind: 'published' | 'reconciled_published'): AttemptEnd {
-  return { status: 'published', postId: outcome.postId, postUrl: outcome.postUrl, publishedAt: outcome.publishedAt ?? now, outcome: kind };
-}
-
-function review(reason: string): AttemptEnd {
-  return { status: 'needs_review', error: { code: 'outcome_unknown', message: reason, platformCode: null } };
-}
-
-function authExpired(platform: Platform, reason: string | null): StoredError {
-  return { code: 'auth_expired', message: `the ${platform} connection has expired${reason ? `: ${reason}` : ''}; reconnect it`, platformCode: null };
-}
-
-function notConnected(platform: Platform): StoredError {
-  return { code: 'platform_not_connected', message: `no ${platform} connection for this user`, platformCode: null };
-}
-
-function noAdapter(platform: Platform): StoredError {
-  return { code: 'platform_error', message: `publishing to ${platform} is not available in this build`, platformCode: null };
-}
-
-function platformCodeOf(err: unknown): string | null {
-  return err instanceof PublishError ? err.platformCode : null;
 }

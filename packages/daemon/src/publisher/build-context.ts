@@ -1,0 +1,66 @@
+import type { Credentials, MediaItem, PublishContext } from '../platforms/adapter';
+import type { ClaimedTarget } from '../store/target-queue';
+import type { ResolvedOptions } from './options';
+import { PermanentError } from '../platforms/errors';
+import { LeaseLostError } from './lease-keeper';
+
+type ContextOptions = Pick<ResolvedOptions, 'queue' | 'clock' | 'owner' | 'leaseMs' | 'connections' | 'log' | 'sandboxBaseUrl' | 'publicBaseUrl'>;
+
+/**
+ * The context an adapter publishes or reconciles with: the claimed target, its media and
+ * credentials, and the writes it may make. A checkpoint is saved only while this process
+ * still holds the lease; `onExpired` is told when the adapter marks the connection expired.
+ */
+export function buildContext(
+  o: ContextOptions,
+  t: ClaimedTarget,
+  credentials: Credentials,
+  media: MediaItem[],
+  signal: AbortSignal,
+  onExpired: () => void,
+): PublishContext {
+  const { queue, clock, owner, leaseMs, connections, log } = o;
+  const data: Record<string, unknown> = { ...t.checkpoint };
+  const sandbox = o.sandboxBaseUrl;
+  return {
+    target: {
+      id: t.id,
+      jobId: t.jobId,
+      platform: t.platform,
+      type: t.type,
+      caption: t.caption,
+      dueAt: t.dueAt,
+      attempt: t.attempt,
+      attemptStartedAt: t.attemptStartedAt,
+    },
+    media,
+    credentials,
+    saveTokens: async (update) => {
+      await connections.saveTokens(credentials.connectionId, update);
+    },
+    markConnectionExpired: async (reason) => {
+      onExpired();
+      await connections.markExpired(credentials.connectionId, reason);
+    },
+    checkpoint: {
+      data,
+      save: async (patch) => {
+        const now = clock.now();
+        if (!queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs)) throw new LeaseLostError(t.id);
+        for (const [k, v] of Object.entries(patch)) {
+          if (v === null) delete data[k];
+          else data[k] = v;
+        }
+      },
+    },
+    baseUrl: (host) => {
+      if (credentials.mode === 'live') return `https://${host}`;
+      if (!sandbox) throw new PermanentError(`no ${t.platform} simulator is available for sandbox connections`);
+      return sandbox(t.platform, host);
+    },
+    publicBaseUrl: o.publicBaseUrl,
+    clock,
+    signal,
+    log,
+  };
+}

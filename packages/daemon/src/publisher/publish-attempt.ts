@@ -1,0 +1,57 @@
+import type { Credentials, MediaItem } from '../platforms/adapter';
+import type { AttemptPhase } from './classify-outcome';
+import type { AttemptScope, Settled, Task } from './task';
+import { OutcomeUnknownError } from '../platforms/errors';
+import { authExpired, errorMessage, noAdapter, notConnected, platformCodeOf, published } from './attempt-ends';
+import { buildContext } from './build-context';
+import { classifyOutcome } from './classify-outcome';
+import { endAttempt } from './end-attempt';
+import { keepLease, LeaseLostError } from './lease-keeper';
+
+/**
+ * One publish attempt: claims the target by compare-and-set (nothing is sent unless the
+ * claim wins), keeps the lease while the adapter runs, and records how the attempt ended.
+ */
+export async function publishAttempt(scope: AttemptScope, task: Task, signal: AbortSignal): Promise<Settled['result']> {
+  const { o } = scope;
+  const { queue, clock, owner, leaseMs } = o;
+  const now = clock.now();
+  // The platform may have been paused while this waited for a slot.
+  if (scope.holdIfPaused(task.id, task.platform, now)) return 'scheduled';
+  const claimed = queue.claim(task.id, now, owner, now + leaseMs);
+  if (!claimed) return 'skipped';
+  const lease = keepLease(o, claimed.id, signal);
+  let phase: AttemptPhase = 'setup';
+  let credentials: Credentials | null = null;
+  let expiredByAdapter = false;
+  try {
+    const conn = queue.connectionState(claimed.userId, claimed.platform);
+    if (conn.state === 'expired') {
+      return endAttempt(scope, claimed, { status: 'failed', error: authExpired(claimed.platform, conn.reason) });
+    }
+    credentials = conn.state === 'active' ? await o.connections.credentialsFor(claimed.userId, claimed.platform) : null;
+    if (!credentials) return endAttempt(scope, claimed, { status: 'failed', error: notConnected(claimed.platform) });
+    const adapter = o.adapters.get(claimed.platform);
+    if (!adapter) return endAttempt(scope, claimed, { status: 'failed', error: noAdapter(claimed.platform) });
+    phase = 'media';
+    const media: MediaItem[] = claimed.mediaUrls.length > 0 ? await o.media.resolve(claimed.userId, claimed.mediaUrls, signal) : [];
+    phase = 'adapter';
+    const ctx = buildContext(o, claimed, credentials, media, signal, () => {
+      expiredByAdapter = true;
+    });
+    const outcome = await adapter.publish(ctx);
+    return endAttempt(scope, claimed, published(outcome, clock.now(), 'published'));
+  } catch (err) {
+    if (scope.abandoned(claimed.id)) return 'abandoned';
+    if (err instanceof LeaseLostError || lease.lost()) return 'lease_lost';
+    if (expiredByAdapter && !(err instanceof OutcomeUnknownError)) {
+      return endAttempt(scope, claimed, {
+        status: 'failed',
+        error: { ...authExpired(claimed.platform, errorMessage(err)), platformCode: platformCodeOf(err) },
+      });
+    }
+    return endAttempt(scope, claimed, classifyOutcome(scope, claimed, err, phase, credentials));
+  } finally {
+    lease.stop();
+  }
+}

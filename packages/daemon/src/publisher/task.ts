@@ -1,0 +1,32 @@
+import type { Platform } from '@socialpub/core';
+import type { ResolvedOptions } from './options';
+
+/** One piece of the publisher's work: publish a due target, or reconcile one left `publishing`. */
+export interface Task {
+  kind: 'publish' | 'reconcile';
+  id: string;
+  platform: Platform;
+  /** For a reconcile at start: the dead process whose lease may be taken before it runs out. */
+  deadOwner: string | null;
+}
+
+/** How an attempt or a reconciliation ended, as seen by listeners (tests, metrics). */
+export interface Settled {
+  targetId: string;
+  kind: 'publish' | 'reconcile';
+  /** The target's status afterwards; `skipped` when the claim lost (not due, cancelled, taken); `abandoned` at shutdown. */
+  result: 'published' | 'scheduled' | 'failed' | 'needs_review' | 'skipped' | 'abandoned' | 'lease_lost' | 'reconcile_later';
+}
+
+/** What an attempt may use of the publisher that runs it. */
+export interface AttemptScope {
+  readonly o: ResolvedOptions;
+  /** True when the attempt on `id` was given up at shutdown: nothing more is written for it. */
+  abandoned(id: string): boolean;
+  /** True once stop() returned: the store may be closed, so late results are not written. */
+  stopped(): boolean;
+  /** Defers the target to the end of its platform's pause, if the platform is paused; true if it did. */
+  holdIfPaused(id: string, platform: Platform, now: number): boolean;
+  /** Pauses a platform until `until` (its rate limit) and hands its waiting targets back to the store. */
+  pausePlatform(platform: Platform, until: number, now: number): void;
+}
