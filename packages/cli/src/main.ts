@@ -225,7 +225,7 @@ export function buildProgram(io: Io): Command {
       .command('mcp')
       .description('serve the MCP tools on stdio for a local agent (Claude Code/Desktop, Cursor, VS Code); see docs/mcp.md')
       .action(act(async (ctx) => (await import('./commands/mcp')).mcpServe(ctx))),
-    ['claude mcp add socialpub -- socialpub mcp', 'socialpub mcp --base-url http://127.0.0.1:8787 --api-key sp_...'],
+    ['socialpub mcp --base-url http://127.0.0.1:8787 --api-key sp_...', 'claude mcp add socialpub -- socialpub mcp'],
   );
 
   const settings = program.command('settings').description("a user's settings (local admin)");
