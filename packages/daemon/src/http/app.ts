@@ -171,7 +171,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // MCP (Streamable HTTP): the same keys, and each tool call is the REST call it stands for,
   // made in-process, so it meets that call's rate-limit class and rules.
   const sessions = deps.mcpSessions ?? new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });
-  const addressOf = deps.clientAddress ?? ((c: Context) => clientAddress(c, config.behindProxy));
+  const addressOf = deps.clientAddress ?? ((c: Context) => clientAddress(c, config.behindProxy ? config.trustedProxyHops : 0));
   const inProcess = (path: string, init: RequestInit, address: string) => app.request(path, init, { incoming: { socket: { remoteAddress: address } } });
   const mcp = mcpHandler({ sessions, fetch: async (path, init, address) => inProcess(path, init, address), address: addressOf });
   app.use('/mcp', originCheck({ publicUrl: config.publicUrl }), authenticate);
