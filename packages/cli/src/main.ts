@@ -12,6 +12,7 @@ import { defineConnect } from './commands/connect.command';
 import { defineConnections } from './commands/connections.command';
 import { defineDaemon, defineDown } from './commands/daemon.command';
 import { defineKeys } from './commands/keys.command';
+import { defineMcp } from './commands/mcp.command';
 import { definePlatforms } from './commands/platforms.command';
 import { definePrepare } from './commands/prepare.command';
 import { definePublish } from './commands/publish.command';
@@ -48,6 +49,7 @@ const COMMANDS: ((program: Program, kit: Kit) => void)[] = [
   defineAuth,
   defineWhoami,
   definePlatforms,
+  defineMcp,
   defineConfig,
   defineCompletion,
 ];

@@ -11,6 +11,7 @@ export * from './schemas/media';
 export * from './schemas/account';
 export * from './schemas/zoned';
 export * from './schemas/time-resources';
+export * from './schemas/sandbox';
 
 export const API_PREFIX = '/api/agents/v1';
 export const VERSION = '0.1.0';

@@ -9,6 +9,7 @@ import { Platforms } from './resources/platforms';
 import { QueueResource } from './resources/queue';
 import { SeriesResource } from './resources/series';
 import { SettingsResource } from './resources/settings';
+import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
 import { Transport, parseBody } from './transport';
 
@@ -32,6 +33,7 @@ export class SocialPub {
   readonly queue: QueueResource;
   /** Recurring posts (publish with `recurrence`). */
   readonly series: SeriesResource;
+  readonly sandbox: Sandbox;
   /** The base URL in use (without /api/agents/v1). */
   readonly baseUrl: string;
   readonly #transport: Transport;
@@ -59,6 +61,7 @@ export class SocialPub {
     this.settings = new SettingsResource(this.#transport, clock);
     this.queue = new QueueResource(this.#transport, clock);
     this.series = new SeriesResource(this.#transport, clock);
+    this.sandbox = new Sandbox(this.#transport, clock);
   }
 
   /**

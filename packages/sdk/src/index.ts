@@ -12,6 +12,7 @@ export type { Platforms } from './resources/platforms';
 export type { SettingsResource } from './resources/settings';
 export type { QueueResource } from './resources/queue';
 export type { SeriesResource } from './resources/series';
+export type { Sandbox } from './resources/sandbox';
 export {
   SocialPubError,
   APIError,

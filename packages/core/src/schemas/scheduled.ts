@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { JOB_STATUSES } from '../states';
-import { InstantOut, PlatformId } from './common';
+import { JOB_SOURCES, JOB_STATUSES } from '../states';
+import { InstantIn, InstantOut, PlatformId } from './common';
 import { TimeIn, ZoneName } from './zoned';
 import { TargetStatusSchema } from './publish';
 
@@ -38,6 +38,7 @@ export const PostSchema = z
     scheduled_for: InstantOut.nullable(),
     type_schedule: z.record(z.string(), z.string()),
     require_approval: z.boolean(),
+    source: z.enum(JOB_SOURCES).meta({ description: 'How the job was created: api, mcp (an agent through the MCP server) or cli.' }),
     created_at: InstantOut,
     updated_at: InstantOut,
     targets: z.array(TargetSchema),

@@ -94,6 +94,15 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
     return store.users.ensure(DEFAULT_EMAIL, clock.now()).user;
   }
 
+  /** A user's settings as stored now. */
+  const settingsOf = (user: User): UserSettings => ({
+    email: user.email,
+    user_id: user.id,
+    approval_workflow: user.approvalWorkflow,
+    agent_approval: user.agentApproval,
+    timezone: userZone(store, user.id),
+  });
+
   const emailOf = (userId: string) => store.users.get(userId)?.email ?? '';
 
   function keyListing(k: ReturnType<Store['apiKeys']['list']>[number]): KeyListing {
@@ -201,12 +210,12 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
     /** A user's settings as they are now. */
     settings(email: string | undefined): UserSettings {
       const user = userFor(email, false);
-      return { email: user.email, user_id: user.id, approval_workflow: user.approvalWorkflow, timezone: userZone(store, user.id) };
+      return settingsOf(user);
     },
     setApprovalWorkflow(email: string | undefined, on: boolean): UserSettings {
       const user = userFor(email, false);
       store.users.setApprovalWorkflow(user.id, on);
-      return { email: user.email, user_id: user.id, approval_workflow: on, timezone: userZone(store, user.id) };
+      return { ...settingsOf(user), approval_workflow: on };
     },
     /** The user's time zone (an IANA name; null clears it, UTC): the default zone of their requests. */
     setTimezone(email: string | undefined, zone: string | null): UserSettings {
@@ -214,7 +223,13 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       const canonical = zone === null ? null : canonicalZone(zone);
       if (zone !== null && canonical === null) throw new AdminError('invalid', `"${zone}" ${UNKNOWN_ZONE_MESSAGE}`);
       setUserZone(store, user.id, canonical);
-      return { email: user.email, user_id: user.id, approval_workflow: user.approvalWorkflow, timezone: canonical };
+      return { ...settingsOf(user), timezone: canonical };
+    },
+    /** agent-approval: jobs created through MCP wait in pending_approval for a person. */
+    setAgentApproval(email: string | undefined, on: boolean): UserSettings {
+      const user = userFor(email, false);
+      store.users.setAgentApproval(user.id, on);
+      return { ...settingsOf(user), agent_approval: on };
     },
     close(): void {
       store.commits.close();
@@ -230,6 +245,8 @@ export interface UserSettings {
   email: string;
   user_id: string;
   approval_workflow: boolean;
+  /** Jobs created through MCP wait in pending_approval for a person. */
+  agent_approval: boolean;
   /** IANA zone, or null (UTC). */
   timezone: string | null;
 }

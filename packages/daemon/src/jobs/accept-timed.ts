@@ -1,4 +1,4 @@
-import { wallTimeOf, type PublishResult } from '@socialpub/core';
+import { wallTimeOf, type JobSource, type PublishResult } from '@socialpub/core';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import { newId } from '../util/ids';
@@ -14,7 +14,7 @@ import { createOccurrences, SERIES_HORIZON_MS } from './recurrence';
  * request's transaction, in the same turn as the check: a queue slot is chosen and taken
  * without an await between, so two requests cannot take the last place twice.
  */
-export function acceptTimed(store: Store, user: User, check: Extract<PublishCheck, { ok: true }>, now: number): { result: PublishResult; targetIds: string[] } {
+export function acceptTimed(store: Store, user: User, check: Extract<PublishCheck, { ok: true }>, now: number, source: JobSource = 'api'): { result: PublishResult; targetIds: string[] } {
   const { request, timing } = check;
   if (timing.series) {
     const id = newId('ser');
@@ -27,13 +27,14 @@ export function acceptTimed(store: Store, user: User, check: Extract<PublishChec
       until: sr.until,
       timezone: timing.zone ?? 'UTC',
       startAt: sr.start,
-      template: request,
+      // An agent's series held for approval stays held in every later occurrence.
+      template: source === 'mcp' && user.agentApproval ? { ...request, require_approval: true } : request,
       occurrences: sr.occurrences,
       createdAt: now,
     });
     const series = store.series.get(id);
     if (!series) throw new Error(`series ${id} vanished inside its own transaction`);
-    const jobs = createOccurrences(store, user, series, Math.max(now + SERIES_HORIZON_MS, sr.occurrences[0] as number), now);
+    const jobs = createOccurrences(store, user, series, Math.max(now + SERIES_HORIZON_MS, sr.occurrences[0] as number), now, source);
     const first = jobs[0];
     if (!first) throw new Error(`series ${id} created no job`);
     return {
@@ -48,7 +49,7 @@ export function acceptTimed(store: Store, user: User, check: Extract<PublishChec
     seriesId: null,
     occurrence: null,
   };
-  const built = buildJob(user, request, check.base, check.targets, now, times);
+  const built = buildJob(user, request, check.base, check.targets, now, times, source);
   store.jobs.create(built.job, built.targets);
   store.jobTimes.set(built.job.id, user.id, times);
   return { result: built.result, targetIds: built.targets.map((t) => t.id) };

@@ -1,4 +1,4 @@
-import { formatInstant, typesFor, wallTimeOf, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
+import { formatInstant, typesFor, wallTimeOf, type JobSource, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
 import { NO_TIMES, type JobTimes } from '../store/job-times';
 import type { NewJob, NewTarget } from '../store/jobs';
 import type { User } from '../store/users';
@@ -13,7 +13,8 @@ export interface BuiltJob {
 
 /**
  * The job and its targets for a request that passed every check. Held for approval when the
- * request asks, or when the user's workflow says so — publish_now too.
+ * request asks, or when the user's workflow says so — publish_now too; and, with
+ * agent-approval on, every job an agent made through MCP (`source` mcp).
  */
 export function buildJob(
   user: User,
@@ -22,8 +23,10 @@ export function buildJob(
   planned: readonly PlannedTarget[],
   now: number,
   times: JobTimes = NO_TIMES,
+  source: JobSource = 'api',
 ): BuiltJob {
-  const held = request.require_approval === true || user.approvalWorkflow;
+  const heldForAgent = source === 'mcp' && user.agentApproval;
+  const held = request.require_approval === true || user.approvalWorkflow || heldForAgent;
   const jobId = newId('job');
   const targets: NewTarget[] = planned.map((t) => ({
     id: newId('tgt'),
@@ -38,7 +41,9 @@ export function buildJob(
   const names = request.platforms.join(', ');
   const result: PublishResult = {
     success: true,
-    message: held
+    message: heldForAgent
+      ? `Waiting for a person's approval (agent-approval is on) before publishing to ${names}: socialpub schedule approve ${jobId}`
+      : held
       ? `Waiting for approval before publishing to ${names}`
       : publishNow
         ? `Publishing to ${names} now`
@@ -66,6 +71,7 @@ export function buildJob(
     scheduledFor: base,
     typeSchedule: request.type_schedule ?? {},
     requireApproval: request.require_approval === true,
+    source,
     sortAt: base ?? now,
     createdAt: now,
   };

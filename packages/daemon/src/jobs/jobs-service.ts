@@ -2,6 +2,7 @@ import {
   deriveJobStatus,
   formatInstant,
   type CancelResponse,
+  type JobSource,
   type Platform,
   type Post,
   type PublishRequest,
@@ -49,6 +50,13 @@ export interface PublishOptions {
    * write what must commit with it (the HTTP layer's idempotency record).
    */
   alsoCommit?: (result: PublishResult, now: number) => void;
+  /** How the request came (recorded on the job; `mcp` is held while the user's agent-approval is on). Default api. */
+  source?: JobSource;
+}
+
+export interface DecideOptions {
+  /** How the approval request came: with agent-approval on, `mcp` may not release a job made through `mcp`. Default api. */
+  source?: JobSource;
 }
 
 export type JobsService = ReturnType<typeof createJobsService>;
@@ -90,8 +98,12 @@ export function createJobsService(deps: JobsServiceDeps) {
     }
   }
 
-  async function decide(user: User, jobId: string, action: 'approve' | 'reject'): Promise<JobChange> {
+  async function decide(user: User, jobId: string, action: 'approve' | 'reject', opts: DecideOptions = {}): Promise<JobChange> {
     const job = ownJob(user, jobId);
+    // agent-approval means a person decides: an agent may not approve, through MCP, what it made through MCP.
+    if (action === 'approve' && opts.source === 'mcp' && user.agentApproval && job.source === 'mcp') {
+      throw new ServiceError('forbidden', `${jobId} was made by an agent and agent-approval is on: a person approves it (socialpub schedule approve ${jobId})`);
+    }
     const now = clock.now();
     const ids = await store.commits.durable(() => (action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now)));
     if (ids.length === 0) throw new ServiceError('conflict', `${jobId} is not waiting for approval (status: ${statusOf(job)})`);
@@ -123,7 +135,7 @@ export function createJobsService(deps: JobsServiceDeps) {
       // its time facts and what the caller commits with them, answered once on disk
       // (group-committed; see store/commits.ts).
       const { result, targetIds } = await store.commits.durable(() => {
-        const accepted = acceptTimed(store, user, check, now);
+        const accepted = acceptTimed(store, user, check, now, opts.source);
         opts.alsoCommit?.(accepted.result, now);
         return accepted;
       });
@@ -191,7 +203,7 @@ export function createJobsService(deps: JobsServiceDeps) {
     },
 
     /** Releases a job held for approval: its pending targets are scheduled (due now if their time has passed). */
-    approve: (user: User, jobId: string) => decide(user, jobId, 'approve'),
+    approve: (user: User, jobId: string, opts?: DecideOptions) => decide(user, jobId, 'approve', opts),
     /** Refuses a job held for approval: its pending targets are cancelled. */
     reject: (user: User, jobId: string) => decide(user, jobId, 'reject'),
   };

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Platform } from '@socialpub/core';
+import { formatInstant, type Platform, type SandboxPost as SandboxPostView } from '@socialpub/core';
 import type { DB } from '../store/database';
 import type { SandboxDeps } from './platform-module';
 import { simulators } from './registry';
@@ -37,12 +37,17 @@ interface SandboxPostRow {
   created_at: number;
 }
 
-/** What the simulators received, oldest first (for `socialpub sandbox posts [--platform P]`). */
-export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: number } = {}): SandboxPost[] {
+/**
+ * What the simulators received, oldest first (for `socialpub sandbox posts [--platform P]`).
+ * `latest`: the most recent `limit` posts (still oldest first) instead of the first ones.
+ */
+export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: number; latest?: boolean } = {}): SandboxPost[] {
   const limit = Math.max(1, Math.min(filter.limit ?? 1000, 100_000));
-  const rows = filter.platform
-    ? db.prepare<[string, number], SandboxPostRow>('SELECT * FROM sandbox_posts WHERE platform = ? ORDER BY created_at, id LIMIT ?').all(filter.platform, limit)
-    : db.prepare<[number], SandboxPostRow>('SELECT * FROM sandbox_posts ORDER BY created_at, id LIMIT ?').all(limit);
+  const order = filter.latest ? 'created_at DESC, id DESC' : 'created_at, id';
+  const selected = filter.platform
+    ? db.prepare<[string, number], SandboxPostRow>(`SELECT * FROM sandbox_posts WHERE platform = ? ORDER BY ${order} LIMIT ?`).all(filter.platform, limit)
+    : db.prepare<[number], SandboxPostRow>(`SELECT * FROM sandbox_posts ORDER BY ${order} LIMIT ?`).all(limit);
+  const rows = filter.latest ? selected.reverse() : selected;
   return rows.map((r) => ({
     id: r.id,
     platform: r.platform,
@@ -53,4 +58,17 @@ export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: 
     body: JSON.parse(r.body) as Record<string, unknown>,
     createdAt: r.created_at,
   }));
+}
+
+/** A stored simulated post as the API and `socialpub sandbox posts --json` show it. */
+export function presentSandboxPost(p: SandboxPost): SandboxPostView {
+  return {
+    platform: p.platform,
+    kind: p.kind,
+    post_id: p.postId,
+    post_url: p.postUrl,
+    account_id: p.accountId,
+    created_at: formatInstant(p.createdAt),
+    body: p.body,
+  };
 }
