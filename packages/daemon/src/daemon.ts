@@ -10,6 +10,7 @@ import { createMedia } from './media/create-media';
 import type { AppEnv } from './http/env';
 import { createAdapters } from './platforms/registry';
 import { adaptersFromEnv } from './platforms/test-adapter';
+import { publisherConcurrencyOptions } from './publish-concurrency';
 import { createPublishing } from './publisher/create-publishing';
 import { createSandboxApp, sandboxBaseUrl } from './platforms/sandbox';
 import { TokenRefresher } from './connect/token-refresher';
@@ -109,7 +110,12 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     connections: store.connections,
     media: media.resolver,
     log: logger,
-    publisher: { publicBaseUrl: config.publicUrl, sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(listenUrl, host) },
+    commits,
+    publisher: {
+      publicBaseUrl: config.publicUrl,
+      sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(listenUrl, host),
+      ...publisherConcurrencyOptions(config.publishConcurrency),
+    },
   });
   const scheduler: SchedulerHooks = publishing.scheduler;
   const tokenRefresher = new TokenRefresher({ connections: store.connections, clock, log: logger });

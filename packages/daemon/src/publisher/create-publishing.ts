@@ -2,11 +2,13 @@ import type { Platform } from '@socialpub/core';
 import type { Logger, PlatformAdapter } from '../platforms/adapter';
 import type { SchedulerOptions } from '../scheduler/scheduler';
 import type { MediaResolver } from '../services';
+import type { Commits } from '../store/commits';
 import type { DB } from '../store/database';
 import type { Clock } from '../util/clock';
 import type { ConnectionSource } from './connection-source';
 import type { PublisherOptions } from './publisher';
 import { Scheduler } from '../scheduler/scheduler';
+import { createCommits } from '../store/commits';
 import { createTargetQueue } from '../store/target-queue';
 import { Publisher } from './publisher';
 
@@ -17,10 +19,15 @@ export interface PublishingDeps {
   connections: ConnectionSource;
   media: MediaResolver;
   log?: Logger;
+  /**
+   * The daemon's group commit over `db`, shared with the HTTP layer so claims, attempt
+   * ends and accepted requests share fsyncs; when absent one is made here (and closed at stop).
+   */
+  commits?: Commits;
   /** Overrides of the scheduler's options (horizon, tick, sweep...). */
   scheduler?: Omit<Partial<SchedulerOptions>, 'queue' | 'clock' | 'onDue'>;
   /** Overrides of the publisher's options (concurrency, lease, backoff, sandbox URLs...). */
-  publisher?: Omit<Partial<PublisherOptions>, 'queue' | 'clock' | 'adapters' | 'connections' | 'media' | 'scheduler'>;
+  publisher?: Omit<Partial<PublisherOptions>, 'queue' | 'clock' | 'adapters' | 'connections' | 'media' | 'scheduler' | 'commits'>;
 }
 
 export interface Publishing {
@@ -35,6 +42,7 @@ export interface Publishing {
 /** The scheduler and the publisher over one store, wired to each other (daemon.ts and the crash test use it). */
 export function createPublishing(deps: PublishingDeps): Publishing {
   const queue = createTargetQueue(deps.db);
+  const commits = deps.commits ?? createCommits(deps.db);
   const log = deps.log;
   // The scheduler calls the publisher and the publisher tells the scheduler about retries;
   // the publisher exists before the first call, since nothing fires before start().
@@ -53,6 +61,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     connections: deps.connections,
     media: deps.media,
     scheduler,
+    commits,
     ...(log ? { log } : {}),
     ...deps.publisher,
   });
@@ -67,6 +76,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     async stop(deadlineMs = 10_000) {
       await scheduler.stop();
       await p.stop(deadlineMs);
+      if (!deps.commits) commits.close();
     },
   };
 }

@@ -5,6 +5,7 @@ import { createApiKeysRepository } from './api-keys';
 import { createConnectionsRepository } from './connections';
 import { createIdempotencyRepository } from './idempotency';
 import { createJobsRepository } from './jobs';
+import { createPlatformPausesRepository } from './platform-pauses';
 import { createRateWindowsRepository } from './rate-windows';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
@@ -25,6 +26,7 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock }) 
     rateWindows: createRateWindowsRepository(db),
     settings: createSettingsRepository(db),
     connections: createConnectionsRepository(db, opts.secrets, opts.clock),
+    platformPauses: createPlatformPausesRepository(db),
     /** Runs `fn` in one IMMEDIATE transaction (takes the write lock up front, so it never fails half-way on a busy database). */
     immediate<T>(fn: () => T): T {
       return db.transaction(fn).immediate();
