@@ -59,6 +59,8 @@ export class ConnectionGate<T extends GateTask> {
   readonly #fresh: string[] = [];
   #nextUser = 0;
   readonly #platformRunning = new Map<Platform, number>();
+  /** Waiting tasks per platform: when no platform with waiting tasks has room, admission stops at once. */
+  readonly #platformWaiting = new Map<Platform, number>();
   #running = 0;
   #waiting = 0;
 
@@ -91,6 +93,7 @@ export class ConnectionGate<T extends GateTask> {
     const lane = this.#lane(task.userId, task.platform);
     lane.waiting.push(task);
     this.#waiting++;
+    this.#platformWaiting.set(task.platform, (this.#platformWaiting.get(task.platform) ?? 0) + 1);
     if (lane.waiting.length === 1) this.#join(lane);
     return this.#admit();
   }
@@ -149,6 +152,7 @@ export class ConnectionGate<T extends GateTask> {
     const out = lane.waiting;
     lane.waiting = [];
     this.#waiting -= out.length;
+    this.#platformWaiting.set(lane.platform, (this.#platformWaiting.get(lane.platform) ?? 0) - out.length);
     if (out.length > 0) this.#leave(lane);
     if (lane.running === 0) this.#lanes.delete(lane.key);
     return out;
@@ -184,6 +188,7 @@ export class ConnectionGate<T extends GateTask> {
       if (!this.#fits(lane)) continue;
       const task = lane.waiting.shift() as T;
       this.#waiting--;
+      this.#platformWaiting.set(lane.platform, (this.#platformWaiting.get(lane.platform) ?? 0) - 1);
       lane.running++;
       this.#running++;
       this.#platformRunning.set(lane.platform, this.runningOn(lane.platform) + 1);
@@ -231,9 +236,17 @@ export class ConnectionGate<T extends GateTask> {
     return null;
   }
 
+  /** Whether some platform with waiting tasks is below its cap (else no task can start, whatever the connections). */
+  #platformHasRoom(): boolean {
+    for (const [platform, waiting] of this.#platformWaiting) {
+      if (waiting > 0 && this.runningOn(platform) < this.#limits.perPlatform(platform)) return true;
+    }
+    return false;
+  }
+
   #admit(): T[] {
     const out: T[] = [];
-    while (this.#running < this.#limits.global && this.#waiting > 0) {
+    while (this.#running < this.#limits.global && this.#waiting > 0 && this.#platformHasRoom()) {
       const task = this.#take();
       if (!task) break;
       out.push(task);

@@ -8,7 +8,6 @@ import type { Clock } from '../util/clock';
 import type { ConnectionSource } from './connection-source';
 import type { PublisherOptions } from './publisher';
 import { Scheduler } from '../scheduler/scheduler';
-import { createCommits } from '../store/commits';
 import { createTargetQueue } from '../store/target-queue';
 import { Publisher } from './publisher';
 
@@ -20,8 +19,9 @@ export interface PublishingDeps {
   media: MediaResolver;
   log?: Logger;
   /**
-   * The daemon's group commit over `db`, shared with the HTTP layer so claims, attempt
-   * ends and accepted requests share fsyncs; when absent one is made here (and closed at stop).
+   * The daemon's group commit over `db`, shared with the HTTP layer, so claims, checkpoints,
+   * attempt ends and accepted requests share fsyncs; when absent each of the publisher's
+   * writes commits on its own with the connection's setting (FULL: one fsync each).
    */
   commits?: Commits;
   /** Overrides of the scheduler's options (horizon, tick, sweep...). */
@@ -42,7 +42,6 @@ export interface Publishing {
 /** The scheduler and the publisher over one store, wired to each other (daemon.ts and the crash test use it). */
 export function createPublishing(deps: PublishingDeps): Publishing {
   const queue = createTargetQueue(deps.db);
-  const commits = deps.commits ?? createCommits(deps.db);
   const log = deps.log;
   // The scheduler calls the publisher and the publisher tells the scheduler about retries;
   // the publisher exists before the first call, since nothing fires before start().
@@ -61,7 +60,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     connections: deps.connections,
     media: deps.media,
     scheduler,
-    commits,
+    ...(deps.commits ? { commits: deps.commits } : {}),
     ...(log ? { log } : {}),
     ...deps.publisher,
   });
@@ -76,7 +75,6 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     async stop(deadlineMs = 10_000) {
       await scheduler.stop();
       await p.stop(deadlineMs);
-      if (!deps.commits) commits.close();
     },
   };
 }

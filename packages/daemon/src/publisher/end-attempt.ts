@@ -15,7 +15,7 @@ export async function endAttempt(
   if (scope.stopped()) return 'abandoned';
   const { o } = scope;
   const now = o.clock.now();
-  if (!(await o.commits.durable(() => o.queue.finish(t.id, o.owner, now, end, detail)))) return 'lease_lost';
+  if (!(await o.writes.run(() => o.queue.finish(t.id, o.owner, now, end, detail)))) return 'lease_lost';
   if (end.status === 'scheduled') o.scheduler.targetsChanged([t.id]);
   const fields = { target_id: t.id, platform: t.platform, attempt: t.attempt, status: end.status };
   if (end.status === 'published' || end.status === 'scheduled') o.log.info('target attempt ended', fields);

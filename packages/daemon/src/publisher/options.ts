@@ -8,6 +8,7 @@ import type { Commits } from '../store/commits';
 import type { ConnectionSource } from './connection-source';
 import type { GateLimits } from './connection-gate';
 import { newLeaseOwner } from './lease-owner';
+import { WriteBatch } from './write-batch';
 
 export interface PublisherOptions {
   queue: TargetQueue;
@@ -27,10 +28,11 @@ export interface PublisherOptions {
   /** Targets in flight at once in all (default DEFAULT_LIMITS.global). */
   globalConcurrency?: number;
   /**
-   * How claims and attempt ends reach the disk: `durable(fn)` runs `fn` in a transaction
-   * and resolves once it is on disk. The daemon passes its group commit (store/commits.ts),
-   * so a burst of claims shares fsyncs; default: each transaction commits with the
-   * connection's own setting (FULL) on the spot.
+   * How the publisher's batched writes (claims, checkpoints, attempt ends; see
+   * write-batch.ts) reach the disk: `durable(fn)` runs `fn` and resolves once it is on
+   * disk. The daemon passes its group commit (store/commits.ts), whose fsync runs off the
+   * event loop and is shared with the HTTP layer's; default: each batch commits with the
+   * connection's own setting (FULL), its fsync on the event loop.
    */
   commits?: Pick<Commits, 'durable'>;
   /** Lease length; renewed every third of it while an attempt runs (default 2 minutes). */
@@ -57,16 +59,19 @@ export interface PublisherOptions {
 export type ResolvedOptions = Required<
   Omit<PublisherOptions, 'sandboxBaseUrl' | 'concurrency' | 'connectionConcurrency' | 'globalConcurrency' | 'backoff'>
 > &
-  Pick<PublisherOptions, 'sandboxBaseUrl' | 'backoff'>;
+  Pick<PublisherOptions, 'sandboxBaseUrl' | 'backoff'> & {
+    /** The claims, checkpoints and attempt ends, committed in batches through `commits`. */
+    writes: WriteBatch;
+  };
 
 /**
  * Default caps of targets in flight. A connection's own cap keeps one account from
- * sending a burst the platform would answer with 429s; the platform and global caps bound
- * the daemon's open requests (each is one pending HTTP call: memory, not CPU). High
- * enough that 3,000 targets due in one second, at 200-400 ms a platform call, go out
- * within 2 s (bench/burst; docs/scheduling.md).
+ * sending a burst its platform would answer with 429s; the platform and global caps bound
+ * the daemon's open requests (each is one pending platform call: a socket and some
+ * memory, little CPU). High enough that 3,000 targets due in one second on three
+ * platforms go out in two rounds (bench/burst; docs/scheduling.md).
  */
-export const DEFAULT_LIMITS = Object.freeze({ perConnection: 4, perPlatform: 256, global: 1024 });
+export const DEFAULT_LIMITS = Object.freeze({ perConnection: 4, perPlatform: 512, global: 2048 });
 
 /** The connection gate's caps from the options. */
 export function gateLimits(opts: Pick<PublisherOptions, 'concurrency' | 'connectionConcurrency' | 'globalConcurrency'>): GateLimits {
@@ -83,6 +88,7 @@ const immediateCommits: Pick<Commits, 'durable'> = { durable: async (fn) => fn()
 const noopLog: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
+  const commits = opts.commits ?? immediateCommits;
   return {
     queue: opts.queue,
     clock: opts.clock,
@@ -97,7 +103,8 @@ export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
     random: opts.random ?? Math.random,
     sweepMs: opts.sweepMs ?? 5_000,
     publicBaseUrl: opts.publicBaseUrl ?? null,
-    commits: opts.commits ?? immediateCommits,
+    commits,
+    writes: new WriteBatch(commits, (fn) => opts.queue.transaction(fn)),
     sandboxBaseUrl: opts.sandboxBaseUrl,
     owner: opts.owner ?? newLeaseOwner(),
     log: opts.log ?? noopLog,

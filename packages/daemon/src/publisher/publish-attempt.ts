@@ -19,7 +19,7 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
   // The connection (or its platform's app) may have been paused while this waited for a slot.
   if (scope.holdIfPaused(task.id, task.userId, task.platform, now)) return 'scheduled';
   // Nothing is sent before the claim is on disk: a crash then finds it and reconciles.
-  const claimed = await o.commits.durable(() => queue.claim(task.id, now, owner, now + leaseMs));
+  const claimed = await o.writes.run(() => queue.claim(task.id, now, owner, now + leaseMs));
   if (!claimed) return 'skipped';
   const lease = keepLease(o, claimed.id, signal);
   let phase: AttemptPhase = 'setup';

@@ -318,6 +318,10 @@ export function createTargetQueue(db: DB) {
     },
     /** Pauses from the platforms' rate limits (kept across restarts). */
     pauses,
+    /** Runs `fn` in one immediate transaction (the publisher's batched writes). */
+    transaction(fn: () => void): void {
+      db.transaction(fn).immediate();
+    },
     /** Ends the attempt this owner holds; false when the lease was lost (nothing written). */
     finish(id: string, owner: string, now: number, end: AttemptEnd, detail: string | null = null): boolean {
       return finish.immediate(id, owner, now, end, detail);
