@@ -94,7 +94,7 @@ export type Fault =
   /** A 5xx or network error before anything was created. */
   | { kind: 'retryable'; after?: number; platformCode?: string; message?: string }
   /** The platform's rate limit, until an epoch ms. */
-  | { kind: 'rate_limited'; until: number; platformCode?: string }
+  | { kind: 'rate_limited'; until: number; platformCode?: string; appliesTo?: 'connection' | 'app' }
   | { kind: 'permanent'; platformCode?: string; message?: string }
   | { kind: 'auth_expired'; message?: string }
   /** A timeout around the publishing call; `posted` says whether the post was made anyway. */
@@ -161,7 +161,11 @@ export class TestAdapter implements PlatformAdapter {
       case 'retryable':
         throw new RetryableError(fault.message ?? 'test platform: 503 Service Unavailable', { after: fault.after ?? null, platformCode: fault.platformCode ?? '503' });
       case 'rate_limited':
-        throw new RateLimitedError('test platform: 429 Too Many Requests', { until: fault.until, platformCode: fault.platformCode ?? '429' });
+        throw new RateLimitedError('test platform: 429 Too Many Requests', {
+          until: fault.until,
+          platformCode: fault.platformCode ?? '429',
+          ...(fault.appliesTo ? { appliesTo: fault.appliesTo } : {}),
+        });
       case 'permanent':
         throw new PermanentError(fault.message ?? 'test platform: media rejected', { platformCode: fault.platformCode ?? '400' });
       case 'auth_expired':
