@@ -1,4 +1,5 @@
-import type { Platform } from '@socialpub/core';
+import type { ConnectionPause, Platform } from '@socialpub/core';
+import { formatInstant } from '@socialpub/core';
 import type { DB } from './database';
 
 /** Whom a platform's limit applies to: one connection (an account), or every connection of the platform (the app's limit). */
@@ -83,4 +84,9 @@ export function createPlatformPausesRepository(db: DB) {
       return prune.run(now).changes;
     },
   };
+}
+
+/** A pause as the API and the CLI show it (null: not paused). */
+export function pauseInfo(p: PlatformPause | null): ConnectionPause | null {
+  return p ? { until: formatInstant(p.until), applies_to: p.appliesTo, reason: p.reason, platform_code: p.platformCode } : null;
 }
