@@ -115,7 +115,7 @@ function seed(dir: string, email: string): void {
   const store = createStore(db, { secrets: SecretBox.fromKeyFile(join(dir, 'secret.key')), clock: systemClock });
   const user = store.users.findByEmail(email)!;
   const base = Date.UTC(2030, 0, 1);
-  store.immediate(() => {
+  store.commits.durableBlocking(() => {
     for (let i = 0; i < LIST_JOBS; i++) {
       const id = newId('job');
       const at = base + (i % 5000) * 60_000;
@@ -201,7 +201,7 @@ async function syncBench(): Promise<void> {
       } else {
         for (let i = 0; i < n; i++) {
           const t = performance.now();
-          store.immediate(write);
+          store.commits.durableBlocking(write);
           times.push(performance.now() - t);
         }
       }

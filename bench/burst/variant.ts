@@ -11,7 +11,7 @@ import type { Platform } from '../../packages/core/src/platforms';
 import type { Credentials } from '../../packages/daemon/src/platforms/adapter';
 import type { PublisherOptions } from '../../packages/daemon/src/publisher/options';
 import { join } from 'node:path';
-import { createTestAdapters, MemoryLedger } from '../../packages/daemon/src/platforms/test-adapter';
+import { createTestAdapters, MemoryLedger } from '../../packages/daemon/test/support/test-adapter';
 import { createPublishing } from '../../packages/daemon/src/publisher/create-publishing';
 import { startCheckpointer } from '../../packages/daemon/src/store/checkpointer';
 import { createCommits } from '../../packages/daemon/src/store/commits';

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parsePublishConcurrency, publishConcurrencyPairs, type PublishConcurrency } from './publish-concurrency';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { PlatformsConfig } from './platforms/platform-module';
 import type { SqliteSync } from './store/commits';
 import type { LogLevel } from './util/logger';
 
@@ -51,6 +52,8 @@ export interface DaemonConfig {
   sqliteSync: SqliteSync;
   /** Caps of targets in flight per connection, per platform and in all (SOCIALPUB_PUBLISH_CONCURRENCY; docs/scheduling.md). */
   publishConcurrency: PublishConcurrency;
+  /** Platform settings (SOCIALPUB_GRAPH_VERSION, SOCIALPUB_INSTAGRAM_MAX_HASHTAGS, SOCIALPUB_TIKTOK_*, SOCIALPUB_YOUTUBE_PRIVACY_STATUS). */
+  platforms: PlatformsConfig;
 }
 
 const MINUTE = 60_000;
@@ -275,5 +278,19 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     logLevel: input.logLevel ?? (env.SOCIALPUB_LOG_LEVEL as LogLevel | undefined) ?? file.log_level ?? 'info',
     sqliteSync: syncRaw,
     publishConcurrency,
+    platforms: platformsFromEnv(env),
+  };
+}
+
+/** The platform settings the environment gives; unset ones keep each platform's default. */
+export function platformsFromEnv(env: NodeJS.ProcessEnv): PlatformsConfig {
+  const text = (name: string) => env[name]?.trim() || undefined;
+  const hashtags = Number(text('SOCIALPUB_INSTAGRAM_MAX_HASHTAGS'));
+  return {
+    graphVersion: text('SOCIALPUB_GRAPH_VERSION'),
+    instagramMaxHashtags: Number.isFinite(hashtags) && hashtags > 0 ? hashtags : undefined,
+    tiktokPrivacyLevel: text('SOCIALPUB_TIKTOK_PRIVACY_LEVEL'),
+    tiktokAudited: text('SOCIALPUB_TIKTOK_AUDITED') === '1',
+    youtubePrivacyStatus: text('SOCIALPUB_YOUTUBE_PRIVACY_STATUS'),
   };
 }

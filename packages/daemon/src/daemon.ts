@@ -6,17 +6,17 @@ import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
 import { ConfigError, isLoopback, type DaemonConfig } from './config';
 import { createApp } from './http/app';
-import { createMedia } from './media/create-media';
+import { createMedia } from './create-media';
 import type { AppEnv } from './http/env';
+import type { Platform } from '@socialpub/core';
+import type { PlatformAdapter } from './platforms/adapter';
 import { createAdapters } from './platforms/registry';
-import { adaptersFromEnv } from './platforms/test-adapter';
 import { publisherConcurrencyOptions } from './publish-concurrency';
 import { createPublishing } from './publisher/create-publishing';
 import { createSandboxApp, sandboxBaseUrl } from './platforms/sandbox';
 import { TokenRefresher } from './connect/token-refresher';
 import type { MediaLookup, SchedulerHooks } from './services';
 import { startCheckpointer } from './store/checkpointer';
-import { createCommits } from './store/commits';
 import { openDatabase } from './store/database';
 import { createStore, type Store } from './store/store';
 import { systemClock, type Clock } from './util/clock';
@@ -28,6 +28,8 @@ export interface StartOptions {
   clock?: Clock;
   /** Default: JSON lines to stderr at config.logLevel. */
   logger?: RootLogger;
+  /** The platform adapters. Default: the real ones (platforms/registry.ts); tests give the test adapter. */
+  adapters?: Map<Platform, PlatformAdapter>;
 }
 
 export interface DaemonHandle {
@@ -50,7 +52,7 @@ const MAINTENANCE_MS = 10 * 60_000;
  */
 export async function startDaemon(config: DaemonConfig, opts: StartOptions = {}): Promise<DaemonHandle> {
   const clock = opts.clock ?? systemClock;
-  const logger = opts.logger ?? createLogger({ level: config.logLevel });
+  const logger = opts.logger ?? createLogger({ level: config.logLevel, now: () => clock.now() });
   const stops: (() => void | Promise<void>)[] = [];
   // resolveConfig checks this too; a hand-built config must not slip past it.
   if (!isLoopback(config.host) && !config.tls && !config.behindProxy) {
@@ -75,17 +77,12 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // WAL checkpoints on a thread of their own, not inside some request's commit.
   const checkpointer = startCheckpointer(db, { log: logger });
   stops.push(() => checkpointer.stop());
-  // Durable, group-committed writes for accepted requests (SOCIALPUB_SQLITE_SYNC).
-  const commits = createCommits(db, config.sqliteSync);
-  stops.push(() => commits.close());
   const secrets = SecretBox.fromKeyFile(config.secretKeyPath);
-  const store = createStore(db, { secrets, clock });
-  // TEST ONLY: SOCIALPUB_TEST_ADAPTER=<ledger file> publishes every platform through the in-process test adapter.
-  const testAdapters = adaptersFromEnv();
-  if (testAdapters) logger.warn('SOCIALPUB_TEST_ADAPTER is set: every platform publishes to the test adapter, nothing is posted', {});
-  const adapters = testAdapters ?? createAdapters();
+  // Durable, group-committed writes for accepted requests (SOCIALPUB_SQLITE_SYNC).
+  const store = createStore(db, { secrets, clock, sync: config.sqliteSync });
+  stops.push(() => store.commits.close());
+  const adapters = opts.adapters ?? createAdapters(config.platforms);
 
-  // Parts of the other issues plug in here, each with its own few lines.
   // Media preparation: prepared URLs live under the public URL, else the listen address (known once listening).
   let listenUrl = `http://${config.host}:${config.port}`;
   const media = createMedia({
@@ -110,7 +107,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     connections: store.connections,
     media: media.resolver,
     log: logger,
-    commits,
+    commits: store.commits,
     publisher: {
       publicBaseUrl: config.publicUrl,
       sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(listenUrl, host),
@@ -123,7 +120,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   stops.push(() => tokenRefresher.stop());
 
   // HTTP.
-  const app = createApp({ db, store, commits, config, clock, logger, secrets, scheduler, mediaLookup, adapters, mediaRoutes, fileRoutes, sandbox });
+  const app = createApp({ db, store, config, clock, logger, secrets, scheduler, mediaLookup, adapters, mediaRoutes, fileRoutes, sandbox });
   const server: ServerType = serve({
     fetch: app.fetch,
     hostname: config.host,

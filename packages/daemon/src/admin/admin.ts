@@ -139,7 +139,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
     store,
     /** A new key for the user (created if new). The full key is only in this answer. */
     createKey(input: { email?: string; name?: string } = {}): CreatedKey {
-      return store.immediate(() => {
+      return store.commits.durableBlocking(() => {
         const user = userFor(input.email, true);
         const { apiKey, info } = store.apiKeys.create(user.id, input.name ?? null, clock.now());
         return { api_key: apiKey, key_id: info.id, user_id: user.id, email: user.email };
@@ -205,6 +205,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       return { email: user.email, user_id: user.id, approval_workflow: on };
     },
     close(): void {
+      store.commits.close();
       db.close();
     },
   };

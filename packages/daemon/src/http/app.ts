@@ -3,15 +3,16 @@ import { API_PREFIX, type Platform } from '@socialpub/core';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { DaemonConfig, RateClass } from '../config';
+import { createJobsService } from '../jobs/jobs-service';
 import type { PlatformAdapter } from '../platforms/adapter';
 import { createAdapters } from '../platforms/registry';
 import { guessingMediaLookup, idleScheduler, type MediaLookup, type SchedulerHooks } from '../services';
-import { createCommits, type Commits } from '../store/commits';
 import type { DB } from '../store/database';
 import { createStore, type Store } from '../store/store';
 import { systemClock, type Clock } from '../util/clock';
 import { silentLogger, type RootLogger } from '../util/logger';
 import { SecretBox } from '../util/secrets';
+import { ServiceError } from '../util/service-error';
 import type { RouteDeps } from './deps';
 import type { AppEnv } from './env';
 import { ApiError } from './errors';
@@ -37,15 +38,13 @@ export interface AppDeps {
   logger?: RootLogger;
   /** Opens connection secrets. Default: a throwaway key (the HTTP layer never opens secrets itself). */
   secrets?: SecretBox;
-  /** Repositories over `db`; built here when not given (give it to share prepared statements with other parts). */
+  /** Repositories over `db`; built here with config.sqliteSync when not given (give it to share prepared statements and commits with other parts). */
   store?: Store;
-  /** Durable commits over `db`; built here from config.sqliteSync when not given. */
-  commits?: Commits;
   /** Default: idleScheduler. */
   scheduler?: SchedulerHooks;
   /** Default: guessingMediaLookup (kinds from URL extensions). */
   mediaLookup?: MediaLookup;
-  /** Default: createAdapters(). */
+  /** Default: createAdapters(config.platforms). */
   adapters?: Map<Platform, PlatformAdapter>;
   /** Mounted at /api/agents/v1/media behind auth, the media rate limit, the body limit (not on POST /upload) and Idempotency-Key on POST /prepare. */
   mediaRoutes?: Hono<AppEnv>;
@@ -80,29 +79,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? silentLogger;
   const config = deps.config;
-  const store = deps.store ?? createStore(deps.db, { secrets: deps.secrets ?? new SecretBox(randomBytes(32)), clock });
+  const store = deps.store ?? createStore(deps.db, { secrets: deps.secrets ?? new SecretBox(randomBytes(32)), clock, sync: config.sqliteSync });
   const scheduler = deps.scheduler ?? idleScheduler;
-  const commits = deps.commits ?? createCommits(deps.db, config.sqliteSync);
+  const commits = store.commits;
+  const mediaLookup = deps.mediaLookup ?? guessingMediaLookup;
+  const adapters = deps.adapters ?? createAdapters(config.platforms);
   const routeDeps: RouteDeps = {
     store,
-    commits,
     clock,
     config,
     logger,
-    // Told after the commit: a failure to notify must not turn a stored job into a 500 (the
-    // client would retry and create it twice); the scheduler's loader finds the targets anyway.
-    scheduler: {
-      targetsChanged(ids) {
-        try {
-          scheduler.targetsChanged(ids);
-        } catch (error) {
-          logger.error('scheduler notification failed; its loader will pick the targets up', { error, targets: ids.length });
-        }
-      },
-      status: () => scheduler.status(),
-    },
-    mediaLookup: deps.mediaLookup ?? guessingMediaLookup,
-    adapters: deps.adapters ?? createAdapters(),
+    scheduler,
+    jobs: createJobsService({ store, clock, logger, scheduler, mediaLookup, adapters, publicBaseUrl: config.publicUrl }),
+    mediaLookup,
+    adapters,
     startedAt: clock.now(),
   };
   const limits = config.rateLimits;
@@ -118,9 +108,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
 
   app.onError((error, c) => {
     const requestId = c.get('requestId');
-    if (error instanceof ApiError) {
-      for (const [k, v] of Object.entries(error.extra.headers ?? {})) c.header(k, v);
-      return c.json(error.body(requestId), error.status as 400);
+    if (error instanceof ServiceError) {
+      const api = ApiError.from(error);
+      for (const [k, v] of Object.entries(api.extra.headers ?? {})) c.header(k, v);
+      return c.json(api.body(requestId), api.status as 400);
     }
     if (error instanceof HTTPException && error.status < 500) {
       const mapped =

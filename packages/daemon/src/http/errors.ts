@@ -1,19 +1,26 @@
 import { ERROR_STATUS, type ErrorBody, type ErrorCode, type ErrorDetail } from '@socialpub/core';
-import type { z } from 'zod';
+import { ServiceError, invalidMessage } from '../util/service-error';
+
+export { issuesToDetails } from '../util/service-error';
 
 /** An error answered with the one error body. Thrown anywhere; app.onError turns it into the response. */
-export class ApiError extends Error {
+export class ApiError extends ServiceError {
   override name = 'ApiError';
   readonly status: number;
 
   constructor(
-    readonly code: ErrorCode,
+    code: ErrorCode,
     message: string,
-    readonly details?: ErrorDetail[],
+    details?: ErrorDetail[],
     readonly extra: { retryAfter?: number; headers?: Record<string, string> } = {},
   ) {
-    super(message);
+    super(code, message, details);
     this.status = ERROR_STATUS[code];
+  }
+
+  /** A service's refusal as the HTTP answer. */
+  static from(error: ServiceError): ApiError {
+    return error instanceof ApiError ? error : new ApiError(error.code, error.message, error.details);
   }
 
   body(requestId?: string): ErrorBody {
@@ -30,14 +37,7 @@ export class ApiError extends Error {
   }
 }
 
-/** zod issues as error details: a dotted path and a message each. */
-export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetail[] {
-  return issues.map((i) => ({ path: i.path.map(String).join('.') || '(body)', message: i.message }));
-}
-
 /** A 400 whose message names the first problem and whose details list them all. */
 export function invalid(details: ErrorDetail[]): ApiError {
-  const first = details[0];
-  const message = first ? (first.path && first.path !== '(body)' ? `${first.path}: ${first.message}` : first.message) : 'invalid request';
-  return new ApiError('invalid_request', message, details);
+  return new ApiError('invalid_request', invalidMessage(details), details);
 }

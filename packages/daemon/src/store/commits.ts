@@ -12,6 +12,13 @@ export interface Commits {
    */
   durable<T>(fn: () => T): Promise<T>;
   /**
+   * Runs `fn` in one IMMEDIATE transaction committed with the connection's own setting
+   * (FULL from openDatabase): durable once it returns, the fsync blocking the thread. For
+   * one-shot processes with no other requests to serve (local admin commands, seeding);
+   * the daemon answers requests only after `durable`.
+   */
+  durableBlocking<T>(fn: () => T): T;
+  /**
    * Runs `fn` (one statement, or a transaction of its own) with synchronous=NORMAL: for
    * writes whose loss on power failure is harmless (rate counters, last-used times). The
    * next durable commit puts them on disk too.
@@ -155,6 +162,7 @@ export function createCommits(db: DB, mode: SqliteSync = 'full', fileSync: (path
       await flush();
       return result;
     },
+    durableBlocking: immediate,
     relaxed: withNormal,
     close() {
       wal?.close();

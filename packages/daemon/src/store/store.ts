@@ -1,5 +1,6 @@
 import type { Clock } from '../util/clock';
 import type { SecretBox } from '../util/secrets';
+import { createCommits, type SqliteSync } from './commits';
 import type { DB } from './database';
 import { createApiKeysRepository } from './api-keys';
 import { createConnectionsRepository } from './connections';
@@ -13,12 +14,15 @@ import { createUsersRepository } from './users';
 export type Store = ReturnType<typeof createStore>;
 
 /**
- * The repositories over one connection, each preparing its statements once. Nothing
- * outside the store touches SQL, so a different database would only replace this folder.
+ * The repositories over one connection, each preparing its statements once, and the one
+ * way to write several of them atomically: `commits` (durable, group-committed
+ * transactions; `sync` is SOCIALPUB_SQLITE_SYNC, default full). Close `commits` with the
+ * database.
  */
-export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock }) {
+export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sync?: SqliteSync }) {
   return {
     db,
+    commits: createCommits(db, opts.sync ?? 'full'),
     users: createUsersRepository(db),
     apiKeys: createApiKeysRepository(db),
     jobs: createJobsRepository(db),
@@ -27,9 +31,5 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock }) 
     settings: createSettingsRepository(db),
     connections: createConnectionsRepository(db, opts.secrets, opts.clock),
     platformPauses: createPlatformPausesRepository(db),
-    /** Runs `fn` in one IMMEDIATE transaction (takes the write lock up front, so it never fails half-way on a busy database). */
-    immediate<T>(fn: () => T): T {
-      return db.transaction(fn).immediate();
-    },
   };
 }

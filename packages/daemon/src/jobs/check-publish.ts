@@ -3,15 +3,16 @@ import {
   planTargets,
   type ErrorCode,
   type ErrorDetail,
+  type ContentType,
   type Platform,
   type PlannedTarget,
   type PublishRequest,
 } from '@socialpub/core';
-import type { PlatformAdapter } from '../platforms/adapter';
+import type { PlatformAdapter, ValidationMedia } from '../platforms/adapter';
 import type { MediaLookup } from '../services';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
-import { issuesToDetails } from './errors';
+import { issuesToDetails } from '../util/service-error';
 import { checkTargetRules } from './platform-rules';
 
 export interface PublishCheckDeps {
@@ -23,7 +24,15 @@ export interface PublishCheckDeps {
 
 export type PublishCheck =
   | { ok: true; request: PublishRequest; base: number | null; targets: PlannedTarget[] }
-  | { ok: false; code: ErrorCode; message: string; details: ErrorDetail[]; targets: PlannedTarget[] };
+  | PublishRefusal;
+
+export interface PublishRefusal {
+  ok: false;
+  code: ErrorCode;
+  message: string;
+  details: ErrorDetail[];
+  targets: PlannedTarget[];
+}
 
 /** The caption a platform gets: its platform_captions entry, else caption. */
 export function captionFor(platform: Platform, caption: string, platformCaptions: Record<string, string> | null | undefined) {
@@ -36,37 +45,62 @@ const firstMessage = (d: ErrorDetail[]) => {
   return f ? `${f.path}: ${f.message}` : 'invalid request';
 };
 
-/**
- * Every check POST /content/publish runs before it stores anything, in order: the schema,
- * the timing rules (core planTargets), the platform rules per target, then the user's
- * connections. Shared with POST /content/validate, which reports instead of storing.
- */
-export function checkPublish(deps: PublishCheckDeps, user: User, body: unknown, now: number): PublishCheck {
-  const parsed = PublishRequestSchema.safeParse(body);
-  if (!parsed.success) {
-    const details = issuesToDetails(parsed.error.issues);
-    return { ok: false, code: 'invalid_request', message: firstMessage(details), details, targets: [] };
-  }
-  const request = parsed.data;
-  const plan = planTargets(request, now);
-  if (!plan.ok) return { ok: false, code: 'invalid_request', message: firstMessage(plan.issues), details: plan.issues, targets: [] };
+/** What the platform rules see of a job: its texts and media, and the targets to check. */
+export interface RulesInput {
+  caption: string;
+  platformCaptions: Record<string, string> | null | undefined;
+  media: ValidationMedia[];
+  targets: readonly { platform: Platform; type: ContentType }[];
+}
 
-  const media = deps.mediaLookup.describe(user.id, request.media_urls ?? []);
-  const ruleIssues: ErrorDetail[] = [];
-  for (const t of plan.targets) {
-    const { caption, path } = captionFor(t.platform, request.caption, request.platform_captions);
+/**
+ * The platform rules (core table, then the adapter's own checks) for every target, each
+ * detail naming its target. The one rules loop: publish, validate and PATCH all run it.
+ */
+export function checkRules(deps: PublishCheckDeps, input: RulesInput): ErrorDetail[] {
+  const issues: ErrorDetail[] = [];
+  for (const t of input.targets) {
+    const { caption, path } = captionFor(t.platform, input.caption, input.platformCaptions);
     for (const d of checkTargetRules({
       platform: t.platform,
       type: t.type,
       caption,
       captionPath: path,
-      media,
+      media: input.media,
       publicBaseUrl: deps.publicBaseUrl,
       adapter: deps.adapters.get(t.platform),
     })) {
-      ruleIssues.push({ ...d, platform: t.platform, type: t.type });
+      issues.push({ ...d, platform: t.platform, type: t.type });
     }
   }
+  return issues;
+}
+
+/** The request body against the publish schema. */
+export function parsePublishRequest(body: unknown): { ok: true; request: PublishRequest } | PublishRefusal {
+  const parsed = PublishRequestSchema.safeParse(body);
+  if (parsed.success) return { ok: true, request: parsed.data };
+  const details = issuesToDetails(parsed.error.issues);
+  return { ok: false, code: 'invalid_request', message: firstMessage(details), details, targets: [] };
+}
+
+/**
+ * Every check a publish runs before it stores anything, in order: the schema, the timing
+ * rules (core planTargets), the platform rules per target, then the user's connections.
+ * A dry run (validate) reports the same result instead of storing.
+ */
+export function checkPublish(deps: PublishCheckDeps, user: User, body: unknown, now: number): PublishCheck {
+  const parsed = parsePublishRequest(body);
+  return parsed.ok ? checkPublishRequest(deps, user, parsed.request, now) : parsed;
+}
+
+/** The checks after the schema, on a parsed request. */
+export function checkPublishRequest(deps: PublishCheckDeps, user: User, request: PublishRequest, now: number): PublishCheck {
+  const plan = planTargets(request, now);
+  if (!plan.ok) return { ok: false, code: 'invalid_request', message: firstMessage(plan.issues), details: plan.issues, targets: [] };
+
+  const media = deps.mediaLookup.describe(user.id, request.media_urls ?? []);
+  const ruleIssues = checkRules(deps, { caption: request.caption, platformCaptions: request.platform_captions, media, targets: plan.targets });
   if (ruleIssues.length > 0) {
     return { ok: false, code: 'invalid_request', message: firstMessage(ruleIssues), details: ruleIssues, targets: plan.targets };
   }

@@ -1,0 +1,191 @@
+import {
+  deriveJobStatus,
+  formatInstant,
+  type CancelResponse,
+  type Platform,
+  type Post,
+  type PublishRequest,
+  type PublishResult,
+  type UpdateRequest,
+  type ValidateResult,
+} from '@socialpub/core';
+import type { PlatformAdapter } from '../platforms/adapter';
+import type { MediaLookup, SchedulerHooks } from '../services';
+import type { JobRecord, ListOptions, ListPosition } from '../store/jobs';
+import type { Store } from '../store/store';
+import type { User } from '../store/users';
+import type { Clock } from '../util/clock';
+import type { RootLogger } from '../util/logger';
+import { ServiceError, invalidInput } from '../util/service-error';
+import { buildJob } from './build-job';
+import { checkPublish, checkPublishRequest, checkRules } from './check-publish';
+import { isNotStarted, planUpdate } from './plan-update';
+import { presentPost } from './present-post';
+
+export interface JobsServiceDeps {
+  store: Store;
+  clock: Clock;
+  logger: RootLogger;
+  /** Told after each commit which targets to re-read. */
+  scheduler: SchedulerHooks;
+  mediaLookup: MediaLookup;
+  adapters: Map<Platform, PlatformAdapter>;
+  /** config.publicUrl: where prepared media is served from, for the platforms that fetch it. */
+  publicBaseUrl: string | null;
+}
+
+/** A job the service stored, as the API shows it, with a one-line account of the change. */
+export interface JobChange {
+  message: string;
+  post: Post;
+}
+
+export interface PublishOptions {
+  /**
+   * Called inside the job's transaction with the answer and the time of acceptance, to
+   * write what must commit with it (the HTTP layer's idempotency record).
+   */
+  alsoCommit?: (result: PublishResult, now: number) => void;
+}
+
+export type JobsService = ReturnType<typeof createJobsService>;
+
+const statusOf = (job: JobRecord) => deriveJobStatus(job.targets.map((t) => t.status));
+
+/**
+ * The content service: every rule about jobs, between the front ends (HTTP routes, later
+ * MCP) and the store. Each method takes the acting user and a parsed request, writes in one
+ * durable transaction (the promise resolves once the change is on disk), tells the
+ * scheduler after the commit, and returns the stored job. Refusals are ServiceErrors with
+ * the API's codes.
+ */
+export function createJobsService(deps: JobsServiceDeps) {
+  const { store, clock } = deps;
+  const rules = { store, mediaLookup: deps.mediaLookup, adapters: deps.adapters, publicBaseUrl: deps.publicBaseUrl };
+
+  /** The job, if it exists and belongs to the user: not_found when unknown, forbidden when another user's. */
+  function ownJob(user: User, jobId: string): JobRecord {
+    const job = store.jobs.get(jobId);
+    if (!job) throw new ServiceError('not_found', `no job ${jobId}`);
+    if (job.userId !== user.id) throw new ServiceError('forbidden', `job ${jobId} belongs to another user`);
+    return job;
+  }
+
+  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as JobRecord);
+
+  /**
+   * The scheduler learns of targets only once their change is committed and durable. A
+   * failure to notify must not turn a stored change into an error (the client would retry
+   * and create the job twice); the scheduler's loader finds the targets anyway.
+   */
+  function changed(ids: readonly string[]) {
+    if (ids.length === 0) return;
+    try {
+      deps.scheduler.targetsChanged(ids);
+    } catch (error) {
+      deps.logger.error('scheduler notification failed; its loader will pick the targets up', { error, targets: ids.length });
+    }
+  }
+
+  async function decide(user: User, jobId: string, action: 'approve' | 'reject'): Promise<JobChange> {
+    const job = ownJob(user, jobId);
+    const now = clock.now();
+    const ids = await store.commits.durable(() => (action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now)));
+    if (ids.length === 0) throw new ServiceError('conflict', `${jobId} is not waiting for approval (status: ${statusOf(job)})`);
+    changed(ids);
+    return {
+      message: action === 'approve' ? `Approved ${jobId}` : `Rejected ${jobId}; its pending targets are cancelled`,
+      post: stored(jobId),
+    };
+  }
+
+  return {
+    /** A job of the user as the API shows it. */
+    get(user: User, jobId: string): Post {
+      return presentPost(ownJob(user, jobId));
+    },
+
+    /** A page of the user's jobs in (base time, id) order, and where the next page starts. */
+    list(user: User, options: ListOptions): { posts: Post[]; next: ListPosition | null } {
+      const page = store.jobs.list(user.id, options);
+      return { posts: page.jobs.map(presentPost), next: page.next };
+    },
+
+    /** Accepts a publish request: every check, then the job and its targets in one durable transaction. */
+    async publish(user: User, request: PublishRequest, opts: PublishOptions = {}): Promise<PublishResult> {
+      const now = clock.now();
+      const check = checkPublishRequest(rules, user, request, now);
+      if (!check.ok) throw new ServiceError(check.code, check.message, check.details);
+      const built = buildJob(user, request, check.base, check.targets, now);
+      // One transaction, one fsync: the job, its targets and what the caller commits with
+      // them, answered once on disk (group-committed; see store/commits.ts).
+      await store.commits.durable(() => {
+        store.jobs.create(built.job, built.targets);
+        opts.alsoCommit?.(built.result, now);
+      });
+      changed(built.targets.map((t) => t.id));
+      return built.result;
+    },
+
+    /** The dry run of publish: the same checks on the raw body, reported instead of stored. */
+    validate(user: User, body: unknown): ValidateResult {
+      const check = checkPublish(rules, user, body, clock.now());
+      const targets = check.targets.map((t) => ({ platform: t.platform, type: t.type, scheduled_for: formatInstant(t.dueAt) }));
+      return check.ok
+        ? { success: true, valid: true, targets, errors: [] }
+        : { success: true, valid: false, targets, errors: check.details.map((d) => ({ ...d, code: check.code })) };
+    },
+
+    /** Edits a job's captions and times; the targets not yet started move, the rules run again on the new captions. */
+    async update(user: User, jobId: string, upd: UpdateRequest): Promise<JobChange> {
+      const job = ownJob(user, jobId);
+      const now = clock.now();
+      const movable = job.targets.filter((t) => isNotStarted(t.status));
+      if (movable.length === 0) {
+        throw new ServiceError('conflict', `nothing left to change: every target of ${jobId} has started or finished (job status: ${statusOf(job)})`);
+      }
+      const { plan, issues } = planUpdate(job, movable, upd, now);
+      if (!plan) throw invalidInput(issues);
+      if (upd.caption !== undefined || upd.platform_captions !== undefined) {
+        const media = deps.mediaLookup.describe(user.id, job.mediaUrls);
+        for (const d of checkRules(rules, { caption: plan.caption, platformCaptions: plan.platformCaptions, media, targets: movable })) {
+          // Media and kinds were accepted with the job; only what the edit changed is judged.
+          if (d.path.startsWith('caption') || d.path.startsWith('platform_captions')) issues.push(d);
+        }
+      }
+      if (issues.length > 0) throw invalidInput(issues);
+
+      const { moves, ...fields } = plan;
+      const moved = await store.commits.durable(() => {
+        store.jobs.update(jobId, fields, now);
+        return store.jobs.retime(jobId, moves, now);
+      });
+      changed(moved);
+      return {
+        message: moved.length > 0 ? `Updated ${jobId}; ${moved.length} target${moved.length === 1 ? '' : 's'} re-timed` : `Updated ${jobId}`,
+        post: stored(jobId),
+      };
+    },
+
+    /** Cancels the targets not yet started; cancelling a cancelled job again is the same success. */
+    async cancel(user: User, jobId: string): Promise<CancelResponse> {
+      const job = ownJob(user, jobId);
+      const answer: CancelResponse = { success: true, message: `Cancelled ${jobId}`, job_id: jobId, status: 'cancelled' };
+      if (job.targets.length > 0 && job.targets.every((t) => t.status === 'cancelled')) return answer;
+      const now = clock.now();
+      const ids = await store.commits.durable(() => store.jobs.cancel(jobId, now));
+      if (ids.length === 0) {
+        throw new ServiceError('conflict', `nothing left to cancel: ${jobId} is ${statusOf(job)}; targets that started or finished cannot be cancelled`);
+      }
+      changed(ids);
+      const kept = job.targets.length - ids.length;
+      answer.message = kept > 0 ? `Cancelled ${ids.length} target${ids.length === 1 ? '' : 's'} of ${jobId}; ${kept} had already started or finished` : `Cancelled ${jobId}`;
+      return answer;
+    },
+
+    /** Releases a job held for approval: its pending targets are scheduled (due now if their time has passed). */
+    approve: (user: User, jobId: string) => decide(user, jobId, 'approve'),
+    /** Refuses a job held for approval: its pending targets are cancelled. */
+    reject: (user: User, jobId: string) => decide(user, jobId, 'reject'),
+  };
+}
