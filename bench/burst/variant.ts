@@ -8,10 +8,9 @@
  * argv: variant (ours | today) users postsPerConnection dir
  */
 import type { Platform } from '../../packages/core/src/platforms';
-import type { Credentials } from '../../packages/daemon/src/platforms/adapter';
 import type { PublisherOptions } from '../../packages/daemon/src/publisher/options';
 import { join } from 'node:path';
-import { createTestAdapters, MemoryLedger } from '../../packages/daemon/test/support/test-adapter';
+import { createTestAdapters, MemoryLedger, sandboxCredentials } from '../../packages/daemon/test/support/test-adapter';
 import { createPublishing } from '../../packages/daemon/src/publisher/create-publishing';
 import { startCheckpointer } from '../../packages/daemon/src/store/checkpointer';
 import { createCommits } from '../../packages/daemon/src/store/commits';
@@ -66,19 +65,7 @@ db.transaction(() => {
   }
 })();
 
-const credentials = (userId: string, platform: Platform): Credentials => ({
-  connectionId: `con_${userId}_${platform}`,
-  mode: 'sandbox',
-  accountId: userId,
-  accountName: userId,
-  pageId: null,
-  pageName: null,
-  secrets: {},
-  tokenExpiresAt: null,
-  refreshExpiresAt: null,
-  tokenObtainedAt: null,
-  meta: {},
-});
+const credentials = (userId: string, platform: Platform) => sandboxCredentials(userId, platform, userId);
 
 // As the daemon does: WAL checkpoints on a thread of their own, not inside a commit on the event loop.
 const checkpointer = startCheckpointer(db);

@@ -5,7 +5,7 @@
  * production code never loads it.
  */
 import type { Platform } from '@socialpub/core';
-import type { PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../../src/platforms/adapter';
+import type { Credentials, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../../src/platforms/adapter';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { PLATFORMS } from '@socialpub/core';
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, RateLimitedError, RetryableError } from '../../src/platforms/errors';
@@ -250,4 +250,21 @@ export function adaptersFromEnv(env: NodeJS.ProcessEnv = process.env): Map<Platf
   const latencyMs = range(env.SOCIALPUB_TEST_ADAPTER_LATENCY_MS);
   const afterPostMs = range(env.SOCIALPUB_TEST_ADAPTER_AFTER_POST_MS);
   return createTestAdapters(new FileLedger(path), { ...(latencyMs ? { latencyMs } : {}), ...(afterPostMs ? { afterPostMs } : {}) });
+}
+
+/** Credentials of a sandbox connection `con_<user>_<platform>` with no secrets (what the test adapter needs). */
+export function sandboxCredentials(userId: string, platform: Platform, accountName: string): Credentials {
+  return {
+    connectionId: `con_${userId}_${platform}`,
+    mode: 'sandbox',
+    accountId: userId,
+    accountName,
+    pageId: null,
+    pageName: null,
+    secrets: {},
+    tokenExpiresAt: null,
+    refreshExpiresAt: null,
+    tokenObtainedAt: null,
+    meta: {},
+  };
 }
