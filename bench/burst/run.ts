@@ -4,8 +4,8 @@
  * scheduler and publisher through the test adapter at 200-400 ms a platform call. Prints
  * lateness (published minus due) p50/p99/max and how many were published, doubled and
  * lost, at 300 and 3,000 targets — ours next to, in the same run, a model of the publisher
- * before per-connection scheduling (one queue per platform, 4 in flight, an fsync per
- * write) and the floor (the platform latency itself: no scheduler can publish a target
+ * before per-connection scheduling (one queue per platform, 4 in flight)
+ * and the floor (the platform latency itself: no scheduler can publish a target
  * sooner than its call takes). Each run is its own process over a fresh SQLite file.
  *
  * Aims: p99 <= 1 s at 300 targets, <= 2 s at 3,000; none doubled, none lost.

@@ -1,8 +1,8 @@
 /**
  * One run of bench/burst in its own process: a fresh SQLite file with N users, each
  * connected to twitter, threads and facebook with `perConnection` posts due on each, all
- * due at the same instant; the real scheduler and publisher (createPublishing, with the
- * daemon's group commit) publish them through the test adapter with 200-400 ms of latency.
+ * due at the same instant; the real scheduler and publisher (createPublishing, as the
+ * daemon wires them) publish them through the test adapter with 200-400 ms of latency.
  * Prints one JSON line: lateness (published_at minus due_at) percentiles, counts.
  *
  * argv: variant (ours | today) users postsPerConnection dir
@@ -13,7 +13,6 @@ import { join } from 'node:path';
 import { createTestAdapters, MemoryLedger, sandboxCredentials } from '../../packages/daemon/test/support/test-adapter';
 import { createPublishing } from '../../packages/daemon/src/publisher/create-publishing';
 import { startCheckpointer } from '../../packages/daemon/src/store/checkpointer';
-import { createCommits } from '../../packages/daemon/src/store/commits';
 import { openDatabase } from '../../packages/daemon/src/store/database';
 import { systemClock } from '../../packages/daemon/src/util/clock';
 
@@ -25,18 +24,14 @@ const LATENCY: [number, number] = [200, 400];
 const LEAD_MS = 1_500;
 const TIMEOUT_MS = 300_000;
 
-/**
- * `today` models the publisher before per-connection scheduling: one queue per platform
- * with 4 in flight (no per-connection cap below that), and every claim, checkpoint and
- * outcome committed with its own fsync on the event loop.
- */
-const variants: Record<string, Partial<PublisherOptions> & { groupCommit: boolean }> = {
-  ours: { groupCommit: true },
-  today: { groupCommit: false, concurrency: 4, connectionConcurrency: 4 },
+/** `today` models the publisher before per-connection scheduling: one queue per platform with 4 in flight. */
+const variants: Record<string, Partial<PublisherOptions>> = {
+  ours: {},
+  today: { concurrency: 4, connectionConcurrency: 4 },
 };
 const chosen = variants[variant];
 if (!chosen) throw new Error(`unknown variant ${variant}`);
-const { groupCommit, ...publisherOptions } = chosen;
+const publisherOptions = chosen;
 
 const db = openDatabase(join(dir, `${variant}-${USERS}.db`));
 const now0 = Date.now();
@@ -70,15 +65,12 @@ const credentials = (userId: string, platform: Platform) => sandboxCredentials(u
 // As the daemon does: WAL checkpoints on a thread of their own, not inside a commit on the event loop.
 const checkpointer = startCheckpointer(db);
 const ledger = new MemoryLedger();
-const commits = createCommits(db);
 const publishing = createPublishing({
   db,
   clock: systemClock,
   adapters: createTestAdapters(ledger, { latencyMs: LATENCY }),
   connections: { credentialsFor: credentials, saveTokens: () => {}, markExpired: () => {} },
   media: { resolve: async () => [] },
-  // Without it the publisher commits each write on its own (FULL: an fsync each, on the event loop).
-  ...(groupCommit ? { commits } : {}),
   publisher: publisherOptions,
 });
 
@@ -94,7 +86,6 @@ const timeout = new Promise<void>((resolve) => setTimeout(resolve, TIMEOUT_MS).u
 await Promise.race([finished, timeout]);
 await publishing.stop(1_000);
 await checkpointer.stop();
-commits.close();
 
 const rows = db.prepare("SELECT status, due_at, published_at FROM targets WHERE status = 'published'").all() as {
   due_at: number;

@@ -107,7 +107,6 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     connections: store.connections,
     media: media.resolver,
     log: logger,
-    commits: store.commits,
     publisher: {
       publicBaseUrl: config.publicUrl,
       sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(listenUrl, host),

@@ -7,7 +7,6 @@
 import type { Platform } from '@socialpub/core';
 import { adaptersFromEnv, sandboxCredentials } from '../support/test-adapter';
 import { createPublishing } from '../../src/publisher/create-publishing';
-import { createCommits } from '../../src/store/commits';
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';
 
@@ -21,14 +20,12 @@ const sandbox = (userId: string, platform: Platform) => sandboxCredentials(userI
 
 const publishing = createPublishing({
   db,
-  // As the daemon: claims, checkpoints and ends batched per turn and group-committed, so the kills land between a batch's commit and its fsync too.
-  commits: createCommits(db),
   clock: systemClock,
   adapters,
   connections: { credentialsFor: sandbox, saveTokens: () => {}, markExpired: () => {} },
   media: { resolve: async () => [] },
   scheduler: { sweepMs: 1_000 },
-  publisher: { concurrency: 8, leaseMs: 10_000, sweepMs: 1_000 },
+  publisher: { concurrency: 8, connectionConcurrency: 8, leaseMs: 10_000, sweepMs: 1_000 },
 });
 
 await publishing.start();
