@@ -12,6 +12,7 @@ import type { AppEnv } from './http/env';
 import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './platforms/adapter';
 import { createAdapters } from './platforms/registry';
+import { publisherConcurrencyOptions } from './publish-concurrency';
 import { createPublishing } from './publisher/create-publishing';
 import { createSandboxApp, sandboxBaseUrl } from './platforms/sandbox';
 import { TokenRefresher } from './connect/token-refresher';
@@ -113,7 +114,11 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     connections: store.connections,
     media: media.resolver,
     log: logger,
-    publisher: { publicBaseUrl: config.publicUrl, sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(sandboxUrl ?? listenUrl, host) },
+    publisher: {
+      publicBaseUrl: config.publicUrl,
+      sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(sandboxUrl ?? listenUrl, host),
+      ...publisherConcurrencyOptions(config.publishConcurrency),
+    },
   });
   const scheduler: SchedulerHooks = publishing.scheduler;
   const tokenRefresher = new TokenRefresher({ connections: store.connections, clock, log: logger });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { JOB_SOURCES, JOB_STATUSES } from '../states';
-import { InstantIn, InstantOut, PlatformId } from './common';
+import { InstantOut, PlatformId } from './common';
 import { TimeIn, ZoneName } from './zoned';
 import { TargetStatusSchema } from './publish';
 

@@ -1,8 +1,9 @@
-import { PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isPlatform, type Platform } from '@socialpub/core';
+import { PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isPlatform, type ConnectionPause, type Platform } from '@socialpub/core';
 import { setUserZone, userZone } from '../jobs/user-zone';
 import { openDatabase } from '../store/database';
 import { secureDataDir } from '../store/private-files';
 import { createStore, type Store } from '../store/store';
+import { pauseInfo } from '../store/platform-pauses';
 import type { User } from '../store/users';
 import { systemClock, type Clock } from '../util/clock';
 import { randomToken } from '../util/ids';
@@ -57,6 +58,8 @@ export interface ConnectionListing {
   page_name: string | null;
   token_expires_at: string | null;
   updated_at: string;
+  /** A platform's rate limit holding the connection back, and until when (null: not paused). */
+  paused: ConnectionPause | null;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : formatInstant(ms));
@@ -135,6 +138,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       page_name: c.pageName,
       token_expires_at: iso(c.tokenExpiresAt),
       updated_at: formatInstant(c.updatedAt),
+      paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now())),
     };
   }
 

@@ -9,6 +9,7 @@ import { createJobTimesRepository } from './job-times';
 import { createJobsRepository } from './jobs';
 import { createQueuesRepository } from './queues';
 import { createSeriesRepository } from './series';
+import { createPlatformPausesRepository } from './platform-pauses';
 import { createRateWindowsRepository } from './rate-windows';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
@@ -35,5 +36,6 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     rateWindows: createRateWindowsRepository(db),
     settings: createSettingsRepository(db),
     connections: createConnectionsRepository(db, opts.secrets, opts.clock),
+    platformPauses: createPlatformPausesRepository(db),
   };
 }

@@ -5,6 +5,7 @@ import { migration003 } from './003-job-status-insert-guard';
 import { migration020 } from './020-media-files-name';
 import { migration050 } from './050-time';
 import { migration030 } from './030-agents';
+import { migration080 } from './080-platform-pauses';
 
 /**
  * Numbered migrations, applied in order at start, each in its own transaction.
@@ -18,4 +19,5 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 20, name: 'media-files-name', sql: migration020 },
   { version: 50, name: 'time', sql: migration050 },
   { version: 30, name: 'agents', sql: migration030 },
+  { version: 80, name: 'platform-pauses', sql: migration080 },
 ];
