@@ -90,7 +90,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   if (!users.has(defaultUser.id)) users.set(defaultUser.id, defaultUser);
   /** Sandbox account key (sandboxAccountKey) -> user id. */
   const sandboxAccounts = state.map<string>('sandbox-accounts');
-  const nextUser = state.counter('user', 1_000_000_000_000_000_002n);
+  const nextUser = state.counter('user', 1_000_000_000_000_000_101n);
   const tokens = state.map<TokenInfo>('tokens');
   const refreshTokens = state.map<{ clientId: string; userId: string; used: boolean; scope: string }>('refresh-tokens');
   const usedSandboxRefresh = state.map<true>('spent-sandbox-refresh');
@@ -468,7 +468,8 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
         errors: [{ type: 'https://api.x.com/2/problems/resource-not-found', title: 'Not Found Error', detail: `Could not find post with id: [${id}].`, resource_type: 'post', resource_id: id, parameter: 'id', value: id }],
       });
     }
-    const fields = (c.req.query('tweet.fields') ?? '').split(',');
+    // The description names it post.fields; clients written before the rename send tweet.fields.
+    const fields = (c.req.query('post.fields') ?? c.req.query('tweet.fields') ?? '').split(',');
     const data: Record<string, unknown> = { id: p.id, text: p.text, edit_history_post_ids: [p.id] };
     if (fields.includes('author_id')) data.author_id = p.userId;
     if (fields.includes('created_at')) data.created_at = new Date(p.createdAt).toISOString();
@@ -491,7 +492,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   });
 
   // Anything else: X's own error shapes (a problem for an unknown resource, 405 for a known path with another method).
-  app.notFound((c) => {
+  app.all('*', (c) => {
     const path = hostPath(c, X_HOST);
     if (KNOWN_PATHS.some((re) => re.test(path))) return problem(c, 405, 'invalid-request', 'Method Not Allowed', `The method ${c.req.method} is not allowed for ${path}.`);
     return problem(c, 404, 'resource-not-found', 'Not Found Error', `Sorry, that page does not exist: ${c.req.method} ${path}`, { resource_type: 'endpoint', resource_id: path });
