@@ -245,6 +245,13 @@ export function buildProgram(io: Io): Command {
       .action(act(async (ctx, _a, o) => (await import('./commands/sandbox/posts')).sandboxPosts(ctx, { platform: o.platform as string | undefined }))),
     ['socialpub sandbox posts', 'socialpub sandbox posts --platform twitter --json'],
   );
+  examples(
+    sandbox
+      .command('endpoints')
+      .description("each simulated host's own loopback origin, for pointing a platform's own client at the simulator")
+      .action(act(async (ctx) => (await import('./commands/sandbox/endpoints')).sandboxEndpoints(ctx))),
+    ['socialpub sandbox endpoints', 'socialpub sandbox endpoints --json'],
+  );
 
   // ---- publishing (through the SDK) ---------------------------------------------------
   examples(

@@ -12,7 +12,8 @@ import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './platforms/adapter';
 import { createAdapters } from './platforms/registry';
 import { createPublishing } from './publisher/create-publishing';
-import { createSandboxApp, sandboxBaseUrl } from './platforms/sandbox';
+import { createSandbox, SANDBOX_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
+import { startSandboxOrigins, type SandboxEndpoints } from './platforms/sandbox-origins';
 import { TokenRefresher } from './connect/token-refresher';
 import type { MediaLookup, SchedulerHooks } from './services';
 import { startCheckpointer } from './store/checkpointer';
@@ -97,7 +98,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const mediaLookup: MediaLookup = media.lookup;
   const mediaRoutes: Hono<AppEnv> | undefined = media.mediaRoutes;
   const fileRoutes: Hono | undefined = media.fileRoutes;
-  const sandbox: Hono | undefined = createSandboxApp({ db, clock });
+  const sandboxParts = createSandbox({ db, clock });
+  const sandbox: Hono | undefined = sandboxParts.app;
   // Scheduler and publisher: started once listening (sandbox URLs need the port), stopped before the store closes.
   const publishing = createPublishing({
     db,
@@ -136,6 +138,16 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // URLs: a wildcard listen address is not an address to connect to, loopback is.
   const selfHost = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : hostInUrl;
   listenUrl = `${config.tls ? 'https' : 'http'}://${selfHost}:${port}`;
+  // Each simulated host at a loopback origin of its own (the ports of the last run when free), for any client.
+  try {
+    const origins = await startSandboxOrigins(sandboxParts.app, sandboxParts.hosts, store.settings.get<SandboxEndpoints>('global', SANDBOX_ENDPOINTS_KEY) ?? {});
+    stops.push(() => origins.close());
+    store.settings.set('global', SANDBOX_ENDPOINTS_KEY, origins.endpoints);
+  } catch (e) {
+    server.close();
+    for (const stop of stops.reverse()) await stop();
+    throw e;
+  }
   await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
   await publishing.start(); // reconciles what a previous run left in flight, then fires overdue targets in due order
   stops.push(() => publishing.stop(10_000));

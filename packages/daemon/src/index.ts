@@ -23,5 +23,5 @@ export { openDatabase, type DB } from './store/database';
 export { createStore, type Store } from './store/store';
 export { createLogger, silentLogger, redact, type RootLogger, type LogLevel } from './util/logger';
 export { ManualClock, systemClock, type Clock } from './util/clock';
-export { listSandboxPosts, type SandboxPost } from './platforms/sandbox';
+export { listSandboxPosts, readSandboxEndpoints, type SandboxPost } from './platforms/sandbox';
 export { connectLive, type ConnectIO, type ConnectOptions } from './connect/index';
