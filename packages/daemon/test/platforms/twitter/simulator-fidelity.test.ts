@@ -42,7 +42,7 @@ const binary = (n: number) => Buffer.from(Array.from({ length: n }, (_, i) => (i
 /** A multipart body whose `media` part has no filename (as twitter-api-v2 sends it). */
 function multipart(fields: Record<string, string>, media: Buffer): { body: Buffer; type: string } {
   const boundary = 'socialpub-test-boundary';
-  const parts = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
+  const parts: Buffer[] = Object.entries(fields).map(([k, v]) => Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${k}"\r\n\r\n${v}\r\n`));
   parts.push(Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="media"\r\nContent-Type: application/octet-stream\r\n\r\n`), media, Buffer.from(`\r\n--${boundary}--\r\n`));
   return { body: Buffer.concat(parts), type: `multipart/form-data; boundary=${boundary}` };
 }
