@@ -1,5 +1,6 @@
 import { PLATFORMS, formatInstant, isPlatform, type Platform } from '@socialpub/core';
 import { openDatabase } from '../store/database';
+import { secureDataDir } from '../store/private-files';
 import { createStore, type Store } from '../store/store';
 import type { User } from '../store/users';
 import { systemClock, type Clock } from '../util/clock';
@@ -71,6 +72,7 @@ export interface AdminOptions {
  */
 export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
   const clock = opts.clock ?? systemClock;
+  secureDataDir(dataDir);
   const db = openDatabase(join(dataDir, 'socialpub.db'));
   const secrets = SecretBox.fromKeyFile(join(dataDir, 'secret.key'));
   const store: Store = createStore(db, { secrets, clock });
@@ -195,6 +197,11 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       const platform = platformOf(platformName);
       const user = userFor(input.email, false);
       if (!store.connections.remove(user.id, platform)) throw new AdminError('not_found', `${user.email} has no ${platform} connection`);
+    },
+    /** A user's settings as they are now. */
+    settings(email: string | undefined): { email: string; user_id: string; approval_workflow: boolean } {
+      const user = userFor(email, false);
+      return { email: user.email, user_id: user.id, approval_workflow: user.approvalWorkflow };
     },
     setApprovalWorkflow(email: string | undefined, on: boolean): { email: string; user_id: string; approval_workflow: boolean } {
       const user = userFor(email, false);

@@ -1,7 +1,8 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations/index';
+import { ensurePrivateFile, PRIVATE_FILE_MODE } from './private-files';
 
 export type DB = Database.Database;
 
@@ -10,9 +11,14 @@ export type DB = Database.Database;
  * `:memory:` gives a private in-memory database for tests.
  */
 export function openDatabase(path: string): DB {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    ensurePrivateFile(path);
+  }
   const db = new Database(path);
   db.pragma('journal_mode = WAL');
+  // Made by SQLite with the database file's mode; older ones may predate it being 0600.
+  for (const extra of [`${path}-wal`, `${path}-shm`]) if (path !== ':memory:' && existsSync(extra)) chmodSync(extra, PRIVATE_FILE_MODE);
   // FULL: an accepted request (any 2xx) is durable before its response leaves, even on power loss.
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');
