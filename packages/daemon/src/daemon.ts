@@ -14,7 +14,8 @@ import type { PlatformAdapter } from './platforms/adapter';
 import { createAdapters } from './platforms/registry';
 import { publisherConcurrencyOptions } from './publish-concurrency';
 import { createPublishing } from './publisher/create-publishing';
-import { createSandboxApp, sandboxBaseUrl } from './platforms/sandbox';
+import { createSandbox, SANDBOX_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
+import { startSandboxOrigins, type SandboxEndpoints } from './platforms/sandbox-origins';
 import { TokenRefresher } from './connect/token-refresher';
 import type { MediaLookup, SchedulerHooks } from './services';
 import { startCheckpointer } from './store/checkpointer';
@@ -105,7 +106,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const mediaLookup: MediaLookup = media.lookup;
   const mediaRoutes: Hono<AppEnv> | undefined = media.mediaRoutes;
   const fileRoutes: Hono | undefined = media.fileRoutes;
-  const sandbox: Hono | undefined = createSandboxApp({ db, clock });
+  const sandboxParts = createSandbox({ db, clock });
+  const sandbox: Hono | undefined = sandboxParts.app;
   // Scheduler and publisher: started once listening (sandbox URLs need the port), stopped before the store closes.
   const publishing = createPublishing({
     db,
@@ -154,6 +156,16 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     const internal = await listenForSandbox(sandbox);
     stops.push(internal.close);
     sandboxUrl = internal.url;
+  }
+  // Each simulated host at a loopback origin of its own (the ports of the last run when free), for any client.
+  try {
+    const origins = await startSandboxOrigins(sandboxParts.app, sandboxParts.hosts, store.settings.get<SandboxEndpoints>('global', SANDBOX_ENDPOINTS_KEY) ?? {});
+    stops.push(() => origins.close());
+    store.settings.set('global', SANDBOX_ENDPOINTS_KEY, origins.endpoints);
+  } catch (e) {
+    server.close();
+    for (const stop of stops.reverse()) await stop();
+    throw e;
   }
   await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
   await publishing.start(); // reconciles what a previous run left in flight, then fires overdue targets in due order

@@ -188,7 +188,8 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
         accountName: `Sandbox ${platform} account`,
         pageId: platform === 'facebook' ? `sandbox_page_${suffix}` : null,
         pageName: platform === 'facebook' ? 'Sandbox page' : null,
-        secrets: { access_token: `sandbox_at_${randomToken(32)}`, refresh_token: `sandbox_rt_${randomToken(32)}` },
+        // The simulators tell connections apart by the account part of the token (sandboxAccountKey).
+        secrets: { access_token: `sandbox_at_${suffix}.${randomToken(32)}`, refresh_token: `sandbox_rt_${suffix}.${randomToken(32)}` },
         tokenExpiresAt: now + 60 * 24 * 3_600_000,
         refreshExpiresAt: now + 365 * 24 * 3_600_000,
         tokenObtainedAt: now,

@@ -11,9 +11,28 @@ import type { SimulatedPost } from './shared/sim/sandbox-post-sink';
  * `<daemon url>/sandbox/<host>`.
  */
 export function createSandboxApp(deps: SandboxDeps, factories = simulators()): Hono {
+  return createSandbox(deps, factories).app;
+}
+
+/** The sandbox app and every host its simulators answer for (each also served at its own origin, sandbox-origins.ts). */
+export function createSandbox(deps: SandboxDeps, factories = simulators()): { app: Hono; hosts: string[] } {
   const app = new Hono();
-  for (const make of factories) app.route('/', make(deps).app);
-  return app;
+  const hosts: string[] = [];
+  for (const make of factories) {
+    const sim = make(deps);
+    app.route('/', sim.app);
+    hosts.push(...sim.hosts);
+  }
+  return { app, hosts };
+}
+
+/** Where `socialpub sandbox endpoints` finds the simulators' own origins (settings, scope global). */
+export const SANDBOX_ENDPOINTS_KEY = 'sandbox_endpoints';
+
+/** Host -> own origin of each simulated host, as the daemon's last start served them (empty before any). */
+export function readSandboxEndpoints(db: DB): Record<string, string> {
+  const row = db.prepare<[string, string], { value: string }>('SELECT value FROM settings WHERE scope = ? AND key = ?').get('global', SANDBOX_ENDPOINTS_KEY);
+  return row ? (JSON.parse(row.value) as Record<string, string>) : {};
 }
 
 /** `<daemon url>/sandbox/<host>`: the base URL adapters use for a sandbox connection. */

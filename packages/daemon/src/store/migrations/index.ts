@@ -6,6 +6,7 @@ import { migration020 } from './020-media-files-name';
 import { migration050 } from './050-time';
 import { migration030 } from './030-agents';
 import { migration080 } from './080-platform-pauses';
+import { migration070 } from './070-sandbox-state';
 
 /**
  * Numbered migrations, applied in order at start, each in its own transaction.
@@ -20,4 +21,5 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 50, name: 'time', sql: migration050 },
   { version: 30, name: 'agents', sql: migration030 },
   { version: 80, name: 'platform-pauses', sql: migration080 },
+  { version: 70, name: 'sandbox-state', sql: migration070 },
 ];
