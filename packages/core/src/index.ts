@@ -8,6 +8,7 @@ export * from './schemas/publish';
 export * from './schemas/scheduled';
 export * from './schemas/media';
 export * from './schemas/account';
+export * from './schemas/events';
 
 export const API_PREFIX = '/api/agents/v1';
 export const VERSION = '0.1.0';

@@ -3,6 +3,8 @@ import { API_PREFIX, type Platform } from '@socialpub/core';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { DaemonConfig, RateClass } from '../config';
+import { EventsHub } from '../events/events-hub';
+import { createWebhooksService } from '../events/webhooks-service';
 import { createJobsService } from '../jobs/jobs-service';
 import type { PlatformAdapter } from '../platforms/adapter';
 import { createAdapters } from '../platforms/registry';
@@ -25,9 +27,11 @@ import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
 import { authRoutes } from './routes/auth';
 import { contentRoutes } from './routes/content';
+import { eventsRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { platformsRoutes } from './routes/platforms';
 import { scheduledRoutes } from './routes/scheduled';
+import { webhooksRoutes } from './routes/webhooks';
 
 export interface AppDeps {
   db: DB;
@@ -54,6 +58,14 @@ export interface AppDeps {
   sandbox?: Hono;
   /** How the client address is found for the failed-authentication limit (default: socket, or X-Forwarded-For behind a proxy). */
   clientAddress?: (c: Context) => string;
+  /** Wakes SSE streams on new events. Default: a hub of its own (not started: tests call check()). */
+  hub?: EventsHub;
+  /** Told when a webhook delivery was queued (the deliverer's pump). */
+  webhookQueued?: () => void;
+  /** Resolves webhook host names (tests). */
+  webhookResolve?: import('../media/address-guard').HostResolver;
+  /** SSE heartbeat interval (ms of the clock). */
+  heartbeatMs?: number;
 }
 
 /** The endpoint class of a path under the API prefix (decides its rate limit). */
@@ -96,6 +108,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     startedAt: clock.now(),
   };
   const limits = config.rateLimits;
+  const hub = deps.hub ?? new EventsHub(store.events, logger);
+  const webhooks = createWebhooksService({
+    store,
+    clock,
+    secrets: deps.secrets ?? new SecretBox(randomBytes(32)),
+    policy: { allowPrivate: config.webhookAllowPrivate, ...(deps.webhookResolve ? { resolve: deps.webhookResolve } : {}) },
+    queued: deps.webhookQueued,
+  });
 
   const app = new Hono<AppEnv>();
   app.use('*', requestContext({ logger }));
@@ -159,6 +179,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/content`, contentRoutes(routeDeps));
   app.route(`${API_PREFIX}/content/scheduled`, scheduledRoutes(routeDeps));
   app.route(`${API_PREFIX}/platforms`, platformsRoutes(routeDeps));
+  app.route(`${API_PREFIX}/events`, eventsRoutes({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }));
+  app.route(`${API_PREFIX}/webhooks`, webhooksRoutes(webhooks));
   if (deps.mediaRoutes) {
     const idem = idempotency({ store, clock, route: 'media.prepare' });
     app.use(`${API_PREFIX}/media/prepare`, (c, next) => (c.req.method === 'POST' ? idem(c, next) : next()));

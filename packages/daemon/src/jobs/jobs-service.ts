@@ -19,6 +19,7 @@ import type { RootLogger } from '../util/logger';
 import { ServiceError, invalidInput } from '../util/service-error';
 import { buildJob } from './build-job';
 import { checkPublish, checkPublishRequest, checkRules } from './check-publish';
+import { acceptedEvents, jobChangeEvent } from './job-events';
 import { isNotStarted, planUpdate } from './plan-update';
 import { presentPost } from './present-post';
 
@@ -87,10 +88,19 @@ export function createJobsService(deps: JobsServiceDeps) {
     }
   }
 
+  /** The post event of a change, in its transaction, with the targets as they now are. */
+  function recordChange(type: Parameters<typeof jobChangeEvent>[0], jobId: string, ids: readonly string[], now: number) {
+    store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as JobRecord, ids, now));
+  }
+
   async function decide(user: User, jobId: string, action: 'approve' | 'reject'): Promise<JobChange> {
     const job = ownJob(user, jobId);
     const now = clock.now();
-    const ids = await store.commits.durable(() => (action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now)));
+    const ids = await store.commits.durable(() => {
+      const touched = action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now);
+      if (touched.length > 0) recordChange(action === 'approve' ? 'post.approved' : 'post.rejected', jobId, touched, now);
+      return touched;
+    });
     if (ids.length === 0) throw new ServiceError('conflict', `${jobId} is not waiting for approval (status: ${statusOf(job)})`);
     changed(ids);
     return {
@@ -121,6 +131,7 @@ export function createJobsService(deps: JobsServiceDeps) {
       // them, answered once on disk (group-committed; see store/commits.ts).
       await store.commits.durable(() => {
         store.jobs.create(built.job, built.targets);
+        for (const event of acceptedEvents(built, now)) store.events.append(event);
         opts.alsoCommit?.(built.result, now);
       });
       changed(built.targets.map((t) => t.id));
@@ -158,7 +169,9 @@ export function createJobsService(deps: JobsServiceDeps) {
       const { moves, ...fields } = plan;
       const moved = await store.commits.durable(() => {
         store.jobs.update(jobId, fields, now);
-        return store.jobs.retime(jobId, moves, now);
+        const ids = store.jobs.retime(jobId, moves, now);
+        if (ids.length > 0) recordChange('post.retimed', jobId, ids, now);
+        return ids;
       });
       changed(moved);
       return {
@@ -173,7 +186,11 @@ export function createJobsService(deps: JobsServiceDeps) {
       const answer: CancelResponse = { success: true, message: `Cancelled ${jobId}`, job_id: jobId, status: 'cancelled' };
       if (job.targets.length > 0 && job.targets.every((t) => t.status === 'cancelled')) return answer;
       const now = clock.now();
-      const ids = await store.commits.durable(() => store.jobs.cancel(jobId, now));
+      const ids = await store.commits.durable(() => {
+        const touched = store.jobs.cancel(jobId, now);
+        if (touched.length > 0) recordChange('post.cancelled', jobId, touched, now);
+        return touched;
+      });
       if (ids.length === 0) {
         throw new ServiceError('conflict', `nothing left to cancel: ${jobId} is ${statusOf(job)}; targets that started or finished cannot be cancelled`);
       }

@@ -4,11 +4,13 @@ import { createCommits, type SqliteSync } from './commits';
 import type { DB } from './database';
 import { createApiKeysRepository } from './api-keys';
 import { createConnectionsRepository } from './connections';
+import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
 import { createJobsRepository } from './jobs';
 import { createRateWindowsRepository } from './rate-windows';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
+import { createWebhooksRepository } from './webhooks';
 
 export type Store = ReturnType<typeof createStore>;
 
@@ -29,5 +31,7 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     rateWindows: createRateWindowsRepository(db),
     settings: createSettingsRepository(db),
     connections: createConnectionsRepository(db, opts.secrets, opts.clock),
+    events: createEventsRepository(db),
+    webhooks: createWebhooksRepository(db),
   };
 }

@@ -15,7 +15,7 @@ export function randomToken(length: number): string {
 }
 
 /** Opaque prefixed ids: job_…, task_…, key_…, tgt_…, con_…, file_… */
-export function newId(prefix: 'job' | 'task' | 'key' | 'tgt' | 'con' | 'file' | 'req'): string {
+export function newId(prefix: 'job' | 'task' | 'key' | 'tgt' | 'con' | 'file' | 'req' | 'whk'): string {
   return `${prefix}_${randomToken(20)}`;
 }
 
