@@ -91,7 +91,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? silentLogger;
   const config = deps.config;
-  const store = deps.store ?? createStore(deps.db, { secrets: deps.secrets ?? new SecretBox(randomBytes(32)), clock, sync: config.sqliteSync });
+  const secrets = deps.secrets ?? new SecretBox(randomBytes(32));
+  const store = deps.store ?? createStore(deps.db, { secrets, clock, sync: config.sqliteSync });
   const scheduler = deps.scheduler ?? idleScheduler;
   const commits = store.commits;
   const mediaLookup = deps.mediaLookup ?? guessingMediaLookup;
@@ -112,7 +113,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const webhooks = createWebhooksService({
     store,
     clock,
-    secrets: deps.secrets ?? new SecretBox(randomBytes(32)),
+    secrets,
     policy: { allowPrivate: config.webhookAllowPrivate, ...(deps.webhookResolve ? { resolve: deps.webhookResolve } : {}) },
     queued: deps.webhookQueued,
   });
