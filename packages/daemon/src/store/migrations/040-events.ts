@@ -105,7 +105,7 @@ BEGIN ${event(
   'NEW.user_id',
   'NEW.id',
   'NEW.id',
-  "json_object('job_id', NEW.id, 'status', NEW.status, 'targets', (SELECT json_group_array(json_object('target_id', t.id, 'platform', t.platform, 'type', t.type, 'status', t.status, 'post_id', t.post_id, 'post_url', t.post_url)) FROM targets t WHERE t.job_id = NEW.id))",
+  "json_object('job_id', NEW.id, 'status', NEW.status, 'targets', json((SELECT json_group_array(json_object('target_id', t.id, 'platform', t.platform, 'type', t.type, 'status', t.status, 'post_id', t.post_id, 'post_url', t.post_url)) FROM targets t WHERE t.job_id = NEW.id)))",
   '(SELECT max(updated_at) FROM targets WHERE job_id = NEW.id)',
 )} END;
 
