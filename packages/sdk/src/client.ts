@@ -4,9 +4,11 @@ import { InternalServerError } from './errors';
 import { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_TIMEOUT_MS, type ClientOptions, type RequestOptions } from './options';
 import { Auth } from './resources/auth';
 import { Content } from './resources/content';
+import { Events } from './resources/events';
 import { Media } from './resources/media';
 import { Platforms } from './resources/platforms';
 import { Scheduled } from './resources/scheduled';
+import { Webhooks } from './resources/webhooks';
 import { Transport, parseBody } from './transport';
 
 /**
@@ -23,6 +25,8 @@ export class SocialPub {
   readonly scheduled: Scheduled;
   readonly media: Media;
   readonly platforms: Platforms;
+  readonly events: Events;
+  readonly webhooks: Webhooks;
   /** The base URL in use (without /api/agents/v1). */
   readonly baseUrl: string;
   readonly #transport: Transport;
@@ -47,6 +51,8 @@ export class SocialPub {
     this.scheduled = new Scheduled(this.#transport, clock);
     this.media = new Media(this.#transport, clock);
     this.platforms = new Platforms(this.#transport, clock);
+    this.events = new Events(this.#transport, clock);
+    this.webhooks = new Webhooks(this.#transport, clock);
   }
 
   /**

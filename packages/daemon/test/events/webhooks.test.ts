@@ -180,7 +180,7 @@ describe('webhook delivery', () => {
     }
     expect(r.received).toHaveLength(8);
     expect(w.clock.now() - start).toBeGreaterThan(24 * 3_600_000);
-    const [d] = (await (await w.call('GET', `${API}/webhooks/${failing.body.webhook.id}/deliveries`)).json()).deliveries as { status: string }[];
+    const [d] = ((await (await w.call('GET', `${API}/webhooks/${failing.body.webhook.id}/deliveries`)).json()) as { deliveries: { status: string }[] }).deliveries;
     expect(d?.status).toBe('failed');
     // Still active after 28 h; a failure 5 days after the first disables it.
     expect(w.store.webhooks.get(failing.body.webhook.id)?.status).toBe('active');
