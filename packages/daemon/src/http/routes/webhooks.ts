@@ -43,8 +43,8 @@ export function webhooksRoutes(webhooks: WebhooksService) {
       const deliveries = webhooks.deliveries(c.get('user'), c.req.param('id'), parsed.data.limit, parsed.data.before);
       return c.json({ success: true, deliveries }, 200);
     })
-    .post('/:id/deliveries/:delivery/redeliver', async (c) => {
-      const delivery = await webhooks.redeliver(c.get('user'), c.req.param('id'), c.req.param('delivery'));
+    .post('/:id/deliveries/:delivery_id/redeliver', async (c) => {
+      const delivery = await webhooks.redeliver(c.get('user'), c.req.param('id'), c.req.param('delivery_id'));
       return c.json({ success: true, message: `Queued ${delivery} again`, delivery_id: delivery }, 202);
     });
 }
