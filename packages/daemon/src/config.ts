@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { PlatformsConfig } from './platforms/platform-module';
 import type { SqliteSync } from './store/commits';
 import type { LogLevel } from './util/logger';
 
@@ -52,6 +53,8 @@ export interface DaemonConfig {
   webhookAllowPrivate: boolean;
   /** How long events stay in the outbox (SSE resume, webhook redelivery). Default 7 days. */
   eventRetentionMs: number;
+  /** Platform settings (SOCIALPUB_GRAPH_VERSION, SOCIALPUB_INSTAGRAM_MAX_HASHTAGS, SOCIALPUB_TIKTOK_*, SOCIALPUB_YOUTUBE_PRIVACY_STATUS). */
+  platforms: PlatformsConfig;
 }
 
 const MINUTE = 60_000;
@@ -275,5 +278,19 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     sqliteSync: syncRaw,
     webhookAllowPrivate,
     eventRetentionMs,
+    platforms: platformsFromEnv(env),
+  };
+}
+
+/** The platform settings the environment gives; unset ones keep each platform's default. */
+export function platformsFromEnv(env: NodeJS.ProcessEnv): PlatformsConfig {
+  const text = (name: string) => env[name]?.trim() || undefined;
+  const hashtags = Number(text('SOCIALPUB_INSTAGRAM_MAX_HASHTAGS'));
+  return {
+    graphVersion: text('SOCIALPUB_GRAPH_VERSION'),
+    instagramMaxHashtags: Number.isFinite(hashtags) && hashtags > 0 ? hashtags : undefined,
+    tiktokPrivacyLevel: text('SOCIALPUB_TIKTOK_PRIVACY_LEVEL'),
+    tiktokAudited: text('SOCIALPUB_TIKTOK_AUDITED') === '1',
+    youtubePrivacyStatus: text('SOCIALPUB_YOUTUBE_PRIVACY_STATUS'),
   };
 }

@@ -7,10 +7,11 @@ import type { Hono } from 'hono';
 import { ConfigError, isLoopback, type DaemonConfig } from './config';
 import { createEvents } from './events/create-events';
 import { createApp } from './http/app';
-import { createMedia } from './media/create-media';
+import { createMedia } from './create-media';
 import type { AppEnv } from './http/env';
+import type { Platform } from '@socialpub/core';
+import type { PlatformAdapter } from './platforms/adapter';
 import { createAdapters } from './platforms/registry';
-import { adaptersFromEnv } from './platforms/test-adapter';
 import { createPublishing } from './publisher/create-publishing';
 import { createSandboxApp, sandboxBaseUrl } from './platforms/sandbox';
 import { TokenRefresher } from './connect/token-refresher';
@@ -27,6 +28,8 @@ export interface StartOptions {
   clock?: Clock;
   /** Default: JSON lines to stderr at config.logLevel. */
   logger?: RootLogger;
+  /** The platform adapters. Default: the real ones (platforms/registry.ts); tests give the test adapter. */
+  adapters?: Map<Platform, PlatformAdapter>;
 }
 
 export interface DaemonHandle {
@@ -49,7 +52,7 @@ const MAINTENANCE_MS = 10 * 60_000;
  */
 export async function startDaemon(config: DaemonConfig, opts: StartOptions = {}): Promise<DaemonHandle> {
   const clock = opts.clock ?? systemClock;
-  const logger = opts.logger ?? createLogger({ level: config.logLevel });
+  const logger = opts.logger ?? createLogger({ level: config.logLevel, now: () => clock.now() });
   const stops: (() => void | Promise<void>)[] = [];
   // resolveConfig checks this too; a hand-built config must not slip past it.
   if (!isLoopback(config.host) && !config.tls && !config.behindProxy) {
@@ -78,12 +81,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // Durable, group-committed writes for accepted requests (SOCIALPUB_SQLITE_SYNC).
   const store = createStore(db, { secrets, clock, sync: config.sqliteSync });
   stops.push(() => store.commits.close());
-  // TEST ONLY: SOCIALPUB_TEST_ADAPTER=<ledger file> publishes every platform through the in-process test adapter.
-  const testAdapters = adaptersFromEnv();
-  if (testAdapters) logger.warn('SOCIALPUB_TEST_ADAPTER is set: every platform publishes to the test adapter, nothing is posted', {});
-  const adapters = testAdapters ?? createAdapters();
+  const adapters = opts.adapters ?? createAdapters(config.platforms);
 
-  // Parts of the other issues plug in here, each with its own few lines.
   // Media preparation: prepared URLs live under the public URL, else the listen address (known once listening).
   let listenUrl = `http://${config.host}:${config.port}`;
   const media = createMedia({

@@ -1,4 +1,4 @@
-import type { MediaItem, ValidationMedia } from './platforms/adapter';
+import type { MediaItem, ValidationMedia } from './media/media-item';
 
 /**
  * Seams between the parts of the daemon, so each can be built and tested alone and the

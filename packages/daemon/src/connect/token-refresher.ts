@@ -1,66 +1,11 @@
 import type { Platform } from '@socialpub/core';
-import type { Credentials, Logger, TokenUpdate } from '../platforms/adapter';
-import { GraphApiError, GraphTransportError } from '../platforms/meta/graph-client';
-import { refreshInstagramToken, refreshThreadsToken } from '../platforms/meta/token-endpoints';
+import type { Refresher } from '../platforms/platform-module';
+import { refreshers } from '../platforms/registry';
+import type { Credentials, TokenUpdate } from '../store/credentials';
 import type { Clock } from '../util/clock';
-import { tiktokBackgroundRefresher } from '../platforms/tiktok/background-refresher';
-import { twitterBackgroundRefresher } from '../platforms/twitter/background-refresher';
-import { youtubeBackgroundRefresher } from '../platforms/youtube/background-refresher';
-
-/** A platform's way of refreshing a connection's token ahead of expiry. */
-export interface Refresher {
-  platform: Platform;
-  /** Whether this connection's tokens can be refreshed this way (e.g. Instagram Login, not Facebook Login). */
-  applies(credentials: Credentials): boolean;
-  /** The platform refuses a refresh of a younger token (Instagram and Threads: 24 h). */
-  minAgeMs: number;
-  /** Returns the new tokens; throws on failure. */
-  refresh(credentials: Credentials, deps: { baseUrl(host: string): string; signal: AbortSignal }): Promise<TokenUpdate>;
-  /** A failure that does not mean the grant is gone (network, 5xx): retry later, keep the connection. */
-  isTransient(err: unknown): boolean;
-}
+import type { Logger } from '../util/logger';
 
 const DAY = 86_400_000;
-
-const graphTransient = (err: unknown) =>
-  err instanceof GraphTransportError || (err instanceof GraphApiError && (err.status >= 500 || err.error.is_transient === true || err.error.code === 1 || err.error.code === 2));
-
-const fromGrant = (creds: Credentials, grant: { accessToken: string; expiresIn: number | null }, now: number): TokenUpdate => ({
-  secrets: { ...creds.secrets, access_token: grant.accessToken },
-  tokenExpiresAt: grant.expiresIn ? now + grant.expiresIn * 1000 : null,
-  tokenObtainedAt: now,
-});
-
-/**
- * Refreshers by platform. Instagram (Instagram Login) and Threads are here; the X,
- * TikTok and Google refreshers register theirs with `registerRefresher`.
- */
-export const REFRESHERS: Refresher[] = [twitterBackgroundRefresher, tiktokBackgroundRefresher, youtubeBackgroundRefresher];
-
-export function registerRefresher(r: Refresher): void {
-  const i = REFRESHERS.findIndex((x) => x.platform === r.platform);
-  if (i >= 0) REFRESHERS.splice(i, 1, r);
-  else REFRESHERS.push(r);
-}
-
-export function metaRefreshers(clock: Clock): Refresher[] {
-  return [
-    {
-      platform: 'instagram',
-      applies: (c) => c.meta.login !== 'facebook',
-      minAgeMs: DAY,
-      refresh: async (c, d) => fromGrant(c, await refreshInstagramToken({ baseUrl: d.baseUrl('graph.instagram.com'), token: c.secrets.access_token ?? '', signal: d.signal }), clock.now()),
-      isTransient: graphTransient,
-    },
-    {
-      platform: 'threads',
-      applies: () => true,
-      minAgeMs: DAY,
-      refresh: async (c, d) => fromGrant(c, await refreshThreadsToken({ baseUrl: d.baseUrl('graph.threads.net'), token: c.secrets.access_token ?? '', signal: d.signal }), clock.now()),
-      isTransient: graphTransient,
-    },
-  ];
-}
 
 /** What the refresher needs from the connections repository (store/connections.ts fits). */
 export interface RefreshableConnections {
@@ -74,7 +19,7 @@ export interface TokenRefresherOptions {
   connections: RefreshableConnections;
   clock: Clock;
   log?: Logger;
-  /** Refreshers to use. Default: the Meta ones plus everything registered. */
+  /** Refreshers to use. Default: every platform's (platforms/registry.ts). */
   refreshers?: Refresher[];
   /** How often connections are looked at. Default 1 hour. */
   intervalMs?: number;
@@ -101,14 +46,13 @@ export interface RefreshReport {
  */
 export class TokenRefresher {
   readonly #o: Required<Omit<TokenRefresherOptions, 'refreshers' | 'log'>> & { log: Logger | null };
-  readonly #refreshers: () => Refresher[];
+  readonly #refreshers: readonly Refresher[];
   #stop: AbortController | null = null;
   #loop: Promise<void> | null = null;
 
   constructor(options: TokenRefresherOptions) {
     this.#o = { intervalMs: 3_600_000, aheadMs: 30 * DAY, baseUrl: (h) => `https://${h}`, log: null, onRefreshFailed: () => {}, ...options };
-    const meta = metaRefreshers(options.clock);
-    this.#refreshers = () => options.refreshers ?? [...meta.filter((m) => !REFRESHERS.some((r) => r.platform === m.platform)), ...REFRESHERS];
+    this.#refreshers = options.refreshers ?? refreshers();
   }
 
   async runOnce(signal: AbortSignal = new AbortController().signal): Promise<RefreshReport> {
@@ -117,7 +61,7 @@ export class TokenRefresher {
     const now = clock.now();
     for (const conn of connections.list()) {
       if (conn.mode !== 'live' || conn.status !== 'active') continue;
-      const refresher = this.#refreshers().find((r) => r.platform === conn.platform);
+      const refresher = this.#refreshers.find((r) => r.platform === conn.platform);
       if (!refresher) continue;
       const age = conn.tokenObtainedAt === null ? Infinity : now - conn.tokenObtainedAt;
       if (age < refresher.minAgeMs) continue;
@@ -125,7 +69,7 @@ export class TokenRefresher {
       const creds = connections.credentialsById(conn.id);
       if (!creds || !refresher.applies(creds)) continue;
       try {
-        const update = await refresher.refresh(creds, { baseUrl: this.#o.baseUrl, signal });
+        const update = await refresher.refresh(creds, { baseUrl: this.#o.baseUrl, signal, clock });
         connections.saveTokens(conn.id, update);
         report.refreshed.push(conn.id);
         this.#o.log?.info('token refreshed', { connection: conn.id, platform: conn.platform });

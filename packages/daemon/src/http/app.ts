@@ -48,7 +48,7 @@ export interface AppDeps {
   scheduler?: SchedulerHooks;
   /** Default: guessingMediaLookup (kinds from URL extensions). */
   mediaLookup?: MediaLookup;
-  /** Default: createAdapters(). */
+  /** Default: createAdapters(config.platforms). */
   adapters?: Map<Platform, PlatformAdapter>;
   /** Mounted at /api/agents/v1/media behind auth, the media rate limit, the body limit (not on POST /upload) and Idempotency-Key on POST /prepare. */
   mediaRoutes?: Hono<AppEnv>;
@@ -96,7 +96,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const scheduler = deps.scheduler ?? idleScheduler;
   const commits = store.commits;
   const mediaLookup = deps.mediaLookup ?? guessingMediaLookup;
-  const adapters = deps.adapters ?? createAdapters();
+  const adapters = deps.adapters ?? createAdapters(config.platforms);
   const routeDeps: RouteDeps = {
     store,
     clock,

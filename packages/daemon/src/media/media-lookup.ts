@@ -1,4 +1,4 @@
-import type { ValidationMedia } from '../platforms/adapter';
+import type { ValidationMedia } from './media-item';
 import { guessingMediaLookup, type MediaLookup } from '../services';
 import type { MediaService } from './media-service';
 

@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
-import type { MediaItem } from '../platforms/adapter';
-import { PermanentError, RetryableError } from '../platforms/errors';
+import type { MediaItem } from './media-item';
+import { PermanentError, RetryableError } from '../util/publish-errors';
 import type { MediaResolver } from '../services';
 import { toMediaError } from './media-error';
 import type { MediaService } from './media-service';

@@ -11,7 +11,7 @@ import {
   type MediaStatus,
   type PreparedFile,
 } from '@socialpub/core';
-import type { Logger } from '../platforms/adapter';
+import type { Logger } from '../util/logger';
 import type { DB } from '../store/database';
 import { systemClock, type Clock } from '../util/clock';
 import { newId, randomToken } from '../util/ids';

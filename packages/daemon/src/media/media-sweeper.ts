@@ -1,5 +1,5 @@
 import { rm } from 'node:fs/promises';
-import type { Logger } from '../platforms/adapter';
+import type { Logger } from '../util/logger';
 import type { MediaService } from './media-service';
 
 export interface MediaSweeperOptions {

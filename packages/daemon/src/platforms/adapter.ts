@@ -1,5 +1,10 @@
-import type { ContentType, ErrorDetail, MediaKind, Platform } from '@socialpub/core';
+import type { ContentType, ErrorDetail, Platform } from '@socialpub/core';
+import type { MediaItem, ValidationMedia } from '../media/media-item';
+import type { Credentials, TokenUpdate } from '../store/credentials';
 import type { Clock } from '../util/clock';
+import type { Logger } from '../util/logger';
+
+export type { Credentials, Logger, MediaItem, TokenUpdate, ValidationMedia };
 
 /**
  * The contract between the publisher and a platform adapter.
@@ -35,19 +40,6 @@ export interface ValidationInput {
   publicBaseUrl: string | null;
 }
 
-export interface ValidationMedia {
-  url: string;
-  /** Known for prepared files (from the bytes); guessed from the extension otherwise; null when unknown. */
-  kind: MediaKind | null;
-  mimeType: string | null;
-  size: number | null;
-  /** True when the URL is a file prepared by this daemon. */
-  prepared: boolean;
-  width?: number | null;
-  height?: number | null;
-  durationSec?: number | null;
-}
-
 export interface PublishOutcome {
   postId: string;
   postUrl: string | null;
@@ -59,42 +51,6 @@ export type ReconcileResult =
   | { state: 'published'; outcome: PublishOutcome }
   | { state: 'not_published'; reason: string }
   | { state: 'unknown'; reason: string };
-
-/** A media item ready for an adapter: readable from disk (push) and/or reachable by URL (pull). */
-export interface MediaItem {
-  /** The URL as given in media_urls. */
-  url: string;
-  kind: MediaKind;
-  mimeType: string;
-  size: number;
-  /** A URL the platform can fetch (the prepared file under the public base URL, or the original), or null. */
-  publicUrl: string | null;
-  /** Absolute path of the local copy (prepared or fetched at publish time). */
-  path: string;
-  sha256: string | null;
-}
-
-export interface Credentials {
-  connectionId: string;
-  mode: 'live' | 'sandbox';
-  accountId: string | null;
-  accountName: string | null;
-  pageId: string | null;
-  pageName: string | null;
-  /** Decrypted secrets: access_token, refresh_token, app credentials... per platform. */
-  secrets: Record<string, string | undefined>;
-  tokenExpiresAt: number | null;
-  refreshExpiresAt: number | null;
-  tokenObtainedAt: number | null;
-  meta: Record<string, unknown>;
-}
-
-export interface TokenUpdate {
-  secrets: Record<string, string | undefined>;
-  tokenExpiresAt?: number | null;
-  refreshExpiresAt?: number | null;
-  tokenObtainedAt?: number | null;
-}
 
 export interface CheckpointStore {
   /** The adapter's remote results so far ({} on a first attempt). */
@@ -133,11 +89,4 @@ export interface PublishContext {
   clock: Clock;
   signal: AbortSignal;
   log: Logger;
-}
-
-export interface Logger {
-  debug(msg: string, fields?: Record<string, unknown>): void;
-  info(msg: string, fields?: Record<string, unknown>): void;
-  warn(msg: string, fields?: Record<string, unknown>): void;
-  error(msg: string, fields?: Record<string, unknown>): void;
 }

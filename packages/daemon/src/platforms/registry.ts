@@ -1,41 +1,31 @@
 import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './adapter';
-import { createFacebookAdapter } from './facebook/adapter';
-import { createInstagramAdapter } from './instagram/adapter';
-import { createThreadsAdapter } from './threads/adapter';
-import { createTiktokAdapter } from './tiktok/adapter';
-import { createTwitterAdapter } from './twitter/adapter';
-import { createYoutubeAdapter } from './youtube/adapter';
+import { facebook } from './facebook';
+import { instagram } from './instagram';
+import type { PlatformModule, PlatformsConfig, Refresher, SimulatorFactory } from './platform-module';
+import { threads } from './threads';
+import { tiktok } from './tiktok';
+import { twitter } from './twitter';
+import { youtube } from './youtube';
 
-/** Collaborators an adapter factory may use. */
-export interface AdapterDeps {
-  /** Graph API version for the Meta platforms (default env SOCIALPUB_GRAPH_VERSION, else v25.0). */
-  graphVersion?: string;
-  /** Instagram hashtags per caption (default 5; env SOCIALPUB_INSTAGRAM_MAX_HASHTAGS). */
-  instagramMaxHashtags?: number;
+/** Every platform the daemon publishes to: one line each. */
+export const PLATFORMS: readonly PlatformModule[] = [instagram, facebook, threads, twitter, tiktok, youtube];
+
+export function platformModule(platform: Platform): PlatformModule | undefined {
+  return PLATFORMS.find((m) => m.platform === platform);
 }
 
-type AdapterFactory = (deps: AdapterDeps) => PlatformAdapter;
+/** The real adapters, one per platform. */
+export function createAdapters(config: PlatformsConfig = {}): Map<Platform, PlatformAdapter> {
+  return new Map(PLATFORMS.map((m) => [m.platform, m.createAdapter(config)]));
+}
 
-/**
- * The real adapters, one per platform. Each platform folder adds its factory here.
- * (Filled in by the platform issues: instagram, facebook, threads, twitter, tiktok, youtube.)
- */
-const FACTORIES: Partial<Record<Platform, AdapterFactory>> = {
-  instagram: (deps) =>
-    createInstagramAdapter({
-      graphVersion: deps.graphVersion ?? process.env.SOCIALPUB_GRAPH_VERSION,
-      maxHashtags: deps.instagramMaxHashtags ?? (Number(process.env.SOCIALPUB_INSTAGRAM_MAX_HASHTAGS) || undefined),
-    }),
-  facebook: (deps) => createFacebookAdapter({ graphVersion: deps.graphVersion ?? process.env.SOCIALPUB_GRAPH_VERSION }),
-  threads: () => createThreadsAdapter(),
-  twitter: () => createTwitterAdapter(),
-  tiktok: () => createTiktokAdapter(),
-  youtube: () => createYoutubeAdapter(),
-};
+/** The simulators to serve for sandbox connections, each once (Meta's three platforms share one). */
+export function simulators(): SimulatorFactory[] {
+  return [...new Set(PLATFORMS.map((m) => m.simulator))];
+}
 
-export function createAdapters(deps: AdapterDeps = {}): Map<Platform, PlatformAdapter> {
-  const out = new Map<Platform, PlatformAdapter>();
-  for (const [platform, factory] of Object.entries(FACTORIES) as [Platform, AdapterFactory][]) out.set(platform, factory(deps));
-  return out;
+/** The background token refreshers of the platforms that have one. */
+export function refreshers(): Refresher[] {
+  return PLATFORMS.flatMap((m) => (m.refresher ? [m.refresher] : []));
 }

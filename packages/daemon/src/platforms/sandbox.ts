@@ -1,50 +1,18 @@
 import { Hono } from 'hono';
 import type { Platform } from '@socialpub/core';
 import type { DB } from '../store/database';
-import type { Clock } from '../util/clock';
-import { META_SIMULATOR_HOSTS, MetaSimulator } from './meta/simulator';
-import type { SimulatedPost } from './shared/sandbox-post-sink';
-import { tiktokSandbox } from './tiktok/sandbox';
-import { twitterSandbox } from './twitter/sandbox';
-import { youtubeSandbox } from './youtube/sandbox';
-
-/** What every simulator factory receives. */
-export interface SandboxDeps {
-  /** Posts go to sandbox_posts, so `socialpub sandbox posts` lists them across restarts. */
-  db: DB | null;
-  clock: Clock;
-}
-
-/** A simulator: a Hono app answering `/<host>/...` for each of its hosts. */
-export interface Simulator {
-  hosts: readonly string[];
-  app: Hono;
-}
-
-/**
- * The platform simulators the daemon serves for sandbox connections. One entry per
- * simulator; add yours to the list.
- */
-export const SIMULATORS: ((deps: SandboxDeps) => Simulator)[] = [
-  (deps) => {
-    // A dry run should not make the user wait: images are ready at once, videos after 15 s
-    // (tests use the simulator's own, slower defaults to exercise IN_PROGRESS).
-    const sim = new MetaSimulator({ clock: deps.clock, db: deps.db, config: { imageProcessingMs: 0, videoProcessingMs: 15_000 } });
-    return { hosts: META_SIMULATOR_HOSTS, app: sim.app };
-  },
-  twitterSandbox,
-  tiktokSandbox,
-  youtubeSandbox,
-];
+import type { SandboxDeps } from './platform-module';
+import { simulators } from './registry';
+import type { SimulatedPost } from './shared/sim/sandbox-post-sink';
 
 /**
  * One app mounting every simulator under `/<host>`, e.g. `/graph.facebook.com/v25.0/...`.
  * The daemon mounts it at `/sandbox`, so a sandbox connection's `ctx.baseUrl(host)` is
  * `<daemon url>/sandbox/<host>`.
  */
-export function createSandboxApp(deps: SandboxDeps, simulators = SIMULATORS): Hono {
+export function createSandboxApp(deps: SandboxDeps, factories = simulators()): Hono {
   const app = new Hono();
-  for (const make of simulators) app.route('/', make(deps).app);
+  for (const make of factories) app.route('/', make(deps).app);
   return app;
 }
 

@@ -1,5 +1,5 @@
 import type { SchedulerHooks, SchedulerStatus } from '../services';
-import type { Logger } from '../platforms/adapter';
+import type { Logger } from '../util/logger';
 import type { TargetQueue } from '../store/target-queue';
 import type { Clock } from '../util/clock';
 import { MAX_ID } from '../store/target-queue';

@@ -1,5 +1,5 @@
 import type { Platform } from '@socialpub/core';
-import type { Credentials, TokenUpdate } from '../platforms/adapter';
+import type { Credentials, TokenUpdate } from './credentials';
 import type { Clock } from '../util/clock';
 import type { SecretBox } from '../util/secrets';
 import type { DB } from './database';

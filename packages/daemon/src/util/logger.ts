@@ -1,6 +1,3 @@
-import type { Logger } from '../platforms/adapter';
-
-export type { Logger };
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -25,6 +22,13 @@ export function redact(value: unknown, depth = 0): unknown {
     out[k] = SECRET_FIELD.test(k) && v !== null && v !== undefined && typeof v !== 'boolean' ? '[redacted]' : redact(v, depth + 1);
   }
   return out;
+}
+
+export interface Logger {
+  debug(msg: string, fields?: Record<string, unknown>): void;
+  info(msg: string, fields?: Record<string, unknown>): void;
+  warn(msg: string, fields?: Record<string, unknown>): void;
+  error(msg: string, fields?: Record<string, unknown>): void;
 }
 
 export interface LoggerOptions {

@@ -1,5 +1,5 @@
 import type { ChildProcess } from 'node:child_process';
-import type { LedgerEntry } from '../../src/platforms/test-adapter';
+import type { LedgerEntry } from '../support/test-adapter';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PLATFORMS } from '@socialpub/core';
 import { afterAll, describe, expect, it } from 'vitest';
-import { FileLedger } from '../../src/platforms/test-adapter';
+import { FileLedger } from '../support/test-adapter';
 import { openDatabase } from '../../src/store/database';
 import { insertTarget, seedUser } from '../scheduler/harness';
 

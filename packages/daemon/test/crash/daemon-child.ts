@@ -6,7 +6,7 @@
  */
 import type { Platform } from '@socialpub/core';
 import type { Credentials } from '../../src/platforms/adapter';
-import { adaptersFromEnv } from '../../src/platforms/test-adapter';
+import { adaptersFromEnv } from '../support/test-adapter';
 import { createPublishing } from '../../src/publisher/create-publishing';
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';

@@ -6,7 +6,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../src/http/env';
 import { openApiDocument, toOpenApiPath } from '../../src/http/openapi';
-import { createMedia } from '../../src/media/create-media';
+import { createMedia } from '../../src/create-media';
 import { openDatabase } from '../../src/store/database';
 import { API, errorOf, harness } from './harness';
 

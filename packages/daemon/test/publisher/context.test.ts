@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AuthExpiredError, PermanentError } from '../../src/platforms/errors';
-import { FileLedger } from '../../src/platforms/test-adapter';
+import { FileLedger } from '../support/test-adapter';
 import { retryDelay } from '../../src/publisher/backoff';
 import { isOwnerDead, newLeaseOwner } from '../../src/publisher/lease-owner';
 import { T0, useWorlds } from '../scheduler/harness';

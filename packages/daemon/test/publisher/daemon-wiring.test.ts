@@ -1,18 +1,15 @@
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { openAdmin } from '../../src/admin/admin';
 import { resolveConfig } from '../../src/config';
 import { startDaemon } from '../../src/daemon';
-import { FileLedger } from '../../src/platforms/test-adapter';
+import { createTestAdapters, FileLedger } from '../support/test-adapter';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';
 import { createLogger } from '../../src/util/logger';
 import { T0 } from '../scheduler/harness';
 import { useTempDirs } from '../support/temp-dirs';
 
 const tempDir = useTempDirs();
-afterEach(() => {
-  delete process.env.SOCIALPUB_TEST_ADAPTER;
-});
 
 describe('the daemon with the scheduler and publisher wired in', () => {
   it('publishes now, at a scheduled time, never when cancelled, at once when approved late, and reports on /healthz', async () => {
@@ -22,9 +19,8 @@ describe('the daemon with the scheduler and publisher wired in', () => {
     admin.addSandboxConnection('twitter', { email: 'me@example.com' });
     admin.close();
     const ledgerPath = join(dir, 'ledger.jsonl');
-    process.env.SOCIALPUB_TEST_ADAPTER = ledgerPath;
     const clock = new ManualClock(T0);
-    const daemon = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), { clock, logger: createLogger({ level: 'silent' }) });
+    const daemon = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), { clock, logger: createLogger({ level: 'silent' }), adapters: createTestAdapters(new FileLedger(ledgerPath)) });
     const api = (path: string, init: RequestInit = {}) =>
       fetch(`${daemon.url}/api/agents/v1${path}`, {
         ...init,

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { MemoryLedger } from '../../src/platforms/test-adapter';
+import { MemoryLedger } from '../support/test-adapter';
 import { openDatabase } from '../../src/store/database';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';
 import { makeWorld, seedUser, T0 } from '../scheduler/harness';

@@ -7,7 +7,7 @@ import type { MediaResolver } from '../../src/services';
 import type { DB } from '../../src/store/database';
 import { PLATFORMS } from '@socialpub/core';
 import { afterEach } from 'vitest';
-import { createTestAdapters, MemoryLedger } from '../../src/platforms/test-adapter';
+import { createTestAdapters, MemoryLedger } from '../support/test-adapter';
 import { Publisher } from '../../src/publisher/publisher';
 import { Scheduler } from '../../src/scheduler/scheduler';
 import { openDatabase } from '../../src/store/database';

@@ -10,7 +10,7 @@ import { expect } from 'vitest';
 import { openAdmin } from '../../src/admin/index';
 import { resolveConfig } from '../../src/config';
 import { createApp } from '../../src/http/app';
-import { createMedia } from '../../src/media/create-media';
+import { createMedia } from '../../src/create-media';
 import { createAdapters } from '../../src/platforms/registry';
 import { createSandboxApp, sandboxBaseUrl } from '../../src/platforms/sandbox';
 import { Publisher } from '../../src/publisher/publisher';

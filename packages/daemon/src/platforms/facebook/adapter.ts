@@ -3,7 +3,7 @@ import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, Reconc
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, RetryableError } from '../errors';
 import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
-import { validateFacebook } from './validation';
+import { validateFacebook } from './validate';
 
 export interface FacebookAdapterOptions extends MetaAdapterOptions {
   /** Video status polling (stories wait for `ready`): every 10 s, for up to 20 min. */

@@ -5,7 +5,7 @@ import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
 import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { refreshInstagramToken } from '../meta/token-endpoints';
-import { validateInstagram, type InstagramRules } from './validation';
+import { validateInstagram, type InstagramRules } from './validate';
 
 export interface InstagramAdapterOptions extends MetaAdapterOptions, InstagramRules {
   /** Container status polling: every 20 s (the cadence Postiz found reliable), for up to 30 min (reels process for minutes). */

@@ -1,6 +1,5 @@
 import type { Platform } from '@socialpub/core';
-import type { Refresher } from '../../connect/token-refresher';
-import { systemClock, type Clock } from '../../util/clock';
+import type { Refresher } from '../platform-module';
 import { refreshShared } from './ensure-access-token';
 import { TokenRefreshError } from './token-refresh-error';
 import type { TokenRefresher } from './token-env';
@@ -12,12 +11,12 @@ import type { TokenRefresher } from './token-env';
  * token is `minAgeMs` old. It shares the in-process refresh with publishing targets, so a
  * rotating refresh token is never spent twice.
  */
-export function backgroundRefresher(platform: Platform, refresher: TokenRefresher, minAgeMs: number, clock: Clock = systemClock): Refresher {
+export function backgroundRefresher(platform: Platform, refresher: TokenRefresher, minAgeMs: number): Refresher {
   return {
     platform,
     applies: (c) => Boolean(c.secrets.refresh_token) && !c.secrets.oauth_token,
     minAgeMs,
-    refresh: (c, d) => refreshShared(c, refresher, { baseUrl: d.baseUrl, signal: d.signal, clock }),
+    refresh: (c, d) => refreshShared(c, refresher, { baseUrl: d.baseUrl, signal: d.signal, clock: d.clock }),
     isTransient: (err) => !(err instanceof TokenRefreshError && err.permanent),
   };
 }

@@ -4,7 +4,7 @@ import { ContainerFlow, type ContainerApi } from '../meta/container-flow';
 import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { refreshThreadsToken } from '../meta/token-endpoints';
-import { validateThreads } from './validation';
+import { validateThreads } from './validate';
 
 export interface ThreadsAdapterOptions extends MetaAdapterOptions {
   /** Container status polling: every 10 s (Threads suggests ~30 s on average before publishing), for up to 10 min. */

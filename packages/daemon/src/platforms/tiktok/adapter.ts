@@ -24,9 +24,8 @@ export interface TiktokAdapterDeps {
   postIdWaitMs?: number;
   requestTimeoutMs?: number;
   /**
-   * Defaults for connections whose meta sets none: the privacy level (env
-   * SOCIALPUB_TIKTOK_PRIVACY_LEVEL) and whether the app passed TikTok's audit (env
-   * SOCIALPUB_TIKTOK_AUDITED=1). Unset: unaudited, so SELF_ONLY.
+   * Defaults for connections whose meta sets none: the privacy level and whether the app
+   * passed TikTok's audit (DaemonConfig.platforms). Unset: unaudited, so SELF_ONLY.
    */
   defaults?: { privacy_level?: string; audited?: boolean };
   http?: Got;
@@ -81,10 +80,7 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
   const pollMs = deps.pollMs ?? 5_000;
   const maxWaitMs = deps.maxWaitMs ?? 30 * 60_000;
   const postIdWaitMs = deps.postIdWaitMs ?? 2 * 60_000;
-  const defaults: Record<string, unknown> = deps.defaults ?? {
-    ...(process.env.SOCIALPUB_TIKTOK_PRIVACY_LEVEL ? { privacy_level: process.env.SOCIALPUB_TIKTOK_PRIVACY_LEVEL } : {}),
-    ...(process.env.SOCIALPUB_TIKTOK_AUDITED === '1' ? { audited: true } : {}),
-  };
+  const defaults: Record<string, unknown> = deps.defaults ?? {};
 
   async function clientFor(ctx: PublishContext): Promise<TikTokClient> {
     const token = await ensureAccessToken(ctx, refreshTiktokToken);

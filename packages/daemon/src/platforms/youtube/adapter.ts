@@ -17,7 +17,7 @@ export interface YoutubeAdapterDeps {
   /** Probes/resumes after a broken chunk before giving up this attempt. Default 5. */
   maxResumes?: number;
   requestTimeoutMs?: number;
-  /** Privacy status for connections whose meta sets none (env SOCIALPUB_YOUTUBE_PRIVACY_STATUS; else public). */
+  /** Privacy status for connections whose meta sets none (DaemonConfig.platforms.youtubePrivacyStatus; else public). */
   defaultPrivacyStatus?: string;
   http?: Got;
 }
@@ -37,7 +37,7 @@ interface YoutubeCheckpoint {
 export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAdapter {
   const chunkBytes = Math.max(QUANTUM, Math.floor((deps.chunkBytes ?? 8 * 1024 * 1024) / QUANTUM) * QUANTUM);
   const maxResumes = deps.maxResumes ?? 5;
-  const defaultPrivacy = deps.defaultPrivacyStatus ?? process.env.SOCIALPUB_YOUTUBE_PRIVACY_STATUS;
+  const defaultPrivacy = deps.defaultPrivacyStatus;
 
   async function clientFor(ctx: PublishContext): Promise<GoogleClient> {
     const token = await ensureAccessToken(ctx, refreshYoutubeToken);

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { ContentType, Platform } from '@socialpub/core';
 import type { Credentials, MediaItem, PublishContext, TokenUpdate } from '../../../src/platforms/adapter';
-import { MetaSimulator } from '../../../src/platforms/meta/simulator';
-import type { MetaSimConfig } from '../../../src/platforms/meta/sim-core';
+import { MetaSimulator } from '../../../src/platforms/meta/sim/simulator';
+import type { MetaSimConfig } from '../../../src/platforms/meta/sim/core';
 import type { DB } from '../../../src/store/database';
 import { ManualClock } from '../../../src/util/clock';
 

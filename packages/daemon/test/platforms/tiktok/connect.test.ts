@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectTiktok } from '../../../src/platforms/tiktok/connect';
-import { createTiktokSimulator, TIKTOK_HOST, type TiktokSimulator } from '../../../src/platforms/tiktok/simulator';
+import { createTiktokSimulator, TIKTOK_HOST, type TiktokSimulator } from '../../../src/platforms/tiktok/sim/simulator';
 import { ManualClock } from '../../../src/util/clock';
 import { fakeConnections, fakeIO, serveSimulators, type SimServer } from '../shared/harness';
 

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTiktokAdapter } from '../../../src/platforms/tiktok/adapter';
 import { planChunks, planProblem, TIKTOK_CHUNK_RULES, type ChunkRules } from '../../../src/platforms/tiktok/chunk-plan';
-import { createTiktokSimulator, TIKTOK_HOST, type TiktokSimulator } from '../../../src/platforms/tiktok/simulator';
+import { createTiktokSimulator, TIKTOK_HOST, type TiktokSimulator } from '../../../src/platforms/tiktok/sim/simulator';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { AuthExpiredError, PermanentError, RateLimitedError, RetryableError } from '../../../src/platforms/errors';
 import type { MediaItem } from '../../../src/platforms/adapter';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TokenRefresher, type RefreshableConnections } from '../../../src/connect/token-refresher';
 import { twitterBackgroundRefresher } from '../../../src/platforms/twitter/background-refresher';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
-import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/simulator';
+import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
 import type { Credentials, TokenUpdate } from '../../../src/platforms/adapter';
 import { ManualClock } from '../../../src/util/clock';
 import { serveSimulators, type SimServer } from '../shared/harness';
@@ -63,6 +63,16 @@ describe('the X background refresher', () => {
     expect(sim.refreshTokenUsed(first.refresh_token!)).toBe(true);
     // Young tokens are left alone until they are 12 hours old.
     expect(await refresher.runOnce()).toEqual({ refreshed: [], expired: [], deferred: [] });
+  });
+
+  it('dates the new tokens by the refresher\'s injected clock, not the system clock', async () => {
+    await clock.advance(400 * 86_400_000);
+    const c = creds(sim.issueTokens('client-1').refresh_token!);
+    const s = store(c);
+    const refresher = new TokenRefresher({ connections: s.connections, clock, refreshers: [twitterBackgroundRefresher], baseUrl: server.baseUrl });
+    expect(await refresher.runOnce()).toEqual({ refreshed: ['con_bg'], expired: [], deferred: [] });
+    expect(s.saved[0]!.tokenObtainedAt).toBe(clock.now());
+    expect(s.saved[0]!.tokenExpiresAt).toBe(clock.now() + 7200 * 1000);
   });
 
   it('marks the connection expired when X refuses, and keeps it on a transient failure', async () => {

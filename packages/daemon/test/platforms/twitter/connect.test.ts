@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectTwitter } from '../../../src/platforms/twitter/connect';
-import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/simulator';
+import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
 import { ManualClock } from '../../../src/util/clock';
 import { fakeConnections, fakeIO, serveSimulators, type SimServer } from '../shared/harness';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { RecordedRequest } from '../../../src/platforms/shared/simulator-recorder';
+import type { RecordedRequest } from '../../../src/platforms/shared/sim/simulator-recorder';
 import { checkExchange } from './openapi-check';
 
 const base: RecordedRequest = {

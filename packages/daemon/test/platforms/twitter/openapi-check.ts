@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
-import type { RecordedRequest } from '../../../src/platforms/shared/simulator-recorder';
+import type { RecordedRequest } from '../../../src/platforms/shared/sim/simulator-recorder';
 
 /**
  * Checks recorded X traffic against X's own OpenAPI description

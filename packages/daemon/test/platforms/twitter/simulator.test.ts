@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTwitterAdapter } from '../../../src/platforms/twitter/adapter';
-import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/simulator';
+import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
 import { driveClock, fakeBytes, makeContext, RecordingClock, serveSimulators, type SimServer } from '../shared/harness';
 import { checkTraffic } from './openapi-check';
 

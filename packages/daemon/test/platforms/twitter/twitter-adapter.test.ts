@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTwitterAdapter } from '../../../src/platforms/twitter/adapter';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, RateLimitedError, RetryableError } from '../../../src/platforms/errors';
-import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/simulator';
+import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
 import type { MediaItem } from '../../../src/platforms/adapter';
 import { driveClock, fakeBytes, makeContext, mediaFile, RecordingClock, serveSimulators, type SimServer } from '../shared/harness';
 import { checkTraffic } from './openapi-check';

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectYoutube } from '../../../src/platforms/youtube/connect';
-import { createYoutubeSimulator, GOOGLE_OAUTH_HOST, type YoutubeSimulator } from '../../../src/platforms/youtube/simulator';
+import { createYoutubeSimulator, GOOGLE_OAUTH_HOST, type YoutubeSimulator } from '../../../src/platforms/youtube/sim/simulator';
 import { ManualClock } from '../../../src/util/clock';
 import { fakeConnections, fakeIO, serveSimulators, type SimServer } from '../shared/harness';
 

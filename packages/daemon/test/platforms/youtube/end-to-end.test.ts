@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import { listSandboxPosts } from '../../../src/platforms/sandbox';
-import { sandboxPostSink } from '../../../src/platforms/shared/sandbox-post-sink';
-import { createYoutubeSimulator } from '../../../src/platforms/youtube/simulator';
+import { sandboxPostSink } from '../../../src/platforms/shared/sim/sandbox-post-sink';
+import { createYoutubeSimulator } from '../../../src/platforms/youtube/sim/simulator';
 import { useCleanups } from '../../support/cleanups';
 import { advanceUntil, JPEG, MP4, prepareMedia as prepare, serveSamples, startSandboxDaemon, type SandboxDaemonOptions } from '../../support/sandbox-daemon';
 

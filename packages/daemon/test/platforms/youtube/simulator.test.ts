@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createYoutubeSimulator, YOUTUBE_HOST, type YoutubeSimulator } from '../../../src/platforms/youtube/simulator';
+import { createYoutubeSimulator, YOUTUBE_HOST, type YoutubeSimulator } from '../../../src/platforms/youtube/sim/simulator';
 import { ManualClock } from '../../../src/util/clock';
 import { serveSimulators, type SimServer } from '../shared/harness';
 

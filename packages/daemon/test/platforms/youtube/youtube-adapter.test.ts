@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createYoutubeAdapter } from '../../../src/platforms/youtube/adapter';
-import { createYoutubeSimulator, type YoutubeSimulator } from '../../../src/platforms/youtube/simulator';
+import { createYoutubeSimulator, type YoutubeSimulator } from '../../../src/platforms/youtube/sim/simulator';
 import { nextPacificMidnight } from '../../../src/platforms/youtube/pacific-midnight';
 import { tagsFrom, titleFrom, truncateBytes } from '../../../src/platforms/youtube/video-metadata';
 import { validateYoutube } from '../../../src/platforms/youtube/validate';

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
-import type { SandboxDeps, Simulator } from '../sandbox';
-import { sandboxPostSink } from '../shared/sandbox-post-sink';
+import type { SandboxDeps, Simulator } from '../../platform-module';
+import { sandboxPostSink } from '../../shared/sim/sandbox-post-sink';
 import { createTiktokSimulator, TIKTOK_HOST } from './simulator';
 
 /**

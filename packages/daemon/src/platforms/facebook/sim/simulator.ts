@@ -1,4 +1,4 @@
-import { bool, DAY_MS, fail, GraphFail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../meta/sim-core';
+import { bool, DAY_MS, fail, GraphFail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../../meta/sim/core';
 
 /**
  * graph.facebook.com / graph-video.facebook.com / rupload.facebook.com for Pages, strict

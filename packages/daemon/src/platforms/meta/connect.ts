@@ -1,12 +1,12 @@
 import type { Got } from 'got';
-import { DEFAULT_GRAPH_VERSION, GraphClient } from '../platforms/meta/graph-client';
-import { exchangeCode, exchangeFacebookCode, exchangeLongLived } from '../platforms/meta/token-endpoints';
-import type { ConnectionInfo, ConnectionInput } from '../store/connections';
-import { systemClock, type Clock } from '../util/clock';
-import { ConnectError } from './connect-error';
-import type { ConnectIO } from './connect-io';
-import { isLoopbackRedirect, runLoopbackOAuth, type AuthorizeParams } from './loopback-oauth';
-import { authorizeByPaste } from './paste-oauth';
+import { DEFAULT_GRAPH_VERSION, GraphClient } from './graph-client';
+import { exchangeCode, exchangeFacebookCode, exchangeLongLived } from './token-endpoints';
+import type { ConnectionInfo, ConnectionInput } from '../../store/connections';
+import { systemClock, type Clock } from '../../util/clock';
+import { ConnectError } from '../../connect/connect-error';
+import type { ConnectIO } from '../../connect/connect-io';
+import { isLoopbackRedirect, runLoopbackOAuth, type AuthorizeParams } from '../../connect/loopback-oauth';
+import { authorizeByPaste } from '../../connect/paste-oauth';
 
 export type MetaPlatform = 'instagram' | 'facebook' | 'threads';
 

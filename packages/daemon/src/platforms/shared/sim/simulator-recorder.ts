@@ -1,6 +1,6 @@
 import type { Context, MiddlewareHandler } from 'hono';
-import type { Clock } from '../../util/clock';
-import { dropConnection } from './drop-connection';
+import type { Clock } from '../../../util/clock';
+import { dropConnection } from '../drop-connection';
 import type { SimulatedPost } from './sandbox-post-sink';
 
 /**

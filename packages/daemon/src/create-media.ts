@@ -1,15 +1,15 @@
 import type { Hono } from 'hono';
-import type { AppEnv } from '../http/env';
-import { createFileRoutes, createMediaRoutes } from '../http/routes/media';
-import type { Logger } from '../platforms/adapter';
-import type { MediaLookup, MediaResolver } from '../services';
-import type { DB } from '../store/database';
-import { createIdempotencyRepository } from '../store/idempotency';
-import type { Clock } from '../util/clock';
-import { createMediaLookup } from './media-lookup';
-import { createMediaResolver } from './media-resolver';
-import { MediaService, type MediaServiceOptions } from './media-service';
-import { MediaSweeper } from './media-sweeper';
+import type { AppEnv } from './http/env';
+import { createFileRoutes, createMediaRoutes } from './http/routes/media';
+import type { Logger } from './util/logger';
+import type { MediaLookup, MediaResolver } from './services';
+import type { DB } from './store/database';
+import { createIdempotencyRepository } from './store/idempotency';
+import type { Clock } from './util/clock';
+import { createMediaLookup } from './media/media-lookup';
+import { createMediaResolver } from './media/media-resolver';
+import { MediaService, type MediaServiceOptions } from './media/media-service';
+import { MediaSweeper } from './media/media-sweeper';
 
 export interface CreateMediaOptions {
   db: DB;
@@ -19,11 +19,10 @@ export interface CreateMediaOptions {
   publicBaseUrl: string | (() => string);
   clock?: Clock;
   log?: Logger;
-  /** Allow fetching from private networks (config.mediaAllowPrivate). Default: SOCIALPUB_MEDIA_ALLOW_PRIVATE=1 in `env`. */
+  /** Allow fetching from private networks (config.mediaAllowPrivate). Default false. */
   allowPrivate?: boolean;
   /** Size cap of a prepared or uploaded file (config.mediaMaxBytes). Default 500 MB. */
   maxBytes?: number;
-  env?: NodeJS.ProcessEnv;
   /** Anything else of the service (hosts, guard, limits) for tests and benchmarks. */
   service?: Partial<MediaServiceOptions>;
 }
@@ -43,11 +42,6 @@ export interface MediaModule {
   stop(): Promise<void>;
 }
 
-/** True for SOCIALPUB_MEDIA_ALLOW_PRIVATE=1 (or true/yes). */
-export function allowPrivateFromEnv(env: NodeJS.ProcessEnv = process.env): boolean {
-  return ['1', 'true', 'yes'].includes((env.SOCIALPUB_MEDIA_ALLOW_PRIVATE ?? '').trim().toLowerCase());
-}
-
 /** Media preparation, wired: the composition root (daemon.ts) calls this once. */
 export function createMedia(options: CreateMediaOptions): MediaModule {
   const service = new MediaService({
@@ -56,7 +50,7 @@ export function createMedia(options: CreateMediaOptions): MediaModule {
     publicBaseUrl: options.publicBaseUrl,
     clock: options.clock,
     log: options.log,
-    allowPrivate: options.allowPrivate ?? allowPrivateFromEnv(options.env),
+    allowPrivate: options.allowPrivate ?? false,
     ...(options.maxBytes !== undefined ? { maxBytes: options.maxBytes } : {}),
     ...options.service,
   });

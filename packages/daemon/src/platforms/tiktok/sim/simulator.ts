@@ -1,12 +1,12 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
-import type { Clock } from '../../util/clock';
-import { dropConnection } from '../shared/drop-connection';
-import { recorder, recordOf, selfBase, SimulatorLog } from '../shared/simulator-recorder';
-import { isSandboxToken } from '../shared/is-sandbox-token';
-import { readBody } from '../shared/read-body';
-import type { SimulatedPost } from '../shared/sandbox-post-sink';
-import { planProblem, TIKTOK_CHUNK_RULES, type ChunkRules } from './chunk-plan';
+import type { Clock } from '../../../util/clock';
+import { dropConnection } from '../../shared/drop-connection';
+import { recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
+import { isSandboxToken } from '../../shared/is-sandbox-token';
+import { readBody } from '../../shared/read-body';
+import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
+import { planProblem, TIKTOK_CHUNK_RULES, type ChunkRules } from '../chunk-plan';
 
 /**
  * A strict simulator of open.tiktokapis.com (Content Posting API, Direct Post) and its

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
-import type { SandboxDeps, Simulator } from '../sandbox';
+import type { SandboxDeps, Simulator } from '../../platform-module';
 import { createTwitterSimulator, X_HOST } from './simulator';
-import { sandboxPostSink } from '../shared/sandbox-post-sink';
+import { sandboxPostSink } from '../../shared/sim/sandbox-post-sink';
 
 /** The X simulator as the daemon serves it for sandbox connections (`/sandbox/api.x.com/...`); video processing takes 2 s. */
 export function twitterSandbox(deps: SandboxDeps): Simulator {

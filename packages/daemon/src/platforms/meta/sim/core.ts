@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
-import type { DB } from '../../store/database';
-import type { Clock } from '../../util/clock';
-import { isSandboxToken } from '../shared/is-sandbox-token';
-import { readBody } from '../shared/read-body';
-import { sandboxPostSink, type SimulatedPost } from '../shared/sandbox-post-sink';
-import type { GraphErrorBody } from './graph-client';
+import type { DB } from '../../../store/database';
+import type { Clock } from '../../../util/clock';
+import { isSandboxToken } from '../../shared/is-sandbox-token';
+import { readBody } from '../../shared/read-body';
+import { sandboxPostSink, type SimulatedPost } from '../../shared/sim/sandbox-post-sink';
+import type { GraphErrorBody } from '../graph-client';
 
 /**
  * The machinery the Meta simulators share: one state (Instagram-via-Facebook-Login and

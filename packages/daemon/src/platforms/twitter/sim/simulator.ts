@@ -1,11 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import twitterText from 'twitter-text';
-import type { Clock } from '../../util/clock';
-import { parseOAuth1Header, verifyOAuth1 } from './oauth1';
-import { isSandboxToken } from '../shared/is-sandbox-token';
-import { recorder, recordOf, SimulatorLog } from '../shared/simulator-recorder';
-import type { SimulatedPost } from '../shared/sandbox-post-sink';
+import type { Clock } from '../../../util/clock';
+import { parseOAuth1Header, verifyOAuth1 } from '../oauth1';
+import { isSandboxToken } from '../../shared/is-sandbox-token';
+import { recorder, recordOf, SimulatorLog } from '../../shared/sim/simulator-recorder';
+import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 
 /**
  * A strict simulator of api.x.com for the endpoints socialpub uses (platforms.md §3, §9):

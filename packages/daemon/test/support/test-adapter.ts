@@ -1,14 +1,14 @@
 /**
- * TEST ONLY. An in-process platform adapter with fault injection and a ledger of what it
- * "posted", for the scheduler, publisher and crash tests. Never used unless a test builds
- * it or the daemon runs with SOCIALPUB_TEST_ADAPTER set (see adaptersFromEnv), in which
- * case it replaces every platform's adapter and nothing reaches a real platform.
+ * An in-process platform adapter with fault injection and a ledger of what it "posted",
+ * for the scheduler, publisher and crash tests. Test code builds it and hands it to the
+ * daemon (`startDaemon(config, { adapters })`, `createPublishing({ adapters })`); the
+ * production code never loads it.
  */
 import type { Platform } from '@socialpub/core';
-import type { PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from './adapter';
+import type { PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../../src/platforms/adapter';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { PLATFORMS } from '@socialpub/core';
-import { AuthExpiredError, OutcomeUnknownError, PermanentError, RateLimitedError, RetryableError } from './errors';
+import { AuthExpiredError, OutcomeUnknownError, PermanentError, RateLimitedError, RetryableError } from '../../src/platforms/errors';
 
 /** One post the test platform made. */
 export interface LedgerEntry {
@@ -229,8 +229,9 @@ export function createTestAdapters(ledger: Ledger, opts: Omit<TestAdapterOptions
 }
 
 /**
- * TEST ONLY. With `SOCIALPUB_TEST_ADAPTER=/path/to/ledger.jsonl`, every platform publishes
- * through the test adapter into that file instead of the network; optional
+ * For a test's child process (test/crash/daemon-child.ts): with
+ * `SOCIALPUB_TEST_ADAPTER=/path/to/ledger.jsonl`, every platform publishes through the test
+ * adapter into that file instead of the network; optional
  * `SOCIALPUB_TEST_ADAPTER_LATENCY_MS=min,max` adds a random delay before each post and
  * `SOCIALPUB_TEST_ADAPTER_AFTER_POST_MS=min,max` one after it. Returns null when the
  * variable is not set (the normal case).

@@ -1,4 +1,4 @@
-import { DAY_MS, fail, type MetaSimState, type SimAccount, type SimPlatform } from './sim-core';
+import { DAY_MS, fail, type MetaSimState, type SimAccount, type SimPlatform } from './core';
 
 /** An Instagram or Threads media container (platforms.md §1.1, §4.1). */
 export interface SimContainer extends Record<string, unknown> {

@@ -1,5 +1,5 @@
 import type { Platform } from '@socialpub/core';
-import type { DB } from '../../store/database';
+import type { DB } from '../../../store/database';
 
 /** A post a simulator made (what `socialpub sandbox posts` lists). */
 export interface SimulatedPost {

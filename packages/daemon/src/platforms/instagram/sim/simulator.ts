@@ -1,6 +1,6 @@
-import { hashtags, mentions, codePoints } from '../meta/text-rules';
-import { checkChildren, containerStatus, createContainer, getContainer, publishingLimitRow, type SimContainer } from '../meta/sim-containers';
-import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest } from '../meta/sim-core';
+import { hashtags, mentions, codePoints } from '../../meta/text-rules';
+import { checkChildren, containerStatus, createContainer, getContainer, publishingLimitRow, type SimContainer } from '../../meta/sim/containers';
+import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest } from '../../meta/sim/core';
 
 /**
  * graph.instagram.com (Instagram Login) and the Instagram edges of graph.facebook.com

@@ -1,12 +1,12 @@
 import { Hono, type Context } from 'hono';
-import type { DB } from '../../store/database';
-import type { Clock } from '../../util/clock';
-import { facebookRoutes } from '../facebook/simulator';
-import { instagramRoutes } from '../instagram/simulator';
-import { threadsRoutes } from '../threads/simulator';
-import { dropConnection } from '../shared/drop-connection';
-import { GraphFail, MetaSimState, readSimRequest, recordOf, type MetaSimConfig, type SimRoutes } from './sim-core';
-import { oauthRoutes } from './sim-oauth';
+import type { DB } from '../../../store/database';
+import type { Clock } from '../../../util/clock';
+import { facebookRoutes } from '../../facebook/sim/simulator';
+import { instagramRoutes } from '../../instagram/sim/simulator';
+import { threadsRoutes } from '../../threads/sim/simulator';
+import { dropConnection } from '../../shared/drop-connection';
+import { GraphFail, MetaSimState, readSimRequest, recordOf, type MetaSimConfig, type SimRoutes } from './core';
+import { oauthRoutes } from './oauth';
 
 /** Which route sets answer on which host (the first that recognises a path wins). */
 const HOSTS: Record<string, SimRoutes[]> = {

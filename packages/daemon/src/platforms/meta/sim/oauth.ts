@@ -1,4 +1,4 @@
-import { DAY_MS, fail, GraphFail, type MetaSimState, type SimPlatform, type SimRequest, type TokenRecord } from './sim-core';
+import { DAY_MS, fail, GraphFail, type MetaSimState, type SimPlatform, type SimRequest, type TokenRecord } from './core';
 
 const LONG_LIVED_S = 5_184_000; // 60 days
 const SHORT_LIVED_S = 3_600;

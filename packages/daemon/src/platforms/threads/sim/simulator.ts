@@ -1,6 +1,6 @@
-import { links, threadsLength } from '../meta/text-rules';
-import { checkChildren, containerStatus, createContainer, getContainer, publishingLimitRow, type SimContainer } from '../meta/sim-containers';
-import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest } from '../meta/sim-core';
+import { links, threadsLength } from '../../meta/text-rules';
+import { checkChildren, containerStatus, createContainer, getContainer, publishingLimitRow, type SimContainer } from '../../meta/sim/containers';
+import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest } from '../../meta/sim/core';
 
 /**
  * graph.threads.net, strict per platforms.md §4 and §9: containers, publishing on

@@ -1,0 +1,16 @@
+import { PLATFORM_INFO } from '@socialpub/core';
+import { connectMeta } from '../meta/connect';
+import { metaSandbox } from '../meta/sim/sandbox';
+import type { PlatformModule } from '../platform-module';
+import { createFacebookAdapter } from './adapter';
+
+/** Facebook pages: Graph API posts, photos and videos with a page token. */
+export const facebook: PlatformModule = {
+  platform: 'facebook',
+  limits: PLATFORM_INFO.facebook,
+  createAdapter: (config) => createFacebookAdapter({ graphVersion: config.graphVersion }),
+  simulator: metaSandbox,
+  connect: (options, io, deps) => connectMeta('facebook', options, io, deps),
+  // Page tokens from a long-lived user token do not expire.
+  refresher: null,
+};

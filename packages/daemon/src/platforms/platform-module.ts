@@ -1,0 +1,84 @@
+import type { Got } from 'got';
+import type { Hono } from 'hono';
+import type { Platform, PlatformInfo } from '@socialpub/core';
+import type { ConnectIO } from '../connect/connect-io';
+import type { DB } from '../store/database';
+import type { ConnectionInfo, ConnectionInput } from '../store/connections';
+import type { Credentials, TokenUpdate } from '../store/credentials';
+import type { Clock } from '../util/clock';
+import type { PlatformAdapter } from './adapter';
+import type { MetaConnectOptions } from './meta/connect';
+
+/**
+ * Everything the daemon knows about one platform, exported by its folder
+ * (`platforms/<platform>/index.ts`) and listed once in `platforms/registry.ts`.
+ */
+export interface PlatformModule {
+  readonly platform: Platform;
+  /** The core table's entry: content types, caption and media limits. */
+  readonly limits: PlatformInfo;
+  /** The publishing adapter; its `validate()` holds the platform's rules beyond the core table. */
+  createAdapter(config: PlatformsConfig): PlatformAdapter;
+  /** The simulator sandbox connections talk to (Meta's three platforms share one). */
+  readonly simulator: SimulatorFactory;
+  /** `socialpub connect <platform>` (live): the platform's OAuth flow. */
+  readonly connect: Connector;
+  /** Keeps live tokens fresh in the background; null when the platform's tokens need no refresh. */
+  readonly refresher: Refresher | null;
+}
+
+/** Platform settings from the daemon's configuration (`DaemonConfig.platforms`). */
+export interface PlatformsConfig {
+  /** Graph API version for the Meta platforms (default v25.0). */
+  graphVersion?: string;
+  /** Instagram hashtags per caption (default 5). */
+  instagramMaxHashtags?: number;
+  /** TikTok privacy level for connections whose meta sets none. */
+  tiktokPrivacyLevel?: string;
+  /** Whether the TikTok app passed TikTok's audit (unaudited apps may only post SELF_ONLY). */
+  tiktokAudited?: boolean;
+  /** YouTube privacy status for connections whose meta sets none (default public). */
+  youtubePrivacyStatus?: string;
+}
+
+/** What every simulator factory receives. */
+export interface SandboxDeps {
+  /** Posts go to sandbox_posts, so `socialpub sandbox posts` lists them across restarts. */
+  db: DB | null;
+  clock: Clock;
+}
+
+/** A simulator: a Hono app answering `/<host>/...` for each of its hosts. */
+export interface Simulator {
+  hosts: readonly string[];
+  app: Hono;
+}
+
+export type SimulatorFactory = (deps: SandboxDeps) => Simulator;
+
+/** Options any live connect takes; each platform reads the ones it knows. */
+export type ConnectOptions = MetaConnectOptions & Record<string, unknown>;
+
+/** What a connect flow needs from the daemon. */
+export interface ConnectDeps {
+  connections: { save(userId: string, platform: Platform, input: ConnectionInput): ConnectionInfo };
+  clock?: Clock;
+  /** Host -> base URL; default `https://<host>` (tests point it at the simulator). */
+  baseUrl?: (host: string) => string;
+  http?: Got;
+}
+
+export type Connector = (options: ConnectOptions, io: ConnectIO, deps: ConnectDeps) => Promise<ConnectionInfo>;
+
+/** A platform's way of refreshing a connection's token ahead of expiry. */
+export interface Refresher {
+  platform: Platform;
+  /** Whether this connection's tokens can be refreshed this way (e.g. Instagram Login, not Facebook Login). */
+  applies(credentials: Credentials): boolean;
+  /** The platform refuses a refresh of a younger token (Instagram and Threads: 24 h). */
+  minAgeMs: number;
+  /** Returns the new tokens; throws on failure. */
+  refresh(credentials: Credentials, deps: { baseUrl(host: string): string; signal: AbortSignal; clock: Clock }): Promise<TokenUpdate>;
+  /** A failure that does not mean the grant is gone (network, 5xx): retry later, keep the connection. */
+  isTransient(err: unknown): boolean;
+}

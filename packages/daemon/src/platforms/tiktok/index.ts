@@ -1,0 +1,21 @@
+import { PLATFORM_INFO } from '@socialpub/core';
+import type { PlatformModule } from '../platform-module';
+import { createTiktokAdapter } from './adapter';
+import { tiktokBackgroundRefresher } from './background-refresher';
+import { connectTiktok, type TiktokConnectOptions } from './connect';
+import { tiktokSandbox } from './sim/sandbox';
+
+/** TikTok: Content Posting API direct post (pushed chunks or pulled URL), status polling. */
+export const tiktok: PlatformModule = {
+  platform: 'tiktok',
+  limits: PLATFORM_INFO.tiktok,
+  createAdapter: (config) =>
+    createTiktokAdapter({
+      defaults: { ...(config.tiktokPrivacyLevel ? { privacy_level: config.tiktokPrivacyLevel } : {}), ...(config.tiktokAudited ? { audited: true } : {}) },
+    }),
+  simulator: tiktokSandbox,
+  // The user's client key/secret may come as --app-id/--app-secret too.
+  connect: (o, io, deps) =>
+    connectTiktok({ ...(o as unknown as TiktokConnectOptions), clientKey: (o.clientKey as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
+  refresher: tiktokBackgroundRefresher,
+};
