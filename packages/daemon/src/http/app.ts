@@ -6,6 +6,7 @@ import type { DaemonConfig, RateClass } from '../config';
 import { EventsHub } from '../events/events-hub';
 import { createWebhooksService } from '../events/webhooks-service';
 import { createJobsService } from '../jobs/jobs-service';
+import type { HostResolver } from '../media/address-guard';
 import type { PlatformAdapter } from '../platforms/adapter';
 import { createAdapters } from '../platforms/registry';
 import { guessingMediaLookup, idleScheduler, type MediaLookup, type SchedulerHooks } from '../services';
@@ -63,7 +64,7 @@ export interface AppDeps {
   /** Told when a webhook delivery was queued (the deliverer's pump). */
   webhookQueued?: () => void;
   /** Resolves webhook host names (tests). */
-  webhookResolve?: import('../media/address-guard').HostResolver;
+  webhookResolve?: HostResolver;
   /** SSE heartbeat interval (ms of the clock). */
   heartbeatMs?: number;
 }

@@ -14,6 +14,12 @@ afterEach(async () => {
 });
 export const onCleanup = (fn: () => Promise<void> | void) => cleanups.push(fn);
 
+/** The answer of POST /webhooks (or the error body). */
+export interface CreatedBody {
+  webhook: { id: string; secret: string; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
 /** The HTTP app with the events module: hub, deliverer (allowing loopback receivers), on a ManualClock at real time. */
 export function eventsWorld(opts: HarnessOptions & { deliverer?: Partial<DelivererOptions>; allowPrivate?: boolean } = {}) {
   const secrets = new SecretBox(randomBytes(32));
@@ -54,7 +60,7 @@ export function eventsWorld(opts: HarnessOptions & { deliverer?: Partial<Deliver
     },
     async createWebhook(body: Record<string, unknown>) {
       const res = await h.call('POST', `${API}/webhooks`, { body });
-      return { status: res.status, body: (await res.json()) as Record<string, any> };
+      return { status: res.status, body: (await res.json()) as CreatedBody };
     },
     eventTypes(): string[] {
       return (h.db.prepare('SELECT type FROM events ORDER BY id').all() as { type: string }[]).map((r) => r.type);
