@@ -20,6 +20,11 @@ export default defineConfig({
   target: 'node22',
   splitting: true,
   clean: true,
+  // One line instead of a line per chunk (about a hundred); errors are still printed.
+  silent: true,
+  async onSuccess() {
+    console.log('socialpub CLI built: packages/cli/dist/cli.js (commands in chunks loaded on use)');
+  },
   dts: false,
   sourcemap: false,
   shims: false,

@@ -20,6 +20,9 @@ export interface GlobalOptions {
 
 export const DEFAULT_BASE_URL = 'http://127.0.0.1:8787';
 
+/** `sp_<id>_<secret>` as the daemon reads it (`sp_key_…_…` today), without spaces. */
+const API_KEY_SHAPE = /^sp_\w+_\w+$/;
+
 /**
  * What a command receives: output, prompts, and settings resolved flags > environment >
  * config file > defaults. Heavy things (conf, the SDK) load on first use only.
@@ -66,10 +69,18 @@ export class Ctx {
   }
 
   async apiKey(): Promise<string> {
-    const key = this.opts.apiKey ?? nonEmpty(this.io.env.SOCIALPUB_API_KEY) ?? (await this.config()).get('api-key');
+    const env = nonEmpty(this.io.env.SOCIALPUB_API_KEY);
+    const [key, from] = this.opts.apiKey !== undefined ? [this.opts.apiKey, '--api-key'] : env ? [env, 'SOCIALPUB_API_KEY'] : [(await this.config()).get('api-key'), 'the config (api-key)'];
     if (!key) {
       throw new CliError('unauthorized', 'no API key: pass --api-key, set SOCIALPUB_API_KEY, or save one in the config', EXIT.auth, {
         hint: 'run `socialpub up` (it creates and saves one), or `socialpub keys create`',
+      });
+    }
+    // The shape the daemon checks first (sp_<id>_<secret>); said here in the terms the user
+    // gave it, not in the request headers the daemon sees.
+    if (!API_KEY_SHAPE.test(key)) {
+      throw new CliError('unauthorized', `the API key from ${from} is malformed: a key looks like sp_key_<id>_<secret>`, EXIT.auth, {
+        hint: '`socialpub keys create` makes one (`socialpub up` makes and saves one)',
       });
     }
     return key;

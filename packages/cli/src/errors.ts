@@ -2,6 +2,8 @@
  * Typed errors and the documented exit codes. Commands throw; only the entry point
  * (main.ts) turns an error into an exit code, a one-line message and a suggestion.
  */
+import { messageInFlags, withFlag } from './api-fields';
+
 export const EXIT = Object.freeze({
   ok: 0,
   /** Anything unexpected, or the daemon answered 5xx. */
@@ -127,7 +129,7 @@ interface ApiLikeError {
  */
 export function toFailure(err: unknown): Failure {
   if (err instanceof CliError) {
-    return strip({ exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, details: err.details, data: err.data });
+    return strip({ exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, details: err.details?.map(withFlag), data: err.data });
   }
   if (err instanceof Error) {
     const e = err as ApiLikeError;
@@ -137,12 +139,13 @@ export function toFailure(err: unknown): Failure {
       const retryAfter = typeof e.retryAfter === 'number' ? e.retryAfter : undefined;
       let hint = CODE_HINT[code];
       if (exitCode === EXIT.rateLimited && retryAfter !== undefined) hint = `try again in ${retryAfter} s`;
+      const details = Array.isArray(e.details) ? e.details.map(withFlag) : undefined;
       return strip({
         exitCode,
         code,
-        message: e.message,
+        message: messageInFlags(e.message, details),
         hint,
-        details: Array.isArray(e.details) ? e.details : undefined,
+        details,
         retryAfter,
         requestId: typeof e.requestId === 'string' ? e.requestId : undefined,
       });

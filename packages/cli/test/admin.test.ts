@@ -122,7 +122,7 @@ describe('socialpub connect --sandbox and connections', () => {
   it('asks for live app credentials only when a person can answer', async () => {
     const r = await t.run('connect instagram --user tester@example.com --json');
     expect(r.code).toBe(2);
-    expect(r.json<{ error: { message: string } }>().error.message).toBe('missing Meta app id (see --help for the flag)');
+    expect(r.json<{ error: { message: string } }>().error.message).toBe('missing --client-id (the Meta app id)');
     const pair = await t.run('connect twitter --access-token abc');
     expect(pair.code).toBe(2);
     expect(pair.stderr).toContain('--access-token and --access-secret come together');

@@ -7,7 +7,7 @@ import { buildProgram } from '../src/main';
 import { parseWhen, scheduleValue } from '../src/time-input';
 import { processIo } from '../src/io';
 import { tempHome } from './helpers';
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 
 const home = tempHome();
 afterAll(() => home.cleanup());
@@ -111,11 +111,11 @@ describe('socialpub config', () => {
 
   it('lets flags beat the environment, and the environment beat the config', async () => {
     await home.run('config set base-url http://127.0.0.1:1');
-    const envWins = await home.run('auth validate --json', { env: { SOCIALPUB_BASE_URL: 'http://127.0.0.1:2', SOCIALPUB_API_KEY: 'k' } });
+    const envWins = await home.run('auth validate --json', { env: { SOCIALPUB_BASE_URL: 'http://127.0.0.1:2', SOCIALPUB_API_KEY: 'sp_key_x_y' } });
     expect(envWins.json<{ error: { message: string } }>().error.message).toContain('127.0.0.1:2');
-    const flagWins = await home.run('auth validate --json --base-url http://127.0.0.1:3', { env: { SOCIALPUB_BASE_URL: 'http://127.0.0.1:2', SOCIALPUB_API_KEY: 'k' } });
+    const flagWins = await home.run('auth validate --json --base-url http://127.0.0.1:3', { env: { SOCIALPUB_BASE_URL: 'http://127.0.0.1:2', SOCIALPUB_API_KEY: 'sp_key_x_y' } });
     expect(flagWins.json<{ error: { message: string } }>().error.message).toContain('127.0.0.1:3');
-    const configOnly = await home.run('auth validate --json', { env: { SOCIALPUB_API_KEY: 'k' } });
+    const configOnly = await home.run('auth validate --json', { env: { SOCIALPUB_API_KEY: 'sp_key_x_y' } });
     expect(configOnly.json<{ error: { message: string } }>().error.message).toContain('127.0.0.1:1');
     await home.run('config unset base-url');
   });

@@ -55,10 +55,16 @@ describe('socialpub prepare', () => {
     expect(body.error).toMatchObject({ code: 'incomplete', exit_code: 8, message: '1 of 2 files were refused' });
     expect(body.data).toMatchObject({ status: 'completed', progress: { total: 2, completed: 1, failed: 1 } });
     expect(body.data.failed[0]).toMatchObject({ original_url: `${origin}/share-link`, error: { code: 'html_page' } });
+  });
+
+  it('exits 1, not 8 ("partly"), when every file is refused', async () => {
     const human = await t.run(`prepare ${origin}/share-link --wait`);
-    expect(human.code).toBe(8);
+    expect(human.code).toBe(1);
     expect(human.stdout).toMatch(/REFUSED\s+WHY/);
     expect(human.stderr).toContain('error: no file could be prepared');
+    const json = (await t.run(`prepare ${origin}/share-link ${origin}/other-page --wait --json`)).json<{ error: { code: string; exit_code: number }; data: { status: string } }>();
+    expect(json.error).toMatchObject({ code: 'media_failed', exit_code: 1 });
+    expect(json.data.status).toBe('failed');
   });
 
   it('shows a task by id with status, and refuses an unknown one (exit 4)', async () => {

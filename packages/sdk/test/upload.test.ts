@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
@@ -41,6 +41,24 @@ describe('media.upload() against the real daemon', () => {
     expect(sha(await served(file?.prepared_url ?? ''))).toBe(sha(MP4));
     // The task is a media task like any other.
     expect(await client.media.status(task.task_id)).toEqual(task);
+  });
+
+  it('runs the media.upload() example of docs/sdk.md as written (it publishes)', async () => {
+    const doc = await readFile(new URL('../../../docs/sdk.md', import.meta.url), 'utf8');
+    const block = /### `media\.upload\(\)`\n\n```ts\n([\s\S]*?)```/.exec(doc)?.[1];
+    expect(block).toContain('client.content.publish(');
+    // TypeScript's non-null assertions are the only syntax of the snippet plain JavaScript lacks.
+    const code = (block ?? '').replace(/\]!\./g, '].').replace(/await client\.content\.publish\(/, 'return await client.content.publish(');
+    await writeFile(join(dir, 'clip.mp4'), MP4);
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const run = new Function('client', 'buffer', 'readable', `return (async () => {\n${code}\n})();`) as (...a: unknown[]) => Promise<{ status: string }>;
+      const published = await run(client, PNG_BYTES, Readable.from([MP4]));
+      expect(published.status).toBe('publishing');
+    } finally {
+      process.chdir(cwd);
+    }
   });
 
   it('uploads a Buffer with a name and a content type', async () => {

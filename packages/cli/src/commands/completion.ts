@@ -1,4 +1,4 @@
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '@commander-js/extra-typings';
 import type { Ctx } from '../context';
 import { UsageError } from '../errors';
 

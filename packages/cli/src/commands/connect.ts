@@ -1,8 +1,9 @@
-import { isPlatform, PLATFORMS } from '@socialpub/core';
 import type { Ctx } from '../context';
+import { PLATFORM_INFO, type Platform } from '@socialpub/core';
 import { UsageError } from '../errors';
 import type { ConnectionListing } from '@socialpub/daemon';
 import { withAdmin } from '../local/admin';
+import { parsePlatform } from '../platform-name';
 import type { LiveCredentials } from '../local/connect-live';
 
 export interface ConnectOptions extends LiveCredentials {
@@ -19,21 +20,39 @@ export interface ConnectOptions extends LiveCredentials {
  * takes pasted OAuth 1.0a tokens) and stores the tokens encrypted in the data dir.
  */
 export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
-  if (!isPlatform(o.platform)) throw new UsageError(`unknown platform "${o.platform}" (known: ${PLATFORMS.join(', ')})`);
-  const platform = o.platform;
+  const platform = parsePlatform(o.platform);
   const dataDir = await ctx.dataDir();
   let connection: ConnectionListing;
   if (o.sandbox) {
     connection = await withAdmin(dataDir, (admin) => admin.addSandboxConnection(platform, o.user ? { email: o.user } : {}));
   } else {
-    if (o.login !== undefined && o.login !== 'instagram' && o.login !== 'facebook') throw new UsageError('--login is instagram or facebook');
+    const login = o.login === undefined ? undefined : loginKind(o.login);
     if ((o.accessToken === undefined) !== (o.accessSecret === undefined)) throw new UsageError('--access-token and --access-secret come together (an OAuth 1.0a user token pair)');
     const { connectLive } = await import('../local/connect-live');
-    const { platform: _named, sandbox: _sandbox, user, login, ...credentials } = o;
-    connection = await connectLive(ctx, { ...credentials, dataDir, platform, email: user, login: login as 'instagram' | 'facebook' | undefined });
+    const { platform: _named, sandbox: _sandbox, user, login: _login, ...credentials } = o;
+    connection = await connectLive(ctx, { ...credentials, dataDir, platform, email: user, login });
   }
   ctx.log.result(connection, () => [
     `${ctx.log.green('✔')} ${platform} connected (${connection.mode}) for ${connection.email}${connection.account_name ? `: ${connection.account_name}` : ''}${connection.page_name ? `, page ${connection.page_name}` : ''}`,
-    ctx.log.dim(`try: socialpub publish "hello" -p ${platform} --now --wait`),
+    ctx.log.dim(`try: ${firstPublish(platform)}`),
   ]);
 }
+
+function loginKind(text: string): 'instagram' | 'facebook' {
+  if (text === 'instagram' || text === 'facebook') return text;
+  throw new UsageError('--login is instagram or facebook');
+}
+
+/** A first publish that works on this platform as written: with media where text alone is refused. */
+export function firstPublish(platform: Platform): string {
+  const info = PLATFORM_INFO[platform];
+  const rule = info.media[info.defaultType];
+  const base = `socialpub publish "hello" -p ${platform}`;
+  if (!rule || rule.min === 0) return `${base} --now --wait`;
+  // A platform that pulls media needs a public URL; a local file is uploaded to the daemon.
+  if (rule.kinds.includes('image')) return `${base} --media ${SAMPLE_IMAGE} --now --wait`;
+  return `${base} --media ./clip.mp4 --now --wait   # ${platform} needs a video: name one of yours`;
+}
+
+/** A public JPEG (also the README tour's): Instagram takes JPEG images by URL. */
+const SAMPLE_IMAGE = 'https://picsum.photos/id/10/1080/1350.jpg';

@@ -2,6 +2,7 @@ import type { MediaStatus } from '@socialpub/core';
 import type { SettledMediaStatus } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { CliError, EXIT } from '../errors';
+import { formatBytes } from '../ui/format';
 import type { Logger } from '../ui/logger';
 import { localFile, uploadFile } from './upload-file';
 
@@ -43,7 +44,10 @@ export async function prepare(ctx: Ctx, { urls: items, wait }: PrepareOptions): 
   reportTasks(ctx, tasks);
 }
 
-/** Several tasks: each printed in turn; under --json one `{ tasks: [...] }` document. Exit 8 when any file was refused. */
+/**
+ * Several tasks: each printed in turn; under --json one `{ tasks: [...] }` document. Exit 8
+ * when any file was refused (several tasks means an uploaded file, so one was prepared).
+ */
 function reportTasks(ctx: Ctx, tasks: MediaStatus[]): void {
   const data = { tasks: tasks.map(({ success: _ok, ...task }) => task) };
   const refused = tasks.reduce((n, t) => n + (t.status === 'processing' ? 0 : t.failed.length), 0);
@@ -84,9 +88,9 @@ function progressText(completed: number, failed: number, total: number): string 
 }
 
 /**
- * Prints a media task. When some or all files were refused it throws (exit 8): a person
- * sees the task above the error; under --json the one document is the error, with the
- * task as its `data`.
+ * Prints a media task. When some files were refused it throws (exit 8), when no file could
+ * be prepared too (exit 1): a person sees the task above the error; under --json the one
+ * document is the error, with the task as its `data`.
  */
 export function reportTask(ctx: Ctx, s: MediaStatus): void {
   const { success: _ok, ...data } = s;
@@ -94,7 +98,8 @@ export function reportTask(ctx: Ctx, s: MediaStatus): void {
   if (s.status === 'failed' || failed > 0) {
     if (!ctx.log.json) ctx.log.line(renderTask(ctx.log, s).join('\n'));
     const message = s.status === 'failed' ? `no file could be prepared (${s.error.message})` : `${failed} of ${s.progress.total} files were refused`;
-    throw new CliError(s.status === 'failed' ? 'media_failed' : 'incomplete', message, EXIT.incomplete, { data });
+    // Nothing prepared is a failure (exit 1); some files prepared, some refused, is exit 8.
+    throw new CliError(s.status === 'failed' ? 'media_failed' : 'incomplete', message, s.status === 'failed' ? EXIT.error : EXIT.incomplete, { data });
   }
   ctx.log.result(data, () => renderTask(ctx.log, s));
 }
@@ -121,16 +126,4 @@ export function renderTask(log: Logger, s: MediaStatus): string[] {
     ]));
   }
   return lines;
-}
-
-export function formatBytes(n: number): string {
-  if (n < 1024) return `${n} B`;
-  const units = ['KB', 'MB', 'GB'];
-  let v = n / 1024;
-  let i = 0;
-  while (v >= 1024 && i < units.length - 1) {
-    v /= 1024;
-    i++;
-  }
-  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }

@@ -1,7 +1,8 @@
-import { PLATFORMS, PLATFORM_INFO, allowsType, isPlatform, type ContentType, type Platform, type Post, type PublishResult } from '@socialpub/core';
+import { PLATFORMS, PLATFORM_INFO, allowsType, type ContentType, type Platform, type Post, type PublishResult } from '@socialpub/core';
 import type { PublishParams } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors';
+import { parsePlatform, platformName } from '../platform-name';
 import { parseAssignments, parseWhen, scheduleValue } from '../time-input';
 import { renderTargets, shortTime, truncate } from '../ui/format';
 import { localFile, uploadFile } from './upload-file';
@@ -122,7 +123,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
 
   // Offsets.
   const typeSchedule: Record<string, string> = Object.fromEntries(
-    parseAssignments(o.offset, '--offset', 'feed=+1h').map(([k, v]) => [k, scheduleValue(v, '--offset')]),
+    parseAssignments(o.offset, '--offset', 'feed=+1h').map(([k, v]) => [offsetKey(k), scheduleValue(v, '--offset')]),
   );
   const targetKeys = platforms.flatMap((p) => (platformTypes[p] ?? [PLATFORM_INFO[p].defaultType]).map((t) => `${p}.${t}`));
   if (wizard && scheduledFor && targetKeys.length > 1 && o.offset.length === 0) {
@@ -237,14 +238,20 @@ async function followJob(ctx: Ctx, r: PublishResult): Promise<Post> {
 function parsePlatformList(text: string): Platform[] {
   const list = text.split(',').map((p) => p.trim()).filter(Boolean);
   if (!list.length) throw new UsageError('--platforms names no platform');
-  for (const p of list) if (!isPlatform(p)) throw new UsageError(`unknown platform "${p}" (known: ${PLATFORMS.join(', ')})`);
-  return [...new Set(list)] as Platform[];
+  return [...new Set(list.map((p) => parsePlatform(p)))];
+}
+
+/** An --offset key: `story`, or `platform.type` with the platform as people type it (`X.post`). */
+function offsetKey(key: string): string {
+  const dot = key.indexOf('.');
+  const platform = dot > 0 ? platformName(key.slice(0, dot)) : null;
+  return platform ? `${platform}.${key.slice(dot + 1)}` : key;
 }
 
 function checkPlatform(p: string, platforms: readonly Platform[], flag: string): Platform {
-  if (!isPlatform(p)) throw new UsageError(`${flag}: unknown platform "${p}" (known: ${PLATFORMS.join(', ')})`);
-  if (!platforms.includes(p)) throw new UsageError(`${flag}: ${p} is not among the platforms (${platforms.join(', ')})`);
-  return p;
+  const platform = parsePlatform(p, flag);
+  if (!platforms.includes(platform)) throw new UsageError(`${flag}: ${platform} is not among the platforms (${platforms.join(', ')})`);
+  return platform;
 }
 
 /** URLs pass through; local files are uploaded to the daemon (POST /media/upload) and replaced by their prepared URLs. */

@@ -1,9 +1,8 @@
 import { mkdir } from 'node:fs/promises';
 import { API_PREFIX } from '@socialpub/core';
 import type { Ctx } from '../context';
-import type { DaemonFlags } from '../main';
 import { withAdmin } from '../local/admin';
-import { runningDaemon, startBackground } from '../local/daemon-process';
+import { runningDaemon, startBackground, type StartFlags } from '../local/daemon-process';
 import { daemonPaths } from '../local/daemon-files';
 import { maskKey } from './config';
 
@@ -13,7 +12,7 @@ import { maskKey } from './config';
  * and key in the CLI config. Later runs: report it is already running (and repair the
  * saved key if it no longer works).
  */
-export async function up(ctx: Ctx, flags: DaemonFlags): Promise<void> {
+export async function up(ctx: Ctx, flags: StartFlags & { user?: string | undefined }): Promise<void> {
   const dataDir = await ctx.dataDir();
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   const config = await ctx.config();

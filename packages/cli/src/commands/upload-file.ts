@@ -3,7 +3,7 @@ import { basename, resolve } from 'node:path';
 import type { MediaUploadResponse } from '@socialpub/core';
 import type { Ctx } from '../context';
 import { CliError, UsageError, toFailure } from '../errors';
-import { formatBytes } from './prepare';
+import { formatBytes } from '../ui/format';
 
 /** A media argument with a scheme (http, https, s3, gs, ...) is a URL for the daemon to fetch. */
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;

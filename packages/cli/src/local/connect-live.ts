@@ -3,6 +3,7 @@ import type { ConnectionListing } from '@socialpub/daemon';
 import type { Ctx } from '../context';
 import { CliError, EXIT } from '../errors';
 import { withAdmin } from './admin';
+import { missingFlag } from './connect-flags';
 import { openBrowser } from './open-browser';
 
 /** What `socialpub connect` takes for a live connection, as its flags give it. */
@@ -35,9 +36,9 @@ export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<Co
   const { connectLivePlatform } = await import('./daemon-extras');
   const io = {
     prompt: async (question: string, opts: { secret?: boolean } = {}) =>
-      opts.secret ? ctx.prompts.password(`${question}:`, `${question} (see --help for the flag)`) : ctx.prompts.input(`${question}:`, `${question} (see --help for the flag)`),
+      opts.secret ? ctx.prompts.password(`${question}:`, missingFlag(question)) : ctx.prompts.input(`${question}:`, missingFlag(question)),
     choose: async <T>(question: string, choices: { label: string; value: T }[]): Promise<T> => {
-      const picked = await ctx.prompts.select(question, question, choices.map((c, i) => ({ value: String(i), name: c.label })));
+      const picked = await ctx.prompts.select(question, missingFlag(question), choices.map((c, i) => ({ value: String(i), name: c.label })));
       return (choices[Number(picked)] as { value: T }).value;
     },
     print: (line: string) => ctx.log.info(line),

@@ -13,18 +13,22 @@ export function truncate(text: string, max: number): string {
   return chars.length <= max ? flat : `${chars.slice(0, max - 1).join('')}…`;
 }
 
-/** The lines of one job: its fields, then a table of targets. */
+/** The lines of one job: its fields (per-platform captions under the default one), then a table of targets. */
 export function renderPost(log: Logger, post: Post): string[] {
+  const captions = Object.entries(post.platform_captions).map(([platform, text]) => [`caption (${platform})`, truncate(text, 72)] as const);
+  // Continuation lines of a field start under its value: past the widest key, its colon and a space.
+  const indent = ' '.repeat(Math.max('scheduled for'.length, ...captions.map(([k]) => k.length)) + 2);
   const lines = log.fields([
     ['job', log.bold(post.job_id)],
     ['status', log.status(post.status)],
     ['caption', truncate(post.caption, 72)],
+    ...captions,
     ['platforms', post.platforms.join(', ')],
     ['scheduled for', post.scheduled_for ? shortTime(post.scheduled_for) : 'now'],
     ...(Object.keys(post.type_schedule).length
       ? [['type schedule', Object.entries(post.type_schedule).map(([k, v]) => `${k}=${v}`).join(', ')] as const]
       : []),
-    ...(post.media_urls.length ? [['media', post.media_urls.join('\n' + ' '.repeat(15))] as const] : []),
+    ...(post.media_urls.length ? [['media', post.media_urls.join(`\n${indent}`)] as const] : []),
     ['approval', post.require_approval ? 'required' : 'not required'],
     ['created', shortTime(post.created_at)],
   ]);
@@ -39,4 +43,17 @@ export function renderTargets(log: Logger, targets: readonly Target[]): string[]
     { header: 'STATUS', value: (t) => t.status, style: (s) => log.status(s) },
     { header: 'RESULT', value: (t) => t.post_url ?? (t.error ? `${t.error.code}: ${truncate(t.error.message, 60)}` : '') },
   ]);
+}
+
+/** `1536` -> `1.5 KB`: a file size for people. */
+export function formatBytes(n: number): string {
+  if (n < 1024) return `${n} B`;
+  const units = ['KB', 'MB', 'GB'];
+  let v = n / 1024;
+  let i = 0;
+  while (v >= 1024 && i < units.length - 1) {
+    v /= 1024;
+    i++;
+  }
+  return `${v.toFixed(v < 10 ? 1 : 0)} ${units[i]}`;
 }

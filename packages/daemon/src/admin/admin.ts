@@ -195,6 +195,11 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       const user = userFor(input.email, false);
       if (!store.connections.remove(user.id, platform)) throw new AdminError('not_found', `${user.email} has no ${platform} connection`);
     },
+    /** A user's settings as they are now. */
+    settings(email: string | undefined): { email: string; user_id: string; approval_workflow: boolean } {
+      const user = userFor(email, false);
+      return { email: user.email, user_id: user.id, approval_workflow: user.approvalWorkflow };
+    },
     setApprovalWorkflow(email: string | undefined, on: boolean): { email: string; user_id: string; approval_workflow: boolean } {
       const user = userFor(email, false);
       store.users.setApprovalWorkflow(user.id, on);

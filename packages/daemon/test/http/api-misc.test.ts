@@ -39,6 +39,18 @@ describe('POST /content/validate', () => {
     expect(unconnected.valid).toBe(false);
     expect(unconnected.errors[0]!.code).toBe('platform_not_connected');
   });
+
+  it('answers 400 for a body that is not valid JSON, 415 for one sent as another type (as docs/api.md says)', async () => {
+    const h = harness();
+    const notJson = await h.call('POST', `${API}/content/validate`, { body: 'hello' });
+    expect(notJson.status).toBe(400);
+    expect((await errorOf(notJson)).code).toBe('invalid_request');
+    const notObject = await h.call('POST', `${API}/content/validate`, { body: '[1]' });
+    expect(notObject.status).toBe(400);
+    const form = await h.call('POST', `${API}/content/validate`, { body: 'caption=x', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    expect(form.status).toBe(415);
+    expect((await errorOf(form)).code).toBe('unsupported_media_type');
+  });
 });
 
 describe('GET /platforms', () => {

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context';
-import type { DaemonFlags } from '../../main';
+import type { StartFlags } from '../../local/daemon-process';
 import { CliError, EXIT } from '../../errors';
 import { clearDaemonState, daemonPaths, fetchHealth, isAlive, readDaemonState, writeDaemonState } from '../../local/daemon-files';
 import { aborted, stopSignal } from '../../local/stop-signal';
@@ -9,7 +9,7 @@ import { aborted, stopSignal } from '../../local/stop-signal';
  * SIGINT or SIGTERM closes the listener, lets in-flight work settle and closes the store.
  * daemon.json records where it listens, for `up`, `status` and clients on this machine.
  */
-export async function daemonRun(ctx: Ctx, flags: DaemonFlags): Promise<void> {
+export async function daemonRun(ctx: Ctx, flags: StartFlags): Promise<void> {
   const dataDir = await ctx.dataDir();
   const existing = await readDaemonState(dataDir);
   if (existing && isAlive(existing.pid) && (await fetchHealth(existing.url))) {

@@ -1,10 +1,9 @@
 import type { Ctx } from '../../context';
-import type { DaemonFlags } from '../../main';
-import { runningDaemon, startBackground } from '../../local/daemon-process';
+import { runningDaemon, startBackground, type StartFlags } from '../../local/daemon-process';
 import { daemonPaths } from '../../local/daemon-files';
 
 /** `socialpub daemon start`: in the background; reports an already running one. */
-export async function daemonStart(ctx: Ctx, flags: DaemonFlags): Promise<void> {
+export async function daemonStart(ctx: Ctx, flags: StartFlags): Promise<void> {
   const dataDir = await ctx.dataDir();
   const running = await runningDaemon(dataDir);
   if (running) {

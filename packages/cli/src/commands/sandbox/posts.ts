@@ -1,14 +1,14 @@
-import { formatInstant, isPlatform, PLATFORMS } from '@socialpub/core';
+import { formatInstant } from '@socialpub/core';
 import type { Ctx } from '../../context';
-import { UsageError } from '../../errors';
 import { withAdmin } from '../../local/admin';
+import { parsePlatform } from '../../platform-name';
 import { shortTime, truncate } from '../../ui/format';
 
 /** `socialpub sandbox posts [--platform P]`: what the simulators received — the user's view of a dry run. */
 export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string | undefined }): Promise<void> {
-  if (platform !== undefined && !isPlatform(platform)) throw new UsageError(`unknown platform "${platform}" (known: ${PLATFORMS.join(', ')})`);
+  const only = platform === undefined ? undefined : parsePlatform(platform);
   const { listSandboxPosts } = await import('../../local/daemon-extras');
-  const rows = await withAdmin(await ctx.dataDir(), (admin) => listSandboxPosts(admin.store.db, platform ? { platform } : {}));
+  const rows = await withAdmin(await ctx.dataDir(), (admin) => listSandboxPosts(admin.store.db, only ? { platform: only } : {}));
   const posts = rows.map((p) => ({
     platform: p.platform,
     kind: p.kind,
@@ -32,7 +32,7 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
         { header: 'POST', value: (p) => p.post_url ?? p.post_id },
         { header: 'TEXT', value: (p) => truncate(text(p.body), 40) },
       ],
-      platform ? `the ${platform} simulator received nothing yet` : 'the simulators received nothing yet',
+      only ? `the ${only} simulator received nothing yet` : 'the simulators received nothing yet',
     ),
   );
 }

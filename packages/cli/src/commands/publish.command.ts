@@ -1,0 +1,43 @@
+import { collect, examples, type Kit } from '../command-kit';
+import type { Program } from '../program';
+
+/** `socialpub publish [caption]`: publish now or schedule; a wizard in a terminal. */
+export function definePublish(program: Program, kit: Kit): void {
+  examples(
+    program
+      .command('publish')
+      .description('publish now or schedule; asks for what is missing when run in a terminal')
+      .argument('[caption]', 'the caption (default for every platform)')
+      .option('-p, --platforms <list>', 'comma-separated platforms, e.g. instagram,twitter')
+      .option('--caption-for <platform=text>', 'a caption for one platform (repeatable)', collect)
+      .option('--type <platform=types>', 'content types for a platform, e.g. instagram=story,feed (repeatable)', collect)
+      .option('--media <url|file>', 'a media URL or a local file (repeatable)', collect)
+      .option('--now', 'publish now')
+      .option('--at <time>', 'when: ISO time (2026-12-25T10:00:00Z; no zone = local time) or +30m/+2h from now')
+      .option('--offset <key=when>', 'per type/platform time: story=+0h, feed=+1h, instagram.story=<ISO> (repeatable)', collect)
+      .option('--require-approval', 'hold the job until `schedule approve`')
+      .option('--wait', 'follow every target to its end and print post URLs')
+      .option('-y, --yes', 'do not ask for confirmation')
+      .option('--idempotency-key <key>', 'make retries of this command create one job')
+      .action(async (caption, o) =>
+        (await import('./publish')).publish(kit.ctx(), {
+          ...o,
+          caption,
+          captionFor: o.captionFor ?? [],
+          type: o.type ?? [],
+          media: o.media ?? [],
+          now: o.now === true,
+          offset: o.offset ?? [],
+          requireApproval: o.requireApproval === true,
+          wait: o.wait === true,
+          yes: o.yes === true,
+        }),
+      ),
+    [
+      'socialpub publish "hello" -p twitter --now --wait',
+      'socialpub publish "Launch!" -p facebook,twitter --media ./photo.jpg --at 2026-12-25T10:00:00Z',
+      'socialpub publish "Story then feed" -p instagram --type instagram=story,feed --media https://picsum.photos/id/10/1080/1350.jpg --at +1h --offset feed=+1h',
+      'socialpub publish        # in a terminal: asks for everything',
+    ],
+  );
+}

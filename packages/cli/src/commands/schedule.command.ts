@@ -1,0 +1,55 @@
+import { collect, examples, parseCount, type Kit } from '../command-kit';
+import type { Program } from '../program';
+
+/** `socialpub schedule list|show|retime|cancel|approve|reject`. */
+export function defineSchedule(program: Program, kit: Kit): void {
+  const schedule = examples(program.command('schedule').description('scheduled and past jobs'), [
+    'socialpub schedule list --status scheduled',
+    'socialpub schedule show job_abc123',
+    'socialpub schedule retime job_abc123 --at +2h',
+    'socialpub schedule cancel job_abc123',
+  ]);
+  examples(
+    schedule
+      .command('list')
+      .description('list jobs by time as a table')
+      .option('--status <status>', 'all, pending_approval, scheduled, publishing, published, partially_published, failed, cancelled, needs_review', 'all')
+      .option('--limit <n>', 'at most N jobs (default 50)', parseCount)
+      .option('--all', 'every job, however many')
+      .option('--cursor <cursor>', 'continue after a previous listing (its next_cursor)')
+      .action(async (o) => (await import('./schedule/list')).scheduleList(kit.ctx(), { ...o, all: o.all === true })),
+    ['socialpub schedule list', 'socialpub schedule list --status scheduled --json', 'socialpub schedule list --all --json | jq ".posts | length"'],
+  );
+  examples(
+    schedule
+      .command('show')
+      .description('one job with every target')
+      .argument('<job_id>', 'the job id (job_…)')
+      .action(async (jobId) => (await import('./schedule/show')).scheduleShow(kit.ctx(), { jobId })),
+    ['socialpub schedule show job_abc123'],
+  );
+  examples(
+    schedule
+      .command('retime')
+      .description('move a job: offsets follow the new time, absolute times stay')
+      .argument('<job_id>', 'the job id')
+      .option('--at <time>', 'the new time (ISO, or +30m/+2h from now)')
+      .option('--offset <key=when>', 'replace the per type/platform times (repeatable)', collect)
+      .action(async (jobId, o) => (await import('./schedule/retime')).scheduleRetime(kit.ctx(), { jobId, at: o.at, offset: o.offset ?? [] })),
+    ['socialpub schedule retime job_abc123 --at 2026-12-26T09:00:00Z', 'socialpub schedule retime job_abc123 --at +2h'],
+  );
+  for (const [action, description] of [
+    ['cancel', 'cancel every target not yet started'],
+    ['approve', 'approve a job held for approval'],
+    ['reject', 'reject a job held for approval (its targets are cancelled)'],
+  ] as const) {
+    examples(
+      schedule
+        .command(action)
+        .description(description)
+        .argument('<job_id>', 'the job id')
+        .action(async (jobId) => (await import('./schedule/transition')).scheduleTransition(kit.ctx(), { action, jobId })),
+      [`socialpub schedule ${action} job_abc123`],
+    );
+  }
+}

@@ -1,0 +1,27 @@
+/**
+ * The platforms' connect flows (in the daemon package) ask in their own words; without a
+ * terminal the CLI cannot ask, and says which flag gives the answer instead.
+ */
+const FLAG_OF_QUESTION: Readonly<Record<string, string>> = {
+  'Meta app id': '--client-id (the Meta app id)',
+  'Threads app id': '--client-id (the Threads app id)',
+  'App secret': '--client-secret (the app secret)',
+  'TikTok client key': '--client-id (the TikTok client key)',
+  'TikTok client secret': '--client-secret (the TikTok client secret)',
+  'Google OAuth client id': '--client-id (the Google OAuth client id)',
+  'OAuth 2.0 client id': '--client-id (the X OAuth 2.0 client id)',
+  'Client secret': '--client-secret',
+  'Client secret (empty for a public client)': '--client-secret (the X OAuth 2.0 client secret)',
+  'API key (consumer key)': '--consumer-key (the X app API key)',
+  'API key secret': '--consumer-secret (the X app API key secret)',
+  'Access token': '--access-token',
+  'Access token secret': '--access-secret',
+  'Which Facebook page?': '--page (the Facebook page id)',
+  'After authorizing, paste the full URL the browser was sent to': 'the URL the browser was sent to (pasted when asked: run this in a terminal)',
+  'How should socialpub sign in to X?': '--client-id (OAuth 2.0 in the browser) or --consumer-key, --consumer-secret, --access-token and --access-secret (OAuth 1.0a)',
+};
+
+/** What a prompt's usage error says is missing: the flag that answers the question. */
+export function missingFlag(question: string): string {
+  return FLAG_OF_QUESTION[question] ?? `${question} (see --help for the flag)`;
+}
