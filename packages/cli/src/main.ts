@@ -11,6 +11,7 @@ import { defineConfig } from './commands/config.command';
 import { defineConnect } from './commands/connect.command';
 import { defineConnections } from './commands/connections.command';
 import { defineDaemon, defineDown } from './commands/daemon.command';
+import { defineEvents } from './commands/events.command';
 import { defineKeys } from './commands/keys.command';
 import { definePlatforms } from './commands/platforms.command';
 import { definePrepare } from './commands/prepare.command';
@@ -20,6 +21,7 @@ import { defineSchedule } from './commands/schedule.command';
 import { defineSettings } from './commands/settings.command';
 import { defineStatus } from './commands/status.command';
 import { defineUp } from './commands/up.command';
+import { defineWebhooks } from './commands/webhooks.command';
 
 /**
  * Every command, in the order `socialpub --help` lists them. Each definition owns its
@@ -42,6 +44,8 @@ const COMMANDS: ((program: Program, kit: Kit) => void)[] = [
   defineAuth,
   defineWhoami,
   definePlatforms,
+  defineEvents,
+  defineWebhooks,
   defineConfig,
   defineCompletion,
 ];

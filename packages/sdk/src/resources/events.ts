@@ -12,6 +12,8 @@ export interface EventStreamParams {
   jobId?: string;
   /** Ends the iteration (quietly) when aborted. */
   signal?: AbortSignal;
+  /** End once the events kept so far (after `since`) are yielded, instead of following live ones. */
+  untilCaughtUp?: boolean;
 }
 
 /** Waits between reconnections: 1 s doubling to 30 s; reset once a stream opens. */
@@ -43,7 +45,8 @@ export class Events extends Resource {
       failures = 0;
       try {
         for await (const message of parseSse(response.body as ReadableStream<Uint8Array>)) {
-          if (message.id === undefined) continue; // ready, gap
+          if (message.event === 'live' && params.untilCaughtUp) return;
+          if (message.id === undefined) continue; // ready, live, gap
           last = message.id;
           yield JSON.parse(message.data) as SocialpubEvent;
         }

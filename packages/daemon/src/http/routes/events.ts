@@ -61,6 +61,7 @@ export function eventsRoutes(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: n
           await stream.writeSSE({ event: 'gap', data: JSON.stringify({ after: eventId(cursor), oldest_kept: eventId(oldest) }) });
         }
         await stream.writeSSE({ event: 'ready', data: JSON.stringify({ after: eventId(cursor) }), retry: 1000 });
+        let caughtUp = false;
         while (!stream.aborted) {
           const page = store.events.listAfter(user.id, cursor, filter);
           for (const e of page.events) {
@@ -69,6 +70,11 @@ export function eventsRoutes(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: n
           const full = page.scanned > cursor && page.events.length >= 500;
           cursor = page.scanned;
           if (full) continue;
+          if (!caughtUp) {
+            // Everything kept up to the moment of connecting has been sent; live events follow.
+            caughtUp = true;
+            await stream.writeSSE({ event: 'live', data: JSON.stringify({ after: eventId(cursor) }) });
+          }
           if (wake.signal.aborted) wake = new AbortController();
           // New events may have committed between the read and the subscription's wake-up.
           if (store.events.lastId() > cursor && store.events.listAfter(user.id, cursor, filter, 1).scanned > cursor) continue;
