@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parsePublishConcurrency, publishConcurrencyPairs, type PublishConcurrency } from './publish-concurrency';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PlatformsConfig } from './platforms/platform-module';
@@ -58,6 +59,8 @@ export interface DaemonConfig {
   webhookAllowPrivate: boolean;
   /** How long events stay in the outbox (SSE resume, webhook redelivery). Default 7 days. */
   eventRetentionMs: number;
+  /** Caps of targets in flight per connection, per platform and in all (SOCIALPUB_PUBLISH_CONCURRENCY; docs/scheduling.md). */
+  publishConcurrency: PublishConcurrency;
   /** Platform settings (SOCIALPUB_GRAPH_VERSION, SOCIALPUB_INSTAGRAM_MAX_HASHTAGS, SOCIALPUB_TIKTOK_*, SOCIALPUB_YOUTUBE_PRIVACY_STATUS). */
   platforms: PlatformsConfig;
 }
@@ -151,9 +154,11 @@ export interface ConfigFile {
   webhook_allow_private?: boolean;
   /** Days events are kept in the outbox (default 7). */
   event_retention_days?: number;
+  /** `{ "connection": 4, "platform": 256, "global": 1024, "twitter": 32 }`: caps of targets in flight. */
+  publish_concurrency?: Record<string, number>;
 }
 
-const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync', 'webhook_allow_private', 'event_retention_days']);
+const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync', 'webhook_allow_private', 'event_retention_days', 'publish_concurrency']);
 const RATE_CLASSES = new Set<string>(['auth', 'publish', 'media', 'scheduled', 'media_status', 'auth_failure']);
 const LOG_LEVELS = new Set<string>(['debug', 'info', 'warn', 'error', 'silent']);
 
@@ -189,6 +194,11 @@ export function readConfigFile(dataDir: string): ConfigFile {
   if (o.event_retention_days !== undefined && !(typeof o.event_retention_days === 'number' && o.event_retention_days > 0)) throw bad('event_retention_days', 'a positive number of days');
   if (o.log_level !== undefined && !LOG_LEVELS.has(o.log_level as string)) throw bad('log_level', [...LOG_LEVELS].join(', '));
   if (o.sqlite_sync !== undefined && o.sqlite_sync !== 'full' && o.sqlite_sync !== 'normal') throw bad('sqlite_sync', 'full or normal');
+  const pc = o.publish_concurrency;
+  if (pc !== undefined) {
+    if (!pc || typeof pc !== 'object' || Array.isArray(pc)) throw bad('publish_concurrency', 'an object like { "connection": 4, "platform": 256, "global": 1024 }');
+    parsePublishConcurrency(Object.entries(pc), `${path}: publish_concurrency`, (m) => new ConfigError(m));
+  }
   const limits = o.rate_limits;
   if (limits !== undefined && limits !== 'off') {
     if (!limits || typeof limits !== 'object' || Array.isArray(limits)) throw bad('rate_limits', '"off" or an object of classes');
@@ -271,6 +281,18 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     throw new ConfigError(`SOCIALPUB_EVENT_RETENTION_DAYS must be a positive number of days, not ${JSON.stringify(envRetention)}`);
   }
   const eventRetentionMs = input.eventRetentionMs ?? (retentionDays !== undefined ? Math.round(retentionDays * 24 * HOUR) : DEFAULT_EVENT_RETENTION_MS);
+  const concurrencyError = (m: string) => new ConfigError(m);
+  const fromFileConcurrency = parsePublishConcurrency(Object.entries(file.publish_concurrency ?? {}), 'publish_concurrency', concurrencyError);
+  const envConcurrency = parsePublishConcurrency(
+    publishConcurrencyPairs(env.SOCIALPUB_PUBLISH_CONCURRENCY ?? '', 'SOCIALPUB_PUBLISH_CONCURRENCY', concurrencyError),
+    'SOCIALPUB_PUBLISH_CONCURRENCY',
+    concurrencyError,
+  );
+  const publishConcurrency: PublishConcurrency = {
+    ...fromFileConcurrency,
+    ...envConcurrency,
+    ...(fromFileConcurrency.platforms || envConcurrency.platforms ? { platforms: { ...fromFileConcurrency.platforms, ...envConcurrency.platforms } } : {}),
+  };
   return {
     dataDir,
     dbPath: join(dataDir, 'socialpub.db'),
@@ -290,6 +312,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     sqliteSync: syncRaw,
     webhookAllowPrivate,
     eventRetentionMs,
+    publishConcurrency,
     platforms: platformsFromEnv(env),
   };
 }

@@ -7,6 +7,10 @@ import { Content } from './resources/content';
 import { Events } from './resources/events';
 import { Media } from './resources/media';
 import { Platforms } from './resources/platforms';
+import { QueueResource } from './resources/queue';
+import { SeriesResource } from './resources/series';
+import { SettingsResource } from './resources/settings';
+import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
 import { Webhooks } from './resources/webhooks';
 import { Transport, parseBody } from './transport';
@@ -27,6 +31,13 @@ export class SocialPub {
   readonly platforms: Platforms;
   readonly events: Events;
   readonly webhooks: Webhooks;
+  /** The caller's settings (timezone). */
+  readonly settings: SettingsResource;
+  /** Weekly posting slots; publish with `queue: true` to take the next free one. */
+  readonly queue: QueueResource;
+  /** Recurring posts (publish with `recurrence`). */
+  readonly series: SeriesResource;
+  readonly sandbox: Sandbox;
   /** The base URL in use (without /api/agents/v1). */
   readonly baseUrl: string;
   readonly #transport: Transport;
@@ -53,6 +64,10 @@ export class SocialPub {
     this.platforms = new Platforms(this.#transport, clock);
     this.events = new Events(this.#transport, clock);
     this.webhooks = new Webhooks(this.#transport, clock);
+    this.settings = new SettingsResource(this.#transport, clock);
+    this.queue = new QueueResource(this.#transport, clock);
+    this.series = new SeriesResource(this.#transport, clock);
+    this.sandbox = new Sandbox(this.#transport, clock);
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { ContentType, JobStatus, Platform, TargetStatus } from '@socialpub/core';
+import type { ContentType, JobSource, JobStatus, Platform, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
 
 export interface TargetRecord {
@@ -33,6 +33,8 @@ export interface JobRecord {
   scheduledFor: number | null;
   typeSchedule: Record<string, string>;
   requireApproval: boolean;
+  /** How the job was created (api, mcp, cli): a label the client declares. */
+  source: JobSource;
   /** scheduled_for, or the creation time for publish_now: the list order. */
   sortAt: number;
   createdAt: number;
@@ -40,7 +42,8 @@ export interface JobRecord {
   targets: TargetRecord[];
 }
 
-export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt'>;
+/** A job to write; `source` defaults to api. */
+export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source'> & { source?: JobSource };
 export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'>;
 
 interface JobRow {
@@ -55,6 +58,7 @@ interface JobRow {
   scheduled_for: number | null;
   type_schedule: string;
   require_approval: number;
+  source: JobSource;
   sort_at: number;
   created_at: number;
   updated_at: number;
@@ -110,6 +114,7 @@ const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
   scheduledFor: r.scheduled_for,
   typeSchedule: JSON.parse(r.type_schedule) as Record<string, string>,
   requireApproval: r.require_approval === 1,
+  source: r.source,
   sortAt: r.sort_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -131,7 +136,7 @@ export interface ListOptions {
 const TARGET_COLUMNS =
   'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, updated_at';
 const JOB_COLUMNS =
-  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, sort_at, created_at, updated_at';
+  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, source, sort_at, created_at, updated_at';
 const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";
 /** Below any epoch-ms time: the start of the list. */
 const BEFORE_ALL = -Number.MAX_SAFE_INTEGER;
@@ -145,9 +150,9 @@ export type JobsRepository = ReturnType<typeof createJobsRepository>;
 export function createJobsRepository(db: DB) {
   const insertJob = db.prepare(
     `INSERT INTO jobs (id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for,
-       type_schedule, require_approval, sort_at, created_at, updated_at)
+       type_schedule, require_approval, source, sort_at, created_at, updated_at)
      VALUES (@id, @userId, @caption, @platforms, @platformCaptions, @platformTypes, @mediaUrls, @publishNow, @scheduledFor,
-       @typeSchedule, @requireApproval, @sortAt, @createdAt, @createdAt)`,
+       @typeSchedule, @requireApproval, @source, @sortAt, @createdAt, @createdAt)`,
   );
   const insertTarget = db.prepare(
     `INSERT INTO targets (id, job_id, user_id, platform, type, schedule_key, due_at, status, updated_at)
@@ -204,6 +209,7 @@ export function createJobsRepository(db: DB) {
         scheduledFor: job.scheduledFor,
         typeSchedule: JSON.stringify(job.typeSchedule),
         requireApproval: job.requireApproval ? 1 : 0,
+        source: job.source ?? 'api',
         sortAt: job.sortAt,
         createdAt: job.createdAt,
       });

@@ -6,7 +6,11 @@ import { createApiKeysRepository } from './api-keys';
 import { createConnectionsRepository } from './connections';
 import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
+import { createJobTimesRepository } from './job-times';
 import { createJobsRepository } from './jobs';
+import { createQueuesRepository } from './queues';
+import { createSeriesRepository } from './series';
+import { createPlatformPausesRepository } from './platform-pauses';
 import { createRateWindowsRepository } from './rate-windows';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
@@ -27,11 +31,15 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     users: createUsersRepository(db),
     apiKeys: createApiKeysRepository(db),
     jobs: createJobsRepository(db),
+    jobTimes: createJobTimesRepository(db),
+    queues: createQueuesRepository(db),
+    series: createSeriesRepository(db),
     idempotency: createIdempotencyRepository(db),
     rateWindows: createRateWindowsRepository(db),
     settings: createSettingsRepository(db),
     connections: createConnectionsRepository(db, opts.secrets, opts.clock),
     events: createEventsRepository(db),
     webhooks: createWebhooksRepository(db),
+    platformPauses: createPlatformPausesRepository(db),
   };
 }
