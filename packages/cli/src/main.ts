@@ -11,6 +11,7 @@ import { defineConfig } from './commands/config.command';
 import { defineConnect } from './commands/connect.command';
 import { defineConnections } from './commands/connections.command';
 import { defineDaemon, defineDown } from './commands/daemon.command';
+import { defineEvents } from './commands/events.command';
 import { defineKeys } from './commands/keys.command';
 import { defineMcp } from './commands/mcp.command';
 import { definePlatforms } from './commands/platforms.command';
@@ -24,6 +25,7 @@ import { defineService } from './commands/service.command';
 import { defineSettings } from './commands/settings.command';
 import { defineStatus } from './commands/status.command';
 import { defineUp } from './commands/up.command';
+import { defineWebhooks } from './commands/webhooks.command';
 
 /**
  * Every command, in the order `socialpub --help` lists them. Each definition owns its
@@ -49,6 +51,8 @@ const COMMANDS: ((program: Program, kit: Kit) => void)[] = [
   defineAuth,
   defineWhoami,
   definePlatforms,
+  defineEvents,
+  defineWebhooks,
   defineMcp,
   defineConfig,
   defineCompletion,

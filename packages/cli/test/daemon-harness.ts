@@ -6,7 +6,7 @@ import { tempHome } from './helpers';
  * returned home runs CLI commands against it (base URL and key through the environment,
  * config in a temp dir). Call stop() in afterAll.
  */
-export async function startTestDaemon(opts: { email?: string; rateLimits?: boolean; clock?: Clock; mediaAllowPrivate?: boolean; mediaMaxBytes?: number } = {}) {
+export async function startTestDaemon(opts: { email?: string; rateLimits?: boolean; clock?: Clock; mediaAllowPrivate?: boolean; mediaMaxBytes?: number; webhookAllowPrivate?: boolean } = {}) {
   const home = tempHome();
   const config = resolveConfig(
     {
@@ -15,6 +15,7 @@ export async function startTestDaemon(opts: { email?: string; rateLimits?: boole
       port: 0,
       rateLimitsEnabled: opts.rateLimits ?? false,
       mediaAllowPrivate: opts.mediaAllowPrivate ?? false,
+      webhookAllowPrivate: opts.webhookAllowPrivate ?? false,
       ...(opts.mediaMaxBytes ? { mediaMaxBytes: opts.mediaMaxBytes } : {}),
     },
     {},

@@ -9,6 +9,7 @@ export * from './schemas/publish';
 export * from './schemas/scheduled';
 export * from './schemas/media';
 export * from './schemas/account';
+export * from './schemas/events';
 export * from './schemas/zoned';
 export * from './schemas/time-resources';
 export * from './schemas/sandbox';

@@ -55,6 +55,10 @@ export interface DaemonConfig {
    * committed but may be lost on power failure (SOCIALPUB_SQLITE_SYNC; docs/operations.md).
    */
   sqliteSync: SqliteSync;
+  /** Webhook deliveries may go to private and loopback addresses over plain http (never metadata). Default false. */
+  webhookAllowPrivate: boolean;
+  /** How long events stay in the outbox (SSE resume, webhook redelivery). Default 7 days. */
+  eventRetentionMs: number;
   /** Caps of targets in flight per connection, per platform and in all (SOCIALPUB_PUBLISH_CONCURRENCY; docs/scheduling.md). */
   publishConcurrency: PublishConcurrency;
   /** Platform settings (SOCIALPUB_GRAPH_VERSION, SOCIALPUB_INSTAGRAM_MAX_HASHTAGS, SOCIALPUB_TIKTOK_*, SOCIALPUB_YOUTUBE_PRIVACY_STATUS). */
@@ -103,7 +107,11 @@ export interface ConfigInput {
   sqliteSync?: SqliteSync;
   mediaAllowPrivate?: boolean;
   mediaMaxBytes?: number;
+  webhookAllowPrivate?: boolean;
+  eventRetentionMs?: number;
 }
+
+export const DEFAULT_EVENT_RETENTION_MS = 7 * 24 * HOUR;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -143,11 +151,14 @@ export interface ConfigFile {
   rate_limits?: 'off' | Partial<Record<RateClass, { limit?: number; window_seconds?: number }>>;
   log_level?: LogLevel;
   sqlite_sync?: SqliteSync;
+  webhook_allow_private?: boolean;
+  /** Days events are kept in the outbox (default 7). */
+  event_retention_days?: number;
   /** `{ "connection": 4, "platform": 256, "global": 1024, "twitter": 32 }`: caps of targets in flight. */
   publish_concurrency?: Record<string, number>;
 }
 
-const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync', 'publish_concurrency']);
+const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync', 'webhook_allow_private', 'event_retention_days', 'publish_concurrency']);
 const RATE_CLASSES = new Set<string>(['auth', 'publish', 'media', 'scheduled', 'media_status', 'auth_failure']);
 const LOG_LEVELS = new Set<string>(['debug', 'info', 'warn', 'error', 'silent']);
 
@@ -179,6 +190,8 @@ export function readConfigFile(dataDir: string): ConfigFile {
   if (o.public_url !== undefined && typeof o.public_url !== 'string') throw bad('public_url', 'a URL string');
   if (o.media_allow_private !== undefined && typeof o.media_allow_private !== 'boolean') throw bad('media_allow_private', 'true or false');
   if (o.media_max_bytes !== undefined && !(Number.isInteger(o.media_max_bytes) && (o.media_max_bytes as number) > 0)) throw bad('media_max_bytes', 'a positive whole number');
+  if (o.webhook_allow_private !== undefined && typeof o.webhook_allow_private !== 'boolean') throw bad('webhook_allow_private', 'true or false');
+  if (o.event_retention_days !== undefined && !(typeof o.event_retention_days === 'number' && o.event_retention_days > 0)) throw bad('event_retention_days', 'a positive number of days');
   if (o.log_level !== undefined && !LOG_LEVELS.has(o.log_level as string)) throw bad('log_level', [...LOG_LEVELS].join(', '));
   if (o.sqlite_sync !== undefined && o.sqlite_sync !== 'full' && o.sqlite_sync !== 'normal') throw bad('sqlite_sync', 'full or normal');
   const pc = o.publish_concurrency;
@@ -260,6 +273,14 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
   if (!Number.isInteger(mediaMaxBytes) || mediaMaxBytes <= 0 || mediaMaxBytes > MAX_MEDIA_BYTES) {
     throw new ConfigError(`the media size cap must be 1 to ${MAX_MEDIA_BYTES} bytes (500 MB), not ${mediaMaxBytes}`);
   }
+  const envWebhookPrivate = env.SOCIALPUB_WEBHOOK_ALLOW_PRIVATE?.trim();
+  const webhookAllowPrivate = input.webhookAllowPrivate ?? (envWebhookPrivate ? truthy(envWebhookPrivate) : (file.webhook_allow_private ?? false));
+  const envRetention = env.SOCIALPUB_EVENT_RETENTION_DAYS?.trim();
+  const retentionDays = envRetention ? Number(envRetention) : file.event_retention_days;
+  if (retentionDays !== undefined && !(Number.isFinite(retentionDays) && retentionDays > 0)) {
+    throw new ConfigError(`SOCIALPUB_EVENT_RETENTION_DAYS must be a positive number of days, not ${JSON.stringify(envRetention)}`);
+  }
+  const eventRetentionMs = input.eventRetentionMs ?? (retentionDays !== undefined ? Math.round(retentionDays * 24 * HOUR) : DEFAULT_EVENT_RETENTION_MS);
   const concurrencyError = (m: string) => new ConfigError(m);
   const fromFileConcurrency = parsePublishConcurrency(Object.entries(file.publish_concurrency ?? {}), 'publish_concurrency', concurrencyError);
   const envConcurrency = parsePublishConcurrency(
@@ -289,6 +310,8 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     mediaMaxBytes,
     logLevel: input.logLevel ?? (env.SOCIALPUB_LOG_LEVEL as LogLevel | undefined) ?? file.log_level ?? 'info',
     sqliteSync: syncRaw,
+    webhookAllowPrivate,
+    eventRetentionMs,
     publishConcurrency,
     platforms: platformsFromEnv(env),
   };

@@ -5,6 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { ConfigError, isLoopback, type DaemonConfig } from './config';
+import { createEvents } from './events/create-events';
 import { createApp } from './http/app';
 import { answerClientError } from './http/client-error';
 import { createMedia } from './create-media';
@@ -123,12 +124,34 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     },
   });
   const scheduler: SchedulerHooks = publishing.scheduler;
-  const tokenRefresher = new TokenRefresher({ connections: store.connections, clock, log: logger });
+  // Events: the outbox's hub (SSE), webhook deliveries, retention.
+  const events = createEvents({ store, secrets, clock, logger, config });
+  const tokenRefresher = new TokenRefresher({
+    connections: store.connections,
+    clock,
+    log: logger,
+    onRefreshFailed: (conn, error, willRetry) => store.commits.relaxed(() => store.events.refreshFailed(conn.id, error, willRetry, clock.now())),
+  });
   tokenRefresher.start();
   stops.push(() => tokenRefresher.stop());
 
   // HTTP.
-  const app = createApp({ db, store, config, clock, logger, secrets, scheduler, mediaLookup, adapters, mediaRoutes, fileRoutes, sandbox });
+  const app = createApp({
+    db,
+    store,
+    config,
+    clock,
+    logger,
+    secrets,
+    scheduler,
+    mediaLookup,
+    adapters,
+    mediaRoutes,
+    fileRoutes,
+    sandbox,
+    hub: events.hub,
+    webhookQueued: () => events.deliverer.pump(),
+  });
   const server: ServerType = serve({
     fetch: app.fetch,
     hostname: config.host,
@@ -170,6 +193,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
   await publishing.start(); // reconciles what a previous run left in flight, then fires overdue targets in due order
   stops.push(() => publishing.stop(10_000));
+  events.start(); // delivers what a previous run left pending
+  stops.push(() => events.stop());
   // Recurring posts: occurrences get their jobs as they enter the horizon (jobs/recurrence.ts).
   const series = startSeriesMaterializer({ store, clock, log: logger, targetsChanged: (ids) => scheduler.targetsChanged(ids) });
   stops.push(() => series.stop());

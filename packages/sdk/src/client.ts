@@ -4,6 +4,7 @@ import { InternalServerError } from './errors';
 import { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_TIMEOUT_MS, type ClientOptions, type RequestOptions } from './options';
 import { Auth } from './resources/auth';
 import { Content } from './resources/content';
+import { Events } from './resources/events';
 import { Media } from './resources/media';
 import { Platforms } from './resources/platforms';
 import { QueueResource } from './resources/queue';
@@ -11,6 +12,7 @@ import { SeriesResource } from './resources/series';
 import { SettingsResource } from './resources/settings';
 import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
+import { Webhooks } from './resources/webhooks';
 import { Transport, parseBody } from './transport';
 
 /**
@@ -27,6 +29,8 @@ export class SocialPub {
   readonly scheduled: Scheduled;
   readonly media: Media;
   readonly platforms: Platforms;
+  readonly events: Events;
+  readonly webhooks: Webhooks;
   /** The caller's settings (timezone). */
   readonly settings: SettingsResource;
   /** Weekly posting slots; publish with `queue: true` to take the next free one. */
@@ -58,6 +62,8 @@ export class SocialPub {
     this.scheduled = new Scheduled(this.#transport, clock);
     this.media = new Media(this.#transport, clock);
     this.platforms = new Platforms(this.#transport, clock);
+    this.events = new Events(this.#transport, clock);
+    this.webhooks = new Webhooks(this.#transport, clock);
     this.settings = new SettingsResource(this.#transport, clock);
     this.queue = new QueueResource(this.#transport, clock);
     this.series = new SeriesResource(this.#transport, clock);

@@ -9,6 +9,9 @@ export type { Content } from './resources/content';
 export type { Scheduled } from './resources/scheduled';
 export type { Media } from './resources/media';
 export type { Platforms } from './resources/platforms';
+export type { Events, EventStreamParams } from './resources/events';
+export type { Webhooks } from './resources/webhooks';
+export { verifyWebhook, WebhookVerificationError } from './verify-webhook';
 export type { SettingsResource } from './resources/settings';
 export type { QueueResource } from './resources/queue';
 export type { SeriesResource } from './resources/series';
@@ -33,7 +36,7 @@ export type { APIErrorInit } from './errors';
 export type { PublishParams, UpdateParams, ListParams, PrepareParams, SettledMediaStatus, TypeScheduleKey, UploadSource, UploadOptions } from './types';
 
 // The contract's types and constants, re-exported so SDK users need nothing else (core is bundled, not published).
-export { PLATFORMS, CONTENT_TYPES, PLATFORM_INFO, JOB_STATUSES, TARGET_STATUSES, ERROR_STATUS, repeatToRrule } from '@socialpub/core';
+export { PLATFORMS, CONTENT_TYPES, PLATFORM_INFO, JOB_STATUSES, TARGET_STATUSES, ERROR_STATUS, EVENT_TYPES, MAX_WEBHOOK_ENDPOINTS, repeatToRrule } from '@socialpub/core';
 export type {
   Platform,
   ContentType,
@@ -58,6 +61,12 @@ export type {
   AuthValidateResponse,
   PlatformsResponse,
   HealthResponse,
+  EventType,
+  SocialpubEvent,
+  WebhookEndpoint,
+  WebhookDelivery,
+  WebhookCreateRequest,
+  WebhookUpdateRequest,
   Settings,
   SettingsResponse,
   SettingsUpdate,

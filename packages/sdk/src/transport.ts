@@ -112,6 +112,29 @@ export class Transport {
     }
   }
 
+  /**
+   * Opens a long-lived GET (Server-Sent Events) with the client's key and headers; resolves
+   * with the response once its head arrives. An error status throws the matching APIError.
+   */
+  async openStream(path: string, query: Record<string, string | undefined>, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
+    const req = { method: 'GET', path, query, schema: undefined as unknown as z.ZodType } as ApiRequest<z.ZodType>;
+    const all = { ...this.headers(req, {}, undefined), accept: 'text/event-stream', ...headers };
+    let response: Response;
+    try {
+      response = await fetch(this.url(req), { headers: all, ...(signal ? { signal } : {}) });
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      throw APIError.from((error as { cause?: unknown }).cause ?? error);
+    }
+    if (!response.ok) {
+      const body = await response.text();
+      throw APIError.from({
+        response: { statusCode: response.status, statusMessage: response.statusText, headers: Object.fromEntries(response.headers), body },
+      });
+    }
+    return response;
+  }
+
   private url(req: ApiRequest<z.ZodType>): string {
     const url = new URL(`${this.config.baseUrl.replace(/\/+$/, '')}${req.root ? '' : API_PREFIX}${req.path}`);
     for (const [key, value] of Object.entries(req.query ?? {})) {

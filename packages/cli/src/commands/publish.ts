@@ -5,6 +5,7 @@ import { CliError, EXIT, InterruptedError, UsageError } from '../errors';
 import { parsePlatform, platformName } from '../platform-name';
 import { parseAssignments, parseWhen, scheduleValue, wallTime } from '../time-input';
 import { renderTargets, shortTime, truncate } from '../ui/format';
+import { followJob } from './follow-job';
 import { localFile, uploadFile } from './upload-file';
 
 export interface PublishOptions {
@@ -199,7 +200,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
     return;
   }
   if (!ctx.log.json) ctx.log.info(renderResult(ctx, result).join('\n'));
-  const post = await followJob(ctx, result);
+  const post = await waitForJob(ctx, result);
   const unfinished = post.targets.filter((t) => t.status !== 'published');
   if (unfinished.length) {
     // Under --json the error document carries the job as `data`: still one document.
@@ -225,18 +226,13 @@ function renderResult(ctx: Ctx, r: PublishResult): string[] {
 }
 
 /** Follows the job until every target is settled, one spinner line with each target's state. */
-async function followJob(ctx: Ctx, r: PublishResult): Promise<Post> {
-  const client = await ctx.client();
+async function waitForJob(ctx: Ctx, r: PublishResult): Promise<Post> {
   if (r.status === 'pending_approval') ctx.log.warn('the job waits for approval: --wait keeps waiting until it is approved or rejected');
   const spinner = (await ctx.spinner()).start(`waiting for ${r.targets.length} target(s)`);
   const describe = (post: Post) => post.targets.map((t) => `${t.platform}.${t.type} ${t.status}`).join(' · ');
   try {
-    const post = await client.scheduled.waitUntilDone(r.job_id, {
-      interval: 500,
-      maxInterval: 5_000,
-      onProgress: (p: Post) => {
-        spinner.text = describe(p);
-      },
+    const post = await followJob(ctx, r.job_id, (p) => {
+      spinner.text = describe(p);
     });
     spinner.stop();
     for (const t of post.targets) {

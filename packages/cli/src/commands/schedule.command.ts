@@ -25,8 +25,9 @@ export function defineSchedule(program: Program, kit: Kit): void {
       .command('show')
       .description('one job with every target')
       .argument('<job_id>', 'the job id (job_…)')
-      .action(async (jobId) => (await import('./schedule/show')).scheduleShow(kit.ctx(), { jobId })),
-    ['socialpub schedule show job_abc123'],
+      .option('--follow', 'print each event of the job as it happens, until the job settles')
+      .action(async (jobId, o) => (await import('./schedule/show')).scheduleShow(kit.ctx(), { jobId, follow: o.follow === true })),
+    ['socialpub schedule show job_abc123', 'socialpub schedule show job_abc123 --follow'],
   );
   examples(
     schedule

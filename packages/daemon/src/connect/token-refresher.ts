@@ -27,6 +27,8 @@ export interface TokenRefresherOptions {
   aheadMs?: number;
   /** Host -> base URL (live: https://host). */
   baseUrl?: (host: string) => string;
+  /** Told of every failed refresh (the connection.refresh_failed event); `willRetry` false when the connection was marked expired. */
+  onRefreshFailed?: (conn: { id: string; platform: Platform }, error: string, willRetry: boolean) => void;
 }
 
 export interface RefreshReport {
@@ -49,7 +51,7 @@ export class TokenRefresher {
   #loop: Promise<void> | null = null;
 
   constructor(options: TokenRefresherOptions) {
-    this.#o = { intervalMs: 3_600_000, aheadMs: 30 * DAY, baseUrl: (h) => `https://${h}`, log: null, ...options };
+    this.#o = { intervalMs: 3_600_000, aheadMs: 30 * DAY, baseUrl: (h) => `https://${h}`, log: null, onRefreshFailed: () => {}, ...options };
     this.#refreshers = options.refreshers ?? refreshers();
   }
 
@@ -76,10 +78,12 @@ export class TokenRefresher {
         if (refresher.isTransient(err)) {
           report.deferred.push(conn.id);
           this.#o.log?.warn('token refresh failed for now; will retry', { connection: conn.id, platform: conn.platform, error: why });
+          this.#o.onRefreshFailed(conn, why, true);
         } else {
           connections.markExpired(conn.id, `token refresh refused: ${why}`);
           report.expired.push(conn.id);
           this.#o.log?.warn('token refresh refused; connection marked expired', { connection: conn.id, platform: conn.platform, error: why });
+          this.#o.onRefreshFailed(conn, why, false);
         }
       }
     }

@@ -3,7 +3,10 @@ import { API_PREFIX, type Platform } from '@socialpub/core';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { DaemonConfig, RateClass } from '../config';
+import { EventsHub } from '../events/events-hub';
+import { createWebhooksService } from '../events/webhooks-service';
 import { createJobsService } from '../jobs/jobs-service';
+import type { HostResolver } from '../media/address-guard';
 import type { PlatformAdapter } from '../platforms/adapter';
 import { createAdapters } from '../platforms/registry';
 import { guessingMediaLookup, idleScheduler, type MediaLookup, type SchedulerHooks } from '../services';
@@ -29,10 +32,12 @@ import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
 import { authRoutes } from './routes/auth';
 import { contentRoutes } from './routes/content';
+import { eventsRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { platformsRoutes } from './routes/platforms';
 import { sandboxPostsRoutes } from './routes/sandbox-posts';
 import { scheduledRoutes } from './routes/scheduled';
+import { webhooksRoutes } from './routes/webhooks';
 import { queueRoutes } from './routes/queue';
 import { seriesRoutes } from './routes/series';
 import { settingsRoutes } from './routes/settings';
@@ -62,6 +67,14 @@ export interface AppDeps {
   sandbox?: Hono;
   /** How the client address is found for the failed-authentication limit (default: socket, or X-Forwarded-For behind a proxy). */
   clientAddress?: (c: Context) => string;
+  /** Wakes SSE streams on new events. Default: a hub of its own (not started: tests call check()). */
+  hub?: EventsHub;
+  /** Told when a webhook delivery was queued (the deliverer's pump). */
+  webhookQueued?: () => void;
+  /** Resolves webhook host names (tests). */
+  webhookResolve?: HostResolver;
+  /** SSE heartbeat interval (ms of the clock). */
+  heartbeatMs?: number;
   /** The MCP endpoint's open sessions (default: a new set; the daemon closes them at shutdown). */
   mcpSessions?: McpSessions;
 }
@@ -89,7 +102,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const clock = deps.clock ?? systemClock;
   const logger = deps.logger ?? silentLogger;
   const config = deps.config;
-  const store = deps.store ?? createStore(deps.db, { secrets: deps.secrets ?? new SecretBox(randomBytes(32)), clock, sync: config.sqliteSync });
+  const secrets = deps.secrets ?? new SecretBox(randomBytes(32));
+  const store = deps.store ?? createStore(deps.db, { secrets, clock, sync: config.sqliteSync });
   const scheduler = deps.scheduler ?? idleScheduler;
   const commits = store.commits;
   const mediaLookup = deps.mediaLookup ?? guessingMediaLookup;
@@ -106,6 +120,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     startedAt: clock.now(),
   };
   const limits = config.rateLimits;
+  const hub = deps.hub ?? new EventsHub(store.events, logger);
+  const webhooks = createWebhooksService({
+    store,
+    clock,
+    secrets,
+    policy: { allowPrivate: config.webhookAllowPrivate, ...(deps.webhookResolve ? { resolve: deps.webhookResolve } : {}) },
+    queued: deps.webhookQueued,
+  });
 
   const app = new Hono<AppEnv>();
   app.use('*', requestContext({ logger }));
@@ -173,6 +195,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/settings`, settingsRoutes(routeDeps));
   app.route(`${API_PREFIX}/queue`, queueRoutes(routeDeps));
   app.route(`${API_PREFIX}/platforms`, platformsRoutes(routeDeps));
+  app.route(`${API_PREFIX}/events`, eventsRoutes({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }));
+  app.route(`${API_PREFIX}/webhooks`, webhooksRoutes(webhooks));
   app.route(`${API_PREFIX}/sandbox`, sandboxPostsRoutes(routeDeps));
   // MCP (Streamable HTTP): the same keys, and each tool call is the REST call it stands for,
   // made in-process, so it meets that call's rate-limit class and rules.

@@ -1,5 +1,6 @@
 import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_NEXT_SLOTS, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, SANDBOX_POSTS_LIMIT_DEFAULT, SANDBOX_POSTS_LIMIT_MAX, VERSION } from '@socialpub/core';
 import { z } from 'zod';
+import { eventsPaths } from './openapi-events';
 
 type Json = Record<string, unknown>;
 
@@ -144,7 +145,7 @@ export function openApiDocument(): Json {
     },
     servers: [{ url: 'http://127.0.0.1:8787', description: 'The local daemon (default address)' }],
     security: AUTHED,
-    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'settings' }, { name: 'queue' }, { name: 'system' }],
+    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'settings' }, { name: 'queue' }, { name: 'events' }, { name: 'webhooks' }, { name: 'system' }],
     paths: {
       [p('/auth/validate')]: {
         post: {
@@ -360,6 +361,7 @@ export function openApiDocument(): Json {
         get: preparedFile('preparedFile', 'A prepared media file (unauthenticated, unguessable path; supports Range)'),
         head: preparedFile('preparedFileHead', 'Headers of a prepared media file (size, type, ETag)'),
       },
+      ...eventsPaths(),
       '/mcp': mcpEndpoint(),
       '/healthz': health,
       [p('/healthz')]: { get: { ...health.get, operationId: 'healthVersioned' } },

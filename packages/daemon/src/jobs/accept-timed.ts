@@ -3,6 +3,7 @@ import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import { newId } from '../util/ids';
 import { buildJob } from './build-job';
+import { acceptedEvents } from './job-events';
 import type { PublishCheck } from './check-publish';
 import { repeatedCaptionWarnings } from './duplicate-captions';
 import { createOccurrences, SERIES_HORIZON_MS } from './recurrence';
@@ -52,5 +53,6 @@ export function acceptTimed(store: Store, user: User, check: Extract<PublishChec
   const built = buildJob(user, request, check.base, check.targets, now, times, source);
   store.jobs.create(built.job, built.targets);
   store.jobTimes.set(built.job.id, user.id, times);
+  for (const event of acceptedEvents(built, now)) store.events.append(event);
   return { result: built.result, targetIds: built.targets.map((t) => t.id) };
 }

@@ -19,6 +19,7 @@ import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
 import { ServiceError, invalidInput } from '../util/service-error';
 import { checkPublish, checkPublishRequest, checkRules } from './check-publish';
+import { jobChangeEvent } from './job-events';
 import { isNotStarted, planUpdate } from './plan-update';
 import { presentPost } from './present-post';
 import { acceptTimed } from './accept-timed';
@@ -98,6 +99,11 @@ export function createJobsService(deps: JobsServiceDeps) {
     }
   }
 
+  /** The post event of a change, in its transaction, with the targets as they now are. */
+  function recordChange(type: Parameters<typeof jobChangeEvent>[0], jobId: string, ids: readonly string[], now: number) {
+    store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as JobRecord, ids, now));
+  }
+
   async function decide(user: User, jobId: string, action: 'approve' | 'reject', opts: DecideOptions = {}): Promise<JobChange> {
     const job = ownJob(user, jobId);
     // agent-approval means a person decides: an agent may not approve, through MCP, what it made through MCP.
@@ -105,7 +111,11 @@ export function createJobsService(deps: JobsServiceDeps) {
       throw new ServiceError('forbidden', `${jobId} was made by an agent and agent-approval is on: a person approves it (socialpub schedule approve ${jobId})`);
     }
     const now = clock.now();
-    const ids = await store.commits.durable(() => (action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now)));
+    const ids = await store.commits.durable(() => {
+      const touched = action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now);
+      if (touched.length > 0) recordChange(action === 'approve' ? 'post.approved' : 'post.rejected', jobId, touched, now);
+      return touched;
+    });
     if (ids.length === 0) throw new ServiceError('conflict', `${jobId} is not waiting for approval (status: ${statusOf(job)})`);
     changed(ids);
     return {
@@ -177,7 +187,9 @@ export function createJobsService(deps: JobsServiceDeps) {
       const moved = await store.commits.durable(() => {
         store.jobs.update(jobId, fields, now);
         store.jobTimes.set(jobId, user.id, zoned.times);
-        return store.jobs.retime(jobId, moves, now);
+        const ids = store.jobs.retime(jobId, moves, now);
+        if (ids.length > 0) recordChange('post.retimed', jobId, ids, now);
+        return ids;
       });
       changed(moved);
       return {
@@ -192,7 +204,11 @@ export function createJobsService(deps: JobsServiceDeps) {
       const answer: CancelResponse = { success: true, message: `Cancelled ${jobId}`, job_id: jobId, status: 'cancelled' };
       if (job.targets.length > 0 && job.targets.every((t) => t.status === 'cancelled')) return answer;
       const now = clock.now();
-      const ids = await store.commits.durable(() => store.jobs.cancel(jobId, now));
+      const ids = await store.commits.durable(() => {
+        const touched = store.jobs.cancel(jobId, now);
+        if (touched.length > 0) recordChange('post.cancelled', jobId, touched, now);
+        return touched;
+      });
       if (ids.length === 0) {
         throw new ServiceError('conflict', `nothing left to cancel: ${jobId} is ${statusOf(job)}; targets that started or finished cannot be cancelled`);
       }

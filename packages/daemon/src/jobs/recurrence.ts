@@ -5,6 +5,7 @@ import type { User } from '../store/users';
 import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
 import { buildJob, type BuiltJob } from './build-job';
+import { acceptedEvents } from './job-events';
 
 /**
  * Occurrences of a series get their jobs this far ahead of their time, so each can be
@@ -33,6 +34,7 @@ export function createOccurrences(store: Store, user: User, s: SeriesRecord, unt
     const built = buildJob(user, s.template, at, plan.targets, now, times, source);
     store.jobs.create(built.job, built.targets);
     store.jobTimes.set(built.job.id, user.id, times);
+    for (const event of acceptedEvents(built, now)) store.events.append(event);
     created.push(built);
   }
   if (i !== s.created && !store.series.advance(s, i, now)) throw new Error(`series ${s.id} changed while its occurrences were created`);

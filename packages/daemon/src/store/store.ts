@@ -4,6 +4,7 @@ import { createCommits, type SqliteSync } from './commits';
 import type { DB } from './database';
 import { createApiKeysRepository } from './api-keys';
 import { createConnectionsRepository } from './connections';
+import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
 import { createJobTimesRepository } from './job-times';
 import { createJobsRepository } from './jobs';
@@ -13,6 +14,7 @@ import { createPlatformPausesRepository } from './platform-pauses';
 import { createRateWindowsRepository } from './rate-windows';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
+import { createWebhooksRepository } from './webhooks';
 
 export type Store = ReturnType<typeof createStore>;
 
@@ -36,6 +38,8 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     rateWindows: createRateWindowsRepository(db),
     settings: createSettingsRepository(db),
     connections: createConnectionsRepository(db, opts.secrets, opts.clock),
+    events: createEventsRepository(db),
+    webhooks: createWebhooksRepository(db),
     platformPauses: createPlatformPausesRepository(db),
   };
 }

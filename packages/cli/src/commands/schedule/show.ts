@@ -1,9 +1,22 @@
 import type { Ctx } from '../../context';
 import { renderPost } from '../../ui/format';
+import { describeEvent } from '../events';
+import { followJob } from '../follow-job';
 
-/** `socialpub schedule show <job_id>`. */
-export async function scheduleShow(ctx: Ctx, { jobId }: { jobId: string }): Promise<void> {
+/** `socialpub schedule show <job_id> [--follow]`. */
+export async function scheduleShow(ctx: Ctx, { jobId, follow = false }: { jobId: string; follow?: boolean }): Promise<void> {
   const client = await ctx.client();
-  const { post } = await client.scheduled.get(jobId);
-  ctx.log.result(post, () => renderPost(ctx.log, post));
+  if (!follow) {
+    const { post } = await client.scheduled.get(jobId);
+    ctx.log.result(post, () => renderPost(ctx.log, post));
+    return;
+  }
+  // The job's events as they happen, then the settled job (under --json: one JSON object per line, the job last).
+  const post = await followJob(ctx, jobId, (_post, event) => {
+    if (!event) return;
+    if (ctx.log.json) ctx.io.stdout.write(`${JSON.stringify(event)}\n`);
+    else ctx.log.line(describeEvent(ctx, event));
+  });
+  if (ctx.log.json) ctx.io.stdout.write(`${JSON.stringify(post)}\n`);
+  else ctx.log.result(post, () => renderPost(ctx.log, post));
 }

@@ -1,0 +1,120 @@
+import { API_PREFIX, EVENT_TYPES, MAX_WEBHOOK_ENDPOINTS } from '@socialpub/core';
+
+type Json = Record<string, unknown>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const json = (schema: Json) => ({ 'application/json': { schema } });
+const error = (description: string) => ({ description, content: json(ref('Error')) });
+const ERRORS = {
+  401: error('API key missing or not valid (`unauthorized`).'),
+  429: error('Rate limit of the endpoint class exceeded (`rate_limited`).'),
+  500: error('Internal error (`internal`).'),
+};
+const ID = { name: 'id', in: 'path', required: true, description: 'The endpoint (whk_…).', schema: { type: 'string' } };
+const webhookAnswer = (description: string) => ({
+  description,
+  content: json({ type: 'object', required: ['success', 'webhook'], properties: { success: { const: true }, message: { type: 'string' }, webhook: ref('WebhookEndpoint') } }),
+});
+const queued = {
+  description: 'Queued',
+  content: json({ type: 'object', required: ['success', 'delivery_id'], properties: { success: { const: true }, message: { type: 'string' }, delivery_id: { type: 'string' } } }),
+};
+const mine = { 403: error('Another user\'s endpoint (`forbidden`).'), 404: error('No such endpoint or delivery (`not_found`).') };
+
+/** The paths of the events extension (docs/events.md): the SSE stream and webhook endpoints. */
+export function eventsPaths(): Record<string, Json> {
+  const p = (path: string) => `${API_PREFIX}${path}`;
+  return {
+    [p('/events')]: {
+      get: {
+        operationId: 'streamEvents',
+        summary: 'The caller\'s events as Server-Sent Events: from the outbox after Last-Event-ID (or `since`), then live; a comment every 15 s',
+        tags: ['events'],
+        parameters: [
+          { name: 'types', in: 'query', required: false, description: `Comma-separated types or prefixes (\`target.*\`) from: ${EVENT_TYPES.join(', ')}.`, schema: { type: 'string' } },
+          { name: 'job_id', in: 'query', required: false, description: 'Only this job\'s events.', schema: { type: 'string' } },
+          { name: 'since', in: 'query', required: false, description: 'Resume after this event id (evt_<n>); Last-Event-ID wins.', schema: { type: 'string' } },
+          { name: 'Last-Event-ID', in: 'header', required: false, description: 'Resume after this event id (what EventSource sends on reconnecting).', schema: { type: 'string' } },
+        ],
+        responses: {
+          200: {
+            description: 'text/event-stream: `id: evt_<n>`, `event: <type>`, `data: <Event JSON>` per event; `event: ready` first; `event: gap` when older events than asked for were dropped by retention.',
+            content: { 'text/event-stream': { schema: { type: 'string', description: 'Each data line is an Event (components/schemas/Event).' } } },
+          },
+          400: error('Unknown event type or malformed event id (`invalid_request`).'),
+          ...ERRORS,
+        },
+      },
+    },
+    [p('/webhooks')]: {
+      post: {
+        operationId: 'createWebhook',
+        summary: `Create a webhook endpoint (at most ${MAX_WEBHOOK_ENDPOINTS} per user); the answer holds its whsec_ secret, shown once`,
+        tags: ['webhooks'],
+        requestBody: { required: true, content: json(ref('WebhookCreateRequest')) },
+        responses: {
+          201: webhookAnswer('Created'),
+          400: error('Invalid URL, refused address (private, loopback, metadata), plain http, unknown event type, or the per-user cap (`invalid_request`).'),
+          ...ERRORS,
+        },
+      },
+      get: {
+        operationId: 'listWebhooks',
+        summary: 'The caller\'s webhook endpoints (without secrets)',
+        tags: ['webhooks'],
+        responses: {
+          200: { description: 'Success', content: json({ type: 'object', properties: { success: { const: true }, webhooks: { type: 'array', items: ref('WebhookEndpoint') } } }) },
+          ...ERRORS,
+        },
+      },
+    },
+    [p('/webhooks/{id}')]: {
+      get: { operationId: 'getWebhook', summary: 'One webhook endpoint', tags: ['webhooks'], parameters: [ID], responses: { 200: webhookAnswer('Success'), ...mine, ...ERRORS } },
+      patch: {
+        operationId: 'updateWebhook',
+        summary: 'Change URL, event types, description; enable/disable; rotate the secret (the old one signs 24 h more)',
+        tags: ['webhooks'],
+        parameters: [ID],
+        requestBody: { required: true, content: json(ref('WebhookUpdateRequest')) },
+        responses: { 200: webhookAnswer('Updated (with `secret` when rotated)'), 400: error('Invalid input (`invalid_request`).'), ...mine, ...ERRORS },
+      },
+      delete: { operationId: 'deleteWebhook', summary: 'Delete an endpoint and its deliveries', tags: ['webhooks'], parameters: [ID], responses: { 200: { description: 'Deleted' }, ...mine, ...ERRORS } },
+    },
+    [p('/webhooks/{id}/test')]: {
+      post: {
+        operationId: 'testWebhook',
+        summary: 'Queue a signed webhook.test delivery',
+        tags: ['webhooks'],
+        parameters: [ID],
+        responses: { 202: queued, 409: error('The endpoint is disabled (`conflict`).'), ...mine, ...ERRORS },
+      },
+    },
+    [p('/webhooks/{id}/deliveries')]: {
+      get: {
+        operationId: 'listWebhookDeliveries',
+        summary: 'Deliveries, newest first, each with its attempts (status code, duration, error)',
+        tags: ['webhooks'],
+        parameters: [
+          ID,
+          { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+          { name: 'before', in: 'query', required: false, description: 'Deliveries older than this one (msg_…).', schema: { type: 'string' } },
+        ],
+        responses: {
+          200: { description: 'Success', content: json({ type: 'object', properties: { success: { const: true }, deliveries: { type: 'array', items: ref('WebhookDelivery') } } }) },
+          400: error('Invalid limit or cursor (`invalid_request`).'),
+          ...mine,
+          ...ERRORS,
+        },
+      },
+    },
+    [p('/webhooks/{id}/deliveries/{delivery_id}/redeliver')]: {
+      post: {
+        operationId: 'redeliverWebhook',
+        summary: 'Send a delivery again now, with the same webhook-id',
+        tags: ['webhooks'],
+        parameters: [ID, { name: 'delivery_id', in: 'path', required: true, schema: { type: 'string' } }],
+        responses: { 202: queued, 409: error('The endpoint is disabled or the event is no longer kept (`conflict`).'), ...mine, ...ERRORS },
+      },
+    },
+  };
+}

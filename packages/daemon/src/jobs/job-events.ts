@@ -1,0 +1,32 @@
+import type { JobRecord } from '../store/jobs';
+import type { NewEvent } from '../store/events';
+import type { BuiltJob } from './build-job';
+
+// The post events the jobs service decides, written inside the transaction of the change
+// (docs/events.md). Times are epoch ms here; the events module presents them as ISO.
+
+const targetsOf = (targets: readonly { id: string; platform: string; type: string; dueAt: number; status: string }[]) =>
+  targets.map((t) => ({ target_id: t.id, platform: t.platform, type: t.type, scheduled_for: t.dueAt, status: t.status }));
+
+/** post.accepted, and post.pending_approval when the job is held. */
+export function acceptedEvents(built: BuiltJob, now: number): NewEvent[] {
+  const { job, targets, result } = built;
+  const data = { job_id: job.id, status: result.status, publish_now: job.publishNow, scheduled_for: job.scheduledFor, platforms: job.platforms, targets: targetsOf(targets) };
+  const base = { userId: job.userId, jobId: job.id, subject: job.id, at: now };
+  const events: NewEvent[] = [{ ...base, type: 'post.accepted', data }];
+  if (result.status === 'pending_approval') events.push({ ...base, type: 'post.pending_approval', data: { job_id: job.id, targets: data.targets } });
+  return events;
+}
+
+/** post.approved / post.rejected / post.cancelled / post.retimed for the targets `ids` the change touched. */
+export function jobChangeEvent(type: 'post.approved' | 'post.rejected' | 'post.cancelled' | 'post.retimed', job: JobRecord, ids: readonly string[], now: number): NewEvent {
+  const touched = new Set(ids);
+  return {
+    userId: job.userId,
+    jobId: job.id,
+    subject: job.id,
+    type,
+    at: now,
+    data: { job_id: job.id, target_ids: [...ids], targets: targetsOf(job.targets.filter((t) => touched.has(t.id))) },
+  };
+}

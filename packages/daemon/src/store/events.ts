@@ -1,0 +1,134 @@
+import type { DB } from './database';
+
+/** An event as stored: `data` holds the payload facts with times as epoch ms in `*_at` keys. */
+export interface StoredEvent {
+  id: number;
+  userId: string;
+  type: string;
+  jobId: string | null;
+  subject: string | null;
+  data: Record<string, unknown>;
+  createdAt: number;
+}
+
+export interface NewEvent {
+  userId: string;
+  type: string;
+  jobId?: string | null;
+  subject?: string | null;
+  data: Record<string, unknown>;
+  at: number;
+}
+
+interface EventRow {
+  id: number;
+  user_id: string;
+  type: string;
+  job_id: string | null;
+  subject: string | null;
+  data: string;
+  created_at: number;
+}
+
+const toEvent = (r: EventRow): StoredEvent => ({
+  id: r.id,
+  userId: r.user_id,
+  type: r.type,
+  jobId: r.job_id,
+  subject: r.subject,
+  data: JSON.parse(r.data) as Record<string, unknown>,
+  createdAt: r.created_at,
+});
+
+export interface EventFilter {
+  /** Exact types, or prefixes ending in '.' (from `target.*`). */
+  types?: readonly string[];
+  jobId?: string;
+}
+
+export type EventsRepository = ReturnType<typeof createEventsRepository>;
+
+/**
+ * The outbox. `append` is called inside the transaction of the change it reports (the
+ * triggers of migration 040 append the others); readers page by id.
+ */
+export function createEventsRepository(db: DB) {
+  const insert = db.prepare(
+    'INSERT INTO events (user_id, type, job_id, subject, data, created_at) VALUES (@userId, @type, @jobId, @subject, @data, @at)',
+  );
+  const after = db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?');
+  const byId = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?');
+  const last = db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM events');
+  const oldest = db.prepare<[string], { id: number | null }>('SELECT min(id) AS id FROM events WHERE user_id = ?');
+  // Events still needed by a pending delivery stay until it ends.
+  const prune = db.prepare(
+    `DELETE FROM events WHERE created_at < ? AND id NOT IN (SELECT event_id FROM webhook_messages WHERE status = 'pending' AND event_id IS NOT NULL)`,
+  );
+  const expiring = db.prepare(
+    `INSERT INTO events (user_id, type, job_id, subject, data, created_at)
+     SELECT c.user_id, 'connection.expiring_soon', NULL, c.id,
+            json_object('connection_id', c.id, 'platform', c.platform, 'expires_at', c.token_expires_at), @now
+     FROM connections c
+     WHERE c.status = 'active' AND c.mode = 'live' AND c.token_expires_at IS NOT NULL
+       AND c.token_expires_at > @now AND c.token_expires_at <= @now + @ahead
+       AND NOT EXISTS (SELECT 1 FROM events e WHERE e.subject = c.id AND e.type = 'connection.expiring_soon'
+                       AND json_extract(e.data, '$.expires_at') = c.token_expires_at)`,
+  );
+
+  const refreshFailed = db.prepare(
+    `INSERT INTO events (user_id, type, job_id, subject, data, created_at)
+     SELECT user_id, 'connection.refresh_failed', NULL, id,
+            json_object('connection_id', id, 'platform', platform, 'error', @error, 'will_retry', json(@willRetry)), @now
+     FROM connections WHERE id = @id`,
+  );
+
+  const matches = (e: StoredEvent, f: EventFilter) =>
+    (f.jobId === undefined || e.jobId === f.jobId) &&
+    (f.types === undefined || f.types.length === 0 || f.types.some((t) => (t.endsWith('.') ? e.type.startsWith(t) : e.type === t)));
+
+  return {
+    append(e: NewEvent): number {
+      const data = JSON.stringify(e.data);
+      return Number(insert.run({ userId: e.userId, type: e.type, jobId: e.jobId ?? null, subject: e.subject ?? null, data, at: e.at }).lastInsertRowid);
+    },
+    get(id: number): StoredEvent | null {
+      const r = byId.get(id);
+      return r ? toEvent(r) : null;
+    },
+    /** The user's events after `afterId` in id order that pass the filter; `scanned` is the last id looked at. */
+    listAfter(userId: string, afterId: number, filter: EventFilter, limit = 500): { events: StoredEvent[]; scanned: number } {
+      const events: StoredEvent[] = [];
+      let scanned = afterId;
+      for (;;) {
+        const rows = after.all(userId, scanned, limit);
+        for (const r of rows) {
+          scanned = r.id;
+          const e = toEvent(r);
+          if (matches(e, filter)) events.push(e);
+          if (events.length >= limit) return { events, scanned };
+        }
+        if (rows.length < limit) return { events, scanned };
+      }
+    },
+    /** The newest event id in the outbox (0 when empty). */
+    lastId(): number {
+      return last.get()?.id ?? 0;
+    },
+    /** The user's oldest event still kept (null when none). */
+    oldestId(userId: string): number | null {
+      return oldest.get(userId)?.id ?? null;
+    },
+    /** Drops events older than `before` that no pending delivery needs; returns how many. */
+    prune(before: number): number {
+      return prune.run(before).changes;
+    },
+    /** connection.refresh_failed for a connection (its user from the row). */
+    refreshFailed(connectionId: string, error: string, willRetry: boolean, now: number): void {
+      refreshFailed.run({ id: connectionId, error, willRetry: willRetry ? 'true' : 'false', now });
+    },
+    /** connection.expiring_soon once per token expiry for live tokens running out within `aheadMs`. */
+    warnExpiring(now: number, aheadMs: number): number {
+      return expiring.run({ now, ahead: aheadMs }).changes;
+    },
+  };
+}
