@@ -5,6 +5,7 @@ export * from './time';
 export * from './plan-targets';
 export * from './schemas/common';
 export * from './schemas/publish';
+export * from './schemas/platform-options';
 export * from './schemas/scheduled';
 export * from './schemas/media';
 export * from './schemas/account';

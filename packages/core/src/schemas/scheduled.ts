@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { JOB_STATUSES } from '../states';
 import { InstantIn, InstantOut, PlatformId } from './common';
+import { PlatformOptionsSchema } from './platform-options';
 import { TargetStatusSchema } from './publish';
 
 export const JobStatusSchema = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
@@ -36,6 +37,7 @@ export const PostSchema = z
     scheduled_for: InstantOut.nullable(),
     type_schedule: z.record(z.string(), z.string()),
     require_approval: z.boolean(),
+    platform_options: PlatformOptionsSchema,
     created_at: InstantOut,
     updated_at: InstantOut,
     targets: z.array(TargetSchema),
@@ -74,9 +76,12 @@ export const UpdateRequestSchema = z
     caption: z.string().refine((s) => s.trim().length > 0, { error: 'caption must not be empty' }).optional(),
     platform_captions: z.record(z.string(), z.string().min(1)).optional(),
     type_schedule: z.record(z.string(), z.string()).optional(),
+    platform_options: PlatformOptionsSchema.optional().meta({
+      description: "Replaces the options of each platform it names (the others keep theirs); only while that platform's targets have not started.",
+    }),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    error: 'give at least one of scheduled_for, caption, platform_captions, type_schedule',
+    error: 'give at least one of scheduled_for, caption, platform_captions, type_schedule, platform_options',
     path: ['scheduled_for'],
   })
   .meta({ id: 'UpdateRequest' });

@@ -53,6 +53,7 @@ export function buildJob(user: User, request: PublishRequest, base: number | nul
     scheduledFor: base,
     typeSchedule: request.type_schedule ?? {},
     requireApproval: request.require_approval === true,
+    platformOptions: request.platform_options ?? {},
     sortAt: base ?? now,
     createdAt: now,
   };

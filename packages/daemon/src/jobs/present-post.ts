@@ -28,6 +28,7 @@ export function presentPost(job: JobRecord): Post {
     scheduled_for: job.scheduledFor === null ? null : formatInstant(job.scheduledFor),
     type_schedule: job.typeSchedule,
     require_approval: job.requireApproval,
+    platform_options: job.platformOptions,
     created_at: formatInstant(job.createdAt),
     updated_at: formatInstant(job.updatedAt),
     targets: job.targets.map(presentTarget),

@@ -3,6 +3,7 @@ import { migration010 } from './010-target-fire-index';
 import { migration002 } from './002-job-status';
 import { migration003 } from './003-job-status-insert-guard';
 import { migration020 } from './020-media-files-name';
+import { migration060 } from './060-job-platform-options';
 
 /**
  * Numbered migrations, applied in order at start, each in its own transaction.
@@ -14,4 +15,5 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 2, name: 'job-status', sql: migration002 },
   { version: 3, name: 'job-status-insert-guard', sql: migration003 },
   { version: 20, name: 'media-files-name', sql: migration020 },
+  { version: 60, name: 'job-platform-options', sql: migration060 },
 ];
