@@ -55,7 +55,7 @@ export const TiktokOptionsSchema = z
       .optional()
       .meta({
         description:
-          "post_info.privacy_level: must be one of the creator's privacy_level_options (creator info), checked when the post is accepted and again before posting. Default: the connection's setting, else PUBLIC_TO_EVERYONE for audited apps and SELF_ONLY otherwise.",
+          "post_info.privacy_level: must be one of the creator's privacy_level_options (creator info), checked right before posting (otherwise the target fails with privacy_level_option_mismatch; it is never changed silently). Default: the connection's setting, else PUBLIC_TO_EVERYONE for audited apps and SELF_ONLY otherwise.",
       }),
     disable_comment: z.boolean().optional().meta({ description: 'post_info.disable_comment. TikTok disables comments anyway when the creator set comments to "No one". Default false.' }),
     disable_duet: z.boolean().optional().meta({ description: 'post_info.disable_duet. TikTok disables Duets anyway for private accounts. Default false.' }),
@@ -92,3 +92,17 @@ export const PlatformOptionsSchema = z
   })
   .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });
 export type PlatformOptions = z.infer<typeof PlatformOptionsSchema>;
+
+/**
+ * The JSON Schema (draft 2020-12, input side) of a platform's options, generated from its
+ * zod schema, for GET /platforms; null for a platform without options yet.
+ */
+export function platformOptionsJsonSchema(platform: string): Record<string, unknown> | null {
+  const schema = (PLATFORM_OPTION_SCHEMAS as Record<string, z.ZodType | undefined>)[platform];
+  if (!schema) return null;
+  const out = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown> & { $ref?: string; $defs?: Record<string, Record<string, unknown>> };
+  // The schema carries an OpenAPI id, so zod answers with a $ref to it: inline the one definition.
+  const id = out.$ref?.replace('#/$defs/', '');
+  const def = id ? out.$defs?.[id] : undefined;
+  return def ? { $schema: out.$schema, title: id, ...def } : out;
+}
