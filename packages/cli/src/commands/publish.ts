@@ -4,6 +4,7 @@ import type { Ctx } from '../context';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors';
 import { parsePlatform, platformName } from '../platform-name';
 import { parseAssignments, parseWhen, scheduleValue } from '../time-input';
+import { parseOptionFlags } from '../option-input';
 import { renderTargets, shortTime, truncate } from '../ui/format';
 import { localFile, uploadFile } from './upload-file';
 
@@ -21,6 +22,8 @@ export interface PublishOptions {
   at?: string | undefined;
   /** `key=+1h` or `key=<time>`, repeatable. */
   offset: string[];
+  /** `platform.field=value`, repeatable: platform_options. */
+  option: string[];
   requireApproval: boolean;
   wait: boolean;
   /** Skip the confirmation of the interactive summary. */
@@ -146,6 +149,8 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
     }
   }
 
+  const platformOptions = parseOptionFlags(o.option, platforms);
+
   // Media: local files go through the daemon's preparation first.
   const mediaUrls = await resolveMedia(ctx, o.media);
 
@@ -158,6 +163,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
     ...(publishNow ? { publish_now: true } : { scheduled_for: scheduledFor }),
     ...(Object.keys(typeSchedule).length ? { type_schedule: typeSchedule } : {}),
     ...(o.requireApproval ? { require_approval: true } : {}),
+    ...(Object.keys(platformOptions).length ? { platform_options: platformOptions } : {}),
   };
 
   if (wizard && !o.yes) {
