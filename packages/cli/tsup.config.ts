@@ -1,17 +1,15 @@
-import { createRequire } from 'node:module';
 import { defineConfig } from 'tsup';
+import { userlandPunycode } from '../../scripts/esbuild-punycode';
+import { packageDocs } from '../../scripts/package-docs';
 
 /**
- * One ESM bundle for bin/socialpub. Our workspace packages (core, sdk, daemon) are
- * inlined from their TypeScript sources (the `@socialpub/source` condition), so the CLI
- * runs without building them first. The CLI's own dependencies stay external (they are
- * installed beside it; better-sqlite3 is native); anything else the daemon pulls in is
- * bundled, with a `require` for the CommonJS ones. Commands are split into chunks and
- * loaded on first use, so `--version` and `--help` stay fast.
- *
- * `punycode` is both a deprecated Node builtin and a userland package (twitter-text
- * depends on the latter); esbuild would bind the bare name to the builtin, which prints a
- * deprecation warning on every run. The plugin binds it to the package the importer has.
+ * dist/cli.js: the npm package's `bin` (and what bin/socialpub runs in a checkout). Our
+ * workspace packages (core, sdk, daemon) are inlined from their TypeScript sources (the
+ * `@socialpub/source` condition), and so is every other dependency: one package with one
+ * real dependency, better-sqlite3 (native: it finds its own prebuilt addon), and no
+ * module resolution through node_modules at start-up. CommonJS dependencies get a
+ * `require` from the banner. Commands are split into chunks loaded on first use, so
+ * `--version` and `--help` stay fast.
  */
 export default defineConfig({
   entry: { cli: 'src/cli.ts' },
@@ -22,32 +20,22 @@ export default defineConfig({
   clean: true,
   // One line instead of a line per chunk (about a hundred); errors are still printed.
   silent: true,
+  // The package's README links to these docs; the package carries them (docs/ here is a build output).
   async onSuccess() {
+    packageDocs('.', ['cli.md', 'api.md', 'operations.md']);
     console.log('socialpub CLI built: packages/cli/dist/cli.js (commands in chunks loaded on use)');
   },
   dts: false,
   sourcemap: false,
   shims: false,
-  noExternal: [/^@socialpub\//],
+  noExternal: [/^(?!better-sqlite3$)/],
+  external: ['better-sqlite3'],
   esbuildOptions(options) {
     options.conditions = ['@socialpub/source'];
+    options.logOverride = { 'empty-import-meta': 'error' };
   },
-  esbuildPlugins: [
-    {
-      name: 'userland-punycode',
-      setup(build) {
-        build.onResolve({ filter: /^punycode$/ }, (args) => {
-          if (!args.importer) return undefined;
-          try {
-            return { path: createRequire(args.importer).resolve('punycode/') };
-          } catch {
-            return undefined;
-          }
-        });
-      },
-    },
-  ],
+  esbuildPlugins: [userlandPunycode],
   banner: {
-    js: "import { createRequire as __socialpubCreateRequire } from 'node:module'; const require = __socialpubCreateRequire(import.meta.url);",
+    js: "#!/usr/bin/env node\nimport { createRequire as __socialpubCreateRequire } from 'node:module'; const require = __socialpubCreateRequire(import.meta.url);",
   },
 });

@@ -1,4 +1,5 @@
 import { defineConfig } from 'tsup';
+import { packageDocs } from '../../scripts/package-docs';
 
 /**
  * ESM + CommonJS with declarations for each. @socialpub/core is private (never published),
@@ -19,4 +20,6 @@ export default defineConfig({
   external: ['got', 'zod'],
   // core exports its TypeScript sources (no "types" field), so point the declaration bundler at them directly.
   dts: { compilerOptions: { paths: { '@socialpub/core': ['../core/src/index.ts'] } } },
+  // The README links to these; the package carries them (docs/ here is a build output).
+  onSuccess: async () => packageDocs('.', ['sdk.md', 'api.md', 'operations.md']),
 });

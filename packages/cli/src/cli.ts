@@ -1,24 +1,4 @@
-/**
- * The executable's entry. `--version` answers before anything else loads, so it costs
- * about what a bare `node` costs; everything else goes through main.ts, which loads each
- * command's module only when that command runs.
- */
-import { VERSION } from './version';
+/** The entry of dist/cli.js (the npm package's `bin`, and bin/socialpub in a checkout). */
+import { start } from './start';
 
-// A reader that stops early (`socialpub --help | head -1`) closes the pipe; end quietly,
-// as Unix tools do, instead of crashing with an unhandled EPIPE stack trace.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code !== 'EPIPE') throw err;
-  process.exit(0);
-});
-
-const argv = process.argv.slice(2);
-if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
-  process.stdout.write(`${VERSION}\n`);
-} else {
-  // Cache compiled code between runs (Node >= 22.1): later starts skip most parsing.
-  const { enableCompileCache } = await import('node:module');
-  enableCompileCache?.();
-  const [{ runCli }, { processIo }] = await Promise.all([import('./main'), import('./io')]);
-  process.exitCode = await runCli(argv, processIo());
-}
+await start(process.argv.slice(2));

@@ -17,6 +17,7 @@ import { definePrepare } from './commands/prepare.command';
 import { definePublish } from './commands/publish.command';
 import { defineSandbox } from './commands/sandbox.command';
 import { defineSchedule } from './commands/schedule.command';
+import { defineService } from './commands/service.command';
 import { defineSettings } from './commands/settings.command';
 import { defineStatus } from './commands/status.command';
 import { defineUp } from './commands/up.command';
@@ -30,6 +31,7 @@ const COMMANDS: ((program: Program, kit: Kit) => void)[] = [
   defineUp,
   defineDown,
   defineDaemon,
+  defineService,
   defineKeys,
   defineConnect,
   defineConnections,

@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isAlive } from '../src/local/daemon-files';
-import { tempHome } from './helpers';
+import { endDaemon, tempHome } from './helpers';
 
 const root = fileURLToPath(new URL('../../..', import.meta.url));
 const bin = join(root, 'bin', 'socialpub');
@@ -18,13 +18,7 @@ beforeAll(() => {
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`scripts/pnpm build\` before the tests (CI does)`);
 });
 afterAll(async () => {
-  await sp('down');
-  try {
-    const { pid } = JSON.parse(readFileSync(join(home.dataDir, 'daemon.json'), 'utf8')) as { pid: number };
-    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
-  } catch {
-    // no state file: nothing runs
-  }
+  await endDaemon(home.dataDir, () => sp('down'));
   home.cleanup();
 });
 

@@ -1,8 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough, Writable } from 'node:stream';
 import type { Io } from '../src/io';
+import { isAlive } from '../src/local/daemon-files';
 import { runCli } from '../src/main';
 
 export interface CliResult {
@@ -92,4 +93,18 @@ export async function runIn(line: string | string[], opts: RunOptions = {}): Pro
       }
     },
   };
+}
+
+/**
+ * After a test that started a real daemon on `dataDir`: `down` (through whatever ran it),
+ * then SIGKILL whatever daemon.json still names, so no test leaves a daemon behind.
+ */
+export async function endDaemon(dataDir: string, down: () => Promise<unknown>): Promise<void> {
+  await down();
+  try {
+    const { pid } = JSON.parse(readFileSync(join(dataDir, 'daemon.json'), 'utf8')) as { pid: number };
+    if (isAlive(pid)) process.kill(pid, 'SIGKILL');
+  } catch {
+    // no state file: nothing runs
+  }
 }

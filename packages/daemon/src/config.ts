@@ -36,6 +36,11 @@ export interface DaemonConfig {
   tls: { certFile: string; keyFile: string } | null;
   /** A TLS-terminating proxy is in front: requests without X-Forwarded-Proto: https get 403 https_required. */
   behindProxy: boolean;
+  /**
+   * How many proxies in front append to X-Forwarded-For (default 1): the client address for
+   * the failed-authentication limit is the entry that many from the end. Only behind a proxy.
+   */
+  trustedProxyHops: number;
   rateLimits: RateLimitConfig;
   /** Largest request body accepted (default 10 MB; not POST /media/upload, which has mediaMaxBytes). */
   maxBodyBytes: number;
@@ -86,6 +91,8 @@ export interface ConfigInput {
   tlsCert?: string;
   tlsKey?: string;
   behindProxy?: boolean;
+  /** Default: SOCIALPUB_TRUSTED_PROXY_HOPS, else 1. */
+  trustedProxyHops?: number;
   /** Per-class overrides, e.g. { publish: { limit: 600 } }. */
   rateLimits?: Partial<Record<RateClass, Partial<RateLimit>>>;
   rateLimitsEnabled?: boolean;
@@ -201,6 +208,10 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
   const keyFile = input.tlsKey ?? env.SOCIALPUB_TLS_KEY;
   if ((certFile === undefined) !== (keyFile === undefined)) throw new ConfigError('TLS needs both a certificate and a key file');
   const behindProxy = input.behindProxy ?? ['1', 'true', 'yes'].includes((env.SOCIALPUB_BEHIND_PROXY ?? '').toLowerCase());
+  const hopsRaw = input.trustedProxyHops ?? (env.SOCIALPUB_TRUSTED_PROXY_HOPS?.trim() ? Number(env.SOCIALPUB_TRUSTED_PROXY_HOPS) : 1);
+  if (!Number.isInteger(hopsRaw) || hopsRaw < 1 || hopsRaw > 10) {
+    throw new ConfigError(`SOCIALPUB_TRUSTED_PROXY_HOPS must be a whole number 1-10, not ${JSON.stringify(env.SOCIALPUB_TRUSTED_PROXY_HOPS ?? hopsRaw)}`);
+  }
   const tls = certFile && keyFile ? { certFile: resolve(certFile), keyFile: resolve(keyFile) } : null;
   if (!isLoopback(host) && !tls && !behindProxy) {
     throw new ConfigError(
@@ -249,6 +260,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     publicUrl,
     tls,
     behindProxy,
+    trustedProxyHops: hopsRaw,
     rateLimits: { enabled: limitsEnabled, classes },
     maxBodyBytes: MAX_BODY_BYTES,
     mediaAllowPrivate,

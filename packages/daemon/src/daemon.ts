@@ -3,9 +3,10 @@ import { readFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
-import type { Hono } from 'hono';
+import { Hono } from 'hono';
 import { ConfigError, isLoopback, type DaemonConfig } from './config';
 import { createApp } from './http/app';
+import { answerClientError } from './http/client-error';
 import { createMedia } from './create-media';
 import type { AppEnv } from './http/env';
 import type { Platform } from '@socialpub/core';
@@ -17,6 +18,7 @@ import { TokenRefresher } from './connect/token-refresher';
 import type { MediaLookup, SchedulerHooks } from './services';
 import { startCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
+import { secureDataDir } from './store/private-files';
 import { createStore, type Store } from './store/store';
 import { systemClock, type Clock } from './util/clock';
 import { createLogger, type RootLogger } from './util/logger';
@@ -70,7 +72,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     });
   }
 
-  // Store.
+  // Store. The data dir and everything in it private first (0700 / 0600), also when it existed.
+  secureDataDir(config.dataDir);
   const db = openDatabase(config.dbPath);
   stops.push(() => void db.close());
   // WAL checkpoints on a thread of their own, not inside some request's commit.
@@ -84,6 +87,9 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
 
   // Media preparation: prepared URLs live under the public URL, else the listen address (known once listening).
   let listenUrl = `http://${config.host}:${config.port}`;
+  // With TLS on, the adapters reach the simulators over a loopback-only plain-HTTP listener:
+  // they would (rightly) refuse the daemon's own certificate, often self-signed.
+  let sandboxUrl: string | null = null;
   const media = createMedia({
     db,
     dir: config.mediaDir,
@@ -106,7 +112,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     connections: store.connections,
     media: media.resolver,
     log: logger,
-    publisher: { publicBaseUrl: config.publicUrl, sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(listenUrl, host) },
+    publisher: { publicBaseUrl: config.publicUrl, sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(sandboxUrl ?? listenUrl, host) },
   });
   const scheduler: SchedulerHooks = publishing.scheduler;
   const tokenRefresher = new TokenRefresher({ connections: store.connections, clock, log: logger });
@@ -123,6 +129,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
       ? { createServer: createHttpsServer, serverOptions: { cert: readFileSync(config.tls.certFile), key: readFileSync(config.tls.keyFile) } }
       : {}),
   });
+  // Requests Node's parser refuses (bad Content-Length, CL+TE, huge headers) get the one error body too.
+  server.on('clientError', answerClientError(logger));
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e))]);
   } catch (e) {
@@ -136,6 +144,11 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // URLs: a wildcard listen address is not an address to connect to, loopback is.
   const selfHost = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : hostInUrl;
   listenUrl = `${config.tls ? 'https' : 'http'}://${selfHost}:${port}`;
+  if (config.tls && sandbox) {
+    const internal = await listenForSandbox(sandbox);
+    stops.push(internal.close);
+    sandboxUrl = internal.url;
+  }
   await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
   await publishing.start(); // reconciles what a previous run left in flight, then fires overdue targets in due order
   stops.push(() => publishing.stop(10_000));
@@ -172,5 +185,24 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
       })();
       return closing;
     },
+  };
+}
+
+/**
+ * Serves only the sandbox simulators on 127.0.0.1 (a free port), plain HTTP, for the
+ * daemon's own sandbox connections while the public listener speaks TLS. Nothing but
+ * this machine reaches it, and it serves nothing the public listener does not.
+ */
+async function listenForSandbox(sandbox: Hono): Promise<{ url: string; close: () => Promise<void> }> {
+  const app = new Hono().route('/sandbox', sandbox);
+  const server: ServerType = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 });
+  await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e))]);
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+      }),
   };
 }

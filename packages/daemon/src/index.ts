@@ -20,6 +20,7 @@ export type { AppEnv, AppVariables } from './http/env';
 export { ApiError } from './http/errors';
 export { openAdmin, AdminError, DEFAULT_EMAIL, type Admin, type CreatedKey, type KeyListing, type ConnectionListing } from './admin/index';
 export { openDatabase, type DB } from './store/database';
+export { useSqliteDriver, type SqliteDriver } from './store/sqlite-driver';
 export { createStore, type Store } from './store/store';
 export { createLogger, silentLogger, redact, type RootLogger, type LogLevel } from './util/logger';
 export { ManualClock, systemClock, type Clock } from './util/clock';

@@ -21,6 +21,22 @@ export async function runningDaemon(dataDir: string): Promise<(DaemonState & { h
   return health ? { ...state, health } : null;
 }
 
+/** The arguments of `socialpub daemon run` for this data dir and these flags (after the program itself). */
+export function daemonRunArgs(dataDir: string, flags: StartFlags): string[] {
+  return [
+    '--data-dir',
+    dataDir,
+    'daemon',
+    'run',
+    ...(flags.host ? ['--host', flags.host] : []),
+    ...(flags.port !== undefined ? ['--port', String(flags.port)] : []),
+    ...(flags.publicUrl ? ['--public-url', flags.publicUrl] : []),
+    ...(flags.behindProxy ? ['--behind-proxy'] : []),
+    ...(flags.tlsCert ? ['--tls-cert', flags.tlsCert] : []),
+    ...(flags.tlsKey ? ['--tls-key', flags.tlsKey] : []),
+  ];
+}
+
 const START_TIMEOUT_MS = 30_000;
 const POLL_MS = 100;
 
@@ -34,19 +50,7 @@ export async function startBackground(io: Io, dataDir: string, flags: StartFlags
   const paths = daemonPaths(dataDir);
   const log = await open(paths.log, 'a', 0o600);
   const self = selfCommand();
-  const args = [
-    ...self.args,
-    '--data-dir',
-    dataDir,
-    'daemon',
-    'run',
-    ...(flags.host ? ['--host', flags.host] : []),
-    ...(flags.port !== undefined ? ['--port', String(flags.port)] : []),
-    ...(flags.publicUrl ? ['--public-url', flags.publicUrl] : []),
-    ...(flags.behindProxy ? ['--behind-proxy'] : []),
-    ...(flags.tlsCert ? ['--tls-cert', flags.tlsCert] : []),
-    ...(flags.tlsKey ? ['--tls-key', flags.tlsKey] : []),
-  ];
+  const args = [...self.args, ...daemonRunArgs(dataDir, flags)];
   // The child gets the log file's descriptor itself (it outlives this process, so nothing
   // may be piped through us). execa documents numeric descriptors; its typings under
   // TypeScript 6 do not resolve them, hence the cast.

@@ -8,6 +8,15 @@ const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` 
 
 export const MAX_MEDIA_URLS = 10;
 
+function withoutUserinfo(url: string): boolean {
+  try {
+    const u = new URL(url);
+    return u.username === '' && u.password === '';
+  } catch {
+    return true; // not a URL at all: z.url() has said so
+  }
+}
+
 export const PublishRequestSchema = z
   .object({
     caption: nonEmpty('caption').meta({ description: 'Default caption for every platform without a platform_captions entry.' }),
@@ -15,7 +24,12 @@ export const PublishRequestSchema = z
     platform_captions: z.record(z.string(), nonEmpty('a platform caption')).nullish(),
     platform_types: z.record(z.string(), z.array(z.string()).min(1, { error: 'list at least one content type' })).nullish(),
     media_urls: z
-      .array(z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }))
+      .array(
+        z
+          .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+          // As /media/prepare: a password in a URL would be stored and shown with the job.
+          .refine(withoutUserinfo, { error: 'URLs with a user name or password are not accepted' }),
+      )
       .max(MAX_MEDIA_URLS, { error: `at most ${MAX_MEDIA_URLS} media_urls` })
       .nullish(),
     publish_now: z.boolean().nullish(),

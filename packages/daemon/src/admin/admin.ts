@@ -1,5 +1,6 @@
 import { PLATFORMS, formatInstant, isPlatform, type Platform } from '@socialpub/core';
 import { openDatabase } from '../store/database';
+import { secureDataDir } from '../store/private-files';
 import { createStore, type Store } from '../store/store';
 import type { User } from '../store/users';
 import { systemClock, type Clock } from '../util/clock';
@@ -71,6 +72,7 @@ export interface AdminOptions {
  */
 export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
   const clock = opts.clock ?? systemClock;
+  secureDataDir(dataDir);
   const db = openDatabase(join(dataDir, 'socialpub.db'));
   const secrets = SecretBox.fromKeyFile(join(dataDir, 'secret.key'));
   const store: Store = createStore(db, { secrets, clock });

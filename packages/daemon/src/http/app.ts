@@ -103,7 +103,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     const https = httpsOnly();
     // Exempt: a load balancer's health probe may come over plain HTTP, and the sandbox
     // simulators are called by the daemon's own adapters over loopback.
-    app.use('*', (c, next) => (c.req.path === '/healthz' || c.req.path.startsWith('/sandbox/') ? next() : https(c, next)));
+    const exempt = (path: string) => path === '/healthz' || path === `${API_PREFIX}/healthz` || path.startsWith('/sandbox/');
+    app.use('*', (c, next) => (exempt(c.req.path) ? next() : https(c, next)));
   }
 
   app.onError((error, c) => {
@@ -142,7 +143,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.sandbox) app.route('/sandbox', deps.sandbox);
 
   // Everything else under the prefix: key -> user, the user's limit for the endpoint class, then the body limit.
-  const authenticate = auth({ store, commits, clock, limits, behindProxy: config.behindProxy, address: deps.clientAddress });
+  const authenticate = auth({ store, commits, clock, limits, behindProxy: config.behindProxy, trustedProxyHops: config.trustedProxyHops, address: deps.clientAddress });
   const limiters = Object.fromEntries(
     (['auth', 'publish', 'media', 'scheduled', 'media_status'] as const).map((cls) => [cls, rateLimit(cls, { store, commits, clock, limits })]),
   ) as Record<RateClass, MiddlewareHandler<AppEnv>>;

@@ -1,7 +1,10 @@
+import ipaddr from 'ipaddr.js';
+
 /**
  * Which addresses and host names media fetching may reach.
  *
- * Everything here is pure: parsing and range tables. The guard (`address-guard.ts`)
+ * Everything here is pure: parsing and range tables. Ranges come from ipaddr.js's named
+ * special ranges (kept current with IANA's registries), plus our rules and metadata list. The guard (`address-guard.ts`)
  * applies it to every hop's resolved address before a connection is made.
  */
 
@@ -14,30 +17,24 @@ export type AddressVerdict = 'private' | 'loopback' | 'link_local' | 'cgnat' | '
  */
 export type AddressCheck = (ip: string) => AddressVerdict;
 
-type Range4 = readonly [base: string, bits: number, verdict: Exclude<AddressVerdict, null>];
-
 // Cloud metadata endpoints are refused even when private networks are allowed: a
-// trusted LAN is no reason to hand instance credentials to a URL someone pasted.
-const METADATA_V4 = new Set(['169.254.169.254', '169.254.170.2', '169.254.169.253', '100.100.100.200', '192.0.0.192']);
-const METADATA_V6 = new Set(['fd00:ec2::254', 'fd00:ec2::23']);
-
-const RANGES_V4: readonly Range4[] = [
-  ['0.0.0.0', 8, 'reserved'], // "this network"; 0.0.0.0 reaches the local host on Linux
-  ['10.0.0.0', 8, 'private'],
-  ['100.64.0.0', 10, 'cgnat'],
-  ['127.0.0.0', 8, 'loopback'],
-  ['169.254.0.0', 16, 'link_local'],
-  ['172.16.0.0', 12, 'private'],
-  ['192.0.0.0', 24, 'reserved'], // IETF protocol assignments
-  ['192.0.2.0', 24, 'reserved'], // TEST-NET-1
-  ['192.88.99.0', 24, 'reserved'], // 6to4 relay anycast
-  ['192.168.0.0', 16, 'private'],
-  ['198.18.0.0', 15, 'reserved'], // benchmarking
-  ['198.51.100.0', 24, 'reserved'], // TEST-NET-2
-  ['203.0.113.0', 24, 'reserved'], // TEST-NET-3
-  ['224.0.0.0', 4, 'multicast'],
-  ['240.0.0.0', 4, 'reserved'], // includes 255.255.255.255 broadcast
-];
+// trusted LAN is no reason to hand instance credentials to a URL someone pasted. No
+// maintained package lists them, so this list is ours; each has a test.
+export const METADATA_ADDRESSES: ReadonlySet<string> = new Set([
+  '169.254.169.254', // AWS, GCP, Azure, Oracle, DigitalOcean, OpenStack instance metadata
+  'fd00:ec2::254', // AWS instance metadata over IPv6
+  '169.254.169.253', // AWS Route 53 resolver
+  'fd00:ec2::253',
+  '169.254.169.123', // AWS time sync
+  'fd00:ec2::123',
+  '169.254.170.2', // AWS ECS task metadata and credentials
+  '169.254.170.23', // EKS Pod Identity agent
+  'fd00:ec2::23',
+  'fd20:ce::254', // GCP metadata over IPv6
+  '168.63.129.16', // Azure WireServer (a public address, answered by the host)
+  '100.100.100.200', // Alibaba Cloud metadata
+  '192.0.0.192', // Oracle Cloud legacy metadata
+]);
 
 /** Names that mean "this machine" or a cloud metadata service, whatever DNS says. */
 const BLOCKED_NAMES = new Set([
@@ -45,123 +42,111 @@ const BLOCKED_NAMES = new Set([
   'localhost.localdomain',
   'ip6-localhost',
   'ip6-loopback',
+]);
+const BLOCKED_SUFFIXES = ['.localhost', '.internal', '.local', '.home.arpa', '.lan', '.intranet', '.corp', '.svc'];
+/** Metadata services by name (GCP, AWS, Azure, Tencent); the others only have addresses, which DNS answers are checked against. */
+const METADATA_NAMES = new Set([
   'metadata',
   'metadata.google.internal',
   'metadata.goog',
   'metadata.azure.com',
   'instance-data',
   'instance-data.ec2.internal',
+  'metadata.tencentyun.com',
 ]);
-const BLOCKED_SUFFIXES = ['.localhost', '.internal', '.local', '.home.arpa', '.lan', '.intranet', '.corp'];
-const METADATA_NAMES = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'metadata.azure.com', 'instance-data', 'instance-data.ec2.internal']);
 
 /**
- * Parses an IPv4 address the way inet_aton does: 1 to 4 parts, each decimal, octal
- * (leading 0) or hex (0x). `2130706433`, `0177.1` and `0x7f.0.0.1` are all 127.0.0.1.
+ * Parses an IPv4 address the way inet_aton does (ipaddr.js): 1 to 4 parts, each decimal,
+ * octal (leading 0) or hex (0x). `2130706433`, `0177.1` and `0x7f.0.0.1` are all 127.0.0.1.
  * Returns the 32-bit value, or null when the text is not an IPv4 address.
  */
 export function parseIPv4(text: string): number | null {
-  const parts = text.split('.');
-  if (parts.length === 0 || parts.length > 4) return null;
-  const nums: number[] = [];
-  for (const part of parts) {
-    let n: number;
-    if (/^0x[0-9a-f]*$/i.test(part)) n = part.length === 2 ? 0 : parseInt(part.slice(2), 16);
-    else if (/^0[0-7]+$/.test(part)) n = parseInt(part, 8);
-    else if (/^(0|[1-9][0-9]*)$/.test(part)) n = Number(part);
-    else return null;
-    if (!Number.isFinite(n)) return null;
-    nums.push(n);
-  }
-  // The last part fills the remaining bytes: a.b.c.d, a.b.(16 bits), a.(24 bits), (32 bits).
-  const last = nums.pop() as number;
-  if (nums.some((n) => n > 255)) return null;
-  if (last >= 2 ** (8 * (4 - nums.length))) return null;
-  let value = 0;
-  nums.forEach((n, i) => (value += n * 2 ** (8 * (3 - i))));
-  return value + last;
+  if (!ipaddr.IPv4.isValid(text)) return null;
+  return ipaddr.IPv4.parse(text).toByteArray().reduce((n, b) => n * 256 + b, 0);
 }
 
 /** Parses an IPv6 address (brackets and zone id allowed, dotted IPv4 tail allowed) into 8 hextets. */
 export function parseIPv6(text: string): number[] | null {
-  let s = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
-  const zone = s.indexOf('%');
-  if (zone >= 0) s = s.slice(0, zone);
-  if (!s.includes(':')) return null;
-  const lastColon = s.lastIndexOf(':');
-  const lastPart = s.slice(lastColon + 1);
-  if (lastPart.includes('.')) {
-    // A dotted IPv4 tail (::ffff:127.0.0.1) becomes its two hextets.
-    if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(lastPart)) return null;
-    const v4 = parseIPv4(lastPart);
-    if (v4 === null) return null;
-    s = `${s.slice(0, lastColon + 1)}${Math.floor(v4 / 65536).toString(16)}:${(v4 % 65536).toString(16)}`;
+  const bare = text.startsWith('[') && text.endsWith(']') ? text.slice(1, -1) : text;
+  if (!ipaddr.IPv6.isValid(bare)) return null;
+  return ipaddr.IPv6.parse(bare).parts.slice();
+}
+
+/** How each named range of ipaddr.js is judged; a name not here (a newer ipaddr.js) is refused. */
+const V4_RANGES: Readonly<Record<string, AddressVerdict>> = {
+  unicast: null,
+  unspecified: 'reserved', // 0.0.0.0/8; 0.0.0.0 reaches the local host on Linux
+  broadcast: 'reserved',
+  multicast: 'multicast',
+  linkLocal: 'link_local',
+  loopback: 'loopback',
+  carrierGradeNat: 'cgnat',
+  private: 'private',
+  reserved: 'reserved', // IETF protocol assignments, documentation, benchmarking, 240/4
+  as112: null, // globally reachable (IANA)
+  amt: null, // globally reachable (IANA)
+};
+
+const V6_RANGES: Readonly<Record<string, AddressVerdict>> = {
+  unicast: null,
+  unspecified: 'reserved',
+  loopback: 'loopback',
+  linkLocal: 'link_local',
+  multicast: 'multicast',
+  uniqueLocal: 'private',
+  deprecatedSiteLocal: 'private',
+  discard: 'reserved',
+  segmentRouting: 'reserved',
+  reserved: 'reserved', // documentation (2001:db8::/32, 3fff::/20)
+  as112v6: null, // 2620:4f:8000::/48, globally reachable (2001:4:112::/48 is caught by 2001::/23 first)
+};
+
+/** Our own IPv6 rules, checked before ipaddr.js's names. */
+const IETF_PROTOCOL_ASSIGNMENTS = ipaddr.parseCIDR('2001::/23'); // Teredo, ORCHID, AMT, benchmarking...: never a media host; Teredo tunnels anywhere
+const DUMMY_PREFIX = ipaddr.parseCIDR('100:0:0:1::/64'); // RFC 9780, not in ipaddr.js yet
+const NAT64_LOCAL_USE = ipaddr.parseCIDR('64:ff9b:1::/48');
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+
+/** The metadata addresses in ipaddr.js's canonical text, whatever form they are written in. */
+const METADATA_KEYS = new Set([...METADATA_ADDRESSES].map((a) => ipaddr.parse(a).toString()));
+
+function classify4(address: ipaddr.IPv4): AddressVerdict {
+  if (METADATA_KEYS.has(address.toString())) return 'metadata';
+  const name = address.range();
+  return name in V4_RANGES ? (V4_RANGES[name] as AddressVerdict) : 'reserved';
+}
+
+/** The IPv4 address in the last 32 bits (mapped, translated, compatible, NAT64 /96 forms). */
+const tail4 = (b: number[]) => new ipaddr.IPv4(b.slice(12, 16));
+
+function classify6(address: ipaddr.IPv6): AddressVerdict {
+  if (METADATA_KEYS.has(new ipaddr.IPv6(address.parts).toString())) return 'metadata'; // without a zone id
+  const bytes = address.toByteArray();
+  if (address.match(IETF_PROTOCOL_ASSIGNMENTS) || address.match(DUMMY_PREFIX)) return 'reserved';
+  // Forms that carry an IPv4 address are judged by that address.
+  if (address.match(NAT64_LOCAL_USE)) return classify4(tail4(bytes)) ?? 'private'; // a local network's translator, never public
+  const name = address.range();
+  switch (name) {
+    case 'ipv4Mapped': // ::ffff:a.b.c.d
+    case 'rfc6145': // ::ffff:0:a.b.c.d
+    case 'rfc6052': // 64:ff9b::a.b.c.d
+      return classify4(tail4(bytes));
+    case '6to4': // 2002:aabb:ccdd::
+      return classify4(new ipaddr.IPv4(bytes.slice(2, 6)));
   }
-  const halves = s.split('::');
-  if (halves.length > 2) return null;
-  const parse = (h: string): number[] | null => {
-    if (h === '') return [];
-    const out: number[] = [];
-    for (const g of h.split(':')) {
-      if (!/^[0-9a-f]{1,4}$/i.test(g)) return null;
-      out.push(parseInt(g, 16));
-    }
-    return out;
-  };
-  const head = parse(halves[0] as string);
-  const rest = halves.length === 2 ? parse(halves[1] as string) : [];
-  if (!head || !rest) return null;
-  const given = head.length + rest.length;
-  if (halves.length === 1) return given === 8 ? head : null;
-  if (given > 7) return null;
-  return [...head, ...new Array<number>(8 - given).fill(0), ...rest];
-}
-
-function inRange4(value: number, base: string, bits: number): boolean {
-  const b = parseIPv4(base) as number;
-  const size = 2 ** (32 - bits);
-  return Math.floor(value / size) === Math.floor(b / size);
-}
-
-function classify4(value: number): AddressVerdict {
-  const dotted = [24, 16, 8, 0].map((s) => Math.floor(value / 2 ** s) % 256).join('.');
-  if (METADATA_V4.has(dotted)) return 'metadata';
-  for (const [base, bits, verdict] of RANGES_V4) if (inRange4(value, base, bits)) return verdict;
-  return null;
-}
-
-const METADATA_V6_KEYS = new Set([...METADATA_V6].map((a) => (parseIPv6(a) as number[]).join(':')));
-
-function classify6(h: number[]): AddressVerdict {
-  const key = h.join(':');
-  if (METADATA_V6_KEYS.has(key)) return 'metadata';
-  const embedded = (hi: number, lo: number) => (h[hi] as number) * 65536 + (h[lo] as number);
-  const zeros = (from: number, to: number) => h.slice(from, to).every((x) => x === 0);
-  if (zeros(0, 8)) return 'reserved'; // ::
-  if (zeros(0, 7) && h[7] === 1) return 'loopback'; // ::1
-  // Forms that carry an IPv4 address: judged by that address.
-  if (zeros(0, 5) && h[5] === 0xffff) return classify4(embedded(6, 7)) ?? null; // ::ffff:a.b.c.d mapped
-  if (zeros(0, 4) && h[4] === 0xffff && h[5] === 0) return classify4(embedded(6, 7)) ?? null; // ::ffff:0:a.b.c.d translated
-  if (zeros(0, 6)) return classify4(embedded(6, 7)) ?? 'reserved'; // ::a.b.c.d compatible (deprecated)
-  if (h[0] === 0x64 && h[1] === 0xff9b && zeros(2, 6)) return classify4(embedded(6, 7)); // NAT64
-  if (h[0] === 0x2002) return classify4(embedded(1, 2)); // 6to4
-  const first = h[0] as number;
-  if ((first & 0xfe00) === 0xfc00) return 'private'; // fc00::/7 unique local
-  if ((first & 0xffc0) === 0xfe80) return 'link_local'; // fe80::/10
-  if ((first & 0xffc0) === 0xfec0) return 'private'; // fec0::/10 site-local (deprecated)
-  if ((first & 0xff00) === 0xff00) return 'multicast';
-  if (first === 0x100 && zeros(1, 4)) return 'reserved'; // 100::/64 discard
-  if (first === 0x2001 && h[1] === 0xdb8) return 'reserved'; // documentation
-  if (first === 0x2001 && h[1] === 0) return 'reserved'; // Teredo tunnels can reach anything
-  return null;
+  if (name in V6_RANGES && V6_RANGES[name] !== null) return V6_RANGES[name] as AddressVerdict;
+  // ::a.b.c.d, IPv4-compatible (deprecated): what the IPv4 address is, else unassigned.
+  if (bytes.slice(0, 12).every((b) => b === 0)) return classify4(tail4(bytes)) ?? 'reserved';
+  // Outside 2000::/3 nothing is assigned for unicast: refuse what IANA has not handed out.
+  if (!address.match(GLOBAL_UNICAST)) return 'reserved';
+  return name in V6_RANGES ? (V6_RANGES[name] as AddressVerdict) : 'reserved';
 }
 
 /** Classifies an IP address in any textual form; a string that is no IP address is 'reserved'. */
 export const classifyAddress: AddressCheck = (ip) => {
-  const v6 = parseIPv6(ip);
-  if (v6) return classify6(v6);
-  const v4 = parseIPv4(ip);
-  if (v4 !== null) return classify4(v4);
+  const bare = ip.startsWith('[') && ip.endsWith(']') ? ip.slice(1, -1) : ip;
+  if (ipaddr.IPv6.isValid(bare)) return classify6(ipaddr.IPv6.parse(bare));
+  if (ipaddr.IPv4.isValid(bare)) return classify4(ipaddr.IPv4.parse(bare));
   return 'reserved';
 };
 

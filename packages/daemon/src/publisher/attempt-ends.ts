@@ -2,6 +2,7 @@ import type { Platform } from '@socialpub/core';
 import type { PublishOutcome } from '../platforms/adapter';
 import type { AttemptEnd, StoredError } from '../store/target-queue';
 import { PublishError } from '../platforms/errors';
+import { redactUrlSecrets } from '../util/redact-url';
 
 // The ends and stored errors an attempt writes.
 
@@ -29,6 +30,7 @@ export function platformCodeOf(err: unknown): string | null {
   return err instanceof PublishError ? err.platformCode : null;
 }
 
+/** An error's text as stored on the target and logged: credentials in URLs (signed media URLs) taken out. */
 export function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return redactUrlSecrets(err instanceof Error ? err.message : String(err));
 }

@@ -1,7 +1,7 @@
-import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type { RootLogger } from '../util/logger';
 import type { DB } from './database';
+import { workerDriver } from './sqlite-driver';
 
 /** How often the thread copies the WAL back into the database file. */
 const DEFAULT_INTERVAL_MS = 250;
@@ -13,7 +13,7 @@ const AUTOCHECKPOINT_PAGES = 1000;
 const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.sqlite);
-const db = new Database(workerData.path);
+const db = new Database(workerData.path, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {});
 db.pragma('busy_timeout = 5000');
 db.pragma('synchronous = FULL');
 const checkpoint = () => db.pragma('wal_checkpoint(PASSIVE)')[0];
@@ -54,10 +54,10 @@ export interface Checkpointer {
  * thread dies, the automatic checkpoint is turned back on.
  */
 export function startCheckpointer(db: DB, opts: { log?: RootLogger; intervalMs?: number } = {}): Checkpointer {
-  const sqlite = createRequire(import.meta.url).resolve('better-sqlite3');
+  const { module: sqlite, nativeBinding } = workerDriver();
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
-    workerData: { sqlite, path: db.name, intervalMs: opts.intervalMs ?? DEFAULT_INTERVAL_MS },
+    workerData: { sqlite, nativeBinding, path: db.name, intervalMs: opts.intervalMs ?? DEFAULT_INTERVAL_MS },
   });
   db.pragma('wal_autocheckpoint = 0');
   let stopping = false;

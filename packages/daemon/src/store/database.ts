@@ -1,7 +1,9 @@
 import Database from 'better-sqlite3';
-import { mkdirSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { MIGRATIONS } from './migrations/index';
+import { ensurePrivateFile, PRIVATE_FILE_MODE } from './private-files';
+import { databaseOptions } from './sqlite-driver';
 
 export type DB = Database.Database;
 
@@ -10,9 +12,15 @@ export type DB = Database.Database;
  * `:memory:` gives a private in-memory database for tests.
  */
 export function openDatabase(path: string): DB {
-  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
-  const db = new Database(path);
+  if (path !== ':memory:') {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    ensurePrivateFile(path);
+  }
+  // better-sqlite3 takes a loaded addon object as nativeBinding too (lib/binding.js); its typings say string only.
+  const db = new Database(path, databaseOptions() as Database.Options);
   db.pragma('journal_mode = WAL');
+  // Made by SQLite with the database file's mode; older ones may predate it being 0600.
+  for (const extra of [`${path}-wal`, `${path}-shm`]) if (path !== ':memory:' && existsSync(extra)) chmodSync(extra, PRIVATE_FILE_MODE);
   // FULL: an accepted request (any 2xx) is durable before its response leaves, even on power loss.
   db.pragma('synchronous = FULL');
   db.pragma('foreign_keys = ON');

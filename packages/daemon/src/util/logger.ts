@@ -1,3 +1,5 @@
+import { redactUrlSecrets } from './redact-url';
+
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 const RANK: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -8,12 +10,12 @@ const SECRET_FIELD = /(secret|token|password|passwd|authorization|cookie|api[-_]
 const SECRET_TEXT: [RegExp, string][] = [
   [/\bsp_(key_[0-9a-z]{20})_[0-9a-z]+/g, 'sp_$1_[redacted]'],
   [/\b(Bearer)\s+[A-Za-z0-9._~+/=-]+/gi, '$1 [redacted]'],
-  [/([?&](?:access_token|refresh_token|client_secret|token|key)=)[^&\s]+/gi, '$1[redacted]'],
 ];
 
 /** Strips secrets from a value before it is logged: by field name, and by shape inside strings. */
 export function redact(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return SECRET_TEXT.reduce((s, [re, to]) => s.replace(re, to), value);
+  // Credentials in URLs (signing parameters, tokens, userinfo) too: see redact-url.ts.
+  if (typeof value === 'string') return redactUrlSecrets(SECRET_TEXT.reduce((s, [re, to]) => s.replace(re, to), value));
   if (depth > 6 || value === null || typeof value !== 'object') return value;
   if (value instanceof Error) return { name: value.name, message: redact(value.message, depth + 1) };
   if (Array.isArray(value)) return value.map((v) => redact(v, depth + 1));

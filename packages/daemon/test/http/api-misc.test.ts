@@ -153,6 +153,13 @@ describe('errors', () => {
     expect(secure.status).toBe(200);
     expect((await h.app.request('/healthz')).status).toBe(200);
   });
+
+  it('exempts the versioned health alias from https_required like /healthz (a load balancer probes over plain HTTP)', async () => {
+    const h = harness({ config: { behindProxy: true, host: '0.0.0.0' } });
+    const res = await h.app.request(`${API}/healthz`, { headers: { 'X-Forwarded-Proto': 'http' } });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: 'ok' });
+  });
 });
 
 describe('media routes of another module', () => {

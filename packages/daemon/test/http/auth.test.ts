@@ -107,6 +107,30 @@ describe('authentication', () => {
     expect((await h.call('POST', validate, { headers: { 'X-Test-Addr': '10.0.0.1' } })).status).toBe(200);
   });
 
+  it('behind a proxy, counts failures by the address the proxy appended, so a forged first X-Forwarded-For entry does not dodge the limit', async () => {
+    const h = harness({ config: { behindProxy: true, host: '0.0.0.0', rateLimits: { auth_failure: { limit: 3, windowMs: 60_000 } } } });
+    const via = (forged: string, extra: Record<string, string> = {}) => ({
+      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': `${forged}, 198.51.100.7`, ...extra },
+    });
+    for (let i = 0; i < 3; i++) expect((await h.call('POST', validate, via(`10.9.0.${i}`, { 'X-API-Key': 'wrong' }))).status).toBe(401);
+    expect((await h.call('POST', validate, via('10.9.0.99'))).status).toBe(429);
+    // The same proxy forwarding another client is not affected.
+    const other = await h.call('POST', validate, { headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '10.9.0.0, 198.51.100.8' } });
+    expect(other.status).toBe(200);
+  });
+
+  it('with two trusted proxy hops, counts failures by the entry the outer proxy appended', async () => {
+    const h = harness({ config: { behindProxy: true, trustedProxyHops: 2, host: '0.0.0.0', rateLimits: { auth_failure: { limit: 2, windowMs: 60_000 } } } });
+    const via = (forged: string, key?: string) => ({
+      headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': `${forged}, 198.51.100.7, 10.0.0.5`, ...(key ? { 'X-API-Key': key } : {}) },
+    });
+    for (let i = 0; i < 2; i++) expect((await h.call('POST', validate, via(`10.9.0.${i}`, 'wrong'))).status).toBe(401);
+    expect((await h.call('POST', validate, via('10.9.0.99'))).status).toBe(429);
+    // A header shorter than the hops (a client reaching the inner proxy directly) counts by its first entry.
+    const short = await h.call('POST', validate, { headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '198.51.100.9' } });
+    expect(short.status).toBe(200);
+  });
+
   it('does not limit failed authentication when rate limits are off', async () => {
     const h = harness({ config: { rateLimitsEnabled: false, rateLimits: { auth_failure: { limit: 1 } } } });
     for (let i = 0; i < 3; i++) expect((await h.call('POST', validate, { headers: { 'X-API-Key': 'wrong' } })).status).toBe(401);

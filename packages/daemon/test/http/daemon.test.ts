@@ -86,6 +86,15 @@ describe('transport configuration', () => {
     expect(() => resolveConfig({ dataDir: '/tmp/x', tlsCert: 'c.pem' }, {})).toThrow(/both/);
   });
 
+  it('trusts one proxy hop by default, SOCIALPUB_TRUSTED_PROXY_HOPS or the option otherwise, and refuses nonsense', () => {
+    expect(resolveConfig({ dataDir: '/tmp/x' }, {}).trustedProxyHops).toBe(1);
+    expect(resolveConfig({ dataDir: '/tmp/x' }, { SOCIALPUB_TRUSTED_PROXY_HOPS: '2' }).trustedProxyHops).toBe(2);
+    expect(resolveConfig({ dataDir: '/tmp/x', trustedProxyHops: 3 }, { SOCIALPUB_TRUSTED_PROXY_HOPS: '2' }).trustedProxyHops).toBe(3);
+    for (const bad of ['0', 'two', '1.5', '-1']) {
+      expect(() => resolveConfig({ dataDir: '/tmp/x' }, { SOCIALPUB_TRUSTED_PROXY_HOPS: bad })).toThrow(/SOCIALPUB_TRUSTED_PROXY_HOPS/);
+    }
+  });
+
   it('finds the data dir from the flag, then SOCIALPUB_HOME, then ~/.local/share/socialpub', () => {
     expect(resolveConfig({ dataDir: '/a' }, { SOCIALPUB_HOME: '/b' }).dataDir).toBe('/a');
     expect(resolveConfig({}, { SOCIALPUB_HOME: '/b' }).dbPath).toBe('/b/socialpub.db');

@@ -157,6 +157,17 @@ describe('POST /content/publish: fields', () => {
     await expect400(h, scheduled({ media_urls: ['ftp://example.com/a.jpg'] }), 'media_urls.0');
   });
 
+  it('answers 400 for a media URL with a user name or password, as /media/prepare does, and stores nothing', async () => {
+    const h = harness();
+    h.connect(['twitter']);
+    for (const url of ['http://u:p@cdn.example.com/x.jpg', 'https://u@cdn.example.com/x.jpg', 'https://:p@cdn.example.com/x.jpg']) {
+      const e = await expect400(h, scheduled({ media_urls: ['https://cdn.example.com/ok.jpg', url] }), 'media_urls.1');
+      expect(e.message).toBe('media_urls.1: URLs with a user name or password are not accepted');
+      expect(JSON.stringify(e)).not.toContain(':p@');
+    }
+    expect(h.db.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 0 });
+  });
+
   it('checks platform rules: media a type needs, caption length per platform caption', async () => {
     const h = harness();
     h.connect(['instagram', 'twitter']);

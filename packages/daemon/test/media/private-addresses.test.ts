@@ -21,6 +21,17 @@ const fakeDns: Record<string, { address: string; family: 4 | 6 }[]> = {
   'lan.example.com': [{ address: '192.168.0.10', family: 4 }],
   'cgnat.example.com': [{ address: '100.64.12.1', family: 4 }],
   'public.example.com': [{ address: '127.0.0.1', family: 4 }],
+  // Names resolving to each cloud's metadata address (a DNS record anyone can create).
+  'aws.example.com': [{ address: '169.254.169.254', family: 4 }],
+  'aws6.example.com': [{ address: 'fd00:ec2::254', family: 6 }],
+  'ecs.example.com': [{ address: '169.254.170.2', family: 4 }],
+  'eks.example.com': [{ address: '169.254.170.23', family: 4 }],
+  'eks6.example.com': [{ address: 'fd00:ec2::23', family: 6 }],
+  'gcp6.example.com': [{ address: 'fd20:ce::254', family: 6 }],
+  'azure.example.com': [{ address: '168.63.129.16', family: 4 }],
+  'alibaba.example.com': [{ address: '100.100.100.200', family: 4 }],
+  'oracle.example.com': [{ address: '192.0.0.192', family: 4 }],
+  'nat64-local.example.com': [{ address: '64:ff9b:1::a9fe:aa17', family: 6 }],
 };
 const resolve: HostResolver = async (name) => {
   const found = fakeDns[name];
@@ -46,6 +57,13 @@ beforeAll(async () => {
     '/to-metadata': redirect('http://169.254.169.254/latest/meta-data/iam/security-credentials/'),
     '/to-v6': redirect(`http://[::ffff:127.0.0.2]:${p}/secret.jpg`),
     '/to-lan-name': redirect(`http://lan.example.com:${p}/secret.jpg`),
+    '/to-nat64-local': redirect(`http://[64:ff9b:1::7f00:2]:${p}/secret.jpg`),
+    '/to-compatible': redirect(`http://[::7f00:2]:${p}/secret.jpg`),
+    '/to-eks': redirect('http://169.254.170.23/v1/credentials'),
+    '/to-eks6': redirect('http://[fd00:ec2::23]/v1/credentials'),
+    '/to-eks-name': redirect('http://eks.example.com/v1/credentials'),
+    '/to-azure': redirect('http://168.63.129.16/machine?comp=goalstate'),
+    '/to-6to4-metadata': redirect('http://[2002:a9fe:a9fe::1]/latest/'),
     '/to-relative-ok': redirect('/photo.jpg'),
     '/photo.jpg': send(SAMPLES.jpeg, 'image/jpeg'),
   });
@@ -86,6 +104,34 @@ describe('with private networks not allowed', () => {
     ['IPv6-mapped long form', () => `http://[0:0:0:0:0:ffff:127.0.0.1]:${P()}/a.jpg`],
     ['NAT64 of loopback', () => `http://[64:ff9b::7f00:1]:${P()}/a.jpg`],
     ['6to4 of loopback', () => `http://[2002:7f00:1::1]:${P()}/a.jpg`],
+    ['NAT64 local-use prefix of loopback', () => `http://[64:ff9b:1::7f00:1]:${P()}/a.jpg`],
+    ['NAT64 local-use prefix, dotted', () => `http://[64:ff9b:1::127.0.0.1]:${P()}/a.jpg`],
+    ['NAT64 well-known prefix, dotted', () => `http://[64:ff9b::127.0.0.1]:${P()}/a.jpg`],
+    ['IPv4-compatible ::7f00:1', () => `http://[::7f00:1]:${P()}/a.jpg`],
+    ['IPv4-compatible dotted ::127.0.0.1', () => `http://[::127.0.0.1]:${P()}/a.jpg`],
+    ['IPv4-translated ::ffff:0:7f00:1', () => `http://[::ffff:0:7f00:1]:${P()}/a.jpg`],
+    ['6to4 of the metadata address', () => 'http://[2002:a9fe:a9fe::1]/latest/'],
+    ['short 10.1', () => 'http://10.1/a.jpg'],
+    ['octal short 012.1', () => 'http://012.1/a.jpg'],
+    ['EKS Pod Identity 169.254.170.23', () => 'http://169.254.170.23/v1/credentials'],
+    ['EKS Pod Identity IPv6 fd00:ec2::23', () => 'http://[fd00:ec2::23]/v1/credentials'],
+    ['ECS task metadata 169.254.170.2', () => 'http://169.254.170.2/v2/credentials'],
+    ['GCP IPv6 metadata fd20:ce::254', () => 'http://[fd20:ce::254]/computeMetadata/v1/'],
+    ['Azure WireServer 168.63.129.16', () => 'http://168.63.129.16/machine'],
+    ['Oracle legacy metadata 192.0.0.192', () => 'http://192.0.0.192/opc/v1/instance/'],
+    ['metadata.goog', () => 'http://metadata.goog/computeMetadata/v1/'],
+    ['metadata.azure.com', () => 'http://metadata.azure.com/metadata/instance'],
+    ['instance-data.ec2.internal', () => 'http://instance-data.ec2.internal/latest/'],
+    ['a name resolving to AWS metadata', () => 'http://aws.example.com/latest/'],
+    ['a name resolving to AWS IPv6 metadata', () => 'http://aws6.example.com/latest/'],
+    ['a name resolving to ECS metadata', () => 'http://ecs.example.com/v2/credentials'],
+    ['a name resolving to EKS Pod Identity', () => 'http://eks.example.com/v1/credentials'],
+    ['a name resolving to EKS Pod Identity over IPv6', () => 'http://eks6.example.com/v1/credentials'],
+    ['a name resolving to GCP IPv6 metadata', () => 'http://gcp6.example.com/computeMetadata/v1/'],
+    ['a name resolving to Azure WireServer', () => 'http://azure.example.com/machine'],
+    ['a name resolving to Alibaba metadata', () => 'http://alibaba.example.com/latest/meta-data/'],
+    ['a name resolving to Oracle metadata', () => 'http://oracle.example.com/opc/v1/'],
+    ['a name resolving to a NAT64 local-use form of EKS', () => 'http://nat64-local.example.com/v1/credentials'],
     ['localhost', () => `http://localhost:${P()}/a.jpg`],
     ['LOCALHOST. with trailing dot', () => `http://LOCALHOST.:${P()}/a.jpg`],
     ['a .localhost subdomain', () => `http://app.localhost:${P()}/a.jpg`],
@@ -139,7 +185,7 @@ describe('with private networks not allowed', () => {
     // Only the test's "public" server (on 127.0.0.1) counts as public; everything else is judged normally.
     const publicOnly = new AddressGuard({ resolve, check: (ip) => (ip === '127.0.0.1' ? null : classifyAddress(ip)) });
 
-    it.each(['/to-127.0.0.2', '/to-decimal', '/to-localhost', '/to-metadata', '/to-v6', '/to-lan-name'])(
+    it.each(['/to-127.0.0.2', '/to-decimal', '/to-localhost', '/to-metadata', '/to-v6', '/to-lan-name', '/to-nat64-local', '/to-compatible', '/to-eks', '/to-eks6', '/to-eks-name', '/to-azure', '/to-6to4-metadata'])(
       'is refused at the redirect %s, and the private server sees no connection',
       async (path) => {
         const err = await attempt(`http://public.example.com:${publicServer.port}${path}`, publicOnly);
@@ -175,10 +221,32 @@ describe('with private networks allowed (a trusted LAN, tests)', () => {
   });
 
   it('still refuses cloud metadata endpoints, by address and by name', async () => {
-    for (const url of ['http://169.254.169.254/latest/', 'http://metadata.google.internal/', 'http://metadata-alias.example.com/', 'http://[fd00:ec2::254]/']) {
-      expect(((await attempt(url, guard)) as MediaError).code).toBe('private_address');
+    for (const url of [
+      'http://169.254.169.254/latest/',
+      'http://metadata.google.internal/',
+      'http://metadata-alias.example.com/',
+      'http://[fd00:ec2::254]/',
+      'http://169.254.170.23/v1/credentials',
+      'http://[fd00:ec2::23]/v1/credentials',
+      'http://eks.example.com/v1/credentials',
+      'http://[64:ff9b:1::a9fe:aa17]/v1/credentials',
+      'http://[::ffff:169.254.170.23]/v1/credentials',
+      'http://168.63.129.16/machine',
+      'http://alibaba.example.com/latest/',
+      'http://oracle.example.com/opc/v1/',
+      'http://gcp6.example.com/computeMetadata/v1/',
+    ]) {
+      expect([url, ((await attempt(url, guard)) as MediaError).code]).toEqual([url, 'private_address']);
     }
     expect(connectSpy).not.toHaveBeenCalled();
+  });
+
+  it('refuses a redirect to the EKS Pod Identity agent, by address and by name', async () => {
+    // The test's public server is on loopback, which this guard allows; the redirect target is metadata.
+    for (const path of ['/to-eks', '/to-eks6', '/to-eks-name', '/to-azure']) {
+      const err = await attempt(`http://public.example.com:${publicServer.port}${path}`, guard);
+      expect([path, (err as MediaError).code]).toEqual([path, 'private_address']);
+    }
   });
 });
 

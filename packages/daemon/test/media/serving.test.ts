@@ -101,6 +101,14 @@ describe('GET /files/<token>/<name>', () => {
     expect((await app.request(path, { headers: { 'if-none-match': `"${file.sha256}"` } })).status).toBe(304);
   });
 
+  it('answers 304 when a list or a weak tag in If-None-Match matches (weak comparison, RFC 9110 13.1.2)', async () => {
+    const { file, path } = await prepared();
+    for (const header of [`W/"${file.sha256}", "x"`, `"x", "${file.sha256}"`, '*', `W/"${file.sha256}"`]) {
+      expect((await app.request(path, { headers: { 'if-none-match': header } })).status, header).toBe(304);
+    }
+    expect((await app.request(path, { headers: { 'if-none-match': '"x", W/"y"' } })).status).toBe(200);
+  });
+
   it('answers 404 for unknown tokens, wrong names and traversal attempts', async () => {
     const { path } = await prepared();
     const token = path.split('/')[2];

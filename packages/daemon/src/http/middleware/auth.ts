@@ -14,6 +14,8 @@ export interface AuthOptions {
   clock: Clock;
   limits: RateLimitConfig;
   behindProxy: boolean;
+  /** Proxies in front that append to X-Forwarded-For (default 1). */
+  trustedProxyHops?: number;
   /** Overrides how the client address is found (tests). */
   address?: (c: Context) => string;
 }
@@ -50,8 +52,8 @@ function presentedKey(c: Context): { key: string } | { error: string } {
  * address (persisted like every limit); once an address has used its allowance, it is
  * answered 429 before its key is even looked at, so keys cannot be guessed at speed.
  */
-export function auth({ store, commits, clock, limits, behindProxy, address }: AuthOptions): MiddlewareHandler<AppEnv> {
-  const addressOf = address ?? ((c: Context) => clientAddress(c, behindProxy));
+export function auth({ store, commits, clock, limits, behindProxy, trustedProxyHops = 1, address }: AuthOptions): MiddlewareHandler<AppEnv> {
+  const addressOf = address ?? ((c: Context) => clientAddress(c, behindProxy ? trustedProxyHops : 0));
   return async function auth(c, next) {
     const now = clock.now();
     const addr = addressOf(c);

@@ -182,7 +182,7 @@ export function createFileRoutes({ media }: MediaRoutesDeps): Hono {
       ({ start, end } = range);
       status = 206;
       headers['content-range'] = `bytes ${start}-${end}/${size}`;
-    } else if (c.req.header('if-none-match') === etag) {
+    } else if (etagMatches(c.req.header('if-none-match'), etag)) {
       await handle.close();
       return new Response(null, { status: 304, headers });
     }
@@ -215,4 +215,16 @@ export function parseRange(header: string, size: number): { start: number; end: 
   if (start >= size) return 'unsatisfiable';
   const last = m[2] === '' ? size - 1 : Number(m[2]);
   return { start, end: Math.min(last, size - 1) };
+}
+
+/**
+ * If-None-Match uses the weak comparison (RFC 9110 13.1.2): `W/"x"` matches `"x"`, any
+ * tag of a comma-separated list may match, and `*` matches any existing file.
+ */
+export function etagMatches(header: string | undefined, etag: string): boolean {
+  if (header === undefined) return false;
+  if (header.trim() === '*') return true;
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  const want = opaque(etag);
+  return header.split(',').some((tag) => opaque(tag) === want);
 }

@@ -28,7 +28,7 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
     publishEdge: 'media_publish',
     limitEdge: 'content_publishing_limit',
     statusFields: 'status_code,status',
-    readStatus: (b) => ({ code: String(b.status_code ?? 'IN_PROGRESS'), message: typeof b.status === 'string' ? b.status.replace(/^Error:\s*/, '') : null }),
+    readStatus: (b) => ({ code: typeof b.status_code === 'string' ? b.status_code : 'UNKNOWN', message: typeof b.status === 'string' ? b.status.replace(/^Error:\s*/, '') : null }),
     listEdge: (kind) => (kind === 'story' ? 'stories' : 'media'),
     listFields: 'id,caption,timestamp,permalink',
     textField: 'caption',

@@ -43,7 +43,8 @@ export function isAuthError(err: unknown): boolean {
  */
 export function classifyGraphError(err: unknown, ctx: ClassifyContext): PublishError {
   if (err instanceof GraphTransportError) {
-    if (ctx.publishing) return new OutcomeUnknownError(`${ctx.label}: ${err.message}; the post may or may not exist`, { cause: err });
+    // Before anything was sent (DNS, refused, TLS handshake) even a publishing call is safe to retry.
+    if (ctx.publishing && err.sent) return new OutcomeUnknownError(`${ctx.label}: ${err.message}; the post may or may not exist`, { cause: err });
     return new RetryableError(`${ctx.label}: ${err.message}`, { cause: err });
   }
   if (!(err instanceof GraphApiError)) {

@@ -1,6 +1,7 @@
 import type { PublishOutcome, ReconcileResult } from '../adapter';
 import { OutcomeUnknownError, PermanentError, RateLimitedError, RetryableError } from '../errors';
-import type { Params } from './graph-client';
+import { mergePatch } from '../shared/merge-patch';
+import { GraphApiError, type Params } from './graph-client';
 import type { MetaRun } from './meta-run';
 
 /** What differs between Instagram's and Threads' container APIs (platforms.md §1.1, §4.1). */
@@ -10,6 +11,7 @@ export interface ContainerApi {
   publishEdge: string;
   limitEdge: string;
   statusFields: string;
+  /** The container's status; `UNKNOWN` when the answer carries none (never taken for IN_PROGRESS). */
   readStatus(body: Record<string, unknown>): { code: string; message: string | null };
   /** The edge listing published media of this unit kind (for recovering a media id). */
   listEdge(kind: UnitKind): string;
@@ -47,6 +49,8 @@ export interface ContainerCheckpoint {
  */
 export class ContainerFlow {
   readonly units: Record<string, Unit>;
+  /** The units as last saved, so a save can delete what was dropped (json_patch keeps what a patch omits). */
+  #saved: Record<string, Unit>;
 
   constructor(
     readonly run: MetaRun,
@@ -55,6 +59,7 @@ export class ContainerFlow {
   ) {
     const saved = (run.ctx.checkpoint.data as ContainerCheckpoint).units ?? {};
     this.units = structuredClone(saved);
+    this.#saved = structuredClone(saved);
   }
 
   get fresh(): boolean {
@@ -67,7 +72,9 @@ export class ContainerFlow {
   }
 
   async save(): Promise<void> {
-    await this.run.ctx.checkpoint.save({ units: structuredClone(this.units) });
+    const patch = mergePatch(this.#saved as Record<string, unknown>, this.units as Record<string, unknown>);
+    this.#saved = structuredClone(this.units);
+    if (Object.keys(patch).length > 0) await this.run.ctx.checkpoint.save({ units: patch });
   }
 
   private get clock() {
@@ -128,6 +135,7 @@ export class ContainerFlow {
     for (;;) {
       const st = await this.status(containerId);
       if (st.code === 'FINISHED' || st.code === 'PUBLISHED') return st.code;
+      if (st.code === 'UNKNOWN') throw await this.lostContainer(unit, containerId);
       if (st.code === 'ERROR') {
         throw new PermanentError(`${this.api.label} could not process the media: ${st.message ?? 'unknown error'}`, { platformCode: `container_error${st.message ? `:${st.message}` : ''}`.slice(0, 120) });
       }
@@ -141,6 +149,21 @@ export class ContainerFlow {
       }
       await this.clock.sleep(this.api.pollIntervalMs, this.run.ctx.signal);
     }
+  }
+
+  /**
+   * The platform answered for the container without a status (it no longer knows it, or
+   * the read is partial). Before the publish call nothing can have been posted: drop it and
+   * make a new one at once. After it the outcome cannot be proven: outcome unknown, at once,
+   * rather than polling a status that never comes.
+   */
+  private async lostContainer(unit: Unit, containerId: string): Promise<RetryableError | OutcomeUnknownError> {
+    if (unit.publishCalledAt !== undefined && unit.containerId === containerId) {
+      return new OutcomeUnknownError(`${this.api.label}: container ${containerId} reports no status after the publish call; the post may or may not exist`, { platformCode: 'container_status_unknown' });
+    }
+    this.forget(unit, containerId);
+    await this.save();
+    return new RetryableError(`${this.api.label}: container ${containerId} reports no status; a new one will be made`, { platformCode: 'container_status_unknown' });
   }
 
   private forget(unit: Unit, containerId: string): void {
@@ -158,13 +181,18 @@ export class ContainerFlow {
     if (unit.mediaId) return;
     const cid = unit.containerId;
     if (!cid) throw new Error(`publish before the container of ${unit.key} exists`);
-    if (unit.publishCalledAt !== undefined) {
+    const resumed = unit.publishCalledAt !== undefined;
+    if (resumed) {
       // An earlier attempt called publish and never learnt the outcome: the container knows.
       const st = await this.status(cid);
       if (st.code === 'PUBLISHED') return this.recover(unit);
+      // Any status but PUBLISHED says the call did not take; no status at all proves nothing.
+      if (st.code === 'UNKNOWN') {
+        throw new OutcomeUnknownError(`${this.api.label}: container ${cid} is ${st.code} after the publish call; the post may or may not exist`, { platformCode: 'container_status_unknown' });
+      }
     }
     if ((await this.waitReady(unit, cid)) === 'PUBLISHED') return this.recover(unit);
-    unit.publishCalledAt = this.clock.now();
+    unit.publishCalledAt ??= this.clock.now();
     await this.save();
     for (let tries = 0; ; tries++) {
       try {
@@ -180,6 +208,10 @@ export class ContainerFlow {
           continue;
         }
         if (err instanceof OutcomeUnknownError) return this.settleUnknown(unit, cid, err);
+        // Publishing again after a publish call is safe because the platform refuses to publish
+        // one container twice ("already been published", which the simulators enforce): that
+        // answer means the earlier call made the post, so find it instead of posting again.
+        if (resumed && alreadyPublished(err)) return this.recover(unit);
         if (err instanceof RateLimitedError && /^9(\/|$)/.test(err.platformCode ?? '')) throw await this.quotaError(err);
         throw err;
       }
@@ -267,10 +299,25 @@ export class ContainerFlow {
       } catch (err) {
         return { state: 'unknown', reason: `${this.api.label}: could not read container ${unit.containerId}: ${(err as Error).message}` };
       }
-      if (st.code !== 'PUBLISHED') return { state: 'not_published', reason: `container ${unit.containerId} is ${st.code}` };
+      if (st.code !== 'PUBLISHED') {
+        if (unit.publishCalledAt !== undefined && st.code === 'UNKNOWN') {
+          // The publish call was made and the container cannot say whether it took: keep
+          // looking (the publisher bounds the tries, then asks for review), never "not published".
+          throw new RetryableError(`${this.api.label}: container ${unit.containerId} is ${st.code} after the publish call; will check again`, { after: this.api.pollIntervalMs, platformCode: 'container_status_unknown' });
+        }
+        // FINISHED, IN_PROGRESS, EXPIRED or ERROR: the publish did not take (the container's
+        // status is the platform's dedupe signal, and a second publish of it would be refused).
+        return { state: 'not_published', reason: `container ${unit.containerId} is ${st.code}` };
+      }
       await this.recover(unit);
     }
     const first = this.units[keys[0] as string] as Unit;
     return { state: 'published', outcome: await this.outcome(first) };
   }
+}
+
+/** The platform's refusal to publish a container that is already published (code 100, subcode 2207006). */
+function alreadyPublished(err: unknown): boolean {
+  const cause = err instanceof Error ? err.cause : undefined;
+  return cause instanceof GraphApiError && cause.error.error_subcode === 2207006 && /already been published/i.test(cause.error.message);
 }

@@ -1,6 +1,7 @@
 import got, { type Got, type OptionsInit } from 'got';
 import { parseJsonText } from '../shared/parse-json-text';
 import { singleAttempt } from '../shared/single-attempt';
+import { wasSent } from '../shared/was-sent';
 
 /** Default Graph API version (platforms.md §0.3: v20.0 expired 2026-09-24; docs use v25.0). */
 export const DEFAULT_GRAPH_VERSION = 'v25.0';
@@ -35,6 +36,8 @@ export class GraphTransportError extends Error {
     message: string,
     readonly code: string | undefined,
     options: { cause?: unknown } = {},
+    /** False only when the request certainly never left (DNS, refused, TLS handshake): see wasSent. */
+    readonly sent = true,
   ) {
     super(message, options);
     this.name = 'GraphTransportError';
@@ -138,7 +141,7 @@ export class GraphClient {
       res = (await this.#http(this.url(path), opts)) as typeof res;
     } catch (err) {
       const code = (err as { code?: string }).code;
-      throw new GraphTransportError(`No answer from ${new URL(this.url(path)).host}: ${(err as Error).message}`, code, { cause: err });
+      throw new GraphTransportError(`No answer from ${new URL(this.url(path)).host}: ${(err as Error).message}`, code, { cause: err }, wasSent(err));
     }
     const { text, body } = parseJsonText(res.body);
     if (res.statusCode >= 200 && res.statusCode < 300 && body !== undefined) return body as T;

@@ -26,7 +26,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
     publishEdge: 'threads_publish',
     limitEdge: 'threads_publishing_limit',
     statusFields: 'status,error_message',
-    readStatus: (b) => ({ code: String(b.status ?? 'IN_PROGRESS'), message: typeof b.error_message === 'string' ? b.error_message : null }),
+    readStatus: (b) => ({ code: typeof b.status === 'string' ? b.status : 'UNKNOWN', message: typeof b.error_message === 'string' ? b.error_message : null }),
     listEdge: () => 'threads',
     listFields: 'id,text,timestamp,permalink',
     textField: 'text',

@@ -90,11 +90,9 @@ export function context(
     markConnectionExpired: async (reason) => void expired.push(reason),
     checkpoint: {
       data,
+      // As the store saves checkpoints (SQLite json_patch, RFC 7396): objects merge, null deletes.
       save: async (patch) => {
-        for (const [k, v] of Object.entries(patch)) {
-          if (v === null) delete data[k];
-          else data[k] = structuredClone(v);
-        }
+        applyMergePatch(data, structuredClone(patch));
         checkpoints.push(structuredClone(data));
       },
     },
@@ -125,4 +123,15 @@ export async function drive<T>(clock: ManualClock, work: Promise<T>, stepMs = 1_
     else await new Promise((r) => setImmediate(r));
   }
   return p;
+}
+
+/** RFC 7396 merge of `patch` into `target`, in place: what SQLite's json_patch does to a stored checkpoint. */
+function applyMergePatch(target: Record<string, unknown>, patch: Record<string, unknown>): void {
+  for (const [k, v] of Object.entries(patch)) {
+    const old = target[k];
+    if (v === null) delete target[k];
+    else if (typeof v === 'object' && !Array.isArray(v) && typeof old === 'object' && old !== null && !Array.isArray(old)) {
+      applyMergePatch(old as Record<string, unknown>, v as Record<string, unknown>);
+    } else target[k] = v;
+  }
 }

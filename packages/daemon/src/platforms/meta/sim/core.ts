@@ -59,12 +59,18 @@ export interface Fault {
   path?: RegExp | string;
   /** How many requests it applies to (default 1). */
   times?: number;
+  /** Let this many matching requests through untouched first (default 0). */
+  skip?: number;
   /** Answer this Graph error instead of handling the request. */
   error?: { status: number; error: Partial<GraphErrorBody> & { message: string; code: number } };
   /** Delay the answer by this much simulator-clock time. */
   latencyMs?: number;
   /** Handle the request (the post is made), then drop the connection without answering: the client sees a timeout. */
   hangUpAfter?: boolean;
+  /** Handle the request (the post is made), then hold the answer until the client gives up (a crash or a timeout on its side). */
+  holdAfter?: boolean;
+  /** Answer this body with 200 instead of handling the request (a stale or partial read, e.g. a container without its status). */
+  answer?: Record<string, unknown>;
 }
 
 export class GraphFail extends Error {
@@ -294,6 +300,10 @@ export class MetaSimState {
       if (f.host && f.host !== req.host) continue;
       if (f.method && f.method.toUpperCase() !== req.method) continue;
       if (f.path && !(typeof f.path === 'string' ? req.path.endsWith(f.path) : f.path.test(req.path))) continue;
+      if (f.skip) {
+        f.skip -= 1;
+        return null;
+      }
       f.times = (f.times ?? 1) - 1;
       if (f.times <= 0) this.faults.splice(this.faults.indexOf(f), 1);
       return f;

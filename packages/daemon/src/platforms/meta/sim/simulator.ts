@@ -53,7 +53,9 @@ export class MetaSimulator {
     if (fault?.latencyMs) await sim.clock.sleep(fault.latencyMs);
     let status = 200;
     let body: unknown;
-    if (fault?.error) {
+    if (fault?.answer) {
+      body = fault.answer;
+    } else if (fault?.error) {
       status = fault.error.status;
       body = { error: { type: 'OAuthException', is_transient: false, fbtrace_id: `sim${sim.newId('')}`, ...fault.error.error } };
     } else {
@@ -73,7 +75,17 @@ export class MetaSimulator {
         body = err.body;
       }
     }
-    sim.requests.push(recordOf(req, fault?.hangUpAfter ? 0 : status));
+    sim.requests.push(recordOf(req, fault?.hangUpAfter || fault?.holdAfter ? 0 : status));
+    if (fault?.holdAfter) {
+      // The work is done; the answer never comes. Wait for the client to give up.
+      await new Promise<void>((resolve) => {
+        const signal = c.req.raw.signal;
+        if (signal.aborted) return resolve();
+        signal.addEventListener('abort', () => resolve(), { once: true });
+      });
+      dropConnection(c);
+      return new Response(null, { status: 204 });
+    }
     if (fault?.hangUpAfter) {
       // The work is done (the post exists) but the client never hears back, as after a timeout.
       if (dropConnection(c)) return new Response(null, { status: 204 });
