@@ -49,6 +49,14 @@ export default tseslint.config(
     },
   },
   {
+    files: ['packages/mcp/src/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['@socialpub/daemon', '@socialpub/sdk', 'better-sqlite3', 'got', 'hono'], message: 'The MCP tools reach the daemon only through SocialPubBackend (cli -> mcp -> core, daemon -> mcp).' },
+      ] }],
+    },
+  },
+  {
     files: ['**/*.mjs', '**/*.cjs', 'bin/**', 'bench/**', 'examples/**'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', performance: 'readonly' } },
   },

@@ -9,6 +9,7 @@ export default defineConfig({
       '@socialpub/core': src('core'),
       '@socialpub/daemon': src('daemon'),
       '@socialpub/sdk': src('sdk'),
+      '@socialpub/mcp': src('mcp'),
     },
   },
   test: {

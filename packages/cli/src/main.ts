@@ -12,11 +12,14 @@ import { defineConnect } from './commands/connect.command';
 import { defineConnections } from './commands/connections.command';
 import { defineDaemon, defineDown } from './commands/daemon.command';
 import { defineKeys } from './commands/keys.command';
+import { defineMcp } from './commands/mcp.command';
 import { definePlatforms } from './commands/platforms.command';
 import { definePrepare } from './commands/prepare.command';
 import { definePublish } from './commands/publish.command';
 import { defineSandbox } from './commands/sandbox.command';
+import { defineQueue } from './commands/queue.command';
 import { defineSchedule } from './commands/schedule.command';
+import { defineSeries } from './commands/series.command';
 import { defineService } from './commands/service.command';
 import { defineSettings } from './commands/settings.command';
 import { defineStatus } from './commands/status.command';
@@ -39,11 +42,14 @@ const COMMANDS: ((program: Program, kit: Kit) => void)[] = [
   defineSandbox,
   definePublish,
   defineSchedule,
+  defineQueue,
+  defineSeries,
   definePrepare,
   defineStatus,
   defineAuth,
   defineWhoami,
   definePlatforms,
+  defineMcp,
   defineConfig,
   defineCompletion,
 ];

@@ -46,3 +46,13 @@ export function scheduleValue(text: string, flag: string): string {
   }
   return parseWhen(text, flag);
 }
+
+/** `2026-12-25 10:00` or `2026-12-25T10:00[:00]` as the API's wall-time form, for --tz; a time with an offset or Z stays. */
+export function wallTime(text: string, flag: string): string {
+  const t = text.trim();
+  if (t.startsWith('+')) return parseWhen(t, flag);
+  if (/(?:Z|[+-]\d{2}:\d{2})$/i.test(t)) return parseWhen(t, flag);
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}(?::\d{2})?)$/.exec(t);
+  if (!m) throw new UsageError(`${flag} "${text}" is not a time: use 2026-12-25 10:00 (in --tz), 2026-12-25T10:00:00Z or +2h`);
+  return `${m[1]}T${m[2]}`;
+}

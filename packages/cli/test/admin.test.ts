@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { join } from 'node:path';
+import { openDatabase } from '@socialpub/daemon';
 import { startTestDaemon } from './daemon-harness';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
@@ -104,6 +106,27 @@ describe('socialpub connect --sandbox and connections', () => {
     expect(human.stdout).toMatch(/twitter\s+sandbox\s+active/);
     const json = (await t.run('connections list --user tester@example.com --json')).json<{ connections: { platform: string }[] }>();
     expect(json.connections.map((c) => c.platform).sort()).toEqual(['facebook', 'twitter']);
+  });
+
+  it('shows a connection paused by its platform until the reset, in the table and as JSON', async () => {
+    const db = openDatabase(join(t.dataDir, 'socialpub.db'));
+    const user = db.prepare("SELECT id FROM users WHERE email = 'tester@example.com'").pluck().get() as string;
+    const until = Date.UTC(2099, 0, 2, 3, 4, 0);
+    db.prepare(
+      "INSERT INTO platform_pauses (scope, platform, user_id, until, reason, platform_code, created_at) VALUES (?, 'twitter', ?, ?, 'X rate limit reached', 'rate-limit-exceeded', 0)",
+    ).run(`connection:${user}:twitter`, user, until);
+    db.close();
+    const human = await t.run('connections list --user tester@example.com');
+    expect(human.stdout).toMatch(/twitter\s+sandbox\s+active, paused until 2099-01-02 03:04 UTC\s/);
+    expect(human.stdout).toMatch(/facebook\s+sandbox\s+active\s/);
+    const json = (await t.run('connections list --user tester@example.com --json')).json<{ connections: { platform: string; paused: unknown }[] }>();
+    expect(json.connections.find((c) => c.platform === 'twitter')?.paused).toEqual({
+      until: '2099-01-02T03:04:00.000Z',
+      applies_to: 'connection',
+      reason: 'X rate limit reached',
+      platform_code: 'rate-limit-exceeded',
+    });
+    expect(json.connections.find((c) => c.platform === 'facebook')?.paused).toBeNull();
   });
 
   it('removes a connection, then says there is none (exit 4)', async () => {

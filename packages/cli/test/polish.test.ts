@@ -48,17 +48,17 @@ describe('settings', () => {
   it('reads the current values: bare, with get, by name, and as JSON', async () => {
     const off = await t.run('settings --json');
     expect(off.code).toBe(0);
-    expect(off.json()).toEqual({ email: 'tester@example.com', user_id: expect.stringMatching(/.+/), approval_workflow: false });
+    expect(off.json()).toEqual({ email: 'tester@example.com', user_id: expect.stringMatching(/.+/), approval_workflow: false, timezone: null });
     expect((await t.run('settings set approval-workflow on')).code).toBe(0);
     expect((await t.run('settings get --json')).json()).toMatchObject({ approval_workflow: true });
     const human = await t.run('settings');
-    expect(human.stdout).toMatch(/user:\s+tester@example\.com\napproval-workflow:\s+on\n/);
+    expect(human.stdout).toMatch(/user:\s+tester@example\.com\napproval-workflow:\s+on\ntimezone:\s+none \(UTC\)\n/);
     expect((await t.run('settings get approval-workflow')).stdout).toBe('on\n');
     expect((await t.run('settings set approval-workflow off')).code).toBe(0);
     expect((await t.run('settings get approval-workflow --user tester@example.com')).stdout).toBe('off\n');
     const unknown = await t.run('settings get dark-mode');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown setting "dark-mode" (known: approval-workflow)');
+    expect(unknown.stderr).toContain('unknown setting "dark-mode" (known: approval-workflow, timezone)');
   });
 });
 

@@ -1,6 +1,7 @@
 import type { ErrorDetail } from './errors';
 import { PLATFORM_INFO, allowsType, isContentType, isPlatform, type ContentType, type Platform } from './platforms';
-import { PAST_TOLERANCE_MS, parseInstant, parseScheduleValue, type ScheduleValue } from './time';
+import { PAST_TOLERANCE_MS, parseOffset, type ScheduleValue } from './time';
+import { resolveTimeIn, timeIssue, type ResolvedTime } from './zoned/resolve-time';
 
 /** The timing-relevant part of a publish request, after the schema has checked shapes. */
 export interface TimingInput {
@@ -9,6 +10,18 @@ export interface TimingInput {
   publish_now?: boolean | null;
   scheduled_for?: string | null;
   type_schedule?: Record<string, string> | null;
+  /** The zone local wall times are read in (request, else the user's setting); null: none, so a wall time is refused. */
+  timezone?: string | null;
+}
+
+/** A type_schedule value: an elapsed offset, or an absolute time (an instant, or a wall time in the zone). */
+function parseScheduleEntry(text: string, zone: string | null): { ok: true; value: ScheduleValue } | { ok: false; issue: Exclude<ResolvedTime, { ok: true }> | null } {
+  if (text.startsWith('+')) {
+    const ms = parseOffset(text);
+    return ms === null ? { ok: false, issue: null } : { ok: true, value: { kind: 'offset', ms } };
+  }
+  const r = resolveTimeIn(text, zone);
+  return r.ok ? { ok: true, value: { kind: 'absolute', at: r.at } } : { ok: false, issue: r.reason === 'malformed' ? null : r };
 }
 
 export interface PlannedTarget {
@@ -62,10 +75,10 @@ export function planTargets(input: TimingInput, now: number): PlanResult {
   }
   let base: number | null = null;
   if (hasBase) {
-    base = parseInstant(input.scheduled_for as string);
-    if (base === null) {
-      issues.push({ path: 'scheduled_for', message: 'must be an ISO 8601 date-time with a zone, e.g. 2026-12-25T10:00:00Z' });
-    } else if (base < now - PAST_TOLERANCE_MS) {
+    const r = resolveTimeIn(input.scheduled_for as string, input.timezone ?? null);
+    if (!r.ok) {
+      issues.push(r.reason === 'malformed' ? { path: 'scheduled_for', message: 'must be an ISO 8601 date-time with a zone, e.g. 2026-12-25T10:00:00Z' } : timeIssue('scheduled_for', r));
+    } else if ((base = r.at) < now - PAST_TOLERANCE_MS) {
       issues.push({ path: 'scheduled_for', message: 'is more than 60 seconds in the past' });
     }
   }
@@ -79,12 +92,12 @@ export function planTargets(input: TimingInput, now: number): PlanResult {
   if (schedule) {
     for (const [key, value] of Object.entries(schedule)) {
       const path = `type_schedule.${key}`;
-      const v = typeof value === 'string' ? parseScheduleValue(value) : null;
-      if (!v) {
-        issues.push({ path, message: 'must be an offset (+2h, +30m, +1h30m; at most +8760h) or an ISO 8601 date-time with a zone' });
+      const entry = typeof value === 'string' ? parseScheduleEntry(value, input.timezone ?? null) : { ok: false as const, issue: null };
+      if (!entry.ok) {
+        issues.push(entry.issue ? timeIssue(path, entry.issue) : { path, message: 'must be an offset (+2h, +30m, +1h30m; at most +8760h) or an ISO 8601 date-time with a zone' });
         continue;
       }
-      parsed.set(key, v);
+      parsed.set(key, entry.value);
       const dot = key.indexOf('.');
       let matches: boolean;
       if (dot >= 0) {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parsePublishConcurrency, publishConcurrencyPairs, type PublishConcurrency } from './publish-concurrency';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PlatformsConfig } from './platforms/platform-module';
@@ -54,6 +55,8 @@ export interface DaemonConfig {
    * committed but may be lost on power failure (SOCIALPUB_SQLITE_SYNC; docs/operations.md).
    */
   sqliteSync: SqliteSync;
+  /** Caps of targets in flight per connection, per platform and in all (SOCIALPUB_PUBLISH_CONCURRENCY; docs/scheduling.md). */
+  publishConcurrency: PublishConcurrency;
   /** Platform settings (SOCIALPUB_GRAPH_VERSION, SOCIALPUB_INSTAGRAM_MAX_HASHTAGS, SOCIALPUB_TIKTOK_*, SOCIALPUB_YOUTUBE_PRIVACY_STATUS). */
   platforms: PlatformsConfig;
 }
@@ -140,9 +143,11 @@ export interface ConfigFile {
   rate_limits?: 'off' | Partial<Record<RateClass, { limit?: number; window_seconds?: number }>>;
   log_level?: LogLevel;
   sqlite_sync?: SqliteSync;
+  /** `{ "connection": 4, "platform": 256, "global": 1024, "twitter": 32 }`: caps of targets in flight. */
+  publish_concurrency?: Record<string, number>;
 }
 
-const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync']);
+const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync', 'publish_concurrency']);
 const RATE_CLASSES = new Set<string>(['auth', 'publish', 'media', 'scheduled', 'media_status', 'auth_failure']);
 const LOG_LEVELS = new Set<string>(['debug', 'info', 'warn', 'error', 'silent']);
 
@@ -176,6 +181,11 @@ export function readConfigFile(dataDir: string): ConfigFile {
   if (o.media_max_bytes !== undefined && !(Number.isInteger(o.media_max_bytes) && (o.media_max_bytes as number) > 0)) throw bad('media_max_bytes', 'a positive whole number');
   if (o.log_level !== undefined && !LOG_LEVELS.has(o.log_level as string)) throw bad('log_level', [...LOG_LEVELS].join(', '));
   if (o.sqlite_sync !== undefined && o.sqlite_sync !== 'full' && o.sqlite_sync !== 'normal') throw bad('sqlite_sync', 'full or normal');
+  const pc = o.publish_concurrency;
+  if (pc !== undefined) {
+    if (!pc || typeof pc !== 'object' || Array.isArray(pc)) throw bad('publish_concurrency', 'an object like { "connection": 4, "platform": 256, "global": 1024 }');
+    parsePublishConcurrency(Object.entries(pc), `${path}: publish_concurrency`, (m) => new ConfigError(m));
+  }
   const limits = o.rate_limits;
   if (limits !== undefined && limits !== 'off') {
     if (!limits || typeof limits !== 'object' || Array.isArray(limits)) throw bad('rate_limits', '"off" or an object of classes');
@@ -250,6 +260,18 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
   if (!Number.isInteger(mediaMaxBytes) || mediaMaxBytes <= 0 || mediaMaxBytes > MAX_MEDIA_BYTES) {
     throw new ConfigError(`the media size cap must be 1 to ${MAX_MEDIA_BYTES} bytes (500 MB), not ${mediaMaxBytes}`);
   }
+  const concurrencyError = (m: string) => new ConfigError(m);
+  const fromFileConcurrency = parsePublishConcurrency(Object.entries(file.publish_concurrency ?? {}), 'publish_concurrency', concurrencyError);
+  const envConcurrency = parsePublishConcurrency(
+    publishConcurrencyPairs(env.SOCIALPUB_PUBLISH_CONCURRENCY ?? '', 'SOCIALPUB_PUBLISH_CONCURRENCY', concurrencyError),
+    'SOCIALPUB_PUBLISH_CONCURRENCY',
+    concurrencyError,
+  );
+  const publishConcurrency: PublishConcurrency = {
+    ...fromFileConcurrency,
+    ...envConcurrency,
+    ...(fromFileConcurrency.platforms || envConcurrency.platforms ? { platforms: { ...fromFileConcurrency.platforms, ...envConcurrency.platforms } } : {}),
+  };
   return {
     dataDir,
     dbPath: join(dataDir, 'socialpub.db'),
@@ -267,6 +289,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     mediaMaxBytes,
     logLevel: input.logLevel ?? (env.SOCIALPUB_LOG_LEVEL as LogLevel | undefined) ?? file.log_level ?? 'info',
     sqliteSync: syncRaw,
+    publishConcurrency,
     platforms: platformsFromEnv(env),
   };
 }

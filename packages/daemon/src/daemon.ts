@@ -12,14 +12,17 @@ import type { AppEnv } from './http/env';
 import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './platforms/adapter';
 import { createAdapters } from './platforms/registry';
+import { publisherConcurrencyOptions } from './publish-concurrency';
 import { createPublishing } from './publisher/create-publishing';
-import { createSandboxApp, sandboxBaseUrl } from './platforms/sandbox';
+import { createSandbox, SANDBOX_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
+import { startSandboxOrigins, type SandboxEndpoints } from './platforms/sandbox-origins';
 import { TokenRefresher } from './connect/token-refresher';
 import type { MediaLookup, SchedulerHooks } from './services';
 import { startCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
 import { secureDataDir } from './store/private-files';
 import { createStore, type Store } from './store/store';
+import { startSeriesMaterializer } from './jobs/recurrence';
 import { systemClock, type Clock } from './util/clock';
 import { createLogger, type RootLogger } from './util/logger';
 import { SecretBox } from './util/secrets';
@@ -103,7 +106,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const mediaLookup: MediaLookup = media.lookup;
   const mediaRoutes: Hono<AppEnv> | undefined = media.mediaRoutes;
   const fileRoutes: Hono | undefined = media.fileRoutes;
-  const sandbox: Hono | undefined = createSandboxApp({ db, clock });
+  const sandboxParts = createSandbox({ db, clock });
+  const sandbox: Hono | undefined = sandboxParts.app;
   // Scheduler and publisher: started once listening (sandbox URLs need the port), stopped before the store closes.
   const publishing = createPublishing({
     db,
@@ -112,7 +116,11 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     connections: store.connections,
     media: media.resolver,
     log: logger,
-    publisher: { publicBaseUrl: config.publicUrl, sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(sandboxUrl ?? listenUrl, host) },
+    publisher: {
+      publicBaseUrl: config.publicUrl,
+      sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(sandboxUrl ?? listenUrl, host),
+      ...publisherConcurrencyOptions(config.publishConcurrency),
+    },
   });
   const scheduler: SchedulerHooks = publishing.scheduler;
   const tokenRefresher = new TokenRefresher({ connections: store.connections, clock, log: logger });
@@ -149,9 +157,22 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     stops.push(internal.close);
     sandboxUrl = internal.url;
   }
+  // Each simulated host at a loopback origin of its own (the ports of the last run when free), for any client.
+  try {
+    const origins = await startSandboxOrigins(sandboxParts.app, sandboxParts.hosts, store.settings.get<SandboxEndpoints>('global', SANDBOX_ENDPOINTS_KEY) ?? {});
+    stops.push(() => origins.close());
+    store.settings.set('global', SANDBOX_ENDPOINTS_KEY, origins.endpoints);
+  } catch (e) {
+    server.close();
+    for (const stop of stops.reverse()) await stop();
+    throw e;
+  }
   await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
   await publishing.start(); // reconciles what a previous run left in flight, then fires overdue targets in due order
   stops.push(() => publishing.stop(10_000));
+  // Recurring posts: occurrences get their jobs as they enter the horizon (jobs/recurrence.ts).
+  const series = startSeriesMaterializer({ store, clock, log: logger, targetsChanged: (ids) => scheduler.targetsChanged(ids) });
+  stops.push(() => series.stop());
 
   // Housekeeping: expired rate windows and idempotency records.
   const maintenance = setInterval(() => {

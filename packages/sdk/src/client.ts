@@ -6,6 +6,10 @@ import { Auth } from './resources/auth';
 import { Content } from './resources/content';
 import { Media } from './resources/media';
 import { Platforms } from './resources/platforms';
+import { QueueResource } from './resources/queue';
+import { SeriesResource } from './resources/series';
+import { SettingsResource } from './resources/settings';
+import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
 import { Transport, parseBody } from './transport';
 
@@ -23,6 +27,13 @@ export class SocialPub {
   readonly scheduled: Scheduled;
   readonly media: Media;
   readonly platforms: Platforms;
+  /** The caller's settings (timezone). */
+  readonly settings: SettingsResource;
+  /** Weekly posting slots; publish with `queue: true` to take the next free one. */
+  readonly queue: QueueResource;
+  /** Recurring posts (publish with `recurrence`). */
+  readonly series: SeriesResource;
+  readonly sandbox: Sandbox;
   /** The base URL in use (without /api/agents/v1). */
   readonly baseUrl: string;
   readonly #transport: Transport;
@@ -47,6 +58,10 @@ export class SocialPub {
     this.scheduled = new Scheduled(this.#transport, clock);
     this.media = new Media(this.#transport, clock);
     this.platforms = new Platforms(this.#transport, clock);
+    this.settings = new SettingsResource(this.#transport, clock);
+    this.queue = new QueueResource(this.#transport, clock);
+    this.series = new SeriesResource(this.#transport, clock);
+    this.sandbox = new Sandbox(this.#transport, clock);
   }
 
   /**

@@ -9,6 +9,10 @@ export type { Content } from './resources/content';
 export type { Scheduled } from './resources/scheduled';
 export type { Media } from './resources/media';
 export type { Platforms } from './resources/platforms';
+export type { SettingsResource } from './resources/settings';
+export type { QueueResource } from './resources/queue';
+export type { SeriesResource } from './resources/series';
+export type { Sandbox } from './resources/sandbox';
 export {
   SocialPubError,
   APIError,
@@ -29,7 +33,7 @@ export type { APIErrorInit } from './errors';
 export type { PublishParams, UpdateParams, ListParams, PrepareParams, SettledMediaStatus, TypeScheduleKey, UploadSource, UploadOptions } from './types';
 
 // The contract's types and constants, re-exported so SDK users need nothing else (core is bundled, not published).
-export { PLATFORMS, CONTENT_TYPES, PLATFORM_INFO, JOB_STATUSES, TARGET_STATUSES, ERROR_STATUS } from '@socialpub/core';
+export { PLATFORMS, CONTENT_TYPES, PLATFORM_INFO, JOB_STATUSES, TARGET_STATUSES, ERROR_STATUS, repeatToRrule } from '@socialpub/core';
 export type {
   Platform,
   ContentType,
@@ -54,4 +58,18 @@ export type {
   AuthValidateResponse,
   PlatformsResponse,
   HealthResponse,
+  Settings,
+  SettingsResponse,
+  SettingsUpdate,
+  Queue,
+  QueueUpdateInput,
+  QueueResponse,
+  QueueNextResponse,
+  Series,
+  SeriesListResponse,
+  SeriesResponse,
+  SeriesCancelResponse,
+  RecurrenceInput,
+  Warning,
+  WeeklySlot,
 } from '@socialpub/core';

@@ -13,7 +13,7 @@ const NOT_SENT = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREAC
 export interface RetryContext {
   /** 0 for the first retry. */
   retry: number;
-  /** The request may be repeated without doing its effect twice (GET, PATCH, DELETE, read-only POSTs, keyed POSTs). */
+  /** The request may be repeated without doing its effect twice (GET, PUT, PATCH, DELETE, read-only POSTs, keyed POSTs). */
   repeatable: boolean;
   maxRetryAfterMs: number;
   random: () => number;

@@ -8,7 +8,7 @@ import { loadGot } from './got';
 import type { RequestOptions } from './options';
 import { retryDelay } from './retry-policy';
 
-export type HttpMethod = 'GET' | 'POST' | 'PATCH' | 'DELETE';
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** One call of the API, as a resource method describes it. */
 export interface ApiRequest<S extends z.ZodType> {

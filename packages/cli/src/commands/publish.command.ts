@@ -1,4 +1,4 @@
-import { collect, examples, type Kit } from '../command-kit';
+import { collect, examples, parseCount, type Kit } from '../command-kit';
 import type { Program } from '../program';
 
 /** `socialpub publish [caption]`: publish now or schedule; a wizard in a terminal. */
@@ -20,6 +20,11 @@ export function definePublish(program: Program, kit: Kit): void {
       .option('--wait', 'follow every target to its end and print post URLs')
       .option('-y, --yes', 'do not ask for confirmation')
       .option('--idempotency-key <key>', 'make retries of this command create one job')
+      .option('--tz <zone>', 'IANA time zone: --at/--offset/--until times without offset are wall times there (default: your timezone setting)')
+      .option('--queue', 'take the next free slot of your queue (see `socialpub queue`)')
+      .option('--repeat <rule>', 'repeat: an RRULE or "daily|weekdays|weekly [on mon,thu]|monthly [on 15] [at HH:MM]"; needs --count or --until')
+      .option('--count <n>', 'with --repeat: number of posts (at most 500)', parseCount)
+      .option('--until <time>', 'with --repeat: last possible time')
       .action(async (caption, o) =>
         (await import('./publish')).publish(kit.ctx(), {
           ...o,
@@ -40,6 +45,9 @@ export function definePublish(program: Program, kit: Kit): void {
       'socialpub publish "Launch!" -p facebook,twitter --media ./photo.jpg --at 2026-12-25T10:00:00Z',
       'socialpub publish "Story then feed" -p instagram --type instagram=story,feed --media https://picsum.photos/id/10/1080/1350.jpg --at +1h --offset feed=+1h',
       'socialpub publish "Launch day" -p youtube --media ./launch.mp4 --now --option youtube.title="Launch day, the full story" --option youtube.privacy_status=unlisted',
+      'socialpub publish "Standup notes" -p threads --at "2026-12-25 10:00" --tz Europe/Berlin',
+      'socialpub publish "Tip of the week" -p threads --repeat "weekly on mon,thu at 09:00" --count 10 --tz America/New_York',
+      'socialpub publish "From the queue" -p twitter --queue',
       'socialpub publish        # in a terminal: asks for everything',
     ],
   );

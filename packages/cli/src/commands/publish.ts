@@ -1,9 +1,9 @@
-import { PLATFORMS, PLATFORM_INFO, allowsType, type ContentType, type Platform, type Post, type PublishResult } from '@socialpub/core';
+import { PLATFORMS, PLATFORM_INFO, allowsType, formatInstant, repeatToRrule, type ContentType, type Platform, type Post, type PublishResult } from '@socialpub/core';
 import type { PublishParams } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors';
 import { parsePlatform, platformName } from '../platform-name';
-import { parseAssignments, parseWhen, scheduleValue } from '../time-input';
+import { parseAssignments, parseWhen, scheduleValue, wallTime } from '../time-input';
 import { parseOptionFlags } from '../option-input';
 import { renderTargets, shortTime, truncate } from '../ui/format';
 import { localFile, uploadFile } from './upload-file';
@@ -29,6 +29,14 @@ export interface PublishOptions {
   /** Skip the confirmation of the interactive summary. */
   yes: boolean;
   idempotencyKey?: string | undefined;
+  /** IANA zone: --at and --offset times without an offset are wall times there. */
+  tz?: string | undefined;
+  /** Take the next free slot of the queue. */
+  queue?: boolean | undefined;
+  /** An RRULE or a friendly form (repeatToRrule); with count or until. */
+  repeat?: string | undefined;
+  count?: number | undefined;
+  until?: string | undefined;
 }
 
 /**
@@ -39,8 +47,9 @@ export interface PublishOptions {
 export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
   if (o.now && o.at) throw new UsageError('give --now or --at, not both');
   if (o.now && o.offset.length) throw new UsageError('--offset needs --at (offsets count from the scheduled time)');
+  const timing = timingFlags(o);
   const client = await ctx.client();
-  const wizard = ctx.prompts.canAsk && (!o.platforms || o.caption === undefined || (!o.now && !o.at));
+  const wizard = ctx.prompts.canAsk && (!o.platforms || o.caption === undefined || (!o.now && !o.at && !o.queue && !o.repeat));
 
   // Platforms.
   let platforms: Platform[];
@@ -101,8 +110,8 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
 
   // When.
   let publishNow = o.now;
-  let scheduledFor = o.at ? parseWhen(o.at, '--at') : undefined;
-  if (!publishNow && !scheduledFor) {
+  let scheduledFor = o.at ? (o.tz ? wallTime(o.at, '--at') : parseWhen(o.at, '--at')) : timing.start;
+  if (!publishNow && !scheduledFor && !o.queue) {
     ctx.prompts.require('--now or --at <time>');
     const choice = await ctx.prompts.select<'now' | 'later'>('When?', '--now or --at', [
       { value: 'now', name: 'now' },
@@ -126,7 +135,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
 
   // Offsets.
   const typeSchedule: Record<string, string> = Object.fromEntries(
-    parseAssignments(o.offset, '--offset', 'feed=+1h').map(([k, v]) => [offsetKey(k), scheduleValue(v, '--offset')]),
+    parseAssignments(o.offset, '--offset', 'feed=+1h').map(([k, v]) => [offsetKey(k), o.tz && !v.trim().startsWith('+') ? wallTime(v, '--offset') : scheduleValue(v, '--offset')]),
   );
   const targetKeys = platforms.flatMap((p) => (platformTypes[p] ?? [PLATFORM_INFO[p].defaultType]).map((t) => `${p}.${t}`));
   if (wizard && scheduledFor && targetKeys.length > 1 && o.offset.length === 0) {
@@ -160,7 +169,8 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
     ...(Object.keys(platformCaptions).length ? { platform_captions: platformCaptions } : {}),
     ...(Object.keys(platformTypes).length ? { platform_types: platformTypes } : {}),
     ...(mediaUrls.length ? { media_urls: mediaUrls } : {}),
-    ...(publishNow ? { publish_now: true } : { scheduled_for: scheduledFor }),
+    ...(publishNow ? { publish_now: true } : o.queue ? { queue: true } : { scheduled_for: scheduledFor }),
+    ...timing.body,
     ...(Object.keys(typeSchedule).length ? { type_schedule: typeSchedule } : {}),
     ...(o.requireApproval ? { require_approval: true } : {}),
     ...(Object.keys(platformOptions).length ? { platform_options: platformOptions } : {}),
@@ -173,10 +183,11 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
       [
         `Caption:   ${truncate(caption, 60)}`,
         ...(mediaUrls.length ? [`Media:     ${mediaUrls.length} file(s)`] : []),
-        `When:      ${publishNow ? 'now' : shortTime(scheduledFor)}`,
+        `When:      ${publishNow ? 'now' : o.queue ? 'the next free queue slot' : o.tz ? `${(scheduledFor ?? '').replace('T', ' ')} ${o.tz}` : shortTime(scheduledFor)}`,
+        ...(o.repeat ? [`Repeat:    ${o.repeat}`] : []),
         ...(o.requireApproval ? ['Approval:  required'] : []),
         'Targets:',
-        ...check.targets.map((t) => `  ${t.platform}.${t.type}  ${publishNow ? 'now' : shortTime(t.scheduled_for)}`),
+        ...check.targets.map((t) => `  ${t.platform}.${t.type}  ${publishNow ? 'now' : shortTime(t.scheduled_for, o.tz)}`),
       ].join('\n'),
     );
     if (!check.valid) {
@@ -208,7 +219,13 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
 
 function renderResult(ctx: Ctx, r: PublishResult): string[] {
   const verb = r.status === 'pending_approval' ? 'Held for approval' : r.status === 'scheduled' ? 'Scheduled' : 'Publishing';
-  const lines = [`${ctx.log.green('✔')} ${verb}: ${ctx.log.bold(r.job_id)}`, ...renderTargets(ctx.log, r.targets.map((t) => ({ ...t, attempts: 0, post_id: null, post_url: null, published_at: null, error: null })))];
+  const lines = [
+    `${ctx.log.green('✔')} ${verb}: ${ctx.log.bold(r.job_id)}`,
+    ...renderTargets(ctx.log, r.targets.map((t) => ({ ...t, attempts: 0, post_id: null, post_url: null, published_at: null, error: null })), r.timezone),
+    ...(r.queue_slot ? [ctx.log.dim(`queue slot: ${r.queue_slot}`)] : []),
+    ...(r.series_id ? [ctx.log.dim(`series ${r.series_id}: see \`socialpub series show ${r.series_id}\``)] : []),
+    ...(r.warnings ?? []).map((w) => ctx.log.yellow(`warning: ${w.message}`)),
+  ];
   if (r.status === 'pending_approval') lines.push(ctx.log.dim(`approve it with: socialpub schedule approve ${r.job_id}`));
   return lines;
 }
@@ -275,4 +292,27 @@ async function resolveMedia(ctx: Ctx, media: readonly string[]): Promise<string[
     out.push(file.prepared_url);
   }
   return out;
+}
+
+/** The --tz, --queue and --repeat flags as request fields; a series without --at starts now. */
+function timingFlags(o: PublishOptions): { body: Partial<PublishParams>; start: string | undefined } {
+  if (o.queue && (o.now || o.at)) throw new UsageError('--queue takes the next free slot: give no --now or --at with it');
+  if (o.queue && o.repeat) throw new UsageError('--repeat starts at --at; it cannot take a queue slot');
+  if (o.repeat && o.now) throw new UsageError('--repeat starts at --at, not --now');
+  if ((o.count !== undefined || o.until !== undefined) && !o.repeat) throw new UsageError('--count and --until go with --repeat');
+  const body: Partial<PublishParams> = {};
+  if (o.tz) body.timezone = o.tz;
+  if (o.repeat) {
+    const rrule = repeatToRrule(o.repeat);
+    if (rrule === null) {
+      throw new UsageError(`--repeat "${o.repeat}" is not understood: give an RRULE (FREQ=WEEKLY;BYDAY=MO,TH) or daily|weekdays|weekly [on mon,thu]|monthly [on 15] [at HH:MM]`);
+    }
+    body.recurrence = {
+      rrule,
+      ...(o.count !== undefined ? { count: o.count } : {}),
+      ...(o.until !== undefined ? { until: o.tz ? wallTime(o.until, '--until') : parseWhen(o.until, '--until') } : {}),
+    };
+  }
+  // Without --at, a series starts a minute from now: its first occurrence is the rule's first match after that.
+  return { body, start: o.repeat && !o.at ? formatInstant(Date.now() + 60_000) : undefined };
 }

@@ -35,8 +35,9 @@ export function defineSchedule(program: Program, kit: Kit): void {
       .argument('<job_id>', 'the job id')
       .option('--at <time>', 'the new time (ISO, or +30m/+2h from now)')
       .option('--offset <key=when>', 'replace the per type/platform times (repeatable)', collect)
-      .action(async (jobId, o) => (await import('./schedule/retime')).scheduleRetime(kit.ctx(), { jobId, at: o.at, offset: o.offset ?? [] })),
-    ['socialpub schedule retime job_abc123 --at 2026-12-26T09:00:00Z', 'socialpub schedule retime job_abc123 --at +2h'],
+      .option('--tz <zone>', 'IANA zone: --at without offset is a wall time there; alone, the job keeps its wall time in that zone')
+      .action(async (jobId, o) => (await import('./schedule/retime')).scheduleRetime(kit.ctx(), { jobId, at: o.at, offset: o.offset ?? [], tz: o.tz })),
+    ['socialpub schedule retime job_abc123 --at 2026-12-26T09:00:00Z', 'socialpub schedule retime job_abc123 --at +2h', 'socialpub schedule retime job_abc123 --at "2026-12-26 09:00" --tz Europe/Berlin'],
   );
   for (const [action, description] of [
     ['cancel', 'cancel every target not yet started'],

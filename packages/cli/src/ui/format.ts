@@ -1,10 +1,15 @@
-import type { Post, Target } from '@socialpub/core';
+import { wallTimeOf, type Post, type Target } from '@socialpub/core';
 import type { Logger } from './logger';
 
-/** `2026-12-25T10:00:00.000Z` -> `2026-12-25 10:00 UTC`, compact for tables. */
-export function shortTime(iso: string | null | undefined): string {
+/**
+ * `2026-12-25T10:00:00.000Z` -> `2026-12-25 10:00 UTC`, compact for tables; with a zone,
+ * the local time there (`2026-12-25 11:00 Europe/Berlin`). --json keeps the UTC instants.
+ */
+export function shortTime(iso: string | null | undefined, zone: string | null | undefined = 'UTC'): string {
   if (!iso) return '-';
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  if (!zone || zone === 'UTC') return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
+  const local = wallTimeOf(Date.parse(iso), zone);
+  return `${local.slice(0, 10)} ${local.slice(11, 16)} ${zone}`;
 }
 
 export function truncate(text: string, max: number): string {
@@ -24,7 +29,9 @@ export function renderPost(log: Logger, post: Post): string[] {
     ['caption', truncate(post.caption, 72)],
     ...captions,
     ['platforms', post.platforms.join(', ')],
-    ['scheduled for', post.scheduled_for ? shortTime(post.scheduled_for) : 'now'],
+    ['scheduled for', post.scheduled_for ? shortTime(post.scheduled_for, post.timezone) : 'now'],
+    ...(post.queue_slot ? [['queue slot', post.queue_slot] as const] : []),
+    ...(post.series_id ? [['series', `${post.series_id} (occurrence ${post.occurrence ?? '?'})`] as const] : []),
     ...(Object.keys(post.type_schedule).length
       ? [['type schedule', Object.entries(post.type_schedule).map(([k, v]) => `${k}=${v}`).join(', ')] as const]
       : []),
@@ -32,14 +39,15 @@ export function renderPost(log: Logger, post: Post): string[] {
     ['approval', post.require_approval ? 'required' : 'not required'],
     ['created', shortTime(post.created_at)],
   ]);
-  return [...lines, '', ...renderTargets(log, post.targets)];
+  return [...lines, '', ...renderTargets(log, post.targets, post.timezone)];
 }
 
-export function renderTargets(log: Logger, targets: readonly Target[]): string[] {
+/** Targets as a table, times in `zone` (the post's zone; default UTC). */
+export function renderTargets(log: Logger, targets: readonly Target[], zone?: string | null): string[] {
   return log.table(targets, [
     { header: 'PLATFORM', value: (t) => t.platform },
     { header: 'TYPE', value: (t) => t.type },
-    { header: 'WHEN', value: (t) => shortTime(t.scheduled_for) },
+    { header: 'WHEN', value: (t) => shortTime(t.scheduled_for, zone) },
     { header: 'STATUS', value: (t) => t.status, style: (s) => log.status(s) },
     { header: 'RESULT', value: (t) => t.post_url ?? (t.error ? `${t.error.code}: ${truncate(t.error.message, 60)}` : '') },
   ]);

@@ -15,6 +15,21 @@ const MediaRuleSchema = z.object({
   video_alone: z.boolean(),
 });
 
+export const ConnectionPauseSchema = z
+  .object({
+    until: InstantOut.meta({ description: 'When publishing through the connection resumes: the reset the platform gave.' }),
+    applies_to: z.enum(['connection', 'app']).meta({
+      description: "`connection`: this account's own limit. `app`: a limit of the application as a whole (e.g. YouTube's daily quota), which pauses every connection of the platform.",
+    }),
+    reason: z.string().meta({ description: "The platform's message." }),
+    platform_code: z.string().nullable(),
+  })
+  .meta({
+    id: 'ConnectionPause',
+    description: "A platform's rate limit or usage cap holding back this connection's targets (they stay scheduled and go out at `until`).",
+  });
+export type ConnectionPause = z.infer<typeof ConnectionPauseSchema>;
+
 export const ConnectionInfoSchema = z
   .object({
     mode: z.enum(['live', 'sandbox']),
@@ -22,6 +37,8 @@ export const ConnectionInfoSchema = z
     account: z.string().nullable(),
     page: z.string().nullable(),
     token_expires_at: InstantOut.nullable(),
+    /** Null when nothing holds the connection back. */
+    paused: ConnectionPauseSchema.nullable(),
   })
   .meta({ id: 'ConnectionInfo' });
 

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { PLATFORM_INFO, allowsType, isPlatform } from '../platforms';
 import { TARGET_STATUSES } from '../states';
-import { InstantIn, InstantOut, PlatformId } from './common';
+import { InstantOut, PlatformId } from './common';
+import { RecurrenceSchema, TimeIn, ZoneName } from './zoned';
 import { PlatformOptionsSchema } from './platform-options';
 
 const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).refine((s) => s.trim().length > 0, { error: `${what} must not be empty` });
@@ -33,7 +34,7 @@ export const PublishRequestSchema = z
       .max(MAX_MEDIA_URLS, { error: `at most ${MAX_MEDIA_URLS} media_urls` })
       .nullish(),
     publish_now: z.boolean().nullish(),
-    scheduled_for: InstantIn.nullish(),
+    scheduled_for: TimeIn.nullish(),
     type_schedule: z.record(z.string(), z.string()).nullish().meta({
       description: 'Content type, platform or platform.type -> offset (+1h, +30m, +1h30m) or ISO 8601 time.',
     }),
@@ -41,8 +42,17 @@ export const PublishRequestSchema = z
     platform_options: PlatformOptionsSchema.nullish().meta({
       description: 'Per-platform options (YouTube title, privacy, tags…; TikTok privacy level, interactions, disclosure). Left out, each platform publishes as before: defaults from the caption and the connection.',
     }),
+    timezone: ZoneName.nullish().meta({ description: 'IANA zone of local wall times in this request; default: the user setting timezone, else UTC.' }),
+    queue: z.boolean().nullish().meta({ description: 'true: take the next free slot of the user queue instead of a time.' }),
+    recurrence: RecurrenceSchema.nullish(),
   })
   .superRefine((req, ctx) => {
+    if (req.queue === true && (req.scheduled_for != null || req.publish_now === true)) {
+      ctx.addIssue({ code: 'custom', path: ['queue'], message: 'queue: true takes the next free slot; give no scheduled_for or publish_now with it' });
+    }
+    if (req.recurrence != null && (req.publish_now === true || req.queue === true)) {
+      ctx.addIssue({ code: 'custom', path: ['recurrence'], message: 'a recurrence starts at scheduled_for; it cannot be combined with publish_now or queue' });
+    }
     const seen = new Set<string>();
     req.platforms.forEach((p, i) => {
       if (seen.has(p)) ctx.addIssue({ code: 'custom', path: ['platforms', i], message: `${p} is listed twice` });
@@ -69,6 +79,10 @@ export type PublishRequest = z.infer<typeof PublishRequestSchema>;
 /** What a caller may write: optional fields may be left out. */
 export type PublishRequestInput = z.input<typeof PublishRequestSchema>;
 
+/** Something accepted that may not go as hoped (e.g. a repeated caption a platform refuses). */
+export const WarningSchema = z.looseObject({ path: z.string(), message: z.string(), code: z.string() }).meta({ id: 'Warning' });
+export type Warning = z.infer<typeof WarningSchema>;
+
 export const TargetStatusSchema = z.enum(TARGET_STATUSES).meta({ id: 'TargetStatus' });
 
 export const TargetSummarySchema = z
@@ -84,6 +98,13 @@ export const PublishResultSchema = z
     platforms: z.array(PlatformId),
     status: z.enum(['publishing', 'scheduled', 'pending_approval']),
     targets: z.array(TargetSummarySchema),
+    // Added for time zones, queues and series: always sent by this daemon; optional in the
+    // type so clients and fixtures written before them keep compiling.
+    timezone: z.string().optional().meta({ description: 'The zone the times were read in (UTC when none applied).' }),
+    scheduled_local: z.string().nullable().optional().meta({ description: 'scheduled_for as local wall time in timezone.' }),
+    queue_slot: z.string().nullable().optional().meta({ description: 'The weekly queue slot taken (queue: true), else null.' }),
+    series_id: z.string().nullable().optional().meta({ description: 'The series of a recurring post, else null.' }),
+    warnings: z.array(WarningSchema).optional(),
   })
   .meta({ id: 'PublishResult' });
 export type PublishResult = z.infer<typeof PublishResultSchema>;
@@ -94,6 +115,7 @@ export const ValidateResultSchema = z
     valid: z.boolean(),
     targets: z.array(TargetSummarySchema.omit({ status: true })),
     errors: z.array(z.looseObject({ path: z.string(), message: z.string(), code: z.string().optional() })),
+    warnings: z.array(WarningSchema).optional(),
   })
   .meta({ id: 'ValidateResult' });
 export type ValidateResult = z.infer<typeof ValidateResultSchema>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { JOB_STATUSES } from '../states';
-import { InstantIn, InstantOut, PlatformId } from './common';
+import { JOB_SOURCES, JOB_STATUSES } from '../states';
+import { InstantOut, PlatformId } from './common';
+import { TimeIn, ZoneName } from './zoned';
 import { PlatformOptionsSchema } from './platform-options';
 import { TargetStatusSchema } from './publish';
 
@@ -21,6 +22,7 @@ export const TargetSchema = z
     post_url: z.string().nullable(),
     published_at: InstantOut.nullable(),
     error: TargetErrorSchema.nullable(),
+    scheduled_local: z.string().optional().meta({ description: 'scheduled_for as local wall time in the post timezone (always sent).' }),
   })
   .meta({ id: 'Target' });
 export type Target = z.infer<typeof TargetSchema>;
@@ -38,9 +40,16 @@ export const PostSchema = z
     type_schedule: z.record(z.string(), z.string()),
     require_approval: z.boolean(),
     platform_options: PlatformOptionsSchema,
+    source: z.enum(JOB_SOURCES).meta({ description: 'How the job was created: api, mcp (an agent through the MCP server) or cli.' }),
     created_at: InstantOut,
     updated_at: InstantOut,
     targets: z.array(TargetSchema),
+    // Time fields (always sent by this daemon; optional in the type for older clients' fixtures).
+    timezone: z.string().optional().meta({ description: 'The post zone (UTC when none was given); retiming keeps it.' }),
+    scheduled_local: z.string().nullable().optional().meta({ description: 'scheduled_for as local wall time in timezone.' }),
+    queue_slot: z.string().nullable().optional().meta({ description: 'The weekly queue slot the post holds, else null.' }),
+    series_id: z.string().nullable().optional(),
+    occurrence: z.number().int().nullable().optional().meta({ description: '1-based position in its series, else null.' }),
   })
   .meta({ id: 'Post', description: 'A publication job and its targets.' });
 export type Post = z.infer<typeof PostSchema>;
@@ -72,7 +81,8 @@ export const JobIdQuerySchema = z.object({ job_id: z.string({ error: 'job_id is 
 
 export const UpdateRequestSchema = z
   .object({
-    scheduled_for: InstantIn.optional(),
+    scheduled_for: TimeIn.optional(),
+    timezone: ZoneName.optional().meta({ description: 'New zone for the post; alone it keeps the local wall time and moves the instant.' }),
     caption: z.string().refine((s) => s.trim().length > 0, { error: 'caption must not be empty' }).optional(),
     platform_captions: z.record(z.string(), z.string().min(1)).optional(),
     type_schedule: z.record(z.string(), z.string()).optional(),
@@ -81,7 +91,7 @@ export const UpdateRequestSchema = z
     }),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    error: 'give at least one of scheduled_for, caption, platform_captions, type_schedule, platform_options',
+    error: 'give at least one of scheduled_for, timezone, caption, platform_captions, type_schedule, platform_options',
     path: ['scheduled_for'],
   })
   .meta({ id: 'UpdateRequest' });

@@ -1,7 +1,9 @@
-import { PLATFORMS, formatInstant, isPlatform, type Platform } from '@socialpub/core';
+import { PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isPlatform, type ConnectionPause, type Platform } from '@socialpub/core';
+import { setUserZone, userZone } from '../jobs/user-zone';
 import { openDatabase } from '../store/database';
 import { secureDataDir } from '../store/private-files';
 import { createStore, type Store } from '../store/store';
+import { pauseInfo } from '../store/platform-pauses';
 import type { User } from '../store/users';
 import { systemClock, type Clock } from '../util/clock';
 import { randomToken } from '../util/ids';
@@ -56,6 +58,8 @@ export interface ConnectionListing {
   page_name: string | null;
   token_expires_at: string | null;
   updated_at: string;
+  /** A platform's rate limit holding the connection back, and until when (null: not paused). */
+  paused: ConnectionPause | null;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : formatInstant(ms));
@@ -93,6 +97,15 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
     return store.users.ensure(DEFAULT_EMAIL, clock.now()).user;
   }
 
+  /** A user's settings as stored now. */
+  const settingsOf = (user: User): UserSettings => ({
+    email: user.email,
+    user_id: user.id,
+    approval_workflow: user.approvalWorkflow,
+    agent_approval: user.agentApproval,
+    timezone: userZone(store, user.id),
+  });
+
   const emailOf = (userId: string) => store.users.get(userId)?.email ?? '';
 
   function keyListing(k: ReturnType<Store['apiKeys']['list']>[number]): KeyListing {
@@ -125,6 +138,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       page_name: c.pageName,
       token_expires_at: iso(c.tokenExpiresAt),
       updated_at: formatInstant(c.updatedAt),
+      paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now())),
     };
   }
 
@@ -174,7 +188,8 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
         accountName: `Sandbox ${platform} account`,
         pageId: platform === 'facebook' ? `sandbox_page_${suffix}` : null,
         pageName: platform === 'facebook' ? 'Sandbox page' : null,
-        secrets: { access_token: `sandbox_at_${randomToken(32)}`, refresh_token: `sandbox_rt_${randomToken(32)}` },
+        // The simulators tell connections apart by the account part of the token (sandboxAccountKey).
+        secrets: { access_token: `sandbox_at_${suffix}.${randomToken(32)}`, refresh_token: `sandbox_rt_${suffix}.${randomToken(32)}` },
         tokenExpiresAt: now + 60 * 24 * 3_600_000,
         refreshExpiresAt: now + 365 * 24 * 3_600_000,
         tokenObtainedAt: now,
@@ -198,14 +213,28 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       if (!store.connections.remove(user.id, platform)) throw new AdminError('not_found', `${user.email} has no ${platform} connection`);
     },
     /** A user's settings as they are now. */
-    settings(email: string | undefined): { email: string; user_id: string; approval_workflow: boolean } {
+    settings(email: string | undefined): UserSettings {
       const user = userFor(email, false);
-      return { email: user.email, user_id: user.id, approval_workflow: user.approvalWorkflow };
+      return settingsOf(user);
     },
-    setApprovalWorkflow(email: string | undefined, on: boolean): { email: string; user_id: string; approval_workflow: boolean } {
+    setApprovalWorkflow(email: string | undefined, on: boolean): UserSettings {
       const user = userFor(email, false);
       store.users.setApprovalWorkflow(user.id, on);
-      return { email: user.email, user_id: user.id, approval_workflow: on };
+      return { ...settingsOf(user), approval_workflow: on };
+    },
+    /** The user's time zone (an IANA name; null clears it, UTC): the default zone of their requests. */
+    setTimezone(email: string | undefined, zone: string | null): UserSettings {
+      const user = userFor(email, false);
+      const canonical = zone === null ? null : canonicalZone(zone);
+      if (zone !== null && canonical === null) throw new AdminError('invalid', `"${zone}" ${UNKNOWN_ZONE_MESSAGE}`);
+      setUserZone(store, user.id, canonical);
+      return { ...settingsOf(user), timezone: canonical };
+    },
+    /** agent-approval: jobs created through MCP wait in pending_approval for a person. */
+    setAgentApproval(email: string | undefined, on: boolean): UserSettings {
+      const user = userFor(email, false);
+      store.users.setAgentApproval(user.id, on);
+      return { ...settingsOf(user), agent_approval: on };
     },
     close(): void {
       store.commits.close();
@@ -215,3 +244,14 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
 }
 
 export type Admin = ReturnType<typeof openAdmin>;
+
+/** A user's settings as the admin commands show them. */
+export interface UserSettings {
+  email: string;
+  user_id: string;
+  approval_workflow: boolean;
+  /** Jobs created through MCP wait in pending_approval for a person. */
+  agent_approval: boolean;
+  /** IANA zone, or null (UTC). */
+  timezone: string | null;
+}

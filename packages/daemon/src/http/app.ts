@@ -15,8 +15,12 @@ import { SecretBox } from '../util/secrets';
 import { ServiceError } from '../util/service-error';
 import type { RouteDeps } from './deps';
 import type { AppEnv } from './env';
+import { mcpHandler } from '../mcp/mcp-endpoint';
+import { McpSessions } from '../mcp/mcp-sessions';
+import { originCheck } from '../mcp/origin-check';
 import { ApiError } from './errors';
 import { auth } from './middleware/auth';
+import { clientAddress } from './middleware/client-address';
 import { bodyLimit } from './middleware/body-limit';
 import { httpsOnly } from './middleware/https-only';
 import { idempotency } from './middleware/idempotency';
@@ -27,7 +31,11 @@ import { authRoutes } from './routes/auth';
 import { contentRoutes } from './routes/content';
 import { healthRoutes } from './routes/health';
 import { platformsRoutes } from './routes/platforms';
+import { sandboxPostsRoutes } from './routes/sandbox-posts';
 import { scheduledRoutes } from './routes/scheduled';
+import { queueRoutes } from './routes/queue';
+import { seriesRoutes } from './routes/series';
+import { settingsRoutes } from './routes/settings';
 
 export interface AppDeps {
   db: DB;
@@ -54,6 +62,8 @@ export interface AppDeps {
   sandbox?: Hono;
   /** How the client address is found for the failed-authentication limit (default: socket, or X-Forwarded-For behind a proxy). */
   clientAddress?: (c: Context) => string;
+  /** The MCP endpoint's open sessions (default: a new set; the daemon closes them at shutdown). */
+  mcpSessions?: McpSessions;
 }
 
 /** The endpoint class of a path under the API prefix (decides its rate limit). */
@@ -159,7 +169,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/auth`, authRoutes());
   app.route(`${API_PREFIX}/content`, contentRoutes(routeDeps));
   app.route(`${API_PREFIX}/content/scheduled`, scheduledRoutes(routeDeps));
+  app.route(`${API_PREFIX}/content/series`, seriesRoutes(routeDeps));
+  app.route(`${API_PREFIX}/settings`, settingsRoutes(routeDeps));
+  app.route(`${API_PREFIX}/queue`, queueRoutes(routeDeps));
   app.route(`${API_PREFIX}/platforms`, platformsRoutes(routeDeps));
+  app.route(`${API_PREFIX}/sandbox`, sandboxPostsRoutes(routeDeps));
+  // MCP (Streamable HTTP): the same keys, and each tool call is the REST call it stands for,
+  // made in-process, so it meets that call's rate-limit class and rules.
+  const sessions = deps.mcpSessions ?? new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });
+  const addressOf = deps.clientAddress ?? ((c: Context) => clientAddress(c, config.behindProxy ? config.trustedProxyHops : 0));
+  const inProcess = (path: string, init: RequestInit, address: string) => app.request(path, init, { incoming: { socket: { remoteAddress: address } } });
+  const mcp = mcpHandler({ sessions, fetch: async (path, init, address) => inProcess(path, init, address), address: addressOf });
+  app.use('/mcp', originCheck({ publicUrl: config.publicUrl }), authenticate);
+  app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c));
+
   if (deps.mediaRoutes) {
     const idem = idempotency({ store, clock, route: 'media.prepare' });
     app.use(`${API_PREFIX}/media/prepare`, (c, next) => (c.req.method === 'POST' ? idem(c, next) : next()));

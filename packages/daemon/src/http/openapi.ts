@@ -1,4 +1,4 @@
-import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, VERSION } from '@socialpub/core';
+import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_NEXT_SLOTS, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, SANDBOX_POSTS_LIMIT_DEFAULT, SANDBOX_POSTS_LIMIT_MAX, VERSION } from '@socialpub/core';
 import { z } from 'zod';
 
 type Json = Record<string, unknown>;
@@ -31,6 +31,7 @@ const ERR = {
 
 const pick = (...codes: (keyof typeof ERR)[]) => Object.fromEntries(codes.map((c) => [String(c), ERR[c]]));
 const AUTHED = [{ ApiKey: [] }, { Bearer: [] }];
+const SERIES_ID = { name: 'series_id', in: 'query', required: true, description: 'The series (ser_…).', schema: { type: 'string', minLength: 1 } };
 const JOB_ID = { name: 'job_id', in: 'query', required: true, description: 'The job (job_…).', schema: { type: 'string', minLength: 1 } };
 const IDEMPOTENCY_KEY = {
   name: 'Idempotency-Key',
@@ -39,12 +40,42 @@ const IDEMPOTENCY_KEY = {
   description: 'Replays the first answer for the same body within 24 h (header Idempotent-Replayed: true); another body is a 409.',
   schema: { type: 'string', minLength: 1, maxLength: 255 },
 };
+const SOURCE = {
+  name: 'X-SocialPub-Source',
+  in: 'header',
+  required: false,
+  description: 'How the job is made, recorded as the post\'s `source`: api (default), mcp or cli. With agent-approval on, an `mcp` job waits in pending_approval.',
+  schema: { type: 'string', enum: ['api', 'mcp', 'cli'] },
+};
 const RATE_HEADERS = {
   'RateLimit-Limit': { description: 'Requests allowed in the window of this endpoint class.', schema: { type: 'integer' } },
   'RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' } },
   'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
 };
 const limited = (response: Json) => ({ ...response, headers: RATE_HEADERS });
+
+/** /mcp: the MCP Streamable HTTP endpoint (JSON-RPC 2.0; its messages are MCP's, not described here: docs/mcp.md). */
+function mcpEndpoint(): Json {
+  const session = { name: 'Mcp-Session-Id', in: 'header', required: false, description: 'The session (from the answer to initialize); required after it.', schema: { type: 'string' } };
+  const rpc = { description: 'A JSON-RPC 2.0 message, batch or response of the Model Context Protocol', content: json({ type: 'object' }) };
+  const base = { tags: ['mcp'], security: AUTHED, parameters: [session] };
+  const refused = {
+    401: err('API key missing or refused (`unauthorized`), as for the API.'),
+    403: { description: 'A browser Origin that is neither loopback nor the public URL (DNS rebinding protection); a JSON-RPC error.', content: json({ type: 'object' }) },
+    404: { description: 'Unknown or expired session, or one opened with another key; a JSON-RPC error: initialize again.', content: json({ type: 'object' }) },
+  };
+  return {
+    post: {
+      ...base,
+      operationId: 'mcpPost',
+      summary: 'Send an MCP message (initialize opens a session); answered as JSON or an SSE stream (?response=json for JSON)',
+      requestBody: { required: true, content: rpc.content },
+      responses: { 200: rpc, 202: { description: 'A notification or response was accepted' }, 400: { description: 'Malformed JSON-RPC (-32700) or no session', content: json({ type: 'object' }) }, ...refused, 406: { description: 'Accept must list application/json and text/event-stream' }, 413: { description: 'Body over 10 MB' }, 415: { description: 'Content-Type must be application/json' } },
+    },
+    get: { ...base, operationId: 'mcpStream', summary: 'Open the session\'s SSE stream of server messages', responses: { 200: { description: 'text/event-stream' }, ...refused } },
+    delete: { ...base, operationId: 'mcpEnd', summary: 'End the session', responses: { 200: { description: 'Session ended' }, ...refused } },
+  };
+}
 
 /** Every schema in core's registry (those with a `.meta({ id })`), as OpenAPI components. */
 function componentSchemas(): Record<string, Json> {
@@ -113,7 +144,7 @@ export function openApiDocument(): Json {
     },
     servers: [{ url: 'http://127.0.0.1:8787', description: 'The local daemon (default address)' }],
     security: AUTHED,
-    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'system' }],
+    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'settings' }, { name: 'queue' }, { name: 'system' }],
     paths: {
       [p('/auth/validate')]: {
         post: {
@@ -128,7 +159,7 @@ export function openApiDocument(): Json {
           operationId: 'publish',
           summary: 'Publish now or schedule a post on one or more platforms',
           tags: ['content'],
-          parameters: [IDEMPOTENCY_KEY],
+          parameters: [IDEMPOTENCY_KEY, SOURCE],
           requestBody: { required: true, content: json(ref('PublishRequest')) },
           responses: { 200: limited(ok('PublishResult', 'Stored; publishing, scheduled or waiting for approval')), ...pick(400, 401, 403, 409, 413, 415, 429, 500, 503) },
         },
@@ -192,12 +223,85 @@ export function openApiDocument(): Json {
           responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
         },
       },
+      [p('/content/series')]: {
+        get: {
+          operationId: 'listSeries',
+          summary: 'List recurring posts with their next occurrences (or get one with series_id)',
+          tags: ['scheduled'],
+          parameters: [{ name: 'series_id', in: 'query', required: false, description: 'Return this one series as {series}.', schema: { type: 'string' } }],
+          responses: {
+            200: limited({ description: 'The series, or one series', content: json({ oneOf: [ref('SeriesList'), ref('SeriesResponse')] }) }),
+            ...pick(400, 401, 403, 404, 429, 500, 503),
+          },
+        },
+        delete: {
+          operationId: 'cancelSeries',
+          summary: 'Cancel a whole series: no more occurrences, and every scheduled one is cancelled',
+          tags: ['scheduled'],
+          parameters: [SERIES_ID],
+          responses: { 200: limited(ok('SeriesCancelResponse')), ...pick(400, 401, 403, 404, 429, 500, 503) },
+        },
+      },
+      [p('/settings')]: {
+        get: {
+          operationId: 'getSettings',
+          summary: 'The caller\'s settings (timezone, approval workflow)',
+          tags: ['settings'],
+          responses: { 200: limited(ok('SettingsResponse')), ...pick(401, 429, 500, 503) },
+        },
+        patch: {
+          operationId: 'updateSettings',
+          summary: 'Change the caller\'s timezone (the approval workflow changes with the CLI only)',
+          tags: ['settings'],
+          requestBody: { required: true, content: json(ref('SettingsUpdate')) },
+          responses: { 200: limited(ok('SettingsResponse')), ...pick(400, 401, 413, 415, 429, 500, 503) },
+        },
+      },
+      [p('/queue')]: {
+        get: {
+          operationId: 'getQueue',
+          summary: 'The caller\'s weekly posting slots',
+          tags: ['queue'],
+          responses: { 200: limited(ok('QueueResponse')), ...pick(401, 429, 500, 503) },
+        },
+        put: {
+          operationId: 'replaceQueue',
+          summary: 'Replace the weekly posting slots (posts already queued keep their times)',
+          tags: ['queue'],
+          requestBody: { required: true, content: json(ref('QueueUpdate')) },
+          responses: { 200: limited(ok('QueueResponse')), ...pick(400, 401, 413, 415, 429, 500, 503) },
+        },
+      },
+      [p('/queue/next')]: {
+        get: {
+          operationId: 'nextQueueSlots',
+          summary: 'The next free slots of the queue',
+          tags: ['queue'],
+          parameters: [
+            { name: 'count', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_NEXT_SLOTS, default: 10 } },
+            { name: 'platforms', in: 'query', required: false, description: 'Comma-separated: only slots a post to these platforms may take.', schema: { type: 'string' } },
+          ],
+          responses: { 200: limited(ok('QueueNextResponse')), ...pick(400, 401, 429, 500, 503) },
+        },
+      },
       [p('/platforms')]: {
         get: {
           operationId: 'listPlatforms',
           summary: 'Content types, caption limits and media rules per platform, with the caller\'s connections',
           tags: ['platforms'],
           responses: { 200: limited(ok('PlatformsResponse')), ...pick(401, 429, 500, 503) },
+        },
+      },
+      [p('/sandbox/posts')]: {
+        get: {
+          operationId: 'listSandboxPosts',
+          summary: 'What the platform simulators received (extension): the latest posts on the platforms the caller has a sandbox connection to',
+          tags: ['platforms'],
+          parameters: [
+            { name: 'platform', in: 'query', required: false, description: 'Only this platform.', schema: ref('Platform') },
+            { name: 'limit', in: 'query', required: false, description: `At most this many, the most recent (default ${SANDBOX_POSTS_LIMIT_DEFAULT}).`, schema: { type: 'integer', minimum: 1, maximum: SANDBOX_POSTS_LIMIT_MAX } },
+          ],
+          responses: { 200: limited(ok('SandboxPostsResponse')), ...pick(400, 401, 429, 500, 503) },
         },
       },
       [p('/media/prepare')]: {
@@ -256,6 +360,7 @@ export function openApiDocument(): Json {
         get: preparedFile('preparedFile', 'A prepared media file (unauthenticated, unguessable path; supports Range)'),
         head: preparedFile('preparedFileHead', 'Headers of a prepared media file (size, type, ETag)'),
       },
+      '/mcp': mcpEndpoint(),
       '/healthz': health,
       [p('/healthz')]: { get: { ...health.get, operationId: 'healthVersioned' } },
       [p('/openapi.json')]: {

@@ -1,4 +1,5 @@
-import { formatInstant, typesFor, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
+import { formatInstant, typesFor, wallTimeOf, type JobSource, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
+import { NO_TIMES, type JobTimes } from '../store/job-times';
 import type { NewJob, NewTarget } from '../store/jobs';
 import type { User } from '../store/users';
 import { newId } from '../util/ids';
@@ -12,10 +13,20 @@ export interface BuiltJob {
 
 /**
  * The job and its targets for a request that passed every check. Held for approval when the
- * request asks, or when the user's workflow says so — publish_now too.
+ * request asks, or when the user's workflow says so — publish_now too; and, with
+ * agent-approval on, every job an agent made through MCP (`source` mcp).
  */
-export function buildJob(user: User, request: PublishRequest, base: number | null, planned: readonly PlannedTarget[], now: number): BuiltJob {
-  const held = request.require_approval === true || user.approvalWorkflow;
+export function buildJob(
+  user: User,
+  request: PublishRequest,
+  base: number | null,
+  planned: readonly PlannedTarget[],
+  now: number,
+  times: JobTimes = NO_TIMES,
+  source: JobSource = 'api',
+): BuiltJob {
+  const heldForAgent = source === 'mcp' && user.agentApproval;
+  const held = request.require_approval === true || user.approvalWorkflow || heldForAgent;
   const jobId = newId('job');
   const targets: NewTarget[] = planned.map((t) => ({
     id: newId('tgt'),
@@ -30,7 +41,9 @@ export function buildJob(user: User, request: PublishRequest, base: number | nul
   const names = request.platforms.join(', ');
   const result: PublishResult = {
     success: true,
-    message: held
+    message: heldForAgent
+      ? `Waiting for a person's approval (agent-approval is on) before publishing to ${names}: socialpub schedule approve ${jobId}`
+      : held
       ? `Waiting for approval before publishing to ${names}`
       : publishNow
         ? `Publishing to ${names} now`
@@ -40,6 +53,11 @@ export function buildJob(user: User, request: PublishRequest, base: number | nul
     platforms: request.platforms,
     status,
     targets: targets.map((t) => ({ platform: t.platform, type: t.type, scheduled_for: formatInstant(t.dueAt), status: t.status })),
+    timezone: times.timezone ?? 'UTC',
+    scheduled_local: base === null ? null : (times.scheduledLocal ?? wallTimeOf(base, times.timezone ?? 'UTC')),
+    queue_slot: times.queueSlot,
+    series_id: times.seriesId,
+    warnings: [],
   };
   const job: NewJob = {
     id: jobId,
@@ -54,6 +72,7 @@ export function buildJob(user: User, request: PublishRequest, base: number | nul
     typeSchedule: request.type_schedule ?? {},
     requireApproval: request.require_approval === true,
     platformOptions: request.platform_options ?? {},
+    source,
     sortAt: base ?? now,
     createdAt: now,
   };

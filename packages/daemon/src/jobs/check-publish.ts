@@ -14,6 +14,7 @@ import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import { issuesToDetails } from '../util/service-error';
 import { checkTargetRules } from './platform-rules';
+import { resolveTiming, type Timing } from './resolve-timing';
 
 export interface PublishCheckDeps {
   store: Store;
@@ -23,7 +24,7 @@ export interface PublishCheckDeps {
 }
 
 export type PublishCheck =
-  | { ok: true; request: PublishRequest; base: number | null; targets: PlannedTarget[] }
+  | { ok: true; request: PublishRequest; base: number | null; targets: PlannedTarget[]; timing: Timing }
   | PublishRefusal;
 
 export interface PublishRefusal {
@@ -96,7 +97,10 @@ export function checkPublish(deps: PublishCheckDeps, user: User, body: unknown, 
 
 /** The checks after the schema, on a parsed request. */
 export function checkPublishRequest(deps: PublishCheckDeps, user: User, request: PublishRequest, now: number): PublishCheck {
-  const plan = planTargets(request, now);
+  // Zone, queue slot and recurrence first: they decide the times planTargets checks.
+  const timed = resolveTiming(deps.store, user.id, request, now);
+  if (!timed.ok) return { ok: false, code: timed.code, message: timed.message, details: timed.details, targets: [] };
+  const plan = planTargets(timed.timing.input, now);
   if (!plan.ok) return { ok: false, code: 'invalid_request', message: firstMessage(plan.issues), details: plan.issues, targets: [] };
 
   const media = deps.mediaLookup.describe(user.id, request.media_urls ?? []);
@@ -130,5 +134,5 @@ export function checkPublishRequest(deps: PublishCheckDeps, user: User, request:
   if (pageMissing) {
     return { ok: false, code: 'facebook_page_not_selected', message: 'select a Facebook page before publishing to facebook', details: [pageMissing], targets: plan.targets };
   }
-  return { ok: true, request, base: plan.base, targets: plan.targets };
+  return { ok: true, request, base: plan.base, targets: plan.targets, timing: timed.timing };
 }

@@ -2,6 +2,7 @@ import {
   deriveJobStatus,
   formatInstant,
   type CancelResponse,
+  type JobSource,
   type Platform,
   type Post,
   type PublishRequest,
@@ -17,10 +18,13 @@ import type { User } from '../store/users';
 import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
 import { ServiceError, invalidInput } from '../util/service-error';
-import { buildJob } from './build-job';
 import { checkPublish, checkPublishRequest, checkRules } from './check-publish';
 import { isNotStarted, planUpdate } from './plan-update';
 import { presentPost } from './present-post';
+import { acceptTimed } from './accept-timed';
+import { zoneUpdate } from './retime-zone';
+import { repeatedCaptionWarnings } from './duplicate-captions';
+import { userZone } from './user-zone';
 
 export interface JobsServiceDeps {
   store: Store;
@@ -46,6 +50,13 @@ export interface PublishOptions {
    * write what must commit with it (the HTTP layer's idempotency record).
    */
   alsoCommit?: (result: PublishResult, now: number) => void;
+  /** How the request came (recorded on the job; `mcp` is held while the user's agent-approval is on). Default api. */
+  source?: JobSource;
+}
+
+export interface DecideOptions {
+  /** How the approval request came: with agent-approval on, `mcp` may not release a job made through `mcp`. Default api. */
+  source?: JobSource;
 }
 
 export type JobsService = ReturnType<typeof createJobsService>;
@@ -71,7 +82,7 @@ export function createJobsService(deps: JobsServiceDeps) {
     return job;
   }
 
-  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as JobRecord);
+  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as JobRecord, store.jobTimes.get(jobId));
 
   /**
    * The scheduler learns of targets only once their change is committed and durable. A
@@ -87,8 +98,12 @@ export function createJobsService(deps: JobsServiceDeps) {
     }
   }
 
-  async function decide(user: User, jobId: string, action: 'approve' | 'reject'): Promise<JobChange> {
+  async function decide(user: User, jobId: string, action: 'approve' | 'reject', opts: DecideOptions = {}): Promise<JobChange> {
     const job = ownJob(user, jobId);
+    // agent-approval means a person decides: an agent may not approve, through MCP, what it made through MCP.
+    if (action === 'approve' && opts.source === 'mcp' && user.agentApproval && job.source === 'mcp') {
+      throw new ServiceError('forbidden', `${jobId} was made by an agent and agent-approval is on: a person approves it (socialpub schedule approve ${jobId})`);
+    }
     const now = clock.now();
     const ids = await store.commits.durable(() => (action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now)));
     if (ids.length === 0) throw new ServiceError('conflict', `${jobId} is not waiting for approval (status: ${statusOf(job)})`);
@@ -102,13 +117,13 @@ export function createJobsService(deps: JobsServiceDeps) {
   return {
     /** A job of the user as the API shows it. */
     get(user: User, jobId: string): Post {
-      return presentPost(ownJob(user, jobId));
+      return presentPost(ownJob(user, jobId), store.jobTimes.get(jobId));
     },
 
     /** A page of the user's jobs in (base time, id) order, and where the next page starts. */
     list(user: User, options: ListOptions): { posts: Post[]; next: ListPosition | null } {
       const page = store.jobs.list(user.id, options);
-      return { posts: page.jobs.map(presentPost), next: page.next };
+      return { posts: page.jobs.map((j) => presentPost(j, store.jobTimes.get(j.id))), next: page.next };
     },
 
     /** Accepts a publish request: every check, then the job and its targets in one durable transaction. */
@@ -116,15 +131,16 @@ export function createJobsService(deps: JobsServiceDeps) {
       const now = clock.now();
       const check = checkPublishRequest(rules, user, request, now);
       if (!check.ok) throw new ServiceError(check.code, check.message, check.details);
-      const built = buildJob(user, request, check.base, check.targets, now);
-      // One transaction, one fsync: the job, its targets and what the caller commits with
-      // them, answered once on disk (group-committed; see store/commits.ts).
-      await store.commits.durable(() => {
-        store.jobs.create(built.job, built.targets);
-        opts.alsoCommit?.(built.result, now);
+      // One transaction, one fsync: the job (a series: its first occurrences), its targets,
+      // its time facts and what the caller commits with them, answered once on disk
+      // (group-committed; see store/commits.ts).
+      const { result, targetIds } = await store.commits.durable(() => {
+        const accepted = acceptTimed(store, user, check, now, opts.source);
+        opts.alsoCommit?.(accepted.result, now);
+        return accepted;
       });
-      changed(built.targets.map((t) => t.id));
-      return built.result;
+      changed(targetIds);
+      return result;
     },
 
     /** The dry run of publish: the same checks on the raw body, reported instead of stored. */
@@ -132,8 +148,8 @@ export function createJobsService(deps: JobsServiceDeps) {
       const check = checkPublish(rules, user, body, clock.now());
       const targets = check.targets.map((t) => ({ platform: t.platform, type: t.type, scheduled_for: formatInstant(t.dueAt) }));
       return check.ok
-        ? { success: true, valid: true, targets, errors: [] }
-        : { success: true, valid: false, targets, errors: check.details.map((d) => ({ ...d, code: check.code })) };
+        ? { success: true, valid: true, targets, errors: [], warnings: repeatedCaptionWarnings(check.request, check.timing.series?.occurrences.length ?? 1) }
+        : { success: true, valid: false, targets, errors: check.details.map((d) => ({ ...d, code: check.code })), warnings: [] };
     },
 
     /** Edits a job's captions and times; the targets not yet started move, the rules run again on the new captions. */
@@ -144,7 +160,9 @@ export function createJobsService(deps: JobsServiceDeps) {
       if (movable.length === 0) {
         throw new ServiceError('conflict', `nothing left to change: every target of ${jobId} has started or finished (job status: ${statusOf(job)})`);
       }
-      const { plan, issues } = planUpdate(job, movable, upd, now);
+      const zoned = zoneUpdate(job, store.jobTimes.get(jobId), upd, userZone(store, user.id));
+      if (!zoned.ok) throw invalidInput(zoned.issues);
+      const { plan, issues } = planUpdate(job, movable, zoned.update, now, zoned.zone);
       if (!plan) throw invalidInput(issues);
       if (upd.caption !== undefined || upd.platform_captions !== undefined) {
         const media = deps.mediaLookup.describe(user.id, job.mediaUrls);
@@ -158,6 +176,7 @@ export function createJobsService(deps: JobsServiceDeps) {
       const { moves, ...fields } = plan;
       const moved = await store.commits.durable(() => {
         store.jobs.update(jobId, fields, now);
+        store.jobTimes.set(jobId, user.id, zoned.times);
         return store.jobs.retime(jobId, moves, now);
       });
       changed(moved);
@@ -184,7 +203,7 @@ export function createJobsService(deps: JobsServiceDeps) {
     },
 
     /** Releases a job held for approval: its pending targets are scheduled (due now if their time has passed). */
-    approve: (user: User, jobId: string) => decide(user, jobId, 'approve'),
+    approve: (user: User, jobId: string, opts?: DecideOptions) => decide(user, jobId, 'approve', opts),
     /** Refuses a job held for approval: its pending targets are cancelled. */
     reject: (user: User, jobId: string) => decide(user, jobId, 'reject'),
   };

@@ -28,7 +28,14 @@ export const isNotStarted = (s: string) => (NOT_STARTED as readonly string[]).in
  * started. Without a plan when the fields contradict each other; with one, `issues` lists
  * moves into the past. The caption rules are checked by the caller with the shared rules loop.
  */
-export function planUpdate(job: JobRecord, movable: readonly TargetRecord[], upd: UpdateRequest, now: number): { plan: UpdatePlan | null; issues: ErrorDetail[] } {
+export function planUpdate(
+  job: JobRecord,
+  movable: readonly TargetRecord[],
+  upd: UpdateRequest,
+  now: number,
+  /** The zone absolute type_schedule wall times are read in (retime-zone.ts); scheduled_for arrives as an instant. */
+  zone: string | null = null,
+): { plan: UpdatePlan | null; issues: ErrorDetail[] } {
   const issues: ErrorDetail[] = [];
   for (const key of Object.keys(upd.platform_captions ?? {})) {
     if (!(job.platforms as string[]).includes(key)) issues.push({ path: `platform_captions.${key}`, message: `${key} is not among the job's platforms` });
@@ -54,7 +61,7 @@ export function planUpdate(job: JobRecord, movable: readonly TargetRecord[], upd
   const moves: TargetMove[] = [];
   if (base !== null) {
     const plan = planTargets(
-      { platforms: job.platforms, platform_types: job.platformTypes, scheduled_for: formatInstant(base), type_schedule: typeSchedule },
+      { platforms: job.platforms, platform_types: job.platformTypes, scheduled_for: formatInstant(base), type_schedule: typeSchedule, timezone: zone },
       Number.NEGATIVE_INFINITY,
     );
     if (!plan.ok) return { plan: null, issues: plan.issues };

@@ -1,7 +1,8 @@
-import { deriveJobStatus, formatInstant, type Post, type Target } from '@socialpub/core';
+import { deriveJobStatus, formatInstant, wallTimeOf, type Post, type Target } from '@socialpub/core';
+import { NO_TIMES, type JobTimes } from '../store/job-times';
 import type { JobRecord, TargetRecord } from '../store/jobs';
 
-export function presentTarget(t: TargetRecord): Target {
+export function presentTarget(t: TargetRecord, zone = 'UTC'): Target {
   return {
     platform: t.platform,
     type: t.type,
@@ -12,11 +13,13 @@ export function presentTarget(t: TargetRecord): Target {
     post_url: t.postUrl,
     published_at: t.publishedAt === null ? null : formatInstant(t.publishedAt),
     error: t.errorCode ? { code: t.errorCode, message: t.errorMessage ?? '', platform_code: t.platformCode } : null,
+    scheduled_local: wallTimeOf(t.dueAt, zone),
   };
 }
 
-/** A job as the API shows it; the status is derived from its targets. */
-export function presentPost(job: JobRecord): Post {
+/** A job as the API shows it; the status is derived from its targets, local times from its zone. */
+export function presentPost(job: JobRecord, times: JobTimes = NO_TIMES): Post {
+  const zone = times.timezone ?? 'UTC';
   return {
     job_id: job.id,
     status: deriveJobStatus(job.targets.map((t) => t.status)),
@@ -29,8 +32,14 @@ export function presentPost(job: JobRecord): Post {
     type_schedule: job.typeSchedule,
     require_approval: job.requireApproval,
     platform_options: job.platformOptions,
+    source: job.source,
     created_at: formatInstant(job.createdAt),
     updated_at: formatInstant(job.updatedAt),
-    targets: job.targets.map(presentTarget),
+    targets: job.targets.map((t) => presentTarget(t, zone)),
+    timezone: zone,
+    scheduled_local: job.scheduledFor === null ? null : (times.scheduledLocal ?? wallTimeOf(job.scheduledFor, zone)),
+    queue_slot: times.queueSlot,
+    series_id: times.seriesId,
+    occurrence: times.occurrence,
   };
 }

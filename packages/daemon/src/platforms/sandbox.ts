@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import type { Platform } from '@socialpub/core';
+import { formatInstant, type Platform, type SandboxPost as SandboxPostView } from '@socialpub/core';
 import type { DB } from '../store/database';
 import type { SandboxDeps } from './platform-module';
 import { simulators } from './registry';
@@ -11,9 +11,28 @@ import type { SimulatedPost } from './shared/sim/sandbox-post-sink';
  * `<daemon url>/sandbox/<host>`.
  */
 export function createSandboxApp(deps: SandboxDeps, factories = simulators()): Hono {
+  return createSandbox(deps, factories).app;
+}
+
+/** The sandbox app and every host its simulators answer for (each also served at its own origin, sandbox-origins.ts). */
+export function createSandbox(deps: SandboxDeps, factories = simulators()): { app: Hono; hosts: string[] } {
   const app = new Hono();
-  for (const make of factories) app.route('/', make(deps).app);
-  return app;
+  const hosts: string[] = [];
+  for (const make of factories) {
+    const sim = make(deps);
+    app.route('/', sim.app);
+    hosts.push(...sim.hosts);
+  }
+  return { app, hosts };
+}
+
+/** Where `socialpub sandbox endpoints` finds the simulators' own origins (settings, scope global). */
+export const SANDBOX_ENDPOINTS_KEY = 'sandbox_endpoints';
+
+/** Host -> own origin of each simulated host, as the daemon's last start served them (empty before any). */
+export function readSandboxEndpoints(db: DB): Record<string, string> {
+  const row = db.prepare<[string, string], { value: string }>('SELECT value FROM settings WHERE scope = ? AND key = ?').get('global', SANDBOX_ENDPOINTS_KEY);
+  return row ? (JSON.parse(row.value) as Record<string, string>) : {};
 }
 
 /** `<daemon url>/sandbox/<host>`: the base URL adapters use for a sandbox connection. */
@@ -37,12 +56,17 @@ interface SandboxPostRow {
   created_at: number;
 }
 
-/** What the simulators received, oldest first (for `socialpub sandbox posts [--platform P]`). */
-export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: number } = {}): SandboxPost[] {
+/**
+ * What the simulators received, oldest first (for `socialpub sandbox posts [--platform P]`).
+ * `latest`: the most recent `limit` posts (still oldest first) instead of the first ones.
+ */
+export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: number; latest?: boolean } = {}): SandboxPost[] {
   const limit = Math.max(1, Math.min(filter.limit ?? 1000, 100_000));
-  const rows = filter.platform
-    ? db.prepare<[string, number], SandboxPostRow>('SELECT * FROM sandbox_posts WHERE platform = ? ORDER BY created_at, id LIMIT ?').all(filter.platform, limit)
-    : db.prepare<[number], SandboxPostRow>('SELECT * FROM sandbox_posts ORDER BY created_at, id LIMIT ?').all(limit);
+  const order = filter.latest ? 'created_at DESC, id DESC' : 'created_at, id';
+  const selected = filter.platform
+    ? db.prepare<[string, number], SandboxPostRow>(`SELECT * FROM sandbox_posts WHERE platform = ? ORDER BY ${order} LIMIT ?`).all(filter.platform, limit)
+    : db.prepare<[number], SandboxPostRow>(`SELECT * FROM sandbox_posts ORDER BY ${order} LIMIT ?`).all(limit);
+  const rows = filter.latest ? selected.reverse() : selected;
   return rows.map((r) => ({
     id: r.id,
     platform: r.platform,
@@ -53,4 +77,17 @@ export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: 
     body: JSON.parse(r.body) as Record<string, unknown>,
     createdAt: r.created_at,
   }));
+}
+
+/** A stored simulated post as the API and `socialpub sandbox posts --json` show it. */
+export function presentSandboxPost(p: SandboxPost): SandboxPostView {
+  return {
+    platform: p.platform,
+    kind: p.kind,
+    post_id: p.postId,
+    post_url: p.postUrl,
+    account_id: p.accountId,
+    created_at: formatInstant(p.createdAt),
+    body: p.body,
+  };
 }

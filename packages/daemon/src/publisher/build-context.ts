@@ -4,7 +4,10 @@ import type { ResolvedOptions } from './options';
 import { PermanentError } from '../platforms/errors';
 import { LeaseLostError } from './lease-keeper';
 
-type ContextOptions = Pick<ResolvedOptions, 'queue' | 'clock' | 'owner' | 'leaseMs' | 'connections' | 'log' | 'sandboxBaseUrl' | 'publicBaseUrl'>;
+type ContextOptions = Pick<
+  ResolvedOptions,
+  'queue' | 'writes' | 'clock' | 'owner' | 'leaseMs' | 'connections' | 'log' | 'sandboxBaseUrl' | 'publicBaseUrl'
+>;
 
 /**
  * The context an adapter publishes or reconciles with: the claimed target, its media and
@@ -19,7 +22,7 @@ export function buildContext(
   signal: AbortSignal,
   onExpired: () => void,
 ): PublishContext {
-  const { queue, clock, owner, leaseMs, connections, log } = o;
+  const { queue, writes, clock, owner, leaseMs, connections, log } = o;
   const data: Record<string, unknown> = { ...t.checkpoint };
   const sandbox = o.sandboxBaseUrl;
   return {
@@ -47,7 +50,8 @@ export function buildContext(
       data,
       save: async (patch) => {
         const now = clock.now();
-        if (!queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs)) throw new LeaseLostError(t.id);
+        // On disk before the adapter's next step (group-committed with the other writes of the moment).
+        if (!(await writes.run(() => queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs)))) throw new LeaseLostError(t.id);
         for (const [k, v] of Object.entries(patch)) {
           if (v === null) delete data[k];
           else data[k] = v;

@@ -9,12 +9,12 @@ import { retryDelay } from './backoff';
 export type AttemptPhase = 'setup' | 'media' | 'adapter';
 
 /**
- * Turns a publish attempt's error into its outcome. A rate limit also pauses the platform.
+ * Turns a publish attempt's error into its outcome. A rate limit also pauses what it applies to (the connection, or the platform's app).
  * Only errors that prove nothing was sent are retried; anything else thrown once the
  * adapter ran goes to needs_review.
  */
 export function classifyOutcome(
-  scope: Pick<AttemptScope, 'o' | 'pausePlatform'>,
+  scope: Pick<AttemptScope, 'o' | 'pause'>,
   t: ClaimedTarget,
   err: unknown,
   phase: AttemptPhase,
@@ -25,7 +25,7 @@ export function classifyOutcome(
   const codeFor = (fallback: StoredError['code']): StoredError['code'] => (phase === 'media' ? 'media_unavailable' : fallback);
   const stored = (code: StoredError['code']): StoredError => ({ code, message: errorMessage(err), platformCode: platformCodeOf(err) });
   if (err instanceof RateLimitedError) {
-    scope.pausePlatform(t.platform, err.until, now);
+    scope.pause(t, err, now);
     return {
       status: 'scheduled',
       nextAttemptAt: Math.max(err.until, now),

@@ -2,6 +2,7 @@ import type { Platform } from '@socialpub/core';
 import type { Logger, PlatformAdapter } from '../platforms/adapter';
 import type { SchedulerOptions } from '../scheduler/scheduler';
 import type { MediaResolver } from '../services';
+import type { Commits } from '../store/commits';
 import type { DB } from '../store/database';
 import type { Clock } from '../util/clock';
 import type { ConnectionSource } from './connection-source';
@@ -17,10 +18,16 @@ export interface PublishingDeps {
   connections: ConnectionSource;
   media: MediaResolver;
   log?: Logger;
+  /**
+   * The daemon's group commit over `db`, shared with the HTTP layer, so claims, checkpoints,
+   * attempt ends and accepted requests share fsyncs; when absent each of the publisher's
+   * writes commits on its own with the connection's setting (FULL: one fsync each).
+   */
+  commits?: Commits;
   /** Overrides of the scheduler's options (horizon, tick, sweep...). */
   scheduler?: Omit<Partial<SchedulerOptions>, 'queue' | 'clock' | 'onDue'>;
   /** Overrides of the publisher's options (concurrency, lease, backoff, sandbox URLs...). */
-  publisher?: Omit<Partial<PublisherOptions>, 'queue' | 'clock' | 'adapters' | 'connections' | 'media' | 'scheduler'>;
+  publisher?: Omit<Partial<PublisherOptions>, 'queue' | 'clock' | 'adapters' | 'connections' | 'media' | 'scheduler' | 'commits'>;
 }
 
 export interface Publishing {
@@ -53,6 +60,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     connections: deps.connections,
     media: deps.media,
     scheduler,
+    ...(deps.commits ? { commits: deps.commits } : {}),
     ...(log ? { log } : {}),
     ...deps.publisher,
   });

@@ -4,8 +4,11 @@ import type { MediaResolver, SchedulerHooks } from '../services';
 import type { TargetQueue } from '../store/target-queue';
 import type { Clock } from '../util/clock';
 import type { BackoffOptions } from './backoff';
+import type { Commits } from '../store/commits';
 import type { ConnectionSource } from './connection-source';
+import type { GateLimits } from './connection-gate';
 import { newLeaseOwner } from './lease-owner';
+import { WriteBatch } from './write-batch';
 
 export interface PublisherOptions {
   queue: TargetQueue;
@@ -15,8 +18,23 @@ export interface PublisherOptions {
   media: MediaResolver;
   /** Told whenever a target goes back to `scheduled` (retry, pause, reconcile), so the wheel re-reads it. */
   scheduler: Pick<SchedulerHooks, 'targetsChanged'>;
-  /** Targets of one platform in flight at once; a number for all, or per platform (default 4). */
+  /**
+   * Targets of one platform in flight at once across all its connections; a number for
+   * every platform, or per platform (default DEFAULT_LIMITS.perPlatform).
+   */
   concurrency?: number | Partial<Record<Platform, number>>;
+  /** Targets of one connection (a user's account on a platform) in flight at once (default DEFAULT_LIMITS.perConnection). */
+  connectionConcurrency?: number;
+  /** Targets in flight at once in all (default DEFAULT_LIMITS.global). */
+  globalConcurrency?: number;
+  /**
+   * How the publisher's batched writes (claims, checkpoints, attempt ends; see
+   * write-batch.ts) reach the disk: `durable(fn)` runs `fn` and resolves once it is on
+   * disk. The daemon passes its group commit (store/commits.ts), whose fsync runs off the
+   * event loop and is shared with the HTTP layer's; default: each batch commits with the
+   * connection's own setting (FULL), its fsync on the event loop.
+   */
+  commits?: Pick<Commits, 'durable'>;
   /** Lease length; renewed every third of it while an attempt runs (default 2 minutes). */
   leaseMs?: number;
   backoff?: BackoffOptions;
@@ -37,13 +55,40 @@ export interface PublisherOptions {
   log?: Logger;
 }
 
-/** The publisher's options with their defaults filled in (concurrency goes to the platform gate). */
-export type ResolvedOptions = Required<Omit<PublisherOptions, 'sandboxBaseUrl' | 'concurrency' | 'backoff'>> &
-  Pick<PublisherOptions, 'sandboxBaseUrl' | 'backoff'>;
+/** The publisher's options with their defaults filled in (the concurrency options go to the connection gate). */
+export type ResolvedOptions = Required<
+  Omit<PublisherOptions, 'sandboxBaseUrl' | 'concurrency' | 'connectionConcurrency' | 'globalConcurrency' | 'backoff'>
+> &
+  Pick<PublisherOptions, 'sandboxBaseUrl' | 'backoff'> & {
+    /** The claims, checkpoints and attempt ends, committed in batches through `commits`. */
+    writes: WriteBatch;
+  };
+
+/**
+ * Default caps of targets in flight. A connection's own cap keeps one account from
+ * sending a burst its platform would answer with 429s; the platform and global caps bound
+ * the daemon's open requests (each is one pending platform call: a socket and some
+ * memory, little CPU). High enough that 3,000 targets due in one second on three
+ * platforms go out in two rounds (bench/burst; docs/scheduling.md).
+ */
+export const DEFAULT_LIMITS = Object.freeze({ perConnection: 4, perPlatform: 512, global: 2048 });
+
+/** The connection gate's caps from the options. */
+export function gateLimits(opts: Pick<PublisherOptions, 'concurrency' | 'connectionConcurrency' | 'globalConcurrency'>): GateLimits {
+  const c = opts.concurrency ?? DEFAULT_LIMITS.perPlatform;
+  return {
+    perConnection: opts.connectionConcurrency ?? DEFAULT_LIMITS.perConnection,
+    perPlatform: (p) => (typeof c === 'number' ? c : (c[p] ?? DEFAULT_LIMITS.perPlatform)),
+    global: opts.globalConcurrency ?? DEFAULT_LIMITS.global,
+  };
+}
+
+const immediateCommits: Pick<Commits, 'durable'> = { durable: async (fn) => fn() };
 
 const noopLog: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
+  const commits = opts.commits ?? immediateCommits;
   return {
     queue: opts.queue,
     clock: opts.clock,
@@ -58,6 +103,8 @@ export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
     random: opts.random ?? Math.random,
     sweepMs: opts.sweepMs ?? 5_000,
     publicBaseUrl: opts.publicBaseUrl ?? null,
+    commits,
+    writes: new WriteBatch(commits, (fn) => opts.queue.transaction(fn)),
     sandboxBaseUrl: opts.sandboxBaseUrl,
     owner: opts.owner ?? newLeaseOwner(),
     log: opts.log ?? noopLog,

@@ -16,9 +16,10 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
   const { o } = scope;
   const { queue, clock, owner, leaseMs } = o;
   const now = clock.now();
-  // The platform may have been paused while this waited for a slot.
-  if (scope.holdIfPaused(task.id, task.platform, now)) return 'scheduled';
-  const claimed = queue.claim(task.id, now, owner, now + leaseMs);
+  // The connection (or its platform's app) may have been paused while this waited for a slot.
+  if (scope.holdIfPaused(task.id, task.userId, task.platform, now)) return 'scheduled';
+  // Nothing is sent before the claim is on disk: a crash then finds it and reconciles.
+  const claimed = await o.writes.run(() => queue.claim(task.id, now, owner, now + leaseMs));
   if (!claimed) return 'skipped';
   const lease = keepLease(o, claimed.id, signal);
   let phase: AttemptPhase = 'setup';
@@ -40,7 +41,7 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
       expiredByAdapter = true;
     });
     const outcome = await adapter.publish(ctx);
-    return endAttempt(scope, claimed, published(outcome, clock.now(), 'published'));
+    return await endAttempt(scope, claimed, published(outcome, clock.now(), 'published'));
   } catch (err) {
     if (scope.abandoned(claimed.id)) return 'abandoned';
     if (err instanceof LeaseLostError || lease.lost()) return 'lease_lost';

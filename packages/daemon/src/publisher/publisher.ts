@@ -1,9 +1,11 @@
 import type { Platform } from '@socialpub/core';
+import type { RateLimitedError } from '../platforms/errors';
 import type { PublisherOptions, ResolvedOptions } from './options';
 import type { AttemptScope, Settled, Task } from './task';
+import { ConnectionGate } from './connection-gate';
 import { isOwnerDead } from './lease-owner';
-import { resolveOptions } from './options';
-import { PlatformGate } from './platform-gate';
+import { gateLimits, resolveOptions } from './options';
+import { PauseBook } from './pause-book';
 import { publishAttempt } from './publish-attempt';
 import { reconcileAttempt } from './reconcile-attempt';
 
@@ -22,7 +24,8 @@ export type { Settled } from './task';
 export class Publisher {
   readonly #o: ResolvedOptions;
   readonly #scope: AttemptScope;
-  readonly #gate: PlatformGate<Task>;
+  readonly #gate: ConnectionGate<Task>;
+  readonly #pauses: PauseBook;
   /** Tasks waiting in the gate or running, by target id: a target is handled once at a time. */
   readonly #known = new Map<string, Task>();
   readonly #running = new Map<string, { ctl: AbortController; done: Promise<void> }>();
@@ -40,14 +43,14 @@ export class Publisher {
 
   constructor(opts: PublisherOptions) {
     this.#o = resolveOptions(opts);
-    const c = opts.concurrency ?? 4;
-    this.#gate = new PlatformGate<Task>((p) => (typeof c === 'number' ? c : (c[p] ?? 4)));
+    this.#gate = new ConnectionGate<Task>(gateLimits(opts));
+    this.#pauses = new PauseBook(this.#o.queue.pauses);
     this.#scope = {
       o: this.#o,
       abandoned: (id) => this.#abandoned.has(id),
       stopped: () => this.#stopped,
-      holdIfPaused: (id, platform, now) => this.#holdIfPaused(id, platform, now),
-      pausePlatform: (platform, until, now) => this.#pausePlatform(platform, until, now),
+      holdIfPaused: (id, userId, platform, now) => this.#holdIfPaused(id, userId, platform, now),
+      pause: (target, limit, now) => this.#pause(target, limit, now),
     };
   }
 
@@ -76,6 +79,7 @@ export class Publisher {
     this.#accepting = true;
     this.#stopped = false;
     const { queue, owner } = this.#o;
+    this.#pauses.load(this.#o.clock.now());
     for (const dead of queue.publishingOwners()) {
       if (dead === null || !isOwnerDead(dead, owner)) continue;
       for (const id of queue.publishingOf(dead)) this.#enqueueReconcile(id, dead);
@@ -101,8 +105,8 @@ export class Publisher {
       this.#o.scheduler.targetsChanged([targetId]);
       return;
     }
-    if (this.#holdIfPaused(targetId, s.platform, now)) return;
-    this.#enqueue({ kind: 'publish', id: targetId, platform: s.platform, deadOwner: null });
+    if (this.#holdIfPaused(targetId, s.userId, s.platform, now)) return;
+    this.#enqueue({ kind: 'publish', id: targetId, platform: s.platform, userId: s.userId, deadOwner: null });
   }
 
   /**
@@ -153,8 +157,8 @@ export class Publisher {
     while (this.#running.size > 0) await Promise.allSettled([...this.#running.values()].map((r) => r.done));
   }
 
-  #holdIfPaused(id: string, platform: Platform, now: number): boolean {
-    const until = this.#gate.pausedUntil(platform, now);
+  #holdIfPaused(id: string, userId: string, platform: Platform, now: number): boolean {
+    const until = this.#pauses.pausedUntil(userId, platform, now);
     if (until === null) return false;
     if (this.#o.queue.defer(id, until, now)) this.#o.scheduler.targetsChanged([id]);
     return true;
@@ -163,13 +167,13 @@ export class Publisher {
   #enqueue(task: Task): void {
     if (this.#known.has(task.id)) return;
     this.#known.set(task.id, task);
-    for (const t of this.#gate.push(task.platform, task)) this.#start(t);
+    for (const t of this.#gate.push(task)) this.#start(t);
   }
 
   #enqueueReconcile(id: string, deadOwner: string | null): void {
     const [s] = this.#o.queue.fireStates([id]);
     if (!s || s.status !== 'publishing') return;
-    this.#enqueue({ kind: 'reconcile', id, platform: s.platform, deadOwner });
+    this.#enqueue({ kind: 'reconcile', id, platform: s.platform, userId: s.userId, deadOwner });
   }
 
   #start(task: Task): void {
@@ -189,7 +193,7 @@ export class Publisher {
         this.#abandoned.delete(task.id);
         for (const l of this.#listeners) l({ targetId: task.id, kind: task.kind, result });
         if (this.#again.delete(task.id)) this.dispatch(task.id);
-        for (const next of this.#gate.done(task.platform)) {
+        for (const next of this.#gate.done(task)) {
           if (this.#accepting) this.#start(next);
           else this.#known.delete(next.id);
         }
@@ -197,24 +201,33 @@ export class Publisher {
     this.#running.set(task.id, { ctl, done });
   }
 
-  #pausePlatform(platform: Platform, until: number, now: number): void {
-    if (until <= now) return;
-    this.#gate.pause(platform, until);
-    this.#o.log.warn('platform rate limit: paused', { platform, until: new Date(until).toISOString() });
-    const held: string[] = [];
-    for (const t of this.#gate.drain(platform)) {
+  #pause(target: { userId: string; platform: Platform }, limit: RateLimitedError, now: number): void {
+    const { platform, userId } = target;
+    const request = { platform, userId, appliesTo: limit.appliesTo, until: limit.until, reason: limit.message, platformCode: limit.platformCode };
+    if (!this.#pauses.pause(request, now)) return;
+    this.#o.log.warn(limit.appliesTo === 'app' ? 'platform app limit: every connection paused' : 'connection rate limit: paused', {
+      platform,
+      ...(limit.appliesTo === 'app' ? {} : { user_id: userId }),
+      until: new Date(limit.until).toISOString(),
+    });
+    const waiting = limit.appliesTo === 'app' ? this.#gate.drainPlatform(platform) : this.#gate.drainConnection(userId, platform);
+    const deferred: string[] = [];
+    for (const t of waiting) {
       this.#known.delete(t.id);
       if (t.kind === 'reconcile') {
         this.#enqueue(t); // reconciles only read; they are not held back by a publishing limit
         continue;
       }
-      if (this.#o.queue.defer(t.id, until, now)) held.push(t.id);
+      deferred.push(t.id);
     }
+    // One commit for all of them: a backlog of thousands is handed back at once.
+    const held = this.#o.queue.deferAll(deferred, this.#pauses.pausedUntil(userId, platform, now) ?? limit.until, now);
     if (held.length > 0) this.#o.scheduler.targetsChanged(held);
   }
 
   #sweepExpiredLeases(): void {
     const now = this.#o.clock.now();
+    this.#pauses.load(now);
     for (const id of this.#o.queue.expiredLeases(now, 200)) {
       if (!this.#known.has(id)) this.#enqueueReconcile(id, null);
     }

@@ -1,4 +1,5 @@
 import type { Platform } from '@socialpub/core';
+import type { RateLimitedError } from '../platforms/errors';
 import type { ResolvedOptions } from './options';
 
 /** One piece of the publisher's work: publish a due target, or reconcile one left `publishing`. */
@@ -6,6 +7,8 @@ export interface Task {
   kind: 'publish' | 'reconcile';
   id: string;
   platform: Platform;
+  /** The target's user: with the platform, the connection it goes out through. */
+  userId: string;
   /** For a reconcile at start: the dead process whose lease may be taken before it runs out. */
   deadOwner: string | null;
 }
@@ -25,8 +28,12 @@ export interface AttemptScope {
   abandoned(id: string): boolean;
   /** True once stop() returned: the store may be closed, so late results are not written. */
   stopped(): boolean;
-  /** Defers the target to the end of its platform's pause, if the platform is paused; true if it did. */
-  holdIfPaused(id: string, platform: Platform, now: number): boolean;
-  /** Pauses a platform until `until` (its rate limit) and hands its waiting targets back to the store. */
-  pausePlatform(platform: Platform, until: number, now: number): void;
+  /** Defers the target to the end of its connection's pause (or its platform's app-wide one), if paused; true if it did. */
+  holdIfPaused(id: string, userId: string, platform: Platform, now: number): boolean;
+  /**
+   * Pauses what a platform's limit applies to — the target's connection, or with
+   * `appliesTo: 'app'` every connection of the platform — until the reset the platform
+   * gave, and hands their waiting targets back to the store until then.
+   */
+  pause(target: { userId: string; platform: Platform }, limit: RateLimitedError, now: number): void;
 }

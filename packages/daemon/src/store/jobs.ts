@@ -1,4 +1,4 @@
-import type { ContentType, JobStatus, Platform, PlatformOptions, TargetStatus } from '@socialpub/core';
+import type { ContentType, JobSource, JobStatus, Platform, PlatformOptions, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
 
 export interface TargetRecord {
@@ -35,6 +35,8 @@ export interface JobRecord {
   requireApproval: boolean;
   /** Per-platform options as accepted (platform_options); {} when the request gave none. */
   platformOptions: PlatformOptions;
+  /** How the job was created (api, mcp, cli): a label the client declares. */
+  source: JobSource;
   /** scheduled_for, or the creation time for publish_now: the list order. */
   sortAt: number;
   createdAt: number;
@@ -42,8 +44,8 @@ export interface JobRecord {
   targets: TargetRecord[];
 }
 
-/** A job to write; without platformOptions it has none ({}). */
-export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'platformOptions'> & { platformOptions?: PlatformOptions };
+/** A job to write; `source` defaults to api; without platformOptions it has none ({}). */
+export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions'> & { source?: JobSource; platformOptions?: PlatformOptions };
 export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'>;
 
 interface JobRow {
@@ -59,6 +61,7 @@ interface JobRow {
   type_schedule: string;
   require_approval: number;
   platform_options: string;
+  source: JobSource;
   sort_at: number;
   created_at: number;
   updated_at: number;
@@ -115,6 +118,7 @@ const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
   typeSchedule: JSON.parse(r.type_schedule) as Record<string, string>,
   requireApproval: r.require_approval === 1,
   platformOptions: JSON.parse(r.platform_options) as PlatformOptions,
+  source: r.source,
   sortAt: r.sort_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
@@ -136,7 +140,7 @@ export interface ListOptions {
 const TARGET_COLUMNS =
   'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, updated_at';
 const JOB_COLUMNS =
-  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, sort_at, created_at, updated_at';
+  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, source, sort_at, created_at, updated_at';
 const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";
 /** Below any epoch-ms time: the start of the list. */
 const BEFORE_ALL = -Number.MAX_SAFE_INTEGER;
@@ -150,9 +154,9 @@ export type JobsRepository = ReturnType<typeof createJobsRepository>;
 export function createJobsRepository(db: DB) {
   const insertJob = db.prepare(
     `INSERT INTO jobs (id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for,
-       type_schedule, require_approval, platform_options, sort_at, created_at, updated_at)
+       type_schedule, require_approval, platform_options, source, sort_at, created_at, updated_at)
      VALUES (@id, @userId, @caption, @platforms, @platformCaptions, @platformTypes, @mediaUrls, @publishNow, @scheduledFor,
-       @typeSchedule, @requireApproval, @platformOptions, @sortAt, @createdAt, @createdAt)`,
+       @typeSchedule, @requireApproval, @platformOptions, @source, @sortAt, @createdAt, @createdAt)`,
   );
   const insertTarget = db.prepare(
     `INSERT INTO targets (id, job_id, user_id, platform, type, schedule_key, due_at, status, updated_at)
@@ -210,6 +214,7 @@ export function createJobsRepository(db: DB) {
         typeSchedule: JSON.stringify(job.typeSchedule),
         requireApproval: job.requireApproval ? 1 : 0,
         platformOptions: JSON.stringify(job.platformOptions ?? {}),
+        source: job.source ?? 'api',
         sortAt: job.sortAt,
         createdAt: job.createdAt,
       });

@@ -5,7 +5,11 @@ import type { DB } from './database';
 import { createApiKeysRepository } from './api-keys';
 import { createConnectionsRepository } from './connections';
 import { createIdempotencyRepository } from './idempotency';
+import { createJobTimesRepository } from './job-times';
 import { createJobsRepository } from './jobs';
+import { createQueuesRepository } from './queues';
+import { createSeriesRepository } from './series';
+import { createPlatformPausesRepository } from './platform-pauses';
 import { createRateWindowsRepository } from './rate-windows';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
@@ -25,9 +29,13 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     users: createUsersRepository(db),
     apiKeys: createApiKeysRepository(db),
     jobs: createJobsRepository(db),
+    jobTimes: createJobTimesRepository(db),
+    queues: createQueuesRepository(db),
+    series: createSeriesRepository(db),
     idempotency: createIdempotencyRepository(db),
     rateWindows: createRateWindowsRepository(db),
     settings: createSettingsRepository(db),
     connections: createConnectionsRepository(db, opts.secrets, opts.clock),
+    platformPauses: createPlatformPausesRepository(db),
   };
 }

@@ -1,5 +1,6 @@
 import type { ContentType, Platform, TargetErrorCode, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
+import { createPlatformPausesRepository } from './platform-pauses';
 
 /**
  * When a scheduled target fires: its backoff time if it has one, else its due time. Must
@@ -19,6 +20,8 @@ export interface TargetFireState {
   id: string;
   status: TargetStatus;
   platform: Platform;
+  /** The target's user: with the platform, the connection it goes out through. */
+  userId: string;
   fireAt: number;
 }
 
@@ -114,8 +117,8 @@ export function createTargetQueue(db: DB) {
     `SELECT id, ${FIRE_AT} AS fire_at FROM targets INDEXED BY targets_status_fire
       WHERE status = 'scheduled' AND ${FIRE_AT} <= @until ORDER BY ${FIRE_AT}, id LIMIT @limit`,
   );
-  const fireStates = db.prepare<[string], { id: string; status: TargetStatus; platform: Platform; fire_at: number }>(
-    `SELECT id, status, platform, ${FIRE_AT} AS fire_at FROM targets WHERE id IN (SELECT value FROM json_each(?))`,
+  const fireStates = db.prepare<[string], { id: string; status: TargetStatus; platform: Platform; user_id: string; fire_at: number }>(
+    `SELECT id, status, platform, user_id, ${FIRE_AT} AS fire_at FROM targets WHERE id IN (SELECT value FROM json_each(?))`,
   );
   const expiredLeases = db.prepare<[number, number], { id: string }>(
     `SELECT id FROM targets INDEXED BY targets_status_lease
@@ -190,6 +193,11 @@ export function createTargetQueue(db: DB) {
     'SELECT status, status_reason FROM connections WHERE user_id = ? AND platform = ?',
   );
   const counts = db.prepare<[], { status: TargetStatus; n: number }>('SELECT status, count(*) AS n FROM targets GROUP BY status');
+  const pauses = createPlatformPausesRepository(db);
+
+  const deferAll = db.transaction((ids: readonly string[], until: number, now: number): string[] =>
+    ids.filter((id) => defer.run({ id, until, now }).changes === 1),
+  );
 
   const claim = db.transaction((id: string, now: number, owner: string, leaseUntil: number): ClaimedTarget | null => {
     if (claimUpdate.run({ id, now, owner, leaseUntil }).changes !== 1) return null;
@@ -257,7 +265,7 @@ export function createTargetQueue(db: DB) {
       const out: TargetFireState[] = [];
       for (let i = 0; i < ids.length; i += 500) {
         for (const r of fireStates.all(JSON.stringify(ids.slice(i, i + 500)))) {
-          out.push({ id: r.id, status: r.status, platform: r.platform, fireAt: r.fire_at });
+          out.push({ id: r.id, status: r.status, platform: r.platform, userId: r.user_id, fireAt: r.fire_at });
         }
       }
       return out;
@@ -304,9 +312,19 @@ export function createTargetQueue(db: DB) {
     renewLease(id: string, owner: string, leaseUntil: number): boolean {
       return renew.run({ id, owner, leaseUntil }).changes === 1;
     },
-    /** Holds a scheduled target back until `until` (its platform is paused); false when it is no longer scheduled. */
+    /** Holds a scheduled target back until `until` (its connection or platform is paused); false when it is no longer scheduled. */
     defer(id: string, until: number, now: number): boolean {
       return defer.run({ id, until, now }).changes === 1;
+    },
+    /** `defer` for many targets in one transaction (one commit); returns the ids it held back. */
+    deferAll(ids: readonly string[], until: number, now: number): string[] {
+      return ids.length === 0 ? [] : deferAll.immediate(ids, until, now);
+    },
+    /** Pauses from the platforms' rate limits (kept across restarts). */
+    pauses,
+    /** Runs `fn` in one immediate transaction (the publisher's batched writes). */
+    transaction(fn: () => void): void {
+      db.transaction(fn).immediate();
     },
     /** Ends the attempt this owner holds; false when the lease was lost (nothing written). */
     finish(id: string, owner: string, now: number, end: AttemptEnd, detail: string | null = null): boolean {

@@ -5,6 +5,8 @@ export interface User {
   id: string;
   email: string;
   approvalWorkflow: boolean;
+  /** Jobs created through MCP wait for a person's approval (default on for new users). */
+  agentApproval: boolean;
   createdAt: number;
 }
 
@@ -12,10 +14,17 @@ interface UserRow {
   id: string;
   email: string;
   approval_workflow: number;
+  agent_approval: number;
   created_at: number;
 }
 
-const toUser = (r: UserRow): User => ({ id: r.id, email: r.email, approvalWorkflow: r.approval_workflow === 1, createdAt: r.created_at });
+const toUser = (r: UserRow): User => ({
+  id: r.id,
+  email: r.email,
+  approvalWorkflow: r.approval_workflow === 1,
+  agentApproval: r.agent_approval === 1,
+  createdAt: r.created_at,
+});
 
 export type UsersRepository = ReturnType<typeof createUsersRepository>;
 
@@ -26,6 +35,7 @@ export function createUsersRepository(db: DB) {
   const all = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY created_at, email');
   const insert = db.prepare('INSERT INTO users (id, email, approval_workflow, created_at) VALUES (?, ?, 0, ?)');
   const setApproval = db.prepare('UPDATE users SET approval_workflow = ? WHERE id = ?');
+  const setAgentApproval = db.prepare('UPDATE users SET agent_approval = ? WHERE id = ?');
 
   return {
     get(id: string): User | null {
@@ -46,10 +56,13 @@ export function createUsersRepository(db: DB) {
       if (existing) return { user: toUser(existing), created: false };
       const id = newUserId();
       insert.run(id, normalized, now);
-      return { user: { id, email: normalized, approvalWorkflow: false, createdAt: now }, created: true };
+      return { user: toUser(byId.get(id) as UserRow), created: true };
     },
     setApprovalWorkflow(userId: string, on: boolean): void {
       setApproval.run(on ? 1 : 0, userId);
+    },
+    setAgentApproval(userId: string, on: boolean): void {
+      setAgentApproval.run(on ? 1 : 0, userId);
     },
   };
 }

@@ -14,8 +14,8 @@ export function randomToken(length: number): string {
   return out;
 }
 
-/** Opaque prefixed ids: job_…, task_…, key_…, tgt_…, con_…, file_… */
-export function newId(prefix: 'job' | 'task' | 'key' | 'tgt' | 'con' | 'file' | 'req'): string {
+/** Opaque prefixed ids: job_…, task_…, key_…, tgt_…, con_…, file_…, ser_… (a series) */
+export function newId(prefix: 'job' | 'task' | 'key' | 'tgt' | 'con' | 'file' | 'req' | 'ser'): string {
   return `${prefix}_${randomToken(20)}`;
 }
 

@@ -26,13 +26,21 @@ export class RetryableError extends PublishError {
   }
 }
 
-/** The platform's rate limit or quota: wait until `until` (epoch ms); pauses the whole platform. */
+/**
+ * The platform's rate limit or quota: wait until `until` (epoch ms). `appliesTo` says whom
+ * the limit binds: `connection` (default) — the account that got it, which alone is
+ * paused; `app` — a limit of this application as a whole (YouTube's daily quota per
+ * project, TikTok's daily cap of publishing users, Meta's application request limit, X's
+ * usage cap), which pauses every connection of the platform.
+ */
 export class RateLimitedError extends PublishError {
   readonly kind = 'rate_limited' as const;
   readonly until: number;
-  constructor(message: string, options: { until: number; platformCode?: string | null; cause?: unknown }) {
+  readonly appliesTo: 'connection' | 'app';
+  constructor(message: string, options: { until: number; appliesTo?: 'connection' | 'app'; platformCode?: string | null; cause?: unknown }) {
     super(message, options);
     this.until = options.until;
+    this.appliesTo = options.appliesTo ?? 'connection';
   }
 }
 

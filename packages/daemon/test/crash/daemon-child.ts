@@ -5,8 +5,7 @@
  * it with SIGKILL at random moments and starts it again.
  */
 import type { Platform } from '@socialpub/core';
-import type { Credentials } from '../../src/platforms/adapter';
-import { adaptersFromEnv } from '../support/test-adapter';
+import { adaptersFromEnv, sandboxCredentials } from '../support/test-adapter';
 import { createPublishing } from '../../src/publisher/create-publishing';
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';
@@ -17,19 +16,7 @@ const adapters = adaptersFromEnv();
 if (!adapters) throw new Error('SOCIALPUB_TEST_ADAPTER must name the ledger file');
 
 const db = openDatabase(dbPath);
-const sandbox = (userId: string, platform: Platform): Credentials => ({
-  connectionId: `con_${userId}_${platform}`,
-  mode: 'sandbox',
-  accountId: 'acct',
-  accountName: 'crash test',
-  pageId: null,
-  pageName: null,
-  secrets: {},
-  tokenExpiresAt: null,
-  refreshExpiresAt: null,
-  tokenObtainedAt: null,
-  meta: {},
-});
+const sandbox = (userId: string, platform: Platform) => sandboxCredentials(userId, platform, 'crash test');
 
 const publishing = createPublishing({
   db,
@@ -38,7 +25,7 @@ const publishing = createPublishing({
   connections: { credentialsFor: sandbox, saveTokens: () => {}, markExpired: () => {} },
   media: { resolve: async () => [] },
   scheduler: { sweepMs: 1_000 },
-  publisher: { concurrency: 8, leaseMs: 10_000, sweepMs: 1_000 },
+  publisher: { concurrency: 8, connectionConcurrency: 8, leaseMs: 10_000, sweepMs: 1_000 },
 });
 
 await publishing.start();

@@ -21,6 +21,7 @@ describe('POST /content/validate', () => {
       valid: true,
       targets: [{ platform: 'twitter', type: 'tweet', scheduled_for: '2026-12-25T10:00:00.000Z' }],
       errors: [],
+      warnings: [],
     });
     expect(h.db.prepare('SELECT count(*) AS n FROM jobs').get()).toEqual({ n: 0 });
   });
@@ -62,9 +63,32 @@ describe('GET /platforms', () => {
     const body = (await res.json()) as { platforms: { platform: string; default_type: string; connection: unknown; media: Record<string, unknown> }[] };
     expect(body.platforms.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube']);
     const fb = body.platforms.find((p) => p.platform === 'facebook')!;
-    expect(fb.connection).toEqual({ mode: 'sandbox', status: 'active', account: 'acct_facebook', page: 'Page', token_expires_at: null });
+    expect(fb.connection).toEqual({ mode: 'sandbox', status: 'active', account: 'acct_facebook', page: 'Page', token_expires_at: null, paused: null });
     expect(body.platforms.find((p) => p.platform === 'tiktok')!.connection).toBeNull();
     expect(fb.media.story).toEqual({ min: 1, max: 10, kinds: ['image', 'video'], video_alone: false });
+  });
+});
+
+describe('GET /platforms: paused connections', () => {
+  it("shows a connection paused by its platform's limit, and until when; an app-wide pause on every connection of the platform; nothing once it ended", async () => {
+    const h = harness();
+    h.connect(['twitter', 'youtube', 'threads']);
+    const now = h.clock.now();
+    h.store.platformPauses.set({ platform: 'twitter', userId: h.user.id, until: now + 900_000, reason: 'X rate limit reached: Too Many Requests', platformCode: 'rate-limit-exceeded' }, now);
+    h.store.platformPauses.set({ platform: 'twitter', userId: 'someone-else', until: now + 3_600_000, reason: 'not ours', platformCode: null }, now);
+    h.store.platformPauses.set({ platform: 'youtube', userId: null, until: now + 7_200_000, reason: 'YouTube quota exceeded', platformCode: 'quotaExceeded' }, now);
+    h.store.platformPauses.set({ platform: 'threads', userId: h.user.id, until: now, reason: 'ended', platformCode: null }, now);
+    const paused = async () => {
+      const body = (await (await h.call('GET', `${API}/platforms`)).json()) as { platforms: { platform: string; connection: { paused: unknown } | null }[] };
+      return Object.fromEntries(body.platforms.filter((p) => p.connection).map((p) => [p.platform, p.connection?.paused]));
+    };
+    expect(await paused()).toEqual({
+      twitter: { until: '2026-12-25T09:15:00.000Z', applies_to: 'connection', reason: 'X rate limit reached: Too Many Requests', platform_code: 'rate-limit-exceeded' },
+      threads: null,
+      youtube: { until: '2026-12-25T11:00:00.000Z', applies_to: 'app', reason: 'YouTube quota exceeded', platform_code: 'quotaExceeded' },
+    });
+    h.clock.set(now + 900_000);
+    expect((await paused()).twitter).toBeNull();
   });
 });
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ConfigError, DEFAULT_RATE_LIMITS, resolveConfig } from '../../src/config';
 import { startDaemon } from '../../src/daemon';
+import { publisherConcurrencyOptions } from '../../src/publish-concurrency';
 import { createLogger } from '../../src/util/logger';
 
 describe('the daemon config file <data dir>/config.json', () => {
@@ -42,6 +43,24 @@ describe('the daemon config file <data dir>/config.json', () => {
     expect(config.rateLimits.classes.media).toEqual({ limit: 5, windowMs: 60_000 });
     expect(config.logLevel).toBe('warn');
     expect(resolveConfig({ dataDir: dataDir({ rate_limits: 'off' }) }, {}).rateLimits.enabled).toBe(false);
+  });
+
+  it('reads the publisher caps from publish_concurrency and SOCIALPUB_PUBLISH_CONCURRENCY (the environment wins per key), into the publisher options', () => {
+    const dir = dataDir({ publish_concurrency: { connection: 2, platform: 100, tiktok: 8 } });
+    const config = resolveConfig({ dataDir: dir }, { SOCIALPUB_PUBLISH_CONCURRENCY: 'platform=300, global=900,youtube=3' });
+    expect(config.publishConcurrency).toEqual({ connection: 2, platform: 300, global: 900, platforms: { tiktok: 8, youtube: 3 } });
+    expect(publisherConcurrencyOptions(config.publishConcurrency)).toEqual({
+      concurrency: { instagram: 300, facebook: 300, twitter: 300, threads: 300, tiktok: 8, youtube: 3 },
+      connectionConcurrency: 2,
+      globalConcurrency: 900,
+    });
+    expect(resolveConfig({ dataDir: dataDir() }, {}).publishConcurrency).toEqual({});
+    expect(publisherConcurrencyOptions({})).toEqual({});
+    expect(() => resolveConfig({ dataDir: dataDir() }, { SOCIALPUB_PUBLISH_CONCURRENCY: 'connection=0' })).toThrow(/connection must be a whole number of at least 1/);
+    expect(() => resolveConfig({ dataDir: dataDir() }, { SOCIALPUB_PUBLISH_CONCURRENCY: 'mastodon=4' })).toThrow(/unknown key "mastodon"/);
+    expect(() => resolveConfig({ dataDir: dataDir() }, { SOCIALPUB_PUBLISH_CONCURRENCY: '64' })).toThrow(/cannot read "64"/);
+    expect(() => resolveConfig({ dataDir: dataDir({ publish_concurrency: { platform: 'many' } }) }, {})).toThrow(/publish_concurrency: platform must be a whole number/);
+    expect(() => resolveConfig({ dataDir: dataDir({ publish_concurrency: 64 }) }, {})).toThrow(/"publish_concurrency" must be an object/);
   });
 
   it('lets the environment and then the flags win over the file', () => {

@@ -77,7 +77,7 @@ describe('local admin on the data dir', () => {
   it('turns the approval workflow on and off', () => {
     const admin = openAdmin(dataDir());
     const k = admin.createKey({ email: 'me@example.com' });
-    expect(admin.setApprovalWorkflow('me@example.com', true)).toEqual({ email: 'me@example.com', user_id: k.user_id, approval_workflow: true });
+    expect(admin.setApprovalWorkflow('me@example.com', true)).toEqual({ email: 'me@example.com', user_id: k.user_id, approval_workflow: true, timezone: null });
     expect(admin.store.users.get(k.user_id)!.approvalWorkflow).toBe(true);
     admin.setApprovalWorkflow(undefined, false);
     expect(admin.store.users.get(k.user_id)!.approvalWorkflow).toBe(false);

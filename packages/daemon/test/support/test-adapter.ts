@@ -5,7 +5,7 @@
  * production code never loads it.
  */
 import type { Platform } from '@socialpub/core';
-import type { PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../../src/platforms/adapter';
+import type { Credentials, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../../src/platforms/adapter';
 import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { PLATFORMS } from '@socialpub/core';
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, RateLimitedError, RetryableError } from '../../src/platforms/errors';
@@ -94,7 +94,7 @@ export type Fault =
   /** A 5xx or network error before anything was created. */
   | { kind: 'retryable'; after?: number; platformCode?: string; message?: string }
   /** The platform's rate limit, until an epoch ms. */
-  | { kind: 'rate_limited'; until: number; platformCode?: string }
+  | { kind: 'rate_limited'; until: number; platformCode?: string; appliesTo?: 'connection' | 'app' }
   | { kind: 'permanent'; platformCode?: string; message?: string }
   | { kind: 'auth_expired'; message?: string }
   /** A timeout around the publishing call; `posted` says whether the post was made anyway. */
@@ -161,7 +161,11 @@ export class TestAdapter implements PlatformAdapter {
       case 'retryable':
         throw new RetryableError(fault.message ?? 'test platform: 503 Service Unavailable', { after: fault.after ?? null, platformCode: fault.platformCode ?? '503' });
       case 'rate_limited':
-        throw new RateLimitedError('test platform: 429 Too Many Requests', { until: fault.until, platformCode: fault.platformCode ?? '429' });
+        throw new RateLimitedError('test platform: 429 Too Many Requests', {
+          until: fault.until,
+          platformCode: fault.platformCode ?? '429',
+          ...(fault.appliesTo ? { appliesTo: fault.appliesTo } : {}),
+        });
       case 'permanent':
         throw new PermanentError(fault.message ?? 'test platform: media rejected', { platformCode: fault.platformCode ?? '400' });
       case 'auth_expired':
@@ -246,4 +250,21 @@ export function adaptersFromEnv(env: NodeJS.ProcessEnv = process.env): Map<Platf
   const latencyMs = range(env.SOCIALPUB_TEST_ADAPTER_LATENCY_MS);
   const afterPostMs = range(env.SOCIALPUB_TEST_ADAPTER_AFTER_POST_MS);
   return createTestAdapters(new FileLedger(path), { ...(latencyMs ? { latencyMs } : {}), ...(afterPostMs ? { afterPostMs } : {}) });
+}
+
+/** Credentials of a sandbox connection `con_<user>_<platform>` with no secrets (what the test adapter needs). */
+export function sandboxCredentials(userId: string, platform: Platform, accountName: string): Credentials {
+  return {
+    connectionId: `con_${userId}_${platform}`,
+    mode: 'sandbox',
+    accountId: userId,
+    accountName,
+    pageId: null,
+    pageName: null,
+    secrets: {},
+    tokenExpiresAt: null,
+    refreshExpiresAt: null,
+    tokenObtainedAt: null,
+    meta: {},
+  };
 }

@@ -22,6 +22,7 @@ export const post = (jobId: string, status: Post['status'] = 'scheduled'): Post 
   type_schedule: {},
   require_approval: false,
   platform_options: {},
+  source: 'api',
   created_at: '2026-12-24T10:00:00.000Z',
   updated_at: '2026-12-24T10:00:00.000Z',
   targets: [

@@ -1,8 +1,19 @@
 import type { Ctx } from '../../context';
+import type { ConnectionListing } from '@socialpub/daemon';
 import { withAdmin } from '../../local/admin';
 import { shortTime } from '../../ui/format';
 
-/** `socialpub connections list`: expired ones stand out, with the reason (reconnect them). */
+/**
+ * The STATUS cell: `expired: <reason>` (reconnect), `active, paused until <time>` while a
+ * platform's rate limit holds it back (`, app-wide` when the limit is the application's), or `active`.
+ */
+function connectionStatus(c: ConnectionListing): string {
+  if (c.status !== 'active') return c.status_reason ? `${c.status}: ${c.status_reason}` : c.status;
+  if (!c.paused) return c.status;
+  return `active, paused until ${shortTime(c.paused.until)}${c.paused.applies_to === 'app' ? ', app-wide' : ''}`;
+}
+
+/** `socialpub connections list`: expired ones stand out, with the reason (reconnect them); paused ones, until when. */
 export async function connectionsList(ctx: Ctx, { user }: { user?: string | undefined }): Promise<void> {
   const connections = await withAdmin(await ctx.dataDir(), (admin) => admin.listConnections(user ? { email: user } : {}));
   ctx.log.result({ connections }, () =>
@@ -11,7 +22,7 @@ export async function connectionsList(ctx: Ctx, { user }: { user?: string | unde
       [
         { header: 'PLATFORM', value: (c) => c.platform },
         { header: 'MODE', value: (c) => c.mode },
-        { header: 'STATUS', value: (c) => (c.status_reason && c.status !== 'active' ? `${c.status}: ${c.status_reason}` : c.status), style: (s, c) => (c.status === 'active' ? ctx.log.green(s) : ctx.log.red(s)) },
+        { header: 'STATUS', value: connectionStatus, style: (s, c) => (c.status !== 'active' ? ctx.log.red(s) : c.paused ? ctx.log.yellow(s) : ctx.log.green(s)) },
         { header: 'ACCOUNT', value: (c) => [c.account_name ?? c.account_id, c.page_name ? `page ${c.page_name}` : null].filter(Boolean).join(', ') },
         { header: 'USER', value: (c) => c.email },
         { header: 'TOKEN EXPIRES', value: (c) => shortTime(c.token_expires_at) },

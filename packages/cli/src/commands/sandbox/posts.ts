@@ -1,4 +1,3 @@
-import { formatInstant } from '@socialpub/core';
 import type { Ctx } from '../../context';
 import { withAdmin } from '../../local/admin';
 import { parsePlatform } from '../../platform-name';
@@ -7,17 +6,9 @@ import { shortTime, truncate } from '../../ui/format';
 /** `socialpub sandbox posts [--platform P]`: what the simulators received — the user's view of a dry run. */
 export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string | undefined }): Promise<void> {
   const only = platform === undefined ? undefined : parsePlatform(platform);
-  const { listSandboxPosts } = await import('../../local/daemon-extras');
+  const { listSandboxPosts, presentSandboxPost } = await import('../../local/daemon-extras');
   const rows = await withAdmin(await ctx.dataDir(), (admin) => listSandboxPosts(admin.store.db, only ? { platform: only } : {}));
-  const posts = rows.map((p) => ({
-    platform: p.platform,
-    kind: p.kind,
-    post_id: p.postId,
-    post_url: p.postUrl,
-    account_id: p.accountId,
-    created_at: formatInstant(p.createdAt),
-    body: p.body,
-  }));
+  const posts = rows.map(presentSandboxPost);
   const text = (body: Record<string, unknown>) => {
     const v = body.text ?? body.caption ?? body.message ?? body.description ?? body.title;
     return typeof v === 'string' ? v : '';

@@ -4,6 +4,7 @@ import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { readJsonObject } from '../json-body';
+import { jobSourceOf } from '../job-source';
 import { idempotency } from '../middleware/idempotency';
 
 /** POST /content/publish and POST /content/validate. */
@@ -12,11 +13,13 @@ export function contentRoutes(deps: RouteDeps) {
 
   return new Hono<AppEnv>()
     .post('/publish', idempotency({ store, clock, route: 'content.publish' }), async (c) => {
+      const source = jobSourceOf(c);
       const parsed = parsePublishRequest(await readJsonObject(c));
       if (!parsed.ok) throw new ApiError(parsed.code, parsed.message, parsed.details);
       const user = c.get('user');
       const idem = c.get('idempotency');
       const result = await jobs.publish(user, parsed.request, {
+        source,
         // The idempotency record commits with the job: a retry finds either both or neither.
         alsoCommit: (answer, now) => {
           if (!idem) return;

@@ -2,11 +2,14 @@ import { PLATFORMS, PLATFORM_INFO, formatInstant, platformOptionsJsonSchema, typ
 import { Hono } from 'hono';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
+import { pauseInfo } from '../../store/platform-pauses';
 
 /** GET /platforms: the platform table, and the caller's connection to each. */
 export function platformsRoutes(deps: RouteDeps) {
   return new Hono<AppEnv>().get('/', (c) => {
-    const connections = new Map(deps.store.connections.listForUser(c.get('user').id).map((x) => [x.platform, x]));
+    const user = c.get('user');
+    const connections = new Map(deps.store.connections.listForUser(user.id).map((x) => [x.platform, x]));
+    const now = deps.clock.now();
     const body: PlatformsResponse = {
       success: true,
       platforms: PLATFORMS.map((platform) => {
@@ -35,6 +38,7 @@ export function platformsRoutes(deps: RouteDeps) {
                 account: conn.accountName ?? conn.accountId,
                 page: conn.pageName ?? conn.pageId,
                 token_expires_at: conn.tokenExpiresAt === null ? null : formatInstant(conn.tokenExpiresAt),
+                paused: pauseInfo(deps.store.platformPauses.forConnection(user.id, platform, now)),
               }
             : null,
         };

@@ -4,6 +4,7 @@ import type { ListPosition } from '../../store/jobs';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
+import { jobSourceOf } from '../job-source';
 import { readJsonObject } from '../json-body';
 
 /** The opaque list cursor: base64url of `<sort_at>.<job id>`. */
@@ -58,7 +59,7 @@ export function scheduledRoutes(deps: RouteDeps) {
       return c.json(answer, 200);
     })
     .post('/approve', async (c) => {
-      const body: UpdateResponse = { success: true, ...(await jobs.approve(c.get('user'), requireJobId(c))) };
+      const body: UpdateResponse = { success: true, ...(await jobs.approve(c.get('user'), requireJobId(c), { source: jobSourceOf(c) })) };
       return c.json(body, 200);
     })
     .post('/reject', async (c) => {

@@ -59,7 +59,8 @@ export function classifyGraphError(err: unknown, ctx: ClassifyContext): PublishE
   // Publishing quota (IG 9/2207042; Threads and Reels answer code 9 too): the adapter refines `until` from the limit endpoint.
   if (e.code === 9) return new RateLimitedError(message, { ...opts, until: ctx.now + 24 * 3_600_000 });
   if (THROTTLE_CODES.has(e.code) || (e.code >= 80001 && e.code <= 80014) || e.error_subcode === 1390008) {
-    return new RateLimitedError(message, { ...opts, until: ctx.now + regainAfterMs(err) });
+    // Code 4 is the application's request limit (every user of the app); the others are the user's, page's or account's.
+    return new RateLimitedError(message, { ...opts, until: ctx.now + regainAfterMs(err), ...(e.code === 4 ? { appliesTo: 'app' as const } : {}) });
   }
   if (e.code === 368) return new RateLimitedError(message, { ...opts, until: ctx.now + 3_600_000 });
   if (e.code === 9007 || e.error_subcode === 2207027) return new RetryableError(message, { ...opts, after: 60_000 });

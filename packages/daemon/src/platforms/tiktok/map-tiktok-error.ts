@@ -32,9 +32,11 @@ export function mapTikTokError(err: unknown, options: { now: number; step: strin
     case 'rate_limit_exceeded':
       return new RateLimitedError(msg, { ...o, until: options.now + 60_000 });
     case 'spam_risk_too_many_posts':
-    case 'reached_active_user_cap':
     case 'spam_risk_too_many_pending_share':
       return new RateLimitedError(msg, { ...o, until: options.now + DAY_MS });
+    case 'reached_active_user_cap':
+      // The app's daily quota of active publishing users: no connection of this app can post until it resets.
+      return new RateLimitedError(msg, { ...o, until: options.now + DAY_MS, appliesTo: 'app' });
     case 'access_token_invalid':
     case 'scope_not_authorized':
     case 'scope_permission_missed':

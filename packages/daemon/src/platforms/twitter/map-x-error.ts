@@ -34,6 +34,8 @@ export function mapXError(err: unknown, options: { now: number; creates: boolean
     if (USAGE_CAP.test(text)) {
       return new RateLimitedError(`X usage cap reached (plan cap or pay-per-use credits exhausted): ${err.message}`, {
         until: reset ?? options.now + 24 * 3600_000,
+        // The plan's cap (or pay-per-use credits) is the project's, shared by every account.
+        appliesTo: 'app',
         platformCode: 'usage-capped',
         cause: err,
       });

@@ -25,7 +25,8 @@ export function mapGoogleError(err: unknown, options: { now: number; step: strin
   switch (err.reason) {
     case 'quotaExceeded':
     case 'dailyLimitExceeded':
-      return new RateLimitedError(msg, { ...o, until: nextPacificMidnight(options.now) });
+      // The daily quota is the Google Cloud project's: every channel connected through it waits.
+      return new RateLimitedError(msg, { ...o, until: nextPacificMidnight(options.now), appliesTo: 'app' });
     case 'rateLimitExceeded':
     case 'userRateLimitExceeded':
       return new RateLimitedError(msg, { ...o, until: options.now + 60_000 });

@@ -1,8 +1,8 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
 import type { DB } from '../../../store/database';
 import type { Clock } from '../../../util/clock';
-import { isSandboxToken } from '../../shared/is-sandbox-token';
+import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
 import { readBody } from '../../shared/read-body';
 import { sandboxPostSink, type SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import type { GraphErrorBody } from '../graph-client';
@@ -124,6 +124,8 @@ export interface SimAccount {
   publishes: number[];
   /** Facebook reels published (their own 30/24 h quota). */
   reelPublishes: number[];
+  /** The sandbox connection (sandboxAccountKey) that made this account; its tokens alone act for it. */
+  sandboxKey?: string | null;
 }
 
 export interface SimApp {
@@ -223,7 +225,7 @@ export class MetaSimState {
     const rec = this.tokens.get(req.token);
     if (!rec) {
       if (this.acceptsSandboxToken(req.token)) {
-        return { token: req.token, platform, kind: platform === 'facebook' ? 'fb_page' : platform === 'threads' ? 'threads_user' : 'ig_user', accountId: accountHint ?? 'me', issuedAt: 0, expiresAt: null, longLived: true, revoked: false, appId: null };
+        return { token: req.token, platform, kind: platform === 'facebook' ? 'fb_page' : platform === 'threads' ? 'threads_user' : 'ig_user', accountId: accountHint ?? sandboxUserId(req.token, platform), issuedAt: 0, expiresAt: null, longLived: true, revoked: false, appId: null };
       }
       fail(190, 'Invalid OAuth access token - Cannot parse access token');
     }
@@ -238,8 +240,10 @@ export class MetaSimState {
   account(id: string, platform: SimPlatform, kind: SimAccount['kind'], token: TokenRecord): SimAccount {
     let acc = this.accounts.get(id);
     if (!acc && this.isSandboxToken(token)) {
-      acc = this.addAccount({ id, platform, kind, username: `sandbox_${id}`.replace(/[^A-Za-z0-9._]/g, '_').slice(0, 30), name: `Sandbox ${platform} ${id}` });
+      acc = this.addAccount({ id, platform, kind, username: `sandbox_${id}`.replace(/[^A-Za-z0-9._]/g, '_').slice(0, 30), name: `Sandbox ${platform} ${id}`, sandboxKey: sandboxAccountKey(token.token) });
     }
+    // One simulated account per sandbox connection: another connection's token may not act for it.
+    if (acc && this.isSandboxToken(token) && acc.sandboxKey && sandboxAccountKey(token.token) !== acc.sandboxKey) fail(10, 'Application does not have permission for this action');
     if (!acc || acc.platform !== platform) fail(100, `Unsupported post request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { subcode: 33 });
     if (!this.isSandboxToken(token) && !this.owns(token, acc)) fail(10, 'Application does not have permission for this action');
     return acc;
@@ -310,6 +314,15 @@ export class MetaSimState {
     }
     return null;
   }
+}
+
+/**
+ * The numeric user id a sandbox token's `me` stands for: one per sandbox connection (its
+ * account key, see sandboxAccountKey) and platform, the same after a restart.
+ */
+export function sandboxUserId(token: string, platform: SimPlatform): string {
+  const digest = createHash('sha256').update(`${platform}:${sandboxAccountKey(token) ?? token}`).digest();
+  return `${platform === 'threads' ? 2 : platform === 'instagram' ? 1 : 3}${(digest.readBigUInt64BE(0) % 10n ** 15n).toString().padStart(15, '0')}`;
 }
 
 /** A route set: answers the request, or returns undefined when it is not its path. */

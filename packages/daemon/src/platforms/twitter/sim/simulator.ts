@@ -3,8 +3,10 @@ import { Hono, type Context } from 'hono';
 import twitterText from 'twitter-text';
 import type { Clock } from '../../../util/clock';
 import { parseOAuth1Header, verifyOAuth1 } from '../oauth1';
-import { isSandboxToken } from '../../shared/is-sandbox-token';
-import { recorder, recordOf, SimulatorLog } from '../../shared/sim/simulator-recorder';
+import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
+import { multipartFields, parseMultipart } from '../../shared/sim/multipart';
+import { simState, type SimState } from '../../shared/sim/sim-state';
+import { hostPath, recorder, recordOf, SimulatorLog } from '../../shared/sim/simulator-recorder';
 import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 
 /**
@@ -37,7 +39,8 @@ interface MediaRecord {
   category: string;
   mediaType: string;
   totalBytes: number;
-  segments: Map<number, number>;
+  /** Segment index -> bytes received. */
+  segments: Record<string, number>;
   finalizedAt: number | null;
   expiresAt: number;
   fail: boolean;
@@ -58,10 +61,12 @@ export interface TwitterSimulatorOptions {
   processingMs?: number;
   /** Posts per user per 15 minutes before 429 (the stricter documented reading). Default 100. */
   postsPer15Min?: number;
+  /** Where ids, accounts, tokens, posts, uploads and rate windows live (default: memory only). */
+  state?: SimState;
 }
 
 const WINDOW_MS = 15 * 60_000;
-const LIMITS: Record<string, number> = { tweets: 100, 'media-upload': 500, 'media-status': 1000, 'media-chunked': 1875, users: 900, oauth: 10_000 };
+const LIMITS: Record<string, number> = { tweets: 100, 'tweets-delete': 50, 'tweets-lookup': 900, 'media-upload': 500, 'media-status': 1000, 'media-chunked': 1875, users: 900, oauth: 10_000 };
 const IMAGE_MAX = 5 * 1024 * 1024;
 const GIF_MAX = 15 * 1024 * 1024;
 const VIDEO_MAX = 512 * 1024 * 1024;
@@ -78,18 +83,36 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   const { clock } = options;
   const log = new SimulatorLog(options.onPost);
   const settings = { processingMs: options.processingMs ?? 5_000, failProcessing: false, postsPer15Min: options.postsPer15Min ?? LIMITS.tweets! };
+  const state = options.state ?? simState(null, 'x');
   const defaultUser: XSimUser = { id: '1000000000000000001', username: 'sandbox_x', name: 'Sandbox X' };
-  const users = new Map<string, XSimUser>([[defaultUser.id, defaultUser]]);
-  const tokens = new Map<string, TokenInfo>();
-  const refreshTokens = new Map<string, { clientId: string; userId: string; used: boolean; scope: string }>();
-  const usedSandboxRefresh = new Set<string>();
+  /** Simulated accounts by user id; one per sandbox connection besides the default one. */
+  const users = state.map<XSimUser>('users');
+  if (!users.has(defaultUser.id)) users.set(defaultUser.id, defaultUser);
+  /** Sandbox account key (sandboxAccountKey) -> user id. */
+  const sandboxAccounts = state.map<string>('sandbox-accounts');
+  const nextUser = state.counter('user', 1_000_000_000_000_000_101n);
+  const tokens = state.map<TokenInfo>('tokens');
+  const refreshTokens = state.map<{ clientId: string; userId: string; used: boolean; scope: string }>('refresh-tokens');
+  const usedSandboxRefresh = state.map<true>('spent-sandbox-refresh');
   const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null; method: string; userId: string; expiresAt: number; used: boolean; scope: string }>();
   const oauth1 = new Map<string, { consumerKey: string; consumerSecret: string; tokenSecret: string; userId: string }>();
-  const media = new Map<string, MediaRecord>();
-  const posts = new Map<string, PostRecord>();
-  const windows = new Map<string, { start: number; count: number }>();
-  let nextMedia = 1_880_000_000_000_000_000n;
-  let nextPost = 1_990_000_000_000_000_000n;
+  const media = state.map<MediaRecord>('media');
+  const posts = state.map<PostRecord>('posts');
+  const windows = state.map<{ start: number; count: number }>('rate-windows');
+  const nextMedia = state.counter('media', 1_880_000_000_000_000_000n);
+  const nextPost = state.counter('post', 1_990_000_000_000_000_000n);
+
+  /** The simulated user a sandbox token acts as: its connection's own account, created on first use. */
+  function sandboxUser(token: string): string {
+    const key = sandboxAccountKey(token);
+    if (key === null) return defaultUser.id;
+    const known = sandboxAccounts.get(key);
+    if (known) return known;
+    const id = String(nextUser());
+    users.set(id, { id, username: `sandbox_x_${BigInt(id) - 1_000_000_000_000_000_000n}`, name: 'Sandbox X' });
+    sandboxAccounts.set(key, id);
+    return id;
+  }
 
   const problem = (c: Context, status: number, kind: ProblemKind, title: string, detail: string, extra: Record<string, string> = {}) =>
     c.body(JSON.stringify({ type: `https://api.x.com/2/problems/${kind}`, title, detail, status, ...extra }), status as 400, { 'content-type': 'application/problem+json' });
@@ -103,14 +126,14 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (!header) return null;
     const bearer = /^Bearer\s+(.+)$/i.exec(header)?.[1];
     if (bearer) {
-      if (isSandboxToken(bearer)) return defaultUser.id;
+      if (isSandboxToken(bearer)) return sandboxUser(bearer);
       const t = tokens.get(bearer);
       return t && t.expiresAt > clock.now() ? t.userId : null;
     }
     const params = parseOAuth1Header(header);
     if (!params?.oauth_token || !params.oauth_consumer_key || params.oauth_signature_method !== 'HMAC-SHA1') return null;
     const known = oauth1.get(params.oauth_token);
-    if (!known) return isSandboxToken(params.oauth_token) ? defaultUser.id : null;
+    if (!known) return isSandboxToken(params.oauth_token) ? sandboxUser(params.oauth_token) : null;
     if (known.consumerKey !== params.oauth_consumer_key) return null;
     return verifyOAuth1(c.req.method, c.req.url, params, known.consumerSecret, known.tokenSecret, form) ? known.userId : null;
   }
@@ -126,7 +149,10 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       windows.set(key, w);
     }
     const allowed = w.count < limit;
-    if (allowed) w.count += 1;
+    if (allowed) {
+      w.count += 1;
+      windows.set(key, w);
+    }
     c.header('x-rate-limit-limit', String(limit));
     c.header('x-rate-limit-remaining', String(Math.max(0, limit - w.count)));
     c.header('x-rate-limit-reset', String(Math.ceil((w.start + WINDOW_MS) / 1000)));
@@ -153,7 +179,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   function mediaData(m: MediaRecord): Record<string, unknown> {
     const data: Record<string, unknown> = {
       id: m.id,
-      media_key: `${m.category === 'tweet_image' ? 3 : m.category === 'tweet_gif' ? 16 : 7}_${m.id}`,
+      media_key: mediaKey(m),
       size: m.totalBytes,
       expires_after_secs: Math.max(0, Math.floor((m.expiresAt - clock.now()) / 1000)),
     };
@@ -165,8 +191,8 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   }
 
   function newMedia(userId: string, category: string, mediaType: string, totalBytes: number): MediaRecord {
-    const id = String(nextMedia++);
-    const m: MediaRecord = { id, userId, category, mediaType, totalBytes, segments: new Map(), finalizedAt: null, expiresAt: clock.now() + 86_400_000, fail: settings.failProcessing };
+    const id = String(nextMedia());
+    const m: MediaRecord = { id, userId, category, mediaType, totalBytes, segments: {}, finalizedAt: null, expiresAt: clock.now() + 86_400_000, fail: settings.failProcessing };
     media.set(id, m);
     return m;
   }
@@ -226,19 +252,21 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       const expected = code.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
       if (code.challenge !== null && expected !== code.challenge) return oauthError(c, 400, 'invalid_request', 'Value passed for the code verifier did not match the code challenge.');
       code.used = true;
+      codes.set(form.code ?? '', code);
       return c.json(issueTokens(clientId, code.userId, code.scope));
     }
     if (form.grant_type === 'refresh_token') {
       const token = form.refresh_token ?? '';
       if (isSandboxToken(token)) {
         if (usedSandboxRefresh.has(token)) return oauthError(c, 400, 'invalid_request', 'Value passed for the token was invalid.');
-        usedSandboxRefresh.add(token);
-        return c.json(issueTokens(clientId, defaultUser.id, 'tweet.read tweet.write users.read media.write offline.access'));
+        usedSandboxRefresh.set(token, true);
+        return c.json(issueTokens(clientId, sandboxUser(token), 'tweet.read tweet.write users.read media.write offline.access'));
       }
       const rt = refreshTokens.get(token);
       // Single use: a spent refresh token is refused (X may then end the whole chain).
       if (!rt || rt.used || rt.clientId !== clientId) return oauthError(c, 400, 'invalid_request', 'Value passed for the token was invalid.');
       rt.used = true;
+      refreshTokens.set(token, rt);
       return c.json(issueTokens(clientId, rt.userId, rt.scope));
     }
     return oauthError(c, 400, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);
@@ -272,25 +300,13 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     });
   });
 
-  // Simple upload (images): multipart `media` + `media_category`, or JSON with base64 `media`.
+  // Simple upload (images): multipart `media` (raw bytes, with or without a filename) + `media_category`, or JSON with base64 `media`.
   app.post('/2/media/upload', async (c) => {
-    const isJson = (c.req.header('content-type') ?? '').includes('application/json');
-    let category: string | undefined;
-    let bytes: Buffer | null;
-    let extra: string[];
-    if (isJson) {
-      const body = (await c.req.json().catch(() => null)) as Record<string, unknown> | null;
-      if (!body) return problem(c, 400, 'invalid-request', 'Invalid Request', 'The request body is not valid JSON');
-      category = typeof body.media_category === 'string' ? body.media_category : undefined;
-      bytes = typeof body.media === 'string' ? Buffer.from(body.media, 'base64') : null;
-      extra = Object.keys(body).filter((k) => !['media', 'media_category', 'additional_owners'].includes(k));
-    } else {
-      const form = await c.req.parseBody();
-      category = typeof form.media_category === 'string' ? form.media_category : undefined;
-      const file = form.media;
-      bytes = file instanceof File ? Buffer.from(await file.arrayBuffer()) : null;
-      extra = Object.keys(form).filter((k) => !['media', 'media_category', 'additional_owners'].includes(k));
-    }
+    const fields = await uploadFields(c, ['media_category', 'additional_owners', 'command']);
+    if (!fields) return problem(c, 400, 'invalid-request', 'Invalid Request', 'The request body is not valid JSON or multipart/form-data');
+    const category = typeof fields.media_category === 'string' ? fields.media_category : undefined;
+    const bytes = mediaBytes(fields.media);
+    const extra = Object.keys(fields).filter((k) => !['media', 'media_category', 'additional_owners'].includes(k));
     const rec = recordOf(c);
     if (rec) rec.body = { media_category: category, media: bytes ? `<${bytes.length} bytes>` : undefined, ...Object.fromEntries(extra.map((k) => [k, '…'])) };
     const userId = authenticate(c);
@@ -305,8 +321,9 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (!type) return problem(c, 400, 'invalid-request', 'Invalid Request', 'media type unrecognized.');
     if (bytes.length > IMAGE_MAX) return problem(c, 400, 'invalid-request', 'Invalid Request', `File size exceeds ${IMAGE_MAX} bytes.`);
     const m = newMedia(userId, 'tweet_image', type, bytes.length);
-    m.segments.set(0, bytes.length);
+    m.segments['0'] = bytes.length;
     m.finalizedAt = clock.now();
+    media.set(m.id, m);
     return c.json({ data: mediaData(m) });
   });
 
@@ -342,27 +359,31 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (cat === 'tweet_gif' && type !== 'image/gif') return problem(c, 400, 'invalid-request', 'Invalid Request', 'tweet_gif needs media_type image/gif');
     if ((cat === 'tweet_video' || cat === 'amplify_video') && !type.startsWith('video/')) return problem(c, 400, 'invalid-request', 'Invalid Request', `${cat} needs a video media_type`);
     const m = newMedia(userId, cat, type, total as number);
-    return c.json({ data: { id: m.id, media_key: `7_${m.id}`, expires_after_secs: Math.floor((m.expiresAt - clock.now()) / 1000) } });
+    return c.json({ data: { id: m.id, media_key: mediaKey(m), expires_after_secs: Math.floor((m.expiresAt - clock.now()) / 1000) } });
   });
 
+  // Append: multipart (`media` raw bytes, `segment_index` text) or JSON (`media` base64, `segment_index` integer).
   app.post('/2/media/upload/:id/append', async (c) => {
     const id = c.req.param('id');
-    const form = await c.req.parseBody();
-    const file = form.media;
-    const size = file instanceof File ? file.size : typeof file === 'string' ? Buffer.from(file, 'base64').length : 0;
+    const fields = await uploadFields(c, ['segment_index']);
+    const bytes = mediaBytes(fields?.media);
+    const size = bytes?.length ?? 0;
+    const rawIndex = fields?.segment_index;
     const rec = recordOf(c);
-    if (rec) rec.body = { segment_index: form.segment_index, media: `<${size} bytes>` };
+    if (rec) rec.body = { segment_index: rawIndex, media: `<${size} bytes>` };
     const userId = authenticate(c);
     if (!userId) return unauthorized(c);
     if (!rateLimit(c, userId, 'media-chunked')) return tooMany(c);
     const m = media.get(id);
     if (!m || m.userId !== userId) return mediaNotFound(c, id);
     if (m.finalizedAt !== null) return problem(c, 400, 'invalid-request', 'Invalid Request', 'The upload was already finalized');
-    const seg = Number(form.segment_index);
-    if (typeof form.segment_index !== 'string' || !Number.isInteger(seg) || seg < 0 || seg > 999) return problem(c, 400, 'invalid-request', 'Invalid Request', 'segment_index must be an integer from 0 to 999', { parameter: 'segment_index' });
+    if (!fields) return problem(c, 400, 'invalid-request', 'Invalid Request', 'The request body is not valid JSON or multipart/form-data');
+    const seg = typeof rawIndex === 'number' ? rawIndex : typeof rawIndex === 'string' && /^[0-9]+$/.test(rawIndex) ? Number(rawIndex) : NaN;
+    if (!Number.isInteger(seg) || seg < 0 || seg > 999) return problem(c, 400, 'invalid-request', 'Invalid Request', 'segment_index must be an integer from 0 to 999', { parameter: 'segment_index' });
     if (size === 0) return problem(c, 400, 'invalid-request', 'Invalid Request', 'media is required', { parameter: 'media' });
     if (size > 5 * 1024 * 1024) return problem(c, 400, 'invalid-request', 'Invalid Request', 'A segment may hold at most 5 MB');
-    m.segments.set(seg, size);
+    m.segments[String(seg)] = size;
+    media.set(id, m);
     return c.json({ data: { expires_at: Math.floor(m.expiresAt / 1000) } });
   });
 
@@ -374,11 +395,12 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     const m = media.get(id);
     if (!m || m.userId !== userId) return mediaNotFound(c, id);
     if (m.finalizedAt === null) {
-      const indexes = [...m.segments.keys()].sort((a, b) => a - b);
+      const indexes = Object.keys(m.segments).map(Number).sort((a, b) => a - b);
       const contiguous = indexes.every((v, i) => v === i);
-      const sum = [...m.segments.values()].reduce((a, b) => a + b, 0);
+      const sum = Object.values(m.segments).reduce((a, b) => a + b, 0);
       if (!contiguous || sum !== m.totalBytes) return problem(c, 400, 'invalid-request', 'Invalid Request', `Segments do not add up to provided total file size (${sum} of ${m.totalBytes} bytes).`);
       m.finalizedAt = clock.now();
+      media.set(id, m);
     }
     return c.json({ data: mediaData(m) });
   });
@@ -415,7 +437,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (normalized !== '' && [...posts.values()].some((p) => p.userId === userId && p.text.normalize('NFC').trim() === normalized)) {
       return problem(c, 403, 'disallowed-resource', 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.', { resource_type: 'post' });
     }
-    const id = String(nextPost++);
+    const id = String(nextPost());
     const post: PostRecord = { id, userId, text, mediaIds: ids, createdAt: clock.now() };
     posts.set(id, post);
     const user = users.get(userId) as XSimUser;
@@ -429,6 +451,51 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       createdAt: post.createdAt,
     });
     return c.json({ data: { id, text, edit_history_post_ids: [id] } }, 201);
+  });
+
+  const badPostId = (c: Context, id: string) => problem(c, 400, 'invalid-request', 'Invalid Request', `The \`id\` query parameter value [${id}] does not match ^[0-9]{1,19}$`, { parameter: 'id', value: id });
+
+  // Post lookup: a missing post is a 200 with an `errors` entry, as X answers it.
+  app.get('/2/tweets/:id', (c) => {
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'tweets-lookup')) return tooMany(c);
+    const id = c.req.param('id');
+    if (!/^[0-9]{1,19}$/.test(id)) return badPostId(c, id);
+    const p = posts.get(id);
+    if (!p) {
+      return c.json({
+        errors: [{ type: 'https://api.x.com/2/problems/resource-not-found', title: 'Not Found Error', detail: `Could not find post with id: [${id}].`, resource_type: 'post', resource_id: id, parameter: 'id', value: id }],
+      });
+    }
+    // The description names it post.fields; clients written before the rename send tweet.fields.
+    const fields = (c.req.query('post.fields') ?? c.req.query('tweet.fields') ?? '').split(',');
+    const data: Record<string, unknown> = { id: p.id, text: p.text, edit_history_post_ids: [p.id] };
+    if (fields.includes('author_id')) data.author_id = p.userId;
+    if (fields.includes('created_at')) data.created_at = new Date(p.createdAt).toISOString();
+    if (fields.includes('attachments') && p.mediaIds.length) data.attachments = { media_keys: p.mediaIds.map((m) => (media.get(m) ? mediaKey(media.get(m)!) : `3_${m}`)) };
+    return c.json({ data });
+  });
+
+  // Delete: only the author's own posts; the post leaves lookups, timelines and the duplicate memory.
+  app.delete('/2/tweets/:id', (c) => {
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'tweets-delete')) return tooMany(c);
+    const id = c.req.param('id');
+    if (!/^[0-9]{1,19}$/.test(id)) return badPostId(c, id);
+    const p = posts.get(id);
+    if (!p) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find post with id: [${id}].`, { resource_type: 'post', resource_id: id, parameter: 'id', value: id });
+    if (p.userId !== userId) return problem(c, 403, 'not-authorized-for-resource', 'Forbidden', 'You are not allowed to delete this Post.', { resource_type: 'post', resource_id: id });
+    posts.delete(id);
+    return c.json({ data: { deleted: true } });
+  });
+
+  // Anything else: X's own error shapes (a problem for an unknown resource, 405 for a known path with another method).
+  app.all('*', (c) => {
+    const path = hostPath(c, X_HOST);
+    if (KNOWN_PATHS.some((re) => re.test(path))) return problem(c, 405, 'invalid-request', 'Method Not Allowed', `The method ${c.req.method} is not allowed for ${path}.`);
+    return problem(c, 404, 'resource-not-found', 'Not Found Error', `Sorry, that page does not exist: ${c.req.method} ${path}`, { resource_type: 'endpoint', resource_id: path });
   });
 
   return {
@@ -453,6 +520,38 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
 }
 
 export type TwitterSimulator = ReturnType<typeof createTwitterSimulator>;
+
+/** The paths this simulator serves (a request to one with another method is a 405). */
+const KNOWN_PATHS = [
+  /^\/i\/oauth2\/authorize$/, /^\/2\/oauth2\/token$/, /^\/2\/users\/me$/, /^\/2\/users\/[^/]+\/tweets$/, /^\/2\/media\/upload$/,
+  /^\/2\/media\/upload\/initialize$/, /^\/2\/media\/upload\/[^/]+\/(append|finalize)$/, /^\/2\/tweets$/, /^\/2\/tweets\/[^/]+$/,
+];
+
+/** X's media keys: 3_ for images, 16_ for GIFs, 7_ for videos, the same from initialize on. */
+function mediaKey(m: { id: string; category: string }): string {
+  return `${m.category === 'tweet_image' || m.category === 'dm_image' ? 3 : m.category === 'tweet_gif' || m.category === 'dm_gif' ? 16 : 7}_${m.id}`;
+}
+
+/**
+ * The fields of a media upload body: JSON as parsed, or multipart with `textFields` as
+ * text and every other part (`media`) as its raw bytes. Null for any other body.
+ */
+async function uploadFields(c: Context, textFields: readonly string[]): Promise<Record<string, unknown> | null> {
+  const type = c.req.header('content-type') ?? '';
+  if (type.includes('application/json')) {
+    const body = (await c.req.json().catch(() => null)) as unknown;
+    return body && typeof body === 'object' && !Array.isArray(body) ? (body as Record<string, unknown>) : null;
+  }
+  const parts = parseMultipart(Buffer.from(await c.req.arrayBuffer()), type);
+  return parts ? multipartFields(parts, textFields) : null;
+}
+
+/** `media` as bytes: raw from multipart, base64 from JSON. */
+function mediaBytes(value: unknown): Buffer | null {
+  if (Buffer.isBuffer(value)) return value;
+  if (typeof value === 'string') return Buffer.from(value, 'base64');
+  return null;
+}
 
 function sniffImage(b: Buffer): string | null {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';

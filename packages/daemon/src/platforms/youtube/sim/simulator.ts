@@ -2,8 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { Clock } from '../../../util/clock';
 import { dropConnection } from '../../shared/drop-connection';
-import { recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
-import { isSandboxToken } from '../../shared/is-sandbox-token';
+import { hostPath, recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
+import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
+import { parseMultipart } from '../../shared/sim/multipart';
+import { simState, type SimState } from '../../shared/sim/sim-state';
 import { readBody } from '../../shared/read-body';
 import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { nextPacificMidnight } from '../pacific-midnight';
@@ -31,6 +33,8 @@ export interface YoutubeSimulatorOptions {
   insertsPerDay?: number;
   /** How long an upload session lives. Default 7 days. */
   sessionTtlMs?: number;
+  /** Where channels, tokens, videos, upload sessions and quotas live (default: memory only). */
+  state?: SimState;
 }
 
 interface Session {
@@ -40,7 +44,6 @@ interface Session {
   size: number;
   contentType: string;
   received: number;
-  hash: ReturnType<typeof createHash>;
   expiresAt: number;
   video: Record<string, unknown> | null;
   notifySubscribers: boolean;
@@ -52,22 +55,47 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   const { clock } = options;
   const log = new SimulatorLog(options.onPost);
   const settings = { insertsPerDay: options.insertsPerDay ?? 100, sessionTtlMs: options.sessionTtlMs ?? 7 * 24 * 3600_000 };
+  const state = options.state ?? simState(null, 'youtube');
   const channel = { id: 'UCsandboxChannel0000000a', title: 'Sandbox YouTube' };
-  const tokens = new Map<string, { expiresAt: number; scope: string }>();
-  const refreshTokens = new Map<string, { clientId: string; scope: string; revoked: boolean }>();
+  /** Channels by id; one per sandbox connection besides the default one. */
+  const channels = state.map<{ id: string; title: string }>('channels');
+  if (!channels.has(channel.id)) channels.set(channel.id, channel);
+  /** Sandbox account key (sandboxAccountKey) -> channel id. */
+  const sandboxAccounts = state.map<string>('sandbox-accounts');
+  const nextChannel = state.counter('channel', 1n);
+  const tokens = state.map<{ expiresAt: number; scope: string; channelId?: string }>('tokens');
+  const refreshTokens = state.map<{ clientId: string; scope: string; revoked: boolean; channelId?: string }>('refresh-tokens');
   const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null; expiresAt: number; used: boolean; scope: string }>();
-  const sessions = new Map<string, Session>();
-  let quota = { resetAt: nextPacificMidnight(clock.now()), used: 0 };
+  const sessions = state.map<Session>('upload-sessions');
+  /** Running sha256 of each session's bytes (memory only: a session resumed after a restart records no digest). */
+  const hashes = new Map<string, ReturnType<typeof createHash>>();
+  /** Videos by id, with the channel that owns them. */
+  const videos = state.map<{ channelId: string; video: Record<string, unknown> }>('videos');
+  const quotas = state.map<{ resetAt: number; used: number }>('quota');
+
+  /** The channel a sandbox token acts as: its connection's own, created on first use. */
+  function sandboxChannel(token: string): string {
+    const key = sandboxAccountKey(token);
+    if (key === null) return channel.id;
+    const known = sandboxAccounts.get(key);
+    if (known) return known;
+    const n = nextChannel();
+    const id = `UCsandbox${String(n).padStart(15, '0')}`;
+    channels.set(id, { id, title: `Sandbox YouTube ${n}` });
+    sandboxAccounts.set(key, id);
+    return id;
+  }
 
   const gError = (c: Context, status: number, reason: string, message: string, domain = 'youtube.video', extra: Record<string, unknown> = {}) =>
     c.json({ error: { code: status, message, errors: [{ message, domain, reason, ...extra }] } }, status as 400);
 
-  function authenticate(c: Context): boolean {
+  /** The channel the request acts for, or null when it is not authenticated. */
+  function authenticate(c: Context): string | null {
     const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
-    if (!token) return false;
-    if (isSandboxToken(token)) return true;
+    if (!token) return null;
+    if (isSandboxToken(token)) return sandboxChannel(token);
     const t = tokens.get(token);
-    return !!t && t.expiresAt > clock.now();
+    return t && t.expiresAt > clock.now() ? (t.channelId ?? channel.id) : null;
   }
   const unauthenticated = (c: Context) =>
     c.json(
@@ -82,10 +110,13 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
       401,
     );
 
-  function takeQuota(): boolean {
-    if (clock.now() >= quota.resetAt) quota = { resetAt: nextPacificMidnight(clock.now()), used: 0 };
+  /** One videos.insert from the channel's daily bucket (reset at midnight Pacific). */
+  function takeQuota(channelId: string): boolean {
+    let quota = quotas.get(channelId);
+    if (!quota || clock.now() >= quota.resetAt) quota = { resetAt: nextPacificMidnight(clock.now()), used: 0 };
     if (quota.used >= settings.insertsPerDay) return false;
     quota.used += 1;
+    quotas.set(channelId, quota);
     return true;
   }
 
@@ -115,7 +146,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     return null;
   }
 
-  function makeVideo(s: Session): Record<string, unknown> {
+  function makeVideo(s: Session, sha256: string | null): Record<string, unknown> {
     const id = videoId();
     const snippet = s.resource.snippet;
     const video = {
@@ -128,7 +159,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
         title: snippet.title,
         description: snippet.description ?? '',
         thumbnails: {},
-        channelTitle: channel.title,
+        channelTitle: channels.get(s.channelId)?.title ?? channel.title,
         tags: snippet.tags,
         categoryId: snippet.categoryId ?? '22',
         liveBroadcastContent: 'none',
@@ -144,13 +175,14 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
         selfDeclaredMadeForKids: s.resource.status.selfDeclaredMadeForKids === true,
       },
     };
+    videos.set(id, { channelId: s.channelId, video });
     log.addPost({
       platform: 'youtube',
       accountId: s.channelId,
       postId: id,
       postUrl: `https://www.youtube.com/watch?v=${id}`,
       kind: 'video',
-      body: { snippet: video.snippet, status: video.status, bytes: s.size, sha256: s.hash.digest('hex'), notifySubscribers: s.notifySubscribers },
+      body: { snippet: video.snippet, status: video.status, bytes: s.size, sha256, notifySubscribers: s.notifySubscribers },
       createdAt: clock.now(),
     });
     return video;
@@ -159,36 +191,70 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   const api = new Hono();
   api.use('*', recorder(YOUTUBE_HOST, log, clock));
 
+  // videos.insert: uploadType=resumable (a session), multipart (metadata and video in one multipart/related body) or media (the video alone).
   api.post('/upload/youtube/v3/videos', async (c) => {
-    if (!authenticate(c)) return unauthenticated(c);
+    const channelId = authenticate(c);
+    if (!channelId) return unauthenticated(c);
     const q = c.req.query();
-    if (q.uploadType !== 'resumable') return gError(c, 400, 'invalidUploadType', 'This simulator implements the resumable protocol only (uploadType=resumable).', 'global');
-    const parts = (q.part ?? '').split(',');
-    if (!parts.includes('snippet') || !parts.includes('status')) return gError(c, 400, 'unexpectedPart', 'part must include snippet and status.', 'youtube.part');
-    const size = Number(c.req.header('x-upload-content-length'));
-    const type = c.req.header('x-upload-content-type') ?? '';
-    if (!Number.isInteger(size) || size <= 0) return gError(c, 400, 'mediaBodyRequired', 'X-Upload-Content-Length must give the size of the video.');
-    if (!type.startsWith('video/') && type !== 'application/octet-stream') return gError(c, 400, 'invalidContentType', `X-Upload-Content-Type ${type || '(none)'} is not a video type.`);
-    const body = (await c.req.json().catch(() => null)) as Session['resource'] | null;
-    const problem = checkResource(body);
+    const uploadType = q.uploadType ?? 'media';
+    if (!['resumable', 'multipart', 'media'].includes(uploadType)) return gError(c, 400, 'invalidUploadType', `Invalid uploadType: ${uploadType}. Use resumable, multipart or media.`, 'global');
+    const partProblem = checkParts(q.part, INSERT_PARTS);
+    if (partProblem) return gError(c, 400, partProblem.reason, partProblem.message, 'youtube.part', { location: 'part', locationType: 'parameter' });
+    let resource: Session['resource'] | null;
+    let media: Buffer | null = null;
+    let size: number;
+    let type: string;
+    if (uploadType === 'resumable') {
+      size = Number(c.req.header('x-upload-content-length'));
+      type = c.req.header('x-upload-content-type') ?? '';
+      if (!Number.isInteger(size) || size <= 0) return gError(c, 400, 'mediaBodyRequired', 'X-Upload-Content-Length must give the size of the video.');
+      resource = (await c.req.json().catch(() => null)) as Session['resource'] | null;
+    } else if (uploadType === 'multipart') {
+      const parts = parseMultipart(Buffer.from(await c.req.arrayBuffer()), c.req.header('content-type') ?? '');
+      if (!parts || parts.length !== 2) return gError(c, 400, 'badContent', 'A multipart upload is a multipart/related body of two parts: the JSON metadata, then the video.', 'global');
+      try {
+        resource = JSON.parse(parts[0]!.data.toString('utf8')) as Session['resource'];
+      } catch {
+        resource = null;
+      }
+      media = parts[1]!.data;
+      size = media.length;
+      type = parts[1]!.contentType ?? '';
+    } else {
+      media = Buffer.from(await c.req.arrayBuffer());
+      size = media.length;
+      type = c.req.header('content-type') ?? '';
+      // The video alone: YouTube names it itself; privacy is the default.
+      resource = { snippet: { title: 'Untitled video' }, status: {} };
+    }
+    const rec = recordOf(c);
+    if (rec && media) rec.body = { resource, media: `<${media.length} bytes>` };
+    if (size === 0) return gError(c, 400, 'mediaBodyRequired', 'The request does not include the video content.');
+    if (!type.startsWith('video/') && type !== 'application/octet-stream') return gError(c, 400, 'invalidContentType', `The video content type ${type || '(none)'} is not a video type.`);
+    const problem = checkResource(resource);
     if (problem) return gError(c, 400, problem.reason, problem.message);
-    if (!takeQuota()) {
+    if (!takeQuota(channelId)) {
       return gError(c, 403, 'quotaExceeded', 'The request cannot be completed because you have exceeded your <a href="/youtube/v3/getting-started#quota">quota</a>.', 'youtube.quota');
     }
     const id = randomBytes(16).toString('base64url');
-    sessions.set(id, {
+    const session: Session = {
       id,
-      channelId: channel.id,
-      resource: { snippet: body!.snippet, status: body!.status ?? {} },
+      channelId,
+      resource: { snippet: resource!.snippet, status: resource!.status ?? {} },
       size,
       contentType: type,
       received: 0,
-      hash: createHash('sha256'),
       expiresAt: clock.now() + settings.sessionTtlMs,
       video: null,
       notifySubscribers: q.notifySubscribers !== 'false',
-    });
-    c.header('location', `${selfBase(c, YOUTUBE_HOST)}/upload/youtube/v3/videos?uploadType=resumable&upload_id=${id}`);
+    };
+    if (media) {
+      session.received = media.length;
+      return c.json(partsOf(makeVideo(session, createHash('sha256').update(media).digest('hex')), q.part!), 200);
+    }
+    sessions.set(id, session);
+    hashes.set(id, createHash('sha256'));
+    c.header('location', `${selfBase(c, YOUTUBE_HOST)}/upload/youtube/v3/videos?uploadType=resumable&upload_id=${id}&part=${encodeURIComponent(q.part!)}`);
     c.header('x-guploader-uploadid', id);
     return c.body(null, 200);
   });
@@ -224,24 +290,119 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     if (rec) rec.body = `<${bytes.length} bytes${complete ? '' : ', cut'}>`;
     // The session keeps whatever arrived, even from a broken request (that is what resuming relies on).
     const usable = complete ? bytes : bytes.subarray(0, Math.min(bytes.length, length));
-    s.hash.update(usable);
+    hashes.get(s.id)?.update(usable);
     s.received += usable.length;
+    sessions.set(s.id, s);
     if (!complete) {
       dropConnection(c);
       return c.body(null, 503);
     }
     if (bytes.length !== length) return gError(c, 400, 'badRequest', 'The body is shorter than Content-Length.', 'global');
     if (s.received === s.size) {
-      s.video = makeVideo(s);
+      s.video = partsOf(makeVideo(s, hashes.get(s.id)?.digest('hex') ?? null), c.req.query('part') ?? 'snippet,status');
+      hashes.delete(s.id);
+      sessions.set(s.id, s);
       return c.json(s.video, 201);
     }
     return c.body(null, 308, held());
   });
 
+  // channels.list: mine=true or id=..., any listed part, Google's list envelope.
   api.get('/youtube/v3/channels', (c) => {
-    if (!authenticate(c)) return unauthenticated(c);
-    if (c.req.query('mine') !== 'true') return gError(c, 400, 'missingRequiredParameter', 'No filter selected.', 'youtube.parameter');
-    return c.json({ kind: 'youtube#channelListResponse', items: [{ kind: 'youtube#channel', id: channel.id, snippet: { title: channel.title } }] });
+    const channelId = authenticate(c);
+    if (!channelId) return unauthenticated(c);
+    const q = c.req.query();
+    const partProblem = checkParts(q.part, CHANNEL_PARTS);
+    if (partProblem) return gError(c, 400, partProblem.reason, partProblem.message, 'youtube.parameter', { location: 'part', locationType: 'parameter' });
+    const ids = q.mine === 'true' ? [channelId] : q.id !== undefined ? q.id.split(',') : null;
+    if (!ids) return gError(c, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: mine, id, forHandle, forUsername, managedByMe, categoryId.', 'youtube.parameter');
+    const items = ids.flatMap((id) => {
+      const ch = channels.get(id);
+      if (!ch) return [];
+      const uploaded = [...videos.values()].filter((v) => v.channelId === id).length;
+      return [
+        partsOf(
+          {
+            kind: 'youtube#channel',
+            etag: etagOf(ch),
+            id: ch.id,
+            snippet: { title: ch.title, description: '', customUrl: `@${ch.id.toLowerCase()}`, publishedAt: '2024-01-01T00:00:00Z', thumbnails: {}, localized: { title: ch.title, description: '' } },
+            contentDetails: { relatedPlaylists: { likes: '', uploads: `UU${ch.id.slice(2)}` } },
+            statistics: { viewCount: '0', subscriberCount: '0', hiddenSubscriberCount: false, videoCount: String(uploaded) },
+            status: { privacyStatus: 'public', isLinked: true, longUploadsStatus: 'allowed', madeForKids: false },
+          },
+          q.part!,
+        ),
+      ];
+    });
+    return c.json(listEnvelope('youtube#channelListResponse', items));
+  });
+
+  // videos.list by id: the caller's videos and public ones of others.
+  api.get('/youtube/v3/videos', (c) => {
+    const channelId = authenticate(c);
+    if (!channelId) return unauthenticated(c);
+    const q = c.req.query();
+    const partProblem = checkParts(q.part, VIDEO_PARTS);
+    if (partProblem) return gError(c, 400, partProblem.reason, partProblem.message, 'youtube.parameter', { location: 'part', locationType: 'parameter' });
+    if (q.id === undefined) return gError(c, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: id, myRating, chart.', 'youtube.parameter');
+    const items = q.id.split(',').flatMap((id) => {
+      const v = videos.get(id);
+      if (!v) return [];
+      const privacy = (v.video.status as { privacyStatus?: string }).privacyStatus;
+      if (v.channelId !== channelId && privacy === 'private') return [];
+      return [partsOf(v.video, q.part!)];
+    });
+    return c.json(listEnvelope('youtube#videoListResponse', items));
+  });
+
+  // videos.update: replaces the listed parts (snippet needs title and categoryId, as Google requires).
+  api.put('/youtube/v3/videos', async (c) => {
+    const channelId = authenticate(c);
+    if (!channelId) return unauthenticated(c);
+    const part = c.req.query('part');
+    const partProblem = checkParts(part, UPDATE_PARTS);
+    if (partProblem) return gError(c, 400, partProblem.reason, partProblem.message, 'youtube.parameter', { location: 'part', locationType: 'parameter' });
+    const body = (await c.req.json().catch(() => null)) as { id?: string; snippet?: Record<string, unknown>; status?: Record<string, unknown> } | null;
+    if (!body || typeof body.id !== 'string') return gError(c, 400, 'videoRequired', 'The request body must be a video resource with its id.', 'youtube.video');
+    const v = videos.get(body.id);
+    if (!v || v.channelId !== channelId) return gError(c, 404, 'videoNotFound', 'The video that you are trying to update cannot be found.', 'youtube.video');
+    const parts = part!.split(',');
+    const snippet = parts.includes('snippet') ? body.snippet : (v.video.snippet as Record<string, unknown>);
+    const status = parts.includes('status') ? body.status : (v.video.status as Record<string, unknown>);
+    if (parts.includes('snippet') && (!snippet || snippet.categoryId === undefined)) return gError(c, 400, 'invalidCategoryId', 'The snippet.categoryId property must be set when updating the snippet.', 'youtube.video');
+    const problem = checkResource({ snippet, status });
+    if (problem) return gError(c, 400, problem.reason, problem.message);
+    const old = v.video as { snippet: Record<string, unknown>; status: Record<string, unknown> };
+    const video = {
+      ...v.video,
+      etag: randomBytes(12).toString('base64url'),
+      snippet: parts.includes('snippet') ? { ...old.snippet, ...snippet, localized: { title: snippet!.title, description: snippet!.description ?? '' } } : old.snippet,
+      status: parts.includes('status') ? { ...old.status, ...status } : old.status,
+    };
+    videos.set(body.id, { channelId, video });
+    return c.json(partsOf(video, part!));
+  });
+
+  // videos.delete: 204, only the owner's videos.
+  api.delete('/youtube/v3/videos', (c) => {
+    const channelId = authenticate(c);
+    if (!channelId) return unauthenticated(c);
+    const id = c.req.query('id');
+    if (!id) return gError(c, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: id.', 'youtube.parameter');
+    const v = videos.get(id);
+    if (!v) return gError(c, 404, 'videoNotFound', 'The video that you are trying to delete cannot be found.', 'youtube.video');
+    if (v.channelId !== channelId) return gError(c, 403, 'forbidden', 'The video that you are trying to delete cannot be deleted. The request might not be properly authorized.', 'youtube.video');
+    videos.delete(id);
+    return c.body(null, 204);
+  });
+
+  // Anything else: Google's error shape.
+  api.all('*', (c) => {
+    const path = hostPath(c, YOUTUBE_HOST);
+    const known = ['/upload/youtube/v3/videos', '/youtube/v3/videos', '/youtube/v3/channels'].includes(path);
+    if (known) return gError(c, 405, 'methodNotAllowed', `Method ${c.req.method} is not allowed for ${path}.`, 'global');
+    return gError(c, 404, 'notFound', `Not Found: ${c.req.method} ${path}`, 'global');
   });
 
   const oauth = new Hono();
@@ -261,9 +422,9 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     return c.redirect(target.toString(), 302);
   });
 
-  function issueAccess(scope: string) {
+  function issueAccess(scope: string, channelId = channel.id) {
     const access = `ya29.sim-${randomBytes(18).toString('base64url')}`;
-    tokens.set(access, { expiresAt: clock.now() + 3599_000, scope });
+    tokens.set(access, { expiresAt: clock.now() + 3599_000, scope, channelId });
     return access;
   }
 
@@ -276,6 +437,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
       if (code.redirectUri !== form.redirect_uri) return oauthError(c, 400, 'redirect_uri_mismatch', 'Bad Request');
       if (code.challenge !== null && createHash('sha256').update(form.code_verifier ?? '').digest('base64url') !== code.challenge) return oauthError(c, 400, 'invalid_grant', 'Invalid code verifier.');
       code.used = true;
+      codes.set(form.code ?? '', code);
       const refresh = `1//sim-${randomBytes(18).toString('base64url')}`;
       refreshTokens.set(refresh, { clientId: form.client_id, scope: code.scope, revoked: false });
       return c.json({ access_token: issueAccess(code.scope), expires_in: 3599, refresh_token: refresh, scope: code.scope, token_type: 'Bearer' });
@@ -286,7 +448,8 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
       if (!isSandboxToken(token) && (!rt || rt.revoked || rt.clientId !== form.client_id)) return oauthError(c, 400, 'invalid_grant', 'Token has been expired or revoked.');
       // No rotation: Google answers without a refresh_token and the old one stays valid.
       const scope = rt?.scope ?? 'https://www.googleapis.com/auth/youtube.upload';
-      return c.json({ access_token: issueAccess(scope), expires_in: 3599, scope, token_type: 'Bearer' });
+      const owner = rt ? (rt.channelId ?? channel.id) : sandboxChannel(token);
+      return c.json({ access_token: issueAccess(scope, owner), expires_in: 3599, scope, token_type: 'Bearer' });
     }
     return oauthError(c, 400, 'unsupported_grant_type', `Invalid grant_type: ${form.grant_type ?? ''}`);
   });
@@ -300,8 +463,12 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     log,
     settings,
     channel,
-    quotaUsed: () => quota.used,
+    quotaUsed: (channelId = channel.id) => {
+      const q = quotas.get(channelId);
+      return q && clock.now() < q.resetAt ? q.used : 0;
+    },
     session: (id: string) => sessions.get(id),
+    video: (id: string) => videos.get(id),
     /** Issues a token pair directly (as if the user had consented). */
     issueTokens(clientId = 'sandbox-client', scope = 'https://www.googleapis.com/auth/youtube.upload') {
       const refresh = `1//sim-${randomBytes(18).toString('base64url')}`;
@@ -310,9 +477,36 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     },
     revoke(refreshToken: string): void {
       const rt = refreshTokens.get(refreshToken);
-      if (rt) rt.revoked = true;
+      if (rt) refreshTokens.set(refreshToken, { ...rt, revoked: true });
     },
   };
 }
 
 export type YoutubeSimulator = ReturnType<typeof createYoutubeSimulator>;
+
+const INSERT_PARTS = ['snippet', 'status', 'contentDetails', 'fileDetails', 'id', 'liveStreamingDetails', 'localizations', 'player', 'processingDetails', 'recordingDetails', 'statistics', 'suggestions', 'topicDetails'];
+const VIDEO_PARTS = INSERT_PARTS;
+const UPDATE_PARTS = ['snippet', 'status', 'id', 'localizations', 'recordingDetails'];
+const CHANNEL_PARTS = ['auditDetails', 'brandingSettings', 'contentDetails', 'contentOwnerDetails', 'id', 'localizations', 'snippet', 'statistics', 'status', 'topicDetails'];
+
+/** `part` is required and each listed part must be one the method knows. */
+function checkParts(part: string | undefined, allowed: readonly string[]): { reason: string; message: string } | null {
+  if (!part) return { reason: 'missingRequiredParameter', message: 'No value specified for required parameter: part' };
+  const unknown = part.split(',').map((p) => p.trim()).filter((p) => !allowed.includes(p));
+  return unknown.length ? { reason: 'unknownPart', message: `'${unknown.join(',')}'` } : null;
+}
+
+/** The resource with only the parts asked for (kind, etag and id always). */
+function partsOf(resource: Record<string, unknown>, part: string): Record<string, unknown> {
+  const want = part.split(',').map((p) => p.trim());
+  return Object.fromEntries(Object.entries(resource).filter(([k]) => ['kind', 'etag', 'id'].includes(k) || want.includes(k)));
+}
+
+function etagOf(value: unknown): string {
+  return createHash('sha1').update(JSON.stringify(value)).digest('base64url');
+}
+
+/** Google's list envelope: kind, etag, pageInfo, items. */
+function listEnvelope(kind: string, items: Array<Record<string, unknown>>): Record<string, unknown> {
+  return { kind, etag: etagOf(items), pageInfo: { totalResults: items.length, resultsPerPage: Math.max(items.length, 5) }, items };
+}

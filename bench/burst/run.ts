@@ -1,0 +1,84 @@
+/**
+ * Burst benchmark (issue 17): N users, each with 2 posts on twitter, threads and facebook,
+ * every target due in the same instant (a round time like 09:00:00), published by the real
+ * scheduler and publisher through the test adapter at 200-400 ms a platform call. Prints
+ * lateness (published minus due) p50/p99/max and how many were published, doubled and
+ * lost, at 300 and 3,000 targets — ours next to, in the same run, a model of the publisher
+ * before per-connection scheduling (one queue per platform, 4 in flight)
+ * and the floor (the platform latency itself: no scheduler can publish a target
+ * sooner than its call takes). Each run is its own process over a fresh SQLite file.
+ *
+ * Aims: p99 <= 1 s at 300 targets, <= 2 s at 3,000; none doubled, none lost.
+ * `--baseline-3000` also runs the model of before at 3,000 targets (about 80 s).
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+interface Result {
+  variant: string;
+  targets: number;
+  published: number;
+  doubled: number;
+  lost: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+const POSTS_PER_CONNECTION = 2;
+const PLATFORM_COUNT = 3;
+const dir = mkdtempSync(join(tmpdir(), 'socialpub-bench-burst-'));
+const script = fileURLToPath(new URL('./variant.ts', import.meta.url));
+
+function measure(variant: string, targets: number): Result {
+  const users = targets / (POSTS_PER_CONNECTION * PLATFORM_COUNT);
+  const r = spawnSync(
+    process.execPath,
+    ['--conditions=@socialpub/source', '--import', 'tsx', script, variant, String(users), String(POSTS_PER_CONNECTION), dir],
+    { encoding: 'utf8', maxBuffer: 1 << 20 },
+  );
+  if (r.status !== 0) throw new Error(`${variant} at ${targets} failed: ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split('\n').pop() as string) as Result;
+}
+
+// The platform latency alone, uniform in 200-400 ms.
+const floor = (targets: number): Result => ({ variant: 'floor', targets, published: targets, doubled: 0, lost: 0, p50: 300, p99: 398, max: 400 });
+
+const label: Record<string, string> = {
+  ours: 'per-connection gate (ours)',
+  today: 'before: 4 per platform',
+  floor: 'floor: platform latency',
+};
+const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'n/a');
+
+try {
+  const withBaseline3000 = process.argv.includes('--baseline-3000');
+  const aims: [string, boolean][] = [];
+  console.log(`load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores; platform call 200-400 ms; all targets due in the same instant`);
+  for (const [targets, aim] of [
+    [300, 1_000],
+    [3_000, 2_000],
+  ] as const) {
+    const runs = [measure('ours', targets)];
+    if (targets <= 300 || withBaseline3000) runs.push(measure('today', targets));
+    runs.push(floor(targets));
+    console.log(`\n${targets.toLocaleString()} targets (${targets / (POSTS_PER_CONNECTION * PLATFORM_COUNT)} users x ${PLATFORM_COUNT} platforms x ${POSTS_PER_CONNECTION} posts)`);
+    console.log(`${'variant'.padEnd(30)}${'p50'.padStart(10)}${'p99'.padStart(10)}${'max'.padStart(10)}${'published'.padStart(11)}${'doubled'.padStart(9)}${'lost'.padStart(6)}`);
+    for (const r of runs) {
+      console.log(
+        `${(label[r.variant] ?? r.variant).padEnd(30)}${s(r.p50).padStart(10)}${s(r.p99).padStart(10)}${s(r.max).padStart(10)}${String(r.published).padStart(11)}${String(r.doubled).padStart(9)}${String(r.lost).padStart(6)}`,
+      );
+    }
+    const [ours] = runs as [Result];
+    for (const b of runs.slice(1)) {
+      console.log(`ratio to ${label[b.variant]}: p99 ${(ours.p99 / b.p99).toFixed(2)}x, max ${(ours.max / b.max).toFixed(2)}x`);
+    }
+    aims.push([`p99 <= ${aim / 1000} s at ${targets}`, ours.p99 <= aim], [`none doubled or lost at ${targets}`, ours.doubled === 0 && ours.lost === 0 && ours.published === targets]);
+  }
+  console.log(`\naims: ${aims.map(([name, ok]) => `${name} ${ok ? 'met' : 'MISSED'}`).join('; ')}`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

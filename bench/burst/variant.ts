@@ -1,0 +1,107 @@
+/**
+ * One run of bench/burst in its own process: a fresh SQLite file with N users, each
+ * connected to twitter, threads and facebook with `perConnection` posts due on each, all
+ * due at the same instant; the real scheduler and publisher (createPublishing, as the
+ * daemon wires them) publish them through the test adapter with 200-400 ms of latency.
+ * Prints one JSON line: lateness (published_at minus due_at) percentiles, counts.
+ *
+ * argv: variant (ours | today) users postsPerConnection dir
+ */
+import type { Platform } from '../../packages/core/src/platforms';
+import type { PublisherOptions } from '../../packages/daemon/src/publisher/options';
+import { join } from 'node:path';
+import { createTestAdapters, MemoryLedger, sandboxCredentials } from '../../packages/daemon/test/support/test-adapter';
+import { createPublishing } from '../../packages/daemon/src/publisher/create-publishing';
+import { startCheckpointer } from '../../packages/daemon/src/store/checkpointer';
+import { openDatabase } from '../../packages/daemon/src/store/database';
+import { systemClock } from '../../packages/daemon/src/util/clock';
+
+const [variant = 'ours', usersArg = '50', perArg = '2', dir = '.'] = process.argv.slice(2);
+const USERS = Number(usersArg);
+const PER_CONNECTION = Number(perArg);
+const PLATFORMS: Platform[] = ['twitter', 'threads', 'facebook'];
+const LATENCY: [number, number] = [200, 400];
+const LEAD_MS = 1_500;
+const TIMEOUT_MS = 300_000;
+
+/** `today` models the publisher before per-connection scheduling: one queue per platform with 4 in flight. */
+const variants: Record<string, Partial<PublisherOptions>> = {
+  ours: {},
+  today: { concurrency: 4, connectionConcurrency: 4 },
+};
+const chosen = variants[variant];
+if (!chosen) throw new Error(`unknown variant ${variant}`);
+const publisherOptions = chosen;
+
+const db = openDatabase(join(dir, `${variant}-${USERS}.db`));
+const now0 = Date.now();
+const due = Math.ceil((now0 + LEAD_MS) / 1000) * 1000;
+const ids: string[] = [];
+db.transaction(() => {
+  const user = db.prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)');
+  const conn = db.prepare("INSERT INTO connections (id, user_id, platform, mode, status, created_at, updated_at) VALUES (?, ?, ?, 'sandbox', 'active', ?, ?)");
+  const job = db.prepare(
+    "INSERT INTO jobs (id, user_id, caption, platforms, media_urls, scheduled_for, sort_at, created_at, updated_at) VALUES (?, ?, ?, ?, '[]', ?, ?, ?, ?)",
+  );
+  const target = db.prepare("INSERT INTO targets (id, job_id, user_id, platform, type, due_at, status, updated_at) VALUES (?, ?, ?, ?, 'feed', ?, 'scheduled', ?)");
+  for (let u = 0; u < USERS; u++) {
+    const userId = `user_${String(u).padStart(5, '0')}`;
+    user.run(userId, `${userId}@bench.test`, now0);
+    for (const p of PLATFORMS) conn.run(`con_${userId}_${p}`, userId, p, now0, now0);
+    for (let n = 0; n < PER_CONNECTION; n++) {
+      const jobId = `job_${userId}_${n}`;
+      job.run(jobId, userId, `post ${n} of ${userId}`, JSON.stringify(PLATFORMS), due, due, now0, now0);
+      for (const p of PLATFORMS) {
+        const id = `tgt_${userId}_${n}_${p}`;
+        target.run(id, jobId, userId, p, due, now0);
+        ids.push(id);
+      }
+    }
+  }
+})();
+
+const credentials = (userId: string, platform: Platform) => sandboxCredentials(userId, platform, userId);
+
+// As the daemon does: WAL checkpoints on a thread of their own, not inside a commit on the event loop.
+const checkpointer = startCheckpointer(db);
+const ledger = new MemoryLedger();
+const publishing = createPublishing({
+  db,
+  clock: systemClock,
+  adapters: createTestAdapters(ledger, { latencyMs: LATENCY }),
+  connections: { credentialsFor: credentials, saveTokens: () => {}, markExpired: () => {} },
+  media: { resolve: async () => [] },
+  publisher: publisherOptions,
+});
+
+let settled = 0;
+const finished = new Promise<void>((resolve) => {
+  publishing.publisher.onSettled((s) => {
+    if (s.result === 'published' || s.result === 'failed' || s.result === 'needs_review') settled++;
+    if (settled >= ids.length) resolve();
+  });
+});
+await publishing.start();
+const timeout = new Promise<void>((resolve) => setTimeout(resolve, TIMEOUT_MS).unref());
+await Promise.race([finished, timeout]);
+await publishing.stop(1_000);
+await checkpointer.stop();
+
+const rows = db.prepare("SELECT status, due_at, published_at FROM targets WHERE status = 'published'").all() as {
+  due_at: number;
+  published_at: number;
+}[];
+const late = rows.map((r) => r.published_at - r.due_at).sort((a, b) => a - b);
+const pct = (q: number) => late[Math.min(late.length - 1, Math.ceil(q * late.length) - 1)] ?? Number.NaN;
+const posts = new Map<string, number>();
+for (const e of ledger.entries()) posts.set(e.targetId, (posts.get(e.targetId) ?? 0) + 1);
+const doubled = [...posts.values()].filter((n) => n > 1).length;
+const claimLate = (db.prepare('SELECT t.due_at, min(a.started_at) AS s FROM targets t JOIN attempts a ON a.target_id = t.id GROUP BY t.id').all() as { due_at: number; s: number }[])
+  .map((r) => r.s - r.due_at)
+  .sort((a, b) => a - b);
+const claimAt = (q: number) => claimLate[Math.min(claimLate.length - 1, Math.ceil(q * claimLate.length) - 1)] ?? Number.NaN;
+const other = db.prepare("SELECT count(*) FROM targets WHERE status <> 'published'").pluck().get() as number;
+db.close();
+process.stdout.write(
+  `${JSON.stringify({ variant, targets: ids.length, published: rows.length, doubled, lost: other, p50: pct(0.5), p99: pct(0.99), max: late[late.length - 1] ?? Number.NaN, claimP50: claimAt(0.5), claimP99: claimAt(0.99) })}\n`,
+);

@@ -1,0 +1,18 @@
+import { JOB_SOURCES, type JobSource } from '@socialpub/core';
+import type { Context } from 'hono';
+import { invalid } from './errors';
+
+/** The header a client names itself with (`mcp`, `cli`); requests without it are `api`. */
+export const SOURCE_HEADER = 'X-SocialPub-Source';
+
+/**
+ * How the request says it was made. A label the client declares, not a credential: it
+ * decides whether agent-approval holds the job (a key holder who skips MCP is not an
+ * agent working through our tools, and could call the API directly anyway).
+ */
+export function jobSourceOf(c: Context): JobSource {
+  const raw = c.req.header(SOURCE_HEADER)?.trim().toLowerCase();
+  if (raw === undefined || raw === '') return 'api';
+  if ((JOB_SOURCES as readonly string[]).includes(raw)) return raw as JobSource;
+  throw invalid([{ path: `header ${SOURCE_HEADER}`, message: `must be one of ${JOB_SOURCES.join(', ')}` }]);
+}

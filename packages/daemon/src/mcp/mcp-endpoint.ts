@@ -1,0 +1,45 @@
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { Context } from 'hono';
+import type { AppEnv } from '../http/env';
+import type { AppFetch } from './in-process-backend';
+import { inProcessBackend } from './in-process-backend';
+import type { McpSessions } from './mcp-sessions';
+
+/** Request headers a session's in-process calls carry: the key, and what a TLS proxy said. */
+const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-proto', 'x-forwarded-for'] as const;
+
+const rpcError = (c: Context, status: 400 | 404 | 415, code: number, message: string) => c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
+
+/**
+ * POST, GET and DELETE /mcp (Streamable HTTP), after the origin check and authentication.
+ * An initialize without a session opens one; every other message names its session
+ * (Mcp-Session-Id), which must have been opened with the same API key.
+ */
+export function mcpHandler({ sessions, fetch, address }: { sessions: McpSessions; fetch: AppFetch; address: (c: Context) => string }) {
+  return async function mcp(c: Context<AppEnv>): Promise<Response> {
+    const sessionId = c.req.header('mcp-session-id');
+    const keyId = c.get('keyId');
+    if (sessionId !== undefined) {
+      const session = sessions.get(sessionId, keyId);
+      if (!session) return rpcError(c, 404, -32001, 'Session not found: it ended, expired, or was opened with another API key; initialize a new one');
+      return session.transport.handleRequest(c.req.raw, { authInfo: { token: keyId, clientId: c.get('user').id, scopes: [] } });
+    }
+    if (c.req.method !== 'POST') return rpcError(c, 400, -32000, 'Bad Request: no Mcp-Session-Id; send initialize first');
+    const type = c.req.header('content-type') ?? '';
+    if (!/^application\/json\b/i.test(type)) return rpcError(c, 415, -32000, 'Unsupported Media Type: send JSON-RPC with Content-Type: application/json');
+    let body: unknown;
+    try {
+      body = JSON.parse(await c.req.text());
+    } catch (error) {
+      return rpcError(c, 400, -32700, `Parse error: ${(error as Error).message}`);
+    }
+    if (!isInitializeRequest(body)) return rpcError(c, 400, -32000, 'Bad Request: no Mcp-Session-Id; the first message must be initialize');
+    const headers: Record<string, string> = {};
+    for (const name of FORWARDED) {
+      const v = c.req.header(name);
+      if (v !== undefined) headers[name] = v;
+    }
+    const transport = await sessions.open({ userId: c.get('user').id, keyId }, inProcessBackend(fetch, headers, address(c)), { json: c.req.query('response') === 'json' });
+    return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: { token: keyId, clientId: c.get('user').id, scopes: [] } });
+  };
+}

@@ -1,0 +1,106 @@
+import { randomUUID } from 'node:crypto';
+import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import { createSocialPubMcpServer, type ResourceNotifier, type SocialPubBackend } from '@socialpub/mcp';
+import type { Clock } from '../util/clock';
+
+export interface McpSession {
+  id: string;
+  userId: string;
+  /** A session belongs to the key that opened it; another key (even the user's) does not reach it. */
+  keyId: string;
+  transport: WebStandardStreamableHTTPServerTransport;
+  notifier: ResourceNotifier;
+  lastUsed: number;
+}
+
+export interface McpSessionsOptions {
+  clock: Clock;
+  /** Most open sessions; past it the least recently used one is closed. Default 100. */
+  maxSessions?: number;
+  /** A session unused this long is closed. Default 1 hour. */
+  idleMs?: number;
+  /** Largest request body the transport reads. */
+  maxBodyBytes: number;
+}
+
+/** Open Streamable HTTP sessions: one MCP server and transport each, bounded in number and idle time. */
+export class McpSessions {
+  readonly #sessions = new Map<string, McpSession>();
+  readonly #clock: Clock;
+  readonly #max: number;
+  readonly #idleMs: number;
+  readonly #maxBodyBytes: number;
+
+  constructor(options: McpSessionsOptions) {
+    this.#clock = options.clock;
+    this.#max = options.maxSessions ?? 100;
+    this.#idleMs = options.idleMs ?? 3_600_000;
+    this.#maxBodyBytes = options.maxBodyBytes;
+  }
+
+  get size(): number {
+    return this.#sessions.size;
+  }
+
+  /** The session, touched, if it exists and belongs to this key. */
+  get(id: string, keyId: string): McpSession | null {
+    this.#sweep();
+    const session = this.#sessions.get(id);
+    if (!session || session.keyId !== keyId) return null;
+    session.lastUsed = this.#clock.now();
+    return session;
+  }
+
+  /**
+   * A new server and transport for an initialize request; the session is kept once the
+   * transport has answered the initialize (it assigns the id).
+   */
+  async open(owner: { userId: string; keyId: string }, backend: SocialPubBackend, { json }: { json: boolean }): Promise<WebStandardStreamableHTTPServerTransport> {
+    this.#sweep();
+    const { server, notifier } = createSocialPubMcpServer({ backend });
+    const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      enableJsonResponse: json,
+      maxRequestBodySize: this.#maxBodyBytes,
+      onsessioninitialized: (id) => {
+        while (this.#sessions.size >= this.#max) this.#closeOldest();
+        this.#sessions.set(id, { id, ...owner, transport, notifier, lastUsed: this.#clock.now() });
+      },
+      onsessionclosed: (id) => {
+        this.#sessions.delete(id);
+      },
+    });
+    transport.onclose = () => {
+      if (transport.sessionId) this.#sessions.delete(transport.sessionId);
+    };
+    await server.connect(transport);
+    return transport;
+  }
+
+  /** Every session of `userId`'s notifier (for change notifications from outside a session). */
+  notifiers(userId: string): ResourceNotifier[] {
+    return [...this.#sessions.values()].filter((s) => s.userId === userId).map((s) => s.notifier);
+  }
+
+  async closeAll(): Promise<void> {
+    const all = [...this.#sessions.values()];
+    this.#sessions.clear();
+    await Promise.all(all.map((s) => s.transport.close().catch(() => {})));
+  }
+
+  #sweep(): void {
+    const cutoff = this.#clock.now() - this.#idleMs;
+    for (const s of this.#sessions.values()) if (s.lastUsed < cutoff) this.#close(s);
+  }
+
+  #closeOldest(): void {
+    let oldest: McpSession | null = null;
+    for (const s of this.#sessions.values()) if (!oldest || s.lastUsed < oldest.lastUsed) oldest = s;
+    if (oldest) this.#close(oldest);
+  }
+
+  #close(s: McpSession): void {
+    this.#sessions.delete(s.id);
+    void s.transport.close().catch(() => {});
+  }
+}

@@ -1,0 +1,94 @@
+import type { DB } from '../../../store/database';
+
+/**
+ * A simulator's state kept in SQLite (table sandbox_state), so `socialpub down && up`
+ * continues where it stopped: ids never repeat, posts and duplicate memory survive, uploads
+ * in progress and rate windows carry on. Everything is held in memory and written through
+ * on every change; without a database (tests) it is memory only.
+ */
+export interface SimState {
+  /** A persisted map of JSON values, one per `kind`. Mutating a value needs a `set()` to persist it. */
+  map<V>(kind: string): SimMap<V>;
+  /** A persisted sequence starting at `first`; never hands out the same value twice, across restarts too. */
+  counter(name: string, first: bigint): () => bigint;
+}
+
+export class SimMap<V> {
+  readonly #entries = new Map<string, V>();
+
+  constructor(
+    loaded: Iterable<[string, V]>,
+    private readonly write: (key: string, value: V | undefined) => void,
+  ) {
+    for (const [k, v] of loaded) this.#entries.set(k, v);
+  }
+
+  get(key: string): V | undefined {
+    return this.#entries.get(key);
+  }
+
+  has(key: string): boolean {
+    return this.#entries.has(key);
+  }
+
+  set(key: string, value: V): this {
+    this.#entries.set(key, value);
+    this.write(key, value);
+    return this;
+  }
+
+  delete(key: string): boolean {
+    const had = this.#entries.delete(key);
+    if (had) this.write(key, undefined);
+    return had;
+  }
+
+  values(): IterableIterator<V> {
+    return this.#entries.values();
+  }
+
+  entries(): IterableIterator<[string, V]> {
+    return this.#entries.entries();
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
+
+const COUNTERS = '#counter';
+
+/** The state of one simulator (`x`, `youtube`, `meta`, `tiktok`), persisted in `db` when given. */
+export function simState(db: DB | null, simulator: string): SimState {
+  if (!db) {
+    return {
+      map: <V>() => new SimMap<V>([], () => undefined),
+      counter(_name, first) {
+        let next = first;
+        return () => next++;
+      },
+    };
+  }
+  const load = db.prepare<[string, string], { key: string; value: string }>('SELECT key, value FROM sandbox_state WHERE simulator = ? AND kind = ?');
+  const upsert = db.prepare('INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value');
+  const remove = db.prepare('DELETE FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?');
+  const read = (kind: string) => load.all(simulator, kind).map((r) => [r.key, JSON.parse(r.value)] as [string, unknown]);
+  return {
+    map<V>(kind: string) {
+      if (kind === COUNTERS) throw new Error(`${COUNTERS} is reserved`);
+      return new SimMap<V>(read(kind) as Array<[string, V]>, (key, value) => {
+        if (value === undefined) remove.run(simulator, kind, key);
+        else upsert.run(simulator, kind, key, JSON.stringify(value));
+      });
+    },
+    counter(name, first) {
+      const stored = read(COUNTERS).find(([k]) => k === name)?.[1];
+      let next = typeof stored === 'string' ? BigInt(stored) : first;
+      return () => {
+        const value = next++;
+        upsert.run(simulator, COUNTERS, name, JSON.stringify(String(next)));
+        return value;
+      };
+    },
+  };
+}

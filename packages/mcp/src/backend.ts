@@ -1,0 +1,81 @@
+import type {
+  AuthValidateResponse,
+  CancelResponse,
+  ErrorDetail,
+  GetResponse,
+  JobStatus,
+  MediaStatus,
+  MediaUploadResponse,
+  Platform,
+  PlatformsResponse,
+  Post,
+  PrepareResponse,
+  PublishRequest,
+  PublishResult,
+  SandboxPostsResponse,
+  UpdateRequest,
+  UpdateResponse,
+  ValidateResult,
+} from '@socialpub/core';
+
+/** Per-call options every backend method takes (the SDK's RequestOptions fit). */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+  idempotencyKey?: string | undefined;
+}
+
+/**
+ * What the tools call: the daemon's API, one method per endpoint. `@socialpub/sdk`'s
+ * `SocialPub` client satisfies it as it is (stdio, `socialpub mcp`); the daemon's `/mcp`
+ * endpoint gives an in-process client that calls its own routes with the caller's key,
+ * so both transports run the same auth, limits and checks as the REST calls.
+ *
+ * Methods reject with an error carrying the API's `{ status, code, message, details,
+ * retryAfter }` (the SDK's APIError, or BackendError).
+ */
+export interface SocialPubBackend {
+  auth: { validate(options?: CallOptions): Promise<AuthValidateResponse> };
+  platforms: { list(options?: CallOptions): Promise<PlatformsResponse> };
+  content: {
+    publish(body: PublishRequest, options?: CallOptions): Promise<PublishResult>;
+    validate(body: PublishRequest, options?: CallOptions): Promise<ValidateResult>;
+  };
+  scheduled: {
+    list(
+      params: { status?: JobStatus | 'all' | undefined; limit?: number | undefined; cursor?: string | undefined },
+      options?: CallOptions,
+    ): PromiseLike<{ posts: Post[]; next_cursor: string | null }>;
+    get(jobId: string, options?: CallOptions): Promise<GetResponse>;
+    update(jobId: string, body: UpdateRequest, options?: CallOptions): Promise<UpdateResponse>;
+    cancel(jobId: string, options?: CallOptions): Promise<CancelResponse>;
+    approve(jobId: string, options?: CallOptions): Promise<UpdateResponse>;
+    reject(jobId: string, options?: CallOptions): Promise<UpdateResponse>;
+  };
+  media: {
+    prepare(body: { urls: string[] }, options?: CallOptions): Promise<PrepareResponse>;
+    status(taskId: string, options?: CallOptions): Promise<MediaStatus>;
+  };
+  sandbox: { posts(params: { platform?: Platform | undefined; limit?: number | undefined }, options?: CallOptions): Promise<SandboxPostsResponse> };
+}
+
+/** Uploading a file from the agent's machine: only where the server runs beside the agent (stdio). */
+export interface LocalFiles {
+  upload(path: string, options?: CallOptions & { filename?: string | undefined }): Promise<MediaUploadResponse>;
+}
+
+/** An answer of the API that was not a success, as an in-process backend reports it. */
+export class BackendError extends Error {
+  override name = 'BackendError';
+  readonly status: number | undefined;
+  readonly code: string;
+  readonly details: ErrorDetail[] | undefined;
+  readonly retryAfter: number | undefined;
+
+  constructor(init: { status?: number | undefined; code: string; message: string; details?: ErrorDetail[] | undefined; retryAfter?: number | undefined }) {
+    super(init.message);
+    this.status = init.status;
+    this.code = init.code;
+    this.details = init.details;
+    this.retryAfter = init.retryAfter;
+  }
+}

@@ -1,0 +1,42 @@
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { VERSION } from '@socialpub/core';
+import type { LocalFiles, SocialPubBackend } from './backend';
+import { registerResources, type ResourceNotifier } from './resources';
+import { registerTools } from './tools';
+import type { MediaWaitOptions } from './wait-for-media';
+
+/** Most array elements plus object members one tools/call may carry: far above any real post, far below a payload meant to hurt. */
+export const MAX_TOOL_INPUT_ELEMENTS = 5_000;
+
+export interface SocialPubMcpOptions {
+  backend: SocialPubBackend;
+  /** Only where the server runs beside the agent (stdio): enables upload_file. */
+  localFiles?: LocalFiles | undefined;
+  mediaWait?: MediaWaitOptions | undefined;
+}
+
+export const INSTRUCTIONS = `socialpub publishes posts to instagram, facebook, twitter, threads, tiktok and youtube through the user's own daemon.
+Start with list_platforms (content types, limits, your connections). Check a post with validate_post, then publish_post.
+Media: prepare_media (URLs) or upload_file (a local file, stdio only) give prepared URLs for media_urls.
+Posts made here may wait for a person's approval (agent-approval): publish_post's result says so; get_post shows progress.
+Failures come back as tool errors with a code, the fields at fault and a next step.`;
+
+/**
+ * A socialpub MCP server over `backend`: every tool and resource, defined once for both
+ * transports. Connect it to a transport (stdio, Streamable HTTP); `notifier` tells
+ * subscribed clients about changed posts.
+ */
+export function createSocialPubMcpServer({ backend, localFiles, mediaWait }: SocialPubMcpOptions): { server: McpServer; notifier: ResourceNotifier } {
+  const server = new McpServer(
+    { name: 'socialpub', title: 'socialpub', version: VERSION },
+    { instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
+  );
+  const notifier = registerResources(server, backend);
+  registerTools(server, {
+    backend,
+    localFiles,
+    mediaWait,
+    hooks: notifier,
+  });
+  return { server, notifier };
+}

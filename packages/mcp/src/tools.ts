@@ -1,0 +1,305 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import {
+  AuthValidateResponseSchema,
+  CancelResponseSchema,
+  GetResponseSchema,
+  JobIdQuerySchema,
+  ListQuerySchema,
+  ListResponseSchema,
+  MAX_UPLOAD_FILENAME,
+  MediaStatusSchema,
+  MediaUploadResponseSchema,
+  PlatformsResponseSchema,
+  PrepareRequestSchema,
+  PrepareResponseSchema,
+  PublishRequestSchema,
+  PublishResultSchema,
+  SandboxPostsQuerySchema,
+  SandboxPostsResponseSchema,
+  UpdateRequestSchema,
+  UpdateResponseSchema,
+  ValidateResultSchema,
+} from '@socialpub/core';
+import { z } from 'zod';
+import type { LocalFiles, SocialPubBackend } from './backend';
+import { mediaText, postLine, publishText } from './render';
+import type { ResourceNotifier } from './resources';
+import { PUBLISH_RULES } from './rules-text';
+import { toolError, toolResult } from './tool-result';
+import { waitForMedia, type MediaWaitOptions, type ToolExtra } from './wait-for-media';
+
+/**
+ * core's schemas carry an OpenAPI id; converted at the root that becomes a bare `$ref`,
+ * while MCP wants `"type": "object"` there. An empty safeExtend is the same schema
+ * (refinements kept) without the id.
+ */
+const plain = <T extends z.ZodObject>(schema: T): T => schema.safeExtend({}) as unknown as T;
+
+const IdempotencyKey = z
+  .string()
+  .min(1)
+  .max(255)
+  .optional()
+  .describe('Optional. The same key with the same arguments within 24 h returns the first answer and creates nothing new; use one when you may retry.');
+const Wait = z.boolean().optional().describe('true: wait until every file is prepared or refused (up to 10 minutes), reporting progress notifications.');
+
+export interface ToolOptions {
+  backend: SocialPubBackend;
+  /** Given where the server runs beside the agent (stdio): registers upload_file. */
+  localFiles?: LocalFiles | undefined;
+  mediaWait?: MediaWaitOptions | undefined;
+  /** Told when a tool changed a post, so resource subscribers hear of it. */
+  hooks: ResourceNotifier;
+}
+
+/** Runs a tool body; an expected failure (any API error) becomes an isError result. */
+async function run(body: () => Promise<CallToolResult>): Promise<CallToolResult> {
+  try {
+    return await body();
+  } catch (error) {
+    return toolError(error);
+  }
+}
+
+const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
+
+/** Registers every socialpub tool on `server`. The one definition both transports use. */
+export function registerTools(server: McpServer, { backend, localFiles, mediaWait, hooks }: ToolOptions): void {
+  const opts = (extra: ToolExtra, idempotencyKey?: string) => ({ signal: extra.signal, ...(idempotencyKey ? { idempotencyKey } : {}) });
+
+  server.registerTool(
+    'whoami',
+    {
+      title: 'Who am I',
+      description: 'The user the API key belongs to (id and email). Use it to check the server is connected and the key works.',
+      outputSchema: plain(AuthValidateResponseSchema),
+      annotations: READ,
+    },
+    (extra) => run(async () => {
+      const r = await backend.auth.validate(opts(extra));
+      return toolResult(r, `Signed in as ${r.user.email} (user ${r.user.id})`);
+    }),
+  );
+
+  server.registerTool(
+    'list_platforms',
+    {
+      title: 'Platforms and my connections',
+      description:
+        'For each platform (instagram, facebook, twitter, threads, tiktok, youtube): its content types and default, caption limit and how it is counted, media rules per type, and your connection (live, sandbox, or null when not connected). Call it before publishing to a platform you have not used.',
+      outputSchema: plain(PlatformsResponseSchema),
+      annotations: READ,
+    },
+    (extra) => run(async () => {
+      const r = await backend.platforms.list(opts(extra));
+      const lines = r.platforms.map(
+        (p) => `${p.platform}: types ${p.types.join(', ')} (default ${p.default_type}); caption max ${p.caption.max}; ${p.connection ? `connected (${p.connection.mode}, ${p.connection.status})` : 'not connected'}`,
+      );
+      return toolResult(r, lines.join('\n'));
+    }),
+  );
+
+  server.registerTool(
+    'validate_post',
+    {
+      title: 'Validate a post (dry run)',
+      description: `Runs every check publish_post runs (fields, times, platform rules, your connections) and stores nothing. Same arguments as publish_post (without idempotency_key).\n${PUBLISH_RULES}`,
+      inputSchema: plain(PublishRequestSchema),
+      outputSchema: plain(ValidateResultSchema),
+      annotations: READ,
+    },
+    (args, extra) => run(async () => {
+      const r = await backend.content.validate(args, opts(extra));
+      const text = r.valid
+        ? `Valid: ${r.targets.map((t) => `${t.platform}.${t.type} at ${t.scheduled_for}`).join('; ')}`
+        : `Not valid:\n${r.errors.map((e) => `- ${e.path}: ${e.message}`).join('\n')}`;
+      return toolResult(r, text);
+    }),
+  );
+
+  server.registerTool(
+    'publish_post',
+    {
+      title: 'Publish or schedule a post',
+      description: `Publishes now (publish_now: true) or schedules (scheduled_for) one post on one or more platforms. Answers as soon as the job is stored: get_post shows how publishing went. If agent-approval is on (the default), the post waits in pending_approval until a person approves it with \`socialpub schedule approve <job_id>\`; the result says so. Check first with validate_post when unsure.\n${PUBLISH_RULES}`,
+      inputSchema: plain(PublishRequestSchema).safeExtend({ idempotency_key: IdempotencyKey }),
+      outputSchema: plain(PublishResultSchema),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    ({ idempotency_key, ...body }, extra) => run(async () => {
+      const r = await backend.content.publish(body, opts(extra, idempotency_key));
+      hooks.postsListChanged();
+      return toolResult(r, publishText(r));
+    }),
+  );
+
+  server.registerTool(
+    'list_posts',
+    {
+      title: 'List posts',
+      description:
+        'Your posts (jobs), ordered by scheduled time. status filters by job status (pending_approval, scheduled, publishing, published, partially_published, failed, cancelled, needs_review; default all). Pass next_cursor back as cursor for the next page.',
+      inputSchema: ListQuerySchema,
+      outputSchema: plain(ListResponseSchema),
+      annotations: READ,
+    },
+    (args, extra) => run(async () => {
+      const page = await backend.scheduled.list(args, opts(extra));
+      const r = { success: true as const, posts: page.posts, next_cursor: page.next_cursor };
+      const text = [r.posts.length === 0 ? 'No posts.' : r.posts.map(postLine).join('\n'), ...(r.next_cursor ? [`more: cursor ${r.next_cursor}`] : [])].join('\n');
+      return toolResult(r, text);
+    }),
+  );
+
+  server.registerTool(
+    'get_post',
+    {
+      title: 'Get a post',
+      description: 'One post with each target (platform and content type): its status, due time, attempts, post URL once published, and the error if it failed.',
+      inputSchema: JobIdQuerySchema,
+      outputSchema: plain(GetResponseSchema),
+      annotations: READ,
+    },
+    ({ job_id }, extra) => run(async () => {
+      const r = await backend.scheduled.get(job_id, opts(extra));
+      return toolResult(r, postLine(r.post));
+    }),
+  );
+
+  server.registerTool(
+    'retime_post',
+    {
+      title: 'Re-time or edit a scheduled post',
+      description:
+        'Moves a post (scheduled_for: ISO 8601 with a zone) and/or edits caption, platform_captions or type_schedule of the targets not yet started. Offsets in type_schedule move with the new base; absolute times stay. Nothing left to change (every target started or finished): conflict.',
+      inputSchema: plain(UpdateRequestSchema).safeExtend(JobIdQuerySchema.shape),
+      outputSchema: plain(UpdateResponseSchema),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ job_id, ...body }, extra) => run(async () => {
+      const r = await backend.scheduled.update(job_id, body, opts(extra));
+      hooks.postChanged(job_id);
+      return toolResult(r, `${r.message}\n${postLine(r.post)}`);
+    }),
+  );
+
+  server.registerTool(
+    'cancel_post',
+    {
+      title: 'Cancel a post',
+      description: 'Cancels every target of the post not yet started (published ones stay published). Cancelling a cancelled post again answers the same.',
+      inputSchema: JobIdQuerySchema,
+      outputSchema: plain(CancelResponseSchema),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    },
+    ({ job_id }, extra) => run(async () => {
+      const r = await backend.scheduled.cancel(job_id, opts(extra));
+      hooks.postChanged(job_id);
+      return toolResult(r, r.message);
+    }),
+  );
+
+  server.registerTool(
+    'approve_post',
+    {
+      title: 'Approve a post waiting for approval',
+      description:
+        'Releases a pending_approval post (held by require_approval or the approval workflow): it publishes at its time, or now if that has passed. Posts made through MCP while agent-approval is on can only be approved by a person (CLI or API), not with this tool.',
+      inputSchema: JobIdQuerySchema,
+      outputSchema: plain(UpdateResponseSchema),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    ({ job_id }, extra) => run(async () => {
+      const r = await backend.scheduled.approve(job_id, opts(extra));
+      hooks.postChanged(job_id);
+      return toolResult(r, `${r.message}\n${postLine(r.post)}`);
+    }),
+  );
+
+  server.registerTool(
+    'reject_post',
+    {
+      title: 'Reject a post waiting for approval',
+      description: 'Cancels the pending_approval targets of a post; nothing of it is published.',
+      inputSchema: JobIdQuerySchema,
+      outputSchema: plain(UpdateResponseSchema),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
+    },
+    ({ job_id }, extra) => run(async () => {
+      const r = await backend.scheduled.reject(job_id, opts(extra));
+      hooks.postChanged(job_id);
+      return toolResult(r, `${r.message}\n${postLine(r.post)}`);
+    }),
+  );
+
+  server.registerTool(
+    'prepare_media',
+    {
+      title: 'Prepare media from URLs',
+      description:
+        'Fetches 1 to 10 media URLs (direct http(s) links, Dropbox/Google Drive share links, s3:// or gs:// public objects), checks them (JPEG, PNG, GIF, MP4, MOV, AVI; at most 500 MB; public addresses only) and re-hosts them for 24 h. Use the prepared_url values in media_urls of publish_post. Without wait it answers with a task_id at once (then call media_status).',
+      inputSchema: plain(PrepareRequestSchema).safeExtend({ wait: Wait, idempotency_key: IdempotencyKey }),
+      outputSchema: plain(PrepareResponseSchema).safeExtend({ task: MediaStatusSchema.optional() }),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+    },
+    ({ urls, wait, idempotency_key }, extra) => run(async () => {
+      const r = await backend.media.prepare({ urls }, opts(extra, idempotency_key));
+      if (!wait) return toolResult(r, `${r.message}\ntask_id ${r.task_id}: call media_status (wait: true) for the prepared URLs`);
+      const task = await waitForMedia(backend, r.task_id, extra, mediaWait);
+      return toolResult({ ...r, task }, mediaText(task));
+    }),
+  );
+
+  server.registerTool(
+    'media_status',
+    {
+      title: 'Media task status',
+      description: 'A media task: processing (with progress), completed (files with prepared_url, and any refused in failed) or failed. wait: true waits until it is done, sending progress notifications.',
+      inputSchema: z.object({ task_id: z.string().min(1).describe('task_… from prepare_media or upload_file'), wait: Wait }),
+      outputSchema: z.object({ task: MediaStatusSchema }),
+      annotations: READ,
+    },
+    ({ task_id, wait }, extra) => run(async () => {
+      const task = wait ? await waitForMedia(backend, task_id, extra, mediaWait) : await backend.media.status(task_id, opts(extra));
+      return toolResult({ task }, mediaText(task));
+    }),
+  );
+
+  if (localFiles) {
+    server.registerTool(
+      'upload_file',
+      {
+        title: 'Upload a local file',
+        description:
+          'Uploads one media file from this machine (a path the MCP server can read) and answers with its prepared_url to use in media_urls. JPEG, PNG, GIF, MP4, MOV, AVI, judged from the bytes. Only over stdio (socialpub mcp).',
+        inputSchema: z.object({
+          path: z.string().min(1).describe('Absolute path of the file, or relative to where the server was started.'),
+          filename: z.string().max(MAX_UPLOAD_FILENAME).optional().describe('Name to give it (default: the file name).'),
+        }),
+        outputSchema: plain(MediaUploadResponseSchema),
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      },
+      ({ path, filename }, extra) => run(async () => {
+        const r = await localFiles.upload(path, { signal: extra.signal, filename });
+        return toolResult(r, mediaText(r));
+      }),
+    );
+  }
+
+  server.registerTool(
+    'list_sandbox_posts',
+    {
+      title: 'What the sandbox received',
+      description: 'The latest posts the platform simulators received (oldest first), on the platforms you connected with --sandbox: see a dry run land without posting anything for real.',
+      inputSchema: SandboxPostsQuerySchema,
+      outputSchema: plain(SandboxPostsResponseSchema),
+      annotations: READ,
+    },
+    (args, extra) => run(async () => {
+      const r = await backend.sandbox.posts(args, opts(extra));
+      const text = r.posts.length === 0 ? 'The simulators received nothing yet.' : r.posts.map((p) => `${p.created_at} ${p.platform} ${p.kind} ${p.post_url ?? p.post_id}`).join('\n');
+      return toolResult(r, text);
+    }),
+  );
+}
