@@ -12,6 +12,7 @@ const FLAGS: Readonly<Record<string, string>> = {
   scheduled_for: '--at',
   type_schedule: '--offset',
   require_approval: '--require-approval',
+  platform_options: '--option',
 };
 
 /** `media_urls.1` -> `--media #2`, `platform_captions.twitter` -> `--caption-for twitter`, `type_schedule.instagram.story` -> `--offset instagram.story`. */
@@ -19,6 +20,7 @@ export function flagForPath(path: string): string | undefined {
   const [head = '', ...rest] = path.split('.');
   const flag = FLAGS[head];
   if (!flag || !rest.length) return flag;
+  if (head === 'platform_options') return `${flag} ${rest.join('.')}`;
   if (head === 'type_schedule') return `${flag} ${rest.join('.')}`;
   const [first = ''] = rest;
   return /^\d+$/.test(first) ? `${flag} #${Number(first) + 1}` : `${flag} ${first}`;

@@ -6,6 +6,7 @@ export * from './plan-targets';
 export * from './zoned';
 export * from './schemas/common';
 export * from './schemas/publish';
+export * from './schemas/platform-options';
 export * from './schemas/scheduled';
 export * from './schemas/media';
 export * from './schemas/account';

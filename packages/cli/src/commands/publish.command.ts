@@ -15,6 +15,7 @@ export function definePublish(program: Program, kit: Kit): void {
       .option('--now', 'publish now')
       .option('--at <time>', 'when: ISO time (2026-12-25T10:00:00Z; no zone = local time) or +30m/+2h from now')
       .option('--offset <key=when>', 'per type/platform time: story=+0h, feed=+1h, instagram.story=<ISO> (repeatable)', collect)
+      .option('--option <platform.field=value>', 'a platform option, typed from its schema: youtube.title="…", youtube.privacy_status=unlisted, youtube.tags=a,b, tiktok.privacy_level=SELF_ONLY, tiktok.disable_duet=true (repeatable; see `socialpub platforms` and docs/cli.md)', collect)
       .option('--require-approval', 'hold the job until `schedule approve`')
       .option('--wait', 'follow every target to its end and print post URLs')
       .option('-y, --yes', 'do not ask for confirmation')
@@ -33,6 +34,7 @@ export function definePublish(program: Program, kit: Kit): void {
           media: o.media ?? [],
           now: o.now === true,
           offset: o.offset ?? [],
+          option: o.option ?? [],
           requireApproval: o.requireApproval === true,
           wait: o.wait === true,
           yes: o.yes === true,
@@ -42,6 +44,7 @@ export function definePublish(program: Program, kit: Kit): void {
       'socialpub publish "hello" -p twitter --now --wait',
       'socialpub publish "Launch!" -p facebook,twitter --media ./photo.jpg --at 2026-12-25T10:00:00Z',
       'socialpub publish "Story then feed" -p instagram --type instagram=story,feed --media https://picsum.photos/id/10/1080/1350.jpg --at +1h --offset feed=+1h',
+      'socialpub publish "Launch day" -p youtube --media ./launch.mp4 --now --option youtube.title="Launch day, the full story" --option youtube.privacy_status=unlisted',
       'socialpub publish "Standup notes" -p threads --at "2026-12-25 10:00" --tz Europe/Berlin',
       'socialpub publish "Tip of the week" -p threads --repeat "weekly on mon,thu at 09:00" --count 10 --tz America/New_York',
       'socialpub publish "From the queue" -p twitter --queue',

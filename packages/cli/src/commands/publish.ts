@@ -4,6 +4,7 @@ import type { Ctx } from '../context';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors';
 import { parsePlatform, platformName } from '../platform-name';
 import { parseAssignments, parseWhen, scheduleValue, wallTime } from '../time-input';
+import { parseOptionFlags } from '../option-input';
 import { renderTargets, shortTime, truncate } from '../ui/format';
 import { followJob } from './follow-job';
 import { localFile, uploadFile } from './upload-file';
@@ -22,6 +23,8 @@ export interface PublishOptions {
   at?: string | undefined;
   /** `key=+1h` or `key=<time>`, repeatable. */
   offset: string[];
+  /** `platform.field=value`, repeatable: platform_options. */
+  option: string[];
   requireApproval: boolean;
   wait: boolean;
   /** Skip the confirmation of the interactive summary. */
@@ -156,6 +159,8 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
     }
   }
 
+  const platformOptions = parseOptionFlags(o.option, platforms);
+
   // Media: local files go through the daemon's preparation first.
   const mediaUrls = await resolveMedia(ctx, o.media);
 
@@ -169,6 +174,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
     ...timing.body,
     ...(Object.keys(typeSchedule).length ? { type_schedule: typeSchedule } : {}),
     ...(o.requireApproval ? { require_approval: true } : {}),
+    ...(Object.keys(platformOptions).length ? { platform_options: platformOptions } : {}),
   };
 
   if (wizard && !o.yes) {

@@ -59,6 +59,10 @@ export const PlatformsResponseSchema = z
         }),
         media: z.record(z.string(), MediaRuleSchema),
         pulls_media: z.boolean(),
+        options: z
+          .record(z.string(), z.unknown())
+          .nullable()
+          .meta({ description: "JSON Schema (draft 2020-12) of the platform's platform_options entry, generated from the same zod schema the daemon validates with; null when the platform has no options yet." }),
         connection: ConnectionInfoSchema.nullable(),
       }),
     ),

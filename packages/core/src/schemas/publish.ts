@@ -3,6 +3,7 @@ import { PLATFORM_INFO, allowsType, isPlatform } from '../platforms';
 import { TARGET_STATUSES } from '../states';
 import { InstantOut, PlatformId } from './common';
 import { RecurrenceSchema, TimeIn, ZoneName } from './zoned';
+import { PlatformOptionsSchema } from './platform-options';
 
 const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).refine((s) => s.trim().length > 0, { error: `${what} must not be empty` });
 
@@ -38,6 +39,9 @@ export const PublishRequestSchema = z
       description: 'Content type, platform or platform.type -> offset (+1h, +30m, +1h30m) or ISO 8601 time.',
     }),
     require_approval: z.boolean().nullish(),
+    platform_options: PlatformOptionsSchema.nullish().meta({
+      description: 'Per-platform options (YouTube title, privacy, tags…; TikTok privacy level, interactions, disclosure). Left out, each platform publishes as before: defaults from the caption and the connection.',
+    }),
     timezone: ZoneName.nullish().meta({ description: 'IANA zone of local wall times in this request; default: the user setting timezone, else UTC.' }),
     queue: z.boolean().nullish().meta({ description: 'true: take the next free slot of the user queue instead of a time.' }),
     recurrence: RecurrenceSchema.nullish(),
@@ -54,7 +58,7 @@ export const PublishRequestSchema = z
       if (seen.has(p)) ctx.addIssue({ code: 'custom', path: ['platforms', i], message: `${p} is listed twice` });
       seen.add(p);
     });
-    for (const field of ['platform_captions', 'platform_types'] as const) {
+    for (const field of ['platform_captions', 'platform_types', 'platform_options'] as const) {
       for (const key of Object.keys(req[field] ?? {})) {
         if (!seen.has(key)) {
           ctx.addIssue({ code: 'custom', path: [field, key], message: `${key} is not among platforms` });

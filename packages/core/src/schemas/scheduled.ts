@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { JOB_SOURCES, JOB_STATUSES } from '../states';
 import { InstantOut, PlatformId } from './common';
 import { TimeIn, ZoneName } from './zoned';
+import { PlatformOptionsSchema } from './platform-options';
 import { TargetStatusSchema } from './publish';
 
 export const JobStatusSchema = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
@@ -38,6 +39,7 @@ export const PostSchema = z
     scheduled_for: InstantOut.nullable(),
     type_schedule: z.record(z.string(), z.string()),
     require_approval: z.boolean(),
+    platform_options: PlatformOptionsSchema,
     source: z.enum(JOB_SOURCES).meta({ description: 'How the job was created: api, mcp (an agent through the MCP server) or cli.' }),
     created_at: InstantOut,
     updated_at: InstantOut,
@@ -84,9 +86,12 @@ export const UpdateRequestSchema = z
     caption: z.string().refine((s) => s.trim().length > 0, { error: 'caption must not be empty' }).optional(),
     platform_captions: z.record(z.string(), z.string().min(1)).optional(),
     type_schedule: z.record(z.string(), z.string()).optional(),
+    platform_options: PlatformOptionsSchema.optional().meta({
+      description: "Replaces the options of each platform it names (the others keep theirs); only while that platform's targets have not started.",
+    }),
   })
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
-    error: 'give at least one of scheduled_for, timezone, caption, platform_captions, type_schedule',
+    error: 'give at least one of scheduled_for, timezone, caption, platform_captions, type_schedule, platform_options',
     path: ['scheduled_for'],
   })
   .meta({ id: 'UpdateRequest' });

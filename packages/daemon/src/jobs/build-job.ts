@@ -71,6 +71,7 @@ export function buildJob(
     scheduledFor: base,
     typeSchedule: request.type_schedule ?? {},
     requireApproval: request.require_approval === true,
+    platformOptions: request.platform_options ?? {},
     source,
     sortAt: base ?? now,
     createdAt: now,

@@ -1,4 +1,4 @@
-import { NOT_STARTED, PAST_TOLERANCE_MS, formatInstant, parseInstant, planTargets, type ErrorDetail, type UpdateRequest } from '@socialpub/core';
+import { NOT_STARTED, PAST_TOLERANCE_MS, formatInstant, parseInstant, planTargets, type ErrorDetail, type PlatformOptions, type UpdateRequest } from '@socialpub/core';
 import type { JobRecord, TargetRecord } from '../store/jobs';
 
 /** A target's new due time. */
@@ -13,6 +13,7 @@ export interface UpdatePlan {
   caption: string;
   platformCaptions: Record<string, string>;
   typeSchedule: Record<string, string>;
+  platformOptions: PlatformOptions;
   scheduledFor: number | null;
   publishNow: boolean;
   sortAt: number;
@@ -38,6 +39,10 @@ export function planUpdate(
   const issues: ErrorDetail[] = [];
   for (const key of Object.keys(upd.platform_captions ?? {})) {
     if (!(job.platforms as string[]).includes(key)) issues.push({ path: `platform_captions.${key}`, message: `${key} is not among the job's platforms` });
+  }
+  for (const key of Object.keys(upd.platform_options ?? {})) {
+    if (!(job.platforms as string[]).includes(key)) issues.push({ path: `platform_options.${key}`, message: `${key} is not among the job's platforms` });
+    else if (!movable.some((t) => t.platform === key)) issues.push({ path: `platform_options.${key}`, message: `every ${key} target has started or finished; its options can no longer change` });
   }
   let base = job.scheduledFor;
   let publishNow = job.publishNow;
@@ -76,6 +81,7 @@ export function planUpdate(
       caption: upd.caption ?? job.caption,
       platformCaptions: { ...job.platformCaptions, ...upd.platform_captions },
       typeSchedule,
+      platformOptions: { ...job.platformOptions, ...upd.platform_options },
       scheduledFor: base,
       publishNow,
       sortAt: base ?? job.sortAt,

@@ -31,6 +31,7 @@ export function presentPost(job: JobRecord, times: JobTimes = NO_TIMES): Post {
     scheduled_for: job.scheduledFor === null ? null : formatInstant(job.scheduledFor),
     type_schedule: job.typeSchedule,
     require_approval: job.requireApproval,
+    platform_options: job.platformOptions,
     source: job.source,
     created_at: formatInstant(job.createdAt),
     updated_at: formatInstant(job.updatedAt),

@@ -66,6 +66,11 @@ export interface PublishContext {
     platform: Platform;
     type: ContentType;
     caption: string;
+    /**
+     * The job's platform_options for this platform ({} when none), as the core schema of the
+     * platform accepted them (e.g. YoutubeOptions, TiktokOptions).
+     */
+    options: Record<string, unknown>;
     dueAt: number;
     /** 1 on the first attempt. */
     attempt: number;

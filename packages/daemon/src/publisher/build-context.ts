@@ -32,6 +32,7 @@ export function buildContext(
       platform: t.platform,
       type: t.type,
       caption: t.caption,
+      options: t.options,
       dueAt: t.dueAt,
       attempt: t.attempt,
       attemptStartedAt: t.attemptStartedAt,

@@ -1,4 +1,4 @@
-import type { ContentType, JobSource, JobStatus, Platform, TargetStatus } from '@socialpub/core';
+import type { ContentType, JobSource, JobStatus, Platform, PlatformOptions, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
 
 export interface TargetRecord {
@@ -33,6 +33,8 @@ export interface JobRecord {
   scheduledFor: number | null;
   typeSchedule: Record<string, string>;
   requireApproval: boolean;
+  /** Per-platform options as accepted (platform_options); {} when the request gave none. */
+  platformOptions: PlatformOptions;
   /** How the job was created (api, mcp, cli): a label the client declares. */
   source: JobSource;
   /** scheduled_for, or the creation time for publish_now: the list order. */
@@ -42,8 +44,8 @@ export interface JobRecord {
   targets: TargetRecord[];
 }
 
-/** A job to write; `source` defaults to api. */
-export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source'> & { source?: JobSource };
+/** A job to write; `source` defaults to api; without platformOptions it has none ({}). */
+export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions'> & { source?: JobSource; platformOptions?: PlatformOptions };
 export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'>;
 
 interface JobRow {
@@ -58,6 +60,7 @@ interface JobRow {
   scheduled_for: number | null;
   type_schedule: string;
   require_approval: number;
+  platform_options: string;
   source: JobSource;
   sort_at: number;
   created_at: number;
@@ -114,6 +117,7 @@ const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
   scheduledFor: r.scheduled_for,
   typeSchedule: JSON.parse(r.type_schedule) as Record<string, string>,
   requireApproval: r.require_approval === 1,
+  platformOptions: JSON.parse(r.platform_options) as PlatformOptions,
   source: r.source,
   sortAt: r.sort_at,
   createdAt: r.created_at,
@@ -136,7 +140,7 @@ export interface ListOptions {
 const TARGET_COLUMNS =
   'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, updated_at';
 const JOB_COLUMNS =
-  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, source, sort_at, created_at, updated_at';
+  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, source, sort_at, created_at, updated_at';
 const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";
 /** Below any epoch-ms time: the start of the list. */
 const BEFORE_ALL = -Number.MAX_SAFE_INTEGER;
@@ -150,9 +154,9 @@ export type JobsRepository = ReturnType<typeof createJobsRepository>;
 export function createJobsRepository(db: DB) {
   const insertJob = db.prepare(
     `INSERT INTO jobs (id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for,
-       type_schedule, require_approval, source, sort_at, created_at, updated_at)
+       type_schedule, require_approval, platform_options, source, sort_at, created_at, updated_at)
      VALUES (@id, @userId, @caption, @platforms, @platformCaptions, @platformTypes, @mediaUrls, @publishNow, @scheduledFor,
-       @typeSchedule, @requireApproval, @source, @sortAt, @createdAt, @createdAt)`,
+       @typeSchedule, @requireApproval, @platformOptions, @source, @sortAt, @createdAt, @createdAt)`,
   );
   const insertTarget = db.prepare(
     `INSERT INTO targets (id, job_id, user_id, platform, type, schedule_key, due_at, status, updated_at)
@@ -173,7 +177,7 @@ export function createJobsRepository(db: DB) {
   );
   const updateJob = db.prepare(
     `UPDATE jobs SET caption = @caption, platform_captions = @platformCaptions, type_schedule = @typeSchedule,
-       scheduled_for = @scheduledFor, publish_now = @publishNow, sort_at = @sortAt, updated_at = @now WHERE id = @id`,
+       platform_options = @platformOptions, scheduled_for = @scheduledFor, publish_now = @publishNow, sort_at = @sortAt, updated_at = @now WHERE id = @id`,
   );
   const touchJob = db.prepare('UPDATE jobs SET updated_at = ? WHERE id = ?');
   const retime = db.prepare(
@@ -209,6 +213,7 @@ export function createJobsRepository(db: DB) {
         scheduledFor: job.scheduledFor,
         typeSchedule: JSON.stringify(job.typeSchedule),
         requireApproval: job.requireApproval ? 1 : 0,
+        platformOptions: JSON.stringify(job.platformOptions ?? {}),
         source: job.source ?? 'api',
         sortAt: job.sortAt,
         createdAt: job.createdAt,
@@ -243,7 +248,7 @@ export function createJobsRepository(db: DB) {
     /** Rewrites the editable fields of a job. */
     update(
       jobId: string,
-      fields: Pick<JobRecord, 'caption' | 'platformCaptions' | 'typeSchedule' | 'scheduledFor' | 'publishNow' | 'sortAt'>,
+      fields: Pick<JobRecord, 'caption' | 'platformCaptions' | 'typeSchedule' | 'platformOptions' | 'scheduledFor' | 'publishNow' | 'sortAt'>,
       now: number,
     ): void {
       updateJob.run({
@@ -251,6 +256,7 @@ export function createJobsRepository(db: DB) {
         caption: fields.caption,
         platformCaptions: JSON.stringify(fields.platformCaptions),
         typeSchedule: JSON.stringify(fields.typeSchedule),
+        platformOptions: JSON.stringify(fields.platformOptions),
         scheduledFor: fields.scheduledFor,
         publishNow: fields.publishNow ? 1 : 0,
         sortAt: fields.sortAt,

@@ -39,6 +39,8 @@ export interface ClaimedTarget {
   checkpoint: Record<string, unknown>;
   caption: string;
   mediaUrls: string[];
+  /** The job's platform_options entry for this target's platform ({} when none). */
+  options: Record<string, unknown>;
 }
 
 /** The end of an attempt, written together with its attempts row. */
@@ -74,6 +76,7 @@ interface ClaimRow {
   caption: string;
   platform_captions: string;
   media_urls: string;
+  platform_options: string;
 }
 
 const toClaimed = (r: ClaimRow): ClaimedTarget => {
@@ -90,6 +93,7 @@ const toClaimed = (r: ClaimRow): ClaimedTarget => {
     checkpoint: JSON.parse(r.checkpoint) as Record<string, unknown>,
     caption: captions[r.platform] ?? r.caption,
     mediaUrls: JSON.parse(r.media_urls) as string[],
+    options: (JSON.parse(r.platform_options) as Record<string, Record<string, unknown> | undefined>)[r.platform] ?? {},
   };
 };
 
@@ -134,7 +138,7 @@ export function createTargetQueue(db: DB) {
   );
   const claimedRow = db.prepare<[string], ClaimRow>(
     `SELECT t.id, t.job_id, t.user_id, t.platform, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint,
-            j.caption, j.platform_captions, j.media_urls
+            j.caption, j.platform_captions, j.media_urls, j.platform_options
        FROM targets t JOIN jobs j ON j.id = t.job_id WHERE t.id = ?`,
   );
   const openAttempt = db.prepare('INSERT INTO attempts (target_id, number, started_at) VALUES (?, ?, ?)');

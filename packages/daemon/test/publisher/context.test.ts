@@ -34,7 +34,7 @@ describe('the publish context', () => {
     const id = w.add({ due: T0 + 5, caption: 'hi' });
     await w.start();
     await w.advance(5);
-    expect(seen[0]?.target).toEqual({ id, jobId: `job_${id}`, platform: 'twitter', type: 'feed', caption: 'hi', dueAt: T0 + 5, attempt: 1, attemptStartedAt: T0 + 5 });
+    expect(seen[0]?.target).toEqual({ id, jobId: `job_${id}`, platform: 'twitter', type: 'feed', caption: 'hi', options: {}, dueAt: T0 + 5, attempt: 1, attemptStartedAt: T0 + 5 });
     expect(seen[0]?.credentials).toMatchObject({ connectionId: 'con_user-1_twitter', mode: 'sandbox' });
     expect(seen[0]?.media).toEqual([]);
     expect(w.row(id).post_id).toBe('http://127.0.0.1:1/sandbox/twitter/api.x.com');

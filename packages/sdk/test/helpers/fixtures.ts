@@ -21,6 +21,7 @@ export const post = (jobId: string, status: Post['status'] = 'scheduled'): Post 
   scheduled_for: '2026-12-25T10:00:00.000Z',
   type_schedule: {},
   require_approval: false,
+  platform_options: {},
   source: 'api',
   created_at: '2026-12-24T10:00:00.000Z',
   updated_at: '2026-12-24T10:00:00.000Z',

@@ -1,4 +1,4 @@
-import { PLATFORMS, PLATFORM_INFO, formatInstant, type PlatformsResponse } from '@socialpub/core';
+import { PLATFORMS, PLATFORM_INFO, formatInstant, platformOptionsJsonSchema, type PlatformsResponse } from '@socialpub/core';
 import { Hono } from 'hono';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
@@ -30,6 +30,7 @@ export function platformsRoutes(deps: RouteDeps) {
             Object.entries(info.media).map(([type, r]) => [type, { min: r.min, max: r.max, kinds: [...r.kinds], video_alone: r.videoAlone }]),
           ),
           pulls_media: info.pullsMedia,
+          options: platformOptionsJsonSchema(platform),
           connection: conn
             ? {
                 mode: conn.mode,

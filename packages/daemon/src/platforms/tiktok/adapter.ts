@@ -1,3 +1,4 @@
+import type { TiktokOptions } from '@socialpub/core';
 import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, PublishError, RetryableError } from '../errors';
@@ -67,8 +68,19 @@ interface TiktokCheckpoint {
   postUrl?: string | null;
 }
 
-/** The privacy level to post with (platforms.md §5.4: unaudited apps may only post SELF_ONLY). */
-export function choosePrivacy(meta: Record<string, unknown>, options: readonly Privacy[]): Privacy {
+/**
+ * The privacy level to post with: the job's platform_options.tiktok.privacy_level when set
+ * (it must be one of the creator's options now: never silently changed), else the
+ * connection's, else by audit (platforms.md §5.4: unaudited apps may only post SELF_ONLY).
+ */
+export function choosePrivacy(meta: Record<string, unknown>, options: readonly Privacy[], requested?: Privacy): Privacy {
+  if (requested !== undefined) {
+    if (options.includes(requested)) return requested;
+    throw new PermanentError(
+      `platform_options.tiktok.privacy_level: ${requested} is not one of this creator's privacy levels now (${options.join(', ') || 'none offered'})`,
+      { platformCode: 'privacy_level_option_mismatch' },
+    );
+  }
   const wanted = typeof meta.privacy_level === 'string' ? (meta.privacy_level as Privacy) : meta.audited === true ? 'PUBLIC_TO_EVERYONE' : 'SELF_ONLY';
   if (options.includes(wanted)) return wanted;
   if (meta.audited === true && wanted === 'PUBLIC_TO_EVERYONE' && options.includes('FOLLOWER_OF_CREATOR')) return 'FOLLOWER_OF_CREATOR';
@@ -177,19 +189,23 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
   /** Creator info, privacy, and init: the publish id (and upload URL) are checkpointed before any byte is sent. */
   async function start(ctx: PublishContext, client: TikTokClient, item: MediaItem, allowPull = true): Promise<string> {
     const info = await api<CreatorInfo>(ctx, client, 'creator info', '/v2/post/publish/creator_info/query/', {});
-    const privacy = choosePrivacy({ ...defaults, ...ctx.credentials.meta }, info.privacy_level_options ?? []);
+    const options = ctx.target.options as TiktokOptions;
+    const privacy = choosePrivacy({ ...defaults, ...ctx.credentials.meta }, info.privacy_level_options ?? [], options.privacy_level);
     const pull = allowPull && ctx.publicBaseUrl !== null && item.publicUrl !== null && item.publicUrl.startsWith('https://');
     const plan = planChunks(item.size, rules, deps.chunkBytes);
-    const postInfo = {
+    const meta = ctx.credentials.meta;
+    // The creator's own "No one" settings win; then the job's options; then the connection's.
+    const postInfo: Record<string, unknown> = {
       title: ctx.target.caption,
       privacy_level: privacy,
-      disable_duet: info.duet_disabled === true || ctx.credentials.meta.disable_duet === true,
-      disable_stitch: info.stitch_disabled === true || ctx.credentials.meta.disable_stitch === true,
-      disable_comment: info.comment_disabled === true || ctx.credentials.meta.disable_comment === true,
-      brand_content_toggle: false,
-      brand_organic_toggle: false,
-      is_aigc: ctx.credentials.meta.is_aigc === true,
+      disable_duet: info.duet_disabled === true || (options.disable_duet ?? meta.disable_duet === true),
+      disable_stitch: info.stitch_disabled === true || (options.disable_stitch ?? meta.disable_stitch === true),
+      disable_comment: info.comment_disabled === true || (options.disable_comment ?? meta.disable_comment === true),
+      brand_content_toggle: options.brand_content_toggle ?? false,
+      brand_organic_toggle: options.brand_organic_toggle ?? false,
+      is_aigc: options.is_aigc ?? meta.is_aigc === true,
     };
+    if (options.video_cover_timestamp_ms !== undefined) postInfo.video_cover_timestamp_ms = options.video_cover_timestamp_ms;
     const sourceInfo = pull
       ? { source: 'PULL_FROM_URL', video_url: item.publicUrl }
       : { source: 'FILE_UPLOAD', video_size: plan.videoSize, chunk_size: plan.chunkSize, total_chunk_count: plan.totalChunkCount };

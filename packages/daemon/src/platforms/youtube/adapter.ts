@@ -1,3 +1,4 @@
+import type { YoutubeOptions } from '@socialpub/core';
 import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { RetryableError } from '../errors';
@@ -111,7 +112,9 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
   async function startSession(ctx: PublishContext, client: GoogleClient, item: MediaItem): Promise<string> {
     const meta: Record<string, unknown> = { ...(defaultPrivacy ? { privacy_status: defaultPrivacy } : {}), ...ctx.credentials.meta };
     const contentType = item.mimeType.startsWith('video/') ? item.mimeType : 'application/octet-stream';
-    const uri = await call(ctx, client, 'upload start', () => client.startSession(videoResource(ctx.target.caption, meta), item.size, contentType, meta.notify_subscribers !== false));
+    const options = ctx.target.options as YoutubeOptions;
+    const notify = options.notify_subscribers ?? meta.notify_subscribers !== false;
+    const uri = await call(ctx, client, 'upload start', () => client.startSession(videoResource(ctx.target.caption, meta, options), item.size, contentType, notify));
     // Saved before any byte: a second session for the same file would make a second video.
     await ctx.checkpoint.save({ sessionUri: uri, sessionStartedAt: ctx.clock.now(), size: item.size });
     return uri;

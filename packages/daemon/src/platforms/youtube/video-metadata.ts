@@ -1,3 +1,5 @@
+import type { YoutubeOptions } from '@socialpub/core';
+
 /** YouTube text limits (platforms.md §6.3). */
 export const YT_LIMITS = { titleChars: 100, descriptionBytes: 5000, tagsChars: 500 } as const;
 
@@ -50,22 +52,25 @@ export type PrivacyStatus = 'public' | 'unlisted' | 'private';
 /**
  * The video resource sent when the upload session starts. Shorts use the same resource:
  * there is no API flag, YouTube classifies a vertical or square video of at most 3 minutes.
+ * The job's options (platform_options.youtube, validated by core) win over the connection's
+ * meta, which wins over the defaults drawn from the caption.
  */
-export function videoResource(caption: string, meta: Record<string, unknown>) {
-  const privacy = (['public', 'unlisted', 'private'] as const).includes(meta.privacy_status as PrivacyStatus) ? (meta.privacy_status as PrivacyStatus) : 'public';
+export function videoResource(caption: string, meta: Record<string, unknown>, options: YoutubeOptions = {}) {
+  const privacy =
+    options.privacy_status ?? ((['public', 'unlisted', 'private'] as const).includes(meta.privacy_status as PrivacyStatus) ? (meta.privacy_status as PrivacyStatus) : 'public');
   const snippet: Record<string, unknown> = {
-    title: titleFrom(caption, typeof meta.default_title === 'string' ? meta.default_title : undefined),
-    description: truncateBytes(safe(caption), YT_LIMITS.descriptionBytes),
-    categoryId: typeof meta.category_id === 'string' ? meta.category_id : '22',
+    title: options.title ?? titleFrom(caption, typeof meta.default_title === 'string' ? meta.default_title : undefined),
+    description: options.description ?? truncateBytes(safe(caption), YT_LIMITS.descriptionBytes),
+    categoryId: options.category_id ?? (typeof meta.category_id === 'string' ? meta.category_id : '22'),
   };
-  const tags = tagsFrom(caption);
+  const tags = options.tags ?? tagsFrom(caption);
   if (tags.length > 0) snippet.tags = tags;
   if (typeof meta.default_language === 'string') snippet.defaultLanguage = meta.default_language;
   return {
     snippet,
     status: {
       privacyStatus: privacy,
-      selfDeclaredMadeForKids: meta.made_for_kids === true,
+      selfDeclaredMadeForKids: options.made_for_kids ?? meta.made_for_kids === true,
       containsSyntheticMedia: meta.contains_synthetic_media === true,
       embeddable: true,
       license: 'youtube',

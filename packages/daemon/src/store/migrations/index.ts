@@ -8,6 +8,7 @@ import { migration050 } from './050-time';
 import { migration030 } from './030-agents';
 import { migration080 } from './080-platform-pauses';
 import { migration070 } from './070-sandbox-state';
+import { migration060 } from './060-job-platform-options';
 
 /**
  * Numbered migrations, applied in order at start, each in its own transaction.
@@ -24,4 +25,5 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 30, name: 'agents', sql: migration030 },
   { version: 80, name: 'platform-pauses', sql: migration080 },
   { version: 70, name: 'sandbox-state', sql: migration070 },
+  { version: 60, name: 'job-platform-options', sql: migration060 },
 ];

@@ -80,7 +80,7 @@ export function context(
     ...o.credentials,
   };
   const ctx: TestContext = {
-    target: { id: 'tgt_1', jobId: 'job_1', platform: o.platform, type: o.type, caption: o.caption ?? '', dueAt: sim.clock.now(), attempt: 1, attemptStartedAt: sim.clock.now() },
+    target: { id: 'tgt_1', jobId: 'job_1', platform: o.platform, type: o.type, caption: o.caption ?? '', options: {}, dueAt: sim.clock.now(), attempt: 1, attemptStartedAt: sim.clock.now() },
     media: o.media ?? [],
     credentials,
     saveTokens: async (u) => {

@@ -55,6 +55,8 @@ export interface ContextInput {
   clock: ManualClock;
   server: SimServer;
   meta?: Record<string, unknown>;
+  /** The job's platform_options for this platform. */
+  options?: Record<string, unknown>;
   accountId?: string | null;
   accountName?: string | null;
   tokenExpiresAt?: number | null;
@@ -92,6 +94,7 @@ export function makeContext(input: ContextInput): TestContext {
       platform: input.platform,
       type: input.type,
       caption: input.caption,
+      options: input.options ?? {},
       dueAt: input.clock.now(),
       attempt: 1,
       attemptStartedAt: input.attemptStartedAt ?? input.clock.now(),

@@ -185,6 +185,46 @@ describe('tiktok adapter against the TikTok simulator', () => {
     expect(sim.log.posts[0]!.postUrl).toBe(outcome.postUrl);
   });
 
+  it('sends platform_options.tiktok in post_info exactly as TikTok documents it', async () => {
+    await start({ audited: true });
+    const video = mediaFile('opt.mp4', fakeBytes('mp4', 5000), 'video', 'video/mp4');
+    const options = {
+      privacy_level: 'MUTUAL_FOLLOW_FRIENDS',
+      disable_comment: true,
+      disable_duet: false,
+      disable_stitch: true,
+      brand_content_toggle: true,
+      brand_organic_toggle: true,
+      is_aigc: true,
+      video_cover_timestamp_ms: 1500,
+    };
+    await driveClock(clock, adapter.publish(ctxFor([video], { options, meta: { audited: true, is_aigc: false } })));
+    const init = sim.log.to('POST', '/v2/post/publish/video/init/')[0]!;
+    expect((init.body as { post_info: unknown }).post_info).toEqual({ title: 'Dance #fyp', ...options });
+    expect(sim.log.posts[0]!.body.post_info).toEqual({ title: 'Dance #fyp', ...options });
+    expect(sim.log.posts[0]!.body.privacy_level).toBe('MUTUAL_FOLLOW_FRIENDS');
+  });
+
+  it('keeps the creator\'s "No one" settings over the options: a private account cannot allow duets', async () => {
+    const video = mediaFile('nd.mp4', fakeBytes('mp4', 5000), 'video', 'video/mp4');
+    await driveClock(clock, adapter.publish(ctxFor([video], { options: { privacy_level: 'SELF_ONLY', disable_stitch: false } })));
+    const info = (sim.log.requests[0]!.responseBody as { data: { stitch_disabled: boolean } }).data;
+    expect(info.stitch_disabled).toBe(true);
+    expect((sim.log.requests[1]!.body as { post_info: Record<string, unknown> }).post_info).toMatchObject({ privacy_level: 'SELF_ONLY', disable_stitch: true, disable_duet: false });
+  });
+
+  it('refuses a requested privacy level the creator does not have before init, naming the option', async () => {
+    const video = mediaFile('pl.mp4', fakeBytes('mp4', 5000), 'video', 'video/mp4');
+    // The sandbox creator is a private account: FOLLOWER_OF_CREATOR, MUTUAL_FOLLOW_FRIENDS, SELF_ONLY.
+    const err = await adapter.publish(ctxFor([video], { options: { privacy_level: 'PUBLIC_TO_EVERYONE' }, meta: { privacy_level: 'SELF_ONLY' } })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermanentError);
+    expect((err as PermanentError).platformCode).toBe('privacy_level_option_mismatch');
+    expect((err as Error).message).toBe(
+      "platform_options.tiktok.privacy_level: PUBLIC_TO_EVERYONE is not one of this creator's privacy levels now (FOLLOWER_OF_CREATOR, MUTUAL_FOLLOW_FRIENDS, SELF_ONLY)",
+    );
+    expect(calls()).toEqual(['POST /v2/post/publish/creator_info/query/']);
+  });
+
   it('fails permanently with TikTok\'s code, message and log id when an unaudited app posts publicly', async () => {
     sim.creator.privateAccount = false;
     const video = mediaFile('u.mp4', fakeBytes('mp4', 5000), 'video', 'video/mp4');

@@ -84,6 +84,40 @@ describe('youtube adapter against the YouTube simulator', () => {
     expect(sim.log.posts[0]!.body.status).toMatchObject({ privacyStatus: 'unlisted' });
   });
 
+  it('sends platform_options.youtube as snippet/status fields and notifySubscribers, over the connection and the caption', async () => {
+    const video = mediaFile('o.mp4', fakeBytes('mp4', 1000), 'video', 'video/mp4');
+    const options = {
+      title: 'Release notes 2.0',
+      description: 'Everything in 2.0, chapter by chapter.',
+      privacy_status: 'private',
+      tags: ['release notes', 'changelog'],
+      category_id: '27',
+      made_for_kids: true,
+      notify_subscribers: false,
+    };
+    await adapter.publish(ctxFor([video], { options, meta: { privacy_status: 'unlisted', category_id: '28', notify_subscribers: true } }));
+    const start = sim.log.requests[0]!;
+    expect(start.query).toEqual({ uploadType: 'resumable', part: 'snippet,status', notifySubscribers: 'false' });
+    expect(start.body).toEqual({
+      snippet: { title: 'Release notes 2.0', description: 'Everything in 2.0, chapter by chapter.', categoryId: '27', tags: ['release notes', 'changelog'] },
+      status: { privacyStatus: 'private', selfDeclaredMadeForKids: true, containsSyntheticMedia: false, embeddable: true, license: 'youtube', publicStatsViewable: true },
+    });
+    const post = sim.log.posts[0]!;
+    expect(post.body.notifySubscribers).toBe(false);
+    expect(post.body.snippet).toMatchObject({ title: 'Release notes 2.0', tags: ['release notes', 'changelog'], categoryId: '27' });
+    expect(post.body.status).toMatchObject({ privacyStatus: 'private', selfDeclaredMadeForKids: true });
+  });
+
+  it('keeps the caption defaults for the options a job leaves out', async () => {
+    const video = mediaFile('d.mp4', fakeBytes('mp4', 1000), 'video', 'video/mp4');
+    await adapter.publish(ctxFor([video], { options: { privacy_status: 'unlisted' } }));
+    expect(sim.log.requests[0]!.body).toMatchObject({
+      snippet: { title: 'Launch day', description: 'Launch day\nEverything we shipped this week. #launch #dev', categoryId: '22', tags: ['launch', 'dev'] },
+      status: { privacyStatus: 'unlisted', selfDeclaredMadeForKids: false },
+    });
+    expect(sim.log.requests[0]!.query.notifySubscribers).toBe('true');
+  });
+
   it('resumes an upload cut at 60% from the offset the session reports, not from zero', async () => {
     sim.log.inject({ method: 'PUT', path: '/upload/youtube/v3/videos', kind: 'cut', cutAtBytes: 600_000, skip: 2 });
     const video = mediaFile('cut.mp4', fakeBytes('mp4', 1_000_000), 'video', 'video/mp4');

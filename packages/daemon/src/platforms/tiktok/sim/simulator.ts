@@ -250,6 +250,7 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     if (title.length > 2200) return fail(c, 400, 'invalid_param', 'The title is longer than 2200 UTF-16 runes');
     const privacy = post.privacy_level as Privacy;
     if (!privacyOptions().includes(privacy)) return fail(c, 403, 'privacy_level_option_mismatch', `privacy_level ${String(privacy)} is not one of the creator's privacy_level_options`);
+    if (post.brand_content_toggle === true && privacy === 'SELF_ONLY') return fail(c, 400, 'invalid_param', 'Branded content visibility cannot be set to private.');
     if (!settings.audited && (privacy !== 'SELF_ONLY' || !creator.privateAccount)) {
       return fail(c, 403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to a private account with SELF_ONLY visibility.');
     }

@@ -1,0 +1,49 @@
+import { PLATFORM_OPTION_SCHEMAS, type PlatformOptions } from '@socialpub/core';
+import type { z } from 'zod';
+import { UsageError } from './errors';
+
+const SHAPE = 'youtube.title="My video"';
+
+/** The zod type name of an option field (optional unwrapped): boolean, number, array, string, enum. */
+function kindOf(field: z.ZodType): string {
+  const def = (field as unknown as { def: { type: string; innerType?: z.ZodType } }).def;
+  return def.type === 'optional' && def.innerType ? kindOf(def.innerType) : def.type;
+}
+
+/** One `--option` value as its field's type: true/false, a whole number, a comma-separated list, or text. */
+function typed(key: string, kind: string, text: string): unknown {
+  if (kind === 'boolean') {
+    if (text === 'true' || text === 'false') return text === 'true';
+    throw new UsageError(`--option ${key} takes true or false, not "${text}"`);
+  }
+  if (kind === 'number') {
+    if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`--option ${key} takes a whole number, not "${text}"`);
+    return Number(text);
+  }
+  if (kind === 'array') return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  return text;
+}
+
+/**
+ * `--option platform.field=value` (repeatable) as the request's platform_options, each value
+ * typed from the field's core schema. Unknown platforms or fields are usage errors that list
+ * what exists; the values' own rules are the daemon's to check (the same 400 as any client).
+ */
+export function parseOptionFlags(values: readonly string[], platforms: readonly string[]): PlatformOptions {
+  const out: Record<string, Record<string, unknown>> = {};
+  for (const v of values) {
+    const eq = v.indexOf('=');
+    const key = eq > 0 ? v.slice(0, eq).trim() : '';
+    const dot = key.indexOf('.');
+    if (eq <= 0 || dot <= 0 || dot === key.length - 1) throw new UsageError(`--option "${v}" must look like ${SHAPE}`);
+    const platform = key.slice(0, dot);
+    const name = key.slice(dot + 1);
+    const schema = (PLATFORM_OPTION_SCHEMAS as Record<string, z.ZodObject | undefined>)[platform];
+    if (!schema) throw new UsageError(`--option ${key}: ${platform} has no options (platforms with options: ${Object.keys(PLATFORM_OPTION_SCHEMAS).join(', ')})`);
+    if (!platforms.includes(platform)) throw new UsageError(`--option ${key}: ${platform} is not among the chosen platforms`);
+    const field = schema.shape[name] as z.ZodType | undefined;
+    if (!field) throw new UsageError(`--option ${key}: ${platform} has no option "${name}" (options: ${Object.keys(schema.shape).join(', ')})`);
+    (out[platform] ??= {})[name] = typed(key, kindOf(field), v.slice(eq + 1));
+  }
+  return out as PlatformOptions;
+}
