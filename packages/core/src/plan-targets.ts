@@ -60,7 +60,7 @@ export function dueTimeFor(base: number, value: ScheduleValue | null): number {
 }
 
 /**
- * Checks the timing rules of api-decisions.md and plans one target per platform x type.
+ * Checks the timing rules of docs/api.md ("Targets and their times") and plans one target per platform x type.
  * `now` is the injected clock's epoch ms.
  */
 export function planTargets(input: TimingInput, now: number): PlanResult {

@@ -33,7 +33,7 @@ const rule = (min: number, max: number, kinds: readonly MediaKind[], videoAlone 
 const ANY: readonly MediaKind[] = ['image', 'video'];
 const VIDEO: readonly MediaKind[] = ['video'];
 
-/** One table: types, defaults, caption limits and media rules, from shared/reference/platforms.md section 7. */
+/** One table: types, defaults, caption limits and media rules, from docs/reference/platforms.md §7. */
 export const PLATFORM_INFO: Readonly<Record<Platform, PlatformInfo>> = Object.freeze({
   instagram: {
     types: ['feed', 'story', 'reels'],

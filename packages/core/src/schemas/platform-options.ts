@@ -4,7 +4,7 @@ import { z } from 'zod';
 const noAngles = (s: string) => !/[<>]/.test(s);
 const utf8Bytes = (s: string) => new TextEncoder().encode(s).length;
 
-/** YouTube's tag budget: Σ(length, +2 for a tag with a space, as if quoted) + commas ≤ 500 (platforms.md §12.6.1). */
+/** YouTube's tag budget: Σ(length, +2 for a tag with a space, as if quoted) + commas ≤ 500 (docs/reference/platforms.md §12.6.1). */
 export function youtubeTagsLength(tags: readonly string[]): number {
   return tags.reduce((n, t) => n + [...t].length + (/\s/.test(t) ? 2 : 0), 0) + Math.max(0, tags.length - 1);
 }

@@ -5,7 +5,7 @@ const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 const encoder = new TextEncoder();
 
-/** A caption's length as the platform counts it (shared/reference/platforms.md section 7). */
+/** A caption's length as the platform counts it (docs/reference/platforms.md §7). */
 export function captionLength(text: string, counting: CaptionCounting): number {
   switch (counting) {
     case 'characters':

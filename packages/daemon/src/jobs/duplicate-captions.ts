@@ -2,7 +2,7 @@ import type { Platform, PublishRequest, Warning } from '@socialpub/core';
 
 /**
  * Platforms that refuse a post identical to an earlier one: X answers 403 "duplicate
- * content" on identical text, Facebook error 506 "duplicate post" (reference, platforms.md).
+ * content" on identical text, Facebook error 506 "duplicate post" (docs/reference/platforms.md).
  */
 export const REFUSES_DUPLICATES: readonly Platform[] = ['twitter', 'facebook'];
 

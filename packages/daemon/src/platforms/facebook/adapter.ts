@@ -35,7 +35,7 @@ interface FbCheckpoint {
 const LABEL = 'Facebook';
 
 /**
- * Facebook Page publishing with the page token (platforms.md §2): feed (text, link, one
+ * Facebook Page publishing with the page token (docs/reference/platforms.md §2): feed (text, link, one
  * or several photos, a video), stories (photo and video flows), reels (start / upload /
  * finish). socialpub pushes the bytes (multipart `source`, rupload), so no public URL is
  * needed. Every remote id is checkpointed before the next step.

@@ -6,7 +6,7 @@ import { captionPath, countIssue, mediaIssues, MB, typePath } from '../meta/vali
 const PHOTO_TYPES = ['image/jpeg', 'image/png', 'image/gif', 'image/bmp', 'image/tiff'] as const;
 
 /**
- * Facebook Page rules (platforms.md §2.2, §2.3). socialpub uploads the bytes to Facebook,
+ * Facebook Page rules (docs/reference/platforms.md §2.2, §2.3). socialpub uploads the bytes to Facebook,
  * so no public URL is needed.
  */
 export function validateFacebook(input: ValidationInput): ErrorDetail[] {

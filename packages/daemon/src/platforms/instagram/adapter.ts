@@ -16,7 +16,7 @@ export interface InstagramAdapterOptions extends MetaAdapterOptions, InstagramRu
 const LABEL = 'Instagram';
 
 /**
- * Instagram content publishing (platforms.md §1): containers, polling, media_publish,
+ * Instagram content publishing (docs/reference/platforms.md §1): containers, polling, media_publish,
  * permalink. `feed` is one image, a single video (published as a Reel, as the platform
  * requires) or a carousel of 2-10; `story` is one container and one publish per media;
  * `reels` one video. Media is pulled from its public URL.

@@ -10,7 +10,7 @@ export interface InstagramRules {
 
 const JPEG = ['image/jpeg'] as const;
 
-/** Instagram's rules (platforms.md §1.2, §1.3, §0.2) for one target. */
+/** Instagram's rules (docs/reference/platforms.md §1.2, §1.3, §0.2) for one target. */
 export function validateInstagram(input: ValidationInput, rules: InstagramRules = {}): ErrorDetail[] {
   const out: ErrorDetail[] = [];
   const maxTags = rules.maxHashtags ?? 5;

@@ -37,7 +37,7 @@ export function isAuthError(err: unknown): boolean {
 }
 
 /**
- * Maps a Graph failure to the publisher's control flow (platforms.md §1.6, §2.6, §4.6):
+ * Maps a Graph failure to the publisher's control flow (docs/reference/platforms.md §1.6, §2.6, §4.6):
  * transient -> retry; throttling and publishing quotas -> rate limited; token problems ->
  * auth expired; a lost answer to a publishing call -> outcome unknown; the rest permanent.
  */

@@ -4,7 +4,7 @@ import { mergePatch } from '../shared/merge-patch';
 import { GraphApiError, type Params } from './graph-client';
 import type { MetaRun } from './meta-run';
 
-/** What differs between Instagram's and Threads' container APIs (platforms.md §1.1, §4.1). */
+/** What differs between Instagram's and Threads' container APIs (docs/reference/platforms.md §1.1, §4.1). */
 export interface ContainerApi {
   label: string;
   createEdge: string;
@@ -202,7 +202,7 @@ export class ContainerFlow {
         return;
       } catch (err) {
         if (err instanceof RetryableError && /^9007\b|2207027/.test(err.platformCode ?? '') && tries < 5) {
-          // Not ready after all (platforms.md §1.1): wait a polling interval, re-check, publish again.
+          // Not ready after all (docs/reference/platforms.md §1.1): wait a polling interval, re-check, publish again.
           await this.clock.sleep(this.api.pollIntervalMs, this.run.ctx.signal);
           if ((await this.waitReady(unit, cid)) === 'PUBLISHED') return this.recover(unit);
           continue;
@@ -245,7 +245,7 @@ export class ContainerFlow {
 
   /**
    * The container says PUBLISHED but exposes no media id: find the media among the
-   * account's recent ones (platforms.md §1.7) by time and text; fall back to the container id.
+   * account's recent ones (docs/reference/platforms.md §1.7) by time and text; fall back to the container id.
    */
   async recover(unit: Unit): Promise<void> {
     const since = (unit.publishCalledAt ?? this.clock.now()) - 5 * 60_000;
@@ -266,7 +266,7 @@ export class ContainerFlow {
     await this.save();
   }
 
-  /** The permalink; never fails a post that is live (platforms.md §8.1.5). */
+  /** The permalink; never fails a post that is live (docs/reference/platforms.md §8.1.5). */
   async permalink(unit: Unit): Promise<string | null> {
     if (unit.permalink !== undefined) return unit.permalink;
     try {

@@ -3,10 +3,10 @@ import { parseJsonText } from '../shared/parse-json-text';
 import { singleAttempt } from '../shared/single-attempt';
 import { wasSent } from '../shared/was-sent';
 
-/** Default Graph API version (platforms.md §0.3: v20.0 expired 2026-09-24; docs use v25.0). */
+/** Default Graph API version (docs/reference/platforms.md §0.3: v20.0 expired 2026-09-24; docs use v25.0). */
 export const DEFAULT_GRAPH_VERSION = 'v25.0';
 
-/** The Graph error object every Meta product answers with (platforms.md §1.6). */
+/** The Graph error object every Meta product answers with (docs/reference/platforms.md §1.6). */
 export interface GraphErrorBody {
   message: string;
   type?: string;

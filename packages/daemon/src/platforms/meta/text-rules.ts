@@ -1,4 +1,4 @@
-/** Counting rules for Meta captions (platforms.md §1.3, §4.3). */
+/** Counting rules for Meta captions (docs/reference/platforms.md §1.3, §4.3). */
 
 const HASHTAG = /(?:^|[^\p{L}\p{N}_&/])#([\p{L}\p{N}_]*\p{L}[\p{L}\p{N}_]*)/gu;
 const MENTION = /(?:^|[^\p{L}\p{N}_.@/])@([A-Za-z0-9_](?:[A-Za-z0-9._]{0,29}))/gu;

@@ -15,7 +15,7 @@ export interface ThreadsAdapterOptions extends MetaAdapterOptions {
 const LABEL = 'Threads';
 
 /**
- * Threads publishing (platforms.md §4): a TEXT, IMAGE or VIDEO container, or a carousel
+ * Threads publishing (docs/reference/platforms.md §4): a TEXT, IMAGE or VIDEO container, or a carousel
  * of 2-20 children; poll; threads_publish; permalink. Threads only pulls media from
  * public URLs.
  */

@@ -3,7 +3,7 @@ import type { ValidationInput } from '../adapter';
 import { links, threadsLength } from '../meta/text-rules';
 import { captionPath, countIssue, mediaIssues, MB, reachability, typePath } from '../meta/validation-kit';
 
-/** Threads' rules (platforms.md §4.2, §4.3) for one target. */
+/** Threads' rules (docs/reference/platforms.md §4.2, §4.3) for one target. */
 export function validateThreads(input: ValidationInput): ErrorDetail[] {
   const out: ErrorDetail[] = [];
   if (input.type !== 'post') return [{ path: typePath('threads'), message: `Threads has no content type "${input.type}"; use post.` }];

@@ -71,7 +71,7 @@ interface TiktokCheckpoint {
 /**
  * The privacy level to post with: the job's platform_options.tiktok.privacy_level when set
  * (it must be one of the creator's options now: never silently changed), else the
- * connection's, else by audit (platforms.md §5.4: unaudited apps may only post SELF_ONLY).
+ * connection's, else by audit (docs/reference/platforms.md §5.4: unaudited apps may only post SELF_ONLY).
  */
 export function choosePrivacy(meta: Record<string, unknown>, options: readonly Privacy[], requested?: Privacy): Privacy {
   if (requested !== undefined) {

@@ -1,4 +1,4 @@
-/** TikTok's FILE_UPLOAD chunk rules (platforms.md §5.2, media transfer guide). */
+/** TikTok's FILE_UPLOAD chunk rules (docs/reference/platforms.md §5.2, media transfer guide). */
 export interface ChunkRules {
   /** Smallest chunk (files below it go as one chunk). Default 5 MiB. */
   min: number;

@@ -3,7 +3,7 @@ import { TikTokApiError, TikTokTransportError } from './tiktok-client';
 
 const DAY_MS = 24 * 3600_000;
 
-/** Hints for codes whose fix is on the user's side (platforms.md §5.4-5.6). */
+/** Hints for codes whose fix is on the user's side (docs/reference/platforms.md §5.4-5.6). */
 const HINTS: Record<string, string> = {
   unaudited_client_can_only_post_to_private_accounts:
     'TikTok only lets unaudited apps post privately from private accounts: set the connection privacy to SELF_ONLY or have the app audited',

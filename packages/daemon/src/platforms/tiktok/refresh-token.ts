@@ -3,7 +3,7 @@ import { toTokenUpdate } from '../shared/to-token-update';
 import { TokenRefreshError } from '../shared/token-refresh-error';
 import type { TokenRefresher } from '../shared/token-env';
 
-/** TikTok's token endpoint (platforms.md §5.4). */
+/** TikTok's token endpoint (docs/reference/platforms.md §5.4). */
 export const TIKTOK_TOKEN_PATH = '/v2/oauth/token/';
 
 /**

@@ -40,7 +40,7 @@ interface TwitterCheckpoint {
   username?: string | null;
 }
 
-/** What a POST /2/tweets body needs (platforms.md §3.1 A; the spec's CreatePostsRequest). */
+/** What a POST /2/tweets body needs (docs/reference/platforms.md §3.1 A; the spec's CreatePostsRequest). */
 interface CreatePostBody {
   text: string;
   media?: { media_ids: string[] };
@@ -140,7 +140,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
     return id;
   }
 
-  /** STATUS polling, sleeping `check_after_secs` between checks (platforms.md §3.1 C.4). */
+  /** STATUS polling, sleeping `check_after_secs` between checks (docs/reference/platforms.md §3.1 C.4). */
   async function waitForProcessing(ctx: PublishContext, client: XClient, id: string, first: ProcessingInfo, index: number, expiresAt?: number): Promise<void> {
     let info: ProcessingInfo | undefined = first;
     const deadline = ctx.clock.now() + maxProcessingMs;

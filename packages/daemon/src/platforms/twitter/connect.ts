@@ -9,7 +9,7 @@ import { authorizeWithPkce } from '../shared/authorize-with-pkce';
 import { X_TOKEN_PATH, xClientAuth } from './refresh-token';
 import { XApiError, XClient, type XAuth } from './x-client';
 
-/** Scopes for publishing (platforms.md §3.4); offline.access brings the refresh token. */
+/** Scopes for publishing (docs/reference/platforms.md §3.4); offline.access brings the refresh token. */
 export const X_SCOPES = ['tweet.read', 'tweet.write', 'users.read', 'media.write', 'offline.access'];
 
 export interface TwitterConnectOptions {

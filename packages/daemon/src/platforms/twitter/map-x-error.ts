@@ -16,7 +16,7 @@ export function rateLimitReset(headers: Record<string, string | string[] | undef
 }
 
 /**
- * Turns an X failure into the publisher's typed errors (platforms.md §3.6), keeping X's
+ * Turns an X failure into the publisher's typed errors (docs/reference/platforms.md §3.6), keeping X's
  * own message. `creates` marks the call that publishes (POST /2/tweets): a failure there
  * after the request left means the post may exist, so it is never plainly retried.
  */

@@ -3,7 +3,7 @@ import { postTokenForm } from '../shared/post-token-form';
 import { toTokenUpdate } from '../shared/to-token-update';
 import { TokenRefreshError } from '../shared/token-refresh-error';
 
-/** X's token endpoint (platforms.md §3.4): `POST https://api.x.com/2/oauth2/token`. */
+/** X's token endpoint (docs/reference/platforms.md §3.4): `POST https://api.x.com/2/oauth2/token`. */
 export const X_TOKEN_PATH = '/2/oauth2/token';
 
 /** Basic auth for confidential X clients; public clients send `client_id` in the form instead. */

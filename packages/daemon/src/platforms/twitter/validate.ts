@@ -2,7 +2,7 @@ import type { ErrorDetail } from '@socialpub/core';
 import twitterText from 'twitter-text';
 import type { ValidationInput, ValidationMedia } from '../adapter';
 
-/** X's media limits (platforms.md §3.2). */
+/** X's media limits (docs/reference/platforms.md §3.2). */
 export const X_LIMITS = {
   imageBytes: 5 * 1024 * 1024,
   gifBytes: 15 * 1024 * 1024,

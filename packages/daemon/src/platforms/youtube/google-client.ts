@@ -60,7 +60,7 @@ export interface GoogleClientOptions {
   http?: Got;
 }
 
-/** The YouTube Data API's resumable upload protocol over got (platforms.md §6.1), no automatic retries. */
+/** The YouTube Data API's resumable upload protocol over got (docs/reference/platforms.md §6.1), no automatic retries. */
 export class GoogleClient {
   constructor(private readonly options: GoogleClientOptions) {}
 

@@ -10,7 +10,7 @@ const HINTS: Record<string, string> = {
 };
 
 /**
- * Google's `errors[].reason` as the publisher's typed errors (platforms.md §6.6), keeping
+ * Google's `errors[].reason` as the publisher's typed errors (docs/reference/platforms.md §6.6), keeping
  * Google's message: quotaExceeded waits for the quota reset (midnight Pacific), rate limits
  * back off, authError means the token needs a refresh or a reconnect, 5xx is retried, and
  * validation reasons are permanent.

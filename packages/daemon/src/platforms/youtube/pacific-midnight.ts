@@ -18,7 +18,7 @@ function pacificOffsetMinutes(instant: number): number {
 
 /**
  * The next midnight in America/Los_Angeles after `now` (epoch ms): when YouTube Data API
- * quotas reset (platforms.md §6.5). DST-correct: the offset is read at the target day.
+ * quotas reset (docs/reference/platforms.md §6.5). DST-correct: the offset is read at the target day.
  */
 export function nextPacificMidnight(now: number): number {
   const offset = pacificOffsetMinutes(now);

@@ -3,7 +3,7 @@ import { toTokenUpdate } from '../shared/to-token-update';
 import { TokenRefreshError } from '../shared/token-refresh-error';
 import type { TokenRefresher } from '../shared/token-env';
 
-/** Google's token endpoint (platforms.md §6.4). */
+/** Google's token endpoint (docs/reference/platforms.md §6.4). */
 export const GOOGLE_TOKEN_HOST = 'oauth2.googleapis.com';
 
 /**

@@ -1,6 +1,6 @@
 import type { YoutubeOptions } from '@socialpub/core';
 
-/** YouTube text limits (platforms.md §6.3). */
+/** YouTube text limits (docs/reference/platforms.md §6.3). */
 export const YT_LIMITS = { titleChars: 100, descriptionBytes: 5000, tagsChars: 500 } as const;
 
 const encoder = new TextEncoder();

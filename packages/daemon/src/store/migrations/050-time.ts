@@ -1,5 +1,5 @@
 /**
- * Time zones, queues and series (issue 14). A job's zone and wall time live beside the job
+ * Time zones, queues and series. A job's zone and wall time live beside the job
  * (one row per job in job_times), so the jobs table keeps its shape.
  */
 export const migration050 = `

@@ -1,14 +1,14 @@
 import { migration001 } from './001-init';
-import { migration010 } from './010-target-fire-index';
 import { migration002 } from './002-job-status';
 import { migration003 } from './003-job-status-insert-guard';
+import { migration010 } from './010-target-fire-index';
 import { migration020 } from './020-media-files-name';
+import { migration030 } from './030-agents';
 import { migration040 } from './040-events';
 import { migration050 } from './050-time';
-import { migration030 } from './030-agents';
-import { migration080 } from './080-platform-pauses';
-import { migration070 } from './070-sandbox-state';
 import { migration060 } from './060-job-platform-options';
+import { migration070 } from './070-sandbox-state';
+import { migration080 } from './080-platform-pauses';
 
 /**
  * Numbered migrations, applied in order at start, each in its own transaction.
@@ -16,14 +16,14 @@ import { migration060 } from './060-job-platform-options';
  */
 export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
   { version: 1, name: 'init', sql: migration001 },
-  { version: 10, name: 'target-fire-index', sql: migration010 },
   { version: 2, name: 'job-status', sql: migration002 },
   { version: 3, name: 'job-status-insert-guard', sql: migration003 },
+  { version: 10, name: 'target-fire-index', sql: migration010 },
   { version: 20, name: 'media-files-name', sql: migration020 },
+  { version: 30, name: 'agents', sql: migration030 },
   { version: 40, name: 'events', sql: migration040 },
   { version: 50, name: 'time', sql: migration050 },
-  { version: 30, name: 'agents', sql: migration030 },
-  { version: 80, name: 'platform-pauses', sql: migration080 },
-  { version: 70, name: 'sandbox-state', sql: migration070 },
   { version: 60, name: 'job-platform-options', sql: migration060 },
+  { version: 70, name: 'sandbox-state', sql: migration070 },
+  { version: 80, name: 'platform-pauses', sql: migration080 },
 ];

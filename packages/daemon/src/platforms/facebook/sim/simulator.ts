@@ -2,7 +2,7 @@ import { bool, DAY_MS, fail, GraphFail, graphTime, isPublicHttpUrl, listEdge, pi
 
 /**
  * graph.facebook.com / graph-video.facebook.com / rupload.facebook.com for Pages, strict
- * per platforms.md §2 and §9: page tokens, feed/photos/videos, unpublished photos for
+ * per docs/reference/platforms.md §2 and §9: page tokens, feed/photos/videos, unpublished photos for
  * multi-photo posts and photo stories, video_reels and video_stories start / upload /
  * finish with rupload offsets, the 30-per-24 h reels quota, 506 on a consecutive
  * duplicate, /stories and /feed for reconciliation.

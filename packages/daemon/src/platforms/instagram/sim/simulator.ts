@@ -4,7 +4,7 @@ import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, t
 
 /**
  * graph.instagram.com (Instagram Login) and the Instagram edges of graph.facebook.com
- * (Facebook Login), strict per platforms.md §1 and §9: containers IN_PROGRESS ->
+ * (Facebook Login), strict per docs/reference/platforms.md §1 and §9: containers IN_PROGRESS ->
  * FINISHED | ERROR, EXPIRED after 24 h, PUBLISHED; 9007/2207027 when publishing early;
  * the publishing quota on media_publish; Graph error bodies.
  */

@@ -1,6 +1,6 @@
 import { DAY_MS, fail, type MetaSimState, type SimAccount, type SimPlatform } from './core';
 
-/** An Instagram or Threads media container (platforms.md §1.1, §4.1). */
+/** An Instagram or Threads media container (docs/reference/platforms.md §1.1, §4.1). */
 export interface SimContainer extends Record<string, unknown> {
   _type: 'container';
   id: string;

@@ -4,7 +4,7 @@ const LONG_LIVED_S = 5_184_000; // 60 days
 const SHORT_LIVED_S = 3_600;
 
 /**
- * The token endpoints of the three hosts (platforms.md §1.4, §2.4, §4.4): code exchange,
+ * The token endpoints of the three hosts (docs/reference/platforms.md §1.4, §2.4, §4.4): code exchange,
  * long-lived exchange, and refresh, which Instagram and Threads allow only for a
  * long-lived token at least 24 h old and not yet expired.
  */
@@ -52,7 +52,7 @@ function codeExchange(req: SimRequest, sim: MetaSimState, platform: SimPlatform)
   const kind: TokenRecord['kind'] = platform === 'instagram' ? 'ig_user' : platform === 'threads' ? 'threads_user' : 'fb_user';
   const rec = sim.issueToken({ token: sim.newToken(platform === 'facebook' ? 'EAA' : platform === 'threads' ? 'THQ' : 'IGQ'), platform, kind, accountId: code.accountId, expiresAt: sim.clock.now() + SHORT_LIVED_S * 1000, longLived: false, appId });
   if (platform === 'instagram') {
-    // The documented shape (platforms.md §1.4); clients must also accept the flat one.
+    // The documented shape (docs/reference/platforms.md §1.4); clients must also accept the flat one.
     return { data: [{ access_token: rec.token, user_id: code.accountId, permissions: 'instagram_business_basic,instagram_business_content_publish' }] };
   }
   if (platform === 'threads') return { access_token: rec.token, user_id: code.accountId };

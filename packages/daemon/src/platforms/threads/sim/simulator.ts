@@ -3,7 +3,7 @@ import { checkChildren, containerStatus, createContainer, getContainer, publishi
 import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest } from '../../meta/sim/core';
 
 /**
- * graph.threads.net, strict per platforms.md §4 and §9: containers, publishing on
+ * graph.threads.net, strict per docs/reference/platforms.md §4 and §9: containers, publishing on
  * FINISHED only, 500 characters counted the Threads way, at most 5 links, carousels of
  * 2-20, 250 posts per 24 h on threads_publish.
  */

@@ -10,7 +10,7 @@ import { planProblem, TIKTOK_CHUNK_RULES, type ChunkRules } from '../chunk-plan'
 
 /**
  * A strict simulator of open.tiktokapis.com (Content Posting API, Direct Post) and its
- * upload host (platforms.md §5, §9): every answer wrapped in `{data, error{code, message,
+ * upload host (docs/reference/platforms.md §5, §9): every answer wrapped in `{data, error{code, message,
  * log_id}}`; privacy_level checked against creator_info; the chunk arithmetic enforced
  * at init and on every PUT (206/201/416 with a Content-Range progress header); upload URLs
  * that expire after 1 h; status progressing PROCESSING_UPLOAD/DOWNLOAD -> PUBLISH_COMPLETE

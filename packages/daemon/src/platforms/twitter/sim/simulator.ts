@@ -10,7 +10,7 @@ import { hostPath, recorder, recordOf, SimulatorLog } from '../../shared/sim/sim
 import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 
 /**
- * A strict simulator of api.x.com for the endpoints socialpub uses (platforms.md §3, §9):
+ * A strict simulator of api.x.com for the endpoints socialpub uses (docs/reference/platforms.md §3, §9):
  * problem-details errors shaped as x-api-v2.openapi.json describes them, 201 on create,
  * 403 on duplicate text, x-rate-limit-* headers and 429s, processing_info progressions
  * driven by the clock, media ownership and count checks, OAuth 2.0 with PKCE (30 s codes,

@@ -12,7 +12,7 @@ import { nextPacificMidnight } from '../pacific-midnight';
 
 /**
  * A strict simulator of YouTube's videos.insert resumable upload on www.googleapis.com and
- * of Google's token endpoint on oauth2.googleapis.com (platforms.md §6, §9): a real
+ * of Google's token endpoint on oauth2.googleapis.com (docs/reference/platforms.md §6, §9): a real
  * resumable session (Location header; 308 + Range; 201 + the video resource on the last
  * byte; `bytes *\/N` probes; 404 once the session expired), 256 KiB multiples for every
  * chunk but the last, Google JSON errors with `errors[].reason`, the videos.insert quota
