@@ -22,7 +22,7 @@ const node = process.execPath;
 const tool = (name: string) => join(root, 'node_modules', '.bin', name);
 // npm (the machine's, run by this node: it comes first on PATH) keeps its own cache, so the registry is not fetched again each run.
 const env = { ...home.env, PATH: `${dirname(node)}:${process.env.PATH}`, npm_config_cache: process.env.npm_config_cache ?? join(process.env.HOME ?? home.root, '.npm') };
-const npm = (args: string[], cwd: string) => execa('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd, env, extendEnv: false, timeout: 120_000 });
+const npm = (args: string[], cwd: string) => execa('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd, env, extendEnv: false, timeout: 280_000 });
 let cliTgz = '';
 let sdkTgz = '';
 
@@ -38,7 +38,7 @@ beforeAll(async () => {
   writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, version: '1.0.0' }));
   await npm(['install', cliTgz, sdkTgz], project);
   await npm(['install', '--global', '--prefix', prefix, cliTgz], home.root);
-}, 300_000);
+}, 600_000);
 
 afterAll(async () => {
   await execa(join(project, 'node_modules', '.bin', 'socialpub'), ['down'], { env, extendEnv: false, reject: false });
