@@ -57,7 +57,7 @@ describe('the daemon config file <data dir>/config.json', () => {
     expect(resolveConfig({ dataDir: dataDir() }, {}).publishConcurrency).toEqual({});
     expect(publisherConcurrencyOptions({})).toEqual({});
     expect(() => resolveConfig({ dataDir: dataDir() }, { SOCIALPUB_PUBLISH_CONCURRENCY: 'connection=0' })).toThrow(/connection must be a whole number of at least 1/);
-    expect(() => resolveConfig({ dataDir: dataDir() }, { SOCIALPUB_PUBLISH_CONCURRENCY: 'mastodon=4' })).toThrow(/unknown key "mastodon"/);
+    expect(() => resolveConfig({ dataDir: dataDir() }, { SOCIALPUB_PUBLISH_CONCURRENCY: 'bluesky=4' })).toThrow(/unknown key "bluesky"/);
     expect(() => resolveConfig({ dataDir: dataDir() }, { SOCIALPUB_PUBLISH_CONCURRENCY: '64' })).toThrow(/cannot read "64"/);
     expect(() => resolveConfig({ dataDir: dataDir({ publish_concurrency: { platform: 'many' } }) }, {})).toThrow(/publish_concurrency: platform must be a whole number/);
     expect(() => resolveConfig({ dataDir: dataDir({ publish_concurrency: 64 }) }, {})).toThrow(/"publish_concurrency" must be an object/);
