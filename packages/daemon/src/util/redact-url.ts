@@ -1,12 +1,16 @@
 /**
  * Query parameters that carry a credential or a signature, lower-cased: OAuth and API
- * tokens; AWS SigV4 and SigV2 presigned URLs (S3, CloudFront); Google Cloud Storage V4 and
+ * tokens, authorization codes and verifiers (an OAuth callback's `code` buys a token); AWS SigV4 and SigV2 presigned URLs (S3, CloudFront); Google Cloud Storage V4 and
  * V2 signed URLs; Azure SAS (`sig`); Alibaba OSS. Anyone holding one of these can fetch
  * the object (or more) until it expires, so none is logged or shown in an error.
  */
 export const SECRET_URL_PARAMS: ReadonlySet<string> = new Set([
   'access_token',
   'refresh_token',
+  'code',
+  'code_verifier',
+  'oauth_token',
+  'oauth_verifier',
   'id_token',
   'client_secret',
   'token',

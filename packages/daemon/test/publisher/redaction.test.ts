@@ -32,6 +32,11 @@ describe('redactUrlSecrets', () => {
     expect(out).toContain('X-Amz-Credential=[redacted]');
     expect(redactUrlSecrets('https://user:hunter2@files.example.com/a.jpg')).toBe('https://[redacted]@files.example.com/a.jpg');
   });
+
+  it('takes OAuth authorization codes and verifiers out of callback URLs, keeping state', () => {
+    expect(redactUrlSecrets('GET http://127.0.0.1:8080/callback?state=s1&code=4%2F0AbCdEf')).toBe('GET http://127.0.0.1:8080/callback?state=s1&code=[redacted]');
+    expect(redactUrlSecrets('http://127.0.0.1/cb?oauth_token=rt1&oauth_verifier=v9')).toBe('http://127.0.0.1/cb?oauth_token=[redacted]&oauth_verifier=[redacted]');
+  });
 });
 
 describe('signed media URLs in publishing errors', () => {

@@ -18,6 +18,6 @@ describe('logger', () => {
       msg: 'used sp_key_abcdefghij0123456789_[redacted]',
       header: 'Bearer [redacted]',
     });
-    expect(redact('https://x/cb?code=1&access_token=secret&b=2')).toBe('https://x/cb?code=1&access_token=[redacted]&b=2');
+    expect(redact('https://x/cb?code=1&access_token=secret&b=2')).toBe('https://x/cb?code=[redacted]&access_token=[redacted]&b=2');
   });
 });

@@ -316,7 +316,12 @@ export class ContainerFlow {
   }
 }
 
-/** The platform's refusal to publish a container that is already published (code 100, subcode 2207006). */
+/**
+ * The platform's refusal to publish a container that is already published. Meta documents
+ * no code for it (docs/reference/platforms.md §1 lists subcode 2207006 as "media not found");
+ * the answer seen in practice carries 2207006 with an "already been published" message, so
+ * both must match. Any other 2207006 is a container to recreate (classify-error.ts).
+ */
 function alreadyPublished(err: unknown): boolean {
   const cause = err instanceof Error ? err.cause : undefined;
   return cause instanceof GraphApiError && cause.error.error_subcode === 2207006 && /already been published/i.test(cause.error.message);
