@@ -7,6 +7,7 @@ export const TARGET_STATUSES = Object.freeze([
   'failed',
   'cancelled',
   'needs_review',
+  'removed',
 ] as const);
 export type TargetStatus = (typeof TARGET_STATUSES)[number];
 
@@ -19,6 +20,7 @@ export const JOB_STATUSES = Object.freeze([
   'failed',
   'cancelled',
   'needs_review',
+  'removed',
 ] as const);
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
@@ -29,12 +31,14 @@ export type JobSource = (typeof JOB_SOURCES)[number];
 /** Targets that have not started: they can still be re-timed, cancelled, approved. */
 export const NOT_STARTED: readonly TargetStatus[] = Object.freeze(['pending_approval', 'scheduled']);
 /** Targets that will not change again by themselves. */
-export const TERMINAL: readonly TargetStatus[] = Object.freeze(['published', 'failed', 'cancelled', 'needs_review']);
+export const TERMINAL: readonly TargetStatus[] = Object.freeze(['published', 'failed', 'cancelled', 'needs_review', 'removed']);
 
 /**
  * A job's status, derived from its targets (never stored, so it cannot drift):
  * anything still waiting for approval wins, then anything in flight or queued, then
- * needs_review (a person must look), then the settled mix.
+ * needs_review (a person must look), then the settled mix: all published, some still
+ * published (`partially_published`, also when others were taken down), nothing published
+ * any more but something taken down (`removed`), failed, cancelled.
  */
 export function deriveJobStatus(statuses: readonly TargetStatus[]): JobStatus {
   if (statuses.length === 0) return 'cancelled';
@@ -46,6 +50,7 @@ export function deriveJobStatus(statuses: readonly TargetStatus[]): JobStatus {
   const published = statuses.filter((s) => s === 'published').length;
   if (published === statuses.length) return 'published';
   if (published > 0) return 'partially_published';
+  if (has('removed')) return 'removed';
   if (has('failed')) return 'failed';
   return 'cancelled';
 }

@@ -15,6 +15,7 @@ export const EVENT_TYPES = Object.freeze([
   'target.retrying',
   'target.failed',
   'target.needs_review',
+  'target.removed',
   'media.task_completed',
   'media.task_failed',
   'connection.expired',

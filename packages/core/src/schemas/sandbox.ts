@@ -26,6 +26,7 @@ export const SandboxPostSchema = z
     account_id: z.string().nullable(),
     created_at: InstantOut,
     body: z.record(z.string(), z.unknown()).meta({ description: 'What the adapter sent, as the simulator recorded it.' }),
+    removed_at: InstantOut.nullable().optional().meta({ description: 'When the simulator deleted the post (a take-down), else null.' }),
   })
   .meta({ id: 'SandboxPost' });
 export type SandboxPost = z.infer<typeof SandboxPostSchema>;

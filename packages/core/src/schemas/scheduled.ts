@@ -11,6 +11,17 @@ export const TargetErrorSchema = z
   .object({ code: z.string(), message: z.string(), platform_code: z.string().nullable().optional() })
   .meta({ id: 'TargetError' });
 
+export const TargetRemovalSchema = z
+  .object({
+    state: z.enum(['failed', 'unknown']).meta({
+      description: 'failed: the platform refused the deletion (the post is still up); unknown: the request went out and no answer came back.',
+    }),
+    code: z.string(),
+    message: z.string(),
+    at: InstantOut,
+  })
+  .meta({ id: 'TargetRemoval', description: 'The last take-down attempt of a target that is still published, else null.' });
+
 export const TargetSchema = z
   .object({
     platform: PlatformId,
@@ -23,6 +34,9 @@ export const TargetSchema = z
     published_at: InstantOut.nullable(),
     error: TargetErrorSchema.nullable(),
     scheduled_local: z.string().optional().meta({ description: 'scheduled_for as local wall time in the post timezone (always sent).' }),
+    // Take-downs (POST /content/scheduled/unpublish): always sent; optional in the type for older fixtures.
+    removed_at: InstantOut.nullable().optional().meta({ description: 'When the post was taken down (status removed), else null.' }),
+    removal: TargetRemovalSchema.nullable().optional(),
   })
   .meta({ id: 'Target' });
 export type Target = z.infer<typeof TargetSchema>;

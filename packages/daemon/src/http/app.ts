@@ -6,9 +6,10 @@ import type { DaemonConfig, RateClass } from '../config';
 import { EventsHub } from '../events/events-hub';
 import { createWebhooksService } from '../events/webhooks-service';
 import { createJobsService } from '../jobs/jobs-service';
+import { createTakedownService, type RemoverEntry } from '../jobs/takedown';
 import type { HostResolver } from '../media/address-guard';
 import type { PlatformAdapter } from '../platforms/adapter';
-import { createAdapters } from '../platforms/registry';
+import { createAdapters, createRemovers } from '../platforms/registry';
 import { guessingMediaLookup, idleScheduler, type MediaLookup, type SchedulerHooks } from '../services';
 import type { DB } from '../store/database';
 import { createStore, type Store } from '../store/store';
@@ -59,6 +60,10 @@ export interface AppDeps {
   mediaLookup?: MediaLookup;
   /** Default: createAdapters(config.platforms). */
   adapters?: Map<Platform, PlatformAdapter>;
+  /** Take-down support per platform. Default: createRemovers(config.platforms). */
+  removers?: Map<Platform, RemoverEntry>;
+  /** Where sandbox connections' take-downs reach the simulators (the daemon's own URL); default: none served. */
+  sandboxBaseUrl?: (platform: Platform, host: string) => string;
   /** Mounted at /api/agents/v1/media behind auth, the media rate limit, the body limit (not on POST /upload) and Idempotency-Key on POST /prepare. */
   mediaRoutes?: Hono<AppEnv>;
   /** Prepared files, mounted at /files, unauthenticated. */
@@ -108,13 +113,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const commits = store.commits;
   const mediaLookup = deps.mediaLookup ?? guessingMediaLookup;
   const adapters = deps.adapters ?? createAdapters(config.platforms);
+  const jobs = createJobsService({ store, clock, logger, scheduler, mediaLookup, adapters, publicBaseUrl: config.publicUrl });
+  const removers = deps.removers ?? createRemovers(config.platforms);
   const routeDeps: RouteDeps = {
     store,
     clock,
     config,
     logger,
     scheduler,
-    jobs: createJobsService({ store, clock, logger, scheduler, mediaLookup, adapters, publicBaseUrl: config.publicUrl }),
+    jobs,
+    takedowns: createTakedownService({ store, clock, logger, jobs, removers, sandboxBaseUrl: deps.sandboxBaseUrl ?? null }),
     mediaLookup,
     adapters,
     startedAt: clock.now(),

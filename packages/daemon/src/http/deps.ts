@@ -1,6 +1,7 @@
 import type { Platform } from '@socialpub/core';
 import type { DaemonConfig } from '../config';
 import type { JobsService } from '../jobs/jobs-service';
+import type { TakedownService } from '../jobs/takedown';
 import type { PlatformAdapter } from '../platforms/adapter';
 import type { MediaLookup, SchedulerHooks } from '../services';
 import type { Store } from '../store/store';
@@ -16,6 +17,8 @@ export interface RouteDeps {
   scheduler: SchedulerHooks;
   /** The content service the job routes call. */
   jobs: JobsService;
+  /** Take-downs (POST /content/scheduled/unpublish). */
+  takedowns: TakedownService;
   mediaLookup: MediaLookup;
   adapters: Map<Platform, PlatformAdapter>;
   /** When the daemon started (epoch ms), for /healthz uptime. */

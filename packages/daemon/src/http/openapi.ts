@@ -224,6 +224,17 @@ export function openApiDocument(): Json {
           responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
         },
       },
+      [p('/content/scheduled/unpublish')]: {
+        post: {
+          operationId: 'unpublishScheduled',
+          summary: 'Take a published post down: delete it on every platform that allows it (extension)',
+          description:
+            'Each published target whose platform deletes posts (twitter, facebook, threads, youtube; instagram through Facebook Login) is deleted there and becomes `removed`; the others answer per target why they stay published (tiktok has no deletion API). Idempotent: a repeated call sends nothing for removed targets and answers `changed: false`. A deletion whose answer was lost is `unknown`; the next call looks the post up before deleting. Nothing published: 409.',
+          tags: ['scheduled'],
+          parameters: [JOB_ID],
+          responses: { 200: limited(ok('UnpublishResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
+        },
+      },
       [p('/content/series')]: {
         get: {
           operationId: 'listSeries',

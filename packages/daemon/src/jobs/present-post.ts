@@ -14,6 +14,8 @@ export function presentTarget(t: TargetRecord, zone = 'UTC'): Target {
     published_at: t.publishedAt === null ? null : formatInstant(t.publishedAt),
     error: t.errorCode ? { code: t.errorCode, message: t.errorMessage ?? '', platform_code: t.platformCode } : null,
     scheduled_local: wallTimeOf(t.dueAt, zone),
+    removed_at: t.removedAt === null ? null : formatInstant(t.removedAt),
+    removal: t.removal === null ? null : { state: t.removal.state, code: t.removal.code, message: t.removal.message, at: formatInstant(t.removal.at) },
   };
 }
 

@@ -59,6 +59,9 @@ export interface CheckpointStore {
   save(patch: Record<string, unknown>): Promise<void>;
 }
 
+/** What a call to a platform on a connection's behalf needs (publishing, and take-downs: platforms/remove-post.ts). */
+export type CallContext = Omit<PublishContext, 'media' | 'checkpoint'>;
+
 export interface PublishContext {
   target: {
     id: string;

@@ -7,6 +7,7 @@ import type { ConnectionInfo, ConnectionInput } from '../store/connections';
 import type { Credentials, TokenUpdate } from '../store/credentials';
 import type { Clock } from '../util/clock';
 import type { PlatformAdapter } from './adapter';
+import type { PostRemover } from './remove-post';
 import type { MetaConnectOptions } from './meta/connect';
 
 /**
@@ -25,7 +26,12 @@ export interface PlatformModule {
   readonly connect: Connector;
   /** Keeps live tokens fresh in the background; null when the platform's tokens need no refresh. */
   readonly refresher: Refresher | null;
+  /** Take-downs (POST /content/scheduled/unpublish): how the platform deletes a post, or why it cannot. */
+  readonly deletion: Deletion;
 }
+
+/** Whether a platform's API deletes published posts (docs/reference/platforms.md §12). */
+export type Deletion = { supported: true; createRemover(config: PlatformsConfig): PostRemover } | { supported: false; reason: string };
 
 /** Platform settings from the daemon's configuration (`DaemonConfig.platforms`). */
 export interface PlatformsConfig {

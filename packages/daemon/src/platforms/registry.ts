@@ -3,6 +3,7 @@ import type { PlatformAdapter } from './adapter';
 import { facebook } from './facebook';
 import { instagram } from './instagram';
 import type { PlatformModule, PlatformsConfig, Refresher, SimulatorFactory } from './platform-module';
+import type { PostRemover } from './remove-post';
 import { threads } from './threads';
 import { tiktok } from './tiktok';
 import { twitter } from './twitter';
@@ -18,6 +19,11 @@ export function platformModule(platform: Platform): PlatformModule | undefined {
 /** The real adapters, one per platform. */
 export function createAdapters(config: PlatformsConfig = {}): Map<Platform, PlatformAdapter> {
   return new Map(PLATFORMS.map((m) => [m.platform, m.createAdapter(config)]));
+}
+
+/** The platforms' take-down support: a remover where the API deletes posts, else the reason it cannot. */
+export function createRemovers(config: PlatformsConfig = {}): Map<Platform, PostRemover | { unsupported: string }> {
+  return new Map(PLATFORMS.map((m) => [m.platform, m.deletion.supported ? m.deletion.createRemover(config) : { unsupported: m.deletion.reason }]));
 }
 
 /** The simulators to serve for sandbox connections, each once (Meta's three platforms share one). */

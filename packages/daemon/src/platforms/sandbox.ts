@@ -54,6 +54,7 @@ interface SandboxPostRow {
   kind: string;
   body: string;
   created_at: number;
+  removed_at: number | null;
 }
 
 /**
@@ -76,6 +77,7 @@ export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: 
     kind: r.kind,
     body: JSON.parse(r.body) as Record<string, unknown>,
     createdAt: r.created_at,
+    removedAt: r.removed_at,
   }));
 }
 
@@ -89,5 +91,6 @@ export function presentSandboxPost(p: SandboxPost): SandboxPostView {
     account_id: p.accountId,
     created_at: formatInstant(p.createdAt),
     body: p.body,
+    removed_at: p.removedAt ? formatInstant(p.removedAt) : null,
   };
 }

@@ -35,6 +35,7 @@ export function migrate(db: DB): void {
   for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     if (applied.has(m.version)) continue;
     db.transaction(() => {
+      m.before?.(db);
       db.exec(m.sql);
       db.prepare('INSERT INTO migrations (version, name, applied_at) VALUES (?, ?, ?)').run(m.version, m.name, Date.now());
     }).immediate();

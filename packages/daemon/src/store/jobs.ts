@@ -1,5 +1,6 @@
 import type { ContentType, JobSource, JobStatus, Platform, PlatformOptions, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
+import type { TargetRemoval } from './removals';
 
 export interface TargetRecord {
   id: string;
@@ -18,6 +19,10 @@ export interface TargetRecord {
   errorMessage: string | null;
   platformCode: string | null;
   updatedAt: number;
+  /** When the post was taken down (status removed), else null. */
+  removedAt: number | null;
+  /** The last take-down that did not end in removed (store/removals.ts), else null. */
+  removal: TargetRemoval | null;
 }
 
 export interface JobRecord {
@@ -84,6 +89,8 @@ interface TargetRow {
   error_message: string | null;
   platform_code: string | null;
   updated_at: number;
+  removed_at: number | null;
+  removal: string | null;
 }
 
 const toTarget = (r: TargetRow): TargetRecord => ({
@@ -103,6 +110,8 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   errorMessage: r.error_message,
   platformCode: r.platform_code,
   updatedAt: r.updated_at,
+  removedAt: r.removed_at,
+  removal: r.removal === null ? null : (JSON.parse(r.removal) as TargetRemoval),
 });
 
 const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
@@ -138,7 +147,7 @@ export interface ListOptions {
 }
 
 const TARGET_COLUMNS =
-  'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, updated_at';
+  'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, updated_at, removed_at, removal';
 const JOB_COLUMNS =
   'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, source, sort_at, created_at, updated_at';
 const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";

@@ -12,6 +12,7 @@ import { createQueuesRepository } from './queues';
 import { createSeriesRepository } from './series';
 import { createPlatformPausesRepository } from './platform-pauses';
 import { createRateWindowsRepository } from './rate-windows';
+import { createRemovalsRepository } from './removals';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
 import { createWebhooksRepository } from './webhooks';
@@ -41,5 +42,6 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     events: createEventsRepository(db),
     webhooks: createWebhooksRepository(db),
     platformPauses: createPlatformPausesRepository(db),
+    removals: createRemovalsRepository(db),
   };
 }

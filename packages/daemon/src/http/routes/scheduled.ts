@@ -1,4 +1,4 @@
-import { JobIdQuerySchema, ListQuerySchema, UpdateRequestSchema, type CancelResponse, type GetResponse, type ListResponse, type UpdateResponse } from '@socialpub/core';
+import { JobIdQuerySchema, ListQuerySchema, UpdateRequestSchema, type CancelResponse, type GetResponse, type ListResponse, type UnpublishResponse, type UpdateResponse } from '@socialpub/core';
 import { Hono, type Context } from 'hono';
 import type { ListPosition } from '../../store/jobs';
 import type { RouteDeps } from '../deps';
@@ -24,7 +24,7 @@ function requireJobId(c: Context): string {
   return parsed.data.job_id;
 }
 
-/** GET, PATCH, DELETE /content/scheduled and POST /content/scheduled/approve|reject. */
+/** GET, PATCH, DELETE /content/scheduled and POST /content/scheduled/approve|reject|unpublish. */
 export function scheduledRoutes(deps: RouteDeps) {
   const { jobs } = deps;
 
@@ -64,6 +64,10 @@ export function scheduledRoutes(deps: RouteDeps) {
     })
     .post('/reject', async (c) => {
       const body: UpdateResponse = { success: true, ...(await jobs.reject(c.get('user'), requireJobId(c))) };
+      return c.json(body, 200);
+    })
+    .post('/unpublish', async (c) => {
+      const body: UnpublishResponse = await deps.takedowns.unpublish(c.get('user'), requireJobId(c));
       return c.json(body, 200);
     });
 }

@@ -3,6 +3,7 @@ import { connectMeta } from '../meta/connect';
 import { metaSandbox } from '../meta/sim/sandbox';
 import type { PlatformModule } from '../platform-module';
 import { createFacebookAdapter } from './adapter';
+import { createFacebookRemover } from './remove';
 
 /** Facebook pages: Graph API posts, photos and videos with a page token. */
 export const facebook: PlatformModule = {
@@ -13,4 +14,5 @@ export const facebook: PlatformModule = {
   connect: (options, io, deps) => connectMeta('facebook', options, io, deps),
   // Page tokens from a long-lived user token do not expire.
   refresher: null,
+  deletion: { supported: true, createRemover: (config) => createFacebookRemover({ graphVersion: config.graphVersion }) },
 };

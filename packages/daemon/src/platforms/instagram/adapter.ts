@@ -1,4 +1,4 @@
-import type { PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
+import type { CallContext, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
 import { ContainerFlow, type ContainerApi, type Unit } from '../meta/container-flow';
 import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
@@ -41,7 +41,7 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
     const token = requireToken(ctx, LABEL);
     const client = newClient(ctx, options, viaFacebook ? 'graph.facebook.com' : 'graph.instagram.com', options.graphVersion ?? DEFAULT_GRAPH_VERSION, token);
     // Instagram Login tokens refresh (>= 24 h old); Facebook Login tokens cannot: re-authenticate.
-    const refresher = viaFacebook ? null : (c: PublishContext, t: string) => refreshInstagramToken({ baseUrl: c.baseUrl('graph.instagram.com'), token: t, signal: c.signal, http: options.http });
+    const refresher = viaFacebook ? null : (c: CallContext, t: string) => refreshInstagramToken({ baseUrl: c.baseUrl('graph.instagram.com'), token: t, signal: c.signal, http: options.http });
     const run = new MetaRun(ctx, LABEL, client, refresher);
     return new ContainerFlow(run, api, ctx.credentials.accountId ?? 'me');
   };

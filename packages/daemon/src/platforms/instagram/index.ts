@@ -5,6 +5,7 @@ import { metaRefresher } from '../meta/refresher';
 import { metaSandbox } from '../meta/sim/sandbox';
 import type { PlatformModule } from '../platform-module';
 import { createInstagramAdapter } from './adapter';
+import { createInstagramRemover } from './remove';
 
 /** Instagram: Graph API containers (pulled media), Instagram Login or via a Facebook page. */
 export const instagram: PlatformModule = {
@@ -15,4 +16,5 @@ export const instagram: PlatformModule = {
   connect: (options, io, deps) => connectMeta('instagram', options, io, deps),
   // Instagram Login tokens refresh; a token from Facebook Login lives with its page.
   refresher: metaRefresher('instagram', 'graph.instagram.com', refreshInstagramToken, (c) => c.meta.login !== 'facebook'),
+  deletion: { supported: true, createRemover: (config) => createInstagramRemover({ graphVersion: config.graphVersion }) },
 };

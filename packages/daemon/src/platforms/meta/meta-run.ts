@@ -1,5 +1,5 @@
 import type { Got } from 'got';
-import type { PublishContext } from '../adapter';
+import type { CallContext, PublishContext } from '../adapter';
 import { AuthExpiredError, RetryableError, type PublishError } from '../errors';
 import { classifyGraphError, isAuthError } from './classify-error';
 import { GraphApiError, GraphClient, GraphTransportError, type GraphCall } from './graph-client';
@@ -18,7 +18,7 @@ export interface MetaAdapterOptions {
 }
 
 /** How a platform refreshes its token; absent where it cannot (Facebook Login: re-authenticate). */
-export type TokenRefresher = (ctx: PublishContext, token: string) => Promise<TokenGrant>;
+export type TokenRefresher = (ctx: CallContext, token: string) => Promise<TokenGrant>;
 
 /**
  * One publish (or reconcile) run against a Meta host: every call is classified into the
@@ -26,11 +26,11 @@ export type TokenRefresher = (ctx: PublishContext, token: string) => Promise<Tok
  * the step retried once. A refresh the platform refuses marks the connection expired; a
  * transient refresh failure only retries later.
  */
-export class MetaRun {
+export class MetaRun<C extends CallContext = PublishContext> {
   #refreshed = false;
 
   constructor(
-    readonly ctx: PublishContext,
+    readonly ctx: C,
     readonly label: string,
     readonly client: GraphClient,
     readonly refresher: TokenRefresher | null,
@@ -90,12 +90,12 @@ export class MetaRun {
 }
 
 /** The access token of a connection, or an auth error naming the fix. */
-export function requireToken(ctx: PublishContext, label: string): string {
+export function requireToken(ctx: CallContext, label: string): string {
   const token = ctx.credentials.secrets.access_token;
   if (!token) throw new AuthExpiredError(`${label}: the connection holds no access token. Reconnect with \`socialpub connect ${ctx.target.platform}\`.`);
   return token;
 }
 
-export function newClient(ctx: PublishContext, o: MetaAdapterOptions, host: string, version: string | null, token: string, tokenIn: 'header' | 'param' = 'header'): GraphClient {
+export function newClient(ctx: CallContext, o: MetaAdapterOptions, host: string, version: string | null, token: string, tokenIn: 'header' | 'param' = 'header'): GraphClient {
   return new GraphClient({ baseUrl: ctx.baseUrl(host), version, token, tokenIn, signal: ctx.signal, timeoutMs: o.timeoutMs, http: o.http });
 }

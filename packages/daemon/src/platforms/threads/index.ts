@@ -5,6 +5,7 @@ import { metaRefresher } from '../meta/refresher';
 import { metaSandbox } from '../meta/sim/sandbox';
 import type { PlatformModule } from '../platform-module';
 import { createThreadsAdapter } from './adapter';
+import { createThreadsRemover } from './remove';
 
 /** Threads: the Threads API's containers (pulled media). */
 export const threads: PlatformModule = {
@@ -14,4 +15,5 @@ export const threads: PlatformModule = {
   simulator: metaSandbox,
   connect: (options, io, deps) => connectMeta('threads', options, io, deps),
   refresher: metaRefresher('threads', 'graph.threads.net', refreshThreadsToken),
+  deletion: { supported: true, createRemover: () => createThreadsRemover() },
 };

@@ -18,4 +18,6 @@ export const tiktok: PlatformModule = {
   connect: (o, io, deps) =>
     connectTiktok({ ...(o as unknown as TiktokConnectOptions), clientKey: (o.clientKey as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
   refresher: tiktokBackgroundRefresher,
+  // docs/reference/platforms.md §12.5.4: the Content Posting API has no deletion endpoint.
+  deletion: { supported: false, reason: 'TikTok offers no API to delete a published post; delete it in the TikTok app' },
 };

@@ -1,13 +1,12 @@
 import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { OutcomeUnknownError, PermanentError, PublishError, RetryableError } from '../errors';
-import { ensureAccessToken } from '../shared/ensure-access-token';
 import { callRenewingToken } from '../shared/call-renewing-token';
 import { readMediaChunk } from '../shared/read-media-chunk';
 import { mapXError } from './map-x-error';
-import { refreshTwitterToken } from './refresh-token';
 import { isGif, validateTwitter } from './validate';
-import { XApiError, XClient, type XAuth } from './x-client';
+import { xAuthFor } from './x-auth';
+import { XApiError, XClient } from './x-client';
 
 export interface TwitterAdapterDeps {
   /** APPEND chunk size for videos and GIFs. Default 4 MiB (X documented ≤ 5 MB per segment). */
@@ -64,14 +63,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
   const maxProcessingMs = deps.maxProcessingMs ?? 30 * 60_000;
   const settleMs = deps.reconcileSettleMs ?? 30_000;
 
-  /** OAuth 1.0a when the connection holds user-context keys, else the (refreshed) OAuth 2.0 token. */
-  async function authFor(ctx: PublishContext, force = false): Promise<XAuth> {
-    const s = ctx.credentials.secrets;
-    if (s.oauth_token && s.oauth_token_secret && s.consumer_key && s.consumer_secret) {
-      return { kind: 'oauth1', keys: { consumerKey: s.consumer_key, consumerSecret: s.consumer_secret, token: s.oauth_token, tokenSecret: s.oauth_token_secret } };
-    }
-    return { kind: 'oauth2', token: await ensureAccessToken(ctx, refreshTwitterToken, { force }) };
-  }
+  const authFor = xAuthFor;
 
   async function clientFor(ctx: PublishContext): Promise<XClient> {
     return new XClient({ baseUrl: ctx.baseUrl(HOST), auth: await authFor(ctx), signal: ctx.signal, timeoutMs: deps.requestTimeoutMs, ...(deps.http ? { http: deps.http } : {}) });

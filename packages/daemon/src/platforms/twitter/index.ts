@@ -1,6 +1,7 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
 import { createTwitterAdapter } from './adapter';
+import { createTwitterRemover } from './remove';
 import { twitterBackgroundRefresher } from './background-refresher';
 import { connectTwitter, type TwitterConnectOptions } from './connect';
 import { twitterSandbox } from './sim/sandbox';
@@ -15,4 +16,5 @@ export const twitter: PlatformModule = {
   connect: (o, io, deps) =>
     connectTwitter({ ...(o as unknown as TwitterConnectOptions), clientId: (o.clientId as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
   refresher: twitterBackgroundRefresher,
+  deletion: { supported: true, createRemover: () => createTwitterRemover() },
 };

@@ -68,7 +68,7 @@ export class GoogleClient {
     (this.options as { token: string }).token = token;
   }
 
-  async #send(url: string, init: { method: 'GET' | 'POST' | 'PUT'; body?: string | Buffer; headers: Record<string, string> }, what: string): Promise<Response<string>> {
+  async #send(url: string, init: { method: 'GET' | 'POST' | 'PUT' | 'DELETE'; body?: string | Buffer; headers: Record<string, string> }, what: string): Promise<Response<string>> {
     try {
       return (await (this.options.http ?? got)(url, {
         method: init.method,
@@ -122,5 +122,22 @@ export class GoogleClient {
   async probe(sessionUri: string, total: number): Promise<SessionState> {
     const res = await this.#send(sessionUri, { method: 'PUT', body: '', headers: { 'content-length': '0', 'content-range': `bytes */${total}` } }, 'asking the upload session');
     return this.#settle(res);
+  }
+
+  /** videos.delete (docs/reference/platforms.md §12.6.7): 204 deleted; 404 videoNotFound: already gone. */
+  async deleteVideo(id: string): Promise<'deleted' | 'already_gone'> {
+    const res = await this.#send(`${this.options.baseUrl.replace(/\/+$/, '')}/youtube/v3/videos?id=${encodeURIComponent(id)}`, { method: 'DELETE', headers: {} }, 'deleting the video');
+    if (res.statusCode === 204 || res.statusCode === 200) return 'deleted';
+    const err = parseGoogleError(res.statusCode, res.body);
+    if (res.statusCode === 404 && err.reason === 'videoNotFound') return 'already_gone';
+    throw err;
+  }
+
+  /** videos.list by id: whether the video exists (an unknown or deleted id lists no item, §12.6.6). */
+  async videoExists(id: string): Promise<boolean> {
+    const res = await this.#send(`${this.options.baseUrl.replace(/\/+$/, '')}/youtube/v3/videos?part=id&id=${encodeURIComponent(id)}`, { method: 'GET', headers: {} }, 'looking the video up');
+    if (res.statusCode !== 200) throw parseGoogleError(res.statusCode, res.body);
+    const items = (JSON.parse(res.body) as { items?: Array<{ id?: string }> }).items ?? [];
+    return items.some((v) => v.id === id);
   }
 }

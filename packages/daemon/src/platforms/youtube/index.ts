@@ -1,6 +1,7 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
 import { createYoutubeAdapter } from './adapter';
+import { createYoutubeRemover } from './remove';
 import { youtubeBackgroundRefresher } from './background-refresher';
 import { connectYoutube, type YoutubeConnectOptions } from './connect';
 import { youtubeSandbox } from './sim/sandbox';
@@ -15,4 +16,5 @@ export const youtube: PlatformModule = {
   connect: (o, io, deps) =>
     connectYoutube({ ...(o as unknown as YoutubeConnectOptions), clientId: (o.clientId as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
   refresher: youtubeBackgroundRefresher,
+  deletion: { supported: true, createRemover: () => createYoutubeRemover() },
 };

@@ -1,4 +1,9 @@
-import { TARGET_STATUSES } from '@socialpub/core';
+/**
+ * The target statuses as this migration shipped them. Frozen here (it once read core's
+ * live list): a status added later is added by its own migration (100 adds `removed`), so
+ * a new database and a migrated one end with the same schema.
+ */
+const TARGET_STATUSES_001 = ['pending_approval', 'scheduled', 'publishing', 'published', 'failed', 'cancelled', 'needs_review'];
 
 const inList = (values: readonly string[]) => values.map((v) => `'${v}'`).join(', ');
 
@@ -72,7 +77,7 @@ CREATE TABLE targets (
   type TEXT NOT NULL,
   schedule_key TEXT,                         -- the type_schedule key that timed it, or NULL for the base
   due_at INTEGER NOT NULL,
-  status TEXT NOT NULL CHECK (status IN (${inList(TARGET_STATUSES)})),
+  status TEXT NOT NULL CHECK (status IN (${inList(TARGET_STATUSES_001)})),
   attempts INTEGER NOT NULL DEFAULT 0,
   next_attempt_at INTEGER,                   -- backoff: not before this time (NULL: due_at)
   lease_until INTEGER,                       -- while publishing: the claim expires then

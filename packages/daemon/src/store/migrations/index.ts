@@ -1,3 +1,4 @@
+import type Database from 'better-sqlite3';
 import { migration001 } from './001-init';
 import { migration002 } from './002-job-status';
 import { migration003 } from './003-job-status-insert-guard';
@@ -9,12 +10,21 @@ import { migration050 } from './050-time';
 import { migration060 } from './060-job-platform-options';
 import { migration070 } from './070-sandbox-state';
 import { migration080 } from './080-platform-pauses';
+import { migration100, widenTargetStatusCheck } from './100-target-removed';
+
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+  /** Runs before `sql`, in the same transaction: schema edits SQL alone cannot make (see 100). */
+  before?: (db: Database.Database) => void;
+}
 
 /**
  * Numbered migrations, applied in order at start, each in its own transaction.
  * Append only: never edit a migration that has shipped; add the next number.
  */
-export const MIGRATIONS: readonly { version: number; name: string; sql: string }[] = [
+export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'init', sql: migration001 },
   { version: 2, name: 'job-status', sql: migration002 },
   { version: 3, name: 'job-status-insert-guard', sql: migration003 },
@@ -26,4 +36,5 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 60, name: 'job-platform-options', sql: migration060 },
   { version: 70, name: 'sandbox-state', sql: migration070 },
   { version: 80, name: 'platform-pauses', sql: migration080 },
+  { version: 100, name: 'target-removed', sql: migration100, before: widenTargetStatusCheck },
 ];

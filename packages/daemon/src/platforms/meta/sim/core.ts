@@ -4,7 +4,7 @@ import type { DB } from '../../../store/database';
 import type { Clock } from '../../../util/clock';
 import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
 import { readBody } from '../../shared/read-body';
-import { sandboxPostSink, type SimulatedPost } from '../../shared/sim/sandbox-post-sink';
+import { sandboxPostRemoval, sandboxPostSink, type PostRemovalSink, type SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import type { GraphErrorBody } from '../graph-client';
 
 /**
@@ -163,6 +163,7 @@ export class MetaSimState {
   readonly posts: SimPost[] = [];
   readonly faults: Fault[] = [];
   readonly #persistPost: ((post: SimPost) => void) | undefined;
+  readonly #persistRemoval: PostRemovalSink | undefined;
   /** Containers (IG/Threads) or videos (FB) created next end in ERROR with this message. */
   readonly processingFailures: { platform: SimPlatform; message: string }[] = [];
   #seq = 0;
@@ -180,6 +181,7 @@ export class MetaSimState {
       quota: { instagram: 100, threads: 250, facebookReels: 30, ...config.quota },
     };
     this.#persistPost = sandboxPostSink(db);
+    this.#persistRemoval = sandboxPostRemoval(db);
   }
 
   /** Numeric ids like Graph's, unique across restarts (time-based) and within one (sequence). */
@@ -289,6 +291,13 @@ export class MetaSimState {
     this.posts.push(full);
     this.#persistPost?.(full);
     return full;
+  }
+
+  /** A post deleted (a take-down): marked removed here and in sandbox_posts. */
+  removePost(platform: SimPlatform, postId: string): void {
+    const now = this.clock.now();
+    for (const p of this.posts) if (p.platform === platform && p.postId === postId && !p.removedAt) p.removedAt = now;
+    this.#persistRemoval?.(platform, postId, now);
   }
 
   /** The processing error the next container of `platform` will end in, if one was injected. */

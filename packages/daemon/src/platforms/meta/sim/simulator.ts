@@ -7,17 +7,18 @@ import { threadsRoutes } from '../../threads/sim/simulator';
 import { dropConnection } from '../../shared/drop-connection';
 import { GraphFail, MetaSimState, readSimRequest, recordOf, type MetaSimConfig, type SimRoutes } from './core';
 import { commentRoutes } from './comments';
+import { deletionRoutes } from './deletion';
 import { oauthRoutes } from './oauth';
 
 /** Which route sets answer on which host (the first that recognises a path wins). */
 const HOSTS: Record<string, SimRoutes[]> = {
-  'graph.facebook.com': [oauthRoutes, commentRoutes, instagramRoutes, facebookRoutes],
+  'graph.facebook.com': [oauthRoutes, commentRoutes, deletionRoutes, instagramRoutes, facebookRoutes],
   'graph-video.facebook.com': [facebookRoutes],
   'rupload.facebook.com': [facebookRoutes],
-  'graph.instagram.com': [oauthRoutes, commentRoutes, instagramRoutes],
+  'graph.instagram.com': [oauthRoutes, commentRoutes, deletionRoutes, instagramRoutes],
   'api.instagram.com': [oauthRoutes],
-  'graph.threads.net': [oauthRoutes, commentRoutes, threadsRoutes],
-  'graph.threads.com': [oauthRoutes, commentRoutes, threadsRoutes],
+  'graph.threads.net': [oauthRoutes, commentRoutes, deletionRoutes, threadsRoutes],
+  'graph.threads.com': [oauthRoutes, commentRoutes, deletionRoutes, threadsRoutes],
 };
 
 export const META_SIMULATOR_HOSTS = Object.keys(HOSTS);

@@ -10,6 +10,20 @@ export interface SimulatedPost {
   kind: string;
   body: Record<string, unknown>;
   createdAt: number;
+  /** When the simulator deleted it (a take-down); absent while it is up. */
+  removedAt?: number | null;
+}
+
+/** Records that a simulator deleted a post (platform, post id, epoch ms). */
+export type PostRemovalSink = (platform: Platform, postId: string, at: number) => void;
+
+/** Marks a simulated post deleted in sandbox_posts, so `socialpub sandbox posts` shows it removed. */
+export function sandboxPostRemoval(db: DB | null): PostRemovalSink | undefined {
+  if (!db) return undefined;
+  const mark = db.prepare('UPDATE sandbox_posts SET removed_at = ? WHERE platform = ? AND post_id = ? AND removed_at IS NULL');
+  return (platform, postId, at) => {
+    mark.run(at, platform, postId);
+  };
 }
 
 /** Persists simulated posts into sandbox_posts, so `socialpub sandbox posts` lists them across restarts. */

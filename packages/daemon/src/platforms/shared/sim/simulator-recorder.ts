@@ -1,7 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Clock } from '../../../util/clock';
 import { dropConnection } from '../drop-connection';
-import type { SimulatedPost } from './sandbox-post-sink';
+import type { PostRemovalSink, SimulatedPost } from './sandbox-post-sink';
 
 /**
  * What the X, TikTok and YouTube simulators share: a record of every request and
@@ -55,6 +55,8 @@ export interface SimulatorOptions {
   clock: Clock;
   /** Called for every post made (the daemon persists them into sandbox_posts). */
   onPost?: (post: SimulatedPost) => void;
+  /** Called for every post deleted (the daemon marks it removed in sandbox_posts). */
+  onRemove?: PostRemovalSink;
 }
 
 /** Shared bookkeeping; each simulator owns one. */
@@ -63,7 +65,10 @@ export class SimulatorLog {
   readonly posts: SimulatedPost[] = [];
   readonly #faults: Array<Fault & { left: number; toSkip: number }> = [];
 
-  constructor(private readonly onPost?: (post: SimulatedPost) => void) {}
+  constructor(
+    private readonly onPost?: (post: SimulatedPost) => void,
+    private readonly onRemove?: PostRemovalSink,
+  ) {}
 
   inject(fault: Fault): void {
     this.#faults.push({ ...fault, left: fault.times ?? 1, toSkip: fault.skip ?? 0 });
@@ -94,6 +99,12 @@ export class SimulatorLog {
   addPost(post: SimulatedPost): void {
     this.posts.push(post);
     this.onPost?.(post);
+  }
+
+  /** A post the simulator deleted: marked removed here and in sandbox_posts. */
+  removePost(platform: SimulatedPost['platform'], postId: string, at: number): void {
+    for (const p of this.posts) if (p.platform === platform && p.postId === postId && !p.removedAt) p.removedAt = at;
+    this.onRemove?.(platform, postId, at);
   }
 
   /** Requests to one path (below the host root), in order. */

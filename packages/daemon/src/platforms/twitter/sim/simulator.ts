@@ -7,7 +7,7 @@ import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token
 import { multipartFields, parseMultipart } from '../../shared/sim/multipart';
 import { simState, type SimState } from '../../shared/sim/sim-state';
 import { hostPath, recorder, recordOf, SimulatorLog } from '../../shared/sim/simulator-recorder';
-import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
+import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 
 /**
  * A strict simulator of api.x.com for the endpoints socialpub uses (docs/reference/platforms.md §3, §9):
@@ -57,6 +57,8 @@ interface PostRecord {
 export interface TwitterSimulatorOptions {
   clock: Clock;
   onPost?: (post: SimulatedPost) => void;
+  /** Called for every post deleted (sandbox_posts.removed_at). */
+  onRemove?: PostRemovalSink;
   /** How long video/GIF processing takes after finalize. Default 5 s. */
   processingMs?: number;
   /** Posts per user per 15 minutes before 429 (the stricter documented reading). Default 100. */
@@ -81,7 +83,7 @@ type ProblemKind = 'invalid-request' | 'disallowed-resource' | 'resource-not-fou
 
 export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   const { clock } = options;
-  const log = new SimulatorLog(options.onPost);
+  const log = new SimulatorLog(options.onPost, options.onRemove);
   const settings = { processingMs: options.processingMs ?? 5_000, failProcessing: false, postsPer15Min: options.postsPer15Min ?? LIMITS.tweets! };
   const state = options.state ?? simState(null, 'x');
   const defaultUser: XSimUser = { id: '1000000000000000001', username: 'sandbox_x', name: 'Sandbox X' };
@@ -488,6 +490,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (!p) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find post with id: [${id}].`, { resource_type: 'post', resource_id: id, parameter: 'id', value: id });
     if (p.userId !== userId) return problem(c, 403, 'not-authorized-for-resource', 'Forbidden', 'You are not allowed to delete this Post.', { resource_type: 'post', resource_id: id });
     posts.delete(id);
+    log.removePost('twitter', id, clock.now());
     return c.json({ data: { deleted: true } });
   });
 

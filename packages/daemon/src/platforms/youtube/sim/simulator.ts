@@ -7,7 +7,7 @@ import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token
 import { parseMultipart } from '../../shared/sim/multipart';
 import { simState, type SimState } from '../../shared/sim/sim-state';
 import { readBody } from '../../shared/read-body';
-import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
+import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { nextPacificMidnight } from '../pacific-midnight';
 
 /**
@@ -29,6 +29,8 @@ const ID_CHARS = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 export interface YoutubeSimulatorOptions {
   clock: Clock;
   onPost?: (post: SimulatedPost) => void;
+  /** Called for every post deleted (sandbox_posts.removed_at). */
+  onRemove?: PostRemovalSink;
   /** videos.insert calls per Pacific day. Default 100. */
   insertsPerDay?: number;
   /** How long an upload session lives. Default 7 days. */
@@ -53,7 +55,7 @@ const encoder = new TextEncoder();
 
 export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   const { clock } = options;
-  const log = new SimulatorLog(options.onPost);
+  const log = new SimulatorLog(options.onPost, options.onRemove);
   const settings = { insertsPerDay: options.insertsPerDay ?? 100, sessionTtlMs: options.sessionTtlMs ?? 7 * 24 * 3600_000 };
   const state = options.state ?? simState(null, 'youtube');
   const channel = { id: 'UCsandboxChannel0000000a', title: 'Sandbox YouTube' };
@@ -394,6 +396,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     if (!v) return gError(c, 404, 'videoNotFound', 'The video that you are trying to delete cannot be found.', 'youtube.video');
     if (v.channelId !== channelId) return gError(c, 403, 'forbidden', 'The video that you are trying to delete cannot be deleted. The request might not be properly authorized.', 'youtube.video');
     videos.delete(id);
+    log.removePost('youtube', id, clock.now());
     return c.body(null, 204);
   });
 

@@ -1,0 +1,25 @@
+import type { MetaAdapterOptions } from '../meta/meta-run';
+import { requireToken } from '../meta/meta-run';
+import { createMetaRemover } from '../meta/remove';
+import { refreshThreadsToken } from '../meta/token-endpoints';
+import type { PostRemover } from '../remove-post';
+
+/**
+ * Threads take-downs (docs/reference/platforms.md §12.4.2): `DELETE /{threads-media-id}`
+ * with `threads_delete`; at most 100 deletions per profile per 24 h (a refusal then is
+ * reported on the target and the call may be repeated later).
+ */
+export function createThreadsRemover(options: MetaAdapterOptions = {}): PostRemover {
+  return createMetaRemover(
+    {
+      label: 'Threads',
+      host: 'graph.threads.net',
+      version: options.threadsVersion ?? 'v1.0',
+      tokenIn: 'param',
+      token: (ctx) => requireToken(ctx, 'Threads'),
+      refresher: (c, t) => refreshThreadsToken({ baseUrl: c.baseUrl('graph.threads.net'), token: t, signal: c.signal, http: options.http }),
+      refusal: () => null,
+    },
+    options,
+  );
+}
