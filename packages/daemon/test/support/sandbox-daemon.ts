@@ -55,11 +55,17 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   // eslint-disable-next-line prefer-const
   let publisher: Publisher;
   const scheduler = new Scheduler({ queue, clock, onDue: (id) => publisher.dispatch(id) });
-  const app = createApp({ db, store, config, clock, secrets, scheduler, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes, sandbox: createSandboxApp({ db, clock }, opts.simulators) });
+  // Known once listening; take-downs (like the publisher) reach the simulators through it.
+  let url = '';
+  const app = createApp({
+    db, store, config, clock, secrets, scheduler, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes,
+    sandbox: createSandboxApp({ db, clock }, opts.simulators),
+    sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host),
+  });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   defer(() => new Promise<void>((r) => server.close(() => r())));
   publisher = new Publisher({ queue, clock, adapters, connections: store.connections, media: media.resolver, scheduler, publicBaseUrl: PUBLIC, sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host) });
   publisher.start();
@@ -78,7 +84,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
     const res = await fetch(`${url}${API}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  return { clock, db, media, call, admin };
+  return { clock, db, media, call, admin, store };
 }
 
 /** Serves MP4 for any path ending in .mp4 and JPEG for every other; returns its base URL. */
