@@ -24,6 +24,7 @@ import { defineSeries } from './commands/series.command';
 import { defineService } from './commands/service.command';
 import { defineSettings } from './commands/settings.command';
 import { defineStatus } from './commands/status.command';
+import { defineUnpublish } from './commands/unpublish.command';
 import { defineUp } from './commands/up.command';
 import { defineWebhooks } from './commands/webhooks.command';
 
@@ -48,6 +49,7 @@ const COMMANDS: ((program: Program, kit: Kit) => void)[] = [
   defineSeries,
   definePrepare,
   defineStatus,
+  defineUnpublish,
   defineAuth,
   defineWhoami,
   definePlatforms,

@@ -237,6 +237,30 @@ describe('the SDK against the real daemon', () => {
     }
   });
 
+  it('takes a published post down with scheduled.unpublish, idempotently, and refuses a job with nothing published', async () => {
+    const waiter = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock: eventLoopClock() });
+    const job = await waiter.content.publish({ caption: 'Up, then down, from the SDK tests', platforms: ['twitter', 'threads'], publish_now: true });
+    const published = await waiter.scheduled.waitUntilDone(job.job_id);
+    expect(published.status).toBe('published');
+
+    const down = await client.scheduled.unpublish(job.job_id);
+    expect(down.changed).toBe(true);
+    expect(down.targets.map((t) => [t.platform, t.result, t.status]).sort()).toEqual([
+      ['threads', 'removed', 'removed'],
+      ['twitter', 'removed', 'removed'],
+    ]);
+    expect(down.post.status).toBe('removed');
+    expect(down.post.targets.every((t) => typeof t.removed_at === 'string')).toBe(true);
+
+    const again = await client.scheduled.unpublish(job.job_id);
+    expect(again.changed).toBe(false);
+    expect(again.targets.map((t) => t.result)).toEqual(['already_removed', 'already_removed']);
+    expect((await client.scheduled.list({ status: 'removed' })).posts.map((p) => p.job_id)).toContain(job.job_id);
+
+    const notYet = await client.content.publish(later('not published yet'));
+    await expect(client.scheduled.unpublish(notYet.job_id)).rejects.toMatchObject({ constructor: ConflictError, status: 409, code: 'conflict' });
+  });
+
   it('stops waitUntilDone when its signal aborts', async () => {
     const job = await client.content.publish(later('far ahead'));
     const controller = new AbortController();

@@ -13,7 +13,7 @@ export function defineSchedule(program: Program, kit: Kit): void {
     schedule
       .command('list')
       .description('list jobs by time as a table')
-      .option('--status <status>', 'all, pending_approval, scheduled, publishing, published, partially_published, failed, cancelled, needs_review', 'all')
+      .option('--status <status>', 'all, pending_approval, scheduled, publishing, published, partially_published, failed, cancelled, needs_review, removed', 'all')
       .option('--limit <n>', 'at most N jobs (default 50)', parseCount)
       .option('--all', 'every job, however many')
       .option('--cursor <cursor>', 'continue after a previous listing (its next_cursor)')

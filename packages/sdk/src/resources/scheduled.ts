@@ -2,11 +2,13 @@ import {
   CancelResponseSchema,
   GetResponseSchema,
   ListResponseSchema,
+  UnpublishResponseSchema,
   UpdateResponseSchema,
   type CancelResponse,
   type GetResponse,
   type JobStatus,
   type Post,
+  type UnpublishResponse,
   type UpdateResponse,
 } from '@socialpub/core';
 import type { RequestOptions } from '../options';
@@ -16,7 +18,7 @@ import type { ListParams, UpdateParams } from '../types';
 import { Resource } from './resource';
 
 /** Job statuses that do not change by themselves any more. */
-export const SETTLED_JOB_STATUSES: readonly JobStatus[] = Object.freeze(['published', 'partially_published', 'failed', 'cancelled', 'needs_review']);
+export const SETTLED_JOB_STATUSES: readonly JobStatus[] = Object.freeze(['published', 'partially_published', 'failed', 'cancelled', 'needs_review', 'removed']);
 
 export class Scheduled extends Resource {
   /**
@@ -65,6 +67,17 @@ export class Scheduled extends Resource {
   /** POST /content/scheduled/reject?job_id=: cancels a job held for approval. Not pending: ConflictError (409). */
   reject(jobId: string, options?: RequestOptions): Promise<UpdateResponse> {
     return this.transport.request({ method: 'POST', path: '/content/scheduled/reject', query: { job_id: jobId }, schema: UpdateResponseSchema }, options);
+  }
+
+  /**
+   * POST /content/scheduled/unpublish?job_id= (take-down): deletes the job's published posts
+   * on every platform that allows it; those targets become `removed`. `targets` says per
+   * target what happened (`removed`, `already_removed`, `not_supported`, `not_published`,
+   * `failed`, `unknown`); `changed` is false when the call took nothing down. Safe to call
+   * again (a lost answer included). Nothing published: ConflictError (409).
+   */
+  unpublish(jobId: string, options?: RequestOptions): Promise<UnpublishResponse> {
+    return this.transport.request({ method: 'POST', path: '/content/scheduled/unpublish', query: { job_id: jobId }, schema: UnpublishResponseSchema }, options);
   }
 
   /**
