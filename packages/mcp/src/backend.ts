@@ -13,6 +13,7 @@ import type {
   PublishRequest,
   PublishResult,
   SandboxPostsResponse,
+  UnpublishResponse,
   UpdateRequest,
   UpdateResponse,
   ValidateResult,
@@ -50,6 +51,7 @@ export interface SocialPubBackend {
     cancel(jobId: string, options?: CallOptions): Promise<CancelResponse>;
     approve(jobId: string, options?: CallOptions): Promise<UpdateResponse>;
     reject(jobId: string, options?: CallOptions): Promise<UpdateResponse>;
+    unpublish(jobId: string, options?: CallOptions): Promise<UnpublishResponse>;
   };
   media: {
     prepare(body: { urls: string[] }, options?: CallOptions): Promise<PrepareResponse>;

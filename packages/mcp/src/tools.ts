@@ -18,6 +18,7 @@ import {
   SandboxPostsQuerySchema,
   SandboxPostsResponseSchema,
   UpdateRequestSchema,
+  UnpublishResponseSchema,
   UpdateResponseSchema,
   ValidateResultSchema,
 } from '@socialpub/core';
@@ -139,7 +140,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'List posts',
       description:
-        'Your posts (jobs), ordered by scheduled time. status filters by job status (pending_approval, scheduled, publishing, published, partially_published, failed, cancelled, needs_review; default all). Pass next_cursor back as cursor for the next page.',
+        'Your posts (jobs), ordered by scheduled time. status filters by job status (pending_approval, scheduled, publishing, published, partially_published, failed, cancelled, needs_review, removed; default all). Pass next_cursor back as cursor for the next page.',
       inputSchema: ListQuerySchema,
       outputSchema: plain(ListResponseSchema),
       annotations: READ,
@@ -230,6 +231,24 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
       const r = await backend.scheduled.reject(job_id, opts(extra));
       hooks.postChanged(job_id);
       return toolResult(r, `${r.message}\n${postLine(r.post)}`);
+    }),
+  );
+
+  server.registerTool(
+    'unpublish_post',
+    {
+      title: 'Take a published post down',
+      description:
+        'Deletes the published posts of a job on every platform that allows it (twitter, facebook, threads, youtube; instagram when connected through Facebook Login); those targets become removed. TikTok and the rest answer per target why they stay published. This cannot be undone: do it only when the user asked for it. Calling again changes nothing more (changed: false); a deletion whose answer was lost (unknown) is looked up before any second attempt. Nothing published: conflict.',
+      inputSchema: JobIdQuerySchema,
+      outputSchema: plain(UnpublishResponseSchema),
+      annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
+    },
+    ({ job_id }, extra) => run(async () => {
+      const r = await backend.scheduled.unpublish(job_id, opts(extra));
+      hooks.postChanged(job_id);
+      const lines = r.targets.map((t) => `${t.platform}.${t.type}: ${t.result}${t.result === 'removed' || t.result === 'already_removed' ? '' : ` (${t.message})`}`);
+      return toolResult(r, [r.message, ...lines].join('\n'));
     }),
   );
 

@@ -58,6 +58,7 @@ export const HTTP_TOOLS = [
   'cancel_post',
   'approve_post',
   'reject_post',
+  'unpublish_post',
   'prepare_media',
   'media_status',
   'list_sandbox_posts',

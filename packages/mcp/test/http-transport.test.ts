@@ -97,6 +97,22 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       expect(listed.posts.map((p) => p.job_id)).toContain(scheduled.job_id);
     });
 
+    it('takes a published post down with unpublish_post (destructive, idempotent), and a second call changes nothing', async () => {
+      const { tools } = await mcp.listTools();
+      expect(tools.find((x) => x.name === 'unpublish_post')!.annotations).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true });
+      const made = data<{ job_id: string }>(await mcp.callTool({ name: 'publish_post', arguments: { caption: 'up and down again', platforms: ['twitter'], publish_now: true } }));
+      await publishedPost(mcp, made.job_id);
+      const r = await mcp.callTool({ name: 'unpublish_post', arguments: { job_id: made.job_id } });
+      expect(r.isError).toBeFalsy();
+      const down = data<{ changed: boolean; targets: { platform: string; result: string }[]; post: Post }>(r);
+      expect(down.changed).toBe(true);
+      expect(down.targets).toEqual([expect.objectContaining({ platform: 'twitter', result: 'removed', status: 'removed' })]);
+      expect(down.post.status).toBe('removed');
+      expect(text(r)).toBe(`Took down 1 post of ${made.job_id}\ntwitter.tweet: removed`);
+      const again = data<{ changed: boolean }>(await mcp.callTool({ name: 'unpublish_post', arguments: { job_id: made.job_id } }));
+      expect(again.changed).toBe(false);
+    });
+
     it('returns a refused publish as a tool error with the code, the platform and the next step', async () => {
       const r = await mcp.callTool({ name: 'publish_post', arguments: { caption: 'nope', platforms: ['instagram'], publish_now: true, media_urls: ['https://example.com/a.jpg'] } });
       expect(r.isError).toBe(true);

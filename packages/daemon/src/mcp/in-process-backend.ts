@@ -65,6 +65,7 @@ export function inProcessBackend(fetch: AppFetch, headers: Record<string, string
       cancel: byJob('DELETE', '/content/scheduled'),
       approve: byJob('POST', '/content/scheduled/approve'),
       reject: byJob('POST', '/content/scheduled/reject'),
+      unpublish: byJob('POST', '/content/scheduled/unpublish'),
     },
     media: {
       prepare: (body, o) => call({ method: 'POST', path: '/media/prepare', body }, o),
