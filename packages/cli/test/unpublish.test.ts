@@ -45,9 +45,10 @@ describe('socialpub unpublish', () => {
     expect(again.stdout).toContain(`Nothing changed: every published post of ${jobId} was already taken down`);
     expect(again.stdout).toMatch(/twitter\.tweet {2}already removed/);
 
-    const sandbox = await t.run('sandbox posts --json');
-    expect(sandbox.code, sandbox.stderr).toBe(0);
-    expect(sandbox.stdout).toContain('"removed_at"');
+    const sandbox = (await t.run('sandbox posts --json')).json<{ posts: { post_id: string; removed_at: string | null }[] }>();
+    const ids = (await t.run(`schedule show ${jobId} --json`)).json<{ targets: { post_id: string }[] }>().targets.map((x) => x.post_id);
+    expect(sandbox.posts.filter((p) => ids.includes(p.post_id)).map((p) => typeof p.removed_at)).toEqual(['string', 'string']);
+    expect((await t.run('sandbox posts --platform twitter')).stdout).toMatch(/tweet \(removed \d{4}-\d{2}-\d{2} \d{2}:\d{2}/);
   });
 
   it('prints the summary and a line per target', async () => {

@@ -18,7 +18,8 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
       posts,
       [
         { header: 'PLATFORM', value: (p) => p.platform },
-        { header: 'KIND', value: (p) => p.kind },
+        // A post the simulator deleted (a take-down) says so, with when.
+        { header: 'KIND', value: (p) => (p.removed_at ? `${p.kind} (removed ${shortTime(p.removed_at)})` : p.kind) },
         { header: 'POSTED', value: (p) => shortTime(p.created_at) },
         { header: 'POST', value: (p) => p.post_url ?? p.post_id },
         { header: 'TEXT', value: (p) => truncate(text(p.body), 40) },
