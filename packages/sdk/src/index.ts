@@ -56,6 +56,8 @@ export type {
   UnpublishResponse,
   TakedownTarget,
   TakedownResult,
+  TiktokCreatorInfo,
+  TiktokCreatorInfoResponse,
   PrepareResponse,
   MediaStatus,
   MediaUploadResponse,

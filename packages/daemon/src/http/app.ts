@@ -36,6 +36,8 @@ import { contentRoutes } from './routes/content';
 import { eventsRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { platformsRoutes } from './routes/platforms';
+import { tiktokCreatorInfoRoutes } from './routes/tiktok-creator-info';
+import type { ConnectionCallDeps } from '../platforms/connection-call';
 import { sandboxPostsRoutes } from './routes/sandbox-posts';
 import { scheduledRoutes } from './routes/scheduled';
 import { webhooksRoutes } from './routes/webhooks';
@@ -115,6 +117,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const adapters = deps.adapters ?? createAdapters(config.platforms);
   const jobs = createJobsService({ store, clock, logger, scheduler, mediaLookup, adapters, publicBaseUrl: config.publicUrl });
   const removers = deps.removers ?? createRemovers(config.platforms);
+  // Calls on a connection's behalf outside a publish (take-downs, TikTok creator info).
+  const calls: ConnectionCallDeps = { connections: store.connections, clock, logger, sandboxBaseUrl: deps.sandboxBaseUrl ?? null };
   const routeDeps: RouteDeps = {
     store,
     clock,
@@ -122,7 +126,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     logger,
     scheduler,
     jobs,
-    takedowns: createTakedownService({ store, clock, logger, jobs, removers, sandboxBaseUrl: deps.sandboxBaseUrl ?? null }),
+    takedowns: createTakedownService({ store, clock, logger, jobs, removers, calls }),
     mediaLookup,
     adapters,
     startedAt: clock.now(),
@@ -203,6 +207,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/settings`, settingsRoutes(routeDeps));
   app.route(`${API_PREFIX}/queue`, queueRoutes(routeDeps));
   app.route(`${API_PREFIX}/platforms`, platformsRoutes(routeDeps));
+  app.route(`${API_PREFIX}/platforms/tiktok/creator-info`, tiktokCreatorInfoRoutes({ ...routeDeps, calls }));
   app.route(`${API_PREFIX}/events`, eventsRoutes({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }));
   app.route(`${API_PREFIX}/webhooks`, webhooksRoutes(webhooks));
   app.route(`${API_PREFIX}/sandbox`, sandboxPostsRoutes(routeDeps));

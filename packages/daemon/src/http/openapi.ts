@@ -304,6 +304,16 @@ export function openApiDocument(): Json {
           responses: { 200: limited(ok('PlatformsResponse')), ...pick(401, 429, 500, 503) },
         },
       },
+      [p('/platforms/tiktok/creator-info')]: {
+        get: {
+          operationId: 'getTiktokCreatorInfo',
+          summary: "The caller's TikTok creator info (extension): the privacy levels the creator may post with now, and the interaction settings",
+          description:
+            'The same creator_info/query the publisher makes before every TikTok post. platform_options.tiktok.privacy_level must be one of privacy_level_options. No TikTok connection: 403 platform_not_connected; a refused token: 403 forbidden; TikTok not answering or rate limiting: 503.',
+          tags: ['platforms'],
+          responses: { 200: limited(ok('TiktokCreatorInfoResponse')), ...pick(401, 403, 429, 500, 503) },
+        },
+      },
       [p('/sandbox/posts')]: {
         get: {
           operationId: 'listSandboxPosts',

@@ -1,5 +1,5 @@
 import { formatInstant, type Platform, type TakedownTarget, type UnpublishResponse } from '@socialpub/core';
-import type { CallContext, Credentials } from '../platforms/adapter';
+import { connectionCall, type ConnectionCallDeps } from '../platforms/connection-call';
 import type { PostRemover } from '../platforms/remove-post';
 import type { TargetRecord } from '../store/jobs';
 import type { Store } from '../store/store';
@@ -19,8 +19,8 @@ export interface TakedownServiceDeps {
   logger: RootLogger;
   jobs: Pick<JobsService, 'get'>;
   removers: Map<Platform, RemoverEntry>;
-  /** `https://<host>` for live connections; the daemon's simulator for sandbox ones (null when none is served). */
-  sandboxBaseUrl: ((platform: Platform, host: string) => string) | null;
+  /** How calls on a connection's behalf are made (tokens stored, sandbox connections to the simulators). */
+  calls: ConnectionCallDeps;
   /** Bound on one take-down call's platform requests (ms). Default 5 minutes. */
   timeoutMs?: number;
 }
@@ -38,24 +38,6 @@ export function createTakedownService(deps: TakedownServiceDeps) {
   const { store, clock } = deps;
   const running = new Set<string>();
 
-  function context(t: TargetRecord, credentials: Credentials, signal: AbortSignal): CallContext {
-    return {
-      target: { id: t.id, jobId: t.jobId, platform: t.platform, type: t.type, caption: '', options: {}, dueAt: t.dueAt, attempt: t.attempts, attemptStartedAt: clock.now() },
-      credentials,
-      saveTokens: async (update) => store.connections.saveTokens(credentials.connectionId, update),
-      markConnectionExpired: async (reason) => store.connections.markExpired(credentials.connectionId, reason),
-      baseUrl: (host) => {
-        if (credentials.mode === 'live') return `https://${host}`;
-        if (!deps.sandboxBaseUrl) throw new ServiceError('internal', `no ${t.platform} simulator is served for sandbox connections`);
-        return deps.sandboxBaseUrl(t.platform, host);
-      },
-      publicBaseUrl: null,
-      clock,
-      signal,
-      log: deps.logger.child({ job: t.jobId, target: t.id, platform: t.platform, op: 'takedown' }),
-    };
-  }
-
   /** One published target: refused by the platform or connection, or deleted (then recorded). */
   async function takeDown(userId: string, t: TargetRecord & { postId: string }, signal: AbortSignal): Promise<TakedownTarget> {
     const answer = (result: TakedownTarget['result'], message: string, status = t.status): TakedownTarget => ({ platform: t.platform, type: t.type, status, result, post_id: t.postId, message });
@@ -69,7 +51,8 @@ export function createTakedownService(deps: TakedownServiceDeps) {
     } else {
       const refusal = remover.refusal(credentials, published);
       if (refusal) return answer('not_supported', refusal);
-      outcome = await takeDownTarget(remover, context(t, credentials, signal), remover.remoteIds(published), t.removal?.state === 'unknown');
+      const ctx = connectionCall(deps.calls, t.platform, credentials, signal, { job: t.jobId, target: t.id, op: 'takedown' });
+      outcome = await takeDownTarget(remover, ctx, remover.remoteIds(published), t.removal?.state === 'unknown');
     }
     const now = clock.now();
     if (outcome.result === 'removed') {

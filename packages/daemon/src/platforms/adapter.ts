@@ -59,8 +59,12 @@ export interface CheckpointStore {
   save(patch: Record<string, unknown>): Promise<void>;
 }
 
-/** What a call to a platform on a connection's behalf needs (publishing, and take-downs: platforms/remove-post.ts). */
-export type CallContext = Omit<PublishContext, 'media' | 'checkpoint'>;
+/**
+ * What a call to a platform on a connection's behalf needs: publishing, and the calls made
+ * outside a publish (take-downs, platforms/remove-post.ts; TikTok's creator info), which
+ * build one with platforms/connection-call.ts.
+ */
+export type CallContext = Omit<PublishContext, 'media' | 'checkpoint' | 'target' | 'publicBaseUrl'> & { target: Pick<PublishContext['target'], 'platform'> };
 
 export interface PublishContext {
   target: {

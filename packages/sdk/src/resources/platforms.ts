@@ -1,4 +1,4 @@
-import { PlatformsResponseSchema, type PlatformsResponse } from '@socialpub/core';
+import { PlatformsResponseSchema, TiktokCreatorInfoResponseSchema, type PlatformsResponse, type TiktokCreatorInfoResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { Resource } from './resource';
 
@@ -6,5 +6,15 @@ export class Platforms extends Resource {
   /** GET /platforms: each platform's content types, caption and media rules, and your connection to it. */
   list(options?: RequestOptions): Promise<PlatformsResponse> {
     return this.transport.request({ method: 'GET', path: '/platforms', schema: PlatformsResponseSchema }, options);
+  }
+
+  /**
+   * GET /platforms/tiktok/creator-info (an extension): your TikTok creator's current
+   * settings, read from TikTok: `privacy_level_options` are the only privacy levels
+   * `platform_options.tiktok.privacy_level` accepts now. No TikTok connection:
+   * PermissionDeniedError (403 `platform_not_connected`).
+   */
+  tiktokCreatorInfo(options?: RequestOptions): Promise<TiktokCreatorInfoResponse> {
+    return this.transport.request({ method: 'GET', path: '/platforms/tiktok/creator-info', schema: TiktokCreatorInfoResponseSchema }, options);
   }
 }

@@ -2,14 +2,13 @@ import type { TiktokOptions } from '@socialpub/core';
 import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, PublishError, RetryableError } from '../errors';
-import { ensureAccessToken } from '../shared/ensure-access-token';
-import { callRenewingToken } from '../shared/call-renewing-token';
 import { onlyVideo } from '../shared/only-video';
 import { readMediaChunk } from '../shared/read-media-chunk';
 import { chunkRange, planChunks, TIKTOK_CHUNK_RULES, type ChunkPlan, type ChunkRules } from './chunk-plan';
 import { failReasonError, isPublishFailure, mapTikTokError } from './map-tiktok-error';
-import { refreshTiktokToken } from './refresh-token';
-import { TikTokApiError, TikTokClient, TikTokTransportError } from './tiktok-client';
+import { queryCreatorInfo, type Privacy } from './creator-info';
+import { tiktokApi, tiktokClient } from './tiktok-api';
+import { TikTokTransportError, type TikTokClient } from './tiktok-client';
 import { validateTiktok } from './validate';
 
 export interface TiktokAdapterDeps {
@@ -32,20 +31,8 @@ export interface TiktokAdapterDeps {
   http?: Got;
 }
 
-const HOST = 'open.tiktokapis.com';
 const UPLOAD_URL_TTL_MS = 3600_000;
 
-type Privacy = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
-
-interface CreatorInfo {
-  creator_username?: string;
-  creator_nickname?: string;
-  privacy_level_options?: Privacy[];
-  comment_disabled?: boolean;
-  duet_disabled?: boolean;
-  stitch_disabled?: boolean;
-  max_video_post_duration_sec?: number;
-}
 
 interface StatusData {
   status: 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'SEND_TO_USER_INBOX' | 'PUBLISH_COMPLETE' | 'FAILED' | string;
@@ -94,19 +81,8 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
   const postIdWaitMs = deps.postIdWaitMs ?? 2 * 60_000;
   const defaults: Record<string, unknown> = deps.defaults ?? {};
 
-  async function clientFor(ctx: PublishContext): Promise<TikTokClient> {
-    const token = await ensureAccessToken(ctx, refreshTiktokToken);
-    return new TikTokClient({ baseUrl: ctx.baseUrl(HOST), token, signal: ctx.signal, timeoutMs: deps.requestTimeoutMs, ...(deps.http ? { http: deps.http } : {}) });
-  }
-
-  /** One API call; an invalid token is refreshed once and the call repeated (a 401 did nothing). */
-  async function api<T>(ctx: PublishContext, client: TikTokClient, step: string, path: string, body: unknown, creates = false): Promise<T> {
-    return callRenewingToken(ctx, () => client.post<T>(path, body), {
-      refused: (err) => err instanceof TikTokApiError && err.code === 'access_token_invalid',
-      renew: async () => client.setToken(await ensureAccessToken(ctx, refreshTiktokToken, { force: true })),
-      mapError: (err) => mapTikTokError(err, { now: ctx.clock.now(), step, creates }),
-    });
-  }
+  const clientFor = (ctx: PublishContext) => tiktokClient(ctx, deps);
+  const api = tiktokApi;
 
   const fetchStatus = (ctx: PublishContext, client: TikTokClient, publishId: string) =>
     api<StatusData>(ctx, client, 'status fetch', '/v2/post/publish/status/fetch/', { publish_id: publishId });
@@ -188,7 +164,7 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
 
   /** Creator info, privacy, and init: the publish id (and upload URL) are checkpointed before any byte is sent. */
   async function start(ctx: PublishContext, client: TikTokClient, item: MediaItem, allowPull = true): Promise<string> {
-    const info = await api<CreatorInfo>(ctx, client, 'creator info', '/v2/post/publish/creator_info/query/', {});
+    const info = await queryCreatorInfo(ctx, client);
     const options = ctx.target.options as TiktokOptions;
     const privacy = choosePrivacy({ ...defaults, ...ctx.credentials.meta }, info.privacy_level_options ?? [], options.privacy_level);
     const pull = allowPull && ctx.publicBaseUrl !== null && item.publicUrl !== null && item.publicUrl.startsWith('https://');
