@@ -7,6 +7,7 @@ import { parseAssignments, parseWhen, scheduleValue, wallTime } from '../time-in
 import { parseOptionFlags } from '../option-input';
 import { renderTargets, shortTime, truncate } from '../ui/format';
 import { followJob } from './follow-job';
+import { askMedia, askPlatformOptions, targetsNeedingMedia } from './publish-questions';
 import { localFile, uploadFile } from './upload-file';
 
 export interface PublishOptions {
@@ -109,6 +110,10 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
     }
   }
 
+  // Media, asked now when a chosen type needs it (not found missing only after every question).
+  const needing = wizard && o.media.length === 0 ? targetsNeedingMedia(platforms, platformTypes) : [];
+  const media = needing.length > 0 ? await askMedia(ctx, needing) : o.media;
+
   // When.
   let publishNow = o.now;
   let scheduledFor = o.at ? (o.tz ? wallTime(o.at, '--at') : parseWhen(o.at, '--at')) : timing.start;
@@ -159,10 +164,11 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
     }
   }
 
-  const platformOptions = parseOptionFlags(o.option, platforms);
+  const flagOptions = parseOptionFlags(o.option, platforms);
+  const platformOptions = wizard ? await askPlatformOptions(ctx, client, platforms, caption, flagOptions) : flagOptions;
 
   // Media: local files go through the daemon's preparation first.
-  const mediaUrls = await resolveMedia(ctx, o.media);
+  const mediaUrls = await resolveMedia(ctx, media);
 
   const body: PublishParams = {
     caption,
@@ -186,6 +192,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
         ...(mediaUrls.length ? [`Media:     ${mediaUrls.length} file(s)`] : []),
         `When:      ${publishNow ? 'now' : o.queue ? 'the next free queue slot' : o.tz ? `${(scheduledFor ?? '').replace('T', ' ')} ${o.tz}` : shortTime(scheduledFor)}`,
         ...(o.repeat ? [`Repeat:    ${o.repeat}`] : []),
+        ...(Object.keys(platformOptions).length ? [`Options:   ${optionSummary(platformOptions)}`] : []),
         ...(o.requireApproval ? ['Approval:  required'] : []),
         'Targets:',
         ...check.targets.map((t) => `  ${t.platform}.${t.type}  ${publishNow ? 'now' : shortTime(t.scheduled_for, o.tz)}`),
@@ -252,6 +259,14 @@ async function waitForJob(ctx: Ctx, r: PublishResult): Promise<Post> {
     spinner.fail(`stopped waiting for ${r.job_id}`);
     throw err;
   }
+}
+
+/** `youtube.title="Launch day", tiktok.privacy_level=SELF_ONLY`: the options as --option flags would give them (text with spaces or commas quoted). */
+function optionSummary(options: Record<string, Record<string, unknown> | undefined>): string {
+  const shown = (v: unknown) => (typeof v === 'string' && /[\s,"]/.test(v) ? JSON.stringify(v) : String(v));
+  return Object.entries(options)
+    .flatMap(([p, fields]) => Object.entries(fields ?? {}).map(([k, v]) => `${p}.${k}=${shown(v)}`))
+    .join(', ');
 }
 
 function parsePlatformList(text: string): Platform[] {

@@ -1,0 +1,109 @@
+import { PLATFORM_INFO, YoutubeOptionsSchema, type ContentType, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
+import type { SocialPub } from '@socialpub/sdk';
+import type { Ctx } from '../context';
+import { localFile } from './upload-file';
+
+/**
+ * The publish wizard's questions beyond platforms, caption, types and time (docs/cli.md
+ * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy, and
+ * TikTok's privacy level from the creator's current options. Each is asked only in a
+ * terminal and only when no flag supplied it.
+ */
+
+/** The chosen targets that cannot go without media, with what they take ("instagram.story (image or video)"). */
+export function targetsNeedingMedia(platforms: readonly Platform[], types: Partial<Record<Platform, ContentType[]>>): string[] {
+  return platforms.flatMap((p) =>
+    (types[p] ?? [PLATFORM_INFO[p].defaultType]).flatMap((t) => {
+      const rule = PLATFORM_INFO[p].media[t];
+      if (!rule || rule.min === 0) return [];
+      return [`${p}.${t} (${rule.kinds.includes('image') ? 'image or video' : 'a video'})`];
+    }),
+  );
+}
+
+/** Asks for media URLs or local files, one per answer, until an empty answer (at least one). */
+export async function askMedia(ctx: Ctx, needing: readonly string[]): Promise<string[]> {
+  ctx.log.info(`Media is needed for ${needing.join(', ')}.`);
+  const media: string[] = [];
+  for (;;) {
+    const first = media.length === 0;
+    const answer = await ctx.prompts.input(first ? 'Media (a URL or a local file):' : 'More media (empty: done):', '--media <url|file>', {
+      validate: (v) => {
+        if (!v.trim()) return first ? 'give at least one URL or file' : true;
+        try {
+          localFile(ctx, v.trim(), 'media');
+          return true;
+        } catch (err) {
+          return (err as Error).message;
+        }
+      },
+    });
+    if (!answer.trim()) return media;
+    media.push(answer.trim());
+    if (media.length >= 10) return media;
+  }
+}
+
+const PRIVACY_NAMES: Record<TiktokPrivacyLevel, string> = {
+  PUBLIC_TO_EVERYONE: 'everyone (PUBLIC_TO_EVERYONE)',
+  MUTUAL_FOLLOW_FRIENDS: 'friends (MUTUAL_FOLLOW_FRIENDS)',
+  FOLLOWER_OF_CREATOR: 'followers (FOLLOWER_OF_CREATOR)',
+  SELF_ONLY: 'only me (SELF_ONLY)',
+};
+
+/** YouTube's title (default: the caption's first line, as the daemon would take it) and privacy. */
+async function askYoutube(ctx: Ctx, caption: string, given: NonNullable<PlatformOptions['youtube']>): Promise<NonNullable<PlatformOptions['youtube']>> {
+  const out = { ...given };
+  if (out.title === undefined) {
+    const firstLine = [...(caption.split('\n')[0] ?? '').replace(/[<>]/g, '').trim()].slice(0, 100).join('');
+    const title = await ctx.prompts.input('YouTube title (at most 100 characters, no < or >):', '--option youtube.title=…', {
+      ...(firstLine ? { default: firstLine } : {}),
+      validate: (v) => {
+        const r = YoutubeOptionsSchema.shape.title.safeParse(v);
+        return r.success ? true : (r.error.issues[0]?.message ?? 'not a YouTube title');
+      },
+    });
+    out.title = title.trim();
+  }
+  if (out.privacy_status === undefined) {
+    const privacy = await ctx.prompts.select<'default' | 'public' | 'unlisted' | 'private'>('YouTube privacy?', '--option youtube.privacy_status=…', [
+      { value: 'default', name: "the connection's setting (else public)" },
+      { value: 'public', name: 'public' },
+      { value: 'unlisted', name: 'unlisted' },
+      { value: 'private', name: 'private' },
+    ]);
+    if (privacy !== 'default') out.privacy_status = privacy;
+  }
+  return out;
+}
+
+/** TikTok's privacy level, offered from the creator's current options (GET /platforms/tiktok/creator-info). */
+async function askTiktok(ctx: Ctx, client: SocialPub, given: NonNullable<PlatformOptions['tiktok']>): Promise<NonNullable<PlatformOptions['tiktok']>> {
+  if (given.privacy_level !== undefined) return given;
+  let options: TiktokPrivacyLevel[];
+  try {
+    options = (await client.platforms.tiktokCreatorInfo()).creator_info.privacy_level_options.filter((o): o is TiktokPrivacyLevel => o in PRIVACY_NAMES);
+  } catch (err) {
+    // Not connected, or TikTok not answering: the summary's validation says what is wrong.
+    ctx.log.warn(`could not read TikTok's creator info (${(err as Error).message}); the connection's privacy setting applies`);
+    return given;
+  }
+  if (options.length === 0) return given;
+  const level = await ctx.prompts.select<TiktokPrivacyLevel>(
+    'Who can see the TikTok video?',
+    '--option tiktok.privacy_level=…',
+    options.map((o) => ({ value: o, name: PRIVACY_NAMES[o] })),
+  );
+  return { ...given, privacy_level: level };
+}
+
+/** Adds the YouTube and TikTok answers to the options the flags gave. */
+export async function askPlatformOptions(ctx: Ctx, client: SocialPub, platforms: readonly Platform[], caption: string, given: PlatformOptions): Promise<PlatformOptions> {
+  const out: PlatformOptions = { ...given };
+  if (platforms.includes('youtube')) out.youtube = await askYoutube(ctx, caption, given.youtube ?? {});
+  if (platforms.includes('tiktok')) {
+    const tiktok = await askTiktok(ctx, client, given.tiktok ?? {});
+    if (Object.keys(tiktok).length > 0) out.tiktok = tiktok;
+  }
+  return out;
+}
