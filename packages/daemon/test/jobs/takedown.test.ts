@@ -106,6 +106,8 @@ describe('POST /content/scheduled/unpublish (take-downs)', () => {
     const listed = await w.call('GET', '/content/scheduled?status=removed');
     expect((listed.body.posts as Array<{ job_id: string }>).map((p) => p.job_id)).toEqual([social]);
     expect(listSandboxPosts(w.db).find((p) => p.platform === 'instagram')!.removedAt).toBe(w.clock.now());
+    // The job finished once, when it was published; taking it down is not finishing again.
+    expect(w.db.prepare("SELECT json_extract(data, '$.status') AS status FROM events WHERE type = 'post.finished' AND job_id = ?").all(social)).toEqual([{ status: 'published' }]);
   }, 120_000);
 
   it('is idempotent: a second call sends nothing, changes nothing and says so', async () => {

@@ -36,36 +36,36 @@ export function widenTargetStatusCheck(db: Database.Database): void {
   if (check !== 'ok') throw new Error(`migration 100: quick_check after widening the CHECK: ${String(check)}`);
 }
 
-/** 002's derivation plus `removed`: nothing published any more, something taken down (core's deriveJobStatus). */
-const derived = (jobId: string) => `(
-    SELECT CASE
-      WHEN count(*) = 0 THEN 'cancelled'
-      WHEN sum(status = 'pending_approval') > 0 THEN 'pending_approval'
-      WHEN sum(status = 'publishing') > 0 THEN 'publishing'
-      WHEN sum(status = 'scheduled') > 0 THEN 'scheduled'
-      WHEN sum(status = 'needs_review') > 0 THEN 'needs_review'
-      WHEN sum(status = 'published') = count(*) THEN 'published'
-      WHEN sum(status = 'published') > 0 THEN 'partially_published'
-      WHEN sum(status = 'removed') > 0 THEN 'removed'
-      WHEN sum(status = 'failed') > 0 THEN 'failed'
-      ELSE 'cancelled'
-    END FROM targets WHERE job_id = ${jobId})`;
-
-const refresh = (jobId: string) => `UPDATE jobs SET status = ${derived(jobId)} WHERE id = ${jobId};`;
-
 export const migration100 = `
 ALTER TABLE targets ADD COLUMN removed_at INTEGER;
 ALTER TABLE targets ADD COLUMN removal TEXT;          -- JSON {state: failed|unknown, code, message, at}: the last take-down that did not end in removed
 ALTER TABLE sandbox_posts ADD COLUMN removed_at INTEGER;
 
-DROP TRIGGER targets_job_status_insert;
-DROP TRIGGER targets_job_status_update;
-DROP TRIGGER targets_job_status_delete;
-CREATE TRIGGER targets_job_status_insert AFTER INSERT ON targets
-  WHEN NEW.status IS NOT (SELECT status FROM jobs WHERE id = NEW.job_id)
-  BEGIN ${refresh('NEW.job_id')} END;
-CREATE TRIGGER targets_job_status_update AFTER UPDATE OF status ON targets BEGIN ${refresh('NEW.job_id')} END;
-CREATE TRIGGER targets_job_status_delete AFTER DELETE ON targets BEGIN ${refresh('OLD.job_id')} END;
+-- The job status (002's triggers) with removed targets: where nothing is published any
+-- more, nothing is in flight or waiting, and something was taken down, 002's derivation
+-- says failed or cancelled; core's deriveJobStatus says removed. 002's triggers are not
+-- replaced: SQLite runs the triggers of one statement newest first, and a newer job-status
+-- trigger on targets would write post events before the target events of the same change
+-- (040). This one corrects the job row right after 002's trigger wrote it.
+CREATE TRIGGER jobs_status_removed AFTER UPDATE OF status ON jobs
+WHEN NEW.status IN ('failed', 'cancelled')
+  AND EXISTS (SELECT 1 FROM targets WHERE job_id = NEW.id AND status = 'removed')
+BEGIN
+  UPDATE jobs SET status = 'removed' WHERE id = NEW.id;
+END;
+
+-- post.finished (040) once per job: a take-down moves a finished job on (published ->
+-- partially_published -> removed), which is not the job finishing again. 040's body, copied
+-- (migrations are frozen), with the old status that a take-down leaves out.
+DROP TRIGGER events_post_finished;
+CREATE TRIGGER events_post_finished AFTER UPDATE OF status ON jobs
+WHEN OLD.status <> NEW.status AND NEW.status IN ('published', 'partially_published', 'failed')
+  AND OLD.status NOT IN ('published', 'partially_published', 'removed')
+BEGIN
+  INSERT INTO events (user_id, type, job_id, subject, data, created_at) VALUES (NEW.user_id, 'post.finished', NEW.id, NEW.id,
+    json_object('job_id', NEW.id, 'status', NEW.status, 'targets', json((SELECT json_group_array(json_object('target_id', t.id, 'platform', t.platform, 'type', t.type, 'status', t.status, 'post_id', t.post_id, 'post_url', t.post_url)) FROM targets t WHERE t.job_id = NEW.id))),
+    (SELECT max(updated_at) FROM targets WHERE job_id = NEW.id));
+END;
 
 CREATE TRIGGER events_target_removed AFTER UPDATE OF status ON targets
 WHEN OLD.status <> NEW.status AND NEW.status = 'removed'
