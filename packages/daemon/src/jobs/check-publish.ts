@@ -14,6 +14,7 @@ import type { MediaLookup } from '../services';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import { issuesToDetails } from '../util/service-error';
+import { keepOptionIssues } from './option-fit';
 import { checkTargetRules } from './platform-rules';
 import { resolveTiming, type Timing } from './resolve-timing';
 
@@ -78,7 +79,7 @@ export function checkRules(deps: PublishCheckDeps, input: RulesInput): ErrorDeta
       issues.push({ ...d, platform: t.platform, type: t.type });
     }
   }
-  return issues;
+  return keepOptionIssues(issues, input.targets);
 }
 
 /** The request body against the publish schema. */

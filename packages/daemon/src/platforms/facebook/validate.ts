@@ -18,7 +18,7 @@ export function validateFacebook(input: ValidationInput): ErrorDetail[] {
   switch (input.type) {
     case 'feed':
       out.push(...countIssue(input, 0, 10, 'feed posts'));
-      if (input.media.length === 0 && caption.trim() === '' && !input.options?.link) out.push({ path: captionPath('facebook'), message: 'A Facebook post without media needs text.' });
+      if (input.media.length === 0 && caption.trim() === '') out.push({ path: captionPath('facebook'), message: 'A Facebook post without media needs text.' });
       if (videos > 0 && input.media.length > 1) out.push({ path: 'media_urls', message: 'A Facebook feed post carries either photos or one video, not both.' });
       out.push(...mediaIssues(input, { image: { maxBytes: 4 * MB, mimeTypes: PHOTO_TYPES }, video: { maxBytes: 4096 * MB } }, 'feed posts'));
       break;

@@ -21,11 +21,6 @@ describe('platform_options.facebook reach the page requests as docs/reference/pl
     expect(s.state.posts[0]!.body).toEqual({ message: 'See https://example.com/other', link: 'https://example.com/launch', media: [], place: '110843418940484' });
   });
 
-  it('a link post needs no text', async () => {
-    await publish({ caption: '', options: { link: 'https://example.com/launch' } });
-    expect(s.requests('/page1/feed')[0]!.params).toEqual({ link: 'https://example.com/launch' });
-  });
-
   it('place on a photo (multipart field) and on a multi-photo feed post', async () => {
     await publish({ caption: 'pic', media: [mediaFile('image')], options: { place: '12' } });
     expect(s.requests('/page1/photos')[0]!.params).toEqual({ message: 'pic', place: '12' });
@@ -40,7 +35,7 @@ describe('platform_options.facebook reach the page requests as docs/reference/pl
   });
 
   it('a place that is no Page id is refused by the simulator, failing the target with its words', async () => {
-    const err = await publish({ caption: 'hi', options: { place: 'Berlin' } }).catch((e: unknown) => e as Error);
+    const err = await publish({ caption: 'hi', options: { place: 'Berlin' } }).then((): Error => new Error('published, not refused'), (e: unknown) => e as Error);
     expect(err).toBeInstanceOf(PermanentError);
     expect(err.message).toMatch(/^Facebook: \(#100\) Param place must be a valid place ID; "Berlin" is not\. \(code 100/);
     expect(s.state.posts).toHaveLength(0);

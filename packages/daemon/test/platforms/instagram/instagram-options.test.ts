@@ -13,7 +13,7 @@ afterEach(async () => s.close());
 
 const created = () => s.requests('/instagram-acct/media').map((r) => r.params);
 const publish = (o: Parameters<typeof context>[1]) => drive(s.clock, adapter.publish(context(s, o)));
-const failure = (o: Parameters<typeof context>[1]) => publish(o).catch((e: unknown) => e as Error);
+const failure = (o: Parameters<typeof context>[1]) => publish(o).then((): Error => new Error('published, not refused'), (e: unknown) => e as Error);
 
 describe('platform_options.instagram reach the container requests as docs/reference/platforms.md §12.1.1 shows them', () => {
   it('a feed image: collaborators and user_tags as JSON arrays, location_id, alt_text', async () => {

@@ -46,7 +46,7 @@ describe('platform_options.threads reach the container request as docs/reference
 });
 
 describe('the simulator refuses what Threads refuses, and the target fails with its words', () => {
-  const failure = (options: Record<string, unknown>, media = [] as ReturnType<typeof mediaFile>[]) => publish({ caption: 'x', media, options }).catch((e: unknown) => e as Error);
+  const failure = (options: Record<string, unknown>, media = [] as ReturnType<typeof mediaFile>[]) => publish({ caption: 'x', media, options }).then((): Error => new Error('published, not refused'), (e: unknown) => e as Error);
 
   it('an unknown reply_control, a bad topic_tag, a quote of no post id', async () => {
     let err = await failure({ reply_control: 'nobody' });
