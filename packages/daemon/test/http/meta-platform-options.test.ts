@@ -213,3 +213,15 @@ describe('GET /platforms: the Meta platforms\' options as JSON Schema', () => {
     expect(JSON.stringify(body)).not.toContain('$ref');
   });
 });
+
+describe('OpenAPI: the Meta platforms\' options', () => {
+  it('names InstagramOptions, FacebookOptions and ThreadsOptions under PlatformOptions', async () => {
+    const h = setup();
+    const doc = (await (await h.app.request(`${API}/openapi.json`)).json()) as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    const schemas = doc.components.schemas;
+    expect(Object.keys(schemas.PlatformOptions!.properties!)).toEqual(expect.arrayContaining(['instagram', 'facebook', 'threads']));
+    expect(Object.keys(schemas.InstagramOptions!.properties!)).toEqual(Object.keys(InstagramOptionsSchema.shape));
+    expect(Object.keys(schemas.FacebookOptions!.properties!)).toEqual(['link', 'place']);
+    expect(Object.keys(schemas.ThreadsOptions!.properties!)).toEqual(['reply_control', 'topic_tag', 'link_attachment', 'quote_post_id']);
+  });
+});
