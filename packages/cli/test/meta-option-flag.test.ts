@@ -83,4 +83,14 @@ describe('socialpub publish --option for the Meta platforms against a daemon', (
     const e = r.json<{ error: { details: { path: string; flag?: string }[] } }>().error;
     expect(e.details).toContainEqual(expect.objectContaining({ path: 'platform_options.instagram.collaborators', flag: '--option instagram.collaborators' }));
   });
+
+  it('socialpub sandbox posts shows the options the simulator received', async () => {
+    const r = await t.run(['publish', 'Options in the sandbox', '-p', 'threads', '--now', '--wait', '--option', 'threads.topic_tag=Launch', '--option', 'threads.reply_control=mentioned_only']);
+    expect(r.code, r.stderr).toBe(0);
+    const human = await t.run('sandbox posts --platform threads');
+    expect(human.stdout).toMatch(/^PLATFORM\s+KIND\s+POSTED\s+POST\s+TEXT\s+OPTIONS/);
+    expect(human.stdout).toMatch(/threads\s+text\s+.+Options in the sandbox\s+reply_control=mentioned_only topic_tag=Launch/);
+    const json = (await t.run('sandbox posts --platform threads --json')).json<{ posts: { body: { options: unknown } }[] }>();
+    expect(json.posts.at(-1)!.body.options).toEqual({ reply_control: 'mentioned_only', topic_tag: 'Launch' });
+  });
 });

@@ -18,13 +18,13 @@ describe('platform_options.facebook reach the page requests as docs/reference/pl
     await publish({ caption: 'See https://example.com/other', options: { link: 'https://example.com/launch', place: '110843418940484' } });
     expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'See https://example.com/other', link: 'https://example.com/launch', place: '110843418940484' });
     expect(s.state.posts[0]!.kind).toBe('link');
-    expect(s.state.posts[0]!.body).toEqual({ message: 'See https://example.com/other', link: 'https://example.com/launch', media: [], place: '110843418940484' });
+    expect(s.state.posts[0]!.body).toEqual({ message: 'See https://example.com/other', link: 'https://example.com/launch', media: [], options: { place: '110843418940484' } });
   });
 
   it('place on a photo (multipart field) and on a multi-photo feed post', async () => {
     await publish({ caption: 'pic', media: [mediaFile('image')], options: { place: '12' } });
     expect(s.requests('/page1/photos')[0]!.params).toEqual({ message: 'pic', place: '12' });
-    expect(s.state.posts[0]!.body).toMatchObject({ message: 'pic', place: '12' });
+    expect(s.state.posts[0]!.body).toMatchObject({ message: 'pic', options: { place: '12' } });
 
     await publish({ caption: 'album', media: [mediaFile('image'), mediaFile('image')], options: { place: '34' } });
     const feed = s.requests('/page1/feed')[0]!.params;

@@ -36,7 +36,7 @@ describe('platform_options through the daemon to the Meta sandbox', () => {
     const of = (platform: string, kind: string) => posts.find((p) => p.platform === platform && p.kind === kind)!.body;
     expect(of('instagram', 'feed').options).toEqual({ collaborators: ['natgeo'], location_id: '110843418940484', user_tags: [{ username: 'nasa', x: 0.25, y: 0.75 }], alt_text: 'A pier at dawn' });
     expect(of('instagram', 'story').options).toEqual({ user_tags: [{ username: 'nasa', x: 0.25, y: 0.75 }] });
-    expect(of('facebook', 'photo').place).toBe('110843418940484');
+    expect(of('facebook', 'photo').options).toEqual({ place: '110843418940484' });
     expect(of('threads', 'image').options).toEqual({ reply_control: 'accounts_you_follow', topic_tag: 'Launch', quote_post_id: '17890012345678901' });
   });
 });

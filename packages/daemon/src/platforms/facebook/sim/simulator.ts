@@ -177,7 +177,7 @@ function createFeedPost(req: SimRequest, sim: MetaSimState, p: SimAccount): unkn
     fail(506, '(#506) Duplicate status message');
   }
   const { place } = req.params;
-  const id = newPost(sim, p, { message, link, place, attachments: media }, media.length ? 'photos' : link ? 'link' : 'text', { message: message ?? null, link: link ?? null, media, ...(place ? { place } : {}) });
+  const id = newPost(sim, p, { message, link, place, attachments: media }, media.length ? 'photos' : link ? 'link' : 'text', { message: message ?? null, link: link ?? null, media, ...(place ? { options: { place } } : {}) });
   for (const fbid of media) {
     const ph = sim.objects.get(fbid) as FbPhoto;
     ph.usedBy = id;
@@ -203,7 +203,7 @@ function createPhoto(req: SimRequest, sim: MetaSimState, p: SimAccount): unknown
   if (!published) return { id: photo.id };
   const caption = req.params.message ?? req.params.caption;
   const { place } = req.params;
-  photo.postId = newPost(sim, p, { message: caption, place, attachments: [photo.id] }, 'photo', { message: caption ?? null, media: [source], ...(place ? { place } : {}) });
+  photo.postId = newPost(sim, p, { message: caption, place, attachments: [photo.id] }, 'photo', { message: caption ?? null, media: [source], ...(place ? { options: { place } } : {}) });
   photo.usedBy = photo.postId;
   return { id: photo.id, post_id: photo.postId };
 }
