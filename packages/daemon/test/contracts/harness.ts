@@ -22,12 +22,13 @@ export interface ContractOrigins {
   close(): Promise<void>;
 }
 
-export async function serveContractOrigins(sims: Array<{ hosts: readonly string[]; app: Hono }>): Promise<ContractOrigins> {
+/** `previous`: a closed run's origins, whose ports are taken again (as the daemon does at its next start). */
+export async function serveContractOrigins(sims: Array<{ hosts: readonly string[]; app: Hono }>, previous?: Pick<ContractOrigins, 'http' | 'https'>): Promise<ContractOrigins> {
   const dataDir = mkdtempSync(join(tmpdir(), 'sp-contract-'));
   const cert = await sandboxCertificate(dataDir);
   const sandbox = new Hono();
   for (const sim of sims) sandbox.route('/', sim.app);
-  const origins = await startSandboxOrigins(sandbox, sims.flatMap((s) => s.hosts), { tls: cert });
+  const origins = await startSandboxOrigins(sandbox, sims.flatMap((s) => s.hosts), { tls: cert, previous: previous?.http, previousHttps: previous?.https });
   const agent = new Agent({ ca: cert.cert, keepAlive: false });
   return {
     http: origins.endpoints,
