@@ -3,7 +3,8 @@ import { Hono, type Context } from 'hono';
 import type { Clock } from '../../../util/clock';
 import { dropConnection } from '../../shared/drop-connection';
 import { hostPath, recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
-import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
+import { isSandboxToken } from '../../shared/is-sandbox-token';
+import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import { simState, type SimState } from '../../shared/sim/sim-state';
 import { readBody } from '../../shared/read-body';
 import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
@@ -91,9 +92,6 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
   const state = options.state ?? simState(null, 'tiktok');
   /** One creator per sandbox connection (open id -> creator), besides the default one above. */
   const creators = state.map<Creator>('creators');
-  /** Sandbox account key (sandboxAccountKey) -> open id. */
-  const sandboxCreators = state.map<string>('sandbox-accounts');
-  const nextCreator = state.counter('creator', 1n);
   const tokens = state.map<{ openId: string; expiresAt: number; scope: string }>('tokens');
   const refreshTokens = state.map<{ openId: string; used: boolean; expiresAt: number; scope: string; clientKey: string }>('refresh-tokens');
   const usedSandboxRefresh = state.map<true>('spent-sandbox-refresh');
@@ -112,17 +110,11 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
   const creatorOf = (openId: string): Creator => creators.get(openId) ?? creator;
 
   /** The sandbox connection's own creator (made on its first call), or the default one for the simulator's test tokens. */
-  function sandboxCreator(token: string): string {
-    const key = sandboxAccountKey(token);
-    if (key === null) return creator.openId;
-    const known = sandboxCreators.get(key);
-    if (known) return known;
-    const n = nextCreator();
-    const openId = `-000sandbox${createHash('sha256').update(key).digest('hex').slice(0, 16)}${n}`;
+  const sandboxCreator = sandboxAccounts(state, 'creator', 1n, creator.openId, (n) => {
+    const openId = `-000sandbox${randomBytes(8).toString('hex')}${n}`;
     creators.set(openId, { openId, username: `sandbox_tiktok_${n}`, nickname: `Sandbox TikTok ${n}`, privateAccount: creator.privateAccount });
-    sandboxCreators.set(key, openId);
     return openId;
-  }
+  });
 
   const logId = () => `2026${String(clock.now()).slice(-10)}${randomBytes(4).toString('hex').toUpperCase()}`;
   const ok = (c: Context, data: unknown, status = 200) => c.json({ data, error: { code: 'ok', message: '', log_id: logId() } }, status as 200);

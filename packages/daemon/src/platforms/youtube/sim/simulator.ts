@@ -3,9 +3,10 @@ import { Hono, type Context } from 'hono';
 import type { Clock } from '../../../util/clock';
 import { dropConnection } from '../../shared/drop-connection';
 import { hostPath, recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
-import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
+import { isSandboxToken } from '../../shared/is-sandbox-token';
 import { parseMultipart } from '../../shared/sim/multipart';
 import { simState, type SimState } from '../../shared/sim/sim-state';
+import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import { readBody } from '../../shared/read-body';
 import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { nextPacificMidnight } from '../pacific-midnight';
@@ -60,9 +61,6 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   /** Channels by id; one per sandbox connection besides the default one. */
   const channels = state.map<{ id: string; title: string }>('channels');
   if (!channels.has(channel.id)) channels.set(channel.id, channel);
-  /** Sandbox account key (sandboxAccountKey) -> channel id. */
-  const sandboxAccounts = state.map<string>('sandbox-accounts');
-  const nextChannel = state.counter('channel', 1n);
   const tokens = state.map<{ expiresAt: number; scope: string; channelId?: string }>('tokens');
   const refreshTokens = state.map<{ clientId: string; scope: string; revoked: boolean; channelId?: string }>('refresh-tokens');
   const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null; expiresAt: number; used: boolean; scope: string }>();
@@ -74,17 +72,11 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   const quotas = state.map<{ resetAt: number; used: number }>('quota');
 
   /** The channel a sandbox token acts as: its connection's own, created on first use. */
-  function sandboxChannel(token: string): string {
-    const key = sandboxAccountKey(token);
-    if (key === null) return channel.id;
-    const known = sandboxAccounts.get(key);
-    if (known) return known;
-    const n = nextChannel();
+  const sandboxChannel = sandboxAccounts(state, 'channel', 1n, channel.id, (n) => {
     const id = `UCsandbox${String(n).padStart(15, '0')}`;
     channels.set(id, { id, title: `Sandbox YouTube ${n}` });
-    sandboxAccounts.set(key, id);
     return id;
-  }
+  });
 
   const gError = (c: Context, status: number, reason: string, message: string, domain = 'youtube.video', extra: Record<string, unknown> = {}) =>
     c.json({ error: { code: status, message, errors: [{ message, domain, reason, ...extra }] } }, status as 400);
