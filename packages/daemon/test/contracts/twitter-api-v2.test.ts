@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { simState } from '../../src/platforms/shared/sim/sim-state';
 import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../src/platforms/twitter/sim/simulator';
 import { openDatabase, type DB } from '../../src/store/database';
-import { fakeBytes, RecordingClock } from '../platforms/shared/harness';
+import { systemClock } from '../../src/util/clock';
+import { fakeBytes } from '../platforms/shared/harness';
 import { checkTraffic } from '../platforms/twitter/openapi-check';
 import { serveContractOrigins, type ContractOrigins } from './harness';
 
@@ -22,7 +23,8 @@ let origins: ContractOrigins;
 
 beforeEach(async () => {
   db = openDatabase(':memory:');
-  sim = createTwitterSimulator({ clock: new RecordingClock(), state: simState(db, 'x'), processingMs: 0 });
+  // The real clock: the client waits out video processing with its own timers (check_after_secs).
+  sim = createTwitterSimulator({ clock: systemClock, state: simState(db, 'x'), processingMs: 1_500 });
   origins = await serveContractOrigins([{ hosts: [X_HOST], app: new Hono().route(`/${X_HOST}`, sim.app) }]);
 });
 afterEach(async () => {
@@ -71,6 +73,19 @@ describe('twitter-api-v2 against the X simulator', () => {
     const gone = await x.singleTweet(created.data.id);
     expect(gone.data).toBeUndefined();
     expect(gone.errors?.[0]).toMatchObject({ resource_id: created.data.id, title: 'Not Found Error' });
+  });
+
+  it('uploads a video in several chunks, waits out its processing through STATUS, and posts it', async () => {
+    const x = client();
+    const mp4 = fakeBytes('mp4', 2_500_000);
+    // 1 MB chunks: three appends; the client then asks STATUS until processing succeeds.
+    const mediaId = await x.uploadMedia(mp4, { media_type: 'video/mp4', media_category: 'tweet_video' }, 1024 * 1024);
+    const appends = sim.log.requests.filter((r) => r.path.endsWith('/append'));
+    expect(appends).toHaveLength(3);
+    expect(sim.log.requests.some((r) => r.method === 'GET' && r.path === '/2/media/upload')).toBe(true);
+    const created = await x.tweet({ text: 'A video by twitter-api-v2', media: { media_ids: [mediaId] } });
+    const read = await x.singleTweet(created.data.id, { 'tweet.fields': ['attachments'], expansions: ['attachments.media_keys'] });
+    expect(read.data.attachments?.media_keys).toEqual([expect.stringMatching(/^7_\d+$/)]);
   });
 
   it('refuses a duplicate and an unknown path in X’s own shapes, as the client reports them', async () => {
