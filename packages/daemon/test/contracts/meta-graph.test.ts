@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { metaSandbox } from '../../src/platforms/meta/sim/sandbox';
 import { openDatabase, type DB } from '../../src/store/database';
 import { ManualClock } from '../../src/util/clock';
+import { fakeBytes } from '../platforms/shared/harness';
 import { serveContractOrigins, type ContractOrigins } from './harness';
 
 /**
@@ -68,10 +69,17 @@ describe('Graph calls as Meta documents them, against the Meta simulator', () =>
     expect(dup.body.error.code).toBe(506);
     const photo = await graph<{ id: string; post_id: string }>('graph.facebook.com', 'POST', `/${pageId}/photos`, { url: 'https://example.com/photo.jpg', message: 'Photo from the contract test' });
     expect(photo.body).toEqual({ id: expect.stringMatching(/^\d+$/), post_id: expect.stringMatching(new RegExp(`^${pageId}_\\d+$`)) });
+    // The photo itself as a multipart `source` part (the reference's other form of POST /{page-id}/photos).
+    const form = new FormData();
+    form.set('source', new Blob([fakeBytes('jpeg', 4096)], { type: 'image/jpeg' }), 'photo.jpg');
+    form.set('message', 'Uploaded photo from the contract test');
+    const upload = await fetch(`${origins.http['graph.facebook.com']}/v23.0/${pageId}/photos`, { method: 'POST', headers: { authorization: `Bearer ${TOKEN}` }, body: form });
+    const uploaded = (await upload.json()) as { id: string; post_id: string };
+    expect(uploaded).toEqual({ id: expect.stringMatching(/^\d+$/), post_id: expect.stringMatching(new RegExp(`^${pageId}_\\d+$`)) });
     const read = await graph('graph.facebook.com', 'GET', `/${post.body.id}`, { fields: 'message,created_time,permalink_url' });
     expect(read.body).toMatchObject({ id: post.body.id, message: 'Page post from the contract test', permalink_url: expect.stringMatching(/^https:\/\/www\.facebook\.com\//) });
     const feed = await graph<{ data: Array<{ id: string; message?: string }> }>('graph.facebook.com', 'GET', `/${pageId}/feed`, { fields: 'id,message' });
-    expect(feed.body.data.map((p) => p.id)).toEqual([photo.body.post_id, post.body.id]);
+    expect(feed.body.data.map((p) => p.id)).toEqual([uploaded.post_id, photo.body.post_id, post.body.id]);
     const comments = await graph('graph.facebook.com', 'GET', `/${post.body.id}/comments`, { summary: 'true' });
     expect(comments.body).toMatchObject({ data: [], summary: { total_count: 0 } });
   });
