@@ -65,7 +65,7 @@ describe('socialpub webhooks', () => {
       expect(add.code, add.stderr + add.stdout).toBe(0);
       const hook = add.json<{ id: string; secret: string; event_types: string[] }>();
       expect(hook.secret).toMatch(/^whsec_/);
-      expect(hook.event_types).toEqual(['target.publishing', 'target.published', 'target.retrying', 'target.failed', 'target.needs_review']);
+      expect(hook.event_types).toEqual(['target.publishing', 'target.published', 'target.retrying', 'target.failed', 'target.needs_review', 'target.removed']);
       const human = await t.run('webhooks list');
       expect(human.stdout).toContain(hook.id);
       expect(human.stdout).not.toContain('whsec_');

@@ -3,7 +3,7 @@ import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
 import { openAdmin } from '@socialpub/daemon';
 import { SocialPub } from '@socialpub/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpClient, startTestDaemon, text, toolErrorOf, type TestDaemon } from './harness';
+import { HTTP_TOOLS, httpClient, startTestDaemon, text, toolErrorOf, type TestDaemon } from './harness';
 
 const INIT = {
   jsonrpc: '2.0',
@@ -98,7 +98,7 @@ describe('/mcp responses', () => {
     expect(body.result.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
     expect(body.result.serverInfo.name).toBe('socialpub');
     const list = await post(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' }), { 'mcp-session-id': json.id, 'mcp-protocol-version': LATEST_PROTOCOL_VERSION });
-    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length).toBe(13);
+    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length).toBe(HTTP_TOOLS.length);
   });
 
   it('ends a session on DELETE', async () => {

@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { CONTENT_TYPES } from '../platforms';
-import { TARGET_STATUSES } from '../states';
 import { InstantOut, PlatformId } from './common';
 
 export const AuthValidateResponseSchema = z
@@ -70,6 +69,8 @@ export const PlatformsResponseSchema = z
   .meta({ id: 'PlatformsResponse' });
 export type PlatformsResponse = z.infer<typeof PlatformsResponseSchema>;
 
+const count = z.number().int();
+
 export const HealthResponseSchema = z
   .object({
     status: z.enum(['ok', 'unhealthy']),
@@ -82,7 +83,17 @@ export const HealthResponseSchema = z
       stalled: z.boolean(),
       wheel_size: z.number().int(),
     }),
-    targets: z.record(z.enum(TARGET_STATUSES), z.number().int()),
+    // Targets per status. `removed` came with take-downs: optional, so a client still reads a daemon from before them.
+    targets: z.object({
+      pending_approval: count,
+      scheduled: count,
+      publishing: count,
+      published: count,
+      failed: count,
+      cancelled: count,
+      needs_review: count,
+      removed: count.optional(),
+    }),
   })
   .meta({ id: 'Health' });
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;
