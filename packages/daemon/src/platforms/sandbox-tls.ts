@@ -1,7 +1,6 @@
 import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { generate } from 'selfsigned';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files';
 
 /** The sandbox origins' certificate and key (PEM), and the file a client trusts (NODE_EXTRA_CA_CERTS or its agent's `ca`). */
@@ -34,6 +33,8 @@ export async function sandboxCertificate(dataDir: string, now: Date = new Date()
   if (kept) return kept;
   const notAfter = new Date(now);
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + VALID_YEARS);
+  // Loaded only when a certificate is made (once per data dir): the daemon's start does not pay for it.
+  const { generate } = await import('selfsigned');
   const pems = await generate([{ name: 'commonName', value: 'socialpub sandbox' }], {
     keyType: 'ec',
     curve: 'P-256',
