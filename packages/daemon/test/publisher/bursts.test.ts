@@ -1,4 +1,5 @@
 import type { Platform } from '@socialpub/core';
+import type { PlatformAdapter } from '../../src/platforms/adapter';
 import { describe, expect, it } from 'vitest';
 import { flushMicrotasks } from '../../src/util/clock';
 import { seedUser, T0, useWorlds, type World } from '../scheduler/harness';
@@ -64,8 +65,10 @@ describe('bursts across connections', () => {
     const platforms: Platform[] = ['twitter', 'threads', 'facebook'];
     for (const platform of platforms) {
       const real = w.adapter(platform);
-      w.adapters.set(platform, {
-        ...real,
+      (w.adapters as Map<Platform, PlatformAdapter>).set(platform, {
+        platform,
+        validate: () => real.validate(),
+        reconcile: (ctx) => real.reconcile(ctx),
         publish: async (ctx) => {
           await answered;
           return { postId: `post-${ctx.target.id}`, postUrl: null, publishedAt: w.clock.now() };
