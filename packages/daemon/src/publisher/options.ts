@@ -8,6 +8,7 @@ import type { Commits } from '../store/commits';
 import type { ConnectionSource } from './connection-source';
 import type { GateLimits } from './connection-gate';
 import { CoalescedWrite } from './coalesced-write';
+import { LeaseBook } from './lease-keeper';
 import { newLeaseOwner } from './lease-owner';
 import { WriteBatch } from './write-batch';
 
@@ -67,6 +68,8 @@ export type ResolvedOptions = Required<
     claims: CoalescedWrite<string, ClaimedTarget | null>;
     /** Attempt ends asked for in one turn, written together inside that turn's batch. */
     ends: CoalescedWrite<FinishRequest, boolean>;
+    /** The leases of the attempts in flight, renewed by one loop. */
+    leases: LeaseBook;
   };
 
 /**
@@ -118,6 +121,7 @@ export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
       return opts.queue.claimMany(ids, now, owner, now + leaseMs);
     }),
     ends: new CoalescedWrite(writes, (requests) => opts.queue.finishMany(requests)),
+    leases: new LeaseBook({ queue: opts.queue, clock: opts.clock, owner, leaseMs }),
     sandboxBaseUrl: opts.sandboxBaseUrl,
     owner,
     log: opts.log ?? noopLog,

@@ -6,7 +6,7 @@ import { authExpired, errorMessage, noAdapter, notConnected, platformCodeOf, pub
 import { buildContext } from './build-context';
 import { classifyOutcome } from './classify-outcome';
 import { endAttempt } from './end-attempt';
-import { keepLease, LeaseLostError } from './lease-keeper';
+import { LeaseLostError } from './lease-keeper';
 
 /**
  * One publish attempt: claims the target by compare-and-set (nothing is sent unless the
@@ -21,7 +21,7 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
   // claims of the moment are made together, in one statement (store/target-claims.ts).
   const claimed = await o.claims.run(task.id);
   if (!claimed) return 'skipped';
-  const lease = keepLease(o, claimed.id, signal);
+  const lease = o.leases.hold(claimed.id, signal);
   let phase: AttemptPhase = 'setup';
   let credentials: Credentials | null = null;
   let expiredByAdapter = false;

@@ -59,6 +59,15 @@ export function createAttemptFinish(db: DB) {
      WHERE targets.id = j.value->>'id' AND +targets.status = 'publishing' AND targets.lease_owner = j.value->>'owner'
      RETURNING targets.id`,
   );
+  // Their attempts rows closed the same way: each target's open attempt (the latest, as closeAttempt).
+  const closePublishedMany = db.prepare<[string], { target_id: string }>(
+    `UPDATE attempts SET ended_at = j.value->>'now', outcome = j.value->>'outcome', error_code = NULL, error_message = NULL,
+       platform_code = NULL, detail = j.value->>'detail'
+     FROM json_each(?) AS j
+     WHERE attempts.target_id = j.value->>'id' AND attempts.ended_at IS NULL
+       AND attempts.id = (SELECT max(a.id) FROM attempts a WHERE a.target_id = attempts.target_id AND a.ended_at IS NULL)
+     RETURNING attempts.target_id`,
+  );
   const endScheduled = db.prepare(
     `UPDATE targets SET status = 'scheduled', next_attempt_at = @nextAttemptAt, lease_until = NULL, lease_owner = NULL,
        error_code = @code, error_message = @message, platform_code = @platformCode, updated_at = @now
@@ -139,12 +148,19 @@ export function createAttemptFinish(db: DB) {
         end.status === 'published' ? { id, owner, now, postId: end.postId, postUrl: end.postUrl, publishedAt: end.publishedAt } : null,
       );
       for (const r of endPublishedMany.all(JSON.stringify(rows))) written.add(r.id);
+      const closing = [...written].map((id) => {
+        const { now, end, detail } = batched.get(id) as FinishRequest;
+        return { id, now, detail, outcome: end.status === 'published' ? end.outcome : null };
+      });
+      const closed = new Set(closePublishedMany.all(JSON.stringify(closing)).map((r) => r.target_id));
+      // No open attempt (not expected after a claim): the attempt is recorded closed, as closeAttemptOf does.
+      for (const c of closing) if (!closed.has(c.id)) insertClosedAttempt.run({ ...c, code: null, message: null, platformCode: null });
     } else {
       batched.clear();
     }
     return requests.map((r) => {
-      const attempt =
-        batched.get(r.id) === r && r.end.status === 'published' ? (written.has(r.id) ? publishedAttempt(r.end.outcome) : null) : writeEnd(r);
+      if (batched.get(r.id) === r) return written.has(r.id);
+      const attempt = writeEnd(r);
       if (!attempt) return false;
       closeAttemptOf(r, attempt);
       return true;

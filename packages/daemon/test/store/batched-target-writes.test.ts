@@ -109,6 +109,16 @@ describe('batched attempt ends (finishMany)', () => {
     expect(events('post.finished').sort()).toEqual([`job_${a}`, `job_${b}`, `job_${e}`].sort());
   });
 
+  it('records the attempt closed when a published target has no open attempt row (left by an older version or a manual edit)', () => {
+    const { db, queue, attempts } = setup();
+    const [a, b] = [insertTarget(db, { due: T0 }), insertTarget(db, { due: T0 })] as [string, string];
+    queue.claimMany([a], T0, 'me', T0 + 60_000);
+    db.prepare("UPDATE targets SET status = 'publishing', lease_owner = 'me', attempts = 3, attempt_started_at = ? WHERE id = ?").run(T0 - 50, b);
+    expect(queue.finishMany([published(a, 'me', T0 + 100), published(b, 'me', T0 + 100)])).toEqual([true, true]);
+    expect(attempts(a)).toEqual([{ number: 1, started_at: T0, ended_at: T0 + 100, outcome: 'published', error_code: null }]);
+    expect(attempts(b)).toEqual([{ number: 3, started_at: T0 - 50, ended_at: T0 + 100, outcome: 'published', error_code: null }]);
+  });
+
   it('writes a lone published end as finish does', () => {
     const { db, queue, status, attempts } = setup();
     const id = insertTarget(db, { due: T0 });
