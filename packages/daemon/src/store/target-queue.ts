@@ -144,10 +144,6 @@ export function createTargetQueue(db: DB) {
     },
     /** The compare-and-set claims of due targets, many in one statement (store/target-claims.ts). */
     claimMany: claims.claimMany,
-    /** One claim (`claimMany` of one id): what an adapter needs, or null when it was not claimed. */
-    claim(id: string, now: number, owner: string, leaseUntil: number): ClaimedTarget | null {
-      return claims.claimMany([id], now, owner, leaseUntil)[0] ?? null;
-    },
     /**
      * Takes over a `publishing` target for reconciliation: its lease has run out, or its
      * owner is known dead. Returns what an adapter needs, or null when it is not ours to take.
