@@ -7,6 +7,8 @@
  * before per-connection scheduling (one queue per platform, 4 in flight)
  * and the floor (the platform latency itself: no scheduler can publish a target
  * sooner than its call takes). Each run is its own process over a fresh SQLite file.
+ * Also prints each run's CPU time per target, which a loaded machine does not distort the
+ * way it distorts lateness (the process waits for a core, it does not use more).
  *
  * Aims: p99 <= 1 s at 300 targets, <= 2 s at 3,000; none doubled, none lost.
  * `--baseline-3000` also runs the model of before at 3,000 targets (about 80 s).
@@ -26,6 +28,8 @@ interface Result {
   p50: number;
   p99: number;
   max: number;
+  /** CPU time of the run's process per target (µs), from start until every target settled; the floor has none. */
+  cpuUsPerTarget?: number;
 }
 
 const POSTS_PER_CONNECTION = 2;
@@ -66,10 +70,10 @@ try {
     if (targets <= 300 || withBaseline3000) runs.push(measure('today', targets));
     runs.push(floor(targets));
     console.log(`\n${targets.toLocaleString()} targets (${targets / (POSTS_PER_CONNECTION * PLATFORM_COUNT)} users x ${PLATFORM_COUNT} platforms x ${POSTS_PER_CONNECTION} posts)`);
-    console.log(`${'variant'.padEnd(30)}${'p50'.padStart(10)}${'p99'.padStart(10)}${'max'.padStart(10)}${'published'.padStart(11)}${'doubled'.padStart(9)}${'lost'.padStart(6)}`);
+    console.log(`${'variant'.padEnd(30)}${'p50'.padStart(10)}${'p99'.padStart(10)}${'max'.padStart(10)}${'published'.padStart(11)}${'doubled'.padStart(9)}${'lost'.padStart(6)}${'CPU/target'.padStart(12)}`);
     for (const r of runs) {
       console.log(
-        `${(label[r.variant] ?? r.variant).padEnd(30)}${s(r.p50).padStart(10)}${s(r.p99).padStart(10)}${s(r.max).padStart(10)}${String(r.published).padStart(11)}${String(r.doubled).padStart(9)}${String(r.lost).padStart(6)}`,
+        `${(label[r.variant] ?? r.variant).padEnd(30)}${s(r.p50).padStart(10)}${s(r.p99).padStart(10)}${s(r.max).padStart(10)}${String(r.published).padStart(11)}${String(r.doubled).padStart(9)}${String(r.lost).padStart(6)}${(r.cpuUsPerTarget === undefined ? '—' : `${r.cpuUsPerTarget} µs`).padStart(12)}`,
       );
     }
     const [ours] = runs as [Result];

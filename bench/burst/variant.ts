@@ -3,7 +3,8 @@
  * connected to twitter, threads and facebook with `perConnection` posts due on each, all
  * due at the same instant; the real scheduler and publisher (createPublishing, as the
  * daemon wires them) publish them through the test adapter with 200-400 ms of latency.
- * Prints one JSON line: lateness (published_at minus due_at) percentiles, counts.
+ * Prints one JSON line: lateness (published_at minus due_at) percentiles, counts, and the
+ * process's CPU time per target from start until every target settled.
  *
  * argv: variant (ours | today) users postsPerConnection dir
  */
@@ -81,9 +82,12 @@ const finished = new Promise<void>((resolve) => {
     if (settled >= ids.length) resolve();
   });
 });
+// CPU of the whole process (event loop, SQLite, the checkpoint thread) from start until every target settled.
+const cpu0 = process.cpuUsage();
 await publishing.start();
 const timeout = new Promise<void>((resolve) => setTimeout(resolve, TIMEOUT_MS).unref());
 await Promise.race([finished, timeout]);
+const cpu = process.cpuUsage(cpu0);
 await publishing.stop(1_000);
 await checkpointer.stop();
 
@@ -103,5 +107,5 @@ const claimAt = (q: number) => claimLate[Math.min(claimLate.length - 1, Math.cei
 const other = db.prepare("SELECT count(*) FROM targets WHERE status <> 'published'").pluck().get() as number;
 db.close();
 process.stdout.write(
-  `${JSON.stringify({ variant, targets: ids.length, published: rows.length, doubled, lost: other, p50: pct(0.5), p99: pct(0.99), max: late[late.length - 1] ?? Number.NaN, claimP50: claimAt(0.5), claimP99: claimAt(0.99) })}\n`,
+  `${JSON.stringify({ variant, targets: ids.length, published: rows.length, doubled, lost: other, p50: pct(0.5), p99: pct(0.99), max: late[late.length - 1] ?? Number.NaN, claimP50: claimAt(0.5), claimP99: claimAt(0.99), cpuUsPerTarget: Math.round((cpu.user + cpu.system) / ids.length) })}\n`,
 );

@@ -15,7 +15,8 @@ export async function endAttempt(
   if (scope.stopped()) return 'abandoned';
   const { o } = scope;
   const now = o.clock.now();
-  if (!(await o.writes.run(() => o.queue.finish(t.id, o.owner, now, end, detail)))) return 'lease_lost';
+  // Written with the other ends of the moment (store/attempt-finish.ts), on disk before this goes on.
+  if (!(await o.ends.run({ id: t.id, owner: o.owner, now, end, detail }))) return 'lease_lost';
   if (end.status === 'scheduled') o.scheduler.targetsChanged([t.id]);
   const fields = { target_id: t.id, platform: t.platform, attempt: t.attempt, status: end.status };
   if (end.status === 'published' || end.status === 'scheduled') o.log.info('target attempt ended', fields);

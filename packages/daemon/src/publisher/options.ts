@@ -1,12 +1,14 @@
 import type { Platform } from '@socialpub/core';
 import type { Logger, PlatformAdapter } from '../platforms/adapter';
 import type { MediaResolver, SchedulerHooks } from '../services';
-import type { TargetQueue } from '../store/target-queue';
+import type { ClaimedTarget, FinishRequest, TargetQueue } from '../store/target-queue';
 import type { Clock } from '../util/clock';
 import type { BackoffOptions } from './backoff';
 import type { Commits } from '../store/commits';
 import type { ConnectionSource } from './connection-source';
 import type { GateLimits } from './connection-gate';
+import { CoalescedWrite } from './coalesced-write';
+import { LeaseBook } from './lease-keeper';
 import { newLeaseOwner } from './lease-owner';
 import { WriteBatch } from './write-batch';
 
@@ -62,6 +64,12 @@ export type ResolvedOptions = Required<
   Pick<PublisherOptions, 'sandboxBaseUrl' | 'backoff'> & {
     /** The claims, checkpoints and attempt ends, committed in batches through `commits`. */
     writes: WriteBatch;
+    /** Claims asked for in one turn, made in one statement inside that turn's batch (the claim time is the batch's). */
+    claims: CoalescedWrite<string, ClaimedTarget | null>;
+    /** Attempt ends asked for in one turn, written together inside that turn's batch. */
+    ends: CoalescedWrite<FinishRequest, boolean>;
+    /** The leases of the attempts in flight, renewed by one loop. */
+    leases: LeaseBook;
   };
 
 /**
@@ -89,6 +97,9 @@ const noopLog: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
   const commits = opts.commits ?? immediateCommits;
+  const writes = new WriteBatch(commits, (fn) => opts.queue.transaction(fn));
+  const owner = opts.owner ?? newLeaseOwner();
+  const leaseMs = opts.leaseMs ?? 120_000;
   return {
     queue: opts.queue,
     clock: opts.clock,
@@ -96,7 +107,7 @@ export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
     connections: opts.connections,
     media: opts.media,
     scheduler: opts.scheduler,
-    leaseMs: opts.leaseMs ?? 120_000,
+    leaseMs,
     backoff: opts.backoff,
     maxAttempts: opts.maxAttempts ?? 8,
     maxReconcileTries: opts.maxReconcileTries ?? 5,
@@ -104,9 +115,15 @@ export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
     sweepMs: opts.sweepMs ?? 5_000,
     publicBaseUrl: opts.publicBaseUrl ?? null,
     commits,
-    writes: new WriteBatch(commits, (fn) => opts.queue.transaction(fn)),
+    writes,
+    claims: new CoalescedWrite(writes, (ids) => {
+      const now = opts.clock.now();
+      return opts.queue.claimMany(ids, now, owner, now + leaseMs);
+    }),
+    ends: new CoalescedWrite(writes, (requests) => opts.queue.finishMany(requests)),
+    leases: new LeaseBook({ queue: opts.queue, clock: opts.clock, owner, leaseMs }),
     sandboxBaseUrl: opts.sandboxBaseUrl,
-    owner: opts.owner ?? newLeaseOwner(),
+    owner,
     log: opts.log ?? noopLog,
   };
 }

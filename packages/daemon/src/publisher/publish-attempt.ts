@@ -6,7 +6,7 @@ import { authExpired, errorMessage, noAdapter, notConnected, platformCodeOf, pub
 import { buildContext } from './build-context';
 import { classifyOutcome } from './classify-outcome';
 import { endAttempt } from './end-attempt';
-import { keepLease, LeaseLostError } from './lease-keeper';
+import { LeaseLostError } from './lease-keeper';
 
 /**
  * One publish attempt: claims the target by compare-and-set (nothing is sent unless the
@@ -14,14 +14,14 @@ import { keepLease, LeaseLostError } from './lease-keeper';
  */
 export async function publishAttempt(scope: AttemptScope, task: Task, signal: AbortSignal): Promise<Settled['result']> {
   const { o } = scope;
-  const { queue, clock, owner, leaseMs } = o;
-  const now = clock.now();
+  const { queue, clock } = o;
   // The connection (or its platform's app) may have been paused while this waited for a slot.
-  if (scope.holdIfPaused(task.id, task.userId, task.platform, now)) return 'scheduled';
-  // Nothing is sent before the claim is on disk: a crash then finds it and reconciles.
-  const claimed = await o.writes.run(() => queue.claim(task.id, now, owner, now + leaseMs));
+  if (scope.holdIfPaused(task.id, task.userId, task.platform, clock.now())) return 'scheduled';
+  // Nothing is sent before the claim is on disk: a crash then finds it and reconciles. The
+  // claims of the moment are made together, in one statement (store/target-claims.ts).
+  const claimed = await o.claims.run(task.id);
   if (!claimed) return 'skipped';
-  const lease = keepLease(o, claimed.id, signal);
+  const lease = o.leases.hold(claimed.id, signal);
   let phase: AttemptPhase = 'setup';
   let credentials: Credentials | null = null;
   let expiredByAdapter = false;

@@ -4,7 +4,7 @@ import { errorMessage, published, review } from './attempt-ends';
 import { retryDelay } from './backoff';
 import { buildContext } from './build-context';
 import { endAttempt } from './end-attempt';
-import { keepLease, LeaseLostError } from './lease-keeper';
+import { LeaseLostError } from './lease-keeper';
 
 /**
  * Settles a target found `publishing` without a live owner: takes over its lease and asks
@@ -24,7 +24,7 @@ export async function reconcileAttempt(
   const now = clock.now();
   const claimed = queue.takeOver(task.id, now, owner, now + leaseMs, task.deadOwner);
   if (!claimed) return 'skipped';
-  const lease = keepLease(o, claimed.id, signal);
+  const lease = o.leases.hold(claimed.id, signal);
   try {
     const conn = queue.connectionState(claimed.userId, claimed.platform);
     const credentials = conn.state === 'active' ? await o.connections.credentialsFor(claimed.userId, claimed.platform) : null;

@@ -1,6 +1,13 @@
-import type { ContentType, Platform, TargetErrorCode, TargetStatus } from '@socialpub/core';
+import type { Platform, TargetStatus } from '@socialpub/core';
+import type { ClaimedJobRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
 import type { DB } from './database';
+import { createAttemptFinish } from './attempt-finish';
+import { toClaimed } from './claimed-target';
 import { createPlatformPausesRepository } from './platform-pauses';
+import { createTargetClaims } from './target-claims';
+
+export type { AttemptEnd, FinishRequest, StoredError } from './attempt-finish';
+export type { ClaimedTarget } from './claimed-target';
 
 /**
  * When a scheduled target fires: its backoff time if it has one, else its due time. Must
@@ -25,78 +32,6 @@ export interface TargetFireState {
   fireAt: number;
 }
 
-/** A target this process now holds the lease on, with what an adapter needs to publish it. */
-export interface ClaimedTarget {
-  id: string;
-  jobId: string;
-  userId: string;
-  platform: Platform;
-  type: ContentType;
-  dueAt: number;
-  /** The attempt number this claim opened (1 on the first). */
-  attempt: number;
-  attemptStartedAt: number;
-  checkpoint: Record<string, unknown>;
-  caption: string;
-  mediaUrls: string[];
-  /** The job's platform_options entry for this target's platform ({} when none). */
-  options: Record<string, unknown>;
-}
-
-/** The end of an attempt, written together with its attempts row. */
-export type AttemptEnd =
-  | { status: 'published'; postId: string; postUrl: string | null; publishedAt: number; outcome: 'published' | 'reconciled_published' }
-  | {
-      status: 'scheduled';
-      nextAttemptAt: number;
-      outcome: 'retry' | 'reconciled_not_published';
-      /** What attempts.error_code records: rate_limited for a platform's limit, else the target error code. */
-      attemptErrorCode: string | null;
-      error: StoredError | null;
-    }
-  | { status: 'failed'; error: StoredError }
-  | { status: 'needs_review'; error: StoredError };
-
-export interface StoredError {
-  code: TargetErrorCode;
-  message: string;
-  platformCode: string | null;
-}
-
-interface ClaimRow {
-  id: string;
-  job_id: string;
-  user_id: string;
-  platform: Platform;
-  type: ContentType;
-  due_at: number;
-  attempts: number;
-  attempt_started_at: number;
-  checkpoint: string;
-  caption: string;
-  platform_captions: string;
-  media_urls: string;
-  platform_options: string;
-}
-
-const toClaimed = (r: ClaimRow): ClaimedTarget => {
-  const captions = JSON.parse(r.platform_captions) as Record<string, string | undefined>;
-  return {
-    id: r.id,
-    jobId: r.job_id,
-    userId: r.user_id,
-    platform: r.platform,
-    type: r.type,
-    dueAt: r.due_at,
-    attempt: r.attempts,
-    attemptStartedAt: r.attempt_started_at,
-    checkpoint: JSON.parse(r.checkpoint) as Record<string, unknown>,
-    caption: captions[r.platform] ?? r.caption,
-    mediaUrls: JSON.parse(r.media_urls) as string[],
-    options: (JSON.parse(r.platform_options) as Record<string, Record<string, unknown> | undefined>)[r.platform] ?? {},
-  };
-};
-
 export type TargetQueue = ReturnType<typeof createTargetQueue>;
 
 /**
@@ -120,6 +55,9 @@ export function createTargetQueue(db: DB) {
   const fireStates = db.prepare<[string], { id: string; status: TargetStatus; platform: Platform; user_id: string; fire_at: number }>(
     `SELECT id, status, platform, user_id, ${FIRE_AT} AS fire_at FROM targets WHERE id IN (SELECT value FROM json_each(?))`,
   );
+  const fireState = db.prepare<[string], { id: string; status: TargetStatus; platform: Platform; user_id: string; fire_at: number }>(
+    `SELECT id, status, platform, user_id, ${FIRE_AT} AS fire_at FROM targets WHERE id = ?`,
+  );
   const expiredLeases = db.prepare<[number, number], { id: string }>(
     `SELECT id FROM targets INDEXED BY targets_status_lease
       WHERE status = 'publishing' AND (lease_until IS NULL OR lease_until < ?) ORDER BY lease_until LIMIT ?`,
@@ -131,17 +69,11 @@ export function createTargetQueue(db: DB) {
     "SELECT id FROM targets WHERE status = 'publishing' AND lease_owner = ? ORDER BY attempt_started_at, id",
   );
 
-  const claimUpdate = db.prepare(
-    `UPDATE targets SET status = 'publishing', lease_until = @leaseUntil, lease_owner = @owner, attempts = attempts + 1,
-       attempt_started_at = @now, updated_at = @now
-     WHERE id = @id AND status = 'scheduled' AND ${FIRE_AT} <= @now`,
-  );
-  const claimedRow = db.prepare<[string], ClaimRow>(
+  const claimedRow = db.prepare<[string], ClaimedTargetRow & ClaimedJobRow>(
     `SELECT t.id, t.job_id, t.user_id, t.platform, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint,
             j.caption, j.platform_captions, j.media_urls, j.platform_options
        FROM targets t JOIN jobs j ON j.id = t.job_id WHERE t.id = ?`,
   );
-  const openAttempt = db.prepare('INSERT INTO attempts (target_id, number, started_at) VALUES (?, ?, ?)');
   const takeOver = db.prepare(
     `UPDATE targets SET lease_until = @leaseUntil, lease_owner = @owner, updated_at = @now
       WHERE id = @id AND status = 'publishing'
@@ -160,32 +92,6 @@ export function createTargetQueue(db: DB) {
       WHERE id = @id AND status = 'scheduled' AND ${FIRE_AT} < @until`,
   );
 
-  const endPublished = db.prepare(
-    `UPDATE targets SET status = 'published', post_id = @postId, post_url = @postUrl, published_at = @publishedAt,
-       lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL,
-       error_code = NULL, error_message = NULL, platform_code = NULL, updated_at = @now
-     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
-  );
-  const endScheduled = db.prepare(
-    `UPDATE targets SET status = 'scheduled', next_attempt_at = @nextAttemptAt, lease_until = NULL, lease_owner = NULL,
-       error_code = @code, error_message = @message, platform_code = @platformCode, updated_at = @now
-     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
-  );
-  const endWithError = db.prepare(
-    `UPDATE targets SET status = @status, lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL,
-       error_code = @code, error_message = @message, platform_code = @platformCode, updated_at = @now
-     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
-  );
-  const closeAttempt = db.prepare(
-    `UPDATE attempts SET ended_at = @now, outcome = @outcome, error_code = @code, error_message = @message,
-       platform_code = @platformCode, detail = @detail
-     WHERE id = (SELECT max(id) FROM attempts WHERE target_id = @id AND ended_at IS NULL)`,
-  );
-  const insertClosedAttempt = db.prepare(
-    `INSERT INTO attempts (target_id, number, started_at, ended_at, outcome, error_code, error_message, platform_code, detail)
-     SELECT @id, attempts, COALESCE(attempt_started_at, @now), @now, @outcome, @code, @message, @platformCode, @detail
-       FROM targets WHERE id = @id`,
-  );
   const retryFailures = db.prepare<[string], { n: number }>(
     "SELECT count(*) AS n FROM attempts WHERE target_id = ? AND outcome = 'retry' AND (error_code IS NULL OR error_code <> 'rate_limited')",
   );
@@ -199,57 +105,8 @@ export function createTargetQueue(db: DB) {
     ids.filter((id) => defer.run({ id, until, now }).changes === 1),
   );
 
-  const claim = db.transaction((id: string, now: number, owner: string, leaseUntil: number): ClaimedTarget | null => {
-    if (claimUpdate.run({ id, now, owner, leaseUntil }).changes !== 1) return null;
-    const row = claimedRow.get(id) as ClaimRow;
-    openAttempt.run(id, row.attempts, now);
-    return toClaimed(row);
-  });
-
-  const finish = db.transaction((id: string, owner: string, now: number, end: AttemptEnd, detail: string | null): boolean => {
-    let changed: number;
-    let attempt: { outcome: string; code: string | null; message: string | null; platformCode: string | null };
-    switch (end.status) {
-      case 'published':
-        changed = endPublished.run({ id, owner, now, postId: end.postId, postUrl: end.postUrl, publishedAt: end.publishedAt }).changes;
-        attempt = { outcome: end.outcome, code: null, message: null, platformCode: null };
-        break;
-      case 'scheduled':
-        changed = endScheduled.run({
-          id,
-          owner,
-          now,
-          nextAttemptAt: end.nextAttemptAt,
-          code: end.error?.code ?? null,
-          message: end.error?.message ?? null,
-          platformCode: end.error?.platformCode ?? null,
-        }).changes;
-        attempt = {
-          outcome: end.outcome,
-          code: end.attemptErrorCode,
-          message: end.error?.message ?? null,
-          platformCode: end.error?.platformCode ?? null,
-        };
-        break;
-      case 'failed':
-      case 'needs_review':
-        changed = endWithError.run({
-          id,
-          owner,
-          now,
-          status: end.status,
-          code: end.error.code,
-          message: end.error.message,
-          platformCode: end.error.platformCode,
-        }).changes;
-        attempt = { outcome: end.status, code: end.error.code, message: end.error.message, platformCode: end.error.platformCode };
-        break;
-    }
-    if (changed !== 1) return false;
-    const params = { id, now, detail, ...attempt };
-    if (closeAttempt.run(params).changes === 0) insertClosedAttempt.run(params);
-    return true;
-  });
+  const claims = createTargetClaims(db);
+  const ends = createAttemptFinish(db);
 
   return {
     /**
@@ -263,11 +120,15 @@ export function createTargetQueue(db: DB) {
     /** Status, platform and fire time of the given targets (missing ids are left out). */
     fireStates(ids: readonly string[]): TargetFireState[] {
       const out: TargetFireState[] = [];
-      for (let i = 0; i < ids.length; i += 500) {
-        for (const r of fireStates.all(JSON.stringify(ids.slice(i, i + 500)))) {
-          out.push({ id: r.id, status: r.status, platform: r.platform, userId: r.user_id, fireAt: r.fire_at });
-        }
+      const add = (r: { id: string; status: TargetStatus; platform: Platform; user_id: string; fire_at: number }) =>
+        out.push({ id: r.id, status: r.status, platform: r.platform, userId: r.user_id, fireAt: r.fire_at });
+      // One id (the publisher's dispatch of each due target) is a plain lookup, without the JSON array.
+      if (ids.length === 1) {
+        const r = fireState.get(ids[0] as string);
+        if (r) add(r);
+        return out;
       }
+      for (let i = 0; i < ids.length; i += 500) for (const r of fireStates.all(JSON.stringify(ids.slice(i, i + 500)))) add(r);
       return out;
     },
     /** Targets in `publishing` whose lease ran out by `now`, oldest lease first. */
@@ -281,13 +142,8 @@ export function createTargetQueue(db: DB) {
     publishingOf(owner: string): string[] {
       return publishingOf.all(owner).map((r) => r.id);
     },
-    /**
-     * The compare-and-set claim: `scheduled` -> `publishing` with a lease, only when the
-     * target is due by `now`, and its attempts row opened, in one immediate transaction.
-     */
-    claim(id: string, now: number, owner: string, leaseUntil: number): ClaimedTarget | null {
-      return claim.immediate(id, now, owner, leaseUntil);
-    },
+    /** The compare-and-set claims of due targets, many in one statement (store/target-claims.ts). */
+    claimMany: claims.claimMany,
     /**
      * Takes over a `publishing` target for reconciliation: its lease has run out, or its
      * owner is known dead. Returns what an adapter needs, or null when it is not ours to take.
@@ -297,7 +153,8 @@ export function createTargetQueue(db: DB) {
       return db
         .transaction(() => {
           if (takeOver.run({ id, now, owner, leaseUntil, deadOwner }).changes !== 1) return null;
-          return toClaimed(claimedRow.get(id) as ClaimRow);
+          const row = claimedRow.get(id) as ClaimedTargetRow & ClaimedJobRow;
+          return toClaimed(row, row);
         })
         .immediate();
     },
@@ -327,9 +184,9 @@ export function createTargetQueue(db: DB) {
       db.transaction(fn).immediate();
     },
     /** Ends the attempt this owner holds; false when the lease was lost (nothing written). */
-    finish(id: string, owner: string, now: number, end: AttemptEnd, detail: string | null = null): boolean {
-      return finish.immediate(id, owner, now, end, detail);
-    },
+    finish: ends.finish,
+    /** Attempt ends of many targets in one transaction, the published ones in one statement (store/attempt-finish.ts). */
+    finishMany: ends.finishMany,
     /** Retryable failures so far (a platform's rate limit does not count). */
     retryFailures(id: string): number {
       return retryFailures.get(id)?.n ?? 0;

@@ -1,4 +1,5 @@
 import type { Platform } from '@socialpub/core';
+import type { PlatformAdapter } from '../../src/platforms/adapter';
 import { describe, expect, it } from 'vitest';
 import { flushMicrotasks } from '../../src/util/clock';
 import { seedUser, T0, useWorlds, type World } from '../scheduler/harness';
@@ -42,6 +43,50 @@ describe('bursts across connections', () => {
     expect(count(w, 'published')).toBe(300);
     expect(new Set(ids.map((id) => w.row(id).published_at))).toEqual(new Set([T0 + 1_300]));
     expect(w.ledger.entries()).toHaveLength(300);
+  });
+
+  it('claims a burst in one statement and writes the ends of one moment together (store/target-claims.ts, attempt-finish.ts)', async () => {
+    const w = world();
+    const claimCalls: number[] = [];
+    const finishCalls: number[] = [];
+    const { claimMany, finishMany } = w.queue;
+    w.queue.claimMany = (ids, ...rest) => {
+      claimCalls.push(ids.length);
+      return claimMany(ids, ...rest);
+    };
+    w.queue.finishMany = (requests) => {
+      finishCalls.push(requests.length);
+      return finishMany(requests);
+    };
+    // Platform calls that all answer at the same moment (the ManualClock wakes sleepers one
+    // turn at a time, so the answers are released together by hand).
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => (answer = resolve));
+    const platforms: Platform[] = ['twitter', 'threads', 'facebook'];
+    for (const platform of platforms) {
+      const real = w.adapter(platform);
+      (w.adapters as Map<Platform, PlatformAdapter>).set(platform, {
+        platform,
+        validate: () => real.validate(),
+        reconcile: (ctx) => real.reconcile(ctx),
+        publish: async (ctx) => {
+          await answered;
+          return { postId: `post-${ctx.target.id}`, postUrl: null, publishedAt: w.clock.now() };
+        },
+      });
+    }
+    for (const u of users(w, 20)) for (const platform of platforms) w.add({ due: T0 + 1_000, platform, userId: u });
+    w.publisher.start();
+    await w.scheduler.start();
+    await step(w, 1_000);
+    expect(claimCalls).toEqual([60]);
+    expect(count(w, 'publishing')).toBe(60);
+    answer();
+    await flushMicrotasks(12);
+    expect(finishCalls).toEqual([60]);
+    expect(count(w, 'published')).toBe(60);
+    expect(w.db.prepare("SELECT count(*) FROM events WHERE type = 'target.published'").pluck().get()).toBe(60);
+    expect(w.db.prepare('SELECT count(*) FROM attempts WHERE ended_at IS NULL').pluck().get()).toBe(0);
   });
 
   it('keeps to the caps per connection, per platform and in all', async () => {

@@ -1,0 +1,187 @@
+import type { TargetErrorCode } from '@socialpub/core';
+import type { DB } from './database';
+
+/** The end of an attempt, written together with its attempts row. */
+export type AttemptEnd =
+  | { status: 'published'; postId: string; postUrl: string | null; publishedAt: number; outcome: 'published' | 'reconciled_published' }
+  | {
+      status: 'scheduled';
+      nextAttemptAt: number;
+      outcome: 'retry' | 'reconciled_not_published';
+      /** What attempts.error_code records: rate_limited for a platform's limit, else the target error code. */
+      attemptErrorCode: string | null;
+      error: StoredError | null;
+    }
+  | { status: 'failed'; error: StoredError }
+  | { status: 'needs_review'; error: StoredError };
+
+export interface StoredError {
+  code: TargetErrorCode;
+  message: string;
+  platformCode: string | null;
+}
+
+/** One attempt end to write: the target, its lease owner, when, how, and a detail for the attempts row. */
+export interface FinishRequest {
+  id: string;
+  owner: string;
+  now: number;
+  end: AttemptEnd;
+  detail: string | null;
+}
+
+interface AttemptColumns {
+  outcome: string;
+  code: string | null;
+  message: string | null;
+  platformCode: string | null;
+}
+
+/**
+ * Attempt ends: the target's new state (compare-and-set on its lease) and its attempts row
+ * closed, together. Ends asked for at one moment are written together (`finishMany`): the
+ * targets that were published — nearly all of a burst — in one UPDATE, whose fixed cost
+ * (the targets' triggers: job status, outbox events) is paid once for the lot.
+ */
+export function createAttemptFinish(db: DB) {
+  const endPublished = db.prepare(
+    `UPDATE targets SET status = 'published', post_id = @postId, post_url = @postUrl, published_at = @publishedAt,
+       lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL,
+       error_code = NULL, error_message = NULL, platform_code = NULL, updated_at = @now
+     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
+  );
+  // The same for many: one row of the JSON array per target. `+status` keeps SQLite on the primary key.
+  const endPublishedMany = db.prepare<[string], { id: string }>(
+    `UPDATE targets SET status = 'published', post_id = j.value->>'postId', post_url = j.value->>'postUrl',
+       published_at = j.value->>'publishedAt', lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL,
+       error_code = NULL, error_message = NULL, platform_code = NULL, updated_at = j.value->>'now'
+     FROM json_each(?) AS j
+     WHERE targets.id = j.value->>'id' AND +targets.status = 'publishing' AND targets.lease_owner = j.value->>'owner'
+     RETURNING targets.id`,
+  );
+  // Their attempts rows closed the same way: each target's open attempt (the latest, as closeAttempt).
+  const closePublishedMany = db.prepare<[string], { target_id: string }>(
+    `UPDATE attempts SET ended_at = j.value->>'now', outcome = j.value->>'outcome', error_code = NULL, error_message = NULL,
+       platform_code = NULL, detail = j.value->>'detail'
+     FROM json_each(?) AS j
+     WHERE attempts.target_id = j.value->>'id' AND attempts.ended_at IS NULL
+       AND attempts.id = (SELECT max(a.id) FROM attempts a WHERE a.target_id = attempts.target_id AND a.ended_at IS NULL)
+     RETURNING attempts.target_id`,
+  );
+  const endScheduled = db.prepare(
+    `UPDATE targets SET status = 'scheduled', next_attempt_at = @nextAttemptAt, lease_until = NULL, lease_owner = NULL,
+       error_code = @code, error_message = @message, platform_code = @platformCode, updated_at = @now
+     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
+  );
+  const endWithError = db.prepare(
+    `UPDATE targets SET status = @status, lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL,
+       error_code = @code, error_message = @message, platform_code = @platformCode, updated_at = @now
+     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
+  );
+  const closeAttempt = db.prepare(
+    `UPDATE attempts SET ended_at = @now, outcome = @outcome, error_code = @code, error_message = @message,
+       platform_code = @platformCode, detail = @detail
+     WHERE id = (SELECT max(id) FROM attempts WHERE target_id = @id AND ended_at IS NULL)`,
+  );
+  const insertClosedAttempt = db.prepare(
+    `INSERT INTO attempts (target_id, number, started_at, ended_at, outcome, error_code, error_message, platform_code, detail)
+     SELECT @id, attempts, COALESCE(attempt_started_at, @now), @now, @outcome, @code, @message, @platformCode, @detail
+       FROM targets WHERE id = @id`,
+  );
+
+  /** Closes the open attempts row of a target whose end was written (or records the attempt, if none is open). */
+  function closeAttemptOf(r: FinishRequest, attempt: AttemptColumns): void {
+    const params = { id: r.id, now: r.now, detail: r.detail, ...attempt };
+    if (closeAttempt.run(params).changes === 0) insertClosedAttempt.run(params);
+  }
+
+  /** The target's new state, if `owner` still holds its lease; the attempts row's outcome and error. */
+  function writeEnd({ id, owner, now, end }: FinishRequest): AttemptColumns | null {
+    let changed: number;
+    switch (end.status) {
+      case 'published':
+        changed = endPublished.run({ id, owner, now, postId: end.postId, postUrl: end.postUrl, publishedAt: end.publishedAt }).changes;
+        return changed === 1 ? publishedAttempt(end.outcome) : null;
+      case 'scheduled':
+        changed = endScheduled.run({
+          id,
+          owner,
+          now,
+          nextAttemptAt: end.nextAttemptAt,
+          code: end.error?.code ?? null,
+          message: end.error?.message ?? null,
+          platformCode: end.error?.platformCode ?? null,
+        }).changes;
+        return changed === 1
+          ? { outcome: end.outcome, code: end.attemptErrorCode, message: end.error?.message ?? null, platformCode: end.error?.platformCode ?? null }
+          : null;
+      case 'failed':
+      case 'needs_review':
+        changed = endWithError.run({
+          id,
+          owner,
+          now,
+          status: end.status,
+          code: end.error.code,
+          message: end.error.message,
+          platformCode: end.error.platformCode,
+        }).changes;
+        return changed === 1 ? { outcome: end.status, code: end.error.code, message: end.error.message, platformCode: end.error.platformCode } : null;
+    }
+  }
+
+  const finish = db.transaction((r: FinishRequest): boolean => {
+    const attempt = writeEnd(r);
+    if (!attempt) return false;
+    closeAttemptOf(r, attempt);
+    return true;
+  });
+
+  const finishMany = db.transaction((requests: readonly FinishRequest[]): boolean[] => {
+    // The published ends go in one statement, each id once; any other end (and a second
+    // request for an id) is written on its own afterwards, as `finish` would.
+    const batched = new Map<string, FinishRequest>();
+    for (const r of requests) if (r.end.status === 'published' && !batched.has(r.id)) batched.set(r.id, r);
+    const written = new Set<string>();
+    if (batched.size > 1) {
+      const rows = [...batched.values()].map(({ id, owner, now, end }) =>
+        end.status === 'published' ? { id, owner, now, postId: end.postId, postUrl: end.postUrl, publishedAt: end.publishedAt } : null,
+      );
+      for (const r of endPublishedMany.all(JSON.stringify(rows))) written.add(r.id);
+      const closing = [...written].map((id) => {
+        const { now, end, detail } = batched.get(id) as FinishRequest;
+        return { id, now, detail, outcome: end.status === 'published' ? end.outcome : null };
+      });
+      const closed = new Set(closePublishedMany.all(JSON.stringify(closing)).map((r) => r.target_id));
+      // No open attempt (not expected after a claim): the attempt is recorded closed, as closeAttemptOf does.
+      for (const c of closing) if (!closed.has(c.id)) insertClosedAttempt.run({ ...c, code: null, message: null, platformCode: null });
+    } else {
+      batched.clear();
+    }
+    return requests.map((r) => {
+      if (batched.get(r.id) === r) return written.has(r.id);
+      const attempt = writeEnd(r);
+      if (!attempt) return false;
+      closeAttemptOf(r, attempt);
+      return true;
+    });
+  });
+
+  return {
+    /** Ends the attempt this owner holds; false when the lease was lost (nothing written). */
+    finish(id: string, owner: string, now: number, end: AttemptEnd, detail: string | null = null): boolean {
+      return finish.immediate({ id, owner, now, end, detail });
+    },
+    /**
+     * `finish` for many targets in one transaction (a savepoint when one is open): for each
+     * request in order, true when its end was written, false when its lease was lost.
+     */
+    finishMany(requests: readonly FinishRequest[]): boolean[] {
+      return requests.length === 0 ? [] : finishMany.immediate(requests);
+    },
+  };
+}
+
+function publishedAttempt(outcome: 'published' | 'reconciled_published'): AttemptColumns {
+  return { outcome, code: null, message: null, platformCode: null };
+}

@@ -1,0 +1,64 @@
+import type { ContentType, Platform } from '@socialpub/core';
+
+/** A target this process now holds the lease on, with what an adapter needs to publish it. */
+export interface ClaimedTarget {
+  id: string;
+  jobId: string;
+  userId: string;
+  platform: Platform;
+  type: ContentType;
+  dueAt: number;
+  /** The attempt number this claim opened (1 on the first). */
+  attempt: number;
+  attemptStartedAt: number;
+  checkpoint: Record<string, unknown>;
+  caption: string;
+  mediaUrls: string[];
+  /** The job's platform_options entry for this target's platform ({} when none). */
+  options: Record<string, unknown>;
+}
+
+/** The target's columns a claim reads (the `t.` part of CLAIMED_COLUMNS). */
+export interface ClaimedTargetRow {
+  id: string;
+  job_id: string;
+  user_id: string;
+  platform: Platform;
+  type: ContentType;
+  due_at: number;
+  attempts: number;
+  attempt_started_at: number;
+  checkpoint: string;
+}
+
+/** The job's columns a claim reads. */
+export interface ClaimedJobRow {
+  caption: string;
+  platform_captions: string;
+  media_urls: string;
+  platform_options: string;
+}
+
+/** The target columns of a claimed row, as a SELECT or RETURNING list. */
+export const CLAIMED_TARGET_COLUMNS = 'id, job_id, user_id, platform, type, due_at, attempts, attempt_started_at, checkpoint';
+/** The job columns of a claimed row. */
+export const CLAIMED_JOB_COLUMNS = 'caption, platform_captions, media_urls, platform_options';
+
+/** What an adapter gets from the target's and its job's rows: the caption and options for the target's platform. */
+export function toClaimed(t: ClaimedTargetRow, j: ClaimedJobRow): ClaimedTarget {
+  const captions = JSON.parse(j.platform_captions) as Record<string, string | undefined>;
+  return {
+    id: t.id,
+    jobId: t.job_id,
+    userId: t.user_id,
+    platform: t.platform,
+    type: t.type,
+    dueAt: t.due_at,
+    attempt: t.attempts,
+    attemptStartedAt: t.attempt_started_at,
+    checkpoint: JSON.parse(t.checkpoint) as Record<string, unknown>,
+    caption: captions[t.platform] ?? j.caption,
+    mediaUrls: JSON.parse(j.media_urls) as string[],
+    options: (JSON.parse(j.platform_options) as Record<string, Record<string, unknown> | undefined>)[t.platform] ?? {},
+  };
+}

@@ -1,0 +1,64 @@
+import type { ClaimedJobRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
+import type { DB } from './database';
+import { CLAIMED_JOB_COLUMNS, CLAIMED_TARGET_COLUMNS, toClaimed } from './claimed-target';
+
+/**
+ * Claims of many due targets in one statement. Each target's claim is the same
+ * compare-and-set as ever (`scheduled` and due by `now` -> `publishing` with a lease), but
+ * the claims asked for at one moment run as one UPDATE over their ids: the statement's
+ * fixed cost (the targets' triggers — job status, outbox events — are set up once per
+ * statement, not once per row) is paid once for the lot. A burst of 1,500 claims costs
+ * about a fifth of the CPU it did one by one (docs/scheduling.md, "CPU per target").
+ */
+export function createTargetClaims(db: DB) {
+  // `+status`: without the unary plus SQLite walks the (status, fire time) index over every
+  // due target instead of looking the few ids up by primary key.
+  const claimUpdate = db.prepare<[{ ids: string; now: number; owner: string; leaseUntil: number }], ClaimedTargetRow>(
+    `UPDATE targets SET status = 'publishing', lease_until = @leaseUntil, lease_owner = @owner, attempts = attempts + 1,
+       attempt_started_at = @now, updated_at = @now
+     WHERE id IN (SELECT value FROM json_each(@ids)) AND +status = 'scheduled' AND COALESCE(next_attempt_at, due_at) <= @now
+     RETURNING ${CLAIMED_TARGET_COLUMNS}`,
+  );
+  const jobsOf = db.prepare<[string], ClaimedJobRow & { id: string }>(
+    `SELECT id, ${CLAIMED_JOB_COLUMNS} FROM jobs WHERE id IN (SELECT value FROM json_each(?))`,
+  );
+  const openAttempt = db.prepare('INSERT INTO attempts (target_id, number, started_at) VALUES (?, ?, ?)');
+
+  /** The claims and their attempts rows, in one transaction (a savepoint inside the publisher's batch). */
+  const claimMany = db.transaction((ids: readonly string[], now: number, owner: string, leaseUntil: number): (ClaimedTarget | null)[] => {
+    const rows = new Map<string, ClaimedTargetRow>();
+    for (const r of claimUpdate.all({ ids: JSON.stringify(ids), now, owner, leaseUntil })) rows.set(r.id, r);
+    if (rows.size === 0) return ids.map(() => null);
+    const jobs = new Map<string, ClaimedJobRow>();
+    for (const j of jobsOf.all(JSON.stringify([...new Set([...rows.values()].map((r) => r.job_id))]))) jobs.set(j.id, j);
+    const out: (ClaimedTarget | null)[] = [];
+    for (const id of ids) {
+      const r = rows.get(id);
+      if (!r) {
+        out.push(null);
+        continue;
+      }
+      // An id asked for twice gets its claim once: the second asker lost the compare-and-set.
+      rows.delete(id);
+      const job = jobs.get(r.job_id);
+      // Cannot happen (targets.job_id references jobs); throwing rolls the claims back.
+      if (!job) throw new Error(`target ${r.id} has no job ${r.job_id}`);
+      openAttempt.run(r.id, r.attempts, now);
+      out.push(toClaimed(r, job));
+    }
+    return out;
+  });
+
+  return {
+    /**
+     * The compare-and-set claims of `ids` (`scheduled` and due by `now` -> `publishing`,
+     * leased to `owner` until `leaseUntil`) with their attempts rows opened, in one
+     * immediate transaction (a savepoint when one is open). Returns, for each id in order,
+     * what an adapter needs, or null when it was not claimed (not scheduled, not due, or
+     * already claimed).
+     */
+    claimMany(ids: readonly string[], now: number, owner: string, leaseUntil: number): (ClaimedTarget | null)[] {
+      return ids.length === 0 ? [] : claimMany.immediate(ids, now, owner, leaseUntil);
+    },
+  };
+}

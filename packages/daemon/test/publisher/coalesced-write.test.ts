@@ -1,0 +1,65 @@
+import { describe, expect, it } from 'vitest';
+import { CoalescedWrite } from '../../src/publisher/coalesced-write';
+import { WriteBatch } from '../../src/publisher/write-batch';
+import { openDatabase } from '../../src/store/database';
+
+function setup(durable: (fn: () => unknown) => Promise<unknown> = async (fn) => fn()) {
+  const db = openDatabase(':memory:');
+  db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
+  const batch = new WriteBatch({ durable: durable as <T>(fn: () => T) => Promise<T> }, (fn) => db.transaction(fn).immediate());
+  const calls: number[][] = [];
+  const insert = db.prepare('INSERT INTO t (id, v) VALUES (?, ?)');
+  // Inserts the rows and answers each with its row count so far; a transaction, as `many` must be.
+  const many = db.transaction((ids: readonly number[]) => {
+    calls.push([...ids]);
+    return ids.map((id) => {
+      insert.run(id, `v${id}`);
+      return db.prepare('SELECT count(*) FROM t').pluck().get() as number;
+    });
+  });
+  return { db, batch, calls, write: new CoalescedWrite<number, number>(batch, (ids) => many(ids)) };
+}
+
+describe('CoalescedWrite', () => {
+  it('makes the writes of one turn one call, each caller getting its own result, and the next turn a new call', async () => {
+    const { batch, calls, write } = setup();
+    const first = [1, 2, 3].map((id) => write.run(id));
+    // Written in the same turn as another kind of write: both in the one batch.
+    const other = batch.run(() => 'other');
+    expect(calls).toEqual([]);
+    await expect(Promise.all(first)).resolves.toEqual([1, 2, 3]);
+    await expect(other).resolves.toBe('other');
+    expect(calls).toEqual([[1, 2, 3]]);
+    await expect(Promise.all([write.run(4), write.run(5)])).resolves.toEqual([4, 5]);
+    expect(calls).toEqual([
+      [1, 2, 3],
+      [4, 5],
+    ]);
+  });
+
+  it('rejects every caller of a call that fails, and writes none of it', async () => {
+    const { db, calls, write } = setup();
+    const results = await Promise.allSettled([write.run(1), write.run(1), write.run(2)]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+    expect(calls).toEqual([[1, 1, 2]]);
+    expect(db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(0);
+    await expect(write.run(3)).resolves.toBe(1);
+  });
+
+  it('rejects the waiting callers when the batch never reaches the disk, and goes on afterwards', async () => {
+    let failNext = true;
+    const { calls, write } = setup(async (fn) => {
+      if (failNext) {
+        failNext = false;
+        throw new Error('disk full');
+      }
+      return fn();
+    });
+    const results = await Promise.allSettled([write.run(1), write.run(2)]);
+    expect(results.map((r) => (r.status === 'rejected' ? String(r.reason) : r.value))).toEqual(['Error: disk full', 'Error: disk full']);
+    expect(calls).toEqual([]);
+    await expect(Promise.all([write.run(1), write.run(2)])).resolves.toEqual([1, 2]);
+    expect(calls).toEqual([[1, 2]]);
+  });
+});
