@@ -14,6 +14,4 @@ export * from './schemas/events';
 export * from './schemas/zoned';
 export * from './schemas/time-resources';
 export * from './schemas/sandbox';
-
-export const API_PREFIX = '/api/agents/v1';
-export const VERSION = '0.1.0';
+export * from './version';
