@@ -1,9 +1,9 @@
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { openAdmin } from '@socialpub/daemon';
-import { startTestDaemon } from './daemon-harness';
+import { useTestDaemon } from './daemon-harness';
 
 /**
  * The curl commands of docs/api.md's shell blocks, run as written with curl against a real
@@ -49,7 +49,7 @@ const JPEG = Buffer.from(
 );
 const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypisom\0\0\x02\0isommp41', 'latin1'), Buffer.from([0, 0, 0, 8]), Buffer.from('free', 'latin1'), Buffer.alloc(100, 3)]);
 
-let t: Awaited<ReturnType<typeof startTestDaemon>>;
+const t = useTestDaemon({ connect: ['twitter', 'instagram', 'threads'] });
 let cwd: string;
 let env: Record<string, string | undefined>;
 const api = (path: string, init: RequestInit = {}) =>
@@ -57,9 +57,7 @@ const api = (path: string, init: RequestInit = {}) =>
     async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }),
   );
 
-beforeAll(async () => {
-  t = await startTestDaemon();
-  t.connect('twitter', 'instagram', 'threads');
+beforeAll(() => {
   cwd = join(t.root, 'work');
   mkdirSync(join(cwd, 'bin'), { recursive: true });
   writeFileSync(join(cwd, 'clip.mp4'), MP4);
@@ -67,9 +65,6 @@ beforeAll(async () => {
   writeFileSync(join(cwd, 'bin', 'uuidgen'), `#!/bin/sh\nexec "${process.execPath}" -p 'crypto.randomUUID()'\n`);
   chmodSync(join(cwd, 'bin', 'uuidgen'), 0o755);
   env = { ...process.env, ...t.env, PATH: `${join(cwd, 'bin')}:${process.env.PATH ?? ''}`, SP: `${t.daemon.url}/api/agents/v1`, KEY: t.key.api_key };
-});
-afterAll(async () => {
-  await t.stop();
 });
 
 /** The doc's made-up ids, each replaced by a real one of its kind, made here. */

@@ -1,17 +1,10 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon } from './daemon-harness';
+import { describe, expect, it } from 'vitest';
+import { useTestDaemon } from './daemon-harness';
 import { firstPublish } from '../src/commands/connect';
 
 /** What a new user trips over first (issue 16, deliverable 5). */
-let t: Awaited<ReturnType<typeof startTestDaemon>>;
-beforeAll(async () => {
-  t = await startTestDaemon();
-  t.connect('twitter', 'threads', 'instagram');
-});
-afterAll(async () => {
-  await t.stop();
-});
+const t = useTestDaemon({ connect: ['twitter', 'threads', 'instagram'] });
 
 const GROUPS = ['daemon', 'keys', 'connections', 'settings', 'sandbox', 'schedule', 'auth', 'config'];
 type ErrorDoc = { success: false; error: { code: string; message: string; hint?: string; exit_code: number; details?: { path: string; flag?: string; message: string }[] } };

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon } from './daemon-harness';
+import { useTestDaemon } from './daemon-harness';
 
 // The start-up rule of docs/architecture.md ("Start-up"): a command that makes one request
 // loads neither zod nor core's schemas. Checked on the built bundle, which is what users
@@ -20,14 +20,11 @@ registerHooks({ load(url, context, next) { appendFileSync(process.env.LOADED_LOG
 `,
 );
 
-let t: Awaited<ReturnType<typeof startTestDaemon>>;
-beforeAll(async () => {
+const t = useTestDaemon({ connect: ['twitter'] });
+beforeAll(() => {
   if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`scripts/pnpm build\` before the tests (CI does)`);
-  t = await startTestDaemon();
-  t.connect('twitter');
 });
-afterAll(async () => {
-  await t.stop();
+afterAll(() => {
   rmSync(work, { recursive: true, force: true });
 });
 
