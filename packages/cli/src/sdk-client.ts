@@ -1,4 +1,5 @@
-import { SocialPub, type ClientOptions } from '@socialpub/sdk/client';
+import type { ClientOptions } from '@socialpub/sdk';
+import { SocialPub } from '@socialpub/sdk/client';
 
 /**
  * The SDK client of every command, loaded with import() by Ctx.client(). A module of its
