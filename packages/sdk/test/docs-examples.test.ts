@@ -13,12 +13,13 @@ import { startRealDaemon, type RealDaemon } from './helpers/real-daemon';
  */
 const doc = readFileSync(new URL('../../../docs/sdk.md', import.meta.url), 'utf8');
 const blocks = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] ?? '');
-const firstLine = (block: string) => block.split('\n')[0] ?? '';
+const firstLine = (block: string) => (block.split('\n')[0] ?? '').trim();
 
 const NOT_RUN: Record<string, string> = {
   "const task = await client.media.upload('./clip.mp4');                 // a path: streamed from disk, named clip.mp4":
     'upload.test.ts runs it as written, with the files it names',
   "client.content.publish({ captoin: 'x', platforms: ['twitter'], publish_now: true });": 'shows compile errors on purpose; types.test.ts checks them',
+  'await client.content.publish({': 'shows the platform_options types and its media link is made up; types.test.ts compiles calls like it',
 };
 
 /** The block as the body of an async function: imports become reads of the SDK, `]!.` (TypeScript's non-null) plain JavaScript. */
