@@ -1,5 +1,6 @@
 import { defineConfig } from 'tsup';
 import { userlandPunycode } from '../../scripts/esbuild-punycode';
+import { requireHttp } from '../../scripts/esbuild-require-http';
 import { packageDocs } from '../../scripts/package-docs';
 
 /**
@@ -35,6 +36,7 @@ export default defineConfig({
     options.logOverride = { 'empty-import-meta': 'error' };
   },
   esbuildPlugins: [userlandPunycode],
+  plugins: [requireHttp],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __socialpubCreateRequire } from 'node:module'; const require = __socialpubCreateRequire(import.meta.url);",
   },

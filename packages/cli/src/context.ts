@@ -89,10 +89,10 @@ export class Ctx {
   /** The SDK client for the resolved base URL and key. */
   client(): Promise<SocialPub> {
     this.clientPromise ??= (async () => {
-      const [{ SocialPub: Client }, baseUrl, apiKey] = await Promise.all([import('@socialpub/sdk'), this.baseUrl(), this.apiKey()]);
+      const [{ createClient }, baseUrl, apiKey] = await Promise.all([import('./sdk-client'), this.baseUrl(), this.apiKey()]);
       // A person is waiting: one retry (a refused connection is reported within a second),
       // a Retry-After of up to 10 s waited out, a longer one reported with its time (exit 6).
-      return new Client({ baseUrl, apiKey, maxRetries: 1, maxRetryAfter: 10_000, timeout: 30_000, headers: { 'X-SocialPub-Source': 'cli' } });
+      return createClient({ baseUrl, apiKey, maxRetries: 1, maxRetryAfter: 10_000, timeout: 30_000, headers: { 'X-SocialPub-Source': 'cli' } });
     })();
     return this.clientPromise;
   }

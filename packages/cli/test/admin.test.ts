@@ -1,15 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { join } from 'node:path';
 import { openDatabase } from '@socialpub/daemon';
-import { startTestDaemon } from './daemon-harness';
+import { useTestDaemon } from './daemon-harness';
 
-let t: Awaited<ReturnType<typeof startTestDaemon>>;
-beforeAll(async () => {
-  t = await startTestDaemon();
-});
-afterAll(async () => {
-  await t.stop();
-});
+const t = useTestDaemon();
 
 describe('socialpub keys', () => {
   it('creates a key that the daemon accepts, printing it once as JSON', async () => {

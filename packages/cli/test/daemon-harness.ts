@@ -1,4 +1,5 @@
 import { openAdmin, resolveConfig, silentLogger, startDaemon, type Clock, type DaemonHandle } from '@socialpub/daemon';
+import { afterAll, beforeAll } from 'vitest';
 import { tempHome } from './helpers';
 
 /**
@@ -6,7 +7,16 @@ import { tempHome } from './helpers';
  * returned home runs CLI commands against it (base URL and key through the environment,
  * config in a temp dir). Call stop() in afterAll.
  */
-export async function startTestDaemon(opts: { email?: string; rateLimits?: boolean; clock?: Clock; mediaAllowPrivate?: boolean; mediaMaxBytes?: number; webhookAllowPrivate?: boolean } = {}) {
+export interface TestDaemonOptions {
+  email?: string;
+  rateLimits?: boolean;
+  clock?: Clock;
+  mediaAllowPrivate?: boolean;
+  mediaMaxBytes?: number;
+  webhookAllowPrivate?: boolean;
+}
+
+export async function startTestDaemon(opts: TestDaemonOptions = {}) {
   const home = tempHome();
   const config = resolveConfig(
     {
@@ -44,4 +54,28 @@ export async function startTestDaemon(opts: { email?: string; rateLimits?: boole
       home.cleanup();
     },
   };
+}
+
+export type TestDaemon = Awaited<ReturnType<typeof startTestDaemon>>;
+
+/**
+ * A test file's daemon: started in beforeAll (with sandbox connections for `connect`) and
+ * stopped in afterAll. The handle may be kept at the top of the file and used in tests and
+ * later hooks; reading it before the daemon started throws.
+ */
+export function useTestDaemon(opts: TestDaemonOptions & { connect?: string[] } = {}): TestDaemon {
+  let started: TestDaemon | undefined;
+  beforeAll(async () => {
+    started = await startTestDaemon(opts);
+    if (opts.connect?.length) started.connect(...opts.connect);
+  });
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return new Proxy({} as TestDaemon, {
+    get(_target, key) {
+      if (!started) throw new Error(`useTestDaemon: the daemon starts in beforeAll; read .${String(key)} in a test or a later hook`);
+      return Reflect.get(started, key) as unknown;
+    },
+  });
 }

@@ -1,14 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon } from './daemon-harness';
+import { describe, expect, it } from 'vitest';
+import { useTestDaemon } from './daemon-harness';
 
-let t: Awaited<ReturnType<typeof startTestDaemon>>;
-beforeAll(async () => {
-  t = await startTestDaemon({ webhookAllowPrivate: true });
-  t.connect('twitter');
-});
-afterAll(async () => {
-  await t.stop();
-});
+const t = useTestDaemon({ webhookAllowPrivate: true, connect: ['twitter'] });
 
 interface Event {
   id: string;

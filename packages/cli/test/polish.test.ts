@@ -1,16 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestDaemon } from './daemon-harness';
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { useTestDaemon } from './daemon-harness';
 import { firstPublish } from '../src/commands/connect';
 
 /** What a new user trips over first (issue 16, deliverable 5). */
-let t: Awaited<ReturnType<typeof startTestDaemon>>;
-beforeAll(async () => {
-  t = await startTestDaemon();
-  t.connect('twitter', 'threads', 'instagram');
-});
-afterAll(async () => {
-  await t.stop();
-});
+const t = useTestDaemon({ connect: ['twitter', 'threads', 'instagram'] });
 
 const GROUPS = ['daemon', 'keys', 'connections', 'settings', 'sandbox', 'schedule', 'auth', 'config'];
 type ErrorDoc = { success: false; error: { code: string; message: string; hint?: string; exit_code: number; details?: { path: string; flag?: string; message: string }[] } };
@@ -85,7 +79,7 @@ describe('schedule show', () => {
   it('shows the per-platform captions that --json has', async () => {
     const job = (await t.run(['publish', 'the default', '-p', 'twitter,threads', '--caption-for', 'threads=for threads only', '--at', '+2h', '--json'])).json<{ job_id: string }>();
     const r = await t.run(`schedule show ${job.job_id}`);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/\ncaption:\s+the default\ncaption \(threads\):\s+for threads only\nplatforms:/);
   });
 });
@@ -147,5 +141,23 @@ describe('examples that work as written', () => {
     const examples = help.slice(help.indexOf('Examples:')).split('\n').filter((l) => l.includes('$ socialpub publish'));
     expect(examples.length).toBeGreaterThan(2);
     for (const line of examples) if (/--media \.\//.test(line)) expect(line).not.toMatch(/-p \S*(instagram|threads)/);
+  });
+
+  it("the README tour's prepare links are a real direct link or a placeholder that says so, never a made-up share link", async () => {
+    const readme = readFileSync(new URL('../../../README.md', import.meta.url), 'utf8');
+    const prepares = [...readme.matchAll(/```sh\n([\s\S]*?)```/g)].flatMap((m) => (m[1] ?? '').split('\n')).filter((l) => l.startsWith('socialpub prepare '));
+    expect(prepares.length).toBeGreaterThan(0);
+    for (const line of prepares) {
+      const link = /^socialpub prepare ("[^"]*"|\S+)/.exec(line)?.[1]?.replace(/^"|"$/g, '') ?? '';
+      if (link.startsWith('<')) {
+        // A placeholder: it cannot be mistaken for a link that works.
+        expect(link, line).toMatch(/^<your [^>]+>$/);
+      } else {
+        // A link: the one the CLI's own hints use, which the daemon's checks accept as written.
+        expect(link, line).toBe('https://picsum.photos/id/10/1080/1350.jpg');
+        const r = await t.run(['publish', 'tour', '-p', 'instagram', '--media', link, '--at', '+1h', '--json']);
+        expect(r.code, r.stderr).toBe(0);
+      }
+    }
   });
 });

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { systemClock, type Clock } from '@socialpub/daemon';
-import { startTestDaemon } from './daemon-harness';
+import { useTestDaemon } from './daemon-harness';
 
 /**
  * Real time shifted so the test starts half a second into a rate window (windows are
@@ -13,13 +13,7 @@ function clockAtStartOfMinute(): Clock {
   return { now: () => Date.now() + offset, sleep: systemClock.sleep };
 }
 
-let t: Awaited<ReturnType<typeof startTestDaemon>>;
-beforeAll(async () => {
-  t = await startTestDaemon({ rateLimits: true, clock: clockAtStartOfMinute() });
-});
-afterAll(async () => {
-  await t.stop();
-});
+const t = useTestDaemon({ rateLimits: true, clock: clockAtStartOfMinute() });
 
 describe('rate limits', () => {
   it('exits 6 with the wait the daemon asks for once the minute of validations is used', async () => {

@@ -16,6 +16,4 @@ export * from './schemas/time-resources';
 export * from './schemas/sandbox';
 export * from './schemas/takedown';
 export * from './schemas/tiktok-creator-info';
-
-export const API_PREFIX = '/api/agents/v1';
-export const VERSION = '0.1.0';
+export * from './version';

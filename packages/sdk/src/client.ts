@@ -1,4 +1,4 @@
-import { HealthResponseSchema, type HealthResponse } from '@socialpub/core';
+import type { HealthResponse } from '@socialpub/core';
 import { systemClock } from './clock';
 import { InternalServerError } from './errors';
 import { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_TIMEOUT_MS, type ClientOptions, type RequestOptions } from './options';
@@ -13,7 +13,7 @@ import { SettingsResource } from './resources/settings';
 import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
 import { Webhooks } from './resources/webhooks';
-import { Transport, parseBody } from './transport';
+import { Transport } from './transport';
 
 /**
  * The client of a socialpub daemon: one property per resource of `/api/agents/v1`.
@@ -54,6 +54,7 @@ export class SocialPub {
       maxRetries: options.maxRetries ?? DEFAULT_MAX_RETRIES,
       maxRetryAfter: options.maxRetryAfter ?? DEFAULT_MAX_RETRY_AFTER_MS,
       headers: options.headers ?? {},
+      validateResponses: options.validateResponses ?? true,
       clock,
       random: Math.random,
     });
@@ -77,10 +78,11 @@ export class SocialPub {
    */
   async health(options?: RequestOptions): Promise<HealthResponse> {
     try {
-      return await this.#transport.request({ method: 'GET', path: '/healthz', root: true, auth: false, schema: HealthResponseSchema }, options);
+      return await this.#transport.request({ method: 'GET', path: '/healthz', root: true, auth: false, schema: (s) => s.HealthResponseSchema }, options);
     } catch (error) {
-      if (error instanceof InternalServerError && error.status === 503 && HealthResponseSchema.safeParse(error.body).success) {
-        return parseBody(HealthResponseSchema, 503, JSON.stringify(error.body));
+      if (error instanceof InternalServerError && error.status === 503) {
+        const unhealthy = await this.#transport.readBody((s) => s.HealthResponseSchema, 503, error.body).catch(() => undefined);
+        if (unhealthy) return unhealthy;
       }
       throw error;
     }

@@ -23,6 +23,15 @@ export interface ClientOptions {
   maxRetryAfter?: number | undefined;
   /** Extra headers on every request. */
   headers?: Record<string, string> | undefined;
+  /**
+   * Check every answer against its schema (default true): unknown fields are dropped, and
+   * an answer that does not match (a daemon of another version) throws
+   * APIResponseValidationError. false returns the daemon's JSON object as sent and never
+   * loads zod or the schemas, which saves a short-lived program most of its start-up (the
+   * CLI, which is built with its daemon, turns it off); types are unchanged, so only turn
+   * it off against a daemon of the SDK's own version.
+   */
+  validateResponses?: boolean | undefined;
   /** Time source for retry waits and polling; tests pass a fake one. Default: the real clock. */
   clock?: SdkClock | undefined;
 }

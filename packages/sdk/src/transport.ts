@@ -7,6 +7,10 @@ import { APIError, APIResponseValidationError, AuthenticationError } from './err
 import { loadGot } from './got';
 import type { RequestOptions } from './options';
 import { retryDelay } from './retry-policy';
+import type * as Schemas from './schemas';
+
+/** The schemas answers are checked against (core's and the SDK's own), loaded on first use. */
+export type ResponseSchemas = typeof Schemas;
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -17,8 +21,12 @@ export interface ApiRequest<S extends z.ZodType> {
   path: string;
   query?: Record<string, string | number | undefined> | undefined;
   body?: unknown;
-  /** Schema of a successful answer; the body is parsed with it. */
-  schema: S;
+  /**
+   * Picks the schema of a successful answer, `(s) => s.ListResponseSchema`; the body is
+   * parsed with it. A picker rather than the schema itself, so the schemas (and zod) load
+   * on the first check, not when the SDK is imported, and never when checking is off.
+   */
+  schema: (schemas: ResponseSchemas) => S;
   /** Send the API key (everything but /healthz). Default true. */
   auth?: boolean;
   /** `path` is relative to the base URL, not to the API prefix. */
@@ -30,6 +38,9 @@ export interface ApiRequest<S extends z.ZodType> {
   /** A raw body instead of JSON (POST /media/upload). */
   upload?: UploadBody;
 }
+
+/** Where a request goes and how it is sent: what the URL and the headers are made from. */
+type RequestTarget = Pick<ApiRequest<z.ZodType>, 'method' | 'path' | 'query' | 'auth' | 'root' | 'upload'>;
 
 /** A raw request body: opened afresh for every attempt. */
 export interface UploadBody {
@@ -47,8 +58,18 @@ export interface TransportConfig {
   maxRetries: number;
   maxRetryAfter: number;
   headers: Record<string, string>;
+  /** Check every answer against its schema (ClientOptions.validateResponses). */
+  validateResponses: boolean;
   clock: SdkClock;
   random: () => number;
+}
+
+let schemasLoading: Promise<ResponseSchemas> | undefined;
+
+/** The schema module, imported once on the first answer checked. */
+function loadSchemas(): Promise<ResponseSchemas> {
+  schemasLoading ??= import('./schemas');
+  return schemasLoading;
 }
 
 /**
@@ -102,7 +123,7 @@ export class Transport {
           timeout: req.upload ? { connect: timeout, socket: timeout, response: timeout } : { request: timeout },
           ...(signal ? { signal } : {}),
         });
-        return parseBody(req.schema, response.statusCode, response.body);
+        return await this.readBody(req.schema, response.statusCode, parseJson(response.statusCode, response.body));
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         const wait = retry < maxRetries ? retryDelay(error, { retry, repeatable, maxRetryAfterMs: this.config.maxRetryAfter, random: this.config.random }) : null;
@@ -117,7 +138,7 @@ export class Transport {
    * with the response once its head arrives. An error status throws the matching APIError.
    */
   async openStream(path: string, query: Record<string, string | undefined>, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
-    const req = { method: 'GET', path, query, schema: undefined as unknown as z.ZodType } as ApiRequest<z.ZodType>;
+    const req: RequestTarget = { method: 'GET', path, query };
     const all = { ...this.headers(req, {}, undefined), accept: 'text/event-stream', ...headers };
     let response: Response;
     try {
@@ -135,7 +156,22 @@ export class Transport {
     return response;
   }
 
-  private url(req: ApiRequest<z.ZodType>): string {
+  /**
+   * A parsed answer as the caller gets it: checked against its schema (unknown fields
+   * dropped; a mismatch is an APIResponseValidationError), or, with checking off, the
+   * daemon's JSON object as sent.
+   */
+  async readBody<S extends z.ZodType>(pick: (schemas: ResponseSchemas) => S, status: number, body: unknown): Promise<z.infer<S>> {
+    if (!this.config.validateResponses) {
+      if (body === null || typeof body !== 'object') throw new APIResponseValidationError(status, body, new TypeError('the answer is not a JSON object'));
+      return body as z.infer<S>;
+    }
+    const parsed = pick(await loadSchemas()).safeParse(body);
+    if (!parsed.success) throw new APIResponseValidationError(status, body, parsed.error);
+    return parsed.data;
+  }
+
+  private url(req: RequestTarget): string {
     const url = new URL(`${this.config.baseUrl.replace(/\/+$/, '')}${req.root ? '' : API_PREFIX}${req.path}`);
     for (const [key, value] of Object.entries(req.query ?? {})) {
       if (value !== undefined) url.searchParams.set(key, String(value));
@@ -143,7 +179,7 @@ export class Transport {
     return url.href;
   }
 
-  private headers(req: ApiRequest<z.ZodType>, options: RequestOptions, idempotencyKey: string | undefined): Record<string, string> {
+  private headers(req: RequestTarget, options: RequestOptions, idempotencyKey: string | undefined): Record<string, string> {
     const headers: Record<string, string> = { ...this.config.headers };
     if (req.auth !== false) {
       if (!this.config.apiKey) {
@@ -162,14 +198,11 @@ export class Transport {
   }
 }
 
-export function parseBody<S extends z.ZodType>(schema: S, status: number, text: string): z.infer<S> {
-  let body: unknown;
+/** The JSON of an answer; text that is not JSON is an APIResponseValidationError. */
+function parseJson(status: number, text: string): unknown {
   try {
-    body = JSON.parse(text);
+    return JSON.parse(text) as unknown;
   } catch (error) {
     throw new APIResponseValidationError(status, text, error);
   }
-  const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new APIResponseValidationError(status, body, parsed.error);
-  return parsed.data;
 }

@@ -2,14 +2,7 @@ import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
-import {
-  MediaStatusSchema,
-  MediaUploadResponseSchema,
-  PrepareResponseSchema,
-  type MediaStatus,
-  type MediaUploadResponse,
-  type PrepareResponse,
-} from '@socialpub/core';
+import type { MediaStatus, MediaUploadResponse, PrepareResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { pollUntil, type WaitOptions } from '../poll';
 import type { UploadBody } from '../transport';
@@ -22,7 +15,7 @@ export class Media extends Resource {
    * at once. Always sends an Idempotency-Key, so a retry never starts a second task.
    */
   prepare(body: PrepareParams, options?: RequestOptions): Promise<PrepareResponse> {
-    return this.transport.request({ method: 'POST', path: '/media/prepare', body, schema: PrepareResponseSchema, idempotent: true }, options);
+    return this.transport.request({ method: 'POST', path: '/media/prepare', body, schema: (s) => s.PrepareResponseSchema, idempotent: true }, options);
   }
 
   /**
@@ -61,7 +54,7 @@ export class Media extends Resource {
         method: 'POST',
         path: '/media/upload',
         query: { filename: name },
-        schema: MediaUploadResponseSchema,
+        schema: (s) => s.MediaUploadResponseSchema,
         idempotent: body.reopenable,
         upload: body,
       },
@@ -71,7 +64,7 @@ export class Media extends Resource {
 
   /** GET /media/status/{task_id}: `processing` with progress, `completed` with files, or `failed`. */
   status(taskId: string, options?: RequestOptions): Promise<MediaStatus> {
-    return this.transport.request({ method: 'GET', path: `/media/status/${encodeURIComponent(taskId)}`, schema: MediaStatusSchema }, options);
+    return this.transport.request({ method: 'GET', path: `/media/status/${encodeURIComponent(taskId)}`, schema: (s) => s.MediaStatusSchema }, options);
   }
 
   /**

@@ -1,4 +1,4 @@
-import { SandboxPostsResponseSchema, type SandboxPostsQuery, type SandboxPostsResponse } from '@socialpub/core';
+import type { SandboxPostsQuery, SandboxPostsResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { Resource } from './resource';
 
@@ -8,6 +8,6 @@ export class Sandbox extends Resource {
    * received, oldest first, on the platforms you have a sandbox connection to.
    */
   posts(params: SandboxPostsQuery = {}, options?: RequestOptions): Promise<SandboxPostsResponse> {
-    return this.transport.request({ method: 'GET', path: '/sandbox/posts', query: { platform: params.platform, limit: params.limit }, schema: SandboxPostsResponseSchema }, options);
+    return this.transport.request({ method: 'GET', path: '/sandbox/posts', query: { platform: params.platform, limit: params.limit }, schema: (s) => s.SandboxPostsResponseSchema }, options);
   }
 }

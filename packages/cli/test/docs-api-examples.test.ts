@@ -1,0 +1,156 @@
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { openAdmin } from '@socialpub/daemon';
+import { useTestDaemon } from './daemon-harness';
+import { JPEG, MP4 } from './media-samples';
+
+/**
+ * The curl commands of docs/api.md's shell blocks, run as written with curl against a real
+ * daemon with sandbox connections, so an example cannot break silently. `$SP` and `$KEY`
+ * are the doc's variables, set here; the doc's made-up ids (a job, a series, a media
+ * task, a prepared file) are replaced by real ones of the same kind, made before. An
+ * example the suite cannot run as a request is listed with the reason; a new example is
+ * neither until someone decides, and fails.
+ */
+const doc = readFileSync(new URL('../../../docs/api.md', import.meta.url), 'utf8');
+
+/** Each command of every ```sh block: continuation lines joined, a quoted body kept whole. */
+function shellExamples(markdown: string): string[] {
+  const out: string[] = [];
+  for (const [, block = ''] of markdown.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    let command = '';
+    for (const line of block.replace(/\\\n\s*/g, '').split('\n')) {
+      command = command ? `${command}\n${line}` : line.trim();
+      // A line inside an open single-quoted JSON body continues the command.
+      if (command && (command.match(/'/g) ?? []).length % 2 === 0) {
+        out.push(command);
+        command = '';
+      }
+    }
+  }
+  return out;
+}
+
+const NOT_RUN: Record<string, string> = {
+  'export SP=http://127.0.0.1:8787/api/agents/v1': 'sets the variable; the test sets SP to its daemon on port 0',
+  'export KEY=$(socialpub keys create --json | jq -r .api_key)': 'sets the variable; the test makes the key with the local admin (docs-examples.test.ts runs `socialpub keys create`)',
+  'curl -H "X-API-Key: $KEY" …': 'the header alone, not a request (every example below sends it)',
+  'curl -H "Authorization: Bearer $KEY" …': 'the header alone, not a request (run below as the Bearer form of GET /platforms)',
+};
+
+/** The made-up ids of the doc, in the order the examples use them. */
+const JOB = 'job_8d1k2m3n4p5q6r7s8t9u';
+
+
+const t = useTestDaemon({ connect: ['twitter', 'instagram', 'threads'] });
+let cwd: string;
+let env: Record<string, string | undefined>;
+const api = (path: string, init: RequestInit = {}) =>
+  fetch(`${t.daemon.url}/api/agents/v1${path}`, { ...init, headers: { 'x-api-key': t.key.api_key, 'content-type': 'application/json', ...(init.headers as Record<string, string>) } }).then(
+    async (r) => ({ status: r.status, body: (await r.json()) as Record<string, unknown> }),
+  );
+
+beforeAll(() => {
+  cwd = join(t.root, 'work');
+  mkdirSync(join(cwd, 'bin'), { recursive: true });
+  writeFileSync(join(cwd, 'clip.mp4'), MP4);
+  // The doc's `uuidgen`, where the machine has none, as the doc says: node's randomUUID.
+  writeFileSync(join(cwd, 'bin', 'uuidgen'), `#!/bin/sh\nexec "${process.execPath}" -p 'crypto.randomUUID()'\n`);
+  chmodSync(join(cwd, 'bin', 'uuidgen'), 0o755);
+  env = { ...process.env, ...t.env, PATH: `${join(cwd, 'bin')}:${process.env.PATH ?? ''}`, SP: `${t.daemon.url}/api/agents/v1`, KEY: t.key.api_key };
+});
+
+/** The doc's made-up ids, each replaced by a real one of its kind, made here. */
+async function realIds(): Promise<{ replace: (example: string, index: number) => string; next: string; jobs: Record<'scheduled' | 'toApprove' | 'toReject', string> }> {
+  const publish = async (body: Record<string, unknown>) => {
+    const r = await api('/content/publish', { method: 'POST', body: JSON.stringify(body) });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    return r.body.job_id as string;
+  };
+  const later = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
+  // Jobs: one the PATCH moves and the DELETE cancels, and two held for approval.
+  const scheduled = await publish({ caption: 'api.md examples', platforms: ['twitter'], scheduled_for: later(48) });
+  const admin = openAdmin(t.dataDir);
+  admin.setApprovalWorkflow(t.key.email, true);
+  const toApprove = await publish({ caption: 'to approve', platforms: ['twitter'], scheduled_for: later(49) });
+  const toReject = await publish({ caption: 'to reject', platforms: ['twitter'], scheduled_for: later(50) });
+  admin.setApprovalWorkflow(t.key.email, false);
+  admin.close();
+  const seriesJob = await api('/content/publish', {
+    method: 'POST',
+    body: JSON.stringify({ caption: 'weekly', platforms: ['twitter'], scheduled_for: later(24), recurrence: { rrule: 'FREQ=WEEKLY', count: 3 } }),
+  });
+  expect(seriesJob.status, JSON.stringify(seriesJob.body)).toBe(200);
+  const series = (await api('/content/series')).body.series as { series_id: string }[];
+  const seriesId = series[0]?.series_id as string;
+  // A prepared photo and clip: the uploads' files.
+  const upload = async (name: string, type: string, bytes: Buffer) => {
+    const r = await fetch(`${t.daemon.url}/api/agents/v1/media/upload?filename=${name}`, { method: 'POST', headers: { 'x-api-key': t.key.api_key, 'content-type': type }, body: bytes });
+    const body = (await r.json()) as { task_id: string; files: { prepared_url: string }[] };
+    expect(r.status, JSON.stringify(body)).toBe(200);
+    return { taskId: body.task_id, url: body.files[0]?.prepared_url as string };
+  };
+  const photo = await upload('photo.jpg', 'image/jpeg', JPEG);
+  const clip = await upload('clip.mp4', 'video/mp4', MP4);
+  const page = await api('/content/scheduled?limit=1');
+  const next = page.body.next_cursor as string;
+  expect(next).toMatch(/\S/);
+
+  return {
+    next,
+    jobs: { scheduled, toApprove, toReject },
+    replace: (example) => {
+      let e = example.replaceAll('http://127.0.0.1:8787', t.daemon.url);
+      if (e.includes('/approve?')) e = e.replace(JOB, toApprove);
+      else if (e.includes('/reject?')) e = e.replace(JOB, toReject);
+      else e = e.replace(JOB, scheduled);
+      return e
+        .replace('ser_4k2m9x', seriesId)
+        .replace('task_2c7…', photo.taskId)
+        .replace(/"http:\/\/127\.0\.0\.1:\d+\/files\/3k9…\/photo\.jpg"/, `"${photo.url}"`)
+        .replace(/"http:\/\/127\.0\.0\.1:\d+\/files\/3k9…\/clip\.mp4"/, `"${clip.url}"`);
+    },
+  };
+}
+
+describe('the examples of docs/api.md', () => {
+  const examples = shellExamples(doc);
+
+  it('are each run below or set aside with a reason', () => {
+    expect(examples.length).toBeGreaterThan(20);
+    for (const e of examples) expect(e in NOT_RUN || e.startsWith('curl '), e).toBe(true);
+  });
+
+  it('answer 2xx as written, in order, against a daemon with sandbox connections', async () => {
+    const ids = await realIds();
+    const ran: string[] = [];
+    for (const [i, example] of examples.entries()) {
+      if (example in NOT_RUN) continue;
+      const command = ids.replace(example, i);
+      expect(command, `a made-up id left in: ${example}`).not.toMatch(/…/);
+      // curl as written, plus: fail on no answer, and print the status last.
+      const r = await execa('bash', ['-c', `curl() { command curl -sS -w '\\n%{http_code}' "$@"; }\n${command}`], { cwd, env: { ...env, NEXT: ids.next }, extendEnv: false, reject: false });
+      expect(r.exitCode, `${example}\n${r.stderr}`).toBe(0);
+      const status = Number(r.stdout.split('\n').at(-1));
+      expect(status, `${example}\n${r.stdout.slice(0, 500)}`).toBeGreaterThanOrEqual(200);
+      expect(status, `${example}\n${r.stdout.slice(0, 500)}`).toBeLessThan(300);
+      ran.push(example);
+    }
+    expect(ran.length).toBe(examples.filter((e) => !(e in NOT_RUN)).length);
+    // What the requests did, seen from outside: the DELETE cancelled the job the PATCH moved,
+    // one held job was approved and the other rejected.
+    const status = async (id: string) => ((await api(`/content/scheduled?job_id=${id}`)).body.post as { status: string }).status;
+    expect(await status(ids.jobs.scheduled)).toBe('cancelled');
+    expect(await status(ids.jobs.toApprove)).toBe('scheduled');
+    expect(await status(ids.jobs.toReject)).toBe('cancelled');
+  });
+
+  it('the Bearer form of the key is accepted like X-API-Key', async () => {
+    const r = await execa('bash', ['-c', `curl -sS -o /dev/null -w '%{http_code}' "$SP/platforms" -H "Authorization: Bearer $KEY"`], { env, extendEnv: false });
+    expect(r.stdout).toBe('200');
+    const bad = await execa('bash', ['-c', `curl -sS -o /dev/null -w '%{http_code}' "$SP/platforms" -H "Authorization: Bearer sp_key_x_y"`], { env, extendEnv: false });
+    expect(bad.stdout).toBe('401');
+  });
+});

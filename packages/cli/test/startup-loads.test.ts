@@ -1,0 +1,67 @@
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { useTestDaemon } from './daemon-harness';
+
+// The start-up rule of docs/architecture.md ("Start-up"): a command that makes one request
+// loads neither zod nor core's schemas. Checked on the built bundle, which is what users
+// run: a module hook records every file the command loads.
+const bundle = fileURLToPath(new URL('../dist/cli.js', import.meta.url));
+const work = mkdtempSync(join(tmpdir(), 'socialpub-startup-loads-'));
+const hook = join(work, 'record-loads.mjs');
+writeFileSync(
+  hook,
+  `import { registerHooks } from 'node:module';
+import { appendFileSync } from 'node:fs';
+registerHooks({ load(url, context, next) { appendFileSync(process.env.LOADED_LOG, url + '\\n'); return next(url, context); } });
+`,
+);
+
+const t = useTestDaemon({ connect: ['twitter'] });
+beforeAll(() => {
+  if (!existsSync(bundle)) throw new Error(`${bundle} is missing: run \`scripts/pnpm build\` before the tests (CI does)`);
+});
+afterAll(() => {
+  rmSync(work, { recursive: true, force: true });
+});
+
+/** Runs the bundle with the hook; returns the command's output and the bundle files it loaded. */
+async function loads(name: string, args: string[]) {
+  const log = join(work, `${name}.log`);
+  const r = await execa(process.execPath, ['--import', hook, bundle, ...args], { env: { ...process.env, ...t.env, LOADED_LOG: log }, extendEnv: false, reject: false });
+  const files = readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((u) => u.startsWith('file:') && u.includes('/dist/'))
+    .map((u) => fileURLToPath(u));
+  return { r, files, text: files.map((f) => readFileSync(f, 'utf8')).join('\n') };
+}
+
+describe('what a one-request command loads', () => {
+  const zod = /node_modules\/\.pnpm\/zod@/;
+  const schemas = /\/\/ \.\.\/core\/src\/schemas\//;
+
+  it('the markers looked for are in the bundle (so their absence below means something)', () => {
+    const dist = dirname(bundle);
+    const chunks = readdirSync(dist).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(dist, f), 'utf8'));
+    expect(chunks.some((c) => zod.test(c))).toBe(true);
+    expect(chunks.some((c) => schemas.test(c))).toBe(true);
+  });
+
+  for (const [name, args] of [
+    ['schedule-list', ['schedule', 'list', '--json']],
+    ['auth-validate', ['auth', 'validate', '--json']],
+    ['platforms', ['platforms', '--json']],
+  ] as const) {
+    it(`${args.join(' ')} answers without loading zod or core's schemas`, async () => {
+      const { r, files, text } = await loads(name, [...args]);
+      expect(r.exitCode, r.stderr).toBe(0);
+      expect((JSON.parse(r.stdout) as { success?: boolean }).success).not.toBe(false);
+      expect(files.length).toBeGreaterThan(3);
+      expect(text).not.toMatch(zod);
+      expect(text).not.toMatch(schemas);
+    });
+  }
+});
