@@ -13,6 +13,7 @@ import type { MediaLookup } from '../services';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import { issuesToDetails } from '../util/service-error';
+import { checkFollowUpRules } from './follow-up-rules';
 import { checkTargetRules } from './platform-rules';
 import { resolveTiming, type Timing } from './resolve-timing';
 
@@ -104,7 +105,10 @@ export function checkPublishRequest(deps: PublishCheckDeps, user: User, request:
   if (!plan.ok) return { ok: false, code: 'invalid_request', message: firstMessage(plan.issues), details: plan.issues, targets: [] };
 
   const media = deps.mediaLookup.describe(user.id, request.media_urls ?? []);
-  const ruleIssues = checkRules(deps, { caption: request.caption, platformCaptions: request.platform_captions, media, targets: plan.targets });
+  const ruleIssues = [
+    ...checkRules(deps, { caption: request.caption, platformCaptions: request.platform_captions, media, targets: plan.targets }),
+    ...checkFollowUpRules({ ...deps, describe: (urls) => deps.mediaLookup.describe(user.id, urls) }, request, plan.targets),
+  ];
   if (ruleIssues.length > 0) {
     return { ok: false, code: 'invalid_request', message: firstMessage(ruleIssues), details: ruleIssues, targets: plan.targets };
   }

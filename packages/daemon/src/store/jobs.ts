@@ -1,4 +1,4 @@
-import type { ContentType, JobSource, JobStatus, Platform, PlatformOptions, TargetStatus } from '@socialpub/core';
+import type { ContentType, JobFollowUps, JobSource, JobStatus, Platform, PlatformOptions, TargetFollowUps, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
 
 export interface TargetRecord {
@@ -17,6 +17,8 @@ export interface TargetRecord {
   errorCode: string | null;
   errorMessage: string | null;
   platformCode: string | null;
+  /** The follow-up parts already out and the first comment's outcome ({} when none). */
+  followUps: TargetFollowUps;
   updatedAt: number;
 }
 
@@ -35,6 +37,8 @@ export interface JobRecord {
   requireApproval: boolean;
   /** Per-platform options as accepted (platform_options); {} when the request gave none. */
   platformOptions: PlatformOptions;
+  /** The request's thread and first_comment as accepted; {} when it gave neither. */
+  followUps: JobFollowUps;
   /** How the job was created (api, mcp, cli): a label the client declares. */
   source: JobSource;
   /** scheduled_for, or the creation time for publish_now: the list order. */
@@ -45,7 +49,11 @@ export interface JobRecord {
 }
 
 /** A job to write; `source` defaults to api; without platformOptions it has none ({}). */
-export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions'> & { source?: JobSource; platformOptions?: PlatformOptions };
+export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions' | 'followUps'> & {
+  source?: JobSource;
+  platformOptions?: PlatformOptions;
+  followUps?: JobFollowUps;
+};
 export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'>;
 
 interface JobRow {
@@ -61,6 +69,7 @@ interface JobRow {
   type_schedule: string;
   require_approval: number;
   platform_options: string;
+  follow_ups: string;
   source: JobSource;
   sort_at: number;
   created_at: number;
@@ -83,6 +92,7 @@ interface TargetRow {
   error_code: string | null;
   error_message: string | null;
   platform_code: string | null;
+  follow_ups: string;
   updated_at: number;
 }
 
@@ -102,6 +112,7 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   errorCode: r.error_code,
   errorMessage: r.error_message,
   platformCode: r.platform_code,
+  followUps: JSON.parse(r.follow_ups) as TargetFollowUps,
   updatedAt: r.updated_at,
 });
 
@@ -118,6 +129,7 @@ const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
   typeSchedule: JSON.parse(r.type_schedule) as Record<string, string>,
   requireApproval: r.require_approval === 1,
   platformOptions: JSON.parse(r.platform_options) as PlatformOptions,
+  followUps: JSON.parse(r.follow_ups) as JobFollowUps,
   source: r.source,
   sortAt: r.sort_at,
   createdAt: r.created_at,
@@ -138,9 +150,9 @@ export interface ListOptions {
 }
 
 const TARGET_COLUMNS =
-  'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, updated_at';
+  'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, follow_ups, updated_at';
 const JOB_COLUMNS =
-  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, source, sort_at, created_at, updated_at';
+  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at';
 const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";
 /** Below any epoch-ms time: the start of the list. */
 const BEFORE_ALL = -Number.MAX_SAFE_INTEGER;
@@ -154,9 +166,9 @@ export type JobsRepository = ReturnType<typeof createJobsRepository>;
 export function createJobsRepository(db: DB) {
   const insertJob = db.prepare(
     `INSERT INTO jobs (id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for,
-       type_schedule, require_approval, platform_options, source, sort_at, created_at, updated_at)
+       type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at)
      VALUES (@id, @userId, @caption, @platforms, @platformCaptions, @platformTypes, @mediaUrls, @publishNow, @scheduledFor,
-       @typeSchedule, @requireApproval, @platformOptions, @source, @sortAt, @createdAt, @createdAt)`,
+       @typeSchedule, @requireApproval, @platformOptions, @followUps, @source, @sortAt, @createdAt, @createdAt)`,
   );
   const insertTarget = db.prepare(
     `INSERT INTO targets (id, job_id, user_id, platform, type, schedule_key, due_at, status, updated_at)
@@ -214,6 +226,7 @@ export function createJobsRepository(db: DB) {
         typeSchedule: JSON.stringify(job.typeSchedule),
         requireApproval: job.requireApproval ? 1 : 0,
         platformOptions: JSON.stringify(job.platformOptions ?? {}),
+        followUps: JSON.stringify(job.followUps ?? {}),
         source: job.source ?? 'api',
         sortAt: job.sortAt,
         createdAt: job.createdAt,

@@ -1,4 +1,4 @@
-import type { ContentType, Platform, TargetErrorCode, TargetStatus } from '@socialpub/core';
+import { firstCommentFor, threadFor, type ContentType, type JobFollowUps, type Platform, type TargetErrorCode, type TargetFollowUps, type TargetStatus, type ThreadPart } from '@socialpub/core';
 import type { DB } from './database';
 import { createPlatformPausesRepository } from './platform-pauses';
 
@@ -41,6 +41,12 @@ export interface ClaimedTarget {
   mediaUrls: string[];
   /** The job's platform_options entry for this target's platform ({} when none). */
   options: Record<string, unknown>;
+  /** The follow-up parts to publish as a reply chain after the post ([] when none). */
+  thread: ThreadPart[];
+  /** The first comment to post under the post, or null. */
+  firstComment: string | null;
+  /** What became of the follow-ups so far (the parts out, the comment). */
+  followUps: TargetFollowUps;
 }
 
 /** The end of an attempt, written together with its attempts row. */
@@ -77,6 +83,8 @@ interface ClaimRow {
   platform_captions: string;
   media_urls: string;
   platform_options: string;
+  job_follow_ups: string;
+  follow_ups: string;
 }
 
 const toClaimed = (r: ClaimRow): ClaimedTarget => {
@@ -94,8 +102,14 @@ const toClaimed = (r: ClaimRow): ClaimedTarget => {
     caption: captions[r.platform] ?? r.caption,
     mediaUrls: JSON.parse(r.media_urls) as string[],
     options: (JSON.parse(r.platform_options) as Record<string, Record<string, unknown> | undefined>)[r.platform] ?? {},
+    ...followUpsOf(r),
   };
 };
+
+function followUpsOf(r: ClaimRow): Pick<ClaimedTarget, 'thread' | 'firstComment' | 'followUps'> {
+  const asked = JSON.parse(r.job_follow_ups) as JobFollowUps;
+  return { thread: threadFor(asked, r.platform), firstComment: firstCommentFor(asked, r.platform, r.type), followUps: JSON.parse(r.follow_ups) as TargetFollowUps };
+}
 
 export type TargetQueue = ReturnType<typeof createTargetQueue>;
 
@@ -137,8 +151,8 @@ export function createTargetQueue(db: DB) {
      WHERE id = @id AND status = 'scheduled' AND ${FIRE_AT} <= @now`,
   );
   const claimedRow = db.prepare<[string], ClaimRow>(
-    `SELECT t.id, t.job_id, t.user_id, t.platform, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint,
-            j.caption, j.platform_captions, j.media_urls, j.platform_options
+    `SELECT t.id, t.job_id, t.user_id, t.platform, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint, t.follow_ups,
+            j.caption, j.platform_captions, j.media_urls, j.platform_options, j.follow_ups AS job_follow_ups
        FROM targets t JOIN jobs j ON j.id = t.job_id WHERE t.id = ?`,
   );
   const openAttempt = db.prepare('INSERT INTO attempts (target_id, number, started_at) VALUES (?, ?, ?)');
@@ -148,7 +162,8 @@ export function createTargetQueue(db: DB) {
         AND (lease_until IS NULL OR lease_until < @now OR lease_owner IS @deadOwner)`,
   );
   const saveCheckpoint = db.prepare(
-    `UPDATE targets SET checkpoint = json_patch(checkpoint, @patch), lease_until = @leaseUntil, updated_at = @now
+    `UPDATE targets SET checkpoint = json_patch(checkpoint, @patch), follow_ups = json_patch(follow_ups, @followUps),
+       lease_until = @leaseUntil, updated_at = @now
       WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
   );
   const readCheckpoint = db.prepare<[string], { checkpoint: string }>('SELECT checkpoint FROM targets WHERE id = ?');
@@ -301,9 +316,12 @@ export function createTargetQueue(db: DB) {
         })
         .immediate();
     },
-    /** Merges `patch` into the checkpoint and extends the lease; false when the lease is no longer ours. */
-    saveCheckpoint(id: string, owner: string, patch: Record<string, unknown>, now: number, leaseUntil: number): boolean {
-      return saveCheckpoint.run({ id, owner, patch: JSON.stringify(patch), now, leaseUntil }).changes === 1;
+    /**
+     * Merges `patch` into the checkpoint (and `followUps` into the target's follow-ups, in the
+     * same statement) and extends the lease; false when the lease is no longer ours.
+     */
+    saveCheckpoint(id: string, owner: string, patch: Record<string, unknown>, now: number, leaseUntil: number, followUps: TargetFollowUps = {}): boolean {
+      return saveCheckpoint.run({ id, owner, patch: JSON.stringify(patch), followUps: JSON.stringify(followUps), now, leaseUntil }).changes === 1;
     },
     checkpointOf(id: string): Record<string, unknown> {
       const r = readCheckpoint.get(id);

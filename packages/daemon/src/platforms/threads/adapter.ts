@@ -1,9 +1,11 @@
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
-import { ContainerFlow, type ContainerApi } from '../meta/container-flow';
+import { ContainerFlow, type ContainerApi, type Unit } from '../meta/container-flow';
 import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { refreshThreadsToken } from '../meta/token-endpoints';
+import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
+import type { FollowUpPoster } from '../shared/follow-ups/follow-up-poster';
 import { validateThreads } from './validate';
 
 export interface ThreadsAdapterOptions extends MetaAdapterOptions {
@@ -42,38 +44,65 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
     return new ContainerFlow(run, api, ctx.credentials.accountId ?? 'me');
   };
 
-  return {
-    platform: 'threads',
-    validate: validateThreads,
-
-    async publish(ctx: PublishContext): Promise<PublishOutcome> {
-      const flow = open(ctx);
-      const media = ctx.media;
-      const text = ctx.target.caption || null;
-      if (flow.fresh) await flow.checkQuota();
-      const unit = flow.unit('post', 'post', text);
-      if (media.length === 0) {
-        if (!text) throw new PermanentError('A Threads post without media needs text');
-        await flow.ensureContainer(unit, { media_type: 'TEXT', text });
-      } else if (media.length === 1) {
-        const m = media[0] as MediaItem;
-        await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, 0), text: text ?? undefined });
-      } else {
-        if (media.length > 20) throw new PermanentError(`Threads carousels take 2 to 20 items; ${media.length} given`);
-        const ids: string[] = [];
-        // Children one after another, as Postiz does: Threads rejects bursts of parallel container creation.
-        for (const [i, m] of media.entries()) {
-          ids.push(await flow.ensureChild(unit, i, media.length, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, i), is_carousel_item: true }));
-        }
-        if (!unit.containerId) for (const id of ids) await flow.waitReady(unit, id);
-        await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), text: text ?? undefined });
+  /**
+   * Creates the unit's container (TEXT, IMAGE, VIDEO or a CAROUSEL of 2-20 children) and
+   * publishes it once. `replyTo` makes it a reply (docs/reference/platforms.md §12.4.1).
+   */
+  async function publishUnit(ctx: PublishContext, flow: ContainerFlow, unit: Unit, media: MediaItem[], text: string | null, replyTo?: string): Promise<void> {
+    const reply = replyTo ? { reply_to_id: replyTo } : {};
+    if (media.length === 0) {
+      if (!text) throw new PermanentError('A Threads post without media needs text');
+      await flow.ensureContainer(unit, { media_type: 'TEXT', text, ...reply });
+    } else if (media.length === 1) {
+      const m = media[0] as MediaItem;
+      await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, 0), text: text ?? undefined, ...reply });
+    } else {
+      if (media.length > 20) throw new PermanentError(`Threads carousels take 2 to 20 items; ${media.length} given`);
+      const ids: string[] = [];
+      // Children one after another, as Postiz does: Threads rejects bursts of parallel container creation.
+      for (const [i, m] of media.entries()) {
+        ids.push(await flow.ensureChild(unit, i, media.length, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, i), is_carousel_item: true }));
       }
-      await flow.publish(unit);
-      return flow.outcome(unit);
-    },
+      if (!unit.containerId) for (const id of ids) await flow.waitReady(unit, id);
+      await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), text: text ?? undefined, ...reply });
+    }
+    await flow.publish(unit);
+  }
 
-    async reconcile(ctx: PublishContext): Promise<ReconcileResult> {
-      return open(ctx).reconcile(['post']);
-    },
+  /** A reply is a container with reply_to_id, published like a post; its unit is checkpointed like the post's. */
+  async function publishReply(ctx: PublishContext, key: string, parentId: string, media: MediaItem[], text: string | null, sending?: () => Promise<void>) {
+    await sending?.();
+    const flow = open(ctx);
+    const unit = flow.unit(key, 'post', text);
+    await publishUnit(ctx, flow, unit, media, text, parentId);
+    const out = await flow.outcome(unit);
+    return { id: out.postId, url: out.postUrl };
+  }
+
+  const followUps: FollowUpPoster = {
+    reply: (ctx, parentId, part) => publishReply(ctx, `part${part.part}`, parentId, part.media, part.caption || null, part.sending),
+    // The container of a reply is checkpointed and Threads never publishes one twice: a lost answer is settled from its status.
+    replyResumable: true,
+    comment: (ctx, post, text) => publishReply(ctx, 'comment', post.postId, [], text),
   };
+
+  return withFollowUps(
+    {
+      platform: 'threads',
+      validate: validateThreads,
+
+      async publish(ctx: PublishContext): Promise<PublishOutcome> {
+        const flow = open(ctx);
+        if (flow.fresh) await flow.checkQuota();
+        const unit = flow.unit('post', 'post', ctx.target.caption || null);
+        await publishUnit(ctx, flow, unit, ctx.media, ctx.target.caption || null);
+        return flow.outcome(unit);
+      },
+
+      async reconcile(ctx: PublishContext): Promise<ReconcileResult> {
+        return open(ctx).reconcile(['post']);
+      },
+    },
+    followUps,
+  );
 }
