@@ -34,6 +34,8 @@ export async function runChain(ctx: PublishContext, fu: FollowUpContext, post: P
   if (!poster.reply) throw new Error(`${ctx.target.platform} publishes no reply chains`);
   const total = fu.thread.length + 1;
   const chain = chainSoFar(fu, post);
+  // The post is part 1: shown with the chain from the start, so a chain that stops at part 2 still says what is out.
+  if (!fu.data.thread?.length) await fu.save({ thread: chain });
   for (let i = chain.length - 1; i < fu.thread.length; i++) {
     const part = i + 2;
     const spec = fu.thread[i]!;
