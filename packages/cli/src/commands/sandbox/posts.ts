@@ -22,6 +22,8 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
         { header: 'POSTED', value: (p) => shortTime(p.created_at) },
         { header: 'POST', value: (p) => p.post_url ?? p.post_id },
         { header: 'TEXT', value: (p) => truncate(text(p.body), 40) },
+        // A thread part or self-reply names the post it answers; a comment the post it is under.
+        { header: 'ON', value: (p) => String(p.body.in_reply_to ?? p.body.on ?? '') },
       ],
       only ? `the ${only} simulator received nothing yet` : 'the simulators received nothing yet',
     ),
