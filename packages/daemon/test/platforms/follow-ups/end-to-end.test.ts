@@ -70,6 +70,12 @@ describe('threads and first comments through the daemon and the sandbox', () => 
     // Four posts; two replies per chain, two self-replies, two comments: nothing else, nothing twice.
     expect(posts.filter((x) => x.kind === 'comment' || x.body.in_reply_to !== undefined)).toHaveLength(8);
     expect(posts).toHaveLength(12);
+    // The target.published events carry the same follow-ups; a target without them reports as before.
+    const events = w.db.prepare("SELECT data FROM events WHERE type = 'target.published'").pluck().all().map((d) => JSON.parse(d as string) as Record<string, unknown>);
+    const twitterEvent = events.find((e) => e.platform === 'twitter')!;
+    expect(twitterEvent.thread_posts).toEqual(by.twitter!.thread_posts);
+    expect(twitterEvent.comment).toEqual(by.twitter!.comment);
+    expect(events.find((e) => e.platform === 'facebook')).not.toHaveProperty('thread_posts');
   });
 
   it('a first comment YouTube refuses (a private video) leaves the video published with the comment error shown', async () => {
