@@ -1,6 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
 import type { AddressInfo } from 'node:net';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,24 +10,14 @@ import { createTwitterSimulator, X_HOST } from '../../src/platforms/twitter/sim/
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';
 import { insertTarget, seedUser } from '../scheduler/harness';
+import { startDaemonChild } from './spawn-daemon';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./thread-child.ts', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'socialpub-thread-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'), Buffer.alloc(64, 7), Buffer.from([0xff, 0xd9])]);
 
-function startChild(args: string[]): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--conditions=@socialpub/source', '--import', 'tsx', CHILD, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-    void exited.then((code) => reject(new Error(`daemon exited (${code}) before ready: ${stderr}`)));
-  });
-  return { child, ready, exited };
-}
+const startChild = (args: string[]) => startDaemonChild(CHILD, args);
 
 const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
