@@ -1,4 +1,5 @@
 import { createReadStream, openAsBlob } from 'node:fs';
+import type { FacebookOptions } from '@socialpub/core';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, RetryableError } from '../errors';
 import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
@@ -6,6 +7,7 @@ import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../me
 import { postMetaComment } from '../meta/post-comment';
 import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
 import { validateFacebook } from './validate';
+import { validateFacebookOptions } from './validate-options';
 
 export interface FacebookAdapterOptions extends MetaAdapterOptions {
   /** Video status polling (stories wait for `ready`): every 10 s, for up to 20 min. */
@@ -152,6 +154,8 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
   const publishFeed = async (ctx: PublishContext, s: Session): Promise<PublishOutcome> => {
     const media = ctx.media;
     const message = ctx.target.caption || undefined;
+    // platform_options.facebook (docs/reference/platforms.md §12.2.1): an explicit link, a place.
+    const { link: linkOption, place } = ctx.target.options as FacebookOptions;
     if (s.cp.postId) return { postId: s.cp.postId, postUrl: s.cp.postUrl ?? (await permalink(s, s.cp.postId)) };
     if (s.cp.publishCalledAt !== undefined) {
       // A previous attempt called the publishing endpoint and never heard back.
@@ -172,9 +176,9 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
       await s.save();
     };
     if (media.length === 0) {
-      const link = /\bhttps?:\/\/[^\s<>"]+/.exec(message ?? '')?.[0];
+      const link = linkOption ?? /\bhttps?:\/\/[^\s<>"]+/.exec(message ?? '')?.[0];
       await markCalled();
-      const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, link } }, { publishing: true }), settleFeed);
+      const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, link, place } }, { publishing: true }), settleFeed);
       return finishFeed(s, res?.id ?? (s.cp.postId as string), s.cp.postUrl ?? undefined);
     }
     if (media.length === 1 && media[0]?.kind === 'video') {
@@ -187,7 +191,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     if (media.length === 1) {
       const m = media[0] as MediaItem;
       await markCalled();
-      const res = await publishing(async () => s.graph.call<{ id: string; post_id?: string }>(`${s.pageId}/photos`, { method: 'POST', multipart: await multipart(m, message ? { message } : {}) }, { publishing: true }), settleFeed);
+      const res = await publishing(async () => s.graph.call<{ id: string; post_id?: string }>(`${s.pageId}/photos`, { method: 'POST', multipart: await multipart(m, { ...(message ? { message } : {}), ...(place ? { place } : {}) }) }, { publishing: true }), settleFeed);
       return finishFeed(s, res ? String(res.post_id ?? res.id) : (s.cp.postId as string), s.cp.postUrl ?? undefined);
     }
     // Several photos: unpublished photos (invisible), then one feed post attaching them.
@@ -201,7 +205,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     }
     await markCalled();
     const attached = JSON.stringify(s.cp.photos.map((id) => ({ media_fbid: id })));
-    const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, attached_media: attached } }, { publishing: true }), settleFeed);
+    const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, attached_media: attached, place } }, { publishing: true }), settleFeed);
     return finishFeed(s, res?.id ?? (s.cp.postId as string), s.cp.postUrl ?? undefined);
   };
 
@@ -314,7 +318,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
 
   const adapter: PlatformAdapter = {
     platform: 'facebook',
-    validate: validateFacebook,
+    validate: (input) => [...validateFacebook(input), ...validateFacebookOptions(input)],
 
     async publish(ctx: PublishContext): Promise<PublishOutcome> {
       const s = open(ctx);

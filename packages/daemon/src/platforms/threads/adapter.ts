@@ -1,12 +1,15 @@
+import type { ThreadsOptions } from '@socialpub/core';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
 import { ContainerFlow, type ContainerApi, type Unit } from '../meta/container-flow';
+import type { Params } from '../meta/graph-client';
 import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { refreshThreadsToken } from '../meta/token-endpoints';
 import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
 import type { FollowUpPoster } from '../shared/follow-ups/follow-up-poster';
 import { validateThreads } from './validate';
+import { validateThreadsOptions } from './validate-options';
 
 export interface ThreadsAdapterOptions extends MetaAdapterOptions {
   /** Container status polling: every 10 s (Threads suggests ~30 s on average before publishing), for up to 10 min. */
@@ -46,16 +49,17 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
 
   /**
    * Creates the unit's container (TEXT, IMAGE, VIDEO or a CAROUSEL of 2-20 children) and
-   * publishes it once. `replyTo` makes it a reply (docs/reference/platforms.md §12.4.1).
+   * publishes it once. `params` go on the unit's own container, never on carousel children:
+   * the post's options (docs/reference/platforms.md §12.4), or a reply's `reply_to_id`
+   * (§12.4.1); `textParams` only on a TEXT container (link_attachment).
    */
-  async function publishUnit(ctx: PublishContext, flow: ContainerFlow, unit: Unit, media: MediaItem[], text: string | null, replyTo?: string): Promise<void> {
-    const reply = replyTo ? { reply_to_id: replyTo } : {};
+  async function publishUnit(ctx: PublishContext, flow: ContainerFlow, unit: Unit, media: MediaItem[], text: string | null, params: Params, textParams: Params = {}): Promise<void> {
     if (media.length === 0) {
       if (!text) throw new PermanentError('A Threads post without media needs text');
-      await flow.ensureContainer(unit, { media_type: 'TEXT', text, ...reply });
+      await flow.ensureContainer(unit, { media_type: 'TEXT', text, ...textParams, ...params });
     } else if (media.length === 1) {
       const m = media[0] as MediaItem;
-      await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, 0), text: text ?? undefined, ...reply });
+      await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, 0), text: text ?? undefined, ...params });
     } else {
       if (media.length > 20) throw new PermanentError(`Threads carousels take 2 to 20 items; ${media.length} given`);
       const ids: string[] = [];
@@ -64,7 +68,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
         ids.push(await flow.ensureChild(unit, i, media.length, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, i), is_carousel_item: true }));
       }
       if (!unit.containerId) for (const id of ids) await flow.waitReady(unit, id);
-      await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), text: text ?? undefined, ...reply });
+      await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), text: text ?? undefined, ...params });
     }
     await flow.publish(unit);
   }
@@ -74,7 +78,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
     await sending?.();
     const flow = open(ctx);
     const unit = flow.unit(key, 'post', text);
-    await publishUnit(ctx, flow, unit, media, text, parentId);
+    await publishUnit(ctx, flow, unit, media, text, { reply_to_id: parentId });
     const out = await flow.outcome(unit);
     return { id: out.postId, url: out.postUrl };
   }
@@ -89,13 +93,16 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
   return withFollowUps(
     {
       platform: 'threads',
-      validate: validateThreads,
+      validate: (input) => [...validateThreads(input), ...validateThreadsOptions(input)],
 
       async publish(ctx: PublishContext): Promise<PublishOutcome> {
         const flow = open(ctx);
+        const text = ctx.target.caption || null;
         if (flow.fresh) await flow.checkQuota();
-        const unit = flow.unit('post', 'post', ctx.target.caption || null);
-        await publishUnit(ctx, flow, unit, ctx.media, ctx.target.caption || null);
+        const unit = flow.unit('post', 'post', text);
+        const o = ctx.target.options as ThreadsOptions;
+        const post = { reply_control: o.reply_control, topic_tag: o.topic_tag, quote_post_id: o.quote_post_id };
+        await publishUnit(ctx, flow, unit, ctx.media, text, post, { link_attachment: o.link_attachment });
         return flow.outcome(unit);
       },
 

@@ -1,4 +1,5 @@
 import { links, threadsLength } from '../../meta/text-rules';
+import { checkThreadsOptions, threadsOptionsOf, threadsReadBack } from './option-rules';
 import { checkChildren, containerStatus, createContainer, getContainer, publishingLimitRow, type SimContainer } from '../../meta/sim/containers';
 import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest } from '../../meta/sim/core';
 
@@ -60,6 +61,7 @@ function createThread(req: SimRequest, sim: MetaSimState, acc: SimAccount): unkn
     const parent = sim.objects.get(p.reply_to_id);
     if (!parent || parent._type !== 'threads_media') fail(100, `Param reply_to_id must be the id of a published Threads post; ${p.reply_to_id} is not one.`);
   }
+  checkThreadsOptions(p, carouselItem);
   let video = false;
   let children: string[] = [];
   switch (type) {
@@ -111,6 +113,7 @@ function publish(req: SimRequest, sim: MetaSimState, acc: SimAccount): unknown {
     shortcode,
     username: acc.username,
     createdAt: now,
+    ...threadsReadBack(c.params),
     ...(c.params.reply_to_id ? { replied_to: { id: c.params.reply_to_id }, is_reply: true } : {}),
   };
   sim.objects.set(id, media);
@@ -122,7 +125,7 @@ function publish(req: SimRequest, sim: MetaSimState, acc: SimAccount): unknown {
     postId: id,
     postUrl: permalink,
     kind: c.params.reply_to_id ? 'reply' : c.mediaType === 'CAROUSEL' ? 'carousel' : c.mediaType.toLowerCase(),
-    body: { ...(c.params.reply_to_id ? { in_reply_to: c.params.reply_to_id } : {}), text: c.params.text ?? null, media: childParams.length ? childParams.map((p) => p.image_url ?? p.video_url) : [c.params.image_url ?? c.params.video_url].filter(Boolean), container_id: c.id, params: c.params },
+    body: { ...(c.params.reply_to_id ? { in_reply_to: c.params.reply_to_id } : {}), text: c.params.text ?? null, media: childParams.length ? childParams.map((p) => p.image_url ?? p.video_url) : [c.params.image_url ?? c.params.video_url].filter(Boolean), container_id: c.id, params: c.params, options: threadsOptionsOf(c.params) },
   });
   return { id };
 }
