@@ -16,6 +16,10 @@ export function definePublish(program: Program, kit: Kit): void {
       .option('--at <time>', 'when: ISO time (2026-12-25T10:00:00Z; no zone = local time) or +30m/+2h from now')
       .option('--offset <key=when>', 'per type/platform time: story=+0h, feed=+1h, instagram.story=<ISO> (repeatable)', collect)
       .option('--option <platform.field=value>', 'a platform option, typed from its schema: youtube.title="…", youtube.privacy_status=unlisted, youtube.tags=a,b, tiktok.privacy_level=SELF_ONLY, tiktok.disable_duet=true (repeatable; see `socialpub platforms` and docs/cli.md)', collect)
+      .option('--thread <text>', 'a follow-up part published as a reply to the part before, on twitter and threads (repeatable, in order)', collect)
+      .option('--thread-media <files>', 'media of the --thread of the same rank: URLs or local files, comma-separated; - for none (repeatable)', collect)
+      .option('--first-comment <text>', 'a comment posted under the post once it is out (instagram, facebook, youtube; a self-reply on twitter and threads)')
+      .option('--first-comment-for <platform=text>', 'a first comment for one platform (repeatable)', collect)
       .option('--require-approval', 'hold the job until `schedule approve`')
       .option('--wait', 'follow every target to its end and print post URLs')
       .option('-y, --yes', 'do not ask for confirmation')
@@ -35,6 +39,9 @@ export function definePublish(program: Program, kit: Kit): void {
           now: o.now === true,
           offset: o.offset ?? [],
           option: o.option ?? [],
+          thread: o.thread ?? [],
+          threadMedia: o.threadMedia ?? [],
+          firstCommentFor: o.firstCommentFor ?? [],
           requireApproval: o.requireApproval === true,
           wait: o.wait === true,
           yes: o.yes === true,
@@ -45,6 +52,7 @@ export function definePublish(program: Program, kit: Kit): void {
       'socialpub publish "Launch!" -p facebook,twitter --media ./photo.jpg --at 2026-12-25T10:00:00Z',
       'socialpub publish "Story then feed" -p instagram --type instagram=story,feed --media https://picsum.photos/id/10/1080/1350.jpg --at +1h --offset feed=+1h',
       'socialpub publish "Launch day" -p youtube --media ./launch.mp4 --now --option youtube.title="Launch day, the full story" --option youtube.privacy_status=unlisted',
+      'socialpub publish "How we ship 🧵" -p twitter,threads --now --thread "1. Small changes" --thread "2. Tested" --thread-media - --thread-media ./chart.png --first-comment "Questions welcome"',
       'socialpub publish "Standup notes" -p threads --at "2026-12-25 10:00" --tz Europe/Berlin',
       'socialpub publish "Tip of the week" -p threads --repeat "weekly on mon,thu at 09:00" --count 10 --tz America/New_York',
       'socialpub publish "From the queue" -p twitter --queue',

@@ -6,11 +6,12 @@ import { parsePlatform, platformName } from '../platform-name';
 import { parseAssignments, parseWhen, scheduleValue, wallTime } from '../time-input';
 import { parseOptionFlags } from '../option-input';
 import { renderTargets, shortTime, truncate } from '../ui/format';
+import { followUpFields, type FollowUpFlags } from './follow-up-flags';
 import { followJob } from './follow-job';
 import { askMedia, askPlatformOptions, targetsNeedingMedia } from './publish-questions';
 import { localFile, uploadFile } from './upload-file';
 
-export interface PublishOptions {
+export interface PublishOptions extends FollowUpFlags {
   caption?: string | undefined;
   /** Comma-separated platforms. */
   platforms?: string | undefined;
@@ -169,6 +170,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
 
   // Media: local files go through the daemon's preparation first.
   const mediaUrls = await resolveMedia(ctx, media);
+  const followUps = await followUpFields(o, platforms, (items, flag) => resolveMedia(ctx, items, flag));
 
   const body: PublishParams = {
     caption,
@@ -181,6 +183,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
     ...(Object.keys(typeSchedule).length ? { type_schedule: typeSchedule } : {}),
     ...(o.requireApproval ? { require_approval: true } : {}),
     ...(Object.keys(platformOptions).length ? { platform_options: platformOptions } : {}),
+    ...followUps,
   };
 
   if (wizard && !o.yes) {
@@ -190,6 +193,8 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
       [
         `Caption:   ${truncate(caption, 60)}`,
         ...(mediaUrls.length ? [`Media:     ${mediaUrls.length} file(s)`] : []),
+        ...(o.thread.length ? [`Thread:    ${o.thread.length} follow-up part(s) (twitter, threads)`] : []),
+        ...(followUps.first_comment ? [`Comment:   ${typeof followUps.first_comment === 'string' ? truncate(followUps.first_comment, 60) : Object.keys(followUps.first_comment).join(', ')}`] : []),
         `When:      ${publishNow ? 'now' : o.queue ? 'the next free queue slot' : o.tz ? `${(scheduledFor ?? '').replace('T', ' ')} ${o.tz}` : shortTime(scheduledFor)}`,
         ...(o.repeat ? [`Repeat:    ${o.repeat}`] : []),
         ...(Object.keys(platformOptions).length ? [`Options:   ${optionSummary(platformOptions)}`] : []),
@@ -289,10 +294,10 @@ function checkPlatform(p: string, platforms: readonly Platform[], flag: string):
 }
 
 /** URLs pass through; local files are uploaded to the daemon (POST /media/upload) and replaced by their prepared URLs. */
-async function resolveMedia(ctx: Ctx, media: readonly string[]): Promise<string[]> {
+async function resolveMedia(ctx: Ctx, media: readonly string[], flag = '--media'): Promise<string[]> {
   const out: string[] = [];
   for (const item of media) {
-    const path = localFile(ctx, item, '--media');
+    const path = localFile(ctx, item, flag);
     if (path === null) {
       out.push(item);
       continue;

@@ -1,5 +1,5 @@
 import { wallTimeOf, type Post, type Target } from '@socialpub/core';
-import type { Logger } from './logger';
+import type { Column, Logger } from './logger';
 
 /**
  * `2026-12-25T10:00:00.000Z` -> `2026-12-25 10:00 UTC`, compact for tables; with a zone,
@@ -44,13 +44,24 @@ export function renderPost(log: Logger, post: Post): string[] {
 
 /** Targets as a table, times in `zone` (the post's zone; default UTC). */
 export function renderTargets(log: Logger, targets: readonly Target[], zone?: string | null): string[] {
-  return log.table(targets, [
+  const columns: Column<Target>[] = [
     { header: 'PLATFORM', value: (t) => t.platform },
     { header: 'TYPE', value: (t) => t.type },
     { header: 'WHEN', value: (t) => shortTime(t.scheduled_for, zone) },
     { header: 'STATUS', value: (t) => t.status, style: (s) => log.status(s) },
     { header: 'RESULT', value: (t) => t.post_url ?? (t.error ? `${t.error.code}: ${truncate(t.error.message, 60)}` : '') },
-  ]);
+  ];
+  // Only posts with a thread or a first comment get the column, so other output stays as it was.
+  if (targets.some((t) => t.thread_posts !== undefined || t.comment !== undefined)) columns.push({ header: 'FOLLOW-UPS', value: followUpsText });
+  return log.table(targets, columns);
+}
+
+/** `thread 2 parts out, comment posted` / `comment failed: …`: what came of a target's thread and first comment. */
+function followUpsText(t: Target): string {
+  const out: string[] = [];
+  if (t.thread_posts !== undefined) out.push(`thread ${t.thread_posts.length} part${t.thread_posts.length === 1 ? '' : 's'} out`);
+  if (t.comment !== undefined) out.push(t.comment === null ? 'comment pending' : 'error' in t.comment ? `comment failed: ${truncate(t.comment.error, 40)}` : 'comment posted');
+  return out.join(', ');
 }
 
 /** `1536` -> `1.5 KB`: a file size for people. */

@@ -4,19 +4,10 @@ import { TARGET_STATUSES } from '../states';
 import { InstantOut, PlatformId } from './common';
 import { RecurrenceSchema, TimeIn, ZoneName } from './zoned';
 import { PlatformOptionsSchema } from './platform-options';
+import { MediaUrlListSchema } from './media-urls';
+import { FirstCommentSchema, ThreadSchema, checkFollowUps } from './follow-ups';
 
 const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).refine((s) => s.trim().length > 0, { error: `${what} must not be empty` });
-
-export const MAX_MEDIA_URLS = 10;
-
-function withoutUserinfo(url: string): boolean {
-  try {
-    const u = new URL(url);
-    return u.username === '' && u.password === '';
-  } catch {
-    return true; // not a URL at all: z.url() has said so
-  }
-}
 
 export const PublishRequestSchema = z
   .object({
@@ -24,15 +15,7 @@ export const PublishRequestSchema = z
     platforms: z.array(PlatformId).min(1, { error: 'platforms must name at least one platform' }),
     platform_captions: z.record(z.string(), nonEmpty('a platform caption')).nullish(),
     platform_types: z.record(z.string(), z.array(z.string()).min(1, { error: 'list at least one content type' })).nullish(),
-    media_urls: z
-      .array(
-        z
-          .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-          // As /media/prepare: a password in a URL would be stored and shown with the job.
-          .refine(withoutUserinfo, { error: 'URLs with a user name or password are not accepted' }),
-      )
-      .max(MAX_MEDIA_URLS, { error: `at most ${MAX_MEDIA_URLS} media_urls` })
-      .nullish(),
+    media_urls: MediaUrlListSchema.nullish(),
     publish_now: z.boolean().nullish(),
     scheduled_for: TimeIn.nullish(),
     type_schedule: z.record(z.string(), z.string()).nullish().meta({
@@ -45,6 +28,8 @@ export const PublishRequestSchema = z
     timezone: ZoneName.nullish().meta({ description: 'IANA zone of local wall times in this request; default: the user setting timezone, else UTC.' }),
     queue: z.boolean().nullish().meta({ description: 'true: take the next free slot of the user queue instead of a time.' }),
     recurrence: RecurrenceSchema.nullish(),
+    thread: ThreadSchema.nullish(),
+    first_comment: FirstCommentSchema.nullish(),
   })
   .superRefine((req, ctx) => {
     if (req.queue === true && (req.scheduled_for != null || req.publish_now === true)) {
@@ -65,6 +50,7 @@ export const PublishRequestSchema = z
         }
       }
     }
+    checkFollowUps(req, ctx);
     for (const [p, types] of Object.entries(req.platform_types ?? {})) {
       if (!isPlatform(p)) continue;
       types.forEach((t, i) => {

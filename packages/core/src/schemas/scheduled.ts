@@ -4,6 +4,7 @@ import { InstantOut, PlatformId } from './common';
 import { TimeIn, ZoneName } from './zoned';
 import { PlatformOptionsSchema } from './platform-options';
 import { TargetStatusSchema } from './publish';
+import { CommentResultSchema, FirstCommentSchema, ThreadPostSchema, ThreadSchema } from './follow-ups';
 
 export const JobStatusSchema = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
 
@@ -34,6 +35,12 @@ export const TargetSchema = z
     published_at: InstantOut.nullable(),
     error: TargetErrorSchema.nullable(),
     scheduled_local: z.string().optional().meta({ description: 'scheduled_for as local wall time in the post timezone (always sent).' }),
+    thread_posts: z.array(ThreadPostSchema).optional().meta({
+      description: "The follow-up parts of the thread already out, in order (part 2 is the first reply); sent when the target has a thread. On a failed target: how far the chain got.",
+    }),
+    comment: CommentResultSchema.nullable().optional().meta({
+      description: 'The first comment: {id, url} once posted, {error} when it could not be; null while not yet posted; sent when the target has one.',
+    }),
     // Take-downs (POST /content/scheduled/unpublish): always sent; optional in the type for older fixtures.
     removed_at: InstantOut.nullable().optional().meta({ description: 'When the post was taken down (status removed), else null.' }),
     removal: TargetRemovalSchema.nullable().optional(),
@@ -54,6 +61,8 @@ export const PostSchema = z
     type_schedule: z.record(z.string(), z.string()),
     require_approval: z.boolean(),
     platform_options: PlatformOptionsSchema,
+    thread: ThreadSchema.optional().meta({ description: 'The reply chain asked for (sent when the request had one).' }),
+    first_comment: FirstCommentSchema.optional().meta({ description: 'The first comment asked for (sent when the request had one).' }),
     source: z.enum(JOB_SOURCES).meta({ description: 'How the job was created: api, mcp (an agent through the MCP server) or cli.' }),
     created_at: InstantOut,
     updated_at: InstantOut,

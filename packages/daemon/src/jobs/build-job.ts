@@ -72,6 +72,10 @@ export function buildJob(
     typeSchedule: request.type_schedule ?? {},
     requireApproval: request.require_approval === true,
     platformOptions: request.platform_options ?? {},
+    followUps: {
+      ...(request.thread ? { thread: request.thread } : {}),
+      ...(request.first_comment ? { first_comment: request.first_comment } : {}),
+    },
     source,
     sortAt: base ?? now,
     createdAt: now,

@@ -14,6 +14,7 @@ import type { MediaLookup } from '../services';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import { issuesToDetails } from '../util/service-error';
+import { checkFollowUpRules } from './follow-up-rules';
 import { keepOptionIssues } from './option-fit';
 import { checkTargetRules } from './platform-rules';
 import { resolveTiming, type Timing } from './resolve-timing';
@@ -109,7 +110,10 @@ export function checkPublishRequest(deps: PublishCheckDeps, user: User, request:
   if (!plan.ok) return { ok: false, code: 'invalid_request', message: firstMessage(plan.issues), details: plan.issues, targets: [] };
 
   const media = deps.mediaLookup.describe(user.id, request.media_urls ?? []);
-  const ruleIssues = checkRules(deps, { caption: request.caption, platformCaptions: request.platform_captions, media, targets: plan.targets, platformOptions: request.platform_options });
+  const ruleIssues = [
+    ...checkRules(deps, { caption: request.caption, platformCaptions: request.platform_captions, media, targets: plan.targets, platformOptions: request.platform_options }),
+    ...checkFollowUpRules({ ...deps, describe: (urls) => deps.mediaLookup.describe(user.id, urls) }, request, plan.targets),
+  ];
   if (ruleIssues.length > 0) {
     return { ok: false, code: 'invalid_request', message: firstMessage(ruleIssues), details: ruleIssues, targets: plan.targets };
   }

@@ -1,9 +1,13 @@
-import { deriveJobStatus, formatInstant, wallTimeOf, type Post, type Target } from '@socialpub/core';
+import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf, type JobFollowUps, type Post, type Target } from '@socialpub/core';
 import { NO_TIMES, type JobTimes } from '../store/job-times';
 import type { JobRecord, TargetRecord } from '../store/jobs';
 
-export function presentTarget(t: TargetRecord, zone = 'UTC'): Target {
-  return {
+/**
+ * A target as the API shows it. `thread_posts` and `comment` appear only on a target whose
+ * job asked for a thread or first comment on it, so other posts look exactly as before.
+ */
+export function presentTarget(t: TargetRecord, zone = 'UTC', asked: JobFollowUps = {}): Target {
+  const out: Target = {
     platform: t.platform,
     type: t.type,
     scheduled_for: formatInstant(t.dueAt),
@@ -17,6 +21,9 @@ export function presentTarget(t: TargetRecord, zone = 'UTC'): Target {
     removed_at: t.removedAt === null ? null : formatInstant(t.removedAt),
     removal: t.removal === null ? null : { state: t.removal.state, code: t.removal.code, message: t.removal.message, at: formatInstant(t.removal.at) },
   };
+  if (threadFor(asked, t.platform).length > 0) out.thread_posts = t.followUps.thread ?? [];
+  if (firstCommentFor(asked, t.platform, t.type) !== null) out.comment = t.followUps.comment ?? null;
+  return out;
 }
 
 /** A job as the API shows it; the status is derived from its targets, local times from its zone. */
@@ -34,10 +41,12 @@ export function presentPost(job: JobRecord, times: JobTimes = NO_TIMES): Post {
     type_schedule: job.typeSchedule,
     require_approval: job.requireApproval,
     platform_options: job.platformOptions,
+    ...(job.followUps.thread ? { thread: job.followUps.thread } : {}),
+    ...(job.followUps.first_comment ? { first_comment: job.followUps.first_comment } : {}),
     source: job.source,
     created_at: formatInstant(job.createdAt),
     updated_at: formatInstant(job.updatedAt),
-    targets: job.targets.map((t) => presentTarget(t, zone)),
+    targets: job.targets.map((t) => presentTarget(t, zone, job.followUps)),
     timezone: zone,
     scheduled_local: job.scheduledFor === null ? null : (times.scheduledLocal ?? wallTimeOf(job.scheduledFor, zone)),
     queue_slot: times.queueSlot,

@@ -1,4 +1,4 @@
-import type { ContentType, ErrorDetail, Platform } from '@socialpub/core';
+import type { ContentType, ErrorDetail, Platform, TargetFollowUps, ThreadPart } from '@socialpub/core';
 import type { MediaItem, ValidationMedia } from '../media/media-item';
 import type { Credentials, TokenUpdate } from '../store/credentials';
 import type { Clock } from '../util/clock';
@@ -68,6 +68,21 @@ export interface CheckpointStore {
  */
 export type CallContext = Omit<PublishContext, 'media' | 'checkpoint' | 'target' | 'publicBaseUrl'> & { target: Pick<PublishContext['target'], 'platform'> };
 
+/**
+ * What a target publishes after its post (a reply chain, a first comment) and what is out
+ * so far. Saving writes the target's follow-ups (shown in GET /content/post) and a
+ * checkpoint patch in one statement.
+ */
+export interface FollowUpContext {
+  /** The follow-up parts, in order (part 2 first). */
+  thread: ThreadPart[];
+  /** Each part's media, resolved like the post's ([] in reconcile, which never posts). */
+  threadMedia: MediaItem[][];
+  firstComment: string | null;
+  readonly data: TargetFollowUps;
+  save(patch: TargetFollowUps, checkpoint?: Record<string, unknown>): Promise<void>;
+}
+
 export interface PublishContext {
   target: {
     id: string;
@@ -96,6 +111,8 @@ export interface PublishContext {
   /** Marks the connection expired (a refresh failed for good); the target then fails with auth_expired. */
   markConnectionExpired(reason: string): Promise<void>;
   checkpoint: CheckpointStore;
+  /** The target's thread and first comment; absent when the job asked for neither. */
+  followUps?: FollowUpContext;
   /** `https://<host>` live; the daemon's own simulator for sandbox connections. */
   baseUrl(host: string): string;
   /** The daemon's public base URL, or null. */

@@ -1,4 +1,5 @@
-import type { Credentials, MediaItem, PublishContext } from '../platforms/adapter';
+import type { TargetFollowUps } from '@socialpub/core';
+import type { Credentials, FollowUpContext, MediaItem, PublishContext } from '../platforms/adapter';
 import type { ClaimedTarget } from '../store/target-queue';
 import type { ResolvedOptions } from './options';
 import { PermanentError } from '../platforms/errors';
@@ -21,10 +22,34 @@ export function buildContext(
   media: MediaItem[],
   signal: AbortSignal,
   onExpired: () => void,
+  threadMedia: MediaItem[][] = [],
 ): PublishContext {
   const { queue, writes, clock, owner, leaseMs, connections, log } = o;
   const data: Record<string, unknown> = { ...t.checkpoint };
   const sandbox = o.sandboxBaseUrl;
+  /** On disk before the adapter's next step (group-committed with the other writes of the moment). */
+  const save = async (patch: Record<string, unknown>, followUps?: TargetFollowUps) => {
+    const now = clock.now();
+    if (!(await writes.run(() => queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs, followUps)))) throw new LeaseLostError(t.id);
+    for (const [k, v] of Object.entries(patch)) {
+      if (v === null) delete data[k];
+      else data[k] = v;
+    }
+  };
+  let followUps: FollowUpContext | undefined;
+  if (t.thread.length > 0 || t.firstComment !== null) {
+    const done: TargetFollowUps = { ...t.followUps };
+    followUps = {
+      thread: t.thread,
+      threadMedia,
+      firstComment: t.firstComment,
+      data: done,
+      save: async (patch, checkpoint = {}) => {
+        await save(checkpoint, patch);
+        Object.assign(done, patch);
+      },
+    };
+  }
   return {
     target: {
       id: t.id,
@@ -46,18 +71,8 @@ export function buildContext(
       onExpired();
       await connections.markExpired(credentials.connectionId, reason);
     },
-    checkpoint: {
-      data,
-      save: async (patch) => {
-        const now = clock.now();
-        // On disk before the adapter's next step (group-committed with the other writes of the moment).
-        if (!(await writes.run(() => queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs)))) throw new LeaseLostError(t.id);
-        for (const [k, v] of Object.entries(patch)) {
-          if (v === null) delete data[k];
-          else data[k] = v;
-        }
-      },
-    },
+    checkpoint: { data, save: (patch) => save(patch) },
+    ...(followUps ? { followUps } : {}),
     baseUrl: (host) => {
       if (credentials.mode === 'live') return `https://${host}`;
       if (!sandbox) throw new PermanentError(`no ${t.platform} simulator is available for sandbox connections`);

@@ -36,10 +36,23 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
     if (!adapter) return endAttempt(scope, claimed, { status: 'failed', error: noAdapter(claimed.platform) });
     phase = 'media';
     const media: MediaItem[] = claimed.mediaUrls.length > 0 ? await o.media.resolve(claimed.userId, claimed.mediaUrls, signal) : [];
+    const threadMedia: MediaItem[][] = [];
+    for (const part of claimed.thread) {
+      const urls = part.media_urls ?? [];
+      threadMedia.push(urls.length > 0 ? await o.media.resolve(claimed.userId, urls, signal) : []);
+    }
     phase = 'adapter';
-    const ctx = buildContext(o, claimed, credentials, media, signal, () => {
-      expiredByAdapter = true;
-    });
+    const ctx = buildContext(
+      o,
+      claimed,
+      credentials,
+      media,
+      signal,
+      () => {
+        expiredByAdapter = true;
+      },
+      threadMedia,
+    );
     const outcome = await adapter.publish(ctx);
     return await endAttempt(scope, claimed, published(outcome, clock.now(), 'published'));
   } catch (err) {

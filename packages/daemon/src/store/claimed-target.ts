@@ -1,4 +1,4 @@
-import type { ContentType, Platform } from '@socialpub/core';
+import { firstCommentFor, threadFor, type ContentType, type JobFollowUps, type Platform, type TargetFollowUps, type ThreadPart } from '@socialpub/core';
 
 /** A target this process now holds the lease on, with what an adapter needs to publish it. */
 export interface ClaimedTarget {
@@ -16,6 +16,12 @@ export interface ClaimedTarget {
   mediaUrls: string[];
   /** The job's platform_options entry for this target's platform ({} when none). */
   options: Record<string, unknown>;
+  /** The follow-up parts to publish as a reply chain after the post ([] when none). */
+  thread: ThreadPart[];
+  /** The first comment to post under the post, or null. */
+  firstComment: string | null;
+  /** What became of the follow-ups so far (the parts out, the comment). */
+  followUps: TargetFollowUps;
 }
 
 /** The target's columns a claim reads (the `t.` part of CLAIMED_COLUMNS). */
@@ -29,6 +35,7 @@ export interface ClaimedTargetRow {
   attempts: number;
   attempt_started_at: number;
   checkpoint: string;
+  follow_ups: string;
 }
 
 /** The job's columns a claim reads. */
@@ -37,12 +44,14 @@ export interface ClaimedJobRow {
   platform_captions: string;
   media_urls: string;
   platform_options: string;
+  /** The job's follow_ups column (what was asked: thread, first comment). */
+  job_follow_ups: string;
 }
 
 /** The target columns of a claimed row, as a SELECT or RETURNING list. */
-export const CLAIMED_TARGET_COLUMNS = 'id, job_id, user_id, platform, type, due_at, attempts, attempt_started_at, checkpoint';
+export const CLAIMED_TARGET_COLUMNS = 'id, job_id, user_id, platform, type, due_at, attempts, attempt_started_at, checkpoint, follow_ups';
 /** The job columns of a claimed row. */
-export const CLAIMED_JOB_COLUMNS = 'caption, platform_captions, media_urls, platform_options';
+export const CLAIMED_JOB_COLUMNS = 'caption, platform_captions, media_urls, platform_options, follow_ups AS job_follow_ups';
 
 /** What an adapter gets from the target's and its job's rows: the caption and options for the target's platform. */
 export function toClaimed(t: ClaimedTargetRow, j: ClaimedJobRow): ClaimedTarget {
@@ -60,5 +69,11 @@ export function toClaimed(t: ClaimedTargetRow, j: ClaimedJobRow): ClaimedTarget 
     caption: captions[t.platform] ?? j.caption,
     mediaUrls: JSON.parse(j.media_urls) as string[],
     options: (JSON.parse(j.platform_options) as Record<string, Record<string, unknown> | undefined>)[t.platform] ?? {},
+    ...followUpsOf(t, j),
   };
+}
+
+function followUpsOf(t: ClaimedTargetRow, j: ClaimedJobRow): Pick<ClaimedTarget, 'thread' | 'firstComment' | 'followUps'> {
+  const asked = JSON.parse(j.job_follow_ups) as JobFollowUps;
+  return { thread: threadFor(asked, t.platform), firstComment: firstCommentFor(asked, t.platform, t.type), followUps: JSON.parse(t.follow_ups) as TargetFollowUps };
 }

@@ -1,4 +1,4 @@
-import type { ContentType, JobSource, JobStatus, Platform, PlatformOptions, TargetStatus } from '@socialpub/core';
+import type { ContentType, JobFollowUps, JobSource, JobStatus, Platform, PlatformOptions, TargetFollowUps, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
 import type { TargetRemoval } from './removals';
 
@@ -18,6 +18,8 @@ export interface TargetRecord {
   errorCode: string | null;
   errorMessage: string | null;
   platformCode: string | null;
+  /** The follow-up parts already out and the first comment's outcome ({} when none). */
+  followUps: TargetFollowUps;
   updatedAt: number;
   /** When the post was taken down (status removed), else null. */
   removedAt: number | null;
@@ -40,6 +42,8 @@ export interface JobRecord {
   requireApproval: boolean;
   /** Per-platform options as accepted (platform_options); {} when the request gave none. */
   platformOptions: PlatformOptions;
+  /** The request's thread and first_comment as accepted; {} when it gave neither. */
+  followUps: JobFollowUps;
   /** How the job was created (api, mcp, cli): a label the client declares. */
   source: JobSource;
   /** scheduled_for, or the creation time for publish_now: the list order. */
@@ -50,7 +54,11 @@ export interface JobRecord {
 }
 
 /** A job to write; `source` defaults to api; without platformOptions it has none ({}). */
-export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions'> & { source?: JobSource; platformOptions?: PlatformOptions };
+export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions' | 'followUps'> & {
+  source?: JobSource;
+  platformOptions?: PlatformOptions;
+  followUps?: JobFollowUps;
+};
 export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'>;
 
 interface JobRow {
@@ -66,6 +74,7 @@ interface JobRow {
   type_schedule: string;
   require_approval: number;
   platform_options: string;
+  follow_ups: string;
   source: JobSource;
   sort_at: number;
   created_at: number;
@@ -88,6 +97,7 @@ interface TargetRow {
   error_code: string | null;
   error_message: string | null;
   platform_code: string | null;
+  follow_ups: string;
   updated_at: number;
   removed_at: number | null;
   removal: string | null;
@@ -109,6 +119,7 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   errorCode: r.error_code,
   errorMessage: r.error_message,
   platformCode: r.platform_code,
+  followUps: JSON.parse(r.follow_ups) as TargetFollowUps,
   updatedAt: r.updated_at,
   removedAt: r.removed_at,
   removal: r.removal === null ? null : (JSON.parse(r.removal) as TargetRemoval),
@@ -127,6 +138,7 @@ const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
   typeSchedule: JSON.parse(r.type_schedule) as Record<string, string>,
   requireApproval: r.require_approval === 1,
   platformOptions: JSON.parse(r.platform_options) as PlatformOptions,
+  followUps: JSON.parse(r.follow_ups) as JobFollowUps,
   source: r.source,
   sortAt: r.sort_at,
   createdAt: r.created_at,
@@ -147,9 +159,9 @@ export interface ListOptions {
 }
 
 const TARGET_COLUMNS =
-  'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, updated_at, removed_at, removal';
+  'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, follow_ups, updated_at, removed_at, removal';
 const JOB_COLUMNS =
-  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, source, sort_at, created_at, updated_at';
+  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at';
 const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";
 /** Below any epoch-ms time: the start of the list. */
 const BEFORE_ALL = -Number.MAX_SAFE_INTEGER;
@@ -163,9 +175,9 @@ export type JobsRepository = ReturnType<typeof createJobsRepository>;
 export function createJobsRepository(db: DB) {
   const insertJob = db.prepare(
     `INSERT INTO jobs (id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for,
-       type_schedule, require_approval, platform_options, source, sort_at, created_at, updated_at)
+       type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at)
      VALUES (@id, @userId, @caption, @platforms, @platformCaptions, @platformTypes, @mediaUrls, @publishNow, @scheduledFor,
-       @typeSchedule, @requireApproval, @platformOptions, @source, @sortAt, @createdAt, @createdAt)`,
+       @typeSchedule, @requireApproval, @platformOptions, @followUps, @source, @sortAt, @createdAt, @createdAt)`,
   );
   const insertTarget = db.prepare(
     `INSERT INTO targets (id, job_id, user_id, platform, type, schedule_key, due_at, status, updated_at)
@@ -223,6 +235,7 @@ export function createJobsRepository(db: DB) {
         typeSchedule: JSON.stringify(job.typeSchedule),
         requireApproval: job.requireApproval ? 1 : 0,
         platformOptions: JSON.stringify(job.platformOptions ?? {}),
+        followUps: JSON.stringify(job.followUps ?? {}),
         source: job.source ?? 'api',
         sortAt: job.sortAt,
         createdAt: job.createdAt,

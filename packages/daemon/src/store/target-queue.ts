@@ -1,4 +1,4 @@
-import type { Platform, TargetStatus } from '@socialpub/core';
+import type { Platform, TargetFollowUps, TargetStatus } from '@socialpub/core';
 import type { ClaimedJobRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
 import type { DB } from './database';
 import { createAttemptFinish } from './attempt-finish';
@@ -70,8 +70,8 @@ export function createTargetQueue(db: DB) {
   );
 
   const claimedRow = db.prepare<[string], ClaimedTargetRow & ClaimedJobRow>(
-    `SELECT t.id, t.job_id, t.user_id, t.platform, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint,
-            j.caption, j.platform_captions, j.media_urls, j.platform_options
+    `SELECT t.id, t.job_id, t.user_id, t.platform, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint, t.follow_ups,
+            j.caption, j.platform_captions, j.media_urls, j.platform_options, j.follow_ups AS job_follow_ups
        FROM targets t JOIN jobs j ON j.id = t.job_id WHERE t.id = ?`,
   );
   const takeOver = db.prepare(
@@ -80,7 +80,8 @@ export function createTargetQueue(db: DB) {
         AND (lease_until IS NULL OR lease_until < @now OR lease_owner IS @deadOwner)`,
   );
   const saveCheckpoint = db.prepare(
-    `UPDATE targets SET checkpoint = json_patch(checkpoint, @patch), lease_until = @leaseUntil, updated_at = @now
+    `UPDATE targets SET checkpoint = json_patch(checkpoint, @patch), follow_ups = json_patch(follow_ups, @followUps),
+       lease_until = @leaseUntil, updated_at = @now
       WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
   );
   const readCheckpoint = db.prepare<[string], { checkpoint: string }>('SELECT checkpoint FROM targets WHERE id = ?');
@@ -158,9 +159,12 @@ export function createTargetQueue(db: DB) {
         })
         .immediate();
     },
-    /** Merges `patch` into the checkpoint and extends the lease; false when the lease is no longer ours. */
-    saveCheckpoint(id: string, owner: string, patch: Record<string, unknown>, now: number, leaseUntil: number): boolean {
-      return saveCheckpoint.run({ id, owner, patch: JSON.stringify(patch), now, leaseUntil }).changes === 1;
+    /**
+     * Merges `patch` into the checkpoint (and `followUps` into the target's follow-ups, in the
+     * same statement) and extends the lease; false when the lease is no longer ours.
+     */
+    saveCheckpoint(id: string, owner: string, patch: Record<string, unknown>, now: number, leaseUntil: number, followUps: TargetFollowUps = {}): boolean {
+      return saveCheckpoint.run({ id, owner, patch: JSON.stringify(patch), followUps: JSON.stringify(followUps), now, leaseUntil }).changes === 1;
     },
     checkpointOf(id: string): Record<string, unknown> {
       const r = readCheckpoint.get(id);

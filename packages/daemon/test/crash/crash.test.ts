@@ -1,6 +1,4 @@
-import type { ChildProcess } from 'node:child_process';
 import type { LedgerEntry } from '../support/test-adapter';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,8 +8,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { FileLedger } from '../support/test-adapter';
 import { openDatabase } from '../../src/store/database';
 import { insertTarget, seedUser } from '../scheduler/harness';
+import { startDaemonChild } from './spawn-daemon';
 
-const ROOT = fileURLToPath(new URL('../../../../', import.meta.url));
 const CHILD = fileURLToPath(new URL('./daemon-child.ts', import.meta.url));
 const TARGETS = 2_000;
 const SPAN_MS = 20_000;
@@ -20,20 +18,8 @@ const KILLS = 5;
 const dir = mkdtempSync(join(tmpdir(), 'socialpub-crash-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-function startChild(dbPath: string, ledgerPath: string): { child: ChildProcess; ready: Promise<void>; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--conditions=@socialpub/source', '--import', 'tsx', CHILD, dbPath], {
-    cwd: ROOT,
-    env: { ...process.env, SOCIALPUB_TEST_ADAPTER: ledgerPath, SOCIALPUB_TEST_ADAPTER_LATENCY_MS: '5,40', SOCIALPUB_TEST_ADAPTER_AFTER_POST_MS: '0,30' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d: Buffer) => (stderr += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  const ready = new Promise<void>((resolve, reject) => {
-    child.stdout?.on('data', (d: Buffer) => d.toString().includes('ready') && resolve());
-    void exited.then((code) => reject(new Error(`daemon exited (${code}) before ready: ${stderr}`)));
-  });
-  return { child, ready, exited };
+function startChild(dbPath: string, ledgerPath: string) {
+  return startDaemonChild(CHILD, [dbPath], { SOCIALPUB_TEST_ADAPTER: ledgerPath, SOCIALPUB_TEST_ADAPTER_LATENCY_MS: '5,40', SOCIALPUB_TEST_ADAPTER_AFTER_POST_MS: '0,30' });
 }
 
 /** Waits for real time: the moments of the kills are the point of this test. */

@@ -4,6 +4,8 @@ import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, Reconc
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, RetryableError } from '../errors';
 import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
+import { postMetaComment } from '../meta/post-comment';
+import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
 import { validateFacebook } from './validate';
 import { validateFacebookOptions } from './validate-options';
 
@@ -314,7 +316,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     return out(videoId);
   };
 
-  return {
+  const adapter: PlatformAdapter = {
     platform: 'facebook',
     validate: (input) => [...validateFacebook(input), ...validateFacebookOptions(input)],
 
@@ -359,5 +361,6 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
       }
     },
   };
+  // The first comment goes under the published post or reel (stories take none).
+  return withFollowUps(adapter, { comment: (ctx, post, text) => postMetaComment(open(ctx).graph, post.postId, text) });
 }
-

@@ -5,7 +5,9 @@ import { ContainerFlow, type ContainerApi, type Unit } from '../meta/container-f
 import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
 import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
+import { postMetaComment } from '../meta/post-comment';
 import { refreshInstagramToken } from '../meta/token-endpoints';
+import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
 import { carouselParams, childParams, imageParams, reelParams, storyParams } from './container-options';
 import { validateInstagram, type InstagramRules } from './validate';
 import { validateInstagramOptions } from './validate-options';
@@ -49,7 +51,7 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
     return new ContainerFlow(run, api, ctx.credentials.accountId ?? 'me');
   };
 
-  return {
+  const adapter: PlatformAdapter = {
     platform: 'instagram',
     validate: (input) => [...validateInstagram(input, options), ...validateInstagramOptions(input)],
 
@@ -98,4 +100,6 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
       return flow.reconcile(ctx.target.type === 'story' ? Object.keys(flow.units).sort((a, b) => Number(a.split(':')[1]) - Number(b.split(':')[1])) : ['post']);
     },
   };
+  // The first comment goes under the published media (stories take none).
+  return withFollowUps(adapter, { comment: (ctx, post, text) => postMetaComment(open(ctx).run, post.postId, text) });
 }

@@ -1,10 +1,13 @@
 import type { ThreadsOptions } from '@socialpub/core';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
-import { ContainerFlow, type ContainerApi } from '../meta/container-flow';
+import { ContainerFlow, type ContainerApi, type Unit } from '../meta/container-flow';
+import type { Params } from '../meta/graph-client';
 import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { refreshThreadsToken } from '../meta/token-endpoints';
+import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
+import type { FollowUpPoster } from '../shared/follow-ups/follow-up-poster';
 import { validateThreads } from './validate';
 import { validateThreadsOptions } from './validate-options';
 
@@ -44,41 +47,69 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
     return new ContainerFlow(run, api, ctx.credentials.accountId ?? 'me');
   };
 
-  return {
-    platform: 'threads',
-    validate: (input) => [...validateThreads(input), ...validateThreadsOptions(input)],
-
-    async publish(ctx: PublishContext): Promise<PublishOutcome> {
-      const flow = open(ctx);
-      const media = ctx.media;
-      const text = ctx.target.caption || null;
-      if (flow.fresh) await flow.checkQuota();
-      const unit = flow.unit('post', 'post', text);
-      // The post's own container carries the options (docs/reference/platforms.md §12.4); carousel children never do.
-      const o = ctx.target.options as ThreadsOptions;
-      const post = { reply_control: o.reply_control, topic_tag: o.topic_tag, quote_post_id: o.quote_post_id };
-      if (media.length === 0) {
-        if (!text) throw new PermanentError('A Threads post without media needs text');
-        await flow.ensureContainer(unit, { media_type: 'TEXT', text, link_attachment: o.link_attachment, ...post });
-      } else if (media.length === 1) {
-        const m = media[0] as MediaItem;
-        await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, 0), text: text ?? undefined, ...post });
-      } else {
-        if (media.length > 20) throw new PermanentError(`Threads carousels take 2 to 20 items; ${media.length} given`);
-        const ids: string[] = [];
-        // Children one after another, as Postiz does: Threads rejects bursts of parallel container creation.
-        for (const [i, m] of media.entries()) {
-          ids.push(await flow.ensureChild(unit, i, media.length, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, i), is_carousel_item: true }));
-        }
-        if (!unit.containerId) for (const id of ids) await flow.waitReady(unit, id);
-        await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), text: text ?? undefined, ...post });
+  /**
+   * Creates the unit's container (TEXT, IMAGE, VIDEO or a CAROUSEL of 2-20 children) and
+   * publishes it once. `params` go on the unit's own container, never on carousel children:
+   * the post's options (docs/reference/platforms.md §12.4), or a reply's `reply_to_id`
+   * (§12.4.1); `textParams` only on a TEXT container (link_attachment).
+   */
+  async function publishUnit(ctx: PublishContext, flow: ContainerFlow, unit: Unit, media: MediaItem[], text: string | null, params: Params, textParams: Params = {}): Promise<void> {
+    if (media.length === 0) {
+      if (!text) throw new PermanentError('A Threads post without media needs text');
+      await flow.ensureContainer(unit, { media_type: 'TEXT', text, ...textParams, ...params });
+    } else if (media.length === 1) {
+      const m = media[0] as MediaItem;
+      await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, 0), text: text ?? undefined, ...params });
+    } else {
+      if (media.length > 20) throw new PermanentError(`Threads carousels take 2 to 20 items; ${media.length} given`);
+      const ids: string[] = [];
+      // Children one after another, as Postiz does: Threads rejects bursts of parallel container creation.
+      for (const [i, m] of media.entries()) {
+        ids.push(await flow.ensureChild(unit, i, media.length, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, i), is_carousel_item: true }));
       }
-      await flow.publish(unit);
-      return flow.outcome(unit);
-    },
+      if (!unit.containerId) for (const id of ids) await flow.waitReady(unit, id);
+      await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), text: text ?? undefined, ...params });
+    }
+    await flow.publish(unit);
+  }
 
-    async reconcile(ctx: PublishContext): Promise<ReconcileResult> {
-      return open(ctx).reconcile(['post']);
-    },
+  /** A reply is a container with reply_to_id, published like a post; its unit is checkpointed like the post's. */
+  async function publishReply(ctx: PublishContext, key: string, parentId: string, media: MediaItem[], text: string | null, sending?: () => Promise<void>) {
+    await sending?.();
+    const flow = open(ctx);
+    const unit = flow.unit(key, 'post', text);
+    await publishUnit(ctx, flow, unit, media, text, { reply_to_id: parentId });
+    const out = await flow.outcome(unit);
+    return { id: out.postId, url: out.postUrl };
+  }
+
+  const followUps: FollowUpPoster = {
+    reply: (ctx, parentId, part) => publishReply(ctx, `part${part.part}`, parentId, part.media, part.caption || null, part.sending),
+    // The container of a reply is checkpointed and Threads never publishes one twice: a lost answer is settled from its status.
+    replyResumable: true,
+    comment: (ctx, post, text) => publishReply(ctx, 'comment', post.postId, [], text),
   };
+
+  return withFollowUps(
+    {
+      platform: 'threads',
+      validate: (input) => [...validateThreads(input), ...validateThreadsOptions(input)],
+
+      async publish(ctx: PublishContext): Promise<PublishOutcome> {
+        const flow = open(ctx);
+        const text = ctx.target.caption || null;
+        if (flow.fresh) await flow.checkQuota();
+        const unit = flow.unit('post', 'post', text);
+        const o = ctx.target.options as ThreadsOptions;
+        const post = { reply_control: o.reply_control, topic_tag: o.topic_tag, quote_post_id: o.quote_post_id };
+        await publishUnit(ctx, flow, unit, ctx.media, text, post, { link_attachment: o.link_attachment });
+        return flow.outcome(unit);
+      },
+
+      async reconcile(ctx: PublishContext): Promise<ReconcileResult> {
+        return open(ctx).reconcile(['post']);
+      },
+    },
+    followUps,
+  );
 }

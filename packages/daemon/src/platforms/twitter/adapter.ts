@@ -3,6 +3,8 @@ import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, Reconc
 import { OutcomeUnknownError, PermanentError, PublishError, RetryableError } from '../errors';
 import { callRenewingToken } from '../shared/call-renewing-token';
 import { readMediaChunk } from '../shared/read-media-chunk';
+import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
+import type { FollowUpPoster, PostedRef } from '../shared/follow-ups/follow-up-poster';
 import { mapXError } from './map-x-error';
 import { isGif, validateTwitter } from './validate';
 import { xAuthFor } from './x-auth';
@@ -43,6 +45,8 @@ interface TwitterCheckpoint {
 interface CreatePostBody {
   text: string;
   media?: { media_ids: string[] };
+  /** A reply (a thread part, a first comment): CreatePostsReply (docs/reference/platforms.md §12.3.2). */
+  reply?: { in_reply_to_tweet_id: string };
 }
 
 function normalizeForMatch(text: string): string {
@@ -79,12 +83,13 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
     });
   }
 
-  async function saveMedia(ctx: PublishContext, index: number, m: MediaCheckpoint): Promise<void> {
-    const media = { ...((ctx.checkpoint.data as TwitterCheckpoint).media ?? {}), [String(index)]: m };
+  /** Media checkpoints are keyed by index ("0") for the post, "p<part>.<index>" for a thread part's. */
+  async function saveMedia(ctx: PublishContext, key: string, m: MediaCheckpoint): Promise<void> {
+    const media = { ...((ctx.checkpoint.data as TwitterCheckpoint).media ?? {}), [key]: m };
     await ctx.checkpoint.save({ media });
   }
 
-  async function uploadImage(ctx: PublishContext, client: XClient, item: MediaItem, index: number): Promise<string> {
+  async function uploadImage(ctx: PublishContext, client: XClient, item: MediaItem, index: number, key: string): Promise<string> {
     const bytes = await readMediaChunk(item, 0, item.size);
     const form = new FormData();
     form.set('media', new Blob([new Uint8Array(bytes)], { type: item.mimeType }), `media-${index}`);
@@ -93,12 +98,12 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
       client.request<{ data: { id: string; expires_after_secs?: number; processing_info?: ProcessingInfo } }>('/2/media/upload', { method: 'POST', multipart: form }),
     );
     const d = res.body.data;
-    await saveMedia(ctx, index, { id: d.id, state: d.processing_info ? 'processing' : 'ready', expiresAt: ctx.clock.now() + (d.expires_after_secs ?? 86_400) * 1000 });
-    if (d.processing_info) await waitForProcessing(ctx, client, d.id, d.processing_info, index);
+    await saveMedia(ctx, key, { id: d.id, state: d.processing_info ? 'processing' : 'ready', expiresAt: ctx.clock.now() + (d.expires_after_secs ?? 86_400) * 1000 });
+    if (d.processing_info) await waitForProcessing(ctx, client, d.id, d.processing_info, index, key);
     return d.id;
   }
 
-  async function uploadChunked(ctx: PublishContext, client: XClient, item: MediaItem, index: number, previous: MediaCheckpoint | undefined): Promise<string> {
+  async function uploadChunked(ctx: PublishContext, client: XClient, item: MediaItem, index: number, key: string, previous: MediaCheckpoint | undefined): Promise<string> {
     const category = item.kind === 'video' ? 'tweet_video' : 'tweet_gif';
     let state = previous?.state === 'uploading' && previous.expiresAt > ctx.clock.now() + 60_000 ? previous : undefined;
     if (!state) {
@@ -109,7 +114,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
         }),
       );
       state = { id: res.body.data.id, state: 'uploading', segments: 0, expiresAt: ctx.clock.now() + (res.body.data.expires_after_secs ?? 86_400) * 1000 };
-      await saveMedia(ctx, index, state);
+      await saveMedia(ctx, key, state);
     }
     const id = state.id;
     const total = Math.max(1, Math.ceil(item.size / chunkBytes));
@@ -120,20 +125,20 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
       form.set('media', new Blob([new Uint8Array(bytes)], { type: 'application/octet-stream' }), `segment-${seg}`);
       form.set('segment_index', String(seg));
       await call(ctx, client, 'media append', false, () => client.request(`/2/media/upload/${id}/append`, { method: 'POST', multipart: form }));
-      await saveMedia(ctx, index, { ...state, segments: seg + 1 });
+      await saveMedia(ctx, key, { ...state, segments: seg + 1 });
     }
     const fin = await call(ctx, client, 'media finalize', false, () =>
       client.request<{ data: { id: string; expires_after_secs?: number; processing_info?: ProcessingInfo } }>(`/2/media/upload/${id}/finalize`, { method: 'POST' }),
     );
     const d = fin.body.data;
     const expiresAt = ctx.clock.now() + (d.expires_after_secs ?? 86_400) * 1000;
-    await saveMedia(ctx, index, { id, state: d.processing_info ? 'processing' : 'ready', expiresAt });
-    if (d.processing_info) await waitForProcessing(ctx, client, id, d.processing_info, index, expiresAt);
+    await saveMedia(ctx, key, { id, state: d.processing_info ? 'processing' : 'ready', expiresAt });
+    if (d.processing_info) await waitForProcessing(ctx, client, id, d.processing_info, index, key, expiresAt);
     return id;
   }
 
   /** STATUS polling, sleeping `check_after_secs` between checks (docs/reference/platforms.md §3.1 C.4). */
-  async function waitForProcessing(ctx: PublishContext, client: XClient, id: string, first: ProcessingInfo, index: number, expiresAt?: number): Promise<void> {
+  async function waitForProcessing(ctx: PublishContext, client: XClient, id: string, first: ProcessingInfo, index: number, key: string, expiresAt?: number): Promise<void> {
     let info: ProcessingInfo | undefined = first;
     const deadline = ctx.clock.now() + maxProcessingMs;
     while (info && info.state !== 'succeeded') {
@@ -148,26 +153,27 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
       );
       info = res.body.data.processing_info;
     }
-    const cp = (ctx.checkpoint.data as TwitterCheckpoint).media?.[String(index)];
-    await saveMedia(ctx, index, { id, state: 'ready', expiresAt: expiresAt ?? cp?.expiresAt ?? ctx.clock.now() + 86_400_000 });
+    const cp = (ctx.checkpoint.data as TwitterCheckpoint).media?.[key];
+    await saveMedia(ctx, key, { id, state: 'ready', expiresAt: expiresAt ?? cp?.expiresAt ?? ctx.clock.now() + 86_400_000 });
   }
 
-  async function uploadAll(ctx: PublishContext, client: XClient): Promise<string[]> {
+  async function uploadAll(ctx: PublishContext, client: XClient, items: MediaItem[] = ctx.media, prefix = ''): Promise<string[]> {
     const ids: string[] = [];
-    for (const [index, item] of ctx.media.entries()) {
-      const prev = (ctx.checkpoint.data as TwitterCheckpoint).media?.[String(index)];
+    for (const [index, item] of items.entries()) {
+      const key = `${prefix}${index}`;
+      const prev = (ctx.checkpoint.data as TwitterCheckpoint).media?.[key];
       const usable = prev && prev.expiresAt > ctx.clock.now() + 5 * 60_000;
       if (usable && prev.state === 'ready') {
         ids.push(prev.id);
         continue;
       }
       if (usable && prev.state === 'processing') {
-        await waitForProcessing(ctx, client, prev.id, { state: 'pending', check_after_secs: 0 }, index, prev.expiresAt);
+        await waitForProcessing(ctx, client, prev.id, { state: 'pending', check_after_secs: 0 }, index, key, prev.expiresAt);
         ids.push(prev.id);
         continue;
       }
       const chunked = item.kind === 'video' || isGif(item);
-      ids.push(chunked ? await uploadChunked(ctx, client, item, index, prev) : await uploadImage(ctx, client, item, index));
+      ids.push(chunked ? await uploadChunked(ctx, client, item, index, key, prev) : await uploadImage(ctx, client, item, index, key));
     }
     return ids;
   }
@@ -224,7 +230,28 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
     return res.body.data?.find((t) => normalizeForMatch(t.text) === want)?.id ?? null;
   }
 
-  return {
+  /** Posts a reply to `parentId` (docs/reference/platforms.md §12.3.2: each part answers the one before). */
+  async function postReply(ctx: PublishContext, parentId: string, text: string, mediaIds: string[], step: string, client: XClient, sending?: () => Promise<void>): Promise<PostedRef> {
+    await sending?.();
+    const body: CreatePostBody = { text: text.normalize('NFC'), reply: { in_reply_to_tweet_id: parentId } };
+    if (mediaIds.length > 0) body.media = { media_ids: mediaIds };
+    const res = await call(ctx, client, step, true, () => client.request<{ data: { id: string } }>('/2/tweets', { method: 'POST', json: body }));
+    const out = await outcomeFor(ctx, client, res.body.data.id);
+    return { id: out.postId, url: out.postUrl };
+  }
+
+  const followUps: FollowUpPoster = {
+    async reply(ctx, parentId, part) {
+      const client = await clientFor(ctx);
+      const mediaIds = await uploadAll(ctx, client, part.media, `p${part.part}.`);
+      return postReply(ctx, parentId, part.caption, mediaIds, `thread part ${part.part}`, client, part.sending);
+    },
+    async comment(ctx, post, text) {
+      return postReply(ctx, post.postId, text, [], 'first comment', await clientFor(ctx));
+    },
+  };
+
+  return withFollowUps({
     platform: 'twitter',
     validate: validateTwitter,
 
@@ -289,7 +316,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
         return { state: 'unknown', reason: `Could not ask X whether the post exists: ${reason}` };
       }
     },
-  };
+  }, followUps);
 }
 
 interface ProcessingInfo {

@@ -9,6 +9,7 @@ import { readMediaChunk } from '../shared/read-media-chunk';
 import { GoogleApiError, GoogleClient, GoogleTransportError, type SessionState, type VideoResource } from './google-client';
 import { mapGoogleError } from './map-google-error';
 import { refreshYoutubeToken } from './refresh-token';
+import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
 import { validateYoutube } from './validate';
 import { videoResource } from './video-metadata';
 
@@ -120,7 +121,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
     return uri;
   }
 
-  return {
+  const adapter: PlatformAdapter = {
     platform: 'youtube',
     validate: validateYoutube,
 
@@ -165,4 +166,15 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
       }
     },
   };
+  // The first comment: commentThreads.insert on the new video (scope youtube.force-ssl; docs/reference/platforms.md §12.6.5).
+  return withFollowUps(adapter, {
+    async comment(ctx, post, text) {
+      const client = await clientFor(ctx);
+      // The connection's account is its channel (UC…); a sandbox connection's is not, and the channel then follows from the token.
+      const account = ctx.credentials.accountId;
+      const channelId = account && /^UC[A-Za-z0-9_-]{22}$/.test(account) ? account : null;
+      const res = await call(ctx, client, 'first comment', () => client.insertCommentThread(channelId, post.postId, text));
+      return { id: res.id, url: `https://www.youtube.com/watch?v=${post.postId}&lc=${res.id}` };
+    },
+  });
 }

@@ -10,7 +10,8 @@ import { parseGoogleError } from './google-client';
 import got, { type Response } from 'got';
 
 /** Upload, plus read-only access to find the channel. */
-export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly'];
+/** upload to upload, readonly to find the channel, force-ssl for the first comment (commentThreads.insert; docs/reference/platforms.md §12.6.5). */
+export const YOUTUBE_SCOPES = ['https://www.googleapis.com/auth/youtube.upload', 'https://www.googleapis.com/auth/youtube.readonly', 'https://www.googleapis.com/auth/youtube.force-ssl'];
 
 export interface YoutubeConnectOptions {
   userId: string;

@@ -118,6 +118,18 @@ export class GoogleClient {
     return this.#settle(res);
   }
 
+  /**
+   * commentThreads.insert (docs/reference/platforms.md §12.6.5): a top-level comment on a
+   * video, as the channel; answers the commentThread, whose id is the comment's.
+   */
+  async insertCommentThread(channelId: string | null, videoId: string, text: string): Promise<{ id: string }> {
+    const base = this.options.baseUrl.replace(/\/+$/, '');
+    const snippet = { ...(channelId ? { channelId } : {}), videoId, topLevelComment: { snippet: { textOriginal: text } } };
+    const res = await this.#send(`${base}/youtube/v3/commentThreads?part=snippet`, { method: 'POST', body: JSON.stringify({ snippet }), headers: { 'content-type': 'application/json; charset=UTF-8' } }, 'posting the first comment');
+    if (res.statusCode === 200) return JSON.parse(res.body) as { id: string };
+    throw parseGoogleError(res.statusCode, res.body);
+  }
+
   /** Asks the session how much it holds (`Content-Range: bytes *\/total`). */
   async probe(sessionUri: string, total: number): Promise<SessionState> {
     const res = await this.#send(sessionUri, { method: 'PUT', body: '', headers: { 'content-length': '0', 'content-range': `bytes */${total}` } }, 'asking the upload session');

@@ -7,6 +7,7 @@ const HINTS: Record<string, string> = {
   uploadLimitExceeded: 'the channel reached its upload limit; YouTube asks to try again in 24 hours',
   youtubeSignupRequired: 'the Google account has no YouTube channel yet: create one, then reconnect',
   forbiddenPrivacySetting: 'this privacy status is not allowed for the channel or project',
+  insufficientPermissions: 'the connection lacks a scope this needs (a first comment needs youtube.force-ssl): reconnect with socialpub connect youtube',
 };
 
 /**

@@ -10,6 +10,7 @@ import { migration050 } from './050-time';
 import { migration060 } from './060-job-platform-options';
 import { migration070 } from './070-sandbox-state';
 import { migration080 } from './080-platform-pauses';
+import { migration090 } from './090-follow-ups';
 import { migration100, widenTargetStatusCheck } from './100-target-removed';
 
 export interface Migration {
@@ -36,5 +37,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 60, name: 'job-platform-options', sql: migration060 },
   { version: 70, name: 'sandbox-state', sql: migration070 },
   { version: 80, name: 'platform-pauses', sql: migration080 },
+  { version: 90, name: 'follow-ups', sql: migration090 },
   { version: 100, name: 'target-removed', sql: migration100, before: widenTargetStatusCheck },
 ];

@@ -25,7 +25,7 @@ describe('socialpub connect youtube', () => {
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({
       access_type: 'offline',
       prompt: 'consent',
-      scope: 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly',
+      scope: 'https://www.googleapis.com/auth/youtube.upload https://www.googleapis.com/auth/youtube.readonly https://www.googleapis.com/auth/youtube.force-ssl',
       code_challenge_method: 'S256',
     });
     expect(authorize.searchParams.get('redirect_uri')).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/callback$/);

@@ -55,6 +55,12 @@ function createThread(req: SimRequest, sim: MetaSimState, acc: SimAccount): unkn
     if (all.length > 5) fail(100, 'THREADS_API__LINK_LIMIT_EXCEEDED: a post may contain at most 5 links.', { userMsg: 'THREADS_API__LINK_LIMIT_EXCEEDED' });
   }
   if (p.link_attachment !== undefined && type !== 'TEXT') fail(100, 'Param link_attachment is only supported on TEXT posts.');
+  if (p.reply_to_id !== undefined) {
+    // A reply names a published Threads media (docs/reference/platforms.md §12.4.1); carousel items inherit their parent's.
+    if (carouselItem) fail(100, 'Param reply_to_id is not supported on carousel items.');
+    const parent = sim.objects.get(p.reply_to_id);
+    if (!parent || parent._type !== 'threads_media') fail(100, `Param reply_to_id must be the id of a published Threads post; ${p.reply_to_id} is not one.`);
+  }
   checkThreadsOptions(p, carouselItem);
   let video = false;
   let children: string[] = [];
@@ -108,6 +114,7 @@ function publish(req: SimRequest, sim: MetaSimState, acc: SimAccount): unknown {
     username: acc.username,
     createdAt: now,
     ...threadsReadBack(c.params),
+    ...(c.params.reply_to_id ? { replied_to: { id: c.params.reply_to_id }, is_reply: true } : {}),
   };
   sim.objects.set(id, media);
   c.publishedMediaId = id;
@@ -117,8 +124,8 @@ function publish(req: SimRequest, sim: MetaSimState, acc: SimAccount): unknown {
     accountId: acc.id,
     postId: id,
     postUrl: permalink,
-    kind: c.mediaType === 'CAROUSEL' ? 'carousel' : c.mediaType.toLowerCase(),
-    body: { text: c.params.text ?? null, media: childParams.length ? childParams.map((p) => p.image_url ?? p.video_url) : [c.params.image_url ?? c.params.video_url].filter(Boolean), container_id: c.id, params: c.params, options: threadsOptionsOf(c.params) },
+    kind: c.params.reply_to_id ? 'reply' : c.mediaType === 'CAROUSEL' ? 'carousel' : c.mediaType.toLowerCase(),
+    body: { ...(c.params.reply_to_id ? { in_reply_to: c.params.reply_to_id } : {}), text: c.params.text ?? null, media: childParams.length ? childParams.map((p) => p.image_url ?? p.video_url) : [c.params.image_url ?? c.params.video_url].filter(Boolean), container_id: c.id, params: c.params, options: threadsOptionsOf(c.params) },
   });
   return { id };
 }

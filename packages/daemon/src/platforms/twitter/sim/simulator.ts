@@ -53,6 +53,8 @@ interface PostRecord {
   text: string;
   mediaIds: string[];
   createdAt: number;
+  /** The post this one replies to (a thread part, a self-reply). */
+  inReplyTo?: string;
 }
 
 export interface TwitterSimulatorOptions {
@@ -287,7 +289,8 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (!Number.isInteger(max) || max < 5 || max > 100) return problem(c, 400, 'invalid-request', 'Invalid Request', `The \`max_results\` query parameter value [${q.max_results}] is not between 5 and 100`, { parameter: 'max_results' });
     const start = q.start_time ? Date.parse(q.start_time) : 0;
     if (Number.isNaN(start)) return problem(c, 400, 'invalid-request', 'Invalid Request', `Invalid start_time: ${q.start_time}`, { parameter: 'start_time' });
-    const found = [...posts.values()].filter((p) => p.userId === id && p.createdAt >= start).sort((a, b) => b.createdAt - a.createdAt).slice(0, max);
+    const noReplies = (q.exclude ?? '').split(',').includes('replies');
+    const found = [...posts.values()].filter((p) => p.userId === id && p.createdAt >= start && !(noReplies && p.inReplyTo)).sort((a, b) => b.createdAt - a.createdAt).slice(0, max);
     if (found.length === 0) return c.json({ meta: { result_count: 0 } });
     return c.json({
       data: found.map((p) => ({ id: p.id, text: p.text, edit_history_post_ids: [p.id] })),
@@ -417,6 +420,17 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       return problem(c, 400, 'invalid-request', 'Invalid Request', 'media.media_ids must be an array of media id strings');
     }
     const ids = (mediaIds ?? []) as string[];
+    // CreatePostsReply (docs/reference/platforms.md §12.3): in_reply_to_tweet_id required, and the post must exist.
+    const reply = body.reply as { in_reply_to_tweet_id?: unknown; [k: string]: unknown } | undefined;
+    let inReplyTo: string | undefined;
+    if (reply !== undefined) {
+      const extra = reply && typeof reply === 'object' && !Array.isArray(reply) ? Object.keys(reply).filter((k) => !['in_reply_to_tweet_id', 'exclude_reply_user_ids', 'auto_populate_reply_metadata'].includes(k)) : [];
+      if (!reply || typeof reply !== 'object' || Array.isArray(reply) || extra.length) return problem(c, 400, 'invalid-request', 'Invalid Request', `reply must be an object with in_reply_to_tweet_id${extra.length ? ` (not allowed: ${extra.join(', ')})` : ''}`, { parameter: 'reply' });
+      const target = reply.in_reply_to_tweet_id;
+      if (typeof target !== 'string' || !/^[0-9]{1,19}$/.test(target)) return problem(c, 400, 'invalid-request', 'Invalid Request', 'reply.in_reply_to_tweet_id must match ^[0-9]{1,19}$', { parameter: 'reply.in_reply_to_tweet_id' });
+      if (!posts.has(target)) return problem(c, 403, 'disallowed-resource', 'Forbidden', 'You attempted to reply to a Tweet that is deleted or not visible to you.', { resource_type: 'post', resource_id: target });
+      inReplyTo = target;
+    }
     if (text.trim() === '' && ids.length === 0) return problem(c, 400, 'invalid-request', 'Invalid Request', 'Post text or media is required');
     const parsed = twitterText.parseTweet(text);
     if (parsed.weightedLength > 280) return problem(c, 400, 'invalid-request', 'Invalid Request', 'Your Tweet text is too long. For more information on how X counts characters, see the counting-characters documentation.');
@@ -433,7 +447,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       return problem(c, 403, 'disallowed-resource', 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.', { resource_type: 'post' });
     }
     const id = String(nextPost());
-    const post: PostRecord = { id, userId, text, mediaIds: ids, createdAt: clock.now() };
+    const post: PostRecord = { id, userId, text, mediaIds: ids, createdAt: clock.now(), ...(inReplyTo ? { inReplyTo } : {}) };
     posts.set(id, post);
     const user = users.get(userId) as XSimUser;
     log.addPost({
@@ -441,8 +455,8 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       accountId: userId,
       postId: id,
       postUrl: `https://x.com/${user.username}/status/${id}`,
-      kind: 'tweet',
-      body: { text, media: items.map((m) => ({ id: m!.id, category: m!.category, type: m!.mediaType, bytes: m!.totalBytes })) },
+      kind: inReplyTo ? 'reply' : 'tweet',
+      body: { text, media: items.map((m) => ({ id: m!.id, category: m!.category, type: m!.mediaType, bytes: m!.totalBytes })), ...(inReplyTo ? { in_reply_to: inReplyTo } : {}) },
       createdAt: post.createdAt,
     });
     return c.json({ data: { id, text, edit_history_post_ids: [id] } }, 201);

@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import type { ContentType, Platform } from '../platforms';
+import { MediaUrlListSchema } from './media-urls';
+
+/** Platforms that publish reply chains (docs/reference/platforms.md §12.3.2, §12.4.1). */
+export const THREAD_PLATFORMS = ['twitter', 'threads'] as const satisfies readonly Platform[];
+export type ThreadPlatform = (typeof THREAD_PLATFORMS)[number];
+
+/** Platforms where socialpub posts a first comment (a self-reply on twitter and threads; docs/reference/platforms.md §12). */
+export const COMMENT_PLATFORMS = ['instagram', 'facebook', 'youtube', 'threads', 'twitter'] as const satisfies readonly Platform[];
+export type CommentPlatform = (typeof COMMENT_PLATFORMS)[number];
+
+/** The content types that carry a first comment: stories take none through any API. */
+export const COMMENT_TYPES: readonly ContentType[] = ['feed', 'reels', 'tweet', 'post', 'video', 'shorts'];
+
+/** Follow-up parts after the post itself (the post is part 1 of the chain). */
+export const MAX_THREAD_PARTS = 24;
+
+/** Longest first comment accepted before the platform's own rule (YouTube's ~10,000; the shorter platforms check theirs). */
+export const MAX_FIRST_COMMENT = 10_000;
+
+export const ThreadPartSchema = z
+  .strictObject({
+    caption: z.string({ error: 'caption must be a string' }).nullish().meta({ description: "The part's text, checked with the platform's caption rules." }),
+    media_urls: MediaUrlListSchema.nullish().meta({ description: "The part's media, checked with the platform's media rules." }),
+  })
+  .superRefine((part, ctx) => {
+    if ((part.caption ?? '').trim() === '' && (part.media_urls ?? []).length === 0) {
+      ctx.addIssue({ code: 'custom', path: ['caption'], message: 'a thread part needs a caption or media_urls' });
+    }
+  })
+  .meta({ id: 'ThreadPart' });
+export type ThreadPart = z.infer<typeof ThreadPartSchema>;
+
+const ThreadParts = z
+  .array(ThreadPartSchema)
+  .min(1, { error: 'a thread lists at least one follow-up part' })
+  .max(MAX_THREAD_PARTS, { error: `a thread takes at most ${MAX_THREAD_PARTS} follow-up parts` });
+
+export const ThreadSchema = z
+  .union([ThreadParts, z.strictObject({ twitter: ThreadParts.optional(), threads: ThreadParts.optional() })])
+  .meta({
+    id: 'Thread',
+    description:
+      'Follow-up parts published as a reply chain after the post, in order (twitter and threads). A list applies to every listed platform that has reply chains; an object gives each its own. Other platforms publish the post alone.',
+  });
+export type Thread = z.infer<typeof ThreadSchema>;
+
+const CommentText = z
+  .string({ error: 'a first comment must be a string' })
+  .refine((s) => s.trim().length > 0, { error: 'a first comment must not be empty' })
+  .refine((s) => s.length <= MAX_FIRST_COMMENT, { error: `a first comment is at most ${MAX_FIRST_COMMENT} characters` });
+
+export const FirstCommentSchema = z
+  .union([
+    CommentText,
+    z.strictObject({
+      instagram: CommentText.optional(),
+      facebook: CommentText.optional(),
+      youtube: CommentText.optional(),
+      threads: CommentText.optional(),
+      twitter: CommentText.optional(),
+    }),
+  ])
+  .meta({
+    id: 'FirstComment',
+    description:
+      'A comment posted under the post once it is published (twitter and threads: a self-reply). One string for every listed platform that takes comments, or one per platform. Its failure does not fail the post.',
+  });
+export type FirstComment = z.infer<typeof FirstCommentSchema>;
+
+interface FollowUpFields {
+  platforms: readonly Platform[];
+  thread?: Thread | null;
+  first_comment?: FirstComment | null;
+}
+
+const includes = <T extends string>(list: readonly T[], p: string): p is T => (list as readonly string[]).includes(p);
+
+/** The follow-up parts a platform publishes for this request ([] when none). */
+export function threadFor(req: Pick<FollowUpFields, 'thread'>, platform: Platform): ThreadPart[] {
+  if (!req.thread || !includes(THREAD_PLATFORMS, platform)) return [];
+  return Array.isArray(req.thread) ? req.thread : (req.thread[platform] ?? []);
+}
+
+/** The first comment a target of this platform and type posts, or null. */
+export function firstCommentFor(req: Pick<FollowUpFields, 'first_comment'>, platform: Platform, type?: ContentType): string | null {
+  const fc = req.first_comment;
+  if (fc == null || !includes(COMMENT_PLATFORMS, platform)) return null;
+  if (type !== undefined && !COMMENT_TYPES.includes(type)) return null;
+  return typeof fc === 'string' ? fc : (fc[platform] ?? null);
+}
+
+/** Cross-field rules of thread and first_comment: per-platform keys must be listed platforms; a shared value must reach one. */
+export function checkFollowUps(req: FollowUpFields, ctx: z.RefinementCtx): void {
+  const listed = new Set<string>(req.platforms);
+  const check = (field: 'thread' | 'first_comment', value: unknown, shared: boolean, able: readonly string[], what: string) => {
+    if (value == null) return;
+    if (shared) {
+      if (!req.platforms.some((p) => able.includes(p))) {
+        ctx.addIssue({ code: 'custom', path: [field], message: `none of the platforms ${what} (${field} applies to ${able.join(', ')})` });
+      }
+      return;
+    }
+    for (const key of Object.keys(value as object)) {
+      if (!listed.has(key)) ctx.addIssue({ code: 'custom', path: [field, key], message: `${key} is not among platforms` });
+    }
+  };
+  check('thread', req.thread, Array.isArray(req.thread), THREAD_PLATFORMS, 'publishes reply chains');
+  check('first_comment', req.first_comment, typeof req.first_comment === 'string', COMMENT_PLATFORMS, 'takes a first comment');
+}
+
+/** A follow-up part that is out: part 2 is the first reply under the post (part 1). */
+export const ThreadPostSchema = z
+  .object({ part: z.number().int(), post_id: z.string(), post_url: z.string().nullable() })
+  .meta({ id: 'ThreadPost' });
+export type ThreadPost = z.infer<typeof ThreadPostSchema>;
+
+export const CommentResultSchema = z
+  .union([z.object({ id: z.string(), url: z.string().nullable() }), z.object({ error: z.string() })])
+  .meta({ id: 'CommentResult', description: 'The first comment: its id and URL once posted, or why it could not be posted.' });
+export type CommentResult = z.infer<typeof CommentResultSchema>;
+
+/** What became of a target's follow-ups, as stored on the target and shown in its view. */
+export interface TargetFollowUps {
+  thread?: ThreadPost[];
+  comment?: CommentResult;
+}
+
+/** What a job asked for beyond the post, as stored with the job. */
+export interface JobFollowUps {
+  thread?: Thread;
+  first_comment?: FirstComment;
+}

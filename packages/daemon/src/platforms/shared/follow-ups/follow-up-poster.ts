@@ -1,0 +1,37 @@
+import type { MediaItem, PublishContext, PublishOutcome } from '../../adapter';
+
+/** One follow-up part to post: its number in the chain (the post is part 1), text and media. */
+export interface PartToPost {
+  part: number;
+  caption: string;
+  media: MediaItem[];
+  /**
+   * To be awaited just before the request that creates the part (after media uploads):
+   * checkpoints that from here on the part may exist.
+   */
+  sending(): Promise<void>;
+}
+
+/** Something posted after the post: its id and public URL (null when the platform gives none). */
+export interface PostedRef {
+  id: string;
+  url: string | null;
+}
+
+/**
+ * What a platform does for a reply chain and a first comment, beside its post. Both run
+ * after the post exists and are called once per part / comment (the runner checkpoints
+ * around them).
+ */
+export interface FollowUpPoster {
+  /** Posts one part as a reply to `parentId` (twitter, threads). */
+  reply?(ctx: PublishContext, parentId: string, part: PartToPost): Promise<PostedRef>;
+  /**
+   * true when a reply whose answer was lost may simply be posted again because the
+   * platform itself dedupes (Threads: the reply's container is checkpointed and a
+   * published container is never published twice). false: such a part needs review.
+   */
+  replyResumable?: boolean;
+  /** Posts the first comment under the post (a self-reply on twitter and threads). */
+  comment?(ctx: PublishContext, post: PublishOutcome, text: string): Promise<PostedRef>;
+}
