@@ -9,7 +9,7 @@ import { migration050 } from './050-time';
 import { migration060 } from './060-job-platform-options';
 import { migration070 } from './070-sandbox-state';
 import { migration080 } from './080-platform-pauses';
-import { migration130 } from './130-webhook-pending-index';
+import { migration130 } from './130-events-mcp';
 
 /**
  * Numbered migrations, applied in order at start, each in its own transaction.
@@ -27,5 +27,5 @@ export const MIGRATIONS: readonly { version: number; name: string; sql: string }
   { version: 60, name: 'job-platform-options', sql: migration060 },
   { version: 70, name: 'sandbox-state', sql: migration070 },
   { version: 80, name: 'platform-pauses', sql: migration080 },
-  { version: 130, name: 'webhook-pending-index', sql: migration130 },
+  { version: 130, name: 'events-mcp', sql: migration130 },
 ];
