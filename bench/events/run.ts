@@ -202,12 +202,13 @@ async function runVariant(variant: 'notify' | 'poll', receiver: Awaited<ReturnTy
     const probeStart = Date.now();
     await submitAll(PROBE_POSTS, Date.now() + 86_400_000);
     const perPost = (Date.now() - probeStart) / PROBE_POSTS;
-    const lead = Math.ceil(POSTS * perPost * 2 + 2_000);
+    const lead = Math.ceil(POSTS * perPost * 1.5 + 2_000);
     const due = Math.ceil((Date.now() + lead) / 1000) * 1000;
     await submitAll(POSTS, due);
     if (Date.now() >= due) throw new Error(`scheduling ${POSTS} posts took longer than the ${lead} ms lead`);
+    console.log(`${variant.padEnd(6)}  ${POSTS} posts accepted (${perPost.toFixed(1)} ms each); publishing at ${new Date(due).toISOString()}`);
     const done = (list: Arrival[]) => list.filter((a) => a.type === 'post.finished').length >= POSTS;
-    const deadline = Date.now() + TIMEOUT_MS;
+    const deadline = due + TIMEOUT_MS;
     while (!(done(receiver.arrivals) && done(sse.arrivals))) {
       if (Date.now() > deadline) throw new Error(`timed out: receiver ${receiver.arrivals.length}, SSE ${sse.arrivals.length} events`);
       await new Promise((r) => setTimeout(r, 50));
