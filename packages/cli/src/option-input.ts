@@ -4,14 +4,53 @@ import { UsageError } from './errors';
 
 const SHAPE = 'youtube.title="My video"';
 
-/** The zod type name of an option field (optional unwrapped): boolean, number, array, string, enum. */
+interface ZodDef {
+  type: string;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+}
+const defOf = (field: z.ZodType) => (field as unknown as { def: ZodDef }).def;
+
+/** The zod type name of an option field (optional unwrapped): boolean, number, array, string, enum, union, object. */
 function kindOf(field: z.ZodType): string {
-  const def = (field as unknown as { def: { type: string; innerType?: z.ZodType } }).def;
+  const def = defOf(field);
   return def.type === 'optional' && def.innerType ? kindOf(def.innerType) : def.type;
 }
 
-/** One `--option` value as its field's type: true/false, a whole number, a comma-separated list, or text. */
-function typed(key: string, kind: string, text: string): unknown {
+/** A list field's element kind (`object` for Instagram's user_tags). */
+function elementKindOf(field: z.ZodType): string | null {
+  const def = defOf(field);
+  if (def.type === 'optional' && def.innerType) return elementKindOf(def.innerType);
+  return def.type === 'array' && def.element ? kindOf(def.element) : null;
+}
+
+function json(key: string, text: string, example: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError(`--option ${key} takes JSON here, e.g. ${key}='${example}'`);
+  }
+}
+
+const TAG_EXAMPLE = '[{"username":"natgeo","x":0.5,"y":0.5}]';
+
+/**
+ * One `--option` value as its field's type: true/false, a whole number, a comma-separated
+ * list (or a JSON array), JSON for lists of objects and objects, a JSON array or text for a
+ * field that takes either (Instagram's alt_text), text otherwise.
+ */
+function typed(key: string, field: z.ZodType, text: string): unknown {
+  const kind = kindOf(field);
+  const trimmed = text.trim();
+  if (kind === 'object') return json(key, text, '{"…":"…"}');
+  if (kind === 'array' && (trimmed.startsWith('[') || elementKindOf(field) === 'object')) return json(key, text, elementKindOf(field) === 'object' ? TAG_EXAMPLE : '["a","b"]');
+  if (kind === 'union' && trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
   if (kind === 'boolean') {
     if (text === 'true' || text === 'false') return text === 'true';
     throw new UsageError(`--option ${key} takes true or false, not "${text}"`);
@@ -43,7 +82,7 @@ export function parseOptionFlags(values: readonly string[], platforms: readonly 
     if (!platforms.includes(platform)) throw new UsageError(`--option ${key}: ${platform} is not among the chosen platforms`);
     const field = schema.shape[name] as z.ZodType | undefined;
     if (!field) throw new UsageError(`--option ${key}: ${platform} has no option "${name}" (options: ${Object.keys(schema.shape).join(', ')})`);
-    (out[platform] ??= {})[name] = typed(key, kindOf(field), v.slice(eq + 1));
+    (out[platform] ??= {})[name] = typed(key, field, v.slice(eq + 1));
   }
   return out as PlatformOptions;
 }

@@ -1,7 +1,13 @@
 import { z } from 'zod';
+import { FacebookOptionsSchema } from './options/facebook';
+import { InstagramOptionsSchema } from './options/instagram';
+import { ThreadsOptionsSchema } from './options/threads';
 import { TiktokOptionsSchema } from './options/tiktok';
 import { YoutubeOptionsSchema } from './options/youtube';
 
+export * from './options/facebook';
+export * from './options/instagram';
+export * from './options/threads';
 export * from './options/tiktok';
 export * from './options/youtube';
 
@@ -9,12 +15,18 @@ export * from './options/youtube';
 export const PLATFORM_OPTION_SCHEMAS = {
   youtube: YoutubeOptionsSchema,
   tiktok: TiktokOptionsSchema,
+  instagram: InstagramOptionsSchema,
+  facebook: FacebookOptionsSchema,
+  threads: ThreadsOptionsSchema,
 } as const;
 
 export const PlatformOptionsSchema = z
   .strictObject({
     youtube: YoutubeOptionsSchema.optional(),
     tiktok: TiktokOptionsSchema.optional(),
+    instagram: InstagramOptionsSchema.optional(),
+    facebook: FacebookOptionsSchema.optional(),
+    threads: ThreadsOptionsSchema.optional(),
   })
   .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });
 export type PlatformOptions = z.infer<typeof PlatformOptionsSchema>;

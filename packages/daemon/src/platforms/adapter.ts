@@ -38,6 +38,8 @@ export interface ValidationInput {
   media: ValidationMedia[];
   /** The daemon's public base URL, or null when it only listens locally (pull-based platforms cannot reach it). */
   publicBaseUrl: string | null;
+  /** This platform's platform_options as its core schema accepted them ({} or absent when none): checked against the target's type and media. */
+  options?: Record<string, unknown>;
 }
 
 export interface PublishOutcome {
