@@ -36,6 +36,11 @@ export interface StartOptions {
   logger?: RootLogger;
   /** The platform adapters. Default: the real ones (platforms/registry.ts); tests give the test adapter. */
   adapters?: Map<Platform, PlatformAdapter>;
+  /**
+   * Default true: SSE streams and webhook deliveries wake as soon as this process commits
+   * an event. false leaves only the hub's 20 ms poll of the outbox (bench/events measures both).
+   */
+  eventsNotify?: boolean;
 }
 
 export interface DaemonHandle {
@@ -126,7 +131,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   });
   const scheduler: SchedulerHooks = publishing.scheduler;
   // Events: the outbox's hub (SSE), webhook deliveries, retention.
-  const events = createEvents({ store, secrets, clock, logger, config });
+  const events = createEvents({ store, secrets, clock, logger, config, ...(opts.eventsNotify === false ? { notify: false } : {}) });
   const tokenRefresher = new TokenRefresher({
     connections: store.connections,
     clock,

@@ -3,3 +3,4 @@ export { BackendError, type CallOptions, type LocalFiles, type SocialPubBackend 
 export { PLATFORMS_URI, postUri, type ResourceNotifier } from './resources';
 export { nextStep, type ToolErrorInfo } from './next-step';
 export type { MediaWaitOptions } from './wait-for-media';
+export { notifyChanges, NOTIFYING_EVENT_TYPES, type ChangeEvent } from './event-notifications';

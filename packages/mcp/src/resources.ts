@@ -25,12 +25,15 @@ export interface ResourceNotifier {
   postChanged(jobId: string): void;
   /** Posts were added or removed: clients get notifications/resources/list_changed. */
   postsListChanged(): void;
+  /** A connection changed: subscribers of socialpub://platforms get notifications/resources/updated. */
+  platformsChanged(): void;
 }
 
 /**
  * `socialpub://platforms` and the `socialpub://posts/{job_id}` template, with
  * subscriptions: the returned notifier tells subscribed clients when a post changes. The
- * tools call it for their own changes; an event stream can call it for every change.
+ * daemon's event stream calls it for every change (event-notifications.ts); without one,
+ * the tools call it for their own changes.
  */
 export function registerResources(server: McpServer, backend: SocialPubBackend): ResourceNotifier {
   server.registerResource(
@@ -91,6 +94,9 @@ export function registerResources(server: McpServer, backend: SocialPubBackend):
     },
     postsListChanged() {
       quietly(() => server.sendResourceListChanged());
+    },
+    platformsChanged() {
+      if (subscribed.has(PLATFORMS_URI)) quietly(() => server.server.sendResourceUpdated({ uri: PLATFORMS_URI }));
     },
   };
 }

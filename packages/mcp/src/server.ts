@@ -13,6 +13,11 @@ export interface SocialPubMcpOptions {
   /** Only where the server runs beside the agent (stdio): enables upload_file. */
   localFiles?: LocalFiles | undefined;
   mediaWait?: MediaWaitOptions | undefined;
+  /**
+   * true: the caller feeds `notifier` from the daemon's event stream (notifyChanges), which
+   * reports the session's own changes too, so the tools do not notify them a second time.
+   */
+  changesFromEvents?: boolean | undefined;
 }
 
 export const INSTRUCTIONS = `socialpub publishes posts to instagram, facebook, twitter, threads, tiktok and youtube through the user's own daemon.
@@ -21,12 +26,15 @@ Media: prepare_media (URLs) or upload_file (a local file, stdio only) give prepa
 Posts made here may wait for a person's approval (agent-approval): publish_post's result says so; get_post shows progress.
 Failures come back as tool errors with a code, the fields at fault and a next step.`;
 
+/** Tool hooks when the event stream reports every change. */
+const QUIET: ResourceNotifier = { postChanged: () => {}, postsListChanged: () => {}, platformsChanged: () => {} };
+
 /**
  * A socialpub MCP server over `backend`: every tool and resource, defined once for both
  * transports. Connect it to a transport (stdio, Streamable HTTP); `notifier` tells
  * subscribed clients about changed posts.
  */
-export function createSocialPubMcpServer({ backend, localFiles, mediaWait }: SocialPubMcpOptions): { server: McpServer; notifier: ResourceNotifier } {
+export function createSocialPubMcpServer({ backend, localFiles, mediaWait, changesFromEvents }: SocialPubMcpOptions): { server: McpServer; notifier: ResourceNotifier } {
   const server = new McpServer(
     { name: 'socialpub', title: 'socialpub', version: VERSION },
     { instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
@@ -36,7 +44,7 @@ export function createSocialPubMcpServer({ backend, localFiles, mediaWait }: Soc
     backend,
     localFiles,
     mediaWait,
-    hooks: notifier,
+    hooks: changesFromEvents ? QUIET : notifier,
   });
   return { server, notifier };
 }

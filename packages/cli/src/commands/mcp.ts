@@ -17,7 +17,7 @@ const JSONRPC_INVALID_REQUEST = -32600;
  * JSON-RPC only; everything for a person goes to stderr. Runs until stdin closes.
  */
 export async function mcpServe(ctx: Ctx, options: McpServeOptions = {}): Promise<void> {
-  const [{ SocialPub, APIConnectionError }, { BackendError, createSocialPubMcpServer }, { StdioServerTransport }, baseUrl, apiKey] = await Promise.all([
+  const [{ SocialPub, APIConnectionError, APIError }, { BackendError, createSocialPubMcpServer, notifyChanges, NOTIFYING_EVENT_TYPES }, { StdioServerTransport }, baseUrl, apiKey] = await Promise.all([
     import('@socialpub/sdk'),
     import('@socialpub/mcp'),
     import('@modelcontextprotocol/sdk/server/stdio.js'),
@@ -51,7 +51,12 @@ export async function mcpServe(ctx: Ctx, options: McpServeOptions = {}): Promise
       }
     },
   };
-  const { server } = createSocialPubMcpServer({ backend: client, localFiles, ...(options.mediaPollMs ? { mediaWait: { intervalMs: options.mediaPollMs } } : {}) });
+  const { server, notifier } = createSocialPubMcpServer({
+    backend: client,
+    localFiles,
+    changesFromEvents: true,
+    ...(options.mediaPollMs ? { mediaWait: { intervalMs: options.mediaPollMs } } : {}),
+  });
   const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
   const closed = new Promise<void>((done) => {
     ctx.io.stdin.once('end', done);
@@ -69,6 +74,17 @@ export async function mcpServe(ctx: Ctx, options: McpServeOptions = {}): Promise
     }
   };
   await server.connect(transport);
+  // Resource notifications for every change the user's posts go through (REST, publisher,
+  // CLI, other sessions): the daemon's event stream, which reconnects and resumes by itself
+  // (a daemon not yet running is waited for).
+  const feed = new AbortController();
+  const following = (async () => {
+    try {
+      for await (const event of client.events.stream({ types: NOTIFYING_EVENT_TYPES, signal: feed.signal })) notifyChanges(notifier, [event]);
+    } catch (error) {
+      say(`resource notifications stopped: ${error instanceof APIError ? `${error.code}: ${error.message}` : (error as Error).message}`);
+    }
+  })();
   const done = new Promise<void>((r) => {
     const previous = transport.onclose;
     transport.onclose = () => {
@@ -77,5 +93,7 @@ export async function mcpServe(ctx: Ctx, options: McpServeOptions = {}): Promise
     };
   });
   await Promise.race([closed, done]);
+  feed.abort();
+  await following;
   await server.close();
 }

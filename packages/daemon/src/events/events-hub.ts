@@ -6,10 +6,12 @@ export type EventsListener = (lastId: number) => void;
 /**
  * Tells listeners (SSE streams, the webhook deliverer) when new events have committed.
  * Events are written by many writers — the jobs service, the triggers under the publisher
- * and the media worker, another process over the same file — so the hub watches the
- * outbox's newest id (one indexed read) every `intervalMs`, and `check()` may be called
- * right after a known commit. Listeners then read the outbox themselves: the hub carries
- * no events, so nothing is lost or held in memory when a listener is slow.
+ * and the media worker, another process over the same file. Events this process writes
+ * wake the hub at once (`watchAppends`: a check as soon as the writing code has returned,
+ * i.e. after its synchronous commit); those of other processes (the CLI's admin commands)
+ * are seen by a poll of the outbox's newest id (one indexed read) every `intervalMs`.
+ * Listeners then read the outbox themselves: the hub carries no events, so nothing is lost
+ * or held in memory when a listener is slow.
  */
 export class EventsHub {
   readonly #events: EventsRepository;
@@ -17,6 +19,8 @@ export class EventsHub {
   readonly #listeners = new Set<EventsListener>();
   #last: number;
   #timer: NodeJS.Timeout | null = null;
+  #unwatch: (() => void) | null = null;
+  #kick: NodeJS.Immediate | null = null;
 
   constructor(events: EventsRepository, log: RootLogger) {
     this.#events = events;
@@ -54,6 +58,22 @@ export class EventsHub {
     }
   }
 
+  /**
+   * Checks right after this process writes an event. The write happens inside a
+   * transaction (the callback runs before its commit), so the check waits for the end of
+   * the current synchronous run — better-sqlite3's transactions commit within it; a rolled
+   * back one leaves the newest id as it was and nobody is woken. Writes of one run share
+   * one check.
+   */
+  watchAppends(): void {
+    this.#unwatch ??= this.#events.onAppend(() => {
+      this.#kick ??= setImmediate(() => {
+        this.#kick = null;
+        this.check();
+      });
+    });
+  }
+
   /** Watches every `intervalMs` of real time (a wake-up only: no timing of the product depends on it). */
   start(intervalMs = 20): void {
     if (this.#timer) return;
@@ -64,6 +84,10 @@ export class EventsHub {
   stop(): void {
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = null;
+    this.#unwatch?.();
+    this.#unwatch = null;
+    if (this.#kick) clearImmediate(this.#kick);
+    this.#kick = null;
     this.#listeners.clear();
   }
 }

@@ -20,6 +20,7 @@ import { ServiceError } from '../util/service-error';
 import type { RouteDeps } from './deps';
 import type { AppEnv } from './env';
 import { mcpHandler } from '../mcp/mcp-endpoint';
+import { feedMcpSessions } from '../mcp/mcp-event-feed';
 import { McpSessions } from '../mcp/mcp-sessions';
 import { originCheck } from '../mcp/origin-check';
 import { ApiError } from './errors';
@@ -214,6 +215,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // MCP (Streamable HTTP): the same keys, and each tool call is the REST call it stands for,
   // made in-process, so it meets that call's rate-limit class and rules.
   const sessions = deps.mcpSessions ?? new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });
+  // Resource notifications for every change, from the outbox (ends with the hub).
+  feedMcpSessions({ hub, events: store.events, sessions });
   const addressOf = deps.clientAddress ?? ((c: Context) => clientAddress(c, config.behindProxy ? config.trustedProxyHops : 0));
   const inProcess = (path: string, init: RequestInit, address: string) => app.request(path, init, { incoming: { socket: { remoteAddress: address } } });
   const mcp = mcpHandler({ sessions, fetch: async (path, init, address) => inProcess(path, init, address), address: addressOf });

@@ -30,12 +30,13 @@ export function acceptTimed(store: Store, user: User, check: Extract<PublishChec
       startAt: sr.start,
       // An agent's series held for approval stays held in every later occurrence.
       template: source === 'mcp' && user.agentApproval ? { ...request, require_approval: true } : request,
+      source,
       occurrences: sr.occurrences,
       createdAt: now,
     });
     const series = store.series.get(id);
     if (!series) throw new Error(`series ${id} vanished inside its own transaction`);
-    const jobs = createOccurrences(store, user, series, Math.max(now + SERIES_HORIZON_MS, sr.occurrences[0] as number), now, source);
+    const jobs = createOccurrences(store, user, series, Math.max(now + SERIES_HORIZON_MS, sr.occurrences[0] as number), now);
     const first = jobs[0];
     if (!first) throw new Error(`series ${id} created no job`);
     return {

@@ -1,4 +1,4 @@
-import { formatInstant, planTargets, wallTimeOf, type JobSource } from '@socialpub/core';
+import { formatInstant, planTargets, wallTimeOf } from '@socialpub/core';
 import type { SeriesRecord } from '../store/series';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
@@ -18,10 +18,10 @@ export const SERIES_CHECK_MS = 3_600_000;
 
 /**
  * Writes the jobs of a series' occurrences from `s.created` up to `until` (epoch ms), each
- * planned from the series' template at the occurrence's time, and records the progress.
- * Call inside a transaction. Returns the jobs created.
+ * planned from the series' template at the occurrence's time and recording the series'
+ * source, and records the progress. Call inside a transaction. Returns the jobs created.
  */
-export function createOccurrences(store: Store, user: User, s: SeriesRecord, until: number, now: number, source: JobSource = 'api'): BuiltJob[] {
+export function createOccurrences(store: Store, user: User, s: SeriesRecord, until: number, now: number): BuiltJob[] {
   const created: BuiltJob[] = [];
   let i = s.created;
   for (; i < s.occurrences.length && (s.occurrences[i] as number) <= until; i++) {
@@ -31,7 +31,7 @@ export function createOccurrences(store: Store, user: User, s: SeriesRecord, unt
     const plan = planTargets({ ...s.template, publish_now: false, scheduled_for: formatInstant(at), timezone: s.timezone }, Number.NEGATIVE_INFINITY);
     if (!plan.ok) throw new Error(`series ${s.id}: occurrence ${i + 1} does not plan: ${plan.issues[0]?.message}`);
     const times = { timezone: s.timezone, scheduledLocal: wallTimeOf(at, s.timezone), queueSlot: null, seriesId: s.id, occurrence: i + 1 };
-    const built = buildJob(user, s.template, at, plan.targets, now, times, source);
+    const built = buildJob(user, s.template, at, plan.targets, now, times, s.source);
     store.jobs.create(built.job, built.targets);
     store.jobTimes.set(built.job.id, user.id, times);
     for (const event of acceptedEvents(built, now)) store.events.append(event);

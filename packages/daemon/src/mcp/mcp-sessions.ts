@@ -57,7 +57,8 @@ export class McpSessions {
    */
   async open(owner: { userId: string; keyId: string }, backend: SocialPubBackend, { json }: { json: boolean }): Promise<WebStandardStreamableHTTPServerTransport> {
     this.#sweep();
-    const { server, notifier } = createSocialPubMcpServer({ backend });
+    // The daemon's event stream tells every session of the user about every change (mcp-event-feed.ts).
+    const { server, notifier } = createSocialPubMcpServer({ backend, changesFromEvents: true });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: json,
@@ -75,6 +76,11 @@ export class McpSessions {
     };
     await server.connect(transport);
     return transport;
+  }
+
+  /** The users with at least one open session. */
+  userIds(): Set<string> {
+    return new Set([...this.#sessions.values()].map((s) => s.userId));
   }
 
   /** Every session of `userId`'s notifier (for change notifications from outside a session). */

@@ -130,5 +130,27 @@ export function createEventsRepository(db: DB) {
     warnExpiring(now: number, aheadMs: number): number {
       return expiring.run({ now, ahead: aheadMs }).changes;
     },
+    /**
+     * Calls `written` whenever this connection inserts an event (whoever writes it: the
+     * jobs service, a trigger under the publisher, the media worker, the deliverer). It runs
+     * inside the writing transaction, before the commit: it must only take note (schedule
+     * work for after the current synchronous code), never touch the database. A TEMP
+     * trigger calling a function of this connection: nothing is stored in the file, so other
+     * processes (the CLI's admin commands, an sqlite3 shell) write events as before and are
+     * seen by the hub's poll. Returns a function that stops it.
+     */
+    onAppend(written: () => void): () => void {
+      db.function(APPEND_FUNCTION, { deterministic: false, directOnly: true }, () => {
+        written();
+        return null;
+      });
+      db.exec(`CREATE TEMP TRIGGER IF NOT EXISTS ${APPEND_TRIGGER} AFTER INSERT ON main.events BEGIN SELECT ${APPEND_FUNCTION}(); END`);
+      return () => {
+        if (db.open) db.exec(`DROP TRIGGER IF EXISTS temp.${APPEND_TRIGGER}`);
+      };
+    },
   };
 }
+
+const APPEND_FUNCTION = 'socialpub_event_appended';
+const APPEND_TRIGGER = 'socialpub_event_appended';

@@ -1,4 +1,4 @@
-import type { PublishRequest } from '@socialpub/core';
+import type { JobSource, PublishRequest } from '@socialpub/core';
 import type { DB } from './database';
 
 export type SeriesStatus = 'active' | 'finished' | 'cancelled';
@@ -13,6 +13,8 @@ export interface SeriesRecord {
   startAt: number;
   /** The publish request every occurrence is made from (its scheduled_for is replaced per occurrence). */
   template: PublishRequest;
+  /** How the series was created: every occurrence's job records it. */
+  source: JobSource;
   /** Every occurrence, epoch ms, in time order. */
   occurrences: number[];
   /** How many occurrences have their job (always the first ones). */
@@ -32,6 +34,7 @@ interface Row {
   timezone: string;
   start_at: number;
   template: string;
+  source: JobSource;
   occurrences: string;
   created: number;
   status: SeriesStatus;
@@ -49,6 +52,7 @@ const toSeries = (r: Row): SeriesRecord => ({
   timezone: r.timezone,
   startAt: r.start_at,
   template: JSON.parse(r.template) as PublishRequest,
+  source: r.source,
   occurrences: JSON.parse(r.occurrences) as number[],
   created: r.created,
   status: r.status,
@@ -63,8 +67,8 @@ export type SeriesRepository = ReturnType<typeof createSeriesRepository>;
 /** Recurring posts: the rule, the template and how far its jobs have been created. */
 export function createSeriesRepository(db: DB) {
   const insert = db.prepare(
-    `INSERT INTO series (id, user_id, rrule, count, until, timezone, start_at, template, occurrences, created, status, next_at, created_at, updated_at)
-     VALUES (@id, @userId, @rrule, @count, @until, @timezone, @startAt, @template, @occurrences, 0, 'active', @nextAt, @createdAt, @createdAt)`,
+    `INSERT INTO series (id, user_id, rrule, count, until, timezone, start_at, template, source, occurrences, created, status, next_at, created_at, updated_at)
+     VALUES (@id, @userId, @rrule, @count, @until, @timezone, @startAt, @template, @source, @occurrences, 0, 'active', @nextAt, @createdAt, @createdAt)`,
   );
   const one = db.prepare<[string], Row>('SELECT * FROM series WHERE id = ?');
   const ofUser = db.prepare<[string], Row>('SELECT * FROM series WHERE user_id = ? ORDER BY created_at, id');

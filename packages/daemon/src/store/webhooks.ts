@@ -116,9 +116,14 @@ export function createWebhooksRepository(db: DB) {
   );
   const dropPending = db.prepare(`UPDATE webhook_messages SET status = 'failed', next_attempt_at = NULL, ended_at = ? WHERE endpoint_id = ? AND status = 'pending'`);
   const remove = db.prepare('DELETE FROM webhook_endpoints WHERE id = ?');
+  // Per active endpoint its oldest due pending delivery (the partial index of migration 130
+  // walks only pending rows, in id order), oldest first: the deliverer sends one per endpoint.
   const due = db.prepare<[number, number], MessageRow>(
-    `SELECT m.* FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
-     WHERE m.status = 'pending' AND m.next_attempt_at <= ? AND e.status = 'active' ORDER BY m.id LIMIT ?`,
+    `SELECT m.* FROM webhook_endpoints e
+     JOIN webhook_messages m ON m.id = (
+       SELECT p.id FROM webhook_messages p INDEXED BY webhook_messages_pending
+       WHERE p.endpoint_id = e.id AND p.status = 'pending' AND p.next_attempt_at <= ? ORDER BY p.id LIMIT 1)
+     WHERE e.status = 'active' ORDER BY m.id LIMIT ?`,
   );
   const nextDue = db.prepare<[], { at: number | null }>(
     `SELECT min(m.next_attempt_at) AS at FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
@@ -176,7 +181,7 @@ export function createWebhooksRepository(db: DB) {
     remove(id: string): void {
       remove.run(id);
     },
-    /** Pending deliveries due by `now` to active endpoints, oldest first. */
+    /** For each active endpoint, its oldest pending delivery due by `now`; oldest first, at most `limit`. */
     due(now: number, limit: number): MessageRecord[] {
       return due.all(now, limit).map(toMessage);
     },

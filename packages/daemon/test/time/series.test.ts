@@ -76,6 +76,25 @@ describe('recurring posts', () => {
     await m.stop();
   });
 
+  it('later occurrences of a series made through MCP record source mcp, held for approval like the first', async () => {
+    const h = setup();
+    h.store.users.setAgentApproval(h.user.id, true);
+    const res = await h.call('POST', `${API}/content/publish`, {
+      headers: { 'X-SocialPub-Source': 'mcp' },
+      body: { caption: 'weekly tip', platforms: ['threads'], scheduled_for: '2026-03-02T09:00:00Z', recurrence: { rrule: 'FREQ=WEEKLY;BYDAY=MO', count: 8 } },
+    });
+    expect(res.status).toBe(200);
+    const sid = ((await res.json()) as Body).series_id as string;
+    await h.clock.advance(28 * DAY);
+    expect(await materializeSeries(h.store, h.clock.now())).toHaveLength(3);
+    const rows = h.db
+      .prepare('SELECT jt.occurrence, j.source, j.status FROM job_times jt JOIN jobs j ON j.id = jt.job_id WHERE jt.series_id = ? ORDER BY jt.occurrence')
+      .all(sid) as { occurrence: number; source: string; status: string }[];
+    expect(rows).toEqual([1, 2, 3, 4, 5, 6, 7, 8].map((occurrence) => ({ occurrence, source: 'mcp', status: 'pending_approval' })));
+    const later = ((await (await h.call('GET', `${API}/content/scheduled?job_id=${seriesJobs(h, sid)[7]?.id}`)).json()) as { post: Body }).post;
+    expect(later).toMatchObject({ source: 'mcp', status: 'pending_approval', occurrence: 8 });
+  });
+
   it('cancels one occurrence without touching the others, and the whole series', async () => {
     const h = setup();
     const r = await publish(h, { scheduled_for: '2026-03-02T09:00:00Z', recurrence: { rrule: 'FREQ=DAILY', until: '2026-06-30T09:00:00Z' } });

@@ -12,6 +12,7 @@ import { migration070 } from './070-sandbox-state';
 import { migration080 } from './080-platform-pauses';
 import { migration090 } from './090-follow-ups';
 import { migration100, widenTargetStatusCheck } from './100-target-removed';
+import { migration130 } from './130-events-mcp';
 
 export interface Migration {
   version: number;
@@ -39,4 +40,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 80, name: 'platform-pauses', sql: migration080 },
   { version: 90, name: 'follow-ups', sql: migration090 },
   { version: 100, name: 'target-removed', sql: migration100, before: widenTargetStatusCheck },
+  { version: 130, name: 'events-mcp', sql: migration130 },
 ];
