@@ -15,7 +15,7 @@ export function definePublish(program: Program, kit: Kit): void {
       .option('--now', 'publish now')
       .option('--at <time>', 'when: ISO time (2026-12-25T10:00:00Z; no zone = local time) or +30m/+2h from now')
       .option('--offset <key=when>', 'per type/platform time: story=+0h, feed=+1h, instagram.story=<ISO> (repeatable)', collect)
-      .option('--option <platform.field=value>', 'a platform option, typed from its schema: youtube.title="…", youtube.privacy_status=unlisted, youtube.tags=a,b, tiktok.privacy_level=SELF_ONLY, tiktok.disable_duet=true (repeatable; see `socialpub platforms` and docs/cli.md)', collect)
+      .option('--option <platform.field=value>', 'a platform option, typed from its schema: youtube.title="…", youtube.privacy_status=unlisted, youtube.tags=a,b, tiktok.privacy_level=SELF_ONLY, tiktok.disable_duet=true, twitter.poll.options=Yes,No (a list item with a comma: ["a, b","c"]) (repeatable; see `socialpub platforms` and docs/cli.md)', collect)
       .option('--require-approval', 'hold the job until `schedule approve`')
       .option('--wait', 'follow every target to its end and print post URLs')
       .option('-y, --yes', 'do not ask for confirmation')

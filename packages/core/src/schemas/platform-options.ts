@@ -1,20 +1,24 @@
 import { z } from 'zod';
 import { TiktokOptionsSchema } from './options/tiktok';
+import { TwitterOptionsSchema } from './options/twitter';
 import { YoutubeOptionsSchema } from './options/youtube';
 
 export * from './options/tiktok';
+export * from './options/twitter';
 export * from './options/youtube';
 
 /** The options schema of each platform that has options so far. */
 export const PLATFORM_OPTION_SCHEMAS = {
   youtube: YoutubeOptionsSchema,
   tiktok: TiktokOptionsSchema,
+  twitter: TwitterOptionsSchema,
 } as const;
 
 export const PlatformOptionsSchema = z
   .strictObject({
     youtube: YoutubeOptionsSchema.optional(),
     tiktok: TiktokOptionsSchema.optional(),
+    twitter: TwitterOptionsSchema.optional(),
   })
   .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });
 export type PlatformOptions = z.infer<typeof PlatformOptionsSchema>;

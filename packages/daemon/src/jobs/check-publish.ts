@@ -52,6 +52,8 @@ export interface RulesInput {
   platformCaptions: Record<string, string> | null | undefined;
   media: ValidationMedia[];
   targets: readonly { platform: Platform; type: ContentType }[];
+  /** platform_options by platform. */
+  platformOptions?: Readonly<Record<string, Record<string, unknown> | undefined>> | null;
 }
 
 /**
@@ -70,6 +72,7 @@ export function checkRules(deps: PublishCheckDeps, input: RulesInput): ErrorDeta
       media: input.media,
       publicBaseUrl: deps.publicBaseUrl,
       adapter: deps.adapters.get(t.platform),
+      options: input.platformOptions?.[t.platform] ?? {},
     })) {
       issues.push({ ...d, platform: t.platform, type: t.type });
     }
@@ -104,7 +107,7 @@ export function checkPublishRequest(deps: PublishCheckDeps, user: User, request:
   if (!plan.ok) return { ok: false, code: 'invalid_request', message: firstMessage(plan.issues), details: plan.issues, targets: [] };
 
   const media = deps.mediaLookup.describe(user.id, request.media_urls ?? []);
-  const ruleIssues = checkRules(deps, { caption: request.caption, platformCaptions: request.platform_captions, media, targets: plan.targets });
+  const ruleIssues = checkRules(deps, { caption: request.caption, platformCaptions: request.platform_captions, media, targets: plan.targets, platformOptions: request.platform_options });
   if (ruleIssues.length > 0) {
     return { ok: false, code: 'invalid_request', message: firstMessage(ruleIssues), details: ruleIssues, targets: plan.targets };
   }

@@ -11,6 +11,8 @@ export interface TargetRuleInput {
   media: ValidationMedia[];
   publicBaseUrl: string | null;
   adapter: PlatformAdapter | undefined;
+  /** The platform's platform_options entry ({} when none). */
+  options?: Record<string, unknown>;
 }
 
 const HASHTAG = /(?:^|[^\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu;
@@ -76,7 +78,7 @@ export function checkTargetRules(input: TargetRuleInput): ErrorDetail[] {
   // Adapters name the caption as `caption` or `platform_captions.<platform>`; point both
   // at the field the caption really came from.
   const specific = input.adapter
-    .validate({ platform, type, caption, media, publicBaseUrl: input.publicBaseUrl })
+    .validate({ platform, type, caption, media, publicBaseUrl: input.publicBaseUrl, options: input.options ?? {} })
     .map((d) => (d.path === 'caption' || d.path === `platform_captions.${platform}` ? { ...d, path: captionPath } : d));
   const covered = new Set(specific.map((d) => d.path));
   return [...out.filter((d) => !covered.has(d.path)), ...specific];

@@ -38,6 +38,8 @@ export interface ValidationInput {
   media: ValidationMedia[];
   /** The daemon's public base URL, or null when it only listens locally (pull-based platforms cannot reach it). */
   publicBaseUrl: string | null;
+  /** The request's platform_options entry for this platform ({} when none), as the core schema accepted it. */
+  options?: Record<string, unknown>;
 }
 
 export interface PublishOutcome {

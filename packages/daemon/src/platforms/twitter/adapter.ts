@@ -6,6 +6,7 @@ import { callRenewingToken } from '../shared/call-renewing-token';
 import { readMediaChunk } from '../shared/read-media-chunk';
 import { mapXError } from './map-x-error';
 import { refreshTwitterToken } from './refresh-token';
+import { tweetOptionFields, type TweetOptionFields } from './tweet-options';
 import { isGif, validateTwitter } from './validate';
 import { XApiError, XClient, type XAuth } from './x-client';
 
@@ -41,7 +42,7 @@ interface TwitterCheckpoint {
 }
 
 /** What a POST /2/tweets body needs (docs/reference/platforms.md §3.1 A; the spec's CreatePostsRequest). */
-interface CreatePostBody {
+interface CreatePostBody extends TweetOptionFields {
   text: string;
   media?: { media_ids: string[] };
 }
@@ -255,7 +256,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
       }
 
       const mediaIds = await uploadAll(ctx, client);
-      const body: CreatePostBody = { text: ctx.target.caption.normalize('NFC') };
+      const body: CreatePostBody = { text: ctx.target.caption.normalize('NFC'), ...tweetOptionFields(ctx.target.options) };
       if (mediaIds.length > 0) body.media = { media_ids: mediaIds };
       const requestedAt = ctx.clock.now();
       await ctx.checkpoint.save({ tweetRequestedAt: requestedAt });
