@@ -149,6 +149,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     mediaRoutes,
     fileRoutes,
     sandbox,
+    sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(sandboxUrl ?? listenUrl, host),
     hub: events.hub,
     webhookQueued: () => events.deliverer.pump(),
   });

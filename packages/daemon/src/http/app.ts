@@ -65,6 +65,8 @@ export interface AppDeps {
   fileRoutes?: Hono;
   /** Platform simulators for sandbox connections, mounted at /sandbox, unauthenticated. */
   sandbox?: Hono;
+  /** Where a sandbox connection's simulator answers for `host`, for the account checks at acceptance (TikTok's creator info). */
+  sandboxBaseUrl?: (platform: Platform, host: string) => string;
   /** How the client address is found for the failed-authentication limit (default: socket, or X-Forwarded-For behind a proxy). */
   clientAddress?: (c: Context) => string;
   /** Wakes SSE streams on new events. Default: a hub of its own (not started: tests call check()). */
@@ -114,7 +116,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     config,
     logger,
     scheduler,
-    jobs: createJobsService({ store, clock, logger, scheduler, mediaLookup, adapters, publicBaseUrl: config.publicUrl }),
+    jobs: createJobsService({
+      store,
+      clock,
+      logger,
+      scheduler,
+      mediaLookup,
+      adapters,
+      publicBaseUrl: config.publicUrl,
+      ...(deps.sandboxBaseUrl ? { sandboxBaseUrl: deps.sandboxBaseUrl } : {}),
+    }),
     mediaLookup,
     adapters,
     startedAt: clock.now(),

@@ -22,6 +22,13 @@ export interface PlatformAdapter {
    * problems with paths into the publish request (e.g. `platform_captions.twitter`).
    */
   validate(input: ValidationInput): ErrorDetail[];
+  /**
+   * Rules that need the account itself (e.g. TikTok's creator info), run when a request is
+   * validated, accepted and PATCHed, after the other rules passed. `issues` are 400s with
+   * paths into the request; `unavailable` says the account could not be asked (the request
+   * is then accepted and the platform's own check before posting decides).
+   */
+  checkAccount?(input: AccountCheckInput): Promise<AccountCheckResult>;
   /** Runs (or resumes, from ctx.checkpoint) the publishing sequence. Throws a PublishError subclass on failure. */
   publish(ctx: PublishContext): Promise<PublishOutcome>;
   /**
@@ -41,6 +48,19 @@ export interface ValidationInput {
   /** The request's platform_options entry for this platform ({} when none), as the core schema accepted it. */
   options?: Record<string, unknown>;
 }
+
+/** What a live call on behalf of a connection needs, outside a publish too (a subset of PublishContext). */
+export type AccountAccess = Pick<PublishContext, 'credentials' | 'saveTokens' | 'markConnectionExpired' | 'baseUrl' | 'clock' | 'signal' | 'log'>;
+
+export interface AccountCheckInput {
+  type: ContentType;
+  media: ValidationMedia[];
+  /** The platform's platform_options entry ({} when none). */
+  options: Record<string, unknown>;
+  account: AccountAccess;
+}
+
+export type AccountCheckResult = { issues: ErrorDetail[] } | { unavailable: string };
 
 export interface PublishOutcome {
   postId: string;

@@ -6,6 +6,7 @@ import { ensureAccessToken } from '../shared/ensure-access-token';
 import { callRenewingToken } from '../shared/call-renewing-token';
 import { onlyVideo } from '../shared/only-video';
 import { readMediaChunk } from '../shared/read-media-chunk';
+import { checkCreatorAccount, fetchCreatorInfo } from './creator-info';
 import { chunkRange, planChunks, TIKTOK_CHUNK_RULES, type ChunkPlan, type ChunkRules } from './chunk-plan';
 import { failReasonError, isPublishFailure, mapTikTokError } from './map-tiktok-error';
 import { refreshTiktokToken } from './refresh-token';
@@ -36,16 +37,6 @@ const HOST = 'open.tiktokapis.com';
 const UPLOAD_URL_TTL_MS = 3600_000;
 
 type Privacy = 'PUBLIC_TO_EVERYONE' | 'MUTUAL_FOLLOW_FRIENDS' | 'FOLLOWER_OF_CREATOR' | 'SELF_ONLY';
-
-interface CreatorInfo {
-  creator_username?: string;
-  creator_nickname?: string;
-  privacy_level_options?: Privacy[];
-  comment_disabled?: boolean;
-  duet_disabled?: boolean;
-  stitch_disabled?: boolean;
-  max_video_post_duration_sec?: number;
-}
 
 interface StatusData {
   status: 'PROCESSING_UPLOAD' | 'PROCESSING_DOWNLOAD' | 'SEND_TO_USER_INBOX' | 'PUBLISH_COMPLETE' | 'FAILED' | string;
@@ -93,6 +84,7 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
   const maxWaitMs = deps.maxWaitMs ?? 30 * 60_000;
   const postIdWaitMs = deps.postIdWaitMs ?? 2 * 60_000;
   const defaults: Record<string, unknown> = deps.defaults ?? {};
+  const creatorDeps = { ...(deps.http ? { http: deps.http } : {}), requestTimeoutMs: deps.requestTimeoutMs };
 
   async function clientFor(ctx: PublishContext): Promise<TikTokClient> {
     const token = await ensureAccessToken(ctx, refreshTiktokToken);
@@ -188,7 +180,7 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
 
   /** Creator info, privacy, and init: the publish id (and upload URL) are checkpointed before any byte is sent. */
   async function start(ctx: PublishContext, client: TikTokClient, item: MediaItem, allowPull = true): Promise<string> {
-    const info = await api<CreatorInfo>(ctx, client, 'creator info', '/v2/post/publish/creator_info/query/', {});
+    const info = await fetchCreatorInfo(ctx, creatorDeps);
     const options = ctx.target.options as TiktokOptions;
     const privacy = choosePrivacy({ ...defaults, ...ctx.credentials.meta }, info.privacy_level_options ?? [], options.privacy_level);
     const pull = allowPull && ctx.publicBaseUrl !== null && item.publicUrl !== null && item.publicUrl.startsWith('https://');
@@ -275,6 +267,7 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
   return {
     platform: 'tiktok',
     validate: validateTiktok,
+    checkAccount: (input) => checkCreatorAccount(input, creatorDeps),
 
     async publish(ctx) {
       const cp = ctx.checkpoint.data as TiktokCheckpoint;

@@ -43,6 +43,8 @@ interface Publish {
   title: string;
   privacy: Privacy;
   postInfo: Record<string, unknown>;
+  /** What the post allows once the creator's own settings are applied. */
+  interactions: Record<string, 'on' | 'off'>;
   videoSize: number;
   chunkSize: number;
   totalChunks: number;
@@ -63,6 +65,11 @@ interface Creator {
   username: string;
   nickname: string;
   privateAccount: boolean;
+  /** The creator's own settings creator info reports (tests change them). */
+  commentDisabled: boolean;
+  duetDisabled: boolean;
+  stitchDisabled: boolean;
+  maxVideoPostDurationSec: number;
 }
 
 const DAY_MS = 24 * 3600_000;
@@ -81,7 +88,16 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     verifiedUrlPrefixes: [] as string[],
   };
   // A private account: what an unaudited app may post to (SELF_ONLY). Tests flip it with `audited`.
-  const creator: Creator = { openId: '-000sandboxOpenId', username: 'sandbox_tiktok', nickname: 'Sandbox TikTok', privateAccount: !(options.audited ?? false) };
+  const creator: Creator = {
+    openId: '-000sandboxOpenId',
+    username: 'sandbox_tiktok',
+    nickname: 'Sandbox TikTok',
+    privateAccount: !(options.audited ?? false),
+    commentDisabled: false,
+    duetDisabled: false,
+    stitchDisabled: true,
+    maxVideoPostDurationSec: 600,
+  };
   const tokens = new Map<string, { openId: string; expiresAt: number; scope: string }>();
   const refreshTokens = new Map<string, { openId: string; used: boolean; expiresAt: number; scope: string; clientKey: string }>();
   const usedSandboxRefresh = new Set<string>();
@@ -143,7 +159,7 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
         postId: visibleId ?? p.id,
         postUrl: visibleId ? `https://www.tiktok.com/@${creator.username}/video/${visibleId}` : `https://www.tiktok.com/@${creator.username}`,
         kind: 'video',
-        body: { publish_id: p.id, title: p.title, privacy_level: p.privacy, source: p.source, video_size: p.videoSize, sha256: p.sha256, post_info: p.postInfo },
+        body: { publish_id: p.id, title: p.title, privacy_level: p.privacy, source: p.source, video_size: p.videoSize, sha256: p.sha256, post_info: p.postInfo, interactions: p.interactions },
         createdAt: p.completeAt,
       });
     }
@@ -229,10 +245,10 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
       creator_username: creator.username,
       creator_nickname: creator.nickname,
       privacy_level_options: privacyOptions(),
-      comment_disabled: false,
-      duet_disabled: false,
-      stitch_disabled: true,
-      max_video_post_duration_sec: 600,
+      comment_disabled: creator.commentDisabled,
+      duet_disabled: creator.duetDisabled,
+      stitch_disabled: creator.stitchDisabled,
+      max_video_post_duration_sec: creator.maxVideoPostDurationSec,
     });
   });
 
@@ -265,6 +281,12 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
       title,
       privacy,
       postInfo: post,
+      // The creator's "No one" settings win over the request, as TikTok applies them (docs/reference/platforms.md §12.5.2).
+      interactions: {
+        comment: creator.commentDisabled || post.disable_comment === true ? 'off' : 'on',
+        duet: creator.duetDisabled || post.disable_duet === true ? 'off' : 'on',
+        stitch: creator.stitchDisabled || post.disable_stitch === true ? 'off' : 'on',
+      },
       videoSize: 0,
       chunkSize: 0,
       totalChunks: 0,
