@@ -24,7 +24,7 @@ describe('--option platform.field=value', () => {
     expect(err(['title=x'])).toBe('--option "title=x" must look like youtube.title="My video"');
     expect(err(['myspace.title=x'])).toBe('--option myspace.title: myspace has no options (platforms with options: youtube, tiktok, twitter)');
     expect(err(['youtube.thumbnail=x'])).toBe(
-      '--option youtube.thumbnail: youtube has no option "thumbnail" (options: title, description, privacy_status, tags, category_id, made_for_kids, notify_subscribers)',
+      '--option youtube.thumbnail: youtube has no option "thumbnail" (options: title, description, privacy_status, tags, category_id, made_for_kids, notify_subscribers, thumbnail_url, playlist_id)',
     );
     expect(err(['tiktok.disable_duet=yes'])).toBe('--option tiktok.disable_duet takes true or false, not "yes"');
     expect(err(['tiktok.video_cover_timestamp_ms=1.5s'])).toBe('--option tiktok.video_cover_timestamp_ms takes a whole number, not "1.5s"');

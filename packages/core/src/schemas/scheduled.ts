@@ -11,6 +11,15 @@ export const TargetErrorSchema = z
   .object({ code: z.string(), message: z.string(), platform_code: z.string().nullable().optional() })
   .meta({ id: 'TargetError' });
 
+export const FollowUpSchema = z
+  .object({
+    status: z.enum(['done', 'failed', 'unknown']).meta({ description: 'unknown: the request was sent and no answer came (it may have taken effect).' }),
+    id: z.string().optional().meta({ description: 'What the step made, when it has an id (a playlist item).' }),
+    error: z.string().optional(),
+  })
+  .meta({ id: 'FollowUp' });
+export type FollowUp = z.infer<typeof FollowUpSchema>;
+
 export const TargetSchema = z
   .object({
     platform: PlatformId,
@@ -23,6 +32,10 @@ export const TargetSchema = z
     published_at: InstantOut.nullable(),
     error: TargetErrorSchema.nullable(),
     scheduled_local: z.string().optional().meta({ description: 'scheduled_for as local wall time in the post timezone (always sent).' }),
+    follow_ups: z
+      .record(z.string(), FollowUpSchema)
+      .optional()
+      .meta({ description: 'Steps after the post that do not decide whether it is published (youtube: thumbnail, playlist), by name; present once a step ran. A failed step leaves the post published.' }),
   })
   .meta({ id: 'Target' });
 export type Target = z.infer<typeof TargetSchema>;

@@ -1,4 +1,4 @@
-import { deriveJobStatus, formatInstant, wallTimeOf, type Post, type Target } from '@socialpub/core';
+import { deriveJobStatus, formatInstant, wallTimeOf, type FollowUp, type Post, type Target } from '@socialpub/core';
 import { NO_TIMES, type JobTimes } from '../store/job-times';
 import type { JobRecord, TargetRecord } from '../store/jobs';
 
@@ -14,7 +14,17 @@ export function presentTarget(t: TargetRecord, zone = 'UTC'): Target {
     published_at: t.publishedAt === null ? null : formatInstant(t.publishedAt),
     error: t.errorCode ? { code: t.errorCode, message: t.errorMessage ?? '', platform_code: t.platformCode } : null,
     scheduled_local: wallTimeOf(t.dueAt, zone),
+    ...(t.followUps ? { follow_ups: presentFollowUps(t.followUps) } : {}),
   };
+}
+
+function presentFollowUps(steps: NonNullable<TargetRecord['followUps']>): Record<string, FollowUp> {
+  return Object.fromEntries(
+    Object.entries(steps).map(([name, s]) => [
+      name,
+      { status: s.status === 'requested' ? 'unknown' : s.status, ...(s.id !== undefined ? { id: s.id } : {}), ...(s.error !== undefined ? { error: s.error } : {}) },
+    ]),
+  );
 }
 
 /** A job as the API shows it; the status is derived from its targets, local times from its zone. */

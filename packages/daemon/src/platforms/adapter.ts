@@ -62,6 +62,20 @@ export interface AccountCheckInput {
 
 export type AccountCheckResult = { issues: ErrorDetail[] } | { unavailable: string };
 
+/**
+ * Steps after the post that do not decide whether it is published (a YouTube thumbnail or
+ * playlist): kept in the checkpoint under FOLLOW_UPS_KEY, step name -> result, and shown
+ * on the target as `follow_ups`. Their failure never fails the target.
+ */
+export const FOLLOW_UPS_KEY = 'followUps';
+export interface FollowUp {
+  status: 'done' | 'failed';
+  /** What the step made, when it made something with an id (a playlist item). */
+  id?: string;
+  /** Why it failed. */
+  error?: string;
+}
+
 export interface PublishOutcome {
   postId: string;
   postUrl: string | null;

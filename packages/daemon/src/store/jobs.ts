@@ -18,6 +18,15 @@ export interface TargetRecord {
   errorMessage: string | null;
   platformCode: string | null;
   updatedAt: number;
+  /** Steps after the post (a YouTube thumbnail, playlist), from the adapter's checkpoint; absent when none. */
+  followUps?: Record<string, FollowUpRecord>;
+}
+
+/** One follow-up step as the checkpoint holds it (platforms/adapter.ts FollowUp; `requested`: sent, answer unknown). */
+export interface FollowUpRecord {
+  status: 'done' | 'failed' | 'requested';
+  id?: string;
+  error?: string;
 }
 
 export interface JobRecord {
@@ -84,6 +93,8 @@ interface TargetRow {
   error_message: string | null;
   platform_code: string | null;
   updated_at: number;
+  /** The checkpoint's followUps (JSON text), or null. */
+  follow_ups: string | null;
 }
 
 const toTarget = (r: TargetRow): TargetRecord => ({
@@ -103,6 +114,7 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   errorMessage: r.error_message,
   platformCode: r.platform_code,
   updatedAt: r.updated_at,
+  ...(r.follow_ups ? { followUps: JSON.parse(r.follow_ups) as Record<string, FollowUpRecord> } : {}),
 });
 
 const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
@@ -138,7 +150,7 @@ export interface ListOptions {
 }
 
 const TARGET_COLUMNS =
-  'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, updated_at';
+  "id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, updated_at, json_extract(checkpoint, '$.followUps') AS follow_ups";
 const JOB_COLUMNS =
   'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, source, sort_at, created_at, updated_at';
 const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";
