@@ -110,3 +110,25 @@ describe("TikTok options against the creator's current creator info, at validate
     server = await serveSimulators([]);
   });
 });
+
+describe('TikTok photo posts through POST /content/publish', () => {
+  const images: MediaLookup = {
+    describe: (_user, urls) => urls.map((url) => ({ url, kind: 'image', mimeType: 'image/jpeg', size: 100_000, prepared: false })),
+  };
+  const photos = (extra: Record<string, unknown>) => ({ caption: 'three', platforms: ['tiktok'], platform_types: { tiktok: ['photo'] }, media_urls: ['https://media.example.com/a.jpg', 'https://media.example.com/b.jpg'], scheduled_for: '2026-12-25T10:00:00Z', ...extra });
+
+  it('accepts images as a photo post, refuses a cover outside them and a privacy level the creator lacks', async () => {
+    const p = harness({ deps: { adapters: new Map([['tiktok', createTiktokAdapter()]]), mediaLookup: images, sandboxBaseUrl: (_pl, host) => server.baseUrl(host) } });
+    p.store.connections.save(p.user.id, 'tiktok', { mode: 'sandbox', accountId: sim.creator.openId, pageId: null, pageName: null, secrets: { access_token: 'sandbox-tiktok-token' } });
+    const ok = await p.call('POST', PUBLISH, { body: photos({ platform_options: { tiktok: { photo_cover_index: 1, privacy_level: 'SELF_ONLY' } } }) });
+    expect(ok.status).toBe(200);
+    expect(((await ok.json()) as { targets: { type: string }[] }).targets.map((t) => t.type)).toEqual(['photo']);
+    const cover = await p.call('POST', PUBLISH, { body: photos({ platform_options: { tiktok: { photo_cover_index: 2 } } }) });
+    expect((await errorOf(cover)).details?.map((d) => d.path)).toEqual(['platform_options.tiktok.photo_cover_index']);
+    const level = await p.call('POST', PUBLISH, { body: photos({ platform_options: { tiktok: { privacy_level: 'PUBLIC_TO_EVERYONE' } } }) });
+    expect((await errorOf(level)).details?.map((d) => d.path)).toEqual(['platform_options.tiktok.privacy_level']);
+    // Images without the photo type are still a video post that needs a video.
+    const asVideo = await p.call('POST', PUBLISH, { body: photos({ platform_types: undefined }) });
+    expect((await errorOf(asVideo)).details?.map((d) => d.path)).toContain('media_urls');
+  });
+});
