@@ -4,34 +4,59 @@ import { UsageError } from './errors';
 
 const SHAPE = 'youtube.title="My video"';
 
+interface ZodDef {
+  type: string;
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+}
+const defOf = (field: z.ZodType) => (field as unknown as { def: ZodDef }).def;
+
 /** An option field with `optional` unwrapped. */
 function unwrap(field: z.ZodType): z.ZodType {
-  const def = (field as unknown as { def: { type: string; innerType?: z.ZodType } }).def;
+  const def = defOf(field);
   return def.type === 'optional' && def.innerType ? unwrap(def.innerType) : field;
 }
 
-/** The zod type name of an option field (optional unwrapped): boolean, number, array, string, enum, object. */
+/** The zod type name of an option field (optional unwrapped): boolean, number, array, string, enum, union, object. */
 function kindOf(field: z.ZodType): string {
-  return (unwrap(field) as unknown as { def: { type: string } }).def.type;
+  const def = defOf(field);
+  return def.type === 'optional' && def.innerType ? kindOf(def.innerType) : def.type;
 }
 
-/** A list: a JSON array of strings (for items that contain commas), else comma-separated. */
-function list(key: string, text: string): string[] {
-  if (text.trimStart().startsWith('[')) {
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      throw new UsageError(`--option ${key}: "${text}" is not a JSON array (write a,b,c or ["a","b,c"])`);
-    }
-    if (!Array.isArray(parsed) || parsed.some((x) => typeof x !== 'string')) throw new UsageError(`--option ${key} takes a list of texts: a,b,c or ["a","b,c"]`);
-    return parsed as string[];
+/** A list field's element kind (`object` for Instagram's user_tags). */
+function elementKindOf(field: z.ZodType): string | null {
+  const def = defOf(field);
+  if (def.type === 'optional' && def.innerType) return elementKindOf(def.innerType);
+  return def.type === 'array' && def.element ? kindOf(def.element) : null;
+}
+
+function json(key: string, text: string, example: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    throw new UsageError(`--option ${key} takes JSON here, e.g. ${key}='${example}'`);
   }
-  return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
 }
 
-/** One `--option` value as its field's type: true/false, a whole number, a comma-separated list, or text. */
-function typed(key: string, kind: string, text: string): unknown {
+const TAG_EXAMPLE = '[{"username":"natgeo","x":0.5,"y":0.5}]';
+
+/**
+ * One `--option` value as its field's type: true/false, a whole number, a comma-separated
+ * list (or a JSON array), JSON for lists of objects and objects, a JSON array or text for a
+ * field that takes either (Instagram's alt_text), text otherwise.
+ */
+function typed(key: string, field: z.ZodType, text: string): unknown {
+  const kind = kindOf(field);
+  const trimmed = text.trim();
+  if (kind === 'object') return json(key, text, '{"…":"…"}');
+  if (kind === 'array' && (trimmed.startsWith('[') || elementKindOf(field) === 'object')) return json(key, text, elementKindOf(field) === 'object' ? TAG_EXAMPLE : '["a","b"]');
+  if (kind === 'union' && trimmed.startsWith('[')) {
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      return text;
+    }
+  }
   if (kind === 'boolean') {
     if (text === 'true' || text === 'false') return text === 'true';
     throw new UsageError(`--option ${key} takes true or false, not "${text}"`);
@@ -40,7 +65,7 @@ function typed(key: string, kind: string, text: string): unknown {
     if (!/^-?\d+$/.test(text.trim())) throw new UsageError(`--option ${key} takes a whole number, not "${text}"`);
     return Number(text);
   }
-  if (kind === 'array') return list(key, text);
+  if (kind === 'array') return text.split(',').map((s) => s.trim()).filter((s) => s !== '');
   return text;
 }
 
@@ -61,7 +86,7 @@ export function parseOptionFlags(values: readonly string[], platforms: readonly 
     const schema = (PLATFORM_OPTION_SCHEMAS as Record<string, z.ZodObject | undefined>)[platform];
     if (!schema) throw new UsageError(`--option ${key}: ${platform} has no options (platforms with options: ${Object.keys(PLATFORM_OPTION_SCHEMAS).join(', ')})`);
     if (!platforms.includes(platform)) throw new UsageError(`--option ${key}: ${platform} is not among the chosen platforms`);
-    // A nested option (twitter.poll.options=…) walks into its object, one name per dot.
+    // A nested option (twitter.poll.options=…) walks into its object, one name per dot; a whole object is JSON.
     let shape = schema.shape as Record<string, z.ZodType>;
     let into = (out[platform] ??= {});
     const names = name.split('.');
@@ -69,13 +94,12 @@ export function parseOptionFlags(values: readonly string[], platforms: readonly 
       const field = shape[n];
       const where = [platform, ...names.slice(0, i)].join('.');
       if (!field) throw new UsageError(`--option ${key}: ${where} has no option "${n}" (options: ${Object.keys(shape).join(', ')})`);
-      const kind = kindOf(field);
       if (i === names.length - 1) {
-        if (kind === 'object') throw new UsageError(`--option ${key} is a group: give its fields (${Object.keys((unwrap(field) as z.ZodObject).shape).map((f) => `${key}.${f}`).join(', ')})`);
-        into[n] = typed(key, kind, v.slice(eq + 1));
+        into[n] = typed(key, field, v.slice(eq + 1));
       } else {
-        if (kind !== 'object') throw new UsageError(`--option ${key}: ${where}.${n} has no fields`);
-        shape = (unwrap(field) as z.ZodObject).shape as Record<string, z.ZodType>;
+        const inner = unwrap(field);
+        if (defOf(inner).type !== 'object') throw new UsageError(`--option ${key}: ${where}.${n} has no fields`);
+        shape = (inner as z.ZodObject).shape as Record<string, z.ZodType>;
         into = (into[n] ??= {}) as Record<string, unknown>;
       }
     }

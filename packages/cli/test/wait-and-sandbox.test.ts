@@ -70,3 +70,16 @@ describe('socialpub sandbox posts', () => {
     expect((await t.run('sandbox posts --platform myspace')).code).toBe(2);
   });
 });
+
+describe('socialpub sandbox endpoints', () => {
+  it('prints each simulated host with its http and https origins and the certificate to trust', async () => {
+    const human = await t.run('sandbox endpoints');
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/^HOST\s+ORIGIN\s+HTTPS/);
+    expect(human.stdout).toMatch(/api\.x\.com\s+http:\/\/127\.0\.0\.1:\d+\s+https:\/\/127\.0\.0\.1:\d+/);
+    const json = (await t.run('sandbox endpoints --json')).json<{ endpoints: Record<string, string>; https_endpoints: Record<string, string>; ca_file: string }>();
+    expect(Object.keys(json.https_endpoints).sort()).toEqual(Object.keys(json.endpoints).sort());
+    expect(json.ca_file).toMatch(/sandbox-tls\/cert\.pem$/);
+    expect(human.stdout).toContain(`NODE_EXTRA_CA_CERTS=${json.ca_file}`);
+  });
+});

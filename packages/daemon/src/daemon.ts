@@ -15,7 +15,8 @@ import type { PlatformAdapter } from './platforms/adapter';
 import { createAdapters } from './platforms/registry';
 import { publisherConcurrencyOptions } from './publish-concurrency';
 import { createPublishing } from './publisher/create-publishing';
-import { createSandbox, SANDBOX_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
+import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
+import { sandboxCertificate } from './platforms/sandbox-tls';
 import { startSandboxOrigins, type SandboxEndpoints } from './platforms/sandbox-origins';
 import { TokenRefresher } from './connect/token-refresher';
 import type { MediaLookup, SchedulerHooks } from './services';
@@ -183,9 +184,14 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   }
   // Each simulated host at a loopback origin of its own (the ports of the last run when free), for any client.
   try {
-    const origins = await startSandboxOrigins(sandboxParts.app, sandboxParts.hosts, store.settings.get<SandboxEndpoints>('global', SANDBOX_ENDPOINTS_KEY) ?? {});
+    const origins = await startSandboxOrigins(sandboxParts.app, sandboxParts.hosts, {
+      previous: store.settings.get<SandboxEndpoints>('global', SANDBOX_ENDPOINTS_KEY) ?? {},
+      previousHttps: store.settings.get<SandboxEndpoints>('global', SANDBOX_HTTPS_ENDPOINTS_KEY) ?? {},
+      tls: await sandboxCertificate(config.dataDir),
+    });
     stops.push(() => origins.close());
     store.settings.set('global', SANDBOX_ENDPOINTS_KEY, origins.endpoints);
+    store.settings.set('global', SANDBOX_HTTPS_ENDPOINTS_KEY, origins.httpsEndpoints);
   } catch (e) {
     server.close();
     for (const stop of stops.reverse()) await stop();

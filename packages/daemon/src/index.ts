@@ -24,5 +24,6 @@ export { useSqliteDriver, type SqliteDriver } from './store/sqlite-driver';
 export { createStore, type Store } from './store/store';
 export { createLogger, silentLogger, redact, type RootLogger, type LogLevel } from './util/logger';
 export { ManualClock, systemClock, type Clock } from './util/clock';
-export { listSandboxPosts, presentSandboxPost, readSandboxEndpoints, type SandboxPost } from './platforms/sandbox';
+export { listSandboxPosts, presentSandboxPost, readSandboxEndpoints, readSandboxHttpsEndpoints, type SandboxPost } from './platforms/sandbox';
+export { sandboxCertFile } from './platforms/sandbox-tls';
 export { connectLive, type ConnectIO, type ConnectOptions } from './connect/index';

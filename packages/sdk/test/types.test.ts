@@ -17,6 +17,15 @@ export function compileOnly(): void {
   void client.content.publish({ caption: 'hello', platforms: ['twitter'], platform_captions: { twiter: 'x' }, publish_now: true });
   // @ts-expect-error caption is required
   void client.content.publish({ platforms: ['twitter'], publish_now: true });
+  // @ts-expect-error Instagram collaborators are a list of usernames
+  void client.content.publish({ caption: 'c', platforms: ['instagram'], publish_now: true, platform_options: { instagram: { collaborators: 'natgeo' } } });
+  // @ts-expect-error a reply_control Threads does not have
+  void client.content.publish({ caption: 'c', platforms: ['threads'], publish_now: true, platform_options: { threads: { reply_control: 'nobody' } } });
+  // Typed options of the Meta platforms compile.
+  void client.content.publish({
+    caption: 'c', platforms: ['instagram', 'facebook', 'threads'], media_urls: ['https://cdn.example.com/a.jpg'], publish_now: true,
+    platform_options: { instagram: { user_tags: [{ username: 'natgeo', x: 0.5, y: 0.5 }], alt_text: 'A pier' }, facebook: { place: '1' }, threads: { topic_tag: 'News' } },
+  });
   // @ts-expect-error a type_schedule key that is no type, platform or platform.type
   void client.content.publish({ caption: 'c', platforms: ['instagram'], scheduled_for: '2026-12-25T10:00:00Z', type_schedule: { stroy: '+1h' } });
   // @ts-expect-error an unknown list status

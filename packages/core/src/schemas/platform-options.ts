@@ -1,8 +1,14 @@
 import { z } from 'zod';
+import { FacebookOptionsSchema } from './options/facebook';
+import { InstagramOptionsSchema } from './options/instagram';
+import { ThreadsOptionsSchema } from './options/threads';
 import { TiktokOptionsSchema } from './options/tiktok';
 import { TwitterOptionsSchema } from './options/twitter';
 import { YoutubeOptionsSchema } from './options/youtube';
 
+export * from './options/facebook';
+export * from './options/instagram';
+export * from './options/threads';
 export * from './options/tiktok';
 export * from './options/twitter';
 export * from './options/youtube';
@@ -11,6 +17,9 @@ export * from './options/youtube';
 export const PLATFORM_OPTION_SCHEMAS = {
   youtube: YoutubeOptionsSchema,
   tiktok: TiktokOptionsSchema,
+  instagram: InstagramOptionsSchema,
+  facebook: FacebookOptionsSchema,
+  threads: ThreadsOptionsSchema,
   twitter: TwitterOptionsSchema,
 } as const;
 
@@ -18,6 +27,9 @@ export const PlatformOptionsSchema = z
   .strictObject({
     youtube: YoutubeOptionsSchema.optional(),
     tiktok: TiktokOptionsSchema.optional(),
+    instagram: InstagramOptionsSchema.optional(),
+    facebook: FacebookOptionsSchema.optional(),
+    threads: ThreadsOptionsSchema.optional(),
     twitter: TwitterOptionsSchema.optional(),
   })
   .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });

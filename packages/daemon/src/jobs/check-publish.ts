@@ -6,6 +6,7 @@ import {
   type ContentType,
   type Platform,
   type PlannedTarget,
+  type PlatformOptions,
   type PublishRequest,
 } from '@socialpub/core';
 import type { PlatformAdapter, ValidationMedia } from '../platforms/adapter';
@@ -13,6 +14,7 @@ import type { MediaLookup } from '../services';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import { issuesToDetails } from '../util/service-error';
+import { keepOptionIssues } from './option-fit';
 import { checkTargetRules } from './platform-rules';
 import { resolveTiming, type Timing } from './resolve-timing';
 
@@ -52,8 +54,8 @@ export interface RulesInput {
   platformCaptions: Record<string, string> | null | undefined;
   media: ValidationMedia[];
   targets: readonly { platform: Platform; type: ContentType }[];
-  /** platform_options by platform. */
-  platformOptions?: Readonly<Record<string, Record<string, unknown> | undefined>> | null;
+  /** The request's (or the edited job's) platform_options. */
+  platformOptions?: PlatformOptions | null;
 }
 
 /**
@@ -72,12 +74,12 @@ export function checkRules(deps: PublishCheckDeps, input: RulesInput): ErrorDeta
       media: input.media,
       publicBaseUrl: deps.publicBaseUrl,
       adapter: deps.adapters.get(t.platform),
-      options: input.platformOptions?.[t.platform] ?? {},
+      options: (input.platformOptions?.[t.platform as keyof PlatformOptions] as Record<string, unknown> | undefined) ?? {},
     })) {
       issues.push({ ...d, platform: t.platform, type: t.type });
     }
   }
-  return issues;
+  return keepOptionIssues(issues, input.targets);
 }
 
 /** The request body against the publish schema. */

@@ -184,12 +184,15 @@ export function createJobsService(deps: JobsServiceDeps) {
       if (!zoned.ok) throw invalidInput(zoned.issues);
       const { plan, issues } = planUpdate(job, movable, zoned.update, now, zoned.zone);
       if (!plan) throw invalidInput(issues);
-      if (upd.caption !== undefined || upd.platform_captions !== undefined || upd.platform_options !== undefined) {
+      const captionEdited = upd.caption !== undefined || upd.platform_captions !== undefined;
+      if (captionEdited || upd.platform_options !== undefined) {
         const media = deps.mediaLookup.describe(user.id, job.mediaUrls);
-        const rulesInput = { caption: plan.caption, platformCaptions: plan.platformCaptions, media, targets: movable, platformOptions: plan.platformOptions };
-        for (const d of checkRules(rules, rulesInput)) {
-          // Media and kinds were accepted with the job; only what the edit changed is judged.
-          if (d.path.startsWith('caption') || d.path.startsWith('platform_captions') || d.path.startsWith('platform_options')) issues.push(d);
+        const input = { caption: plan.caption, platformCaptions: plan.platformCaptions, media, targets: movable, platformOptions: plan.platformOptions };
+        for (const d of checkRules(rules, input)) {
+          // Media and kinds were accepted with the job; only what the edit changed is judged
+          // (options also against an edited caption: Threads counts link_attachment among its links).
+          const judged = d.path.startsWith('platform_options') || (captionEdited && (d.path.startsWith('caption') || d.path.startsWith('platform_captions')));
+          if (judged) issues.push(d);
         }
       }
       if (issues.length > 0) throw invalidInput(issues);

@@ -11,7 +11,7 @@ export interface TargetRuleInput {
   media: ValidationMedia[];
   publicBaseUrl: string | null;
   adapter: PlatformAdapter | undefined;
-  /** The platform's platform_options entry ({} when none). */
+  /** This platform's platform_options ({} when none). */
   options?: Record<string, unknown>;
 }
 

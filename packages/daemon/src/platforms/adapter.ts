@@ -45,7 +45,7 @@ export interface ValidationInput {
   media: ValidationMedia[];
   /** The daemon's public base URL, or null when it only listens locally (pull-based platforms cannot reach it). */
   publicBaseUrl: string | null;
-  /** The request's platform_options entry for this platform ({} when none), as the core schema accepted it. */
+  /** This platform's platform_options as its core schema accepted them ({} or absent when none): checked against the target's type and media. */
   options?: Record<string, unknown>;
 }
 

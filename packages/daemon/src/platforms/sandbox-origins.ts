@@ -1,4 +1,5 @@
 import { once } from 'node:events';
+import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import type { Hono } from 'hono';
@@ -8,7 +9,17 @@ export type SandboxEndpoints = Record<string, string>;
 
 export interface SandboxOrigins {
   endpoints: SandboxEndpoints;
+  /** host -> `https://127.0.0.1:<port>`, when a certificate was given (sandbox-tls.ts); else empty. */
+  httpsEndpoints: SandboxEndpoints;
   close(): Promise<void>;
+}
+
+export interface SandboxOriginsOptions {
+  /** The ports of the last run (`previous`: plain HTTP, `previousHttps`: TLS), taken again when free. */
+  previous?: SandboxEndpoints;
+  previousHttps?: SandboxEndpoints;
+  /** Also serve every host at an https origin of its own with this certificate (for https-only clients). */
+  tls?: { cert: string; key: string };
 }
 
 /**
@@ -16,34 +27,40 @@ export interface SandboxOrigins {
  * works by changing only its base URL (`twitter-api-v2` picks the body encoding from the
  * path, `googleapis` drops a path prefix from `rootUrl`: neither works under
  * `/sandbox/<host>`). A request to `http://127.0.0.1:<port>/2/tweets` is the sandbox app's
- * `/<host>/2/tweets`. Plain HTTP on 127.0.0.1 only, whatever the daemon's own transport.
- * `previous` (the ports of the last run) are taken again when free, else the system picks.
+ * `/<host>/2/tweets`. Plain HTTP on 127.0.0.1 only, whatever the daemon's own transport;
+ * with `tls`, each host is also served over https at a second origin (`twitter-api-v2`
+ * speaks only https). The ports of the last run are taken again when free, else the system picks.
  */
-export async function startSandboxOrigins(sandbox: Hono, hosts: readonly string[], previous: SandboxEndpoints = {}): Promise<SandboxOrigins> {
+export async function startSandboxOrigins(sandbox: Hono, hosts: readonly string[], options: SandboxOriginsOptions = {}): Promise<SandboxOrigins> {
   const servers: ServerType[] = [];
   const endpoints: SandboxEndpoints = {};
+  const httpsEndpoints: SandboxEndpoints = {};
   const close = () => Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))).then(() => undefined);
+  const serveAt = async (host: string, previous: string | undefined, tls: SandboxOriginsOptions['tls']): Promise<number> => {
+    const fetch = (req: Request) => {
+      const url = new URL(req.url);
+      if (url.pathname !== `/${host}` && !url.pathname.startsWith(`/${host}/`)) url.pathname = `/${host}${url.pathname}`;
+      return sandbox.fetch(new Request(url, req));
+    };
+    const wanted = Number(new URL(previous ?? 'http://127.0.0.1:0').port) || 0;
+    const server = (await listen(fetch, wanted, tls).catch(() => (wanted ? listen(fetch, 0, tls) : Promise.reject(new Error(`cannot serve ${host}`))))) as ServerType;
+    servers.push(server);
+    return (server.address() as AddressInfo).port;
+  };
   try {
     for (const host of hosts) {
-      const fetch = (req: Request) => {
-        const url = new URL(req.url);
-        if (url.pathname !== `/${host}` && !url.pathname.startsWith(`/${host}/`)) url.pathname = `/${host}${url.pathname}`;
-        return sandbox.fetch(new Request(url, req));
-      };
-      const wanted = Number(new URL(previous[host] ?? 'http://127.0.0.1:0').port) || 0;
-      const server = (await listen(fetch, wanted).catch(() => (wanted ? listen(fetch, 0) : Promise.reject(new Error(`cannot serve ${host}`))))) as ServerType;
-      servers.push(server);
-      endpoints[host] = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      endpoints[host] = `http://127.0.0.1:${await serveAt(host, options.previous?.[host], undefined)}`;
+      if (options.tls) httpsEndpoints[host] = `https://127.0.0.1:${await serveAt(host, options.previousHttps?.[host], options.tls)}`;
     }
   } catch (e) {
     await close();
     throw e;
   }
-  return { endpoints, close };
+  return { endpoints, httpsEndpoints, close };
 }
 
-async function listen(fetch: (req: Request) => Response | Promise<Response>, port: number): Promise<ServerType> {
-  const server = serve({ fetch, hostname: '127.0.0.1', port });
+async function listen(fetch: (req: Request) => Response | Promise<Response>, port: number, tls?: { cert: string; key: string }): Promise<ServerType> {
+  const server = serve({ fetch, hostname: '127.0.0.1', port, ...(tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {}) });
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
   } catch (e) {

@@ -29,11 +29,24 @@ export function createSandbox(deps: SandboxDeps, factories = simulators()): { ap
 /** Where `socialpub sandbox endpoints` finds the simulators' own origins (settings, scope global). */
 export const SANDBOX_ENDPOINTS_KEY = 'sandbox_endpoints';
 
+/** Where it finds their https origins (self-signed, see sandbox-tls.ts). */
+export const SANDBOX_HTTPS_ENDPOINTS_KEY = 'sandbox_endpoints_https';
+
 /** Host -> own origin of each simulated host, as the daemon's last start served them (empty before any). */
 export function readSandboxEndpoints(db: DB): Record<string, string> {
-  const row = db.prepare<[string, string], { value: string }>('SELECT value FROM settings WHERE scope = ? AND key = ?').get('global', SANDBOX_ENDPOINTS_KEY);
+  return readEndpoints(db, SANDBOX_ENDPOINTS_KEY);
+}
+
+/** Host -> https origin of each simulated host (the daemon's last start), clients trusting `sandboxCertFile(dataDir)`. */
+export function readSandboxHttpsEndpoints(db: DB): Record<string, string> {
+  return readEndpoints(db, SANDBOX_HTTPS_ENDPOINTS_KEY);
+}
+
+function readEndpoints(db: DB, key: string): Record<string, string> {
+  const row = db.prepare<[string, string], { value: string }>('SELECT value FROM settings WHERE scope = ? AND key = ?').get('global', key);
   return row ? (JSON.parse(row.value) as Record<string, string>) : {};
 }
+
 
 /** `<daemon url>/sandbox/<host>`: the base URL adapters use for a sandbox connection. */
 export function sandboxBaseUrl(daemonUrl: string, host: string): string {

@@ -129,6 +129,5 @@ describe('GET /platforms: options as JSON Schema', () => {
     expect(Object.keys(tt.properties)).toEqual(Object.keys(TiktokOptionsSchema.shape));
     expect(tt.properties.privacy_level!.enum).toEqual(['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY']);
     expect(tt.properties.video_cover_timestamp_ms!.type).toBe('integer');
-    expect(of('instagram')).toBeNull();
   });
 });

@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config';
 import { startDaemon } from '../../src/daemon';
-import { readSandboxEndpoints } from '../../src/platforms/sandbox';
+import { readFileSync } from 'node:fs';
+import { get } from 'node:https';
+import { readSandboxEndpoints, readSandboxHttpsEndpoints } from '../../src/platforms/sandbox';
+import { sandboxCertFile } from '../../src/platforms/sandbox-tls';
 import { createLogger } from '../../src/util/logger';
 import { useTempDirs } from '../support/temp-dirs';
 
@@ -46,11 +49,31 @@ describe('simulators at origins of their own', () => {
     const threads = await fetch(`${endpoints['graph.threads.net']}/v1.0/me?fields=id`, { headers: auth });
     expect(((await threads.json()) as { id: string }).id).toMatch(/^[0-9]{16}$/);
 
+    // The same hosts over https, presenting the data dir's self-signed certificate; trusting that file is enough.
+    const https = readSandboxHttpsEndpoints(daemon.store.db);
+    expect(Object.keys(https).sort()).toEqual(Object.keys(endpoints).sort());
+    for (const origin of Object.values(https)) expect(origin).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
+    const cert = readFileSync(sandboxCertFile(dir), 'utf8');
+    expect(await httpsStatus(`${https['api.x.com']}/2/users/me`, cert)).toBe(200);
+    await expect(httpsStatus(`${https['api.x.com']}/2/users/me`, undefined)).rejects.toThrow(/self-signed|certificate/);
+
     await daemon.close();
     closers.length = 0;
     const again = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), quiet);
     closers.push(() => again.close());
     expect(readSandboxEndpoints(again.store.db)).toEqual(endpoints);
+    expect(readSandboxHttpsEndpoints(again.store.db)).toEqual(https);
+    expect(readFileSync(sandboxCertFile(dir), 'utf8')).toBe(cert); // generated once, trusted once
     expect((await fetch(`${endpoints['api.x.com']}/2/users/me`, { headers: auth })).status).toBe(200);
   });
 });
+
+/** An https GET trusting only `ca` (or the system's roots when undefined): the status, or the TLS error. */
+function httpsStatus(url: string, ca: string | undefined): Promise<number> {
+  return new Promise((resolve, reject) => {
+    get(url, { ca, headers: auth }, (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    }).on('error', reject);
+  });
+}

@@ -1,19 +1,26 @@
 import type { Ctx } from '../../context';
 import { withAdmin } from '../../local/admin';
 
-/** `socialpub sandbox endpoints`: the origin each simulated host is served at (the daemon's last start). */
+/**
+ * `socialpub sandbox endpoints`: the origins each simulated host is served at (the daemon's
+ * last start): plain HTTP, and https with the data dir's self-signed certificate.
+ */
 export async function sandboxEndpoints(ctx: Ctx): Promise<void> {
-  const { readSandboxEndpoints } = await import('../../local/daemon-extras');
-  const endpoints = await withAdmin(await ctx.dataDir(), (admin) => readSandboxEndpoints(admin.store.db));
-  const rows = Object.entries(endpoints).map(([host, origin]) => ({ host, origin }));
-  ctx.log.result({ endpoints }, () =>
-    ctx.log.table(
+  const { readSandboxEndpoints, readSandboxHttpsEndpoints, sandboxCertFile } = await import('../../local/daemon-extras');
+  const dataDir = await ctx.dataDir();
+  const { endpoints, https } = await withAdmin(dataDir, (admin) => ({ endpoints: readSandboxEndpoints(admin.store.db), https: readSandboxHttpsEndpoints(admin.store.db) }));
+  const rows = Object.entries(endpoints).map(([host, origin]) => ({ host, origin, https: https[host] ?? '' }));
+  const caFile = Object.keys(https).length > 0 ? sandboxCertFile(dataDir) : null;
+  ctx.log.result({ endpoints, https_endpoints: https, ca_file: caFile }, () => [
+    ...ctx.log.table(
       rows,
       [
         { header: 'HOST', value: (r) => r.host },
         { header: 'ORIGIN', value: (r) => r.origin },
+        { header: 'HTTPS', value: (r) => r.https },
       ],
       'no simulator origins yet: start the daemon (socialpub up) first',
     ),
-  );
+    ...(caFile ? ['', `https origins present the self-signed certificate ${caFile}: trust it (e.g. NODE_EXTRA_CA_CERTS=${caFile})`] : []),
+  ]);
 }

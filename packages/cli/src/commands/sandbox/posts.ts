@@ -13,6 +13,14 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
     const v = body.text ?? body.caption ?? body.message ?? body.description ?? body.title;
     return typeof v === 'string' ? v : '';
   };
+  // The options the platform received, where its simulator records them (body.options).
+  const options = (body: Record<string, unknown>) => {
+    const o = body.options;
+    if (typeof o !== 'object' || o === null) return '';
+    return Object.entries(o)
+      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(' ');
+  };
   ctx.log.result({ posts }, () =>
     ctx.log.table(
       posts,
@@ -22,6 +30,7 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
         { header: 'POSTED', value: (p) => shortTime(p.created_at) },
         { header: 'POST', value: (p) => p.post_url ?? p.post_id },
         { header: 'TEXT', value: (p) => truncate(text(p.body), 40) },
+        { header: 'OPTIONS', value: (p) => truncate(options(p.body), 60) },
       ],
       only ? `the ${only} simulator received nothing yet` : 'the simulators received nothing yet',
     ),

@@ -1,9 +1,11 @@
 import { createReadStream, openAsBlob } from 'node:fs';
+import type { FacebookOptions } from '@socialpub/core';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, RetryableError } from '../errors';
 import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { validateFacebook } from './validate';
+import { validateFacebookOptions } from './validate-options';
 
 export interface FacebookAdapterOptions extends MetaAdapterOptions {
   /** Video status polling (stories wait for `ready`): every 10 s, for up to 20 min. */
@@ -150,6 +152,8 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
   const publishFeed = async (ctx: PublishContext, s: Session): Promise<PublishOutcome> => {
     const media = ctx.media;
     const message = ctx.target.caption || undefined;
+    // platform_options.facebook (docs/reference/platforms.md §12.2.1): an explicit link, a place.
+    const { link: linkOption, place } = ctx.target.options as FacebookOptions;
     if (s.cp.postId) return { postId: s.cp.postId, postUrl: s.cp.postUrl ?? (await permalink(s, s.cp.postId)) };
     if (s.cp.publishCalledAt !== undefined) {
       // A previous attempt called the publishing endpoint and never heard back.
@@ -170,9 +174,9 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
       await s.save();
     };
     if (media.length === 0) {
-      const link = /\bhttps?:\/\/[^\s<>"]+/.exec(message ?? '')?.[0];
+      const link = linkOption ?? /\bhttps?:\/\/[^\s<>"]+/.exec(message ?? '')?.[0];
       await markCalled();
-      const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, link } }, { publishing: true }), settleFeed);
+      const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, link, place } }, { publishing: true }), settleFeed);
       return finishFeed(s, res?.id ?? (s.cp.postId as string), s.cp.postUrl ?? undefined);
     }
     if (media.length === 1 && media[0]?.kind === 'video') {
@@ -185,7 +189,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     if (media.length === 1) {
       const m = media[0] as MediaItem;
       await markCalled();
-      const res = await publishing(async () => s.graph.call<{ id: string; post_id?: string }>(`${s.pageId}/photos`, { method: 'POST', multipart: await multipart(m, message ? { message } : {}) }, { publishing: true }), settleFeed);
+      const res = await publishing(async () => s.graph.call<{ id: string; post_id?: string }>(`${s.pageId}/photos`, { method: 'POST', multipart: await multipart(m, { ...(message ? { message } : {}), ...(place ? { place } : {}) }) }, { publishing: true }), settleFeed);
       return finishFeed(s, res ? String(res.post_id ?? res.id) : (s.cp.postId as string), s.cp.postUrl ?? undefined);
     }
     // Several photos: unpublished photos (invisible), then one feed post attaching them.
@@ -199,7 +203,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     }
     await markCalled();
     const attached = JSON.stringify(s.cp.photos.map((id) => ({ media_fbid: id })));
-    const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, attached_media: attached } }, { publishing: true }), settleFeed);
+    const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, attached_media: attached, place } }, { publishing: true }), settleFeed);
     return finishFeed(s, res?.id ?? (s.cp.postId as string), s.cp.postUrl ?? undefined);
   };
 
@@ -312,7 +316,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
 
   return {
     platform: 'facebook',
-    validate: validateFacebook,
+    validate: (input) => [...validateFacebook(input), ...validateFacebookOptions(input)],
 
     async publish(ctx: PublishContext): Promise<PublishOutcome> {
       const s = open(ctx);

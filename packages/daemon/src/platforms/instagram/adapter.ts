@@ -1,3 +1,4 @@
+import type { InstagramOptions } from '@socialpub/core';
 import type { PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
 import { ContainerFlow, type ContainerApi, type Unit } from '../meta/container-flow';
@@ -5,7 +6,9 @@ import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
 import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { refreshInstagramToken } from '../meta/token-endpoints';
+import { carouselParams, childParams, imageParams, reelParams, storyParams } from './container-options';
 import { validateInstagram, type InstagramRules } from './validate';
+import { validateInstagramOptions } from './validate-options';
 
 export interface InstagramAdapterOptions extends MetaAdapterOptions, InstagramRules {
   /** Container status polling: every 20 s (the cadence Postiz found reliable), for up to 30 min (reels process for minutes). */
@@ -48,11 +51,12 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
 
   return {
     platform: 'instagram',
-    validate: (input) => validateInstagram(input, options),
+    validate: (input) => [...validateInstagram(input, options), ...validateInstagramOptions(input)],
 
     async publish(ctx: PublishContext): Promise<PublishOutcome> {
       const flow = open(ctx);
       const media = ctx.media;
+      const o = ctx.target.options as InstagramOptions;
       if (flow.fresh) await flow.checkQuota();
       if (ctx.target.type === 'story') {
         // Every story is a unit from the start, so a reconcile (which sees no media) knows how many there are.
@@ -61,7 +65,7 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
         let first: Unit | null = null;
         for (const [i, m] of media.entries()) {
           const unit = units[i] as Unit;
-          await flow.ensureContainer(unit, { media_type: 'STORIES', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, i) });
+          await flow.ensureContainer(unit, { media_type: 'STORIES', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, i), ...storyParams(o, i) });
           await flow.publish(unit);
           first ??= unit;
         }
@@ -71,18 +75,18 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
       const caption = ctx.target.caption || null;
       const unit = flow.unit('post', 'post', caption);
       if (ctx.target.type === 'reels' || (media.length === 1 && media[0]?.kind === 'video')) {
-        await flow.ensureContainer(unit, { media_type: 'REELS', video_url: pullUrl(ctx, LABEL, media[0], 0), caption: caption ?? undefined, share_to_feed: true });
+        await flow.ensureContainer(unit, { media_type: 'REELS', video_url: pullUrl(ctx, LABEL, media[0], 0), caption: caption ?? undefined, ...reelParams(o, ctx.target.type === 'reels') });
       } else if (media.length === 1) {
-        await flow.ensureContainer(unit, { image_url: pullUrl(ctx, LABEL, media[0], 0), caption: caption ?? undefined });
+        await flow.ensureContainer(unit, { image_url: pullUrl(ctx, LABEL, media[0], 0), caption: caption ?? undefined, ...imageParams(o) });
       } else {
         if (media.length < 2 || media.length > 10) throw new PermanentError(`Instagram carousels take 2 to 10 items; ${media.length} given`, { platformCode: '100/2207028' });
         const ids: string[] = [];
         for (const [i, m] of media.entries()) {
-          const params = m.kind === 'video' ? { media_type: 'VIDEO', video_url: pullUrl(ctx, LABEL, m, i), is_carousel_item: true } : { image_url: pullUrl(ctx, LABEL, m, i), is_carousel_item: true };
+          const params = m.kind === 'video' ? { media_type: 'VIDEO', video_url: pullUrl(ctx, LABEL, m, i), is_carousel_item: true } : { image_url: pullUrl(ctx, LABEL, m, i), is_carousel_item: true, ...childParams(o, i, 'image') };
           ids.push(await flow.ensureChild(unit, i, media.length, params));
         }
         if (!unit.containerId) for (const id of ids) await flow.waitReady(unit, id);
-        await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), caption: caption ?? undefined });
+        await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), caption: caption ?? undefined, ...carouselParams(o) });
       }
       await flow.publish(unit);
       return flow.outcome(unit);

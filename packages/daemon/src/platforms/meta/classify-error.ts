@@ -67,7 +67,8 @@ export function classifyGraphError(err: unknown, ctx: ClassifyContext): PublishE
   // Media builder / container gone: recreate (the adapter drops the container from its checkpoint).
   if (e.error_subcode === 2207008 || e.error_subcode === 2207006 || e.error_subcode === 2207020) return new RetryableError(message, { ...opts, after: 60_000 });
   const transient = e.is_transient === true || e.code === 1 || e.code === 2 || e.code === -1 || e.code === -2 || err.status >= 500 || e.error_subcode === 2207082;
-  if (transient && e.error_subcode !== 2207032 && e.error_subcode !== 2207053) {
+  // 2207057 (a bad thumb_offset) says code 1 but never heals (docs/reference/platforms.md §1.6).
+  if (transient && e.error_subcode !== 2207032 && e.error_subcode !== 2207053 && e.error_subcode !== 2207057) {
     if (ctx.publishing) return new OutcomeUnknownError(`${message}; the post may or may not exist`, opts);
     return new RetryableError(message, opts);
   }

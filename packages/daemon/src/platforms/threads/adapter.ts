@@ -1,3 +1,4 @@
+import type { ThreadsOptions } from '@socialpub/core';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
 import { ContainerFlow, type ContainerApi } from '../meta/container-flow';
@@ -5,6 +6,7 @@ import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { refreshThreadsToken } from '../meta/token-endpoints';
 import { validateThreads } from './validate';
+import { validateThreadsOptions } from './validate-options';
 
 export interface ThreadsAdapterOptions extends MetaAdapterOptions {
   /** Container status polling: every 10 s (Threads suggests ~30 s on average before publishing), for up to 10 min. */
@@ -44,7 +46,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
 
   return {
     platform: 'threads',
-    validate: validateThreads,
+    validate: (input) => [...validateThreads(input), ...validateThreadsOptions(input)],
 
     async publish(ctx: PublishContext): Promise<PublishOutcome> {
       const flow = open(ctx);
@@ -52,12 +54,15 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
       const text = ctx.target.caption || null;
       if (flow.fresh) await flow.checkQuota();
       const unit = flow.unit('post', 'post', text);
+      // The post's own container carries the options (docs/reference/platforms.md §12.4); carousel children never do.
+      const o = ctx.target.options as ThreadsOptions;
+      const post = { reply_control: o.reply_control, topic_tag: o.topic_tag, quote_post_id: o.quote_post_id };
       if (media.length === 0) {
         if (!text) throw new PermanentError('A Threads post without media needs text');
-        await flow.ensureContainer(unit, { media_type: 'TEXT', text });
+        await flow.ensureContainer(unit, { media_type: 'TEXT', text, link_attachment: o.link_attachment, ...post });
       } else if (media.length === 1) {
         const m = media[0] as MediaItem;
-        await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, 0), text: text ?? undefined });
+        await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, 0), text: text ?? undefined, ...post });
       } else {
         if (media.length > 20) throw new PermanentError(`Threads carousels take 2 to 20 items; ${media.length} given`);
         const ids: string[] = [];
@@ -66,7 +71,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
           ids.push(await flow.ensureChild(unit, i, media.length, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, i), is_carousel_item: true }));
         }
         if (!unit.containerId) for (const id of ids) await flow.waitReady(unit, id);
-        await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), text: text ?? undefined });
+        await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), text: text ?? undefined, ...post });
       }
       await flow.publish(unit);
       return flow.outcome(unit);

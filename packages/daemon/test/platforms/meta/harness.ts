@@ -59,7 +59,7 @@ export interface TestContext extends PublishContext {
 /** A PublishContext over the simulator, with an in-memory checkpoint and token store. */
 export function context(
   sim: Sim,
-  o: { platform: Platform; type: ContentType; caption?: string; media?: MediaItem[]; credentials?: Partial<Credentials>; checkpoint?: Record<string, unknown> },
+  o: { platform: Platform; type: ContentType; caption?: string; media?: MediaItem[]; credentials?: Partial<Credentials>; checkpoint?: Record<string, unknown>; options?: Record<string, unknown> },
 ): TestContext {
   const data: Record<string, unknown> = structuredClone(o.checkpoint ?? {});
   const saved: TokenUpdate[] = [];
@@ -80,7 +80,7 @@ export function context(
     ...o.credentials,
   };
   const ctx: TestContext = {
-    target: { id: 'tgt_1', jobId: 'job_1', platform: o.platform, type: o.type, caption: o.caption ?? '', options: {}, dueAt: sim.clock.now(), attempt: 1, attemptStartedAt: sim.clock.now() },
+    target: { id: 'tgt_1', jobId: 'job_1', platform: o.platform, type: o.type, caption: o.caption ?? '', options: o.options ?? {}, dueAt: sim.clock.now(), attempt: 1, attemptStartedAt: sim.clock.now() },
     media: o.media ?? [],
     credentials,
     saveTokens: async (u) => {

@@ -165,6 +165,7 @@ function createFeedPost(req: SimRequest, sim: MetaSimState, p: SimAccount): unkn
   const media = attachedMedia(req.params);
   if (!message && !link && media.length === 0) fail(100, '(#100) The message, link or attached_media parameter is required.');
   if (link && !isPublicHttpUrl(link)) fail(100, '(#100) The link is invalid.', { subcode: 2061006 });
+  checkPlace(req.params.place);
   if (req.params.published === 'false' && !req.params.scheduled_publish_time) fail(100, '(#100) Unpublished posts need scheduled_publish_time.');
   for (const fbid of media) {
     const ph = sim.objects.get(fbid) as FbPhoto | undefined;
@@ -175,7 +176,8 @@ function createFeedPost(req: SimRequest, sim: MetaSimState, p: SimAccount): unkn
   if (message && media.length === 0 && !link && last && last.message === message && !last.link && !(last.attachments as unknown[] | undefined)?.length) {
     fail(506, '(#506) Duplicate status message');
   }
-  const id = newPost(sim, p, { message, link, attachments: media }, media.length ? 'photos' : link ? 'link' : 'text', { message: message ?? null, link: link ?? null, media });
+  const { place } = req.params;
+  const id = newPost(sim, p, { message, link, place, attachments: media }, media.length ? 'photos' : link ? 'link' : 'text', { message: message ?? null, link: link ?? null, media, ...(place ? { options: { place } } : {}) });
   for (const fbid of media) {
     const ph = sim.objects.get(fbid) as FbPhoto;
     ph.usedBy = id;
@@ -193,13 +195,15 @@ function sourceOf(req: SimRequest, urlParam: string): string {
 
 function createPhoto(req: SimRequest, sim: MetaSimState, p: SimAccount): unknown {
   const source = sourceOf(req, 'url');
+  checkPlace(req.params.place);
   if (req.files.source && req.files.source.size > 10 * 1024 * 1024) fail(100, 'Photos should be smaller than 4 MB and saved as JPG, PNG', { subcode: 1366046 });
   const published = bool(req.params.published, true);
   const photo: FbPhoto = { _type: 'fb_photo', id: sim.newId('12'), pageId: p.id, published, postId: null, usedBy: null, source, created_time: nowIso(sim) };
   sim.objects.set(photo.id, photo);
   if (!published) return { id: photo.id };
   const caption = req.params.message ?? req.params.caption;
-  photo.postId = newPost(sim, p, { message: caption, attachments: [photo.id] }, 'photo', { message: caption ?? null, media: [source] });
+  const { place } = req.params;
+  photo.postId = newPost(sim, p, { message: caption, place, attachments: [photo.id] }, 'photo', { message: caption ?? null, media: [source], ...(place ? { options: { place } } : {}) });
   photo.usedBy = photo.postId;
   return { id: photo.id, post_id: photo.postId };
 }
@@ -333,4 +337,9 @@ function rupload(req: SimRequest, sim: MetaSimState): unknown {
   v.uploadComplete = true;
   v.readyAt = sim.clock.now() + sim.config.videoProcessingMs;
   return { success: true, message: 'Upload successful.' };
+}
+
+/** `place` is the id of a Page with a location (docs/reference/platforms.md §12.2.1): numeric, as every Graph id. */
+function checkPlace(place: string | undefined): void {
+  if (place !== undefined && !/^\d+$/.test(place)) fail(100, `(#100) Param place must be a valid place ID; ${JSON.stringify(place)} is not.`);
 }

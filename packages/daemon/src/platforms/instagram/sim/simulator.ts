@@ -1,4 +1,5 @@
 import { hashtags, mentions, codePoints } from '../../meta/text-rules';
+import { checkInstagramOptions, instagramOptionsOf } from './option-rules';
 import { checkChildren, containerStatus, createContainer, getContainer, publishingLimitRow, type SimContainer } from '../../meta/sim/containers';
 import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest } from '../../meta/sim/core';
 
@@ -71,6 +72,7 @@ function createMedia(req: SimRequest, sim: MetaSimState, account: SimAccount): u
     if (mentions(p.caption).length > 20) fail(100, 'The caption has more than 20 @ tags.', { subcode: 2207040 });
   }
   if (p.is_ai_generated !== undefined && carouselItem) fail(100, 'Param is_ai_generated is only allowed on the carousel container.');
+  checkInstagramOptions(p, { type: type ?? 'IMAGE', carouselItem });
   if (type === 'CAROUSEL') {
     const children = checkChildren(sim, p.children, 'instagram', account.id, 10);
     return { id: createContainer(sim, { platform: 'instagram', accountId: account.id, mediaType: 'CAROUSEL', params: p, isCarouselItem: false, children, video: false }).id };
@@ -146,7 +148,15 @@ function publish(req: SimRequest, sim: MetaSimState, account: SimAccount): unkno
     postId: id,
     postUrl: permalink,
     kind: product === 'STORY' ? 'story' : product === 'REELS' ? 'reel' : c.mediaType === 'CAROUSEL' ? 'carousel' : 'feed',
-    body: { caption: c.params.caption ?? null, media: children.length ? children.map((p) => p.image_url ?? p.video_url) : [c.params.image_url ?? c.params.video_url], container_id: c.id, params: c.params },
+    body: {
+      caption: c.params.caption ?? null,
+      media: children.length ? children.map((p) => p.image_url ?? p.video_url) : [c.params.image_url ?? c.params.video_url],
+      container_id: c.id,
+      params: c.params,
+      // The options as Instagram received them; a carousel's tags and alt texts are on its children.
+      options: instagramOptionsOf(c.params),
+      ...(children.length ? { children_options: children.map(instagramOptionsOf) } : {}),
+    },
   });
   return { id };
 }

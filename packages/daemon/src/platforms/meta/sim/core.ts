@@ -5,6 +5,7 @@ import type { Clock } from '../../../util/clock';
 import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
 import { readBody } from '../../shared/read-body';
 import { sandboxPostSink, type SimulatedPost } from '../../shared/sim/sandbox-post-sink';
+import { simState, type TrackedMap } from '../../shared/sim/sim-state';
 import type { GraphErrorBody } from '../graph-client';
 
 /**
@@ -149,23 +150,28 @@ export const DAY_MS = 86_400_000;
 /** A Graph API timestamp: ISO 8601 to the second, with a +0000 offset (`2026-12-25T09:00:00+0000`). */
 export const graphTime = (ms: number): string => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '+0000');
 
-/** The state every Meta simulator reads and writes. */
+/**
+ * The state every Meta simulator reads and writes. Tokens, accounts (with their quota
+ * windows), apps, authorization codes and every object (containers, media, posts) are kept
+ * in `db` (sandbox_state, simulator `meta`) when given: `flush()` after each request writes
+ * what it changed, so a restart continues with the same posts, ids and duplicate memory.
+ */
 export class MetaSimState {
   readonly config: MetaSimConfig;
-  readonly tokens = new Map<string, TokenRecord>();
-  readonly accounts = new Map<string, SimAccount>();
-  readonly apps = new Map<string, SimApp>();
+  readonly tokens: TrackedMap<TokenRecord>;
+  readonly accounts: TrackedMap<SimAccount>;
+  readonly apps: TrackedMap<SimApp>;
   /** Authorization codes handed out by the (simulated) dialog: code -> who and for which app. */
-  readonly codes = new Map<string, { platform: SimPlatform; accountId: string; appId: string; redirectUri: string; issuedAt: number; used: boolean }>();
+  readonly codes: TrackedMap<{ platform: SimPlatform; accountId: string; appId: string; redirectUri: string; issuedAt: number; used: boolean }>;
   /** Every object by id, for GET /{id} and edges: containers, media, photos, videos, posts. */
-  readonly objects = new Map<string, Record<string, unknown> & { _type: string }>();
+  readonly objects: TrackedMap<Record<string, unknown> & { _type: string }>;
   readonly requests: RecordedRequest[] = [];
   readonly posts: SimPost[] = [];
   readonly faults: Fault[] = [];
   readonly #persistPost: ((post: SimPost) => void) | undefined;
   /** Containers (IG/Threads) or videos (FB) created next end in ERROR with this message. */
   readonly processingFailures: { platform: SimPlatform; message: string }[] = [];
-  #seq = 0;
+  readonly #nextSeq: () => bigint;
 
   constructor(
     readonly clock: Clock,
@@ -180,12 +186,24 @@ export class MetaSimState {
       quota: { instagram: 100, threads: 250, facebookReels: 30, ...config.quota },
     };
     this.#persistPost = sandboxPostSink(db);
+    const state = simState(db, 'meta');
+    this.tokens = state.tracked('tokens');
+    this.accounts = state.tracked('accounts');
+    this.apps = state.tracked('apps');
+    this.codes = state.tracked('codes');
+    this.objects = state.tracked('objects');
+    this.#nextSeq = state.counter('id-seq', 1n);
   }
 
-  /** Numeric ids like Graph's, unique across restarts (time-based) and within one (sequence). */
+  /** Writes what the last request changed (a no-op without a database). */
+  flush(): void {
+    for (const map of [this.tokens, this.accounts, this.apps, this.codes, this.objects]) map.flush();
+  }
+
+  /** Numeric ids like Graph's, unique across restarts (time-based, and a persisted sequence) and within one. */
   newId(prefix = '17'): string {
-    this.#seq = (this.#seq + 1) % 10_000;
-    return `${prefix}${this.clock.now()}${String(this.#seq).padStart(4, '0')}${randomBytes(2).readUInt16BE(0) % 100}`;
+    const seq = Number(this.#nextSeq() % 10_000n);
+    return `${prefix}${this.clock.now()}${String(seq).padStart(4, '0')}${randomBytes(2).readUInt16BE(0) % 100}`;
   }
 
   shortcode(): string {

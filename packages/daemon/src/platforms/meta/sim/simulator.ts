@@ -74,6 +74,8 @@ export class MetaSimulator {
         if (!(err instanceof GraphFail)) throw err;
         status = err.status;
         body = err.body;
+      } finally {
+        sim.flush();
       }
     }
     sim.requests.push(recordOf(req, fault?.hangUpAfter || fault?.holdAfter ? 0 : status));

@@ -11,6 +11,59 @@ export interface SimState {
   map<V>(kind: string): SimMap<V>;
   /** A persisted sequence starting at `first`; never hands out the same value twice, across restarts too. */
   counter(name: string, first: bigint): () => bigint;
+  /**
+   * A persisted Map for simulators that change entries in place: every entry read or set is
+   * remembered, and `flush()` (after each request) writes those whose JSON changed.
+   */
+  tracked<V>(kind: string): TrackedMap<V>;
+}
+
+/** A Map whose entries are written to the simulator's state by `flush()` once read or set and changed. */
+export class TrackedMap<V> extends Map<string, V> {
+  readonly #touched = new Set<string>();
+  readonly #written = new Map<string, string>();
+  #write: (key: string, value: V | undefined) => void = () => undefined;
+
+  static of<V>(loaded: Iterable<[string, V]>, write: (key: string, value: V | undefined) => void): TrackedMap<V> {
+    const map = new TrackedMap<V>();
+    for (const [k, v] of loaded) {
+      map.set(k, v);
+      map.#written.set(k, JSON.stringify(v));
+    }
+    map.#touched.clear();
+    map.#write = write;
+    return map;
+  }
+
+  override get(key: string): V | undefined {
+    this.#touched.add(key);
+    return super.get(key);
+  }
+
+  override set(key: string, value: V): this {
+    this.#touched.add(key);
+    return super.set(key, value);
+  }
+
+  override delete(key: string): boolean {
+    const had = super.delete(key);
+    this.#touched.delete(key);
+    if (this.#written.delete(key)) this.#write(key, undefined);
+    return had;
+  }
+
+  /** Writes every entry read or set since the last flush whose JSON changed. */
+  flush(): void {
+    for (const key of this.#touched) {
+      const value = super.get(key);
+      if (value === undefined) continue;
+      const json = JSON.stringify(value);
+      if (this.#written.get(key) === json) continue;
+      this.#written.set(key, json);
+      this.#write(key, value);
+    }
+    this.#touched.clear();
+  }
 }
 
 export class SimMap<V> {
@@ -67,19 +120,27 @@ export function simState(db: DB | null, simulator: string): SimState {
         let next = first;
         return () => next++;
       },
+      tracked: <V>() => TrackedMap.of<V>([], () => undefined),
     };
   }
   const load = db.prepare<[string, string], { key: string; value: string }>('SELECT key, value FROM sandbox_state WHERE simulator = ? AND kind = ?');
   const upsert = db.prepare('INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value');
   const remove = db.prepare('DELETE FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?');
+  const writer =
+    (kind: string) =>
+    (key: string, value: unknown): void => {
+      if (value === undefined) remove.run(simulator, kind, key);
+      else upsert.run(simulator, kind, key, JSON.stringify(value));
+    };
   const read = (kind: string) => load.all(simulator, kind).map((r) => [r.key, JSON.parse(r.value)] as [string, unknown]);
   return {
     map<V>(kind: string) {
       if (kind === COUNTERS) throw new Error(`${COUNTERS} is reserved`);
-      return new SimMap<V>(read(kind) as Array<[string, V]>, (key, value) => {
-        if (value === undefined) remove.run(simulator, kind, key);
-        else upsert.run(simulator, kind, key, JSON.stringify(value));
-      });
+      return new SimMap<V>(read(kind) as Array<[string, V]>, writer(kind));
+    },
+    tracked<V>(kind: string) {
+      if (kind === COUNTERS) throw new Error(`${COUNTERS} is reserved`);
+      return TrackedMap.of<V>(read(kind) as Array<[string, V]>, writer(kind));
     },
     counter(name, first) {
       const stored = read(COUNTERS).find(([k]) => k === name)?.[1];

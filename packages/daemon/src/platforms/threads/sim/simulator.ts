@@ -1,4 +1,5 @@
 import { links, threadsLength } from '../../meta/text-rules';
+import { checkThreadsOptions, threadsOptionsOf, threadsReadBack } from './option-rules';
 import { checkChildren, containerStatus, createContainer, getContainer, publishingLimitRow, type SimContainer } from '../../meta/sim/containers';
 import { bool, DAY_MS, fail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest } from '../../meta/sim/core';
 
@@ -54,6 +55,7 @@ function createThread(req: SimRequest, sim: MetaSimState, acc: SimAccount): unkn
     if (all.length > 5) fail(100, 'THREADS_API__LINK_LIMIT_EXCEEDED: a post may contain at most 5 links.', { userMsg: 'THREADS_API__LINK_LIMIT_EXCEEDED' });
   }
   if (p.link_attachment !== undefined && type !== 'TEXT') fail(100, 'Param link_attachment is only supported on TEXT posts.');
+  checkThreadsOptions(p, carouselItem);
   let video = false;
   let children: string[] = [];
   switch (type) {
@@ -105,6 +107,7 @@ function publish(req: SimRequest, sim: MetaSimState, acc: SimAccount): unknown {
     shortcode,
     username: acc.username,
     createdAt: now,
+    ...threadsReadBack(c.params),
   };
   sim.objects.set(id, media);
   c.publishedMediaId = id;
@@ -115,7 +118,7 @@ function publish(req: SimRequest, sim: MetaSimState, acc: SimAccount): unknown {
     postId: id,
     postUrl: permalink,
     kind: c.mediaType === 'CAROUSEL' ? 'carousel' : c.mediaType.toLowerCase(),
-    body: { text: c.params.text ?? null, media: childParams.length ? childParams.map((p) => p.image_url ?? p.video_url) : [c.params.image_url ?? c.params.video_url].filter(Boolean), container_id: c.id, params: c.params },
+    body: { text: c.params.text ?? null, media: childParams.length ? childParams.map((p) => p.image_url ?? p.video_url) : [c.params.image_url ?? c.params.video_url].filter(Boolean), container_id: c.id, params: c.params, options: threadsOptionsOf(c.params) },
   });
   return { id };
 }

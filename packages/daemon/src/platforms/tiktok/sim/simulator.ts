@@ -2,8 +2,10 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { Clock } from '../../../util/clock';
 import { dropConnection } from '../../shared/drop-connection';
-import { recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
+import { hostPath, recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
 import { isSandboxToken } from '../../shared/is-sandbox-token';
+import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
+import { simState, type SimState } from '../../shared/sim/sim-state';
 import { readBody } from '../../shared/read-body';
 import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { planProblem, TIKTOK_CHUNK_RULES, type ChunkRules } from '../chunk-plan';
@@ -15,7 +17,9 @@ import { planProblem, TIKTOK_CHUNK_RULES, type ChunkRules } from '../chunk-plan'
  * at init and on every PUT (206/201/416 with a Content-Range progress header); upload URLs
  * that expire after 1 h; status progressing PROCESSING_UPLOAD/DOWNLOAD -> PUBLISH_COMPLETE
  * with the public post id after moderation; per-token rate limits; unaudited-app rules;
- * OAuth with rotating refresh tokens. Upload URLs point back at this simulator.
+ * OAuth with rotating refresh tokens. Upload URLs point back at this simulator. Each
+ * sandbox connection is a creator of its own; tokens, publishes, uploads in progress, rate
+ * windows and id counters live in `state` (SQLite in the daemon), so a restart continues.
  */
 
 export const TIKTOK_HOST = 'open.tiktokapis.com';
@@ -33,6 +37,8 @@ export interface TiktokSimulatorOptions {
   moderationMs?: number;
   /** Whether the app passed TikTok's audit. Default false: only SELF_ONLY posts. */
   audited?: boolean;
+  /** Where creators, tokens, publishes, uploads in progress and rate windows live (default: memory only). */
+  state?: SimState;
 }
 
 interface Publish {
@@ -49,7 +55,6 @@ interface Publish {
   chunkSize: number;
   totalChunks: number;
   received: number;
-  hash: ReturnType<typeof createHash>;
   uploadId: string;
   uploadToken: string;
   uploadExpiresAt: number;
@@ -57,6 +62,8 @@ interface Publish {
   failReason: string | null;
   postId: string | null;
   recorded: boolean;
+  /** Recorded as a post (the log, sandbox_posts): once, across restarts too. */
+  logged?: boolean;
   sha256: string | null;
   /** A photo post (content/init) or a video (video/init, the default). */
   kind?: 'video' | 'photo';
@@ -67,11 +74,11 @@ interface Creator {
   username: string;
   nickname: string;
   privateAccount: boolean;
-  /** The creator's own settings creator info reports (tests change them). */
-  commentDisabled: boolean;
-  duetDisabled: boolean;
-  stitchDisabled: boolean;
-  maxVideoPostDurationSec: number;
+  /** The creator's own settings creator info reports (tests change them; absent on a sandbox connection's creator: the defaults). */
+  commentDisabled?: boolean;
+  duetDisabled?: boolean;
+  stitchDisabled?: boolean;
+  maxVideoPostDurationSec?: number;
 }
 
 const DAY_MS = 24 * 3600_000;
@@ -100,15 +107,32 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     stitchDisabled: true,
     maxVideoPostDurationSec: 600,
   };
-  const tokens = new Map<string, { openId: string; expiresAt: number; scope: string }>();
-  const refreshTokens = new Map<string, { openId: string; used: boolean; expiresAt: number; scope: string; clientKey: string }>();
-  const usedSandboxRefresh = new Set<string>();
+  const state = options.state ?? simState(null, 'tiktok');
+  /** One creator per sandbox connection (open id -> creator), besides the default one above. */
+  const creators = state.map<Creator>('creators');
+  const tokens = state.map<{ openId: string; expiresAt: number; scope: string }>('tokens');
+  const refreshTokens = state.map<{ openId: string; used: boolean; expiresAt: number; scope: string; clientKey: string }>('refresh-tokens');
+  const usedSandboxRefresh = state.map<true>('spent-sandbox-refresh');
   const codes = new Map<string, { clientKey: string; redirectUri: string; challenge: string | null; expiresAt: number; used: boolean; scope: string }>();
-  const publishes = new Map<string, Publish>();
-  const byUpload = new Map<string, Publish>();
-  const windows = new Map<string, { start: number; count: number }>();
-  let seq = 0;
-  let nextPostId = 7_400_000_000_000_000_000n;
+  const publishes = state.map<Publish>('publishes');
+  /** upload_id -> publish id. */
+  const byUpload = state.map<string>('uploads');
+  /** The running SHA-256 of each upload in progress (memory only: after a restart an upload still completes, without its digest). */
+  const hashes = new Map<string, ReturnType<typeof createHash>>();
+  const windows = state.map<{ start: number; count: number }>('rate-windows');
+  const nextSeq = state.counter('publish', 1n);
+  const nextPostId = state.counter('post', 7_400_000_000_000_000_000n);
+  const save = (p: Publish) => void publishes.set(p.id, p);
+
+  /** The creator an open id names: a sandbox connection's own, else the default one. */
+  const creatorOf = (openId: string): Creator => creators.get(openId) ?? creator;
+
+  /** The sandbox connection's own creator (made on its first call), or the default one for the simulator's test tokens. */
+  const sandboxCreator = sandboxAccounts(state, 'creator', 1n, creator.openId, (n) => {
+    const openId = `-000sandbox${randomBytes(8).toString('hex')}${n}`;
+    creators.set(openId, { openId, username: `sandbox_tiktok_${n}`, nickname: `Sandbox TikTok ${n}`, privateAccount: creator.privateAccount });
+    return openId;
+  });
 
   const logId = () => `2026${String(clock.now()).slice(-10)}${randomBytes(4).toString('hex').toUpperCase()}`;
   const ok = (c: Context, data: unknown, status = 200) => c.json({ data, error: { code: 'ok', message: '', log_id: logId() } }, status as 200);
@@ -117,7 +141,7 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
   function authenticate(c: Context): string | null {
     const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1];
     if (!token) return null;
-    if (isSandboxToken(token)) return creator.openId;
+    if (isSandboxToken(token)) return sandboxCreator(token);
     const t = tokens.get(token);
     return t && t.expiresAt > clock.now() ? t.openId : null;
   }
@@ -128,14 +152,14 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     let w = windows.get(key);
     if (!w || now >= w.start + 60_000) {
       w = { start: now, count: 0 };
-      windows.set(key, w);
     }
     w.count += 1;
+    windows.set(key, w);
     return w.count > perMinute;
   }
 
-  function privacyOptions(): Privacy[] {
-    return creator.privateAccount ? ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'] : ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
+  function privacyOptions(openId: string): Privacy[] {
+    return creatorOf(openId).privateAccount ? ['FOLLOWER_OF_CREATOR', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'] : ['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'SELF_ONLY'];
   }
 
   /** Moves a publish along by the clock: processing ends, the post appears, moderation gives it a public id. */
@@ -145,21 +169,25 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     if (now < p.completeAt) return;
     if (!p.recorded) {
       p.recorded = true;
-      if (settings.failReason) {
-        p.failReason = settings.failReason;
-        return;
-      }
+      if (settings.failReason) p.failReason = settings.failReason;
+      save(p);
+      if (p.failReason) return;
     }
     const isPublic = p.privacy !== 'SELF_ONLY';
-    if (isPublic && p.postId === null && now >= p.completeAt + settings.moderationMs) p.postId = String(nextPostId++);
+    if (isPublic && p.postId === null && now >= p.completeAt + settings.moderationMs) {
+      p.postId = String(nextPostId());
+      save(p);
+    }
+    const { username } = creatorOf(p.openId);
     const visibleId = isPublic ? p.postId : null;
-    const already = log.posts.find((x) => x.body.publish_id === p.id);
-    if (!already && (!isPublic || visibleId)) {
+    if (!p.logged && (!isPublic || visibleId)) {
+      p.logged = true;
+      save(p);
       log.addPost({
         platform: 'tiktok',
         accountId: p.openId,
         postId: visibleId ?? p.id,
-        postUrl: visibleId ? `https://www.tiktok.com/@${creator.username}/${p.kind ?? 'video'}/${visibleId}` : `https://www.tiktok.com/@${creator.username}`,
+        postUrl: visibleId ? `https://www.tiktok.com/@${username}/${p.kind ?? 'video'}/${visibleId}` : `https://www.tiktok.com/@${username}`,
         kind: p.kind ?? 'video',
         body: { publish_id: p.id, title: p.title, privacy_level: p.privacy, source: p.source, video_size: p.videoSize, sha256: p.sha256, post_info: p.postInfo, interactions: p.interactions },
         createdAt: p.completeAt,
@@ -179,9 +207,9 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
   /** The rules every direct post meets (privacy against creator info, branded content, audit, the daily cap); a refusal or null. */
   function refusePost(c: Context, openId: string, post: Record<string, unknown>): Response | null {
     const privacy = post.privacy_level as Privacy;
-    if (!privacyOptions().includes(privacy)) return fail(c, 403, 'privacy_level_option_mismatch', `privacy_level ${String(privacy)} is not one of the creator's privacy_level_options`);
+    if (!privacyOptions(openId).includes(privacy)) return fail(c, 403, 'privacy_level_option_mismatch', `privacy_level ${String(privacy)} is not one of the creator's privacy_level_options`);
     if (post.brand_content_toggle === true && privacy === 'SELF_ONLY') return fail(c, 400, 'invalid_param', 'Branded content visibility cannot be set to private.');
-    if (!settings.audited && (privacy !== 'SELF_ONLY' || !creator.privateAccount)) {
+    if (!settings.audited && (privacy !== 'SELF_ONLY' || !creatorOf(openId).privateAccount)) {
       return fail(c, 403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to a private account with SELF_ONLY visibility.');
     }
     const today = [...publishes.values()].filter((p) => p.openId === openId && p.failReason === null && clock.now() - p.createdAt < DAY_MS).length;
@@ -233,13 +261,13 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
       const token = form.refresh_token ?? '';
       if (isSandboxToken(token)) {
         if (usedSandboxRefresh.has(token)) return oauthError(c, 'invalid_grant', 'Refresh token is invalid or expired.');
-        usedSandboxRefresh.add(token);
-        return c.json(issue(creator.openId, 'user.info.basic,video.publish', form.client_key));
+        usedSandboxRefresh.set(token, true);
+        return c.json(issue(sandboxCreator(token), 'user.info.basic,video.publish', form.client_key));
       }
       const rt = refreshTokens.get(token);
       // Rotation: "the previous refresh token stops working once a new one is issued".
       if (!rt || rt.used || rt.expiresAt <= clock.now() || rt.clientKey !== form.client_key) return oauthError(c, 'invalid_grant', 'Refresh token is invalid or expired.');
-      rt.used = true;
+      refreshTokens.set(token, { ...rt, used: true });
       return c.json(issue(rt.openId, rt.scope, form.client_key));
     }
     return oauthError(c, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);
@@ -248,7 +276,8 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
   app.get('/v2/user/info/', (c) => {
     const openId = authenticate(c);
     if (!openId) return invalidToken(c);
-    return ok(c, { user: { open_id: openId, union_id: `u${openId}`, display_name: creator.nickname, username: creator.username, avatar_url: 'https://p16.tiktokcdn.com/sandbox.jpeg' } });
+    const who = creatorOf(openId);
+    return ok(c, { user: { open_id: openId, union_id: `u${openId}`, display_name: who.nickname, username: who.username, avatar_url: 'https://p16.tiktokcdn.com/sandbox.jpeg' } });
   });
 
   app.post('/v2/post/publish/creator_info/query/', (c) => {
@@ -257,13 +286,13 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     if (limited(`${openId}:creator`, 20)) return fail(c, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded.');
     return ok(c, {
       creator_avatar_url: 'https://p16.tiktokcdn.com/sandbox.jpeg',
-      creator_username: creator.username,
-      creator_nickname: creator.nickname,
-      privacy_level_options: privacyOptions(),
-      comment_disabled: creator.commentDisabled,
-      duet_disabled: creator.duetDisabled,
-      stitch_disabled: creator.stitchDisabled,
-      max_video_post_duration_sec: creator.maxVideoPostDurationSec,
+      creator_username: creatorOf(openId).username,
+      creator_nickname: creatorOf(openId).nickname,
+      privacy_level_options: privacyOptions(openId),
+      comment_disabled: creatorOf(openId).commentDisabled ?? false,
+      duet_disabled: creatorOf(openId).duetDisabled ?? false,
+      stitch_disabled: creatorOf(openId).stitchDisabled ?? true,
+      max_video_post_duration_sec: creatorOf(openId).maxVideoPostDurationSec ?? 600,
     });
   });
 
@@ -284,7 +313,7 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     if (refused) return refused;
 
     const base: Publish = {
-      id: `v_pub_file~v2-1.${clock.now()}${String(++seq).padStart(4, '0')}`,
+      id: `v_pub_file~v2-1.${clock.now()}${String(nextSeq()).padStart(4, '0')}`,
       createdAt: clock.now(),
       openId,
       source: 'FILE_UPLOAD',
@@ -293,15 +322,14 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
       postInfo: post,
       // The creator's "No one" settings win over the request, as TikTok applies them (docs/reference/platforms.md §12.5.2).
       interactions: {
-        comment: creator.commentDisabled || post.disable_comment === true ? 'off' : 'on',
-        duet: creator.duetDisabled || post.disable_duet === true ? 'off' : 'on',
-        stitch: creator.stitchDisabled || post.disable_stitch === true ? 'off' : 'on',
+        comment: creatorOf(openId).commentDisabled === true || post.disable_comment === true ? 'off' : 'on',
+        duet: creatorOf(openId).duetDisabled === true || post.disable_duet === true ? 'off' : 'on',
+        stitch: (creatorOf(openId).stitchDisabled ?? true) || post.disable_stitch === true ? 'off' : 'on',
       },
       videoSize: 0,
       chunkSize: 0,
       totalChunks: 0,
       received: 0,
-      hash: createHash('sha256'),
       uploadId: randomBytes(12).toString('hex'),
       uploadToken: randomBytes(16).toString('hex'),
       uploadExpiresAt: clock.now() + 3600_000,
@@ -318,7 +346,7 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
       base.source = 'PULL_FROM_URL';
       base.videoSize = 0;
       base.completeAt = clock.now() + settings.processingMs;
-      publishes.set(base.id, base);
+      save(base);
       return ok(c, { publish_id: base.id });
     }
     if (src.source !== 'FILE_UPLOAD') return fail(c, 400, 'invalid_param', 'source_info.source must be FILE_UPLOAD or PULL_FROM_URL');
@@ -326,8 +354,9 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     const problem = planProblem(plan, settings.rules);
     if (problem) return fail(c, 400, 'invalid_param', problem);
     Object.assign(base, { videoSize: plan.videoSize, chunkSize: plan.chunkSize, totalChunks: plan.totalChunkCount });
-    publishes.set(base.id, base);
-    byUpload.set(base.uploadId, base);
+    save(base);
+    byUpload.set(base.uploadId, base.id);
+    hashes.set(base.id, createHash('sha256'));
     const uploadUrl = `${selfBase(c, TIKTOK_HOST)}/upload/video/?upload_id=${base.uploadId}&upload_token=${base.uploadToken}`;
     return ok(c, { publish_id: base.id, upload_url: uploadUrl });
   });
@@ -365,19 +394,18 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     const refused = body.post_mode === 'DIRECT_POST' ? refusePost(c, openId, post) : null;
     if (refused) return refused;
     const p: Publish = {
-      id: `p_pub_url~v2.${clock.now()}${String(++seq).padStart(4, '0')}`,
+      id: `p_pub_url~v2.${clock.now()}${String(nextSeq()).padStart(4, '0')}`,
       createdAt: clock.now(),
       openId,
       source: 'PULL_FROM_URL',
       title: description,
       privacy: post.privacy_level as Privacy,
       postInfo: { ...post, photo_images: images, photo_cover_index: cover, is_aigc: body.is_aigc ?? false },
-      interactions: { comment: creator.commentDisabled || post.disable_comment === true ? 'off' : 'on' },
+      interactions: { comment: creatorOf(openId).commentDisabled === true || post.disable_comment === true ? 'off' : 'on' },
       videoSize: 0,
       chunkSize: 0,
       totalChunks: 0,
       received: 0,
-      hash: createHash('sha256'),
       uploadId: randomBytes(12).toString('hex'),
       uploadToken: randomBytes(16).toString('hex'),
       uploadExpiresAt: clock.now(),
@@ -388,13 +416,13 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
       sha256: null,
       kind: 'photo',
     };
-    publishes.set(p.id, p);
+    save(p);
     return ok(c, { publish_id: p.id });
   });
 
   // The upload host (open-upload.tiktokapis.com in production): one PUT per chunk, in order.
   app.put('/upload/video/', async (c) => {
-    const p = byUpload.get(c.req.query('upload_id') ?? '');
+    const p = publishes.get(byUpload.get(c.req.query('upload_id') ?? '') ?? '');
     if (!p || p.uploadToken !== c.req.query('upload_token')) return c.json({ error: { code: 'not_found', message: 'No upload task' } }, 404);
     if (clock.now() >= p.uploadExpiresAt) return c.json({ error: { code: 'upload_url_expired', message: 'The upload URL expired' } }, 403);
     const range = /^bytes (\d+)-(\d+)\/(\d+)$/.exec(c.req.header('content-range') ?? '');
@@ -420,15 +448,19 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
       return c.body(null, 500);
     }
     if (bytes.length !== length) return c.json({ error: { code: 'invalid_chunk', message: 'Body length does not match Content-Length' } }, 400);
-    p.hash.update(bytes);
+    // A chunk arriving after a restart continues the upload; its digest is then unknown (sha256 null).
+    hashes.get(p.id)?.update(bytes);
     p.received += bytes.length;
     const rec = recordOf(c);
     if (rec) rec.body = `<${bytes.length} bytes>`;
     if (p.received === p.videoSize) {
-      p.sha256 = p.hash.digest('hex');
+      p.sha256 = hashes.get(p.id)?.digest('hex') ?? null;
+      hashes.delete(p.id);
       p.completeAt = clock.now() + settings.processingMs;
+      save(p);
       return c.body(null, 201, progress());
     }
+    save(p);
     return c.body(null, 206, progress());
   });
 
@@ -443,6 +475,14 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     return ok(c, statusOf(p));
   });
 
+  // Anything else: TikTok's own envelope (docs/platforms/tiktok.md): 405 on a known path, else 404.
+  const PATHS = ['/v2/auth/authorize/', '/v2/oauth/token/', '/v2/user/info/', '/v2/post/publish/creator_info/query/', '/v2/post/publish/video/init/', '/upload/video/', '/v2/post/publish/status/fetch/'];
+  app.all('*', (c) => {
+    const path = hostPath(c, TIKTOK_HOST);
+    if (PATHS.includes(path)) return fail(c, 405, 'method_not_allowed', `Method ${c.req.method} is not allowed for ${path}.`);
+    return fail(c, 404, 'not_found', `No API at ${c.req.method} ${path}.`);
+  });
+
   return {
     host: TIKTOK_HOST,
     app,
@@ -453,7 +493,9 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     issueTokens: (clientKey = 'ck-sandbox', scope = 'user.info.basic,video.publish') => issue(creator.openId, scope, clientKey),
     refreshTokenUsed: (token: string) => refreshTokens.get(token)?.used ?? usedSandboxRefresh.has(token),
     /** Moves every publish along (posts appear in the log as time passes). */
-    tick: () => publishes.forEach(advance),
+    tick: () => {
+      for (const p of publishes.values()) advance(p);
+    },
   };
 }
 

@@ -3,9 +3,10 @@ import { Hono, type Context } from 'hono';
 import twitterText from 'twitter-text';
 import type { Clock } from '../../../util/clock';
 import { parseOAuth1Header, verifyOAuth1 } from '../oauth1';
-import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
+import { isSandboxToken } from '../../shared/is-sandbox-token';
 import { multipartFields, parseMultipart } from '../../shared/sim/multipart';
 import { simState, type SimState } from '../../shared/sim/sim-state';
+import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import { hostPath, recorder, recordOf, SimulatorLog } from '../../shared/sim/simulator-recorder';
 import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { isExtrasProblem, readTweetExtras } from './tweet-extras';
@@ -93,9 +94,6 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   /** Simulated accounts by user id; one per sandbox connection besides the default one. */
   const users = state.map<XSimUser>('users');
   if (!users.has(defaultUser.id)) users.set(defaultUser.id, defaultUser);
-  /** Sandbox account key (sandboxAccountKey) -> user id. */
-  const sandboxAccounts = state.map<string>('sandbox-accounts');
-  const nextUser = state.counter('user', 1_000_000_000_000_000_101n);
   const tokens = state.map<TokenInfo>('tokens');
   const refreshTokens = state.map<{ clientId: string; userId: string; used: boolean; scope: string }>('refresh-tokens');
   const usedSandboxRefresh = state.map<true>('spent-sandbox-refresh');
@@ -109,16 +107,11 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   const nextPoll = state.counter('poll', 1_770_000_000_000_000_000n);
 
   /** The simulated user a sandbox token acts as: its connection's own account, created on first use. */
-  function sandboxUser(token: string): string {
-    const key = sandboxAccountKey(token);
-    if (key === null) return defaultUser.id;
-    const known = sandboxAccounts.get(key);
-    if (known) return known;
-    const id = String(nextUser());
-    users.set(id, { id, username: `sandbox_x_${BigInt(id) - 1_000_000_000_000_000_000n}`, name: 'Sandbox X' });
-    sandboxAccounts.set(key, id);
+  const sandboxUser = sandboxAccounts(state, 'user', 1_000_000_000_000_000_101n, defaultUser.id, (n) => {
+    const id = String(n);
+    users.set(id, { id, username: `sandbox_x_${n - 1_000_000_000_000_000_000n}`, name: 'Sandbox X' });
     return id;
-  }
+  });
 
   const problem = (c: Context, status: number, kind: ProblemKind, title: string, detail: string, extra: Record<string, string> = {}) =>
     c.body(JSON.stringify({ type: `https://api.x.com/2/problems/${kind}`, title, detail, status, ...extra }), status as 400, { 'content-type': 'application/problem+json' });

@@ -3,9 +3,10 @@ import { Hono, type Context } from 'hono';
 import type { Clock } from '../../../util/clock';
 import { dropConnection } from '../../shared/drop-connection';
 import { hostPath, recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
-import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
+import { isSandboxToken } from '../../shared/is-sandbox-token';
 import { parseMultipart } from '../../shared/sim/multipart';
 import { simState, type SimState } from '../../shared/sim/sim-state';
+import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import { readBody } from '../../shared/read-body';
 import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { nextPacificMidnight } from '../pacific-midnight';
@@ -61,9 +62,6 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   /** Channels by id; one per sandbox connection besides the default one. */
   const channels = state.map<{ id: string; title: string }>('channels');
   if (!channels.has(channel.id)) channels.set(channel.id, channel);
-  /** Sandbox account key (sandboxAccountKey) -> channel id. */
-  const sandboxAccounts = state.map<string>('sandbox-accounts');
-  const nextChannel = state.counter('channel', 1n);
   const tokens = state.map<{ expiresAt: number; scope: string; channelId?: string }>('tokens');
   const refreshTokens = state.map<{ clientId: string; scope: string; revoked: boolean; channelId?: string }>('refresh-tokens');
   const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null; expiresAt: number; used: boolean; scope: string }>();
@@ -75,17 +73,11 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   const quotas = state.map<{ resetAt: number; used: number }>('quota');
 
   /** The channel a sandbox token acts as: its connection's own, created on first use. */
-  function sandboxChannel(token: string): string {
-    const key = sandboxAccountKey(token);
-    if (key === null) return channel.id;
-    const known = sandboxAccounts.get(key);
-    if (known) return known;
-    const n = nextChannel();
+  const sandboxChannel = sandboxAccounts(state, 'channel', 1n, channel.id, (n) => {
     const id = `UCsandbox${String(n).padStart(15, '0')}`;
     channels.set(id, { id, title: `Sandbox YouTube ${n}` });
-    sandboxAccounts.set(key, id);
     return id;
-  }
+  });
 
   const gError = (c: Context, status: number, reason: string, message: string, domain = 'youtube.video', extra: Record<string, unknown> = {}) =>
     c.json({ error: { code: status, message, errors: [{ message, domain, reason, ...extra }] } }, status as 400);
@@ -196,7 +188,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   api.post('/upload/youtube/v3/videos', async (c) => {
     const channelId = authenticate(c);
     if (!channelId) return unauthenticated(c);
-    const q = c.req.query();
+    const q = googleQuery(c);
     const uploadType = q.uploadType ?? 'media';
     if (!['resumable', 'multipart', 'media'].includes(uploadType)) return gError(c, 400, 'invalidUploadType', `Invalid uploadType: ${uploadType}. Use resumable, multipart or media.`, 'global');
     const partProblem = checkParts(q.part, INSERT_PARTS);
@@ -300,7 +292,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     }
     if (bytes.length !== length) return gError(c, 400, 'badRequest', 'The body is shorter than Content-Length.', 'global');
     if (s.received === s.size) {
-      s.video = partsOf(makeVideo(s, hashes.get(s.id)?.digest('hex') ?? null), c.req.query('part') ?? 'snippet,status');
+      s.video = partsOf(makeVideo(s, hashes.get(s.id)?.digest('hex') ?? null), googleQuery(c).part ?? 'snippet,status');
       hashes.delete(s.id);
       sessions.set(s.id, s);
       return c.json(s.video, 201);
@@ -312,7 +304,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   api.get('/youtube/v3/channels', (c) => {
     const channelId = authenticate(c);
     if (!channelId) return unauthenticated(c);
-    const q = c.req.query();
+    const q = googleQuery(c);
     const partProblem = checkParts(q.part, CHANNEL_PARTS);
     if (partProblem) return gError(c, 400, partProblem.reason, partProblem.message, 'youtube.parameter', { location: 'part', locationType: 'parameter' });
     const ids = q.mine === 'true' ? [channelId] : q.id !== undefined ? q.id.split(',') : null;
@@ -343,7 +335,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   api.get('/youtube/v3/videos', (c) => {
     const channelId = authenticate(c);
     if (!channelId) return unauthenticated(c);
-    const q = c.req.query();
+    const q = googleQuery(c);
     const partProblem = checkParts(q.part, VIDEO_PARTS);
     if (partProblem) return gError(c, 400, partProblem.reason, partProblem.message, 'youtube.parameter', { location: 'part', locationType: 'parameter' });
     if (q.id === undefined) return gError(c, 400, 'missingRequiredParameter', 'No filter selected. Expected one of: id, myRating, chart.', 'youtube.parameter');
@@ -361,7 +353,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   api.put('/youtube/v3/videos', async (c) => {
     const channelId = authenticate(c);
     if (!channelId) return unauthenticated(c);
-    const part = c.req.query('part');
+    const part = googleQuery(c).part;
     const partProblem = checkParts(part, UPDATE_PARTS);
     if (partProblem) return gError(c, 400, partProblem.reason, partProblem.message, 'youtube.parameter', { location: 'part', locationType: 'parameter' });
     const body = (await c.req.json().catch(() => null)) as { id?: string; snippet?: Record<string, unknown>; status?: Record<string, unknown> } | null;
@@ -424,7 +416,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
 
   // The consent page (accounts.google.com/o/oauth2/v2/auth): the simulated user approves.
   oauth.get('/o/oauth2/v2/auth', (c) => {
-    const q = c.req.query();
+    const q = googleQuery(c);
     if (!q.client_id || q.response_type !== 'code' || !q.redirect_uri || !q.scope) return c.text('Error 400: invalid_request', 400);
     const code = `4/sim-${randomBytes(12).toString('base64url')}`;
     codes.set(code, { clientId: q.client_id, redirectUri: q.redirect_uri, challenge: q.code_challenge ?? null, expiresAt: clock.now() + 10 * 60_000, used: false, scope: q.scope });
@@ -524,4 +516,12 @@ function etagOf(value: unknown): string {
 /** Google's list envelope: kind, etag, pageInfo, items. */
 function listEnvelope(kind: string, items: Array<Record<string, unknown>>): Record<string, unknown> {
   return { kind, etag: etagOf(items), pageInfo: { totalResults: items.length, resultsPerPage: Math.max(items.length, 5) }, items };
+}
+
+/**
+ * The query as Google reads it: a repeated parameter (`part=snippet&part=status`, as
+ * `googleapis` sends arrays) is the same as its values joined by commas (`part=snippet,status`).
+ */
+function googleQuery(c: Context): Record<string, string> {
+  return Object.fromEntries(Object.entries(c.req.queries()).map(([k, v]) => [k, v.join(',')]));
 }
