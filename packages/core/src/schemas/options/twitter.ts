@@ -29,7 +29,7 @@ export const TwitterPollSchema = z
       .max(TWITTER_POLL.maxMinutes, { error: 'a poll runs at most 7 days (10080 minutes)' })
       .meta({ description: 'poll.duration_minutes: 5 to 10080 (7 days).' }),
   })
-  .meta({ id: 'TwitterPoll', description: 'An X poll (CreatePostsPoll). A post with a poll takes no media and no quote.' });
+  .meta({ description: 'An X poll (CreatePostsPoll). A post with a poll takes no media and no quote.' });
 
 export const TwitterOptionsSchema = z
   .strictObject({
