@@ -11,6 +11,12 @@ interface ZodDef {
 }
 const defOf = (field: z.ZodType) => (field as unknown as { def: ZodDef }).def;
 
+/** An option field with `optional` unwrapped. */
+function unwrap(field: z.ZodType): z.ZodType {
+  const def = defOf(field);
+  return def.type === 'optional' && def.innerType ? unwrap(def.innerType) : field;
+}
+
 /** The zod type name of an option field (optional unwrapped): boolean, number, array, string, enum, union, object. */
 function kindOf(field: z.ZodType): string {
   const def = defOf(field);
@@ -80,9 +86,23 @@ export function parseOptionFlags(values: readonly string[], platforms: readonly 
     const schema = (PLATFORM_OPTION_SCHEMAS as Record<string, z.ZodObject | undefined>)[platform];
     if (!schema) throw new UsageError(`--option ${key}: ${platform} has no options (platforms with options: ${Object.keys(PLATFORM_OPTION_SCHEMAS).join(', ')})`);
     if (!platforms.includes(platform)) throw new UsageError(`--option ${key}: ${platform} is not among the chosen platforms`);
-    const field = schema.shape[name] as z.ZodType | undefined;
-    if (!field) throw new UsageError(`--option ${key}: ${platform} has no option "${name}" (options: ${Object.keys(schema.shape).join(', ')})`);
-    (out[platform] ??= {})[name] = typed(key, field, v.slice(eq + 1));
+    // A nested option (twitter.poll.options=…) walks into its object, one name per dot; a whole object is JSON.
+    let shape = schema.shape as Record<string, z.ZodType>;
+    let into = (out[platform] ??= {});
+    const names = name.split('.');
+    for (const [i, n] of names.entries()) {
+      const field = shape[n];
+      const where = [platform, ...names.slice(0, i)].join('.');
+      if (!field) throw new UsageError(`--option ${key}: ${where} has no option "${n}" (options: ${Object.keys(shape).join(', ')})`);
+      if (i === names.length - 1) {
+        into[n] = typed(key, field, v.slice(eq + 1));
+      } else {
+        const inner = unwrap(field);
+        if (defOf(inner).type !== 'object') throw new UsageError(`--option ${key}: ${where}.${n} has no fields`);
+        shape = (inner as z.ZodObject).shape as Record<string, z.ZodType>;
+        into = (into[n] ??= {}) as Record<string, unknown>;
+      }
+    }
   }
   return out as PlatformOptions;
 }

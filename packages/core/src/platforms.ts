@@ -2,7 +2,7 @@
 export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts'] as const;
+export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts', 'photo'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
 export type MediaKind = 'image' | 'video';
@@ -64,10 +64,11 @@ export const PLATFORM_INFO: Readonly<Record<Platform, PlatformInfo>> = Object.fr
     pullsMedia: true,
   },
   tiktok: {
-    types: ['video'],
+    // photo: TikTok's photo mode, 1-35 JPEG/WebP images pulled from public URLs (docs/reference/platforms.md §12.5.3).
+    types: ['video', 'photo'],
     defaultType: 'video',
     caption: { max: 2200, counting: 'utf16' },
-    media: { video: rule(1, 1, VIDEO) },
+    media: { video: rule(1, 1, VIDEO), photo: rule(1, 35, ['image']) },
     pullsMedia: false,
   },
   youtube: {

@@ -15,7 +15,7 @@ export function definePublish(program: Program, kit: Kit): void {
       .option('--now', 'publish now')
       .option('--at <time>', 'when: ISO time (2026-12-25T10:00:00Z; no zone = local time) or +30m/+2h from now')
       .option('--offset <key=when>', 'per type/platform time: story=+0h, feed=+1h, instagram.story=<ISO> (repeatable)', collect)
-      .option('--option <platform.field=value>', 'a platform option, typed from its schema: youtube.title="…", youtube.privacy_status=unlisted, youtube.tags=a,b, tiktok.privacy_level=SELF_ONLY, tiktok.disable_duet=true (repeatable; see `socialpub platforms` and docs/cli.md)', collect)
+      .option('--option <platform.field=value>', 'a platform option, typed from its schema: youtube.title="…", youtube.privacy_status=unlisted, youtube.tags=a,b, tiktok.privacy_level=SELF_ONLY, tiktok.disable_duet=true, twitter.poll.options=Yes,No (a list item with a comma: ["a, b","c"]) (repeatable; see `socialpub platforms` and docs/cli.md)', collect)
       .option('--thread <text>', 'a follow-up part published as a reply to the part before, on twitter and threads (repeatable, in order)', collect)
       .option('--thread-media <files>', 'media of the --thread of the same rank: URLs or local files, comma-separated; - for none (repeatable)', collect)
       .option('--first-comment <text>', 'a comment posted under the post once it is out (instagram, facebook, youtube; a self-reply on twitter and threads)')

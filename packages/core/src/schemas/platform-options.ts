@@ -3,12 +3,14 @@ import { FacebookOptionsSchema } from './options/facebook';
 import { InstagramOptionsSchema } from './options/instagram';
 import { ThreadsOptionsSchema } from './options/threads';
 import { TiktokOptionsSchema } from './options/tiktok';
+import { TwitterOptionsSchema } from './options/twitter';
 import { YoutubeOptionsSchema } from './options/youtube';
 
 export * from './options/facebook';
 export * from './options/instagram';
 export * from './options/threads';
 export * from './options/tiktok';
+export * from './options/twitter';
 export * from './options/youtube';
 
 /** The options schema of each platform that has options so far. */
@@ -18,6 +20,7 @@ export const PLATFORM_OPTION_SCHEMAS = {
   instagram: InstagramOptionsSchema,
   facebook: FacebookOptionsSchema,
   threads: ThreadsOptionsSchema,
+  twitter: TwitterOptionsSchema,
 } as const;
 
 export const PlatformOptionsSchema = z
@@ -27,6 +30,7 @@ export const PlatformOptionsSchema = z
     instagram: InstagramOptionsSchema.optional(),
     facebook: FacebookOptionsSchema.optional(),
     threads: ThreadsOptionsSchema.optional(),
+    twitter: TwitterOptionsSchema.optional(),
   })
   .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });
 export type PlatformOptions = z.infer<typeof PlatformOptionsSchema>;

@@ -23,6 +23,15 @@ export const TargetRemovalSchema = z
   })
   .meta({ id: 'TargetRemoval', description: 'The last take-down attempt of a target that is still published, else null.' });
 
+export const FollowUpSchema = z
+  .object({
+    status: z.enum(['done', 'failed', 'unknown']).meta({ description: 'unknown: the request was sent and no answer came (it may have taken effect).' }),
+    id: z.string().optional().meta({ description: 'What the step made, when it has an id (a playlist item).' }),
+    error: z.string().optional(),
+  })
+  .meta({ id: 'FollowUp' });
+export type FollowUp = z.infer<typeof FollowUpSchema>;
+
 export const TargetSchema = z
   .object({
     platform: PlatformId,
@@ -44,6 +53,10 @@ export const TargetSchema = z
     // Take-downs (POST /content/scheduled/unpublish): always sent; optional in the type for older fixtures.
     removed_at: InstantOut.nullable().optional().meta({ description: 'When the post was taken down (status removed), else null.' }),
     removal: TargetRemovalSchema.nullable().optional(),
+    follow_ups: z
+      .record(z.string(), FollowUpSchema)
+      .optional()
+      .meta({ description: 'Steps after the post that do not decide whether it is published (youtube: thumbnail, playlist), by name; present once a step ran. A failed step leaves the post published.' }),
   })
   .meta({ id: 'Target' });
 export type Target = z.infer<typeof TargetSchema>;

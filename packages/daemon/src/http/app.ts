@@ -65,14 +65,14 @@ export interface AppDeps {
   adapters?: Map<Platform, PlatformAdapter>;
   /** Take-down support per platform. Default: createRemovers(config.platforms). */
   removers?: Map<Platform, RemoverEntry>;
-  /** Where sandbox connections' take-downs reach the simulators (the daemon's own URL); default: none served. */
-  sandboxBaseUrl?: (platform: Platform, host: string) => string;
   /** Mounted at /api/agents/v1/media behind auth, the media rate limit, the body limit (not on POST /upload) and Idempotency-Key on POST /prepare. */
   mediaRoutes?: Hono<AppEnv>;
   /** Prepared files, mounted at /files, unauthenticated. */
   fileRoutes?: Hono;
   /** Platform simulators for sandbox connections, mounted at /sandbox, unauthenticated. */
   sandbox?: Hono;
+  /** Where a sandbox connection's simulator answers for `host` (the daemon's own URL), for calls outside a publish: take-downs and the account checks at acceptance (TikTok's creator info); default: none served. */
+  sandboxBaseUrl?: (platform: Platform, host: string) => string;
   /** How the client address is found for the failed-authentication limit (default: socket, or X-Forwarded-For behind a proxy). */
   clientAddress?: (c: Context) => string;
   /** Wakes SSE streams on new events. Default: a hub of its own (not started: tests call check()). */
@@ -116,7 +116,16 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const commits = store.commits;
   const mediaLookup = deps.mediaLookup ?? guessingMediaLookup;
   const adapters = deps.adapters ?? createAdapters(config.platforms);
-  const jobs = createJobsService({ store, clock, logger, scheduler, mediaLookup, adapters, publicBaseUrl: config.publicUrl });
+  const jobs = createJobsService({
+    store,
+    clock,
+    logger,
+    scheduler,
+    mediaLookup,
+    adapters,
+    publicBaseUrl: config.publicUrl,
+    ...(deps.sandboxBaseUrl ? { sandboxBaseUrl: deps.sandboxBaseUrl } : {}),
+  });
   const removers = deps.removers ?? createRemovers(config.platforms);
   // Calls on a connection's behalf outside a publish (take-downs, TikTok creator info).
   const calls: ConnectionCallDeps = { connections: store.connections, clock, logger, sandboxBaseUrl: deps.sandboxBaseUrl ?? null };

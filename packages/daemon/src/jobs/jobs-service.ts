@@ -18,6 +18,7 @@ import type { User } from '../store/users';
 import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
 import { ServiceError, invalidInput } from '../util/service-error';
+import { checkAccounts } from './account-checks';
 import { checkPublish, checkPublishRequest, checkRules } from './check-publish';
 import { jobChangeEvent } from './job-events';
 import { isNotStarted, planUpdate } from './plan-update';
@@ -37,6 +38,8 @@ export interface JobsServiceDeps {
   adapters: Map<Platform, PlatformAdapter>;
   /** config.publicUrl: where prepared media is served from, for the platforms that fetch it. */
   publicBaseUrl: string | null;
+  /** The simulator's base URL for sandbox connections, for the account checks (TikTok's creator info). */
+  sandboxBaseUrl?: (platform: Platform, host: string) => string;
 }
 
 /** A job the service stored, as the API shows it, with a one-line account of the change. */
@@ -74,6 +77,7 @@ const statusOf = (job: JobRecord) => deriveJobStatus(job.targets.map((t) => t.st
 export function createJobsService(deps: JobsServiceDeps) {
   const { store, clock } = deps;
   const rules = { store, mediaLookup: deps.mediaLookup, adapters: deps.adapters, publicBaseUrl: deps.publicBaseUrl };
+  const accounts = { store, clock, logger: deps.logger, adapters: deps.adapters, ...(deps.sandboxBaseUrl ? { sandboxBaseUrl: deps.sandboxBaseUrl } : {}) };
 
   /** The job, if it exists and belongs to the user: not_found when unknown, forbidden when another user's. */
   function ownJob(user: User, jobId: string): JobRecord {
@@ -141,11 +145,15 @@ export function createJobsService(deps: JobsServiceDeps) {
       const now = clock.now();
       const check = checkPublishRequest(rules, user, request, now);
       if (!check.ok) throw new ServiceError(check.code, check.message, check.details);
+      const media = deps.mediaLookup.describe(user.id, request.media_urls ?? []);
+      const account = await checkAccounts(accounts, user.id, { targets: check.targets, media, platformOptions: request.platform_options });
+      if (account.issues.length > 0) throw invalidInput(account.issues);
       // One transaction, one fsync: the job (a series: its first occurrences), its targets,
       // its time facts and what the caller commits with them, answered once on disk
       // (group-committed; see store/commits.ts).
       const { result, targetIds } = await store.commits.durable(() => {
         const accepted = acceptTimed(store, user, check, now, opts.source);
+        if (account.warnings.length > 0) accepted.result.warnings = [...(accepted.result.warnings ?? []), ...account.warnings];
         opts.alsoCommit?.(accepted.result, now);
         return accepted;
       });
@@ -154,12 +162,14 @@ export function createJobsService(deps: JobsServiceDeps) {
     },
 
     /** The dry run of publish: the same checks on the raw body, reported instead of stored. */
-    validate(user: User, body: unknown): ValidateResult {
+    async validate(user: User, body: unknown): Promise<ValidateResult> {
       const check = checkPublish(rules, user, body, clock.now());
       const targets = check.targets.map((t) => ({ platform: t.platform, type: t.type, scheduled_for: formatInstant(t.dueAt) }));
-      return check.ok
-        ? { success: true, valid: true, targets, errors: [], warnings: repeatedCaptionWarnings(check.request, check.timing.series?.occurrences.length ?? 1) }
-        : { success: true, valid: false, targets, errors: check.details.map((d) => ({ ...d, code: check.code })), warnings: [] };
+      if (!check.ok) return { success: true, valid: false, targets, errors: check.details.map((d) => ({ ...d, code: check.code })), warnings: [] };
+      const media = deps.mediaLookup.describe(user.id, check.request.media_urls ?? []);
+      const account = await checkAccounts(accounts, user.id, { targets: check.targets, media, platformOptions: check.request.platform_options });
+      if (account.issues.length > 0) return { success: true, valid: false, targets, errors: account.issues.map((d) => ({ ...d, code: 'invalid_request' })), warnings: [] };
+      return { success: true, valid: true, targets, errors: [], warnings: [...repeatedCaptionWarnings(check.request, check.timing.series?.occurrences.length ?? 1), ...account.warnings] };
     },
 
     /** Edits a job's captions and times; the targets not yet started move, the rules run again on the new captions. */
@@ -186,6 +196,14 @@ export function createJobsService(deps: JobsServiceDeps) {
         }
       }
       if (issues.length > 0) throw invalidInput(issues);
+      const changedOptions: Record<string, unknown> = upd.platform_options ?? {};
+      const optionTargets = movable.filter((t) => changedOptions[t.platform] !== undefined);
+      if (optionTargets.length > 0) {
+        // Changed options meet the account's current rules (TikTok's creator info) as at acceptance.
+        const media = deps.mediaLookup.describe(user.id, job.mediaUrls);
+        const account = await checkAccounts(accounts, user.id, { targets: optionTargets, media, platformOptions: plan.platformOptions });
+        if (account.issues.length > 0) throw invalidInput(account.issues);
+      }
 
       const { moves, ...fields } = plan;
       const moved = await store.commits.durable(() => {

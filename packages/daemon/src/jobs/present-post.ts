@@ -1,4 +1,4 @@
-import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf, type JobFollowUps, type Post, type Target } from '@socialpub/core';
+import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf, type FollowUp, type JobFollowUps, type Post, type Target } from '@socialpub/core';
 import { NO_TIMES, type JobTimes } from '../store/job-times';
 import type { JobRecord, TargetRecord } from '../store/jobs';
 
@@ -20,10 +20,20 @@ export function presentTarget(t: TargetRecord, zone = 'UTC', asked: JobFollowUps
     scheduled_local: wallTimeOf(t.dueAt, zone),
     removed_at: t.removedAt === null ? null : formatInstant(t.removedAt),
     removal: t.removal === null ? null : { state: t.removal.state, code: t.removal.code, message: t.removal.message, at: formatInstant(t.removal.at) },
+    ...(t.postSteps ? { follow_ups: presentFollowUps(t.postSteps) } : {}),
   };
   if (threadFor(asked, t.platform).length > 0) out.thread_posts = t.followUps.thread ?? [];
   if (firstCommentFor(asked, t.platform, t.type) !== null) out.comment = t.followUps.comment ?? null;
   return out;
+}
+
+function presentFollowUps(steps: NonNullable<TargetRecord['postSteps']>): Record<string, FollowUp> {
+  return Object.fromEntries(
+    Object.entries(steps).map(([name, s]) => [
+      name,
+      { status: s.status === 'requested' ? 'unknown' : s.status, ...(s.id !== undefined ? { id: s.id } : {}), ...(s.error !== undefined ? { error: s.error } : {}) },
+    ]),
+  );
 }
 
 /** A job as the API shows it; the status is derived from its targets, local times from its zone. */

@@ -22,6 +22,13 @@ export interface PlatformAdapter {
    * problems with paths into the publish request (e.g. `platform_captions.twitter`).
    */
   validate(input: ValidationInput): ErrorDetail[];
+  /**
+   * Rules that need the account itself (e.g. TikTok's creator info), run when a request is
+   * validated, accepted and PATCHed, after the other rules passed. `issues` are 400s with
+   * paths into the request; `unavailable` says the account could not be asked (the request
+   * is then accepted and the platform's own check before posting decides).
+   */
+  checkAccount?(input: AccountCheckInput): Promise<AccountCheckResult>;
   /** Runs (or resumes, from ctx.checkpoint) the publishing sequence. Throws a PublishError subclass on failure. */
   publish(ctx: PublishContext): Promise<PublishOutcome>;
   /**
@@ -40,6 +47,33 @@ export interface ValidationInput {
   publicBaseUrl: string | null;
   /** This platform's platform_options as its core schema accepted them ({} or absent when none): checked against the target's type and media. */
   options?: Record<string, unknown>;
+}
+
+/** What a live call on behalf of a connection needs, outside a publish too (a subset of PublishContext). */
+export type AccountAccess = Pick<PublishContext, 'credentials' | 'saveTokens' | 'markConnectionExpired' | 'baseUrl' | 'clock' | 'signal' | 'log'>;
+
+export interface AccountCheckInput {
+  type: ContentType;
+  media: ValidationMedia[];
+  /** The platform's platform_options entry ({} when none). */
+  options: Record<string, unknown>;
+  account: AccountAccess;
+}
+
+export type AccountCheckResult = { issues: ErrorDetail[] } | { unavailable: string };
+
+/**
+ * Steps after the post that do not decide whether it is published (a YouTube thumbnail or
+ * playlist): kept in the checkpoint under FOLLOW_UPS_KEY, step name -> result, and shown
+ * on the target as `follow_ups`. Their failure never fails the target.
+ */
+export const FOLLOW_UPS_KEY = 'followUps';
+export interface FollowUp {
+  status: 'done' | 'failed';
+  /** What the step made, when it made something with an id (a playlist item). */
+  id?: string;
+  /** Why it failed. */
+  error?: string;
 }
 
 export interface PublishOutcome {

@@ -25,6 +25,15 @@ export interface TargetRecord {
   removedAt: number | null;
   /** The last take-down that did not end in removed (store/removals.ts), else null. */
   removal: TargetRemoval | null;
+  /** Steps after the post (a YouTube thumbnail, playlist), from the adapter's checkpoint; absent when none. */
+  postSteps?: Record<string, FollowUpRecord>;
+}
+
+/** One follow-up step as the checkpoint holds it (platforms/adapter.ts FollowUp; `requested`: sent, answer unknown). */
+export interface FollowUpRecord {
+  status: 'done' | 'failed' | 'requested';
+  id?: string;
+  error?: string;
 }
 
 export interface JobRecord {
@@ -101,6 +110,8 @@ interface TargetRow {
   updated_at: number;
   removed_at: number | null;
   removal: string | null;
+  /** The checkpoint's followUps (JSON text), or null. */
+  post_steps: string | null;
 }
 
 const toTarget = (r: TargetRow): TargetRecord => ({
@@ -123,6 +134,7 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   updatedAt: r.updated_at,
   removedAt: r.removed_at,
   removal: r.removal === null ? null : (JSON.parse(r.removal) as TargetRemoval),
+  ...(r.post_steps ? { postSteps: JSON.parse(r.post_steps) as Record<string, FollowUpRecord> } : {}),
 });
 
 const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
@@ -159,7 +171,7 @@ export interface ListOptions {
 }
 
 const TARGET_COLUMNS =
-  'id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, follow_ups, updated_at, removed_at, removal';
+  "id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, follow_ups, updated_at, removed_at, removal, json_extract(checkpoint, '$.followUps') AS post_steps";
 const JOB_COLUMNS =
   'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at';
 const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";

@@ -81,7 +81,7 @@ describe('jobs service (called without HTTP)', () => {
     const expected = { path: 'caption', platform: 'twitter', type: 'tweet', message: 'twitter captions are at most 280 characters (this one counts 281)' };
     expect(e.details).toEqual([expected]);
 
-    const v = jobs.validate(user, { caption: long, platforms: ['twitter'], scheduled_for: iso(10) });
+    const v = await jobs.validate(user, { caption: long, platforms: ['twitter'], scheduled_for: iso(10) });
     expect(v.valid).toBe(false);
     expect(v.errors).toEqual([{ ...expected, code: 'invalid_request' }]);
 
@@ -92,8 +92,8 @@ describe('jobs service (called without HTTP)', () => {
     expect(store.jobs.get(ok.job_id)!.caption).toBe('short');
   });
 
-  it('validate reports schema problems as data, with no job stored', () => {
-    const v = jobs.validate(user, { platforms: ['twitter'] });
+  it('validate reports schema problems as data, with no job stored', async () => {
+    const v = await jobs.validate(user, { platforms: ['twitter'] });
     expect(v.valid).toBe(false);
     expect(v.errors.map((d) => [d.path, d.code])).toEqual([['caption', 'invalid_request']]);
     expect(store.jobs.list(user.id, { status: 'all', limit: 10, after: null }).jobs).toEqual([]);

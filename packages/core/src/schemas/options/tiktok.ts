@@ -25,11 +25,18 @@ export const TiktokOptionsSchema = z
       .max(2_147_483_647, { error: 'video_cover_timestamp_ms is an int32' })
       .optional()
       .meta({ description: 'post_info.video_cover_timestamp_ms: the frame used as the cover. Unset (or past the end): the first frame.' }),
+    photo_cover_index: z
+      .number()
+      .int({ error: 'photo_cover_index is a whole number' })
+      .min(0, { error: 'photo_cover_index counts from 0' })
+      .optional()
+      .meta({ description: 'Photo posts: source_info.photo_cover_index, the 0-based index of the image used as the cover; it must be one of the post\'s images. Default 0.' }),
+    auto_add_music: z.boolean().optional().meta({ description: 'Photo posts: post_info.auto_add_music, lets TikTok add music to the photos. Default false.' }),
   })
   .check((ctx) => {
     if (ctx.value.brand_content_toggle === true && ctx.value.privacy_level === 'SELF_ONLY') {
       ctx.issues.push({ code: 'custom', input: ctx.value, path: ['privacy_level'], message: 'branded content (brand_content_toggle) cannot be private (SELF_ONLY)' });
     }
   })
-  .meta({ id: 'TiktokOptions', description: 'TikTok video options (post_info of the direct post).' });
+  .meta({ id: 'TiktokOptions', description: 'TikTok options (post_info of the direct post; photo posts also source_info.photo_cover_index). disable_duet, disable_stitch and video_cover_timestamp_ms apply to videos only.' });
 export type TiktokOptions = z.infer<typeof TiktokOptionsSchema>;

@@ -41,6 +41,19 @@ export const YoutubeOptionsSchema = z
       .meta({ description: 'snippet.categoryId, an id from videoCategories.list (e.g. "22" People & Blogs, "27" Education). Default: the connection\'s, else "22".' }),
     made_for_kids: z.boolean().optional().meta({ description: 'status.selfDeclaredMadeForKids. Default: the connection\'s setting, else false.' }),
     notify_subscribers: z.boolean().optional().meta({ description: 'The notifySubscribers query parameter of videos.insert. Default: the connection\'s setting, else true.' }),
+    thumbnail_url: z
+      .url({ protocol: /^https?$/, error: 'thumbnail_url must be an http(s) URL' })
+      .refine((u) => !/^https?:\/\/[^/]*@/.test(u), { error: 'URLs with a user name or password are not accepted' })
+      .optional()
+      .meta({
+        description:
+          'A custom thumbnail set after the upload (thumbnails.set): a JPEG or PNG of at most 50 MB, fetched by the daemon from a public address. Needs a verified channel. A thumbnail that fails leaves the video published and is shown in the target\'s follow_ups.',
+      }),
+    playlist_id: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{2,64}$/, { error: 'playlist_id is a YouTube playlist id such as PLxxxxxxxxxxxxxxxx' })
+      .optional()
+      .meta({ description: 'A playlist of the channel the video is added to after the upload (playlistItems.insert). A failure leaves the video published and is shown in the target\'s follow_ups.' }),
   })
   .meta({ id: 'YoutubeOptions', description: 'YouTube video options (videos.insert snippet and status).' });
 export type YoutubeOptions = z.infer<typeof YoutubeOptionsSchema>;

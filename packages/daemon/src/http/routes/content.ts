@@ -30,5 +30,5 @@ export function contentRoutes(deps: RouteDeps) {
       c.get('log').info('job created', { job_id: result.job_id, user_id: user.id, status: result.status, targets: result.targets.length });
       return c.json(result, 200);
     })
-    .post('/validate', async (c) => c.json(deps.jobs.validate(c.get('user'), await readJsonObject(c)), 200));
+    .post('/validate', async (c) => c.json(await deps.jobs.validate(c.get('user'), await readJsonObject(c)), 200));
 }

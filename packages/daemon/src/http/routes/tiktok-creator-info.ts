@@ -3,7 +3,7 @@ import { Hono } from 'hono';
 import type { ConnectionCallDeps } from '../../platforms/connection-call';
 import { connectionCall } from '../../platforms/connection-call';
 import { AuthExpiredError, PublishError, RateLimitedError } from '../../platforms/errors';
-import { fetchCreatorInfo } from '../../platforms/tiktok/creator-info';
+import { creatorInfoView } from '../../platforms/tiktok/creator-info';
 import { ServiceError } from '../../util/service-error';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
@@ -20,7 +20,7 @@ export function tiktokCreatorInfoRoutes(deps: RouteDeps & { calls: ConnectionCal
     if (!credentials) throw new ServiceError('platform_not_connected', 'tiktok is not connected: run `socialpub connect tiktok` first', [{ path: 'platform', message: 'not connected', platform: 'tiktok' }]);
     try {
       const ctx = connectionCall(deps.calls, 'tiktok', credentials, AbortSignal.timeout(60_000), { op: 'creator_info', request: c.get('requestId') });
-      const body: TiktokCreatorInfoResponse = { success: true, creator_info: await fetchCreatorInfo(ctx) };
+      const body: TiktokCreatorInfoResponse = { success: true, creator_info: await creatorInfoView(ctx) };
       return c.json(body, 200);
     } catch (err) {
       if (err instanceof AuthExpiredError) throw new ServiceError('forbidden', `TikTok refused the connection's token (${err.message}); reconnect with \`socialpub connect tiktok\``);

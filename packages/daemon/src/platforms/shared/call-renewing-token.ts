@@ -1,4 +1,4 @@
-import type { CallContext } from '../adapter';
+import type { AccountAccess } from '../adapter';
 
 /**
  * Runs one API call for a target. When the platform refuses the access token (`refused`)
@@ -7,7 +7,7 @@ import type { CallContext } from '../adapter';
  * failure, the renewal's included, leaves through `mapError`.
  */
 export async function callRenewingToken<T>(
-  ctx: CallContext,
+  ctx: AccountAccess,
   run: () => Promise<T>,
   how: { refused(err: unknown): boolean; renew(): Promise<void>; mapError(err: unknown): Error },
 ): Promise<T> {

@@ -1,4 +1,4 @@
-import type { CallContext, Credentials, TokenUpdate } from '../adapter';
+import type { AccountAccess, Credentials, TokenUpdate } from '../adapter';
 import { AuthExpiredError, RetryableError } from '../errors';
 import type { TokenEnv, TokenRefresher } from './token-env';
 import { TokenRefreshError } from './token-refresh-error';
@@ -86,7 +86,7 @@ export async function refreshShared(creds: Credentials, refresher: TokenRefreshe
  * A usable access token for the target's connection: refreshed (and stored) first when it
  * is about to expire or when `force` is set (after a 401).
  */
-export async function ensureAccessToken(ctx: CallContext, refresher: TokenRefresher, options: { force?: boolean } = {}): Promise<string> {
+export async function ensureAccessToken(ctx: AccountAccess, refresher: TokenRefresher, options: { force?: boolean } = {}): Promise<string> {
   const creds = ctx.credentials;
   const cached = latest.get(creds.connectionId);
   if (cached && (cached.tokenObtainedAt ?? 0) > (creds.tokenObtainedAt ?? 0)) apply(creds, cached);

@@ -4,9 +4,9 @@ import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, Reconc
 import { PermanentError, PublishError, RetryableError } from '../errors';
 import { onlyVideo } from '../shared/only-video';
 import { readMediaChunk } from '../shared/read-media-chunk';
+import { checkCreatorAccount, queryCreatorInfo, type Privacy } from './creator-info';
 import { chunkRange, planChunks, TIKTOK_CHUNK_RULES, type ChunkPlan, type ChunkRules } from './chunk-plan';
 import { failReasonError, isPublishFailure, mapTikTokError } from './map-tiktok-error';
-import { queryCreatorInfo, type Privacy } from './creator-info';
 import { tiktokApi, tiktokClient } from './tiktok-api';
 import { TikTokTransportError, type TikTokClient } from './tiktok-client';
 import { validateTiktok } from './validate';
@@ -80,6 +80,7 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
   const maxWaitMs = deps.maxWaitMs ?? 30 * 60_000;
   const postIdWaitMs = deps.postIdWaitMs ?? 2 * 60_000;
   const defaults: Record<string, unknown> = deps.defaults ?? {};
+  const creatorDeps = { ...(deps.http ? { http: deps.http } : {}), requestTimeoutMs: deps.requestTimeoutMs };
 
   const clientFor = (ctx: PublishContext) => tiktokClient(ctx, deps);
   const api = tiktokApi;
@@ -87,10 +88,10 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
   const fetchStatus = (ctx: PublishContext, client: TikTokClient, publishId: string) =>
     api<StatusData>(ctx, client, 'status fetch', '/v2/post/publish/status/fetch/', { publish_id: publishId });
 
-  function outcome(cp: TiktokCheckpoint, publishId: string, status: StatusData): PublishOutcome {
+  function outcome(cp: TiktokCheckpoint, publishId: string, status: StatusData, kind: 'video' | 'photo'): PublishOutcome {
     const id = status.publicaly_available_post_id?.[0];
     const user = cp.username;
-    if (id !== undefined && id !== null) return { postId: String(id), postUrl: user ? `https://www.tiktok.com/@${user}/video/${String(id)}` : null };
+    if (id !== undefined && id !== null) return { postId: String(id), postUrl: user ? `https://www.tiktok.com/@${user}/${kind}/${String(id)}` : null };
     // Private (SELF_ONLY) and inbox posts never get a public id: the publish id identifies them.
     return { postId: publishId, postUrl: user ? `https://www.tiktok.com/@${user}` : null };
   }
@@ -212,9 +213,46 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
     return init.publish_id;
   }
 
+  /**
+   * A photo post (docs/reference/platforms.md §12.5.3): creator info and privacy as for a video, then
+   * content/init with the images' public URLs (PULL_FROM_URL is TikTok's only source for
+   * photos); the publish id is checkpointed before anything else happens.
+   */
+  async function startPhoto(ctx: PublishContext, client: TikTokClient): Promise<string> {
+    const info = await queryCreatorInfo(ctx, client);
+    const options = ctx.target.options as TiktokOptions;
+    const privacy = choosePrivacy({ ...defaults, ...ctx.credentials.meta }, info.privacy_level_options ?? [], options.privacy_level);
+    const images = ctx.media.map((m, i) => {
+      if (!m.publicUrl?.startsWith('https://')) {
+        throw new PermanentError(`TikTok pulls photos from public https URLs; image ${i + 1} has none (start the daemon with --public-url, or use a public image URL)`, { platformCode: 'no_public_url' });
+      }
+      return m.publicUrl;
+    });
+    const meta = ctx.credentials.meta;
+    const body = {
+      media_type: 'PHOTO',
+      post_mode: 'DIRECT_POST',
+      post_info: {
+        description: ctx.target.caption,
+        privacy_level: privacy,
+        disable_comment: info.comment_disabled === true || (options.disable_comment ?? meta.disable_comment === true),
+        auto_add_music: options.auto_add_music ?? false,
+        brand_content_toggle: options.brand_content_toggle ?? false,
+        brand_organic_toggle: options.brand_organic_toggle ?? false,
+      },
+      source_info: { source: 'PULL_FROM_URL', photo_images: images, photo_cover_index: options.photo_cover_index ?? 0 },
+      // Top level for photos, inside post_info for videos (§12.8).
+      is_aigc: options.is_aigc ?? meta.is_aigc === true,
+    };
+    await ctx.checkpoint.save({ privacy, username: info.creator_username ?? null });
+    const init = await api<{ publish_id: string }>(ctx, client, 'photo init', '/v2/post/publish/content/init/', body, true);
+    await ctx.checkpoint.save({ publishId: init.publish_id, source: 'PULL_FROM_URL', uploadedAll: true });
+    return init.publish_id;
+  }
+
   async function finish(ctx: PublishContext, client: TikTokClient, publishId: string, first?: StatusData): Promise<PublishOutcome> {
     const status = await waitForPublish(ctx, client, publishId, first);
-    const out = outcome(ctx.checkpoint.data as TiktokCheckpoint, publishId, status);
+    const out = outcome(ctx.checkpoint.data as TiktokCheckpoint, publishId, status, ctx.target.type === 'photo' ? 'photo' : 'video');
     await ctx.checkpoint.save({ postId: out.postId, postUrl: out.postUrl });
     return out;
   }
@@ -251,10 +289,16 @@ export function createTiktokAdapter(deps: TiktokAdapterDeps = {}): PlatformAdapt
   return {
     platform: 'tiktok',
     validate: validateTiktok,
+    checkAccount: (input) => checkCreatorAccount(input, creatorDeps),
 
     async publish(ctx) {
       const cp = ctx.checkpoint.data as TiktokCheckpoint;
       if (cp.postId) return { postId: cp.postId, postUrl: cp.postUrl ?? null };
+      if (ctx.target.type === 'photo') {
+        const client = await clientFor(ctx);
+        const resumed = await resume(ctx, client, ctx.media[0] as MediaItem);
+        return resumed ?? finish(ctx, client, await startPhoto(ctx, client));
+      }
       const item = onlyVideo(ctx.media, 'A TikTok post');
       const client = await clientFor(ctx);
       const resumed = await resume(ctx, client, item);

@@ -1,5 +1,5 @@
 import type { Got } from 'got';
-import type { CallContext } from '../adapter';
+import type { AccountAccess } from '../adapter';
 import { callRenewingToken } from '../shared/call-renewing-token';
 import { ensureAccessToken } from '../shared/ensure-access-token';
 import { mapTikTokError } from './map-tiktok-error';
@@ -9,13 +9,13 @@ import { TikTokApiError, TikTokClient } from './tiktok-client';
 const HOST = 'open.tiktokapis.com';
 
 /** A client for the connection, its access token refreshed first when due. */
-export async function tiktokClient(ctx: CallContext, deps: { requestTimeoutMs?: number | undefined; http?: Got | undefined }): Promise<TikTokClient> {
+export async function tiktokClient(ctx: AccountAccess, deps: { requestTimeoutMs?: number | undefined; http?: Got | undefined }): Promise<TikTokClient> {
   const token = await ensureAccessToken(ctx, refreshTiktokToken);
   return new TikTokClient({ baseUrl: ctx.baseUrl(HOST), token, signal: ctx.signal, timeoutMs: deps.requestTimeoutMs, ...(deps.http ? { http: deps.http } : {}) });
 }
 
 /** One API call; an invalid token is refreshed once and the call repeated (a 401 did nothing). */
-export async function tiktokApi<T>(ctx: CallContext, client: TikTokClient, step: string, path: string, body: unknown, creates = false): Promise<T> {
+export async function tiktokApi<T>(ctx: AccountAccess, client: TikTokClient, step: string, path: string, body: unknown, creates = false): Promise<T> {
   return callRenewingToken(ctx, () => client.post<T>(path, body), {
     refused: (err) => err instanceof TikTokApiError && err.code === 'access_token_invalid',
     renew: async () => client.setToken(await ensureAccessToken(ctx, refreshTiktokToken, { force: true })),

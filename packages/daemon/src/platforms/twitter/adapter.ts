@@ -6,6 +6,7 @@ import { readMediaChunk } from '../shared/read-media-chunk';
 import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
 import type { FollowUpPoster, PostedRef } from '../shared/follow-ups/follow-up-poster';
 import { mapXError } from './map-x-error';
+import { tweetOptionFields, type TweetOptionFields } from './tweet-options';
 import { isGif, validateTwitter } from './validate';
 import { xAuthFor } from './x-auth';
 import { XApiError, XClient } from './x-client';
@@ -42,7 +43,7 @@ interface TwitterCheckpoint {
 }
 
 /** What a POST /2/tweets body needs (docs/reference/platforms.md §3.1 A; the spec's CreatePostsRequest). */
-interface CreatePostBody {
+interface CreatePostBody extends TweetOptionFields {
   text: string;
   media?: { media_ids: string[] };
   /** A reply (a thread part, a first comment): CreatePostsReply (docs/reference/platforms.md §12.3.2). */
@@ -274,7 +275,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
       }
 
       const mediaIds = await uploadAll(ctx, client);
-      const body: CreatePostBody = { text: ctx.target.caption.normalize('NFC') };
+      const body: CreatePostBody = { text: ctx.target.caption.normalize('NFC'), ...tweetOptionFields(ctx.target.options) };
       if (mediaIds.length > 0) body.media = { media_ids: mediaIds };
       const requestedAt = ctx.clock.now();
       await ctx.checkpoint.save({ tweetRequestedAt: requestedAt });

@@ -1,4 +1,4 @@
-import type { ErrorDetail } from '@socialpub/core';
+import type { ErrorDetail, TwitterOptions } from '@socialpub/core';
 import twitterText from 'twitter-text';
 import type { ValidationInput, ValidationMedia } from '../adapter';
 
@@ -49,6 +49,10 @@ export function validateTwitter(input: ValidationInput): ErrorDetail[] {
   const gifs = input.media.filter((m) => m.kind === 'image' && isGif(m));
   if (gifs.length > 0 && input.media.length > 1) out.push({ path: 'media_urls', message: 'An X post takes an animated GIF alone, without other media' });
   input.media.forEach((m, i) => out.push(...checkItem(m, `media_urls.${i}`)));
+  // A poll stands alone: X refuses it with media (older v2 docs; docs/reference/platforms.md §12.3.1, §12.8).
+  if ((input.options as TwitterOptions | undefined)?.poll && input.media.length > 0) {
+    out.push({ path: 'platform_options.twitter.poll', message: 'an X post with a poll takes no media (leave media_urls empty or drop the poll)' });
+  }
   return out;
 }
 

@@ -12,6 +12,13 @@ import { refreshYoutubeToken } from './refresh-token';
 import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
 import { validateYoutube } from './validate';
 import { videoResource } from './video-metadata';
+import { safeThumbnailFetcher, type ThumbnailFetcher } from './fetch-thumbnail';
+import { runFollowUps } from './follow-ups';
+
+const hasFollowUps = (ctx: PublishContext) => {
+  const o = ctx.target.options as YoutubeOptions;
+  return o.thumbnail_url !== undefined || o.playlist_id !== undefined;
+};
 
 export interface YoutubeAdapterDeps {
   /** Chunk size; rounded down to a multiple of 256 KiB. Default 8 MiB (as Postiz). */
@@ -21,6 +28,8 @@ export interface YoutubeAdapterDeps {
   requestTimeoutMs?: number;
   /** Privacy status for connections whose meta sets none (DaemonConfig.platforms.youtubePrivacyStatus; else public). */
   defaultPrivacyStatus?: string;
+  /** Fetches thumbnail_url images. Default: the daemon's SSRF-safe fetch, public addresses only. */
+  fetchThumbnail?: ThumbnailFetcher;
   http?: Got;
 }
 
@@ -40,6 +49,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
   const chunkBytes = Math.max(QUANTUM, Math.floor((deps.chunkBytes ?? 8 * 1024 * 1024) / QUANTUM) * QUANTUM);
   const maxResumes = deps.maxResumes ?? 5;
   const defaultPrivacy = deps.defaultPrivacyStatus;
+  const fetchThumbnail = deps.fetchThumbnail ?? safeThumbnailFetcher();
 
   async function clientFor(ctx: PublishContext): Promise<GoogleClient> {
     const token = await ensureAccessToken(ctx, refreshYoutubeToken);
@@ -62,8 +72,14 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
 
   async function done(ctx: PublishContext, video: VideoResource): Promise<PublishOutcome> {
     const out = outcomeOf(ctx, video);
+    // The video id first: from here on, no attempt uploads again, whatever the follow-ups do.
     await ctx.checkpoint.save({ videoId: out.postId, postUrl: out.postUrl, sessionUri: null });
     return out;
+  }
+
+  /** Thumbnail and playlist after the upload (follow-ups.ts): never failing the published video. */
+  async function followUps(ctx: PublishContext, client: GoogleClient, videoId: string): Promise<void> {
+    await runFollowUps(ctx, client, (step, run) => call(ctx, client, step, run), videoId, fetchThumbnail);
   }
 
   /** Asks the session how much it holds; transient failures back off and ask again. */
@@ -121,13 +137,24 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
     return uri;
   }
 
+  /** The video is there: checkpoint it, then the follow-ups (a failure there, even an abort, leaves the video published). */
+  async function finishVideo(ctx: PublishContext, client: GoogleClient, video: VideoResource): Promise<PublishOutcome> {
+    const out = await done(ctx, video);
+    if (hasFollowUps(ctx)) await followUps(ctx, client, out.postId).catch(() => undefined);
+    return out;
+  }
+
   const adapter: PlatformAdapter = {
     platform: 'youtube',
     validate: validateYoutube,
 
     async publish(ctx) {
       const cp = ctx.checkpoint.data as YoutubeCheckpoint;
-      if (cp.videoId) return { postId: cp.videoId, postUrl: cp.postUrl ?? null };
+      if (cp.videoId) {
+        const out = { postId: cp.videoId, postUrl: cp.postUrl ?? null };
+        if (hasFollowUps(ctx)) await followUps(ctx, await clientFor(ctx), cp.videoId).catch(() => undefined);
+        return out;
+      }
       const item = onlyVideo(ctx.media, 'A YouTube upload');
       const client = await clientFor(ctx);
 
@@ -135,7 +162,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
       let offset = 0;
       if (sessionUri) {
         const state = await probe(ctx, client, sessionUri, item.size);
-        if (state.kind === 'complete') return done(ctx, state.video);
+        if (state.kind === 'complete') return finishVideo(ctx, client, state.video);
         if (state.kind === 'gone') {
           // The session expired before its last byte: no video exists, so a new session is safe.
           await ctx.checkpoint.save({ sessionUri: null });
@@ -148,17 +175,21 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
         await ctx.checkpoint.save({ sessionUri: null });
         throw new RetryableError('The YouTube upload session expired before the upload finished; the next attempt starts a new one', { platformCode: 'session_expired' });
       }
-      return done(ctx, video);
+      return finishVideo(ctx, client, video);
     },
 
     async reconcile(ctx): Promise<ReconcileResult> {
       const cp = ctx.checkpoint.data as YoutubeCheckpoint;
-      if (cp.videoId) return { state: 'published', outcome: { postId: cp.videoId, postUrl: cp.postUrl ?? null } };
+      if (cp.videoId) {
+        // Interrupted after the upload: the video stands; the follow-ups not yet done are tried now.
+        if (hasFollowUps(ctx)) await clientFor(ctx).then((client) => followUps(ctx, client, cp.videoId as string)).catch(() => undefined);
+        return { state: 'published', outcome: { postId: cp.videoId, postUrl: cp.postUrl ?? null } };
+      }
       if (!cp.sessionUri || !cp.size) return { state: 'not_published', reason: 'No upload session was started' };
       try {
         const client = await clientFor(ctx);
         const state = await call(ctx, client, 'upload status', () => client.probe(cp.sessionUri as string, cp.size as number));
-        if (state.kind === 'complete') return { state: 'published', outcome: await done(ctx, state.video) };
+        if (state.kind === 'complete') return { state: 'published', outcome: await finishVideo(ctx, client, state.video) };
         if (state.kind === 'gone') return { state: 'not_published', reason: 'The upload session expired before its last byte; no video was created' };
         return { state: 'not_published', reason: `The upload stopped at ${state.received} of ${cp.size} bytes; publishing again resumes it` };
       } catch (err) {

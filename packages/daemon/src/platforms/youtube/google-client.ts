@@ -123,11 +123,37 @@ export class GoogleClient {
    * video, as the channel; answers the commentThread, whose id is the comment's.
    */
   async insertCommentThread(channelId: string | null, videoId: string, text: string): Promise<{ id: string }> {
-    const base = this.options.baseUrl.replace(/\/+$/, '');
     const snippet = { ...(channelId ? { channelId } : {}), videoId, topLevelComment: { snippet: { textOriginal: text } } };
-    const res = await this.#send(`${base}/youtube/v3/commentThreads?part=snippet`, { method: 'POST', body: JSON.stringify({ snippet }), headers: { 'content-type': 'application/json; charset=UTF-8' } }, 'posting the first comment');
+    const res = await this.#send(`${this.#base()}/youtube/v3/commentThreads?part=snippet`, { method: 'POST', body: JSON.stringify({ snippet }), headers: { 'content-type': 'application/json; charset=UTF-8' } }, 'posting the first comment');
     if (res.statusCode === 200) return JSON.parse(res.body) as { id: string };
     throw parseGoogleError(res.statusCode, res.body);
+  }
+
+  /** thumbnails.set with the image as the body (uploadType=media; docs/reference/platforms.md §12.6.3). */
+  async setThumbnail(videoId: string, bytes: Buffer, contentType: string): Promise<void> {
+    const url = `${this.#base()}/upload/youtube/v3/thumbnails/set?videoId=${encodeURIComponent(videoId)}&uploadType=media`;
+    const res = await this.#send(url, { method: 'POST', body: bytes, headers: { 'content-type': contentType, 'content-length': String(bytes.length) } }, 'setting the thumbnail');
+    if (res.statusCode !== 200) throw parseGoogleError(res.statusCode, res.body);
+  }
+
+  /** playlistItems.insert of a video at the end of a playlist (§12.6.4); resolves with the playlist item id. */
+  async insertPlaylistItem(playlistId: string, videoId: string): Promise<string> {
+    const body = JSON.stringify({ snippet: { playlistId, resourceId: { kind: 'youtube#video', videoId } } });
+    const res = await this.#send(`${this.#base()}/youtube/v3/playlistItems?part=snippet`, { method: 'POST', body, headers: { 'content-type': 'application/json; charset=UTF-8' } }, 'adding to the playlist');
+    if (res.statusCode !== 200) throw parseGoogleError(res.statusCode, res.body);
+    return (JSON.parse(res.body) as { id: string }).id;
+  }
+
+  /** The id of the video's item in the playlist (playlistItems.list by playlistId and videoId), or null. */
+  async findPlaylistItem(playlistId: string, videoId: string): Promise<string | null> {
+    const url = `${this.#base()}/youtube/v3/playlistItems?part=id&playlistId=${encodeURIComponent(playlistId)}&videoId=${encodeURIComponent(videoId)}`;
+    const res = await this.#send(url, { method: 'GET', headers: {} }, 'looking in the playlist');
+    if (res.statusCode !== 200) throw parseGoogleError(res.statusCode, res.body);
+    return (JSON.parse(res.body) as { items?: Array<{ id: string }> }).items?.[0]?.id ?? null;
+  }
+
+  #base(): string {
+    return this.options.baseUrl.replace(/\/+$/, '');
   }
 
   /** Asks the session how much it holds (`Content-Range: bytes *\/total`). */

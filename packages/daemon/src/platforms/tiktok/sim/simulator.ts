@@ -49,6 +49,8 @@ interface Publish {
   title: string;
   privacy: Privacy;
   postInfo: Record<string, unknown>;
+  /** What the post allows once the creator's own settings are applied. */
+  interactions: Record<string, 'on' | 'off'>;
   videoSize: number;
   chunkSize: number;
   totalChunks: number;
@@ -63,6 +65,8 @@ interface Publish {
   /** Recorded as a post (the log, sandbox_posts): once, across restarts too. */
   logged?: boolean;
   sha256: string | null;
+  /** A photo post (content/init) or a video (video/init, the default). */
+  kind?: 'video' | 'photo';
 }
 
 interface Creator {
@@ -70,6 +74,11 @@ interface Creator {
   username: string;
   nickname: string;
   privateAccount: boolean;
+  /** The creator's own settings creator info reports (tests change them; absent on a sandbox connection's creator: the defaults). */
+  commentDisabled?: boolean;
+  duetDisabled?: boolean;
+  stitchDisabled?: boolean;
+  maxVideoPostDurationSec?: number;
 }
 
 const DAY_MS = 24 * 3600_000;
@@ -88,7 +97,16 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     verifiedUrlPrefixes: [] as string[],
   };
   // A private account: what an unaudited app may post to (SELF_ONLY). Tests flip it with `audited`.
-  const creator: Creator = { openId: '-000sandboxOpenId', username: 'sandbox_tiktok', nickname: 'Sandbox TikTok', privateAccount: !(options.audited ?? false) };
+  const creator: Creator = {
+    openId: '-000sandboxOpenId',
+    username: 'sandbox_tiktok',
+    nickname: 'Sandbox TikTok',
+    privateAccount: !(options.audited ?? false),
+    commentDisabled: false,
+    duetDisabled: false,
+    stitchDisabled: true,
+    maxVideoPostDurationSec: 600,
+  };
   const state = options.state ?? simState(null, 'tiktok');
   /** One creator per sandbox connection (open id -> creator), besides the default one above. */
   const creators = state.map<Creator>('creators');
@@ -169,9 +187,9 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
         platform: 'tiktok',
         accountId: p.openId,
         postId: visibleId ?? p.id,
-        postUrl: visibleId ? `https://www.tiktok.com/@${username}/video/${visibleId}` : `https://www.tiktok.com/@${username}`,
-        kind: 'video',
-        body: { publish_id: p.id, title: p.title, privacy_level: p.privacy, source: p.source, video_size: p.videoSize, sha256: p.sha256, post_info: p.postInfo },
+        postUrl: visibleId ? `https://www.tiktok.com/@${username}/${p.kind ?? 'video'}/${visibleId}` : `https://www.tiktok.com/@${username}`,
+        kind: p.kind ?? 'video',
+        body: { publish_id: p.id, title: p.title, privacy_level: p.privacy, source: p.source, video_size: p.videoSize, sha256: p.sha256, post_info: p.postInfo, interactions: p.interactions },
         createdAt: p.completeAt,
       });
     }
@@ -184,6 +202,19 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     if (done) return { status: 'PUBLISH_COMPLETE', publicaly_available_post_id: p.postId && p.privacy !== 'SELF_ONLY' ? [Number(p.postId)] : [], ...(p.source === 'FILE_UPLOAD' ? { uploaded_bytes: p.received } : { downloaded_bytes: p.videoSize }) };
     if (p.source === 'PULL_FROM_URL') return { status: 'PROCESSING_DOWNLOAD', publicaly_available_post_id: [], downloaded_bytes: 0 };
     return { status: 'PROCESSING_UPLOAD', publicaly_available_post_id: [], uploaded_bytes: p.received };
+  }
+
+  /** The rules every direct post meets (privacy against creator info, branded content, audit, the daily cap); a refusal or null. */
+  function refusePost(c: Context, openId: string, post: Record<string, unknown>): Response | null {
+    const privacy = post.privacy_level as Privacy;
+    if (!privacyOptions(openId).includes(privacy)) return fail(c, 403, 'privacy_level_option_mismatch', `privacy_level ${String(privacy)} is not one of the creator's privacy_level_options`);
+    if (post.brand_content_toggle === true && privacy === 'SELF_ONLY') return fail(c, 400, 'invalid_param', 'Branded content visibility cannot be set to private.');
+    if (!settings.audited && (privacy !== 'SELF_ONLY' || !creatorOf(openId).privateAccount)) {
+      return fail(c, 403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to a private account with SELF_ONLY visibility.');
+    }
+    const today = [...publishes.values()].filter((p) => p.openId === openId && p.failReason === null && clock.now() - p.createdAt < DAY_MS).length;
+    if (today >= settings.postsPerDay) return fail(c, 403, 'spam_risk_too_many_posts', 'The user has reached the daily post cap for API posts.');
+    return null;
   }
 
   const app = new Hono();
@@ -258,10 +289,10 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
       creator_username: creatorOf(openId).username,
       creator_nickname: creatorOf(openId).nickname,
       privacy_level_options: privacyOptions(openId),
-      comment_disabled: false,
-      duet_disabled: false,
-      stitch_disabled: true,
-      max_video_post_duration_sec: 600,
+      comment_disabled: creatorOf(openId).commentDisabled ?? false,
+      duet_disabled: creatorOf(openId).duetDisabled ?? false,
+      stitch_disabled: creatorOf(openId).stitchDisabled ?? true,
+      max_video_post_duration_sec: creatorOf(openId).maxVideoPostDurationSec ?? 600,
     });
   });
 
@@ -278,13 +309,8 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     const title = typeof post.title === 'string' ? post.title : '';
     if (title.length > 2200) return fail(c, 400, 'invalid_param', 'The title is longer than 2200 UTF-16 runes');
     const privacy = post.privacy_level as Privacy;
-    if (!privacyOptions(openId).includes(privacy)) return fail(c, 403, 'privacy_level_option_mismatch', `privacy_level ${String(privacy)} is not one of the creator's privacy_level_options`);
-    if (post.brand_content_toggle === true && privacy === 'SELF_ONLY') return fail(c, 400, 'invalid_param', 'Branded content visibility cannot be set to private.');
-    if (!settings.audited && (privacy !== 'SELF_ONLY' || !creatorOf(openId).privateAccount)) {
-      return fail(c, 403, 'unaudited_client_can_only_post_to_private_accounts', 'Unaudited clients can only post to a private account with SELF_ONLY visibility.');
-    }
-    const today = [...publishes.values()].filter((p) => p.openId === openId && p.failReason === null && clock.now() - p.createdAt < DAY_MS).length;
-    if (today >= settings.postsPerDay) return fail(c, 403, 'spam_risk_too_many_posts', 'The user has reached the daily post cap for API posts.');
+    const refused = refusePost(c, openId, post);
+    if (refused) return refused;
 
     const base: Publish = {
       id: `v_pub_file~v2-1.${clock.now()}${String(nextSeq()).padStart(4, '0')}`,
@@ -294,6 +320,12 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
       title,
       privacy,
       postInfo: post,
+      // The creator's "No one" settings win over the request, as TikTok applies them (docs/reference/platforms.md §12.5.2).
+      interactions: {
+        comment: creatorOf(openId).commentDisabled === true || post.disable_comment === true ? 'off' : 'on',
+        duet: creatorOf(openId).duetDisabled === true || post.disable_duet === true ? 'off' : 'on',
+        stitch: (creatorOf(openId).stitchDisabled ?? true) || post.disable_stitch === true ? 'off' : 'on',
+      },
       videoSize: 0,
       chunkSize: 0,
       totalChunks: 0,
@@ -327,6 +359,65 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     hashes.set(base.id, createHash('sha256'));
     const uploadUrl = `${selfBase(c, TIKTOK_HOST)}/upload/video/?upload_id=${base.uploadId}&upload_token=${base.uploadToken}`;
     return ok(c, { publish_id: base.id, upload_url: uploadUrl });
+  });
+
+  // Photo posts (content/init, docs/reference/platforms.md §12.5.3): PULL_FROM_URL only, 1-35 images on a verified prefix.
+  app.post('/v2/post/publish/content/init/', async (c) => {
+    const body = (await c.req.json().catch(() => null)) as Record<string, unknown> | null;
+    const rec = recordOf(c);
+    if (rec) rec.body = body;
+    const openId = authenticate(c);
+    if (!openId) return invalidToken(c);
+    if (limited(`${openId}:init`, 6)) return fail(c, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded.');
+    if (!body || body.media_type !== 'PHOTO') return fail(c, 400, 'invalid_param', 'media_type must be PHOTO');
+    if (body.post_mode !== 'DIRECT_POST' && body.post_mode !== 'MEDIA_UPLOAD') return fail(c, 400, 'invalid_param', 'post_mode must be DIRECT_POST or MEDIA_UPLOAD');
+    const post = body.post_info as Record<string, unknown> | undefined;
+    const src = body.source_info as Record<string, unknown> | undefined;
+    if (!post || typeof post !== 'object' || !src || typeof src !== 'object') return fail(c, 400, 'invalid_param', 'post_info and source_info are required');
+    const unknownPost = Object.keys(post).filter((k) => !['title', 'description', 'privacy_level', 'disable_comment', 'auto_add_music', 'brand_content_toggle', 'brand_organic_toggle'].includes(k));
+    if (unknownPost.length) return fail(c, 400, 'invalid_param', `post_info does not take ${unknownPost.join(', ')} for photo posts`);
+    const title = post.title ?? '';
+    const description = post.description ?? '';
+    if (typeof title !== 'string' || title.length > 90) return fail(c, 400, 'invalid_param', 'The title is longer than 90 UTF-16 runes');
+    if (typeof description !== 'string' || description.length > 4000) return fail(c, 400, 'invalid_param', 'The description is longer than 4000 UTF-16 runes');
+    if (body.is_aigc !== undefined && typeof body.is_aigc !== 'boolean') return fail(c, 400, 'invalid_param', 'is_aigc must be a boolean');
+    if (src.source !== 'PULL_FROM_URL') return fail(c, 400, 'invalid_param', 'source_info.source must be PULL_FROM_URL for photo posts');
+    const images = src.photo_images;
+    if (!Array.isArray(images) || images.length < 1 || images.length > 35 || images.some((u) => typeof u !== 'string' || !u.startsWith('https://'))) {
+      return fail(c, 400, 'invalid_param', 'photo_images must list 1 to 35 https URLs');
+    }
+    const cover = src.photo_cover_index;
+    if (typeof cover !== 'number' || !Number.isInteger(cover) || cover < 0 || cover >= images.length) return fail(c, 400, 'invalid_param', 'photo_cover_index must be the 0-based index of one of photo_images');
+    if (!(images as string[]).every((u) => settings.verifiedUrlPrefixes.some((p) => u.startsWith(p)))) {
+      return fail(c, 403, 'url_ownership_unverified', 'The domain or URL prefix of photo_images is not verified for this app.');
+    }
+    const refused = body.post_mode === 'DIRECT_POST' ? refusePost(c, openId, post) : null;
+    if (refused) return refused;
+    const p: Publish = {
+      id: `p_pub_url~v2.${clock.now()}${String(nextSeq()).padStart(4, '0')}`,
+      createdAt: clock.now(),
+      openId,
+      source: 'PULL_FROM_URL',
+      title: description,
+      privacy: post.privacy_level as Privacy,
+      postInfo: { ...post, photo_images: images, photo_cover_index: cover, is_aigc: body.is_aigc ?? false },
+      interactions: { comment: creatorOf(openId).commentDisabled === true || post.disable_comment === true ? 'off' : 'on' },
+      videoSize: 0,
+      chunkSize: 0,
+      totalChunks: 0,
+      received: 0,
+      uploadId: randomBytes(12).toString('hex'),
+      uploadToken: randomBytes(16).toString('hex'),
+      uploadExpiresAt: clock.now(),
+      completeAt: clock.now() + settings.processingMs,
+      failReason: null,
+      postId: null,
+      recorded: false,
+      sha256: null,
+      kind: 'photo',
+    };
+    save(p);
+    return ok(c, { publish_id: p.id });
   });
 
   // The upload host (open-upload.tiktokapis.com in production): one PUT per chunk, in order.

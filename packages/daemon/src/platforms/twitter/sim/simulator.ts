@@ -9,6 +9,7 @@ import { simState, type SimState } from '../../shared/sim/sim-state';
 import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import { hostPath, recorder, recordOf, SimulatorLog } from '../../shared/sim/simulator-recorder';
 import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
+import { isExtrasProblem, readTweetExtras } from './tweet-extras';
 
 /**
  * A strict simulator of api.x.com for the endpoints socialpub uses (docs/reference/platforms.md §3, §9):
@@ -55,6 +56,10 @@ interface PostRecord {
   createdAt: number;
   /** The post this one replies to (a thread part, a self-reply). */
   inReplyTo?: string;
+  /** The poll, reply settings and quote the post was made with (absent on posts stored before they existed). */
+  poll?: { id: string; options: string[]; durationMinutes: number; endsAt: number } | null;
+  replySettings?: string | null;
+  quoteTweetId?: string | null;
 }
 
 export interface TwitterSimulatorOptions {
@@ -103,6 +108,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   const windows = state.map<{ start: number; count: number }>('rate-windows');
   const nextMedia = state.counter('media', 1_880_000_000_000_000_000n);
   const nextPost = state.counter('post', 1_990_000_000_000_000_000n);
+  const nextPoll = state.counter('poll', 1_770_000_000_000_000_000n);
 
   /** The simulated user a sandbox token acts as: its connection's own account, created on first use. */
   const sandboxUser = sandboxAccounts(state, 'user', 1_000_000_000_000_000_101n, defaultUser.id, (n) => {
@@ -442,12 +448,15 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     }
     const kinds = items.map((m) => m!.category);
     if (kinds.length > 1 && kinds.some((k) => k !== 'tweet_image')) return problem(c, 400, 'invalid-request', 'Invalid Request', 'Your media IDs are invalid: a video or GIF must be the only media.');
+    const extras = readTweetExtras(body, ids.length > 0, (qid) => posts.has(qid));
+    if (isExtrasProblem(extras)) return problem(c, extras.status, 'invalid-request', 'Invalid Request', extras.detail, { parameter: extras.parameter });
     const normalized = text.normalize('NFC').trim();
     if (normalized !== '' && [...posts.values()].some((p) => p.userId === userId && p.text.normalize('NFC').trim() === normalized)) {
       return problem(c, 403, 'disallowed-resource', 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.', { resource_type: 'post' });
     }
     const id = String(nextPost());
-    const post: PostRecord = { id, userId, text, mediaIds: ids, createdAt: clock.now(), ...(inReplyTo ? { inReplyTo } : {}) };
+    const poll = extras.poll ? { id: String(nextPoll()), ...extras.poll, endsAt: clock.now() + extras.poll.durationMinutes * 60_000 } : null;
+    const post: PostRecord = { id, userId, text, mediaIds: ids, createdAt: clock.now(), poll, replySettings: extras.replySettings, quoteTweetId: extras.quoteTweetId, ...(inReplyTo ? { inReplyTo } : {}) };
     posts.set(id, post);
     const user = users.get(userId) as XSimUser;
     log.addPost({
@@ -456,7 +465,14 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       postId: id,
       postUrl: `https://x.com/${user.username}/status/${id}`,
       kind: inReplyTo ? 'reply' : 'tweet',
-      body: { text, media: items.map((m) => ({ id: m!.id, category: m!.category, type: m!.mediaType, bytes: m!.totalBytes })), ...(inReplyTo ? { in_reply_to: inReplyTo } : {}) },
+      body: {
+        text,
+        media: items.map((m) => ({ id: m!.id, category: m!.category, type: m!.mediaType, bytes: m!.totalBytes })),
+        ...(inReplyTo ? { in_reply_to: inReplyTo } : {}),
+        ...(poll ? { poll: { options: poll.options, duration_minutes: poll.durationMinutes } } : {}),
+        ...(extras.replySettings ? { reply_settings: extras.replySettings } : {}),
+        ...(extras.quoteTweetId ? { quote_tweet_id: extras.quoteTweetId } : {}),
+      },
       createdAt: post.createdAt,
     });
     return c.json({ data: { id, text, edit_history_post_ids: [id] } }, 201);
@@ -482,7 +498,25 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     const data: Record<string, unknown> = { id: p.id, text: p.text, edit_history_post_ids: [p.id] };
     if (fields.includes('author_id')) data.author_id = p.userId;
     if (fields.includes('created_at')) data.created_at = new Date(p.createdAt).toISOString();
-    if (fields.includes('attachments') && p.mediaIds.length) data.attachments = { media_keys: p.mediaIds.map((m) => (media.get(m) ? mediaKey(media.get(m)!) : `3_${m}`)) };
+    if (fields.includes('attachments') && (p.mediaIds.length || p.poll)) {
+      data.attachments = {
+        ...(p.mediaIds.length ? { media_keys: p.mediaIds.map((m) => (media.get(m) ? mediaKey(media.get(m)!) : `3_${m}`)) } : {}),
+        ...(p.poll ? { poll_ids: [p.poll.id] } : {}),
+      };
+    }
+    // Read back, X answers `everyone` for a post made without reply_settings.
+    if (fields.includes('reply_settings')) data.reply_settings = p.replySettings ?? 'everyone';
+    if ((fields.includes('referenced_tweets') || fields.includes('referenced_posts')) && p.quoteTweetId) data.referenced_tweets = [{ type: 'quoted', id: p.quoteTweetId }];
+    const expansions = (c.req.query('expansions') ?? '').split(',');
+    if (expansions.includes('attachments.poll_ids') && p.poll) {
+      const ended = clock.now() >= p.poll.endsAt;
+      return c.json({
+        data,
+        includes: {
+          polls: [{ id: p.poll.id, options: p.poll.options.map((label, i) => ({ position: i + 1, label, votes: 0 })), duration_minutes: p.poll.durationMinutes, end_datetime: new Date(p.poll.endsAt).toISOString(), voting_status: ended ? 'closed' : 'open' }],
+        },
+      });
+    }
     return c.json({ data });
   });
 

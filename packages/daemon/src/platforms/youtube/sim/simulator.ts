@@ -10,6 +10,7 @@ import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import { readBody } from '../../shared/read-body';
 import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { nextPacificMidnight } from '../pacific-midnight';
+import { thumbnailAndPlaylistRoutes } from './thumbnails-playlists';
 
 /**
  * A strict simulator of YouTube's videos.insert resumable upload on www.googleapis.com and
@@ -419,10 +420,22 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     return c.json({ kind: 'youtube#commentThread', etag: randomBytes(12).toString('base64url'), id, snippet: { channelId, videoId: sn.videoId, topLevelComment: comment, canReply: true, totalReplyCount: 0, isPublic: true } });
   });
 
+  const extras = thumbnailAndPlaylistRoutes({
+    api,
+    clock,
+    log,
+    state,
+    authenticate,
+    unauthenticated,
+    gError,
+    video: (id) => videos.get(id),
+    saveVideo: (id, entry) => videos.set(id, entry),
+  });
+
   // Anything else: Google's error shape.
   api.all('*', (c) => {
     const path = hostPath(c, YOUTUBE_HOST);
-    const known = ['/upload/youtube/v3/videos', '/youtube/v3/videos', '/youtube/v3/channels'].includes(path);
+    const known = ['/upload/youtube/v3/videos', '/youtube/v3/videos', '/youtube/v3/channels', '/upload/youtube/v3/thumbnails/set', '/youtube/v3/playlistItems', '/youtube/v3/playlists', '/youtube/v3/commentThreads'].includes(path);
     if (known) return gError(c, 405, 'methodNotAllowed', `Method ${c.req.method} is not allowed for ${path}.`, 'global');
     return gError(c, 404, 'notFound', `Not Found: ${c.req.method} ${path}`, 'global');
   });
@@ -491,6 +504,8 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     },
     session: (id: string) => sessions.get(id),
     video: (id: string) => videos.get(id),
+    addPlaylist: extras.addPlaylist,
+    playlist: extras.playlist,
     /** Issues a token pair directly (as if the user had consented). */
     issueTokens(clientId = 'sandbox-client', scope = 'https://www.googleapis.com/auth/youtube.upload') {
       const refresh = `1//sim-${randomBytes(18).toString('base64url')}`;
