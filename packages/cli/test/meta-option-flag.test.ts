@@ -55,7 +55,7 @@ describe('socialpub publish --option for the Meta platforms against a daemon', (
   let t: Awaited<ReturnType<typeof startTestDaemon>>;
   beforeAll(async () => {
     t = await startTestDaemon();
-    t.connect('instagram', 'threads');
+    t.connect('instagram', 'threads', 'twitter');
   });
   afterAll(async () => {
     await t.stop();
@@ -92,5 +92,14 @@ describe('socialpub publish --option for the Meta platforms against a daemon', (
     expect(human.stdout).toMatch(/threads\s+text\s+.+Options in the sandbox\s+reply_control=mentioned_only topic_tag=Launch/);
     const json = (await t.run('sandbox posts --platform threads --json')).json<{ posts: { body: { options: unknown } }[] }>();
     expect(json.posts.at(-1)!.body.options).toEqual({ reply_control: 'mentioned_only', topic_tag: 'Launch' });
+  });
+
+  it("socialpub sandbox posts shows an X post's poll and reply settings (X's own field names)", async () => {
+    const r = await t.run(['publish', 'Tabs or spaces?', '-p', 'twitter', '--now', '--wait', '--option', 'twitter.poll.options=Tabs,Spaces', '--option', 'twitter.poll.duration_minutes=60', '--option', 'twitter.reply_settings=following']);
+    expect(r.code, r.stderr).toBe(0);
+    const human = await t.run('sandbox posts --platform twitter');
+    expect(human.stdout).toMatch(/twitter\s+tweet\s+.+Tabs or spaces\?\s+poll=\{"options":\["Tabs","Spaces"\],"duration_minutes":60\}/);
+    const wide = await t.run('sandbox posts --platform twitter --json');
+    expect(wide.json<{ posts: { body: Record<string, unknown> }[] }>().posts.at(-1)!.body).toMatchObject({ reply_settings: 'following', poll: { options: ['Tabs', 'Spaces'], duration_minutes: 60 } });
   });
 });

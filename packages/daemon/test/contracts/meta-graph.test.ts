@@ -97,6 +97,33 @@ describe('Graph calls as Meta documents them, against the Meta simulator', () =>
     expect((await graph('graph.threads.net', 'GET', `/${published.body.id}/replies`)).body).toEqual({ data: [] });
   });
 
+  it('deletes as Meta documents it: a page post and a Threads post go, a second delete is "does not exist"; Instagram Login media cannot be deleted', async () => {
+    const pageId = (await graph<{ id: string }>('graph.facebook.com', 'GET', '/me', { fields: 'id' })).body.id;
+    const post = await graph<{ id: string }>('graph.facebook.com', 'POST', `/${pageId}/feed`, { message: 'A page post to take down' });
+    expect((await graph('graph.facebook.com', 'DELETE', `/${post.body.id}`)).body).toEqual({ success: true });
+    const gone = await graph<{ error: { code: number; error_subcode: number } }>('graph.facebook.com', 'GET', `/${post.body.id}`, { fields: 'message' });
+    expect(gone.status, JSON.stringify(gone.body)).toBe(400);
+    expect(gone.body.error).toMatchObject({ code: 100, error_subcode: 33 });
+    const feed = await graph<{ data: Array<{ id: string }> }>('graph.facebook.com', 'GET', `/${pageId}/feed`);
+    expect(feed.body.data.map((p) => p.id)).not.toContain(post.body.id);
+    const twice = await graph<{ error: { code: number; error_subcode: number } }>('graph.facebook.com', 'DELETE', `/${post.body.id}`);
+    expect(twice.body.error).toMatchObject({ code: 100, error_subcode: 33 });
+
+    const me = await graph<{ id: string }>('graph.threads.net', 'GET', '/me', { fields: 'id' });
+    const container = await graph<{ id: string }>('graph.threads.net', 'POST', `/${me.body.id}/threads`, { media_type: 'TEXT', text: 'A thread to take down' });
+    const published = await graph<{ id: string }>('graph.threads.net', 'POST', `/${me.body.id}/threads_publish`, { creation_id: container.body.id });
+    expect((await graph('graph.threads.net', 'DELETE', `/${published.body.id}`)).body).toEqual({ success: true, deleted_id: published.body.id });
+    expect((await graph<{ data: unknown[] }>('graph.threads.net', 'GET', `/${me.body.id}/threads`)).body.data).toEqual([]);
+
+    const ig = await graph<{ id: string }>('graph.instagram.com', 'GET', '/me', { fields: 'id' });
+    const igContainer = await graph<{ id: string }>('graph.instagram.com', 'POST', `/${ig.body.id}/media`, { image_url: 'https://example.com/photo.jpg', caption: 'Stays up' });
+    const igMedia = await graph<{ id: string }>('graph.instagram.com', 'POST', `/${ig.body.id}/media_publish`, { creation_id: igContainer.body.id });
+    const refused = await graph<{ error: { code: number; message: string } }>('graph.instagram.com', 'DELETE', `/${igMedia.body.id}`);
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({ code: 100, message: expect.stringContaining('Facebook Login') });
+    expect((await graph('graph.instagram.com', 'GET', `/${igMedia.body.id}`, { fields: 'id' })).body).toEqual({ id: igMedia.body.id });
+  });
+
   it("answers unknown paths in Graph's error shape", async () => {
     const res = await graph<{ error: Record<string, unknown> }>('graph.facebook.com', 'GET', '/nonsense/edge/deeper');
     expect(res.status).toBe(400);

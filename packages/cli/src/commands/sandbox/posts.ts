@@ -13,9 +13,11 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
     const v = body.text ?? body.caption ?? body.message ?? body.description ?? body.title;
     return typeof v === 'string' ? v : '';
   };
-  // The options the platform received, where its simulator records them (body.options).
+  // The options the platform received: body.options where the simulator gathers them (Meta),
+  // else the request fields X takes beside the text (the X simulator keeps X's own names).
+  const X_OPTION_FIELDS = ['poll', 'reply_settings', 'quote_tweet_id'];
   const options = (body: Record<string, unknown>) => {
-    const o = body.options;
+    const o = body.options ?? Object.fromEntries(X_OPTION_FIELDS.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
     if (typeof o !== 'object' || o === null) return '';
     return Object.entries(o)
       .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)

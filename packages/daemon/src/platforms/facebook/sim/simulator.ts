@@ -57,7 +57,8 @@ export function facebookRoutes(req: SimRequest, sim: MetaSimState): unknown {
   const pageEdges = ['feed', 'photos', 'videos', 'video_reels', 'video_stories', 'photo_stories', 'stories', 'published_posts'];
   if (edge && !pageEdges.includes(edge)) return undefined;
   if (!edge && req.method === 'GET') {
-    if (!known && !sim.acceptsSandboxToken(req.token)) return undefined;
+    // A sandbox token makes any unknown numeric id its page; a page post id (`<page>_<post>`) is no page, so a deleted or unknown post is Graph's "does not exist".
+    if (!known && (id.includes('_') || !sim.acceptsSandboxToken(req.token))) return undefined;
     const tok = auth(req, sim, id);
     const p = page(sim, id, tok);
     const view: Record<string, unknown> = { id: p.id, name: p.name };
