@@ -44,7 +44,7 @@ const NOT_RUN: Record<string, string> = {
 const JOB = 'job_8d1k2m3n4p5q6r7s8t9u';
 
 
-const t = useTestDaemon({ connect: ['twitter', 'instagram', 'threads'] });
+const t = useTestDaemon({ connect: ['twitter', 'instagram', 'threads', 'tiktok'] });
 let cwd: string;
 let env: Record<string, string | undefined>;
 const api = (path: string, init: RequestInit = {}) =>
@@ -63,7 +63,7 @@ beforeAll(() => {
 });
 
 /** The doc's made-up ids, each replaced by a real one of its kind, made here. */
-async function realIds(): Promise<{ replace: (example: string, index: number) => string; next: string; jobs: Record<'scheduled' | 'toApprove' | 'toReject', string> }> {
+async function realIds(): Promise<{ replace: (example: string, index: number) => string; next: string; jobs: Record<'scheduled' | 'toApprove' | 'toReject' | 'published', string> }> {
   const publish = async (body: Record<string, unknown>) => {
     const r = await api('/content/publish', { method: 'POST', body: JSON.stringify(body) });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -78,6 +78,11 @@ async function realIds(): Promise<{ replace: (example: string, index: number) =>
   const toReject = await publish({ caption: 'to reject', platforms: ['twitter'], scheduled_for: later(50) });
   admin.setApprovalWorkflow(t.key.email, false);
   admin.close();
+  // A published job, for the take-down example.
+  const published = await publish({ caption: 'api.md take-down example', platforms: ['twitter'], publish_now: true });
+  await expect
+    .poll(async () => ((await api(`/content/scheduled?job_id=${published}`)).body.post as { status: string }).status, { timeout: 20_000, interval: 100 })
+    .toBe('published');
   const seriesJob = await api('/content/publish', {
     method: 'POST',
     body: JSON.stringify({ caption: 'weekly', platforms: ['twitter'], scheduled_for: later(24), recurrence: { rrule: 'FREQ=WEEKLY', count: 3 } }),
@@ -100,11 +105,12 @@ async function realIds(): Promise<{ replace: (example: string, index: number) =>
 
   return {
     next,
-    jobs: { scheduled, toApprove, toReject },
+    jobs: { scheduled, toApprove, toReject, published },
     replace: (example) => {
       let e = example.replaceAll('http://127.0.0.1:8787', t.daemon.url);
       if (e.includes('/approve?')) e = e.replace(JOB, toApprove);
       else if (e.includes('/reject?')) e = e.replace(JOB, toReject);
+      else if (e.includes('/unpublish?')) e = e.replace(JOB, published);
       else e = e.replace(JOB, scheduled);
       return e
         .replace('ser_4k2m9x', seriesId)
@@ -140,11 +146,12 @@ describe('the examples of docs/api.md', () => {
     }
     expect(ran.length).toBe(examples.filter((e) => !(e in NOT_RUN)).length);
     // What the requests did, seen from outside: the DELETE cancelled the job the PATCH moved,
-    // one held job was approved and the other rejected.
+    // one held job was approved and the other rejected, the published one taken down.
     const status = async (id: string) => ((await api(`/content/scheduled?job_id=${id}`)).body.post as { status: string }).status;
     expect(await status(ids.jobs.scheduled)).toBe('cancelled');
     expect(await status(ids.jobs.toApprove)).toBe('scheduled');
     expect(await status(ids.jobs.toReject)).toBe('cancelled');
+    expect(await status(ids.jobs.published)).toBe('removed');
   });
 
   it('the Bearer form of the key is accepted like X-API-Key', async () => {

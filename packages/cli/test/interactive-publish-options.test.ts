@@ -69,6 +69,9 @@ describe('socialpub publish in a terminal: media and platform options', () => {
     await term.until('Content types for youtube?');
     await term.until('shorts');
     term.key('enter'); // video, the default
+    await term.until('Content types for tiktok?');
+    await term.until('photo');
+    term.key('enter'); // video, the default
     await inTwoHours(term);
     await term.until('Stagger the targets');
     term.type('n');

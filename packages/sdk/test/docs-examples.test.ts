@@ -20,6 +20,8 @@ const NOT_RUN: Record<string, string> = {
     'upload.test.ts runs it as written, with the files it names',
   "client.content.publish({ captoin: 'x', platforms: ['twitter'], publish_now: true });": 'shows compile errors on purpose; types.test.ts checks them',
   'await client.content.publish({': 'shows the platform_options types and its media link is made up; types.test.ts compiles calls like it',
+  '// An X poll (a post with a poll takes no media).':
+    "its YouTube half's video, thumbnail and playlist are made up; daemon test/http/twitter-options and youtube-options send the same requests",
 };
 
 /** The block as the body of an async function: imports become reads of the SDK, `]!.` (TypeScript's non-null) plain JavaScript. */
@@ -41,7 +43,14 @@ afterAll(async () => {
 describe('the examples of docs/sdk.md', () => {
   it('are each run below or set aside with a reason', () => {
     expect(blocks.length).toBeGreaterThan(5);
-    const run = ['import { SocialPub }', 'import { ConflictError', 'const page = await client.scheduled.list(', 'const task = await client.media.waitUntilReady(', 'for await (const event of client.events.stream('];
+    const run = [
+      'import { SocialPub }',
+      'import { ConflictError',
+      'const page = await client.scheduled.list(',
+      'const task = await client.media.waitUntilReady(',
+      'for await (const event of client.events.stream(',
+      'const { job_id } = await client.content.publish({',
+    ];
     for (const b of blocks) expect(firstLine(b) in NOT_RUN || run.some((start) => firstLine(b).startsWith(start)), firstLine(b)).toBe(true);
   });
 
@@ -69,6 +78,16 @@ describe('the examples of docs/sdk.md', () => {
         if (value === undefined) delete process.env[name];
         else process.env[name] = value;
       }
+    }
+  });
+
+  it('the thread example publishes a reply chain with a first comment on twitter and threads and prints each part and the comment', async () => {
+    const r = recorder();
+    await asFunction(block('const { job_id } = await client.content.publish({'), ['client'])(sdk, r.console, client);
+    expect(r.logged.map((l) => l[0]).sort()).toEqual(['threads', 'twitter']);
+    for (const [, urls, comment] of r.logged) {
+      expect(urls).toEqual([expect.stringMatching(/^https:\/\//), expect.stringMatching(/^https:\/\//), expect.stringMatching(/^https:\/\//)]);
+      expect(comment).toMatchObject({ id: expect.stringMatching(/\S/) });
     }
   });
 

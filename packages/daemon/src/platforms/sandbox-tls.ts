@@ -34,7 +34,11 @@ export async function sandboxCertificate(dataDir: string, now: Date = new Date()
   const notAfter = new Date(now);
   notAfter.setUTCFullYear(notAfter.getUTCFullYear() + VALID_YEARS);
   // Loaded only when a certificate is made (once per data dir): the daemon's start does not pay for it.
-  const { generate } = await import('selfsigned');
+  // selfsigned is CommonJS: Node gives its exports as named ones, a bundle (the CLI's, the
+  // binary's) only as the default export.
+  const mod = (await import('selfsigned')) as typeof import('selfsigned') & { default?: typeof import('selfsigned') };
+  const generate = mod.generate ?? mod.default?.generate;
+  if (typeof generate !== 'function') throw new Error('the selfsigned module has no generate()');
   const pems = await generate([{ name: 'commonName', value: 'socialpub sandbox' }], {
     keyType: 'ec',
     curve: 'P-256',
