@@ -2,6 +2,9 @@ import { createPrivateKey, X509Certificate } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from '../store/private-files';
+import type * as Selfsigned from 'selfsigned';
+
+type SelfsignedModule = typeof Selfsigned;
 
 /** The sandbox origins' certificate and key (PEM), and the file a client trusts (NODE_EXTRA_CA_CERTS or its agent's `ca`). */
 export interface SandboxCertificate {
@@ -36,7 +39,7 @@ export async function sandboxCertificate(dataDir: string, now: Date = new Date()
   // Loaded only when a certificate is made (once per data dir): the daemon's start does not pay for it.
   // selfsigned is CommonJS: Node gives its exports as named ones, a bundle (the CLI's, the
   // binary's) only as the default export.
-  const mod = (await import('selfsigned')) as typeof import('selfsigned') & { default?: typeof import('selfsigned') };
+  const mod = (await import('selfsigned')) as SelfsignedModule & { default?: SelfsignedModule };
   const generate = mod.generate ?? mod.default?.generate;
   if (typeof generate !== 'function') throw new Error('the selfsigned module has no generate()');
   const pems = await generate([{ name: 'commonName', value: 'socialpub sandbox' }], {
