@@ -1,27 +1,18 @@
 import type { TargetFollowUps, ThreadPart } from '@socialpub/core';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { FollowUpContext, MediaItem } from '../../../src/platforms/adapter';
 import { OutcomeUnknownError, PermanentError, RateLimitedError } from '../../../src/platforms/errors';
-import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { createTwitterAdapter } from '../../../src/platforms/twitter/adapter';
-import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
-import { makeContext, RecordingClock, serveSimulators, type SimServer, type TestContext } from '../shared/harness';
-import { checkTraffic } from '../twitter/openapi-check';
+import type { TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
+import type { RecordingClock } from '../shared/harness';
+import { makeContext, type SimServer, type TestContext } from '../shared/harness';
+import { useXSimulator } from '../twitter/use-x-simulator';
 
 let clock: RecordingClock;
 let sim: TwitterSimulator;
 let server: SimServer;
-beforeEach(async () => {
-  clock = new RecordingClock();
-  sim = createTwitterSimulator({ clock });
-  server = await serveSimulators([{ host: X_HOST, app: sim.app }]);
-  forgetRefreshes();
-});
-afterEach(() => server.close());
-afterEach(() => {
-  // Every reply the adapter sent and every answer agrees with X's OpenAPI description.
-  expect(checkTraffic(sim.log.requests)).toEqual([]);
-});
+// Every request the adapter sent and every answer the simulator gave must agree with X's OpenAPI description.
+useXSimulator((w) => ({ clock, sim, server } = w), { openApi: true });
 
 const adapter = createTwitterAdapter({ requestTimeoutMs: 2_000, reconcileSettleMs: 0 });
 

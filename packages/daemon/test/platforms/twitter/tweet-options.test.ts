@@ -1,21 +1,16 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTwitterAdapter } from '../../../src/platforms/twitter/adapter';
-import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { PermanentError } from '../../../src/platforms/errors';
-import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
-import { fakeBytes, makeContext, mediaFile, RecordingClock, serveSimulators, type SimServer } from '../shared/harness';
+import { X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
+import type { RecordingClock } from '../shared/harness';
+import { fakeBytes, makeContext, mediaFile, type SimServer } from '../shared/harness';
 import { checkExchange, checkTraffic } from './openapi-check';
+import { useXSimulator } from './use-x-simulator';
 
 let clock: RecordingClock;
 let sim: TwitterSimulator;
 let server: SimServer;
-beforeEach(async () => {
-  clock = new RecordingClock();
-  sim = createTwitterSimulator({ clock });
-  server = await serveSimulators([{ host: X_HOST, app: sim.app }]);
-  forgetRefreshes();
-});
-afterEach(() => server.close());
+useXSimulator((w) => ({ clock, sim, server } = w));
 
 const adapter = createTwitterAdapter({ requestTimeoutMs: 2_000 });
 

@@ -1,27 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTwitterAdapter } from '../../../src/platforms/twitter/adapter';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, RateLimitedError, RetryableError } from '../../../src/platforms/errors';
-import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
+import type { TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
 import type { MediaItem } from '../../../src/platforms/adapter';
-import { driveClock, fakeBytes, makeContext, mediaFile, RecordingClock, serveSimulators, type SimServer } from '../shared/harness';
-import { checkTraffic } from './openapi-check';
+import type { RecordingClock } from '../shared/harness';
+import { driveClock, fakeBytes, makeContext, mediaFile, type SimServer } from '../shared/harness';
+import { useXSimulator } from './use-x-simulator';
 
 let clock: RecordingClock;
 let sim: TwitterSimulator;
 let server: SimServer;
-beforeEach(async () => {
-  clock = new RecordingClock();
-  sim = createTwitterSimulator({ clock });
-  server = await serveSimulators([{ host: X_HOST, app: sim.app }]);
-  forgetRefreshes();
-});
-afterEach(() => server.close());
-
-afterEach(() => {
-  // Every request the adapter sent and every answer the simulator gave agrees with X's OpenAPI description.
-  expect(checkTraffic(sim.log.requests)).toEqual([]);
-});
+// Every request the adapter sent and every answer the simulator gave must agree with X's OpenAPI description.
+useXSimulator((w) => ({ clock, sim, server } = w), { openApi: true });
 
 const adapter = createTwitterAdapter({ chunkBytes: 256 * 1024, requestTimeoutMs: 2_000 });
 
