@@ -7,7 +7,7 @@ export default defineConfig({
   resolve: {
     alias: {
       // The SDK's workspace-only entry (the CLI's client, docs/architecture.md "Start-up"); before the package's own.
-      '@socialpub/sdk/client': fileURLToPath(new URL('./packages/sdk/src/client.ts', import.meta.url)),
+      '@socialpub/sdk/client': fileURLToPath(new URL('./packages/sdk/src/light-client.ts', import.meta.url)),
       '@socialpub/core': src('core'),
       '@socialpub/daemon': src('daemon'),
       '@socialpub/sdk': src('sdk'),

@@ -1,6 +1,6 @@
 import { defineConfig } from 'tsup';
 import { userlandPunycode } from '../../scripts/esbuild-punycode';
-import { requireHttp } from '../../scripts/esbuild-require-http';
+import { requireBuiltins } from '../../scripts/esbuild-require-builtins';
 import { packageDocs } from '../../scripts/package-docs';
 
 /**
@@ -36,7 +36,7 @@ export default defineConfig({
     options.logOverride = { 'empty-import-meta': 'error' };
   },
   esbuildPlugins: [userlandPunycode],
-  plugins: [requireHttp],
+  plugins: [requireBuiltins],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __socialpubCreateRequire } from 'node:module'; const require = __socialpubCreateRequire(import.meta.url);",
   },

@@ -5,63 +5,14 @@ import { Ctx } from './context';
 import { EXIT, toFailure, type Failure } from './errors';
 import { createProgram, type Program } from './program';
 import { Logger } from './ui/logger';
-import { defineAuth, defineWhoami } from './commands/auth.command';
-import { defineCompletion } from './commands/completion.command';
-import { defineConfig } from './commands/config.command';
-import { defineConnect } from './commands/connect.command';
-import { defineConnections } from './commands/connections.command';
-import { defineDaemon, defineDown } from './commands/daemon.command';
-import { defineEvents } from './commands/events.command';
-import { defineKeys } from './commands/keys.command';
-import { defineMcp } from './commands/mcp.command';
-import { definePlatforms } from './commands/platforms.command';
-import { definePrepare } from './commands/prepare.command';
-import { definePublish } from './commands/publish.command';
-import { defineSandbox } from './commands/sandbox.command';
-import { defineQueue } from './commands/queue.command';
-import { defineSchedule } from './commands/schedule.command';
-import { defineSeries } from './commands/series.command';
-import { defineService } from './commands/service.command';
-import { defineSettings } from './commands/settings.command';
-import { defineStatus } from './commands/status.command';
-import { defineUnpublish } from './commands/unpublish.command';
-import { defineUp } from './commands/up.command';
-import { defineWebhooks } from './commands/webhooks.command';
+import { COMMANDS, commandsFor } from './command-table';
 
 /**
- * Every command, in the order `socialpub --help` lists them. Each definition owns its
- * flags, help and examples (commands/<name>.command.ts) and `import()`s its action only
- * when it runs, so `--help` never loads the SDK, the daemon, prompts or spinners.
+ * The command tree for `argv`: the one command it names when that is enough (the usual
+ * case: only that definition loads, docs/architecture.md "Start-up"), else every command.
+ * A command's context is built from the global flags once parsed.
  */
-const COMMANDS: ((program: Program, kit: Kit) => void)[] = [
-  defineUp,
-  defineDown,
-  defineDaemon,
-  defineService,
-  defineKeys,
-  defineConnect,
-  defineConnections,
-  defineSettings,
-  defineSandbox,
-  definePublish,
-  defineSchedule,
-  defineQueue,
-  defineSeries,
-  definePrepare,
-  defineStatus,
-  defineUnpublish,
-  defineAuth,
-  defineWhoami,
-  definePlatforms,
-  defineEvents,
-  defineWebhooks,
-  defineMcp,
-  defineConfig,
-  defineCompletion,
-];
-
-/** The whole command tree; a command's context is built from the global flags once parsed. */
-export function buildProgram(io: Io, options: { json?: boolean } = {}): Program {
+export async function buildProgram(io: Io, options: { json?: boolean; argv?: readonly string[] } = {}): Promise<Program> {
   const program = createProgram(io, options);
   const kit: Kit = {
     ctx: () => {
@@ -69,7 +20,9 @@ export function buildProgram(io: Io, options: { json?: boolean } = {}): Program 
       return new Ctx(io, { json: g.json === true, color: g.color, baseUrl: g.baseUrl, apiKey: g.apiKey, dataDir: g.dataDir });
     },
   };
-  for (const define of COMMANDS) define(program, kit);
+  const entries = options.argv ? commandsFor(options.argv) : COMMANDS;
+  const defines = await Promise.all(entries.map((entry) => entry.load()));
+  for (const define of defines) define(program, kit);
   return program;
 }
 
@@ -79,7 +32,7 @@ export function buildProgram(io: Io, options: { json?: boolean } = {}): Program 
  */
 export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   const json = argv.includes('--json');
-  const program = buildProgram(io, { json });
+  const program = await buildProgram(io, { json, argv });
   // The command being dispatched to: the group, when one is called without a subcommand.
   let dispatched: CommandUnknownOpts = program;
   program.hook('preSubcommand', (_parent, sub) => {

@@ -27,7 +27,7 @@ describe('socialpub basics', () => {
   });
 
   it('shows examples in the help of every command', async () => {
-    const leaves = allCommands(buildProgram(processIo())).filter((p) => p.length > 0);
+    const leaves = allCommands(await buildProgram(processIo())).filter((p) => p.length > 0);
     expect(leaves.length).toBeGreaterThan(30);
     for (const path of leaves) {
       const r = await home.run([...path, '--help']);

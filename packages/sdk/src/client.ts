@@ -13,6 +13,8 @@ import { SettingsResource } from './resources/settings';
 import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
 import { Webhooks } from './resources/webhooks';
+import { GotSender } from './senders/got-sender';
+import type { HttpSender } from './senders/sender';
 import { Transport } from './transport';
 
 /**
@@ -42,6 +44,14 @@ export class SocialPub {
   readonly baseUrl: string;
   readonly #transport: Transport;
 
+  /**
+   * @internal What a client of this class sends its requests with: got. The CLI's client
+   * (src/light-client.ts) overrides it with a sender on node:http alone.
+   */
+  protected static createSender(): HttpSender {
+    return new GotSender();
+  }
+
   constructor(options: ClientOptions = {}) {
     const env = process.env;
     this.baseUrl = (options.baseUrl ?? env.SOCIALPUB_BASE_URL ?? DEFAULT_BASE_URL).replace(/\/+$/, '');
@@ -57,6 +67,7 @@ export class SocialPub {
       validateResponses: options.validateResponses ?? true,
       clock,
       random: Math.random,
+      sender: (new.target as typeof SocialPub).createSender(),
     });
     this.auth = new Auth(this.#transport, clock);
     this.content = new Content(this.#transport, clock);

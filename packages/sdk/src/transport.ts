@@ -1,18 +1,16 @@
-import { randomUUID } from 'node:crypto';
 import { API_PREFIX, VERSION } from '@socialpub/core';
-import type { Got } from 'got';
 import type { z } from 'zod';
 import type { SdkClock } from './clock';
 import { APIError, APIResponseValidationError, AuthenticationError } from './errors';
-import { loadGot } from './got';
 import type { RequestOptions } from './options';
 import { retryDelay } from './retry-policy';
 import type * as Schemas from './schemas';
+import type { HttpMethod, HttpSender } from './senders/sender';
 
 /** The schemas answers are checked against (core's and the SDK's own), loaded on first use. */
 export type ResponseSchemas = typeof Schemas;
 
-export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type { HttpMethod } from './senders/sender';
 
 /** One call of the API, as a resource method describes it. */
 export interface ApiRequest<S extends z.ZodType> {
@@ -62,6 +60,8 @@ export interface TransportConfig {
   validateResponses: boolean;
   clock: SdkClock;
   random: () => number;
+  /** Sends each attempt: got (the SDK's), or node:http alone (the CLI's; src/senders/). */
+  sender: HttpSender;
 }
 
 let schemasLoading: Promise<ResponseSchemas> | undefined;
@@ -73,31 +73,13 @@ function loadSchemas(): Promise<ResponseSchemas> {
 }
 
 /**
- * Sends requests with got (its own retry turned off) inside one retry loop, so the rules
- * of docs/sdk.md "Retries" hold exactly: got's defaults never retry a POST and give up
- * when Retry-After exceeds the timeout, and neither fits an idempotency-keyed API.
+ * Sends requests through its sender inside one retry loop, so the rules of docs/sdk.md
+ * "Retries" hold exactly whichever sender is used (got's own defaults never retry a POST
+ * and give up when Retry-After exceeds the timeout, and neither fits an
+ * idempotency-keyed API).
  */
 export class Transport {
-  #got: Promise<Got> | undefined;
-
   constructor(readonly config: TransportConfig) {}
-
-  /** got with its retry off and errors mapped to ours; built on the first request. */
-  private client(): Promise<Got> {
-    this.#got ??= loadGot().then((got) =>
-      got.extend({
-        retry: { limit: 0 },
-        responseType: 'text',
-        throwHttpErrors: true,
-        headers: { 'user-agent': `socialpub-sdk/${VERSION} node/${process.versions.node}`, accept: 'application/json' },
-        hooks: {
-          // A user's abort passes through untouched; everything else becomes one of our classes, got's error as cause.
-          beforeError: [(error) => (error.name === 'AbortError' ? error : APIError.from(error))],
-        },
-      }),
-    );
-    return this.#got;
-  }
 
   async request<S extends z.ZodType>(req: ApiRequest<S>, options: RequestOptions = {}): Promise<z.infer<S>> {
     const { signal } = options;
@@ -105,23 +87,23 @@ export class Transport {
     const maxRetries = req.upload && !req.upload.reopenable ? 0 : (options.maxRetries ?? this.config.maxRetries);
     const timeout = options.timeout ?? this.config.timeout;
     // Generated once per call, before the first attempt, so every retry carries the same key.
-    const idempotencyKey = options.idempotencyKey ?? (req.idempotent ? randomUUID() : undefined);
+    // Web Crypto's, not node:crypto's: the module loads only when a key is made (start-up, docs/architecture.md).
+    const idempotencyKey = options.idempotencyKey ?? (req.idempotent ? globalThis.crypto.randomUUID() : undefined);
     const repeatable = req.method !== 'POST' || req.readOnly === true || idempotencyKey !== undefined;
     const url = this.url(req);
     const headers = this.headers(req, options, idempotencyKey);
 
-    const got = await this.client();
     for (let retry = 0; ; retry += 1) {
       signal?.throwIfAborted();
       try {
-        const response = await got(url, {
+        const response = await this.config.sender.send({
           method: req.method,
+          url,
           headers,
-          ...(req.upload ? { body: req.upload.open() as Buffer } : req.body === undefined ? {} : { body: JSON.stringify(req.body) }),
-          // An upload may rightly take longer than any fixed limit: the timeout bounds the
-          // connection, each silence on the socket and the wait for the answer, not the whole.
-          timeout: req.upload ? { connect: timeout, socket: timeout, response: timeout } : { request: timeout },
-          ...(signal ? { signal } : {}),
+          body: req.upload ? req.upload.open() : req.body === undefined ? undefined : JSON.stringify(req.body),
+          timeout,
+          streaming: req.upload !== undefined,
+          signal,
         });
         return await this.readBody(req.schema, response.statusCode, parseJson(response.statusCode, response.body));
       } catch (error) {
@@ -180,7 +162,7 @@ export class Transport {
   }
 
   private headers(req: RequestTarget, options: RequestOptions, idempotencyKey: string | undefined): Record<string, string> {
-    const headers: Record<string, string> = { ...this.config.headers };
+    const headers: Record<string, string> = { 'user-agent': `socialpub-sdk/${VERSION} node/${process.versions.node}`, accept: 'application/json', ...this.config.headers };
     if (req.auth !== false) {
       if (!this.config.apiKey) {
         throw new AuthenticationError({

@@ -1,6 +1,5 @@
 import type { Post } from '@socialpub/core';
 import type { Ctx } from '../../context';
-import { shortTime, truncate } from '../../ui/format';
 
 export interface ScheduleListOptions {
   status: string;
@@ -31,7 +30,7 @@ export async function scheduleList(ctx: Ctx, { status, limit, all, cursor }: Sch
     next = page.next_cursor;
   } while (next !== null && posts.length < want);
 
-  ctx.log.result({ posts, next_cursor: next }, () => [
+  await ctx.log.resultWith({ posts, next_cursor: next }, () => import('../../ui/format'), ({ shortTime, truncate }) => [
     ...ctx.log.table(
       posts,
       [
