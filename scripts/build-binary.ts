@@ -17,19 +17,24 @@
  * that runs it). macOS needs the result signed (`codesign --sign - socialpub`, done here when
  * building on macOS); Windows writes socialpub.exe.
  *
- * Steps: bundle src/binary/sea-main.ts into one CommonJS file (SEA runs CommonJS), bundle
- * better-sqlite3's JavaScript for the checkpoint thread, take the platform's prebuilt
- * addon, record their sha256 in a manifest, make the blob (node --experimental-sea-config),
- * copy the Node binary and inject the blob with postject.
+ * Steps: bundle src/binary/sea-main.ts as split chunks, make each CommonJS (SEA runs
+ * CommonJS) with V8's code cache for it, all embedded as assets that scripts/sea-loader.ts
+ * (the main script) compiles on first use; bundle better-sqlite3's JavaScript for the
+ * checkpoint thread, take the platform's prebuilt addon, record their sha256 in a
+ * manifest, make the blob (node --experimental-sea-config), copy the Node binary and
+ * inject the blob with postject. `--no-code-cache` leaves out every code cache (the main
+ * script's and the chunks').
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { build } from 'esbuild';
+import { Script } from 'node:vm';
+import { build, transform } from 'esbuild';
+import { chunkWrapper } from './sea-chunk-wrapper';
 import { userlandPunycode } from './esbuild-punycode';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -69,12 +74,20 @@ const step = (what: string) => console.log(`${((performance.now() - started) / 1
 const importMetaUrl = { define: { 'import.meta.url': '__socialpub_import_meta_url' }, banner: { js: 'var __socialpub_import_meta_url = require("node:url").pathToFileURL(__filename).href;' } };
 
 step(`bundling the CLI for ${target}`);
-const main = join(work, 'socialpub.cjs');
+// A split build, each chunk then made CommonJS (SEA runs CommonJS) and embedded as an
+// asset with V8's code cache for it; scripts/sea-loader.ts, the executable's main script,
+// compiles a chunk only when it is first required. One script of everything would be
+// compiled (or its cache deserialized) whole on every start: twice bare node's start-up
+// for `--version` alone (docs/architecture.md, "Start-up").
+const esmDir = join(work, 'esm');
+const jsDir = join(work, 'js');
 await build({
-  entryPoints: [join(cliDir, 'src', 'binary', 'sea-main.ts')],
-  outfile: main,
+  entryPoints: { 'sea-main': join(cliDir, 'src', 'binary', 'sea-main.ts') },
+  outdir: esmDir,
   bundle: true,
-  format: 'cjs',
+  splitting: true,
+  format: 'esm',
+  chunkNames: 'chunk-[hash]',
   platform: 'node',
   target: 'node24',
   conditions: ['@socialpub/source'],
@@ -84,6 +97,22 @@ await build({
   legalComments: 'none',
   ...importMetaUrl,
 });
+mkdirSync(jsDir);
+const jsAssets: Record<string, string> = {};
+for (const name of readdirSync(esmDir).filter((f) => f.endsWith('.js'))) {
+  const { code } = await transform(readFileSync(join(esmDir, name), 'utf8'), { format: 'cjs', loader: 'js', platform: 'node', target: 'node24', supported: { 'dynamic-import': false }, logLevel: 'warning', logOverride: { 'empty-import-meta': 'error' } });
+  const file = join(jsDir, name);
+  writeFileSync(file, code);
+  jsAssets[`js/${name}`] = file;
+  if (useCodeCache) {
+    // Exactly the source and name sea-loader.ts compiles, or V8 refuses the cache.
+    const script = new Script(chunkWrapper(code), { filename: `socialpub:${name}` });
+    writeFileSync(`${file}.cache`, script.createCachedData());
+    jsAssets[`js/${name}.cache`] = `${file}.cache`;
+  }
+}
+const main = join(work, 'sea-loader.cjs');
+await build({ entryPoints: [join(root, 'scripts', 'sea-loader.ts')], outfile: main, bundle: true, format: 'cjs', platform: 'node', target: 'node24', logLevel: 'warning' });
 
 step('bundling better-sqlite3 for the checkpoint thread');
 const moduleFile = join(work, 'better-sqlite3.cjs');
@@ -106,7 +135,7 @@ writeFileSync(
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
     useCodeCache,
-    assets: { 'better_sqlite3.node': addonFile, 'better-sqlite3.cjs': moduleFile, 'native-manifest.json': manifestFile },
+    assets: { ...jsAssets, 'better_sqlite3.node': addonFile, 'better-sqlite3.cjs': moduleFile, 'native-manifest.json': manifestFile },
   }),
 );
 execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: 'inherit' });

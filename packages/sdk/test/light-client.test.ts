@@ -1,11 +1,12 @@
 import { vi } from 'vitest';
+import type * as Sdk from '@socialpub/sdk';
 
 // The CLI's client (`@socialpub/sdk/client`, src/light-client.ts) sends with node:http
 // instead of got. It must behave exactly as the SDK does, so the SDK's own suites run here
 // a second time with `SocialPub` replaced by it: same requests, answers, errors (HTTPError
 // as cause included), time-outs, aborts, retries and uploads.
 vi.mock('@socialpub/sdk', async (importOriginal) => {
-  const sdk = await importOriginal<typeof import('@socialpub/sdk')>();
+  const sdk = await importOriginal<typeof Sdk>();
   const { SocialPub } = await import('@socialpub/sdk/client');
   return { ...sdk, SocialPub };
 });
