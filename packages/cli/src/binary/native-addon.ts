@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
@@ -39,7 +38,8 @@ export function cacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = pro
   return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'socialpub');
 }
 
-const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+// node:crypto when first needed: every start of the executable loads this module (sea-main.ts).
+const sha256 = (bytes: Uint8Array) => process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex');
 
 /**
  * Writes `name` under `dir` unless a file with the expected checksum is already there.
