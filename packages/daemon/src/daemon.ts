@@ -118,6 +118,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // Scheduler and publisher: started once listening (sandbox URLs need the port), stopped before the store closes.
   const publishing = createPublishing({
     db,
+    commits: store.commits,
     clock,
     adapters,
     connections: store.connections,

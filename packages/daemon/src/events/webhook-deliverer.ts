@@ -1,21 +1,19 @@
 import type { Store } from '../store/store';
-import type { MessageRecord, AttemptEnd } from '../store/webhooks';
+import type { AttemptEnd, EndpointRecord, MessageRecord } from '../store/webhooks';
 import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
 import type { SecretBox } from '../util/secrets';
 import type { EventsHub } from './events-hub';
+import { attemptDelivery, type DeliveryTarget } from './delivery-attempt';
+import { DeliveryRecords, messageId } from './delivery-records';
 import { presentEvent } from './present-event';
-import { signedHeaders } from './webhook-signing';
 import { parseTargetUrl, resolveTarget, type TargetPolicy } from './webhook-target';
 import { postWebhook, type PostFn } from './webhook-post';
 
+export { DISABLE_AFTER_MS, RETRY_SCHEDULE_MS, messageId } from './delivery-records';
+
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
-const HOUR = 60 * MINUTE;
-/** Waits after the 1st, 2nd, … failed attempt: 8 attempts over about 27.6 hours. */
-export const RETRY_SCHEDULE_MS: readonly number[] = [5 * SECOND, 5 * MINUTE, 30 * MINUTE, 2 * HOUR, 5 * HOUR, 10 * HOUR, 10 * HOUR];
-/** An endpoint failing (no success) for this long is disabled. */
-export const DISABLE_AFTER_MS = 5 * 24 * HOUR;
 
 export interface DelivererOptions {
   store: Store;
@@ -23,8 +21,16 @@ export interface DelivererOptions {
   clock: Clock;
   logger: RootLogger;
   policy: TargetPolicy;
-  /** Deliveries in flight at once, over all endpoints (one per endpoint). Default 8. */
+  /** Deliveries in flight at once, over all endpoints. Default 128. */
   concurrency?: number;
+  /** Deliveries in flight at once to one endpoint while it is behind (see keepUpMs). Default 32. */
+  perEndpoint?: number;
+  /**
+   * An endpoint is behind when sending its due deliveries one at a time would take longer
+   * than this (their number times its round trip): it then gets up to `perEndpoint` at once
+   * until it has caught up; otherwise one at a time, in event-id order. Default 20 ms.
+   */
+  keepUpMs?: number;
   /** An attempt without a response head by then fails (and is retried). Default 15 s. */
   timeoutMs?: number;
   /** Jitter source, [0, 1). */
@@ -33,62 +39,100 @@ export interface DelivererOptions {
   post?: PostFn;
 }
 
-export const messageId = (id: number) => `msg_${id}`;
+/** The reason the loop's sleep is cut short (an Error made once: a DOMException per wake-up costs). */
+const WOKEN = new Error('woken');
+/** The round trip assumed before an endpoint's first answer, and the least assumed (ms). */
+const DEFAULT_RTT_MS = 1;
+const MIN_RTT_MS = 0.1;
+/** Decrypted secrets kept at most (a cache over the endpoints' sealed secrets). */
+const SECRET_CACHE = 256;
 
 /**
  * Sends pending webhook deliveries from the outbox. At least once: a delivery's row stays
- * pending until an attempt's end is committed, so one in flight at a crash is sent again
- * after restart, with the same webhook-id. One delivery in flight per endpoint, the oldest
- * due first (per-endpoint order by event id while the receiver keeps up); at most
+ * pending until the end of an attempt is committed, so one in flight at a crash is sent
+ * again after restart, with the same webhook-id.
+ *
+ * Order and pace per endpoint: while it keeps up, one delivery at a time, the oldest due
+ * first, so it gets its events in id order. When one at a time cannot keep up (its due
+ * deliveries times its round trip exceed `keepUpMs`: a burst faster than its round trip),
+ * up to `perEndpoint` go at once, started in id order, until it has caught up. At most
  * `concurrency` in flight in all, each bounded by `timeoutMs`. Nothing here is awaited by
- * publishing: a slow receiver holds only its own slot.
+ * publishing: a slow receiver holds only its own slots.
  */
 export class WebhookDeliverer {
   readonly #o: Required<Omit<DelivererOptions, 'post'>> & { post: PostFn };
-  readonly #inFlight = new Map<string, Promise<void>>();
+  readonly #records: DeliveryRecords;
+  /** Deliveries started and not yet recorded, by message id. */
+  readonly #running = new Map<number, Promise<void>>();
+  readonly #perEndpoint = new Map<string, number>();
+  /** Per endpoint, the newest delivery started. */
+  readonly #cursor = new Map<string, number>();
+  readonly #secrets = new Map<string, string>();
+  /** Per endpoint, a moving average of its attempts' durations (ms). */
+  readonly #rtt = new Map<string, number>();
   readonly #stop = new AbortController();
   #wake: AbortController | null = null;
   #loop: Promise<void> | null = null;
   #unsubscribe: (() => void) | null = null;
+  #pumping: Promise<void> | null = null;
 
   constructor(options: DelivererOptions) {
-    this.#o = { concurrency: 8, timeoutMs: 15 * SECOND, random: Math.random, post: postWebhook, ...options };
+    this.#o = { concurrency: 128, perEndpoint: 32, keepUpMs: 20, timeoutMs: 15 * SECOND, random: Math.random, post: postWebhook, ...options };
+    this.#records = new DeliveryRecords({ store: this.#o.store, logger: this.#o.logger, random: this.#o.random });
   }
 
-  /** Starts the deliveries that are due and have a free slot. */
+  /** Starts the deliveries that are due and have a free slot, looking at every pending one (new, retries, redeliveries). */
   pump(): void {
+    this.#pump(false);
+  }
+
+  /**
+   * With `newOnly`, only deliveries newer than the last one started per endpoint are looked
+   * at (new events, and the next ones of a backlog): a pump per turn of a burst then reads a
+   * few rows, not the whole window in flight again. Older ones that fall due (retries) are
+   * found by the full pump of the loop, which wakes when the next one is due.
+   */
+  #pump(newOnly: boolean): void {
     if (this.#stop.signal.aborted) return;
-    const free = this.#o.concurrency - this.#inFlight.size;
+    const { store, clock, perEndpoint } = this.#o;
+    let free = this.#o.concurrency - this.#running.size;
     if (free <= 0) return;
-    let started = 0;
-    for (const m of this.#o.store.webhooks.due(this.#o.clock.now(), 500)) {
-      if (started >= free) break;
-      if (this.#inFlight.has(m.endpointId)) continue;
-      started++;
-      const run = this.#deliver(m).finally(() => {
-        this.#inFlight.delete(m.endpointId);
-        this.pump();
-        this.#wake?.abort();
-      });
-      this.#inFlight.set(m.endpointId, run);
+    const now = clock.now();
+    for (const endpoint of store.webhooks.dueEndpoints(now)) {
+      if (free <= 0) break;
+      const busy = this.#perEndpoint.get(endpoint.id) ?? 0;
+      const room = Math.min(free, (busy > 0 && this.#behind(endpoint.id, now) ? perEndpoint : 1) - busy);
+      if (room <= 0) continue;
+      const after = newOnly ? (this.#cursor.get(endpoint.id) ?? 0) : 0;
+      const start = store.webhooks
+        .dueFor(endpoint.id, now, after, after > 0 ? room : busy + room)
+        .filter((m) => !this.#running.has(m.id))
+        .slice(0, room);
+      if (start.length === 0) continue;
+      free -= start.length;
+      this.#cursor.set(endpoint.id, Math.max(after, ...start.map((m) => m.id)));
+      // One check of the target (address guard, DNS) for the deliveries started together.
+      const target = this.#target(endpoint);
+      for (const m of start) this.#start(endpoint, m, target);
     }
   }
 
   /** Resolves when nothing is in flight (tests). */
   async settled(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight.values()]);
+    while (this.#running.size > 0 || this.#pumping) {
+      await Promise.allSettled([...this.#running.values()]);
+      await this.#pumping;
+    }
   }
 
   get inFlight(): number {
-    return this.#inFlight.size;
+    return this.#running.size;
   }
 
   /** Delivers from now on: on every new event, and when a retry falls due. */
   start(hub: EventsHub): void {
     if (this.#loop) return;
-    this.#unsubscribe = hub.subscribe(() => {
-      this.pump();
-    });
+    this.#unsubscribe = hub.subscribe(() => this.#pumpSoon());
     this.#loop = (async () => {
       while (!this.#stop.signal.aborted) {
         this.pump();
@@ -108,82 +152,96 @@ export class WebhookDeliverer {
     this.#unsubscribe?.();
     this.#stop.abort();
     await this.#loop;
+    // Attempts that ended before the stop are recorded; those it cut short stay pending.
+    this.#records.flush();
     await this.settled();
   }
 
-  async #deliver(m: MessageRecord): Promise<void> {
-    const { store, clock, logger } = this.#o;
-    const endpoint = store.webhooks.get(m.endpointId);
-    if (!endpoint || endpoint.status !== 'active') return;
-    const event = m.eventId === null ? null : store.events.get(m.eventId);
-    const body = m.body ?? (event ? JSON.stringify(presentEvent(event)) : null);
-    const started = clock.now();
-    if (body === null) {
-      await store.commits.durable(() => store.webhooks.recordAttempt(m, { startedAt: started, durationMs: 0, statusCode: null, error: 'the event is no longer kept' }, { kind: 'failed' }));
-      return;
-    }
-    const now = new Date(started);
-    const secrets = [endpoint.secretEnc, ...(endpoint.previousSecretEnc && (endpoint.previousUntil ?? 0) > started ? [endpoint.previousSecretEnc] : [])];
-    const headers = signedHeaders(messageId(m.id), now, body, secrets.map((s) => this.#o.secrets.open(s)));
-
-    let statusCode: number | null = null;
-    let error: string | null = null;
-    const abort = new AbortController();
-    const onStop = () => abort.abort(new Error('daemon stopping'));
-    this.#stop.signal.addEventListener('abort', onStop, { once: true });
-    try {
-      const url = parseTargetUrl(endpoint.url, this.#o.policy);
-      const address = await resolveTarget(url, this.#o.policy);
-      const timeout = clock.sleep(this.#o.timeoutMs, abort.signal).then(() => {
-        throw new Error(`no answer within ${this.#o.timeoutMs / 1000} s`);
-      });
-      statusCode = await Promise.race([this.#o.post({ url, address, headers, body, signal: abort.signal }), timeout]);
-    } catch (err) {
-      error = err instanceof Error ? err.message : String(err);
-    } finally {
-      this.#stop.signal.removeEventListener('abort', onStop);
-      abort.abort(); // ends the timeout's sleep, or the request that timed out
-    }
-    // Stopping mid-attempt: nothing is recorded, so the delivery stays pending and is sent
-    // again after restart (the receiver dedupes by webhook-id).
-    if (this.#stop.signal.aborted) return;
-    const ended = clock.now();
-    const attempt = { startedAt: started, durationMs: ended - started, statusCode, error };
-    const ok = statusCode !== null && statusCode >= 200 && statusCode < 300;
-    const end: AttemptEnd = ok ? { kind: 'delivered' } : this.#retryOrFail(m, ended);
-    const gone = statusCode === 410;
-    const failingFor = endpoint.failingSince === null ? 0 : ended - endpoint.failingSince;
-    const disableReason = gone
-      ? 'the receiver answered 410 Gone'
-      : !ok && failingFor >= DISABLE_AFTER_MS
-        ? `every delivery failed for ${Math.floor(failingFor / HOUR / 24)} days`
-        : null;
-    // Committed without waiting for the disk (one transaction, synchronous=NORMAL): at most
-    // a power failure loses the record, and then the delivery is sent again with the same
-    // webhook-id — at least once still holds, a SIGKILL loses nothing (WAL), and the endpoint
-    // is not held up by an fsync per event (bench/events: tens instead of hundreds of events/s).
-    store.commits.relaxed(() =>
-      store.commits.durableBlocking(() => {
-        store.webhooks.recordAttempt(m, attempt, gone ? { kind: 'failed' } : end);
-      if (disableReason && store.webhooks.disable(endpoint.id, disableReason, ended)) {
-        store.events.append({
-          userId: endpoint.userId,
-          type: 'webhook.endpoint_disabled',
-          subject: endpoint.id,
-          at: ended,
-            data: { endpoint_id: endpoint.id, url: endpoint.url, reason: disableReason },
-          });
-        }
-      }),
-    );
-    if (!ok) logger.warn('webhook delivery failed', { endpoint: endpoint.id, delivery: messageId(m.id), status_code: statusCode, error, attempt: m.attempts + 1 });
-    if (disableReason) logger.warn('webhook endpoint disabled', { endpoint: endpoint.id, reason: disableReason });
+  #start(endpoint: EndpointRecord, m: MessageRecord, target: Promise<DeliveryTarget>): void {
+    this.#perEndpoint.set(endpoint.id, (this.#perEndpoint.get(endpoint.id) ?? 0) + 1);
+    const attempt = this.#deliver(endpoint, m, target).catch((error: unknown) => {
+      // The database is closing: nothing was recorded, the delivery stays pending.
+      this.#o.logger.warn('webhook delivery not attempted', { delivery: messageId(m.id), error: (error as Error).message });
+      return null;
+    });
+    const run = attempt.then((end) => {
+      this.#running.delete(m.id);
+      const left = (this.#perEndpoint.get(endpoint.id) ?? 1) - 1;
+      if (left > 0) this.#perEndpoint.set(endpoint.id, left);
+      else this.#perEndpoint.delete(endpoint.id);
+      this.#pumpSoon();
+      // A retry may fall due before the loop's next wake-up.
+      if (end === 'retry') this.#wake?.abort(WOKEN);
+    });
+    this.#running.set(m.id, run);
   }
 
-  /** The next try after a failed attempt, with ±20% jitter; failed once the schedule is used up. */
-  #retryOrFail(m: MessageRecord, now: number): AttemptEnd {
-    const wait = RETRY_SCHEDULE_MS[m.attempts];
-    if (wait === undefined) return { kind: 'failed' };
-    return { kind: 'retry', nextAt: now + Math.round(wait * (0.8 + 0.4 * this.#o.random())) };
+  /** One pump for all the deliveries that end in one turn of the event loop. */
+  #pumpSoon(): void {
+    this.#pumping ??= new Promise<void>((resolve) =>
+      setImmediate(() => {
+        this.#pumping = null;
+        this.#pump(true);
+        resolve();
+      }),
+    );
+  }
+
+  /** One attempt and its record; resolves with what follows (null: nothing recorded, it stays pending). */
+  async #deliver(endpoint: EndpointRecord, m: MessageRecord, target: Promise<DeliveryTarget>): Promise<AttemptEnd['kind'] | null> {
+    const { store, clock } = this.#o;
+    const event = m.eventId === null ? null : store.events.get(m.eventId);
+    const body = m.body ?? (event ? JSON.stringify(presentEvent(event)) : null);
+    if (body === null) {
+      const attempt = { startedAt: clock.now(), durationMs: 0, statusCode: null, error: 'the event is no longer kept' };
+      return this.#records.add({ message: m, endpoint, attempt, final: true });
+    }
+    const started = clock.now();
+    const sealed = [endpoint.secretEnc, ...(endpoint.previousSecretEnc && (endpoint.previousUntil ?? 0) > started ? [endpoint.previousSecretEnc] : [])];
+    const attempt = await attemptDelivery({
+      messageId: messageId(m.id),
+      target,
+      body,
+      secrets: sealed.map((s) => this.#open(s)),
+      clock,
+      timeoutMs: this.#o.timeoutMs,
+      post: this.#o.post,
+      stop: this.#stop.signal,
+    });
+    if (!attempt) return null;
+    const rtt = this.#rtt.get(endpoint.id);
+    this.#rtt.set(endpoint.id, rtt === undefined ? attempt.durationMs : rtt * 0.9 + attempt.durationMs * 0.1);
+    return this.#records.add({ message: m, endpoint, attempt });
+  }
+
+  /**
+   * Whether sending one at a time would leave the endpoint's due deliveries waiting longer
+   * than keepUpMs: more of them than keepUpMs / its round trip (a moving average of its
+   * attempts' durations). Counted only as far as that bound.
+   */
+  #behind(endpointId: string, now: number): boolean {
+    const rtt = Math.max(MIN_RTT_MS, this.#rtt.get(endpointId) ?? DEFAULT_RTT_MS);
+    const bound = Math.ceil(this.#o.keepUpMs / rtt);
+    return this.#o.store.webhooks.countDue(endpointId, now, bound + 1) > bound;
+  }
+
+  /** The endpoint's URL and checked address; a refusal becomes the attempts' error. */
+  #target(endpoint: EndpointRecord): Promise<DeliveryTarget> {
+    const target = (async () => {
+      const url = parseTargetUrl(endpoint.url, this.#o.policy);
+      return { url, address: await resolveTarget(url, this.#o.policy) };
+    })();
+    target.catch(() => {}); // each attempt awaits it and records the refusal
+    return target;
+  }
+
+  #open(sealed: string): string {
+    let plain = this.#secrets.get(sealed);
+    if (plain === undefined) {
+      if (this.#secrets.size >= SECRET_CACHE) this.#secrets.clear();
+      plain = this.#o.secrets.open(sealed);
+      this.#secrets.set(sealed, plain);
+    }
+    return plain;
   }
 }

@@ -16,10 +16,11 @@ export interface PostRequest {
 /** One POST; resolves with the status code once the response head arrives. Redirects are answers, never followed. */
 export type PostFn = (req: PostRequest) => Promise<number>;
 
-// Keep-alive per daemon: a receiver that keeps up gets its deliveries over one connection.
+// Keep-alive per daemon: a receiver that keeps up gets its deliveries over one connection;
+// one that is behind gets up to the deliverer's per-endpoint window (32) at once.
 const agents = {
-  http: new http.Agent({ keepAlive: true, maxSockets: 4 }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 4 }),
+  http: new http.Agent({ keepAlive: true, maxSockets: 64 }),
+  https: new https.Agent({ keepAlive: true, maxSockets: 64 }),
 };
 
 export const postWebhook: PostFn = (req) =>

@@ -116,14 +116,22 @@ export function createWebhooksRepository(db: DB) {
   );
   const dropPending = db.prepare(`UPDATE webhook_messages SET status = 'failed', next_attempt_at = NULL, ended_at = ? WHERE endpoint_id = ? AND status = 'pending'`);
   const remove = db.prepare('DELETE FROM webhook_endpoints WHERE id = ?');
-  // Per active endpoint its oldest due pending delivery (the partial index of migration 130
-  // walks only pending rows, in id order), oldest first: the deliverer sends one per endpoint.
-  const due = db.prepare<[number, number], MessageRow>(
-    `SELECT m.* FROM webhook_endpoints e
-     JOIN webhook_messages m ON m.id = (
-       SELECT p.id FROM webhook_messages p INDEXED BY webhook_messages_pending
-       WHERE p.endpoint_id = e.id AND p.status = 'pending' AND p.next_attempt_at <= ? ORDER BY p.id LIMIT 1)
-     WHERE e.status = 'active' ORDER BY m.id LIMIT ?`,
+  // The active endpoints with a delivery due, by their oldest due delivery (the partial
+  // index of migration 130 walks only pending rows, in id order).
+  const dueEndpoints = db.prepare<[number], EndpointRow>(
+    `SELECT * FROM (
+       SELECT e.*, (SELECT p.id FROM webhook_messages p INDEXED BY webhook_messages_pending
+                    WHERE p.endpoint_id = e.id AND p.status = 'pending' AND p.next_attempt_at <= ? ORDER BY p.id LIMIT 1) AS first_due
+       FROM webhook_endpoints e WHERE e.status = 'active')
+     WHERE first_due IS NOT NULL ORDER BY first_due`,
+  );
+  const dueFor = db.prepare<[string, number, number, number], MessageRow>(
+    `SELECT * FROM webhook_messages INDEXED BY webhook_messages_pending
+     WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at <= ? AND id > ? ORDER BY id LIMIT ?`,
+  );
+  const countDue = db.prepare<[string, number, number], { n: number }>(
+    `SELECT count(*) AS n FROM (SELECT 1 FROM webhook_messages INDEXED BY webhook_messages_pending
+     WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at <= ? LIMIT ?)`,
   );
   const nextDue = db.prepare<[], { at: number | null }>(
     `SELECT min(m.next_attempt_at) AS at FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
@@ -135,7 +143,11 @@ export function createWebhooksRepository(db: DB) {
   );
   const insertAttempt = db.prepare('INSERT INTO webhook_attempts (message_id, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?)');
   const endMessage = db.prepare(
-    `UPDATE webhook_messages SET status = @status, attempts = attempts + 1, next_attempt_at = @nextAt, ended_at = @endedAt WHERE id = @id`,
+    // A delivery no longer pending (its endpoint was disabled while the attempt ran) keeps its end.
+    `UPDATE webhook_messages SET attempts = attempts + 1,
+       status = iif(status = 'pending', @status, status), next_attempt_at = iif(status = 'pending', @nextAt, next_attempt_at),
+       ended_at = iif(status = 'pending', @endedAt, ended_at)
+     WHERE id = @id`,
   );
   const failing = db.prepare('UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?) WHERE id = ?');
   const healthy = db.prepare('UPDATE webhook_endpoints SET failing_since = NULL WHERE id = ? AND failing_since IS NOT NULL');
@@ -181,9 +193,17 @@ export function createWebhooksRepository(db: DB) {
     remove(id: string): void {
       remove.run(id);
     },
-    /** For each active endpoint, its oldest pending delivery due by `now`; oldest first, at most `limit`. */
-    due(now: number, limit: number): MessageRecord[] {
-      return due.all(now, limit).map(toMessage);
+    /** The active endpoints with a pending delivery due by `now`, the one with the oldest such delivery first. */
+    dueEndpoints(now: number): EndpointRecord[] {
+      return dueEndpoints.all(now).map(toEndpoint);
+    },
+    /** An endpoint's pending deliveries due by `now` with an id above `afterId`, oldest (lowest id) first, at most `limit`. */
+    dueFor(endpointId: string, now: number, afterId: number, limit: number): MessageRecord[] {
+      return dueFor.all(endpointId, now, afterId, limit).map(toMessage);
+    },
+    /** How many of an endpoint's pending deliveries are due by `now`, counted up to `limit`. */
+    countDue(endpointId: string, now: number, limit: number): number {
+      return countDue.get(endpointId, now, limit)?.n ?? 0;
     },
     /** When the next pending delivery is due (null: none). */
     nextDueAt(): number | null {

@@ -7,6 +7,7 @@
 import type { Platform } from '@socialpub/core';
 import { adaptersFromEnv, sandboxCredentials } from '../support/test-adapter';
 import { createPublishing } from '../../src/publisher/create-publishing';
+import { createCommits } from '../../src/store/commits';
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';
 
@@ -20,6 +21,8 @@ const sandbox = (userId: string, platform: Platform) => sandboxCredentials(userI
 
 const publishing = createPublishing({
   db,
+  // As the daemon: claims, checkpoints and ends batched per turn and group-committed, so the kills land between a batch's commit and its fsync too.
+  commits: createCommits(db),
   clock: systemClock,
   adapters,
   connections: { credentialsFor: sandbox, saveTokens: () => {}, markExpired: () => {} },
