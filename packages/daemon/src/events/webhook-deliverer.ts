@@ -110,7 +110,7 @@ export class WebhookDeliverer {
         .slice(0, room);
       if (start.length === 0) continue;
       free -= start.length;
-      this.#cursor.set(endpoint.id, Math.max(after, ...start.map((m) => m.id)));
+      this.#cursor.set(endpoint.id, Math.max(this.#cursor.get(endpoint.id) ?? 0, ...start.map((m) => m.id)));
       // One check of the target (address guard, DNS) for the deliveries started together.
       const target = this.#target(endpoint);
       for (const m of start) this.#start(endpoint, m, target);
