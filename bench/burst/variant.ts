@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { createTestAdapters, MemoryLedger, sandboxCredentials } from '../../packages/daemon/test/support/test-adapter';
 import { createPublishing } from '../../packages/daemon/src/publisher/create-publishing';
 import { startCheckpointer } from '../../packages/daemon/src/store/checkpointer';
+import { createCommits } from '../../packages/daemon/src/store/commits';
 import { openDatabase } from '../../packages/daemon/src/store/database';
 import { systemClock } from '../../packages/daemon/src/util/clock';
 
@@ -68,6 +69,8 @@ const checkpointer = startCheckpointer(db);
 const ledger = new MemoryLedger();
 const publishing = createPublishing({
   db,
+  // As the daemon: the batches' fsync through the group commit, off the event loop.
+  commits: createCommits(db),
   clock: systemClock,
   adapters: createTestAdapters(ledger, { latencyMs: LATENCY }),
   connections: { credentialsFor: credentials, saveTokens: () => {}, markExpired: () => {} },

@@ -1,5 +1,5 @@
 import type { Store } from '../store/store';
-import type { AttemptEnd, EndpointRecord, MessageRecord } from '../store/webhooks';
+import type { AttemptEnd, DueMessage, EndpointRecord } from '../store/webhooks';
 import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
 import type { SecretBox } from '../util/secrets';
@@ -110,7 +110,7 @@ export class WebhookDeliverer {
         .slice(0, room);
       if (start.length === 0) continue;
       free -= start.length;
-      this.#cursor.set(endpoint.id, Math.max(after, ...start.map((m) => m.id)));
+      this.#cursor.set(endpoint.id, Math.max(this.#cursor.get(endpoint.id) ?? 0, ...start.map((m) => m.id)));
       // One check of the target (address guard, DNS) for the deliveries started together.
       const target = this.#target(endpoint);
       for (const m of start) this.#start(endpoint, m, target);
@@ -157,7 +157,7 @@ export class WebhookDeliverer {
     await this.settled();
   }
 
-  #start(endpoint: EndpointRecord, m: MessageRecord, target: Promise<DeliveryTarget>): void {
+  #start(endpoint: EndpointRecord, m: DueMessage, target: Promise<DeliveryTarget>): void {
     this.#perEndpoint.set(endpoint.id, (this.#perEndpoint.get(endpoint.id) ?? 0) + 1);
     const attempt = this.#deliver(endpoint, m, target).catch((error: unknown) => {
       // The database is closing: nothing was recorded, the delivery stays pending.
@@ -188,10 +188,9 @@ export class WebhookDeliverer {
   }
 
   /** One attempt and its record; resolves with what follows (null: nothing recorded, it stays pending). */
-  async #deliver(endpoint: EndpointRecord, m: MessageRecord, target: Promise<DeliveryTarget>): Promise<AttemptEnd['kind'] | null> {
-    const { store, clock } = this.#o;
-    const event = m.eventId === null ? null : store.events.get(m.eventId);
-    const body = m.body ?? (event ? JSON.stringify(presentEvent(event)) : null);
+  async #deliver(endpoint: EndpointRecord, m: DueMessage, target: Promise<DeliveryTarget>): Promise<AttemptEnd['kind'] | null> {
+    const { clock } = this.#o;
+    const body = m.body ?? (m.event ? JSON.stringify(presentEvent(m.event)) : null);
     if (body === null) {
       const attempt = { startedAt: clock.now(), durationMs: 0, statusCode: null, error: 'the event is no longer kept' };
       return this.#records.add({ message: m, endpoint, attempt, final: true });

@@ -20,7 +20,7 @@ export interface NewEvent {
   at: number;
 }
 
-interface EventRow {
+export interface EventRow {
   id: number;
   user_id: string;
   type: string;
@@ -30,7 +30,7 @@ interface EventRow {
   created_at: number;
 }
 
-const toEvent = (r: EventRow): StoredEvent => ({
+export const toEvent = (r: EventRow): StoredEvent => ({
   id: r.id,
   userId: r.user_id,
   type: r.type,

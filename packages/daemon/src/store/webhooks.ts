@@ -1,4 +1,5 @@
 import type { DB } from './database';
+import { toEvent, type EventRow, type StoredEvent } from './events';
 
 export interface EndpointRecord {
   id: string;
@@ -81,6 +82,21 @@ const toMessage = (r: MessageRow): MessageRecord => ({
   createdAt: r.created_at,
 });
 
+/** A due delivery with the event it carries (null: a test message, or the event is gone). */
+export interface DueMessage extends MessageRecord {
+  event: StoredEvent | null;
+}
+
+type DueRow = MessageRow & { [K in keyof EventRow as `e_${K}`]: EventRow[K] | null };
+
+const toDue = (r: DueRow): DueMessage => ({
+  ...toMessage(r),
+  event:
+    r.e_id === null
+      ? null
+      : toEvent({ id: r.e_id, user_id: r.e_user_id as string, type: r.e_type as string, job_id: r.e_job_id, subject: r.e_subject, data: r.e_data as string, created_at: r.e_created_at as number }),
+});
+
 export interface AttemptRecord {
   startedAt: number;
   durationMs: number;
@@ -125,9 +141,11 @@ export function createWebhooksRepository(db: DB) {
        FROM webhook_endpoints e WHERE e.status = 'active')
      WHERE first_due IS NOT NULL ORDER BY first_due`,
   );
-  const dueFor = db.prepare<[string, number, number, number], MessageRow>(
-    `SELECT * FROM webhook_messages INDEXED BY webhook_messages_pending
-     WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at <= ? AND id > ? ORDER BY id LIMIT ?`,
+  const dueFor = db.prepare<[string, number, number, number], DueRow>(
+    `SELECT m.*, e.id AS e_id, e.user_id AS e_user_id, e.type AS e_type, e.job_id AS e_job_id, e.subject AS e_subject,
+            e.data AS e_data, e.created_at AS e_created_at
+     FROM webhook_messages m INDEXED BY webhook_messages_pending LEFT JOIN events e ON e.id = m.event_id
+     WHERE m.endpoint_id = ? AND m.status = 'pending' AND m.next_attempt_at <= ? AND m.id > ? ORDER BY m.id LIMIT ?`,
   );
   const countDue = db.prepare<[string, number, number], { n: number }>(
     `SELECT count(*) AS n FROM (SELECT 1 FROM webhook_messages INDEXED BY webhook_messages_pending
@@ -197,9 +215,9 @@ export function createWebhooksRepository(db: DB) {
     dueEndpoints(now: number): EndpointRecord[] {
       return dueEndpoints.all(now).map(toEndpoint);
     },
-    /** An endpoint's pending deliveries due by `now` with an id above `afterId`, oldest (lowest id) first, at most `limit`. */
-    dueFor(endpointId: string, now: number, afterId: number, limit: number): MessageRecord[] {
-      return dueFor.all(endpointId, now, afterId, limit).map(toMessage);
+    /** An endpoint's pending deliveries due by `now` with an id above `afterId` and their events, oldest (lowest id) first, at most `limit`. */
+    dueFor(endpointId: string, now: number, afterId: number, limit: number): DueMessage[] {
+      return dueFor.all(endpointId, now, afterId, limit).map(toDue);
     },
     /** How many of an endpoint's pending deliveries are due by `now`, counted up to `limit`. */
     countDue(endpointId: string, now: number, limit: number): number {
