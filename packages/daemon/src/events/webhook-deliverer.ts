@@ -26,9 +26,11 @@ export interface DelivererOptions {
   /** Deliveries in flight at once to one endpoint while it is behind (see keepUpMs). Default 32. */
   perEndpoint?: number;
   /**
-   * An endpoint is behind when sending its due deliveries one at a time would take longer
-   * than this (their number times its round trip): it then gets up to `perEndpoint` at once
-   * until it has caught up; otherwise one at a time, in event-id order. Default 20 ms.
+   * The lateness one-at-a-time may add: an endpoint is behind when its oldest waiting
+   * delivery has waited longer than this, or when sending its due ones one at a time would
+   * take longer (their number times its round trip) — or, for a slow receiver, longer than
+   * four of its round trips. Behind, it gets up to `perEndpoint` at once until it has
+   * caught up; otherwise one at a time, in event-id order. Default 20 ms.
    */
   keepUpMs?: number;
   /** An attempt without a response head by then fails (and is retried). Default 15 s. */
@@ -44,6 +46,8 @@ const WOKEN = new Error('woken');
 /** The round trip assumed before an endpoint's first answer, and the least assumed (ms). */
 const DEFAULT_RTT_MS = 1;
 const MIN_RTT_MS = 0.1;
+/** Round trips' worth of waiting deliveries an endpoint may have before it is behind. */
+const QUEUE_OF_ROUND_TRIPS = 4;
 /** Decrypted secrets kept at most (a cache over the endpoints' sealed secrets). */
 const SECRET_CACHE = 256;
 
@@ -53,9 +57,9 @@ const SECRET_CACHE = 256;
  * again after restart, with the same webhook-id.
  *
  * Order and pace per endpoint: while it keeps up, one delivery at a time, the oldest due
- * first, so it gets its events in id order. When one at a time cannot keep up (its due
- * deliveries times its round trip exceed `keepUpMs`: a burst faster than its round trip),
- * up to `perEndpoint` go at once, started in id order, until it has caught up. At most
+ * first, so it gets its events in id order. When one at a time cannot keep up (see
+ * `keepUpMs`: a burst faster than its round trip), up to `perEndpoint` go at once, started
+ * in id order, until it has caught up. At most
  * `concurrency` in flight in all, each bounded by `timeoutMs`. Nothing here is awaited by
  * publishing: a slow receiver holds only its own slots.
  */
@@ -75,9 +79,12 @@ export class WebhookDeliverer {
   #loop: Promise<void> | null = null;
   #unsubscribe: (() => void) | null = null;
   #pumping: Promise<void> | null = null;
+  /** When this deliverer was made: a backlog from before (a restart) has waited since then, not since its commit. */
+  readonly #since: number;
 
   constructor(options: DelivererOptions) {
     this.#o = { concurrency: 128, perEndpoint: 32, keepUpMs: 20, timeoutMs: 15 * SECOND, random: Math.random, post: postWebhook, ...options };
+    this.#since = this.#o.clock.now();
     this.#records = new DeliveryRecords({ store: this.#o.store, logger: this.#o.logger, random: this.#o.random });
   }
 
@@ -101,13 +108,20 @@ export class WebhookDeliverer {
     for (const endpoint of store.webhooks.dueEndpoints(now)) {
       if (free <= 0) break;
       const busy = this.#perEndpoint.get(endpoint.id) ?? 0;
-      const room = Math.min(free, (busy > 0 && this.#behind(endpoint.id, now) ? perEndpoint : 1) - busy);
-      if (room <= 0) continue;
+      if (busy >= perEndpoint) continue;
+      // A full read sees the ones in flight too (usually the oldest); a read of new ones does not.
       const after = newOnly ? (this.#cursor.get(endpoint.id) ?? 0) : 0;
-      const start = store.webhooks
-        .dueFor(endpoint.id, now, after, after > 0 ? room : busy + room)
-        .filter((m) => !this.#running.has(m.id))
-        .slice(0, room);
+      const inFlightSeen = newOnly ? 0 : busy;
+      const waiting = (limit: number) => store.webhooks.dueFor(endpoint.id, now, after, inFlightSeen + limit).filter((m) => !this.#running.has(m.id));
+      let next = waiting(1);
+      const oldest = next[0];
+      if (!oldest) continue;
+      let room = 1 - busy;
+      if (busy > 0 && this.#behind(endpoint.id, now, oldest)) {
+        room = perEndpoint - busy;
+        next = waiting(room);
+      }
+      const start = next.slice(0, Math.min(room, free));
       if (start.length === 0) continue;
       free -= start.length;
       this.#cursor.set(endpoint.id, Math.max(this.#cursor.get(endpoint.id) ?? 0, ...start.map((m) => m.id)));
@@ -214,15 +228,21 @@ export class WebhookDeliverer {
   }
 
   /**
-   * Whether sending one at a time would leave the endpoint's due deliveries waiting longer
-   * than keepUpMs: more of them than keepUpMs / its round trip (a moving average of its
-   * attempts' durations). Counted only as far as that bound.
+   * Whether one at a time leaves the endpoint behind (see keepUpMs): its oldest waiting
+   * delivery waited longer than the budget, or more are due than fit in it at its round
+   * trip (a moving average of its attempts' durations; counted only as far as that bound).
    */
-  #behind(endpointId: string, now: number): boolean {
+  #behind(endpointId: string, now: number, oldest: DueMessage): boolean {
     const rtt = Math.max(MIN_RTT_MS, this.#rtt.get(endpointId) ?? DEFAULT_RTT_MS);
-    const bound = Math.ceil(this.#o.keepUpMs / rtt);
+    // A slow receiver (a round trip of 200 ms) may have a few waiting before it is behind:
+    // two events of one commit still go one after the other, in order.
+    const budget = Math.max(this.#o.keepUpMs, QUEUE_OF_ROUND_TRIPS * rtt);
+    const waited = now - Math.max(oldest.nextAttemptAt ?? now, this.#since);
+    if (waited > budget) return true;
+    const bound = Math.ceil(budget / rtt);
     return this.#o.store.webhooks.countDue(endpointId, now, bound + 1) > bound;
   }
+
 
   /** The endpoint's URL and checked address; a refusal becomes the attempts' error. */
   #target(endpoint: EndpointRecord): Promise<DeliveryTarget> {

@@ -85,8 +85,9 @@ describe('webhook delivery pace and order per endpoint', () => {
   });
 
   it('a delivery in flight when its endpoint is disabled (410 Gone) ends failed, not pending, and keeps its attempt', async () => {
+    // keepUpMs 0.1: behind with more than 4 due (the least queue: 4 round trips of 0.1 ms).
     const held = heldPosts((n) => (n === 0 ? 410 : 500));
-    const { w, endpointId } = await backlog(2, { post: held.post, keepUpMs: 0.1, perEndpoint: 2 });
+    const { w, endpointId } = await backlog(6, { post: held.post, keepUpMs: 0.1, perEndpoint: 2 });
     w.deliverer.pump();
     w.deliverer.pump();
     await turn();
@@ -94,9 +95,27 @@ describe('webhook delivery pace and order per endpoint', () => {
     held.releaseAll(); // both end in one turn: their records commit in one transaction
     await w.deliverer.settled();
     expect(w.store.webhooks.get(endpointId)).toMatchObject({ status: 'disabled', disabledReason: 'the receiver answered 410 Gone' });
-    const [second, first] = w.store.webhooks.deliveries(endpointId, 10);
+    const [first, second, ...rest] = w.store.webhooks.deliveries(endpointId, 10).reverse();
     expect(first).toMatchObject({ status: 'failed', attempts: 1, nextAttemptAt: null });
     expect(second).toMatchObject({ status: 'failed', attempts: 1, nextAttemptAt: null });
     expect(second?.attemptList.map((a) => a.statusCode)).toEqual([500]);
+    expect(rest.map((m) => [m.status, m.attempts])).toEqual(Array(4).fill(['failed', 0]));
+  });
+
+  it('a slow receiver keeps getting one at a time while only a few wait, in order', async () => {
+    // Each answer takes 200 ms on the clock: two or three waiting are within four round trips.
+    const held = heldPosts();
+    const { w } = await backlog(3, { post: held.post });
+    w.deliverer.pump();
+    await turn();
+    for (let i = 0; i < 3; i++) {
+      w.deliverer.pump();
+      expect(w.deliverer.inFlight).toBe(1);
+      await w.clock.advance(200);
+      held.releaseAll();
+      for (let t = 0; t < 5; t++) await turn();
+    }
+    await w.deliverer.settled();
+    expect(held.started.map((s) => s.inFlight)).toEqual([1, 1, 1]);
   });
 });
