@@ -10,8 +10,6 @@ import { presentEvent } from './present-event';
 import { parseTargetUrl, resolveTarget, type TargetPolicy } from './webhook-target';
 import { postWebhook, type PostFn } from './webhook-post';
 
-export { DISABLE_AFTER_MS, RETRY_SCHEDULE_MS, messageId } from './delivery-records';
-
 const SECOND = 1000;
 const MINUTE = 60 * SECOND;
 
@@ -242,7 +240,6 @@ export class WebhookDeliverer {
     const bound = Math.ceil(budget / rtt);
     return this.#o.store.webhooks.countDue(endpointId, now, bound + 1) > bound;
   }
-
 
   /** The endpoint's URL and checked address; a refusal becomes the attempts' error. */
   #target(endpoint: EndpointRecord): Promise<DeliveryTarget> {

@@ -16,7 +16,7 @@ import { newId } from '../util/ids';
 import type { SecretBox } from '../util/secrets';
 import { ServiceError, invalidInput } from '../util/service-error';
 import { eventId } from './present-event';
-import { messageId } from './webhook-deliverer';
+import { messageId } from './delivery-records';
 import { newWebhookSecret } from './webhook-signing';
 import { TargetRefused, parseTargetUrl, resolveTarget, type TargetPolicy } from './webhook-target';
 

@@ -9,6 +9,7 @@ import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from '../../src/platforms/adapter';
 import { createTwitterAdapter } from '../../src/platforms/twitter/adapter';
 import { createPublishing } from '../../src/publisher/create-publishing';
+import { createCommits } from '../../src/store/commits';
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';
 import { sandboxCredentials } from '../support/test-adapter';
@@ -27,6 +28,8 @@ const size = statSync(imagePath).size;
 
 const publishing = createPublishing({
   db,
+  // As the daemon: checkpoints group-committed, so a kill can land between a commit and its fsync.
+  commits: createCommits(db),
   clock: systemClock,
   adapters,
   connections: { credentialsFor: credentials, saveTokens: () => {}, markExpired: () => {} },
