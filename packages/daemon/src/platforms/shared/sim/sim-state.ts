@@ -5,6 +5,13 @@ import type { DB } from '../../../store/database';
  * continues where it stopped: ids never repeat, posts and duplicate memory survive, uploads
  * in progress and rate windows carry on. Everything is held in memory and written through
  * on every change; without a database (tests) it is memory only.
+ *
+ * A change that makes something on the platform (a post, a video, a published container)
+ * and the state saying it was made must reach the disk together, as on a real platform:
+ * run the writes in `atomically(...)`, which puts them, and every other statement on the
+ * same connection meanwhile (the sandbox_posts sink), in one SQLite transaction. A SIGKILL
+ * then leaves either all of it or none of it, never a post whose upload session or
+ * container still says it is to be made (docs/platforms/simulators.md).
  */
 export interface SimState {
   /** A persisted map of JSON values, one per `kind`. Mutating a value needs a `set()` to persist it. */
@@ -16,6 +23,35 @@ export interface SimState {
    * remembered, and `flush()` (after each request) writes those whose JSON changed.
    */
   tracked<V>(kind: string): TrackedMap<V>;
+  /**
+   * Runs `fn` (synchronous) with every write it makes to this state, and every other
+   * statement on the same database connection (sandboxPostSink, sandboxPostRemoval), in
+   * one SQLite transaction. The transaction commits even when `fn` throws, so what is on
+   * disk always matches what the simulator holds in memory; a process killed inside `fn`
+   * leaves none of its writes. Inside another `atomically` (or any open transaction) it
+   * joins that one. Without a database it just runs `fn`.
+   */
+  atomically<T>(fn: () => T): T;
+}
+
+/**
+ * One transaction around `fn` on `db` (see SimState.atomically): BEGIN IMMEDIATE, then
+ * COMMIT whether `fn` returns or throws; joins an open transaction. `fn` must not be async:
+ * a transaction cannot span an await (other requests would write into it).
+ */
+export function atomicWrites<T>(db: DB | null, fn: () => T): T {
+  if (!db || db.inTransaction) return checkSync(fn());
+  db.exec('BEGIN IMMEDIATE');
+  try {
+    return checkSync(fn());
+  } finally {
+    db.exec('COMMIT');
+  }
+}
+
+function checkSync<T>(value: T): T {
+  if (value instanceof Promise) throw new TypeError('atomically(fn): fn must be synchronous (a transaction cannot span an await)');
+  return value;
 }
 
 /** A Map whose entries are written to the simulator's state by `flush()` once read or set and changed. */
@@ -121,6 +157,7 @@ export function simState(db: DB | null, simulator: string): SimState {
         return () => next++;
       },
       tracked: <V>() => TrackedMap.of<V>([], () => undefined),
+      atomically: (fn) => atomicWrites(null, fn),
     };
   }
   const load = db.prepare<[string, string], { key: string; value: string }>('SELECT key, value FROM sandbox_state WHERE simulator = ? AND kind = ?');
@@ -151,5 +188,6 @@ export function simState(db: DB | null, simulator: string): SimState {
         return value;
       };
     },
+    atomically: (fn) => atomicWrites(db, fn),
   };
 }

@@ -164,6 +164,11 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
 
   /** Moves a publish along by the clock: processing ends, the post appears, moderation gives it a public id. */
   function advance(p: Publish): void {
+    // What the publish became and its sandbox_posts row land together (one transaction).
+    state.atomically(() => advanceNow(p));
+  }
+
+  function advanceNow(p: Publish): void {
     if (p.completeAt === null || p.failReason) return;
     const now = clock.now();
     if (now < p.completeAt) return;
