@@ -152,8 +152,10 @@ describe('crash safety across every adapter step', () => {
     run.child.kill('SIGTERM');
     expect(await run.exited).toBe(0);
 
-    const rows = db.prepare('SELECT id, platform, status, post_id, error_code, error_message FROM targets').all() as {
+    const rows = db.prepare('SELECT id, platform, status, post_id, error_code, error_message, due_at, published_at FROM targets').all() as {
       id: string;
+      due_at: number;
+      published_at: number | null;
       platform: Platform;
       status: string;
       post_id: string | null;
@@ -179,6 +181,12 @@ describe('crash safety across every adapter step', () => {
     const reviewAccounts = review.length;
     const unclaimed = posts.filter((p) => !claimed.has(`${p.platform}/${p.post_id}`)).map((p) => `${p.platform}/${p.post_id}`);
     const counts = Object.fromEntries(PLATFORMS.map((p) => [p, rows.filter((r) => r.platform === p && r.status === 'published').length]));
+    const lateness = Object.fromEntries(
+      PLATFORMS.map((p) => {
+        const ms = published.filter((r) => r.platform === p).map((r) => (r.published_at ?? 0) - r.due_at).sort((a, b) => a - b);
+        return [p, { p50: ms[Math.floor(ms.length / 2)] ?? null, max: ms.at(-1) ?? null }];
+      }),
+    );
     const figures = {
       seed: SEED,
       targets,
@@ -188,6 +196,7 @@ describe('crash safety across every adapter step', () => {
       wallMs: Date.now() - started,
       published: published.length,
       publishedPerPlatform: counts,
+      msFromDueToPublished: lateness,
       needsReview: review.map((r) => `${r.id}: ${r.error_message}`),
       failed: rows.filter((r) => r.status === 'failed').map((r) => `${r.id}: ${r.error_code} ${r.error_message}`),
       doubles,

@@ -38,14 +38,26 @@ export interface SimState {
  * One transaction around `fn` on `db` (see SimState.atomically): BEGIN IMMEDIATE, then
  * COMMIT whether `fn` returns or throws; joins an open transaction. `fn` must not be async:
  * a transaction cannot span an await (other requests would write into it).
+ *
+ * It commits with synchronous=NORMAL, as the daemon's relaxed writes do (store/commits.ts):
+ * committed, so a killed process keeps it, without an fsync holding the event loop on every
+ * simulated request. The WAL keeps commits in order and the daemon's next durable commit
+ * syncs every frame before its own, so no record of the daemon that follows a simulated post
+ * can outlive the post, even on power loss.
  */
 export function atomicWrites<T>(db: DB | null, fn: () => T): T {
   if (!db || db.inTransaction) return checkSync(fn());
-  db.exec('BEGIN IMMEDIATE');
+  const baseline = Number(db.pragma('synchronous', { simple: true }));
+  if (baseline > 1 && !db.memory) db.exec('PRAGMA synchronous = NORMAL');
   try {
-    return checkSync(fn());
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      return checkSync(fn());
+    } finally {
+      db.exec('COMMIT');
+    }
   } finally {
-    db.exec('COMMIT');
+    if (baseline > 1 && !db.memory) db.exec(`PRAGMA synchronous = ${baseline}`);
   }
 }
 
