@@ -175,12 +175,14 @@ export function simState(db: DB | null, simulator: string): SimState {
   const load = db.prepare<[string, string], { key: string; value: string }>('SELECT key, value FROM sandbox_state WHERE simulator = ? AND kind = ?');
   const upsert = db.prepare('INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value');
   const remove = db.prepare('DELETE FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?');
+  // Each write outside `atomically` is a transaction of its own, committed as atomically does (no fsync on the event loop).
   const writer =
     (kind: string) =>
-    (key: string, value: unknown): void => {
-      if (value === undefined) remove.run(simulator, kind, key);
-      else upsert.run(simulator, kind, key, JSON.stringify(value));
-    };
+    (key: string, value: unknown): void =>
+      atomicWrites(db, () => {
+        if (value === undefined) remove.run(simulator, kind, key);
+        else upsert.run(simulator, kind, key, JSON.stringify(value));
+      });
   const read = (kind: string) => load.all(simulator, kind).map((r) => [r.key, JSON.parse(r.value)] as [string, unknown]);
   return {
     map<V>(kind: string) {
@@ -196,7 +198,7 @@ export function simState(db: DB | null, simulator: string): SimState {
       let next = typeof stored === 'string' ? BigInt(stored) : first;
       return () => {
         const value = next++;
-        upsert.run(simulator, COUNTERS, name, JSON.stringify(String(next)));
+        atomicWrites(db, () => upsert.run(simulator, COUNTERS, name, JSON.stringify(String(next))));
         return value;
       };
     },
