@@ -166,6 +166,13 @@ describe('crash safety across every adapter step', () => {
       (p) => !FOLLOW_UP_KINDS.has(p.kind),
     );
     const outcomes = Object.fromEntries((db.prepare('SELECT outcome, count(*) AS n FROM attempts GROUP BY outcome').all() as { outcome: string; n: number }[]).map((r) => [r.outcome, r.n]));
+    // Where the kills landed: per platform, attempts a restart found published (killed after the post was made) or not.
+    const reconciled: Record<string, Record<string, number>> = {};
+    for (const r of db
+      .prepare("SELECT t.platform, a.outcome, count(*) AS n FROM attempts a JOIN targets t ON t.id = a.target_id WHERE a.outcome LIKE 'reconciled_%' GROUP BY t.platform, a.outcome")
+      .all() as { platform: string; outcome: string; n: number }[]) {
+      (reconciled[r.platform] ??= {})[r.outcome.replace('reconciled_', '')] = r.n;
+    }
     db.close();
 
     // One simulated account per target: more than one post on an account is a double.
@@ -202,6 +209,7 @@ describe('crash safety across every adapter step', () => {
       doubles,
       lost: [...lostPublished, ...unclaimed],
       attempts: outcomes,
+      reconciledPerPlatform: reconciled,
     };
     console.log('adapters crash test:', JSON.stringify(figures, null, 1));
 
