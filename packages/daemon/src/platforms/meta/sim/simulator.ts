@@ -67,6 +67,7 @@ export class MetaSimulator {
         try {
           for (const r of routes) {
             const found = r(req, sim);
+            if (found instanceof Promise) throw new TypeError('Meta simulator routes must be synchronous: they run inside the request transaction');
             if (found !== undefined) return { status: 200, body: found };
           }
           return {
