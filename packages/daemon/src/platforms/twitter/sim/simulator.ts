@@ -262,15 +262,24 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       const token = form.refresh_token ?? '';
       if (isSandboxToken(token)) {
         if (usedSandboxRefresh.has(token)) return oauthError(c, 400, 'invalid_request', 'Value passed for the token was invalid.');
-        usedSandboxRefresh.set(token, true);
-        return c.json(issueTokens(clientId, sandboxUser(token), 'tweet.read tweet.write users.read media.write offline.access'));
+        // The spent token and the new pair in one transaction: a kill between them would leave the connection no usable refresh token.
+        return c.json(
+          state.atomically(() => {
+            usedSandboxRefresh.set(token, true);
+            return issueTokens(clientId, sandboxUser(token), 'tweet.read tweet.write users.read media.write offline.access');
+          }),
+        );
       }
       const rt = refreshTokens.get(token);
       // Single use: a spent refresh token is refused (X may then end the whole chain).
       if (!rt || rt.used || rt.clientId !== clientId) return oauthError(c, 400, 'invalid_request', 'Value passed for the token was invalid.');
-      rt.used = true;
-      refreshTokens.set(token, rt);
-      return c.json(issueTokens(clientId, rt.userId, rt.scope));
+      return c.json(
+        state.atomically(() => {
+          rt.used = true;
+          refreshTokens.set(token, rt);
+          return issueTokens(clientId, rt.userId, rt.scope);
+        }),
+      );
     }
     return oauthError(c, 400, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);
   });
