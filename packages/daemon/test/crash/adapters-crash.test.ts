@@ -34,7 +34,15 @@ const SPAN_MS = 20_000;
 const REVIEW_BUDGET = 5;
 
 const dir = mkdtempSync(join(tmpdir(), 'socialpub-adapters-crash-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** The daemon child running now: killed after the test whatever happened, so none is left behind. */
+let running: ReturnType<typeof startDaemonChild> | null = null;
+afterAll(async () => {
+  if (running && running.child.exitCode === null && running.child.signalCode === null) {
+    running.child.kill('SIGKILL');
+    await running.exited;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
 
 const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'), Buffer.alloc(2_000, 7), Buffer.from([0xff, 0xd9])]);
 const MP4 = Buffer.concat([Buffer.from([0, 0, 0, 0x18]), Buffer.from('ftypmp42', 'latin1'), Buffer.from([0, 0, 0, 0]), Buffer.from('mp42isom', 'latin1'), Buffer.alloc(600_000, 9)]);
@@ -127,7 +135,7 @@ describe('crash safety across every adapter step', () => {
     const t0 = Date.now() + 3_000;
     const targets = seed(db, t0, random);
     const port = await freePort();
-    const start = () => startDaemonChild(CHILD, [dbPath, String(port), dir]);
+    const start = () => (running = startDaemonChild(CHILD, [dbPath, String(port), dir]));
 
     const planned = Array.from({ length: KILLS }, () => Math.floor(random() * SPAN_MS)).sort((a, b) => a - b);
     const after = Array.from({ length: KILLS }, () => 150 + Math.floor(random() * 900));

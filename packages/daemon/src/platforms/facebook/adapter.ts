@@ -23,6 +23,8 @@ export interface FacebookAdapterOptions extends MetaAdapterOptions {
 
 /** How far before the publishing call a matching post may be dated (clock skew between us and Facebook). */
 const MATCH_SKEW_MS = 2 * 60_000;
+/** Pages of 100 posts read back at most when looking for a post (a page's feed since the call). */
+const MAX_FEED_PAGES = 10;
 
 interface StoryStep {
   photoId?: string;
@@ -129,10 +131,18 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     const message = ctx.target.caption;
     if (!message || s.cp.publishCalledAt === undefined) return null;
     const since = s.cp.publishCalledAt - MATCH_SKEW_MS;
-    const body = await s.graph.call<{ data?: { id: string; message?: string; created_time?: string; permalink_url?: string }[] }>(`${s.pageId}/feed`, {
-      params: { fields: 'id,message,created_time,permalink_url', since: Math.floor(since / 1000), limit: 100 },
-    });
-    return body.data?.find((p) => p.message === message && Date.parse(String(p.created_time).replace(/\+0000$/, 'Z')) >= since - 1000) ?? null;
+    let after: string | undefined;
+    // A busy page may have more than a page of posts since the call: follow the cursor (bounded).
+    for (let page = 0; page < MAX_FEED_PAGES; page++) {
+      const body = await s.graph.call<{ data?: { id: string; message?: string; created_time?: string; permalink_url?: string }[]; paging?: { next?: string; cursors?: { after?: string } } }>(`${s.pageId}/feed`, {
+        params: { fields: 'id,message,created_time,permalink_url', since: Math.floor(since / 1000), limit: 100, ...(after ? { after } : {}) },
+      });
+      const found = body.data?.find((p) => p.message === message && Date.parse(String(p.created_time).replace(/\+0000$/, 'Z')) >= since - 1000);
+      if (found) return found;
+      after = body.paging?.next ? body.paging.cursors?.after : undefined;
+      if (!after) return null;
+    }
+    throw new RetryableError(`Facebook: more than ${MAX_FEED_PAGES * 100} posts on the page since the publishing call; cannot tell whether this one is among them`, { platformCode: 'feed_too_long' });
   };
 
   /**

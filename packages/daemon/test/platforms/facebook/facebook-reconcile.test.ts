@@ -62,6 +62,15 @@ describe('facebook reconcile by reading the page feed back', () => {
     expect(s.state.posts).toHaveLength(1);
   });
 
+  it('follows the feed cursor on a busy page: the post is found behind 130 newer ones', async () => {
+    const calledAt = s.clock.now();
+    const id = await postOnPage('busy page post');
+    for (let i = 0; i < 130; i++) await postOnPage(`someone else's post ${i}`);
+    const rec = await drive(s.clock, adapter.reconcile(context(s, { platform: 'facebook', type: 'feed', caption: 'busy page post', checkpoint: { publishCalledAt: calledAt, via: 'feed' } })));
+    expect(rec).toMatchObject({ state: 'published', outcome: { postId: id } });
+    expect(feedReads().map((r) => r.params.after !== undefined)).toEqual([false, true]);
+  });
+
   it('the same message posted before the attempt is not taken for it', async () => {
     await postOnPage('weekly reminder');
     await s.clock.advance(7 * 86_400_000);
