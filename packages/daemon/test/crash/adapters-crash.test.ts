@@ -38,6 +38,7 @@ const dir = mkdtempSync(join(tmpdir(), 'socialpub-adapters-crash-'));
 let running: ReturnType<typeof startDaemonChild> | null = null;
 afterAll(async () => {
   if (running && running.child.exitCode === null && running.child.signalCode === null) {
+    running.ready.catch(() => undefined);
     running.child.kill('SIGKILL');
     await running.exited;
   }
@@ -125,7 +126,7 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const FOLLOW_UP_KINDS = new Set(['comment', 'thumbnail', 'playlist_item']);
 
 describe('crash safety across every adapter step', () => {
-  it(`publishes ${USERS * 6} targets on all six platforms through ${KILLS} SIGKILLs: none doubled, none lost`, { timeout: 240_000 }, async () => {
+  it(`publishes ${USERS * 6} targets on all six platforms through ${KILLS} SIGKILLs: none doubled, none lost`, { timeout: 330_000 }, async () => {
     console.log(`adapters crash test: seed ${SEED} (replay with CRASH_SEED=${SEED})`);
     const random = prng(SEED);
     writeFileSync(join(dir, 'a.jpg'), JPEG);
@@ -154,7 +155,7 @@ describe('crash safety across every adapter step', () => {
     await run.ready;
 
     const open = db.prepare("SELECT count(*) FROM targets WHERE status IN ('scheduled', 'publishing')").pluck();
-    const deadline = Date.now() + 120_000;
+    const deadline = Date.now() + 180_000;
     while ((open.get() as number) > 0 && Date.now() < deadline) await wait(200);
     const settledAt = Date.now() - t0;
     run.child.kill('SIGTERM');
