@@ -103,15 +103,15 @@ const HOUR = 60 * MINUTE;
  * polls them all day, or a person clicking through them, never meets a 429; tighter ones
  * where a request makes the daemon call out (webhook tests and redeliveries, take-downs,
  * TikTok's creator info at TikTok's own 20 a minute) or work hard (validations, uploads).
- * Media status polls: 1,200 an hour (one every 3 s), because clients are told to poll every
- * few seconds. Failed authentication: 30 per client address per 10 minutes.
+ * Media status polls: 600 a minute like the reads, because clients are told to poll every
+ * few seconds, a page may poll several tasks, and the interface gives them no class. Failed authentication: 30 per client address per 10 minutes.
  */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateLimit>> = Object.freeze({
   auth: { limit: 10, windowMs: MINUTE },
   publish: { limit: 60, windowMs: HOUR },
   media: { limit: 30, windowMs: HOUR },
   scheduled: { limit: 100, windowMs: HOUR },
-  media_status: { limit: 1200, windowMs: HOUR },
+  media_status: { limit: 600, windowMs: MINUTE },
   validate: { limit: 600, windowMs: HOUR },
   review: { limit: 600, windowMs: HOUR },
   unpublish: { limit: 60, windowMs: HOUR },

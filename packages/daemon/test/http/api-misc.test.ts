@@ -205,7 +205,7 @@ describe('media routes of another module', () => {
     expect((await h.call('POST', `${API}/media/prepare`, { body: { urls: ['https://x/c.jpg'] } })).status).toBe(429);
     const poll = await h.call('GET', `${API}/media/status/t1`);
     expect(poll.status).toBe(200);
-    expect(poll.headers.get('RateLimit-Limit')).toBe('1200');
+    expect(poll.headers.get('RateLimit-Limit')).toBe('600');
   });
 });
 

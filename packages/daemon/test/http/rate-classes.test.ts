@@ -107,7 +107,7 @@ describe('rate classes, declared next to each route', () => {
     const first = await h.call('GET', `${API}/platforms`);
     expect(first.headers.get('RateLimit-Limit')).toBe('600');
     expect(first.headers.get('RateLimit-Reset')).toBe('60');
-    for (const cls of ['platforms', 'settings', 'queue', 'series', 'events', 'webhooks', 'sandbox'] as const) expect(DEFAULT_RATE_LIMITS[cls]).toEqual({ limit: 600, windowMs: 60_000 });
+    for (const cls of ['platforms', 'settings', 'queue', 'series', 'events', 'webhooks', 'sandbox', 'media_status'] as const) expect(DEFAULT_RATE_LIMITS[cls]).toEqual({ limit: 600, windowMs: 60_000 });
     // A page polling five endpoints every second through ten minutes: 3,000 reads, no 429.
     for (let second = 0; second < 600; second++) {
       for (const path of ['/platforms', '/settings', '/queue', '/content/series', '/webhooks']) {
