@@ -64,7 +64,7 @@ describe('socialpub publish (flags only)', () => {
     const r = await t.run('publish "hello now" -p twitter --now');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✔ Publishing: job_[0-9a-z]+/);
-    expect(r.stdout).toMatch(/twitter\s+tweet\s+.+UTC\s+(publishing|scheduled|published)/);
+    expect(r.stdout).toMatch(/twitter\s+tweet\s+now\s+queued/);
   });
 
   it('sends per-platform captions and require-approval', async () => {

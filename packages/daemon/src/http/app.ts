@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { API_PREFIX, type Platform } from '@socialpub/core';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { DaemonConfig, RateClass } from '../config';
+import { RATE_CLASSES, type DaemonConfig, type RateClass } from '../config';
 import { EventsHub } from '../events/events-hub';
 import { createWebhooksService } from '../events/webhooks-service';
 import { createJobsService } from '../jobs/jobs-service';
@@ -29,7 +29,7 @@ import { clientAddress } from './middleware/client-address';
 import { bodyLimit } from './middleware/body-limit';
 import { httpsOnly } from './middleware/https-only';
 import { idempotency } from './middleware/idempotency';
-import { rateLimit } from './middleware/rate-limit';
+import { checkRateClasses, matchedRateClass, rateLimit } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
 import { authRoutes } from './routes/auth';
@@ -85,15 +85,6 @@ export interface AppDeps {
   heartbeatMs?: number;
   /** The MCP endpoint's open sessions (default: a new set; the daemon closes them at shutdown). */
   mcpSessions?: McpSessions;
-}
-
-/** The endpoint class of a path under the API prefix (decides its rate limit). */
-export function rateClassOf(path: string): RateClass {
-  if (path.startsWith('/auth/')) return 'auth';
-  if (path === '/content/publish' || path === '/content/validate') return 'publish';
-  if (path.startsWith('/media/status')) return 'media_status';
-  if (path.startsWith('/media/') || path === '/media') return 'media';
-  return 'scheduled';
 }
 
 /** POST /media/upload (an extension): exempt from the JSON body limit. */
@@ -196,18 +187,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.fileRoutes) app.route('/files', deps.fileRoutes);
   if (deps.sandbox) app.route('/sandbox', deps.sandbox);
 
-  // Everything else under the prefix: key -> user, the user's limit for the endpoint class, then the body limit.
+  // Everything else under the prefix: key -> user, the user's limit for the class the
+  // matched route declares (rateClass next to each route), then the body limit. A path no
+  // route matches counts against nothing: it is a 404.
   const authenticate = auth({ store, commits, clock, limits, behindProxy: config.behindProxy, trustedProxyHops: config.trustedProxyHops, address: deps.clientAddress });
   const limiters = Object.fromEntries(
-    (['auth', 'publish', 'media', 'scheduled', 'media_status'] as const).map((cls) => [cls, rateLimit(cls, { store, commits, clock, limits })]),
+    RATE_CLASSES.filter((cls) => cls !== 'auth_failure').map((cls) => [cls, rateLimit(cls, { store, commits, clock, limits })]),
   ) as Record<RateClass, MiddlewareHandler<AppEnv>>;
   const limitBody = bodyLimit(config.maxBodyBytes);
   app.use(`${API_PREFIX}/*`, async (c, next) => {
     if (PUBLIC_API_PATHS.has(c.req.path)) return next();
-    const limiter = limiters[rateClassOf(c.req.path.slice(API_PREFIX.length))];
+    const cls = matchedRateClass(c);
     // An upload's body is a media file: the media cap applies to it (streamed to disk by the route), not the JSON limit.
     const inner = c.req.path === UPLOAD_PATH ? next : () => limitBody(c, next) as Promise<void>;
-    return authenticate(c, () => limiter(c, inner) as Promise<void>);
+    return authenticate(c, () => (cls ? limiters[cls](c, inner) : inner()) as Promise<void>);
   });
 
   app.route(`${API_PREFIX}/auth`, authRoutes());
@@ -237,5 +230,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     app.use(`${API_PREFIX}/media/prepare`, (c, next) => (c.req.method === 'POST' ? idem(c, next) : next()));
     app.route(`${API_PREFIX}/media`, deps.mediaRoutes);
   }
+  checkRateClasses(app.routes, API_PREFIX, PUBLIC_API_PATHS);
   return app;
 }

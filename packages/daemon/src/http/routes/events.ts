@@ -7,6 +7,7 @@ import type { EventFilter } from '../../store/events';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
+import { rateClass } from '../middleware/rate-limit';
 
 /** A comment line every this often keeps proxies and clients from closing an idle stream. */
 export const HEARTBEAT_MS = 15_000;
@@ -30,7 +31,7 @@ export function eventsRoutes(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: n
   const { store, clock, hub } = deps;
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
 
-  return new Hono<AppEnv>().get('/', (c) => {
+  return new Hono<AppEnv>().get('/', rateClass('events'), (c) => {
     const user = c.get('user');
     const parsed = EventsQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));

@@ -3,10 +3,11 @@ import { Hono } from 'hono';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { pauseInfo } from '../../store/platform-pauses';
+import { rateClass } from '../middleware/rate-limit';
 
 /** GET /platforms: the platform table, and the caller's connection to each. */
 export function platformsRoutes(deps: RouteDeps) {
-  return new Hono<AppEnv>().get('/', (c) => {
+  return new Hono<AppEnv>().get('/', rateClass('platforms'), (c) => {
     const user = c.get('user');
     const connections = new Map(deps.store.connections.listForUser(user.id).map((x) => [x.platform, x]));
     const now = deps.clock.now();

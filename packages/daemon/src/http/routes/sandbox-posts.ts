@@ -4,6 +4,7 @@ import { listSandboxPosts, presentSandboxPost } from '../../platforms/sandbox';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
+import { rateClass } from '../middleware/rate-limit';
 
 /**
  * GET /sandbox/posts (an extension): what the simulators received, limited to the platforms
@@ -11,7 +12,7 @@ import { invalid, issuesToDetails } from '../errors';
  * agent can see its dry run land.
  */
 export function sandboxPostsRoutes(deps: RouteDeps) {
-  return new Hono<AppEnv>().get('/posts', (c) => {
+  return new Hono<AppEnv>().get('/posts', rateClass('sandbox'), (c) => {
     const parsed = SandboxPostsQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
     const { platform, limit } = parsed.data;
