@@ -1,0 +1,30 @@
+import { expandSeries } from './src/zoned/recurrence';
+const range = (a: number, b: number) => Array.from({ length: b - a + 1 }, (_, i) => a + i).join(',');
+const rules = [
+  `FREQ=YEARLY;BYYEARDAY=${range(1, 100)};BYSETPOS=366;COUNT=3`,
+  `FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=${range(0, 23)};BYSETPOS=169;COUNT=3`,
+  `FREQ=DAILY;BYMINUTE=${range(0,59)};COUNT=500`,
+  `FREQ=YEARLY;BYYEARDAY=${range(1, 100)};BYMONTH=1;BYSETPOS=31;COUNT=3`,
+  `FREQ=YEARLY;BYYEARDAY=${range(1, 100)};BYMONTH=6;COUNT=3`,
+  `FREQ=YEARLY;BYYEARDAY=${range(1, 366)};BYMONTH=2;BYSETPOS=29;COUNT=3`,
+  `FREQ=YEARLY;BYWEEKNO=${range(1, 53)};BYDAY=MO,TU,WE,TH,FR,SA,SU;BYSETPOS=366;COUNT=3`,
+  `FREQ=YEARLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYSETPOS=366;COUNT=3`,
+  `FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYSETPOS=31;BYMONTH=2;COUNT=3`,
+  `FREQ=MONTHLY;BYMONTHDAY=${range(1,31)};BYSETPOS=31;COUNT=30`,
+  `FREQ=DAILY;BYMONTH=2;BYMONTHDAY=30;COUNT=3`,
+  `FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=30;COUNT=3`,
+  `FREQ=MONTHLY;BYMONTHDAY=31;BYMONTH=2,4;COUNT=3`,
+  `FREQ=WEEKLY;BYMONTH=2;BYMONTHDAY=30;COUNT=3`,
+  `FREQ=DAILY;COUNT=500`,
+  `FREQ=DAILY;BYDAY=MO;COUNT=500`,
+  `FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;COUNT=20`,
+  `FREQ=WEEKLY;BYDAY=MO,TH;COUNT=500`,
+  `FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=100`,
+  `FREQ=MONTHLY;BYDAY=-1FR;COUNT=500`,
+  `FREQ=YEARLY;BYYEARDAY=${range(1, 366)};COUNT=500`,
+];
+for (const r of rules) {
+  const t0 = performance.now();
+  const x = expandSeries({ rrule: r }, Date.UTC(2027, 0, 1, 9), 'Europe/Berlin');
+  console.log((performance.now() - t0).toFixed(0), 'ms', r.slice(0, 60), x.ok ? x.occurrences.length : x.message.slice(0, 110));
+}
