@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { ConfigError, isLoopback, type DaemonConfig } from './config';
 import { createEvents } from './events/create-events';
 import { createApp } from './http/app';
-import { answerClientError } from './http/client-error';
+import { answerClientError, answerConnect } from './http/client-error';
 import { createMedia } from './create-media';
 import type { AppEnv } from './http/env';
 import type { Platform } from '@socialpub/core';
@@ -192,6 +192,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   });
   // Requests Node's parser refuses (bad Content-Length, CL+TE, huge headers) get the one error body too.
   server.on('clientError', answerClientError(logger));
+  // CONNECT (a proxy tunnel) too; Node would close its socket without a word.
+  server.on('connect', answerConnect(logger));
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e))]);
   } catch (e) {

@@ -2,6 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { VERSION } from '@socialpub/core';
 import type { LocalFiles, SocialPubBackend } from './backend';
 import { fileRoots } from './file-roots';
+import { guardToolCalls } from './tool-call-guard';
 import { registerResources, type ResourceNotifier } from './resources';
 import { registerTools } from './tools';
 import type { MediaWaitOptions } from './wait-for-media';
@@ -46,6 +47,9 @@ export function createSocialPubMcpServer({ backend, localFiles, fileRoots: roots
     { name: 'socialpub', title: 'socialpub', version: VERSION },
     { instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
   );
+  // Malformed tools/call params are -32602 with a readable message, on every transport.
+  const connect = server.connect.bind(server);
+  server.connect = (transport) => connect(guardToolCalls(transport));
   const notifier = registerResources(server, backend);
   let gatedFiles: LocalFiles | undefined;
   if (localFiles) {
