@@ -78,7 +78,7 @@ describe('upload_file reads only under allowed folders', () => {
       ['allowed/dir-out/private.png', `${join(allowed, 'dir-out', 'private.png')} (which leads to ${join(outside, 'private.png')})`],
       [join(t.dataDir, 'secret.key'), join(t.dataDir, 'secret.key')],
       ['/etc/passwd', '/etc/passwd'],
-    ]) {
+    ] as [string, string][]) {
       const e = toolErrorOf(await upload(client, path));
       expect(e.code, path).toBe('invalid_request');
       expect(e.message, path).toBe(
