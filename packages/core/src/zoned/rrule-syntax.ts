@@ -47,7 +47,7 @@ export function checkRruleSyntax(input: string): RruleParts | string {
   const freq = parts.get('FREQ');
   if (!freq) return 'must include FREQ (e.g. FREQ=WEEKLY)';
   if (!(SERIES_FREQUENCIES as readonly string[]).includes(freq)) {
-    return `FREQ=${freq} is not allowed: a series repeats at most daily (FREQ is one of ${SERIES_FREQUENCIES.join(', ')}; use BYHOUR for several times a day)`;
+    return `FREQ=${freq} is not allowed: a series repeats at most daily (FREQ is one of ${SERIES_FREQUENCIES.join(', ')}; for several times a day make one series per time)`;
   }
   if (parts.has('COUNT') && parts.has('UNTIL')) return 'COUNT and UNTIL cannot both be given (RFC 5545)';
   // At most daily means at most one time of day: a list of hours, minutes or seconds makes

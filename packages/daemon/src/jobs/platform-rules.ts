@@ -100,7 +100,7 @@ export function checkTargetRules(input: TargetRuleInput): ErrorDetail[] {
   // at the field the caption really came from.
   // A caption certainly over the limit reaches the adapter cut to a length still over it
   // (its own counters are as slow on megabytes), and the table's words about it stand.
-  const judged = over === null ? caption : cut(caption, Math.max(HUGE, 2 * info.caption.max) + 2);
+  const judged = over === null ? caption : cut(caption, 2 * info.caption.max + 2);
   const specific = input.adapter
     .validate({ platform, type, caption: judged, media, publicBaseUrl: input.publicBaseUrl, options: input.options ?? {} })
     .map((d) => (d.path === 'caption' || d.path === `platform_captions.${platform}` ? { ...d, path: captionPath } : d))

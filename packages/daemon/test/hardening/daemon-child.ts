@@ -12,7 +12,8 @@ const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: daemon-child.ts <data dir>');
 const address = process.env.PROBE_ADDRESS ?? '';
 const resolve: HostResolver = async (name) => (name.endsWith('.probe.test') ? [{ address, family: address.includes(':') ? 6 : 4 }] : systemResolver(name));
-const config = resolveConfig({ dataDir, host: '127.0.0.1', port: 0, logLevel: 'warn', webhookAllowPrivate: process.env.PROBE_ALLOW_PRIVATE === '1' }, {});
+// Rate limits off: the tests repeat refused requests to measure them, which the limits would answer with 429.
+const config = resolveConfig({ dataDir, host: '127.0.0.1', port: 0, logLevel: 'warn', rateLimitsEnabled: false, webhookAllowPrivate: process.env.PROBE_ALLOW_PRIVATE === '1' }, {});
 const daemon = await startDaemon(config, { webhookResolve: resolve });
 process.stdout.write(`ready ${daemon.url}\n`);
 process.on('SIGTERM', () => {

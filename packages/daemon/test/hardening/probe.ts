@@ -91,11 +91,13 @@ export async function whileProbingHealth<T>(url: string, work: () => Promise<T>)
       await new Promise((r) => setTimeout(r, 5));
     }
   })();
+  let result: T;
   try {
-    const result = await work();
-    return { result, slowestMs, samples };
+    result = await work();
   } finally {
+    // The health request in flight when the work ends counts too: it waited for it.
     done = true;
     await prober;
   }
+  return { result, slowestMs, samples };
 }
