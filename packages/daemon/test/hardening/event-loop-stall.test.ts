@@ -8,7 +8,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolResultSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAdmin } from '../../src/admin/index';
 import { useTempDirs } from '../support/temp-dirs';
@@ -137,6 +137,28 @@ describe('bodies that held the event loop', () => {
       'youtube captions are at most 5000 characters (this one has over 60,000)',
     ]);
     expect(probed.slowestMs).toBeLessThan(100);
+  }, 60_000);
+
+  it('an MCP tools/call of half a million values is refused before it is parsed', async () => {
+    const client = new Client({ name: 'probe', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/mcp`), { requestInit: { headers: { 'X-API-Key': key } } }));
+    try {
+      const platforms = Array.from({ length: 500_000 }, () => 'nope');
+      const probed = await withinBudget(100, () =>
+        whileProbingHealth(daemon.url, () =>
+          client.request({ method: 'tools/call', params: { name: 'validate_post', arguments: { caption: 'x', platforms, publish_now: true } } }, CallToolResultSchema).then(
+            () => null,
+            (e: unknown) => e as Error,
+          ),
+        ),
+      );
+      expect(probed.result?.message).toMatch(/Invalid Request: the message holds more than 10,000 values/);
+      // The session goes on.
+      expect(((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent as { user: { email: string } }).user.email).toBe('probe@example.com');
+      expect(probed.slowestMs).toBeLessThan(100);
+    } finally {
+      await client.close();
+    }
   }, 60_000);
 
   it('a body of half a million values is refused before the schema check', async () => {
