@@ -64,7 +64,7 @@ describe('recurrence rules that held the event loop', () => {
           answers.push(await post('/content/publish', seriesBody(rrule, extra)));
         }
         return answers;
-      }));
+      }), daemon.url);
       for (const [i, a] of probed.result.entries()) {
         if (i % 2 === 0) {
           expect(a.status).toBe(200);
@@ -78,7 +78,7 @@ describe('recurrence rules that held the event loop', () => {
       }
       console.info(`${name}: 10 answers, the slowest in ${Math.round(Math.max(...probed.result.map((a) => a.ms)))} ms`);
       expect(probed.samples).toBeGreaterThan(0);
-      expect(probed.slowestMs).toBeLessThan(100);
+      expect(probed.slowestMs).toBeLessThan(probed.allowedMs);
     }, 60_000);
   }
 
@@ -86,12 +86,12 @@ describe('recurrence rules that held the event loop', () => {
     const client = new Client({ name: 'probe', version: '1.0.0' });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${daemon.url}/mcp`), { requestInit: { headers: { 'X-API-Key': key } } }));
     try {
-      const probed = await withinBudget(100, () => whileProbingHealth(daemon.url, () => client.callTool({ name: 'validate_post', arguments: seriesBody(YEARLY_SETPOS) })));
+      const probed = await withinBudget(100, () => whileProbingHealth(daemon.url, () => client.callTool({ name: 'validate_post', arguments: seriesBody(YEARLY_SETPOS) })), daemon.url);
       const result = probed.result as CallToolResult;
       const structured = result.structuredContent as { valid: boolean; errors: Errors };
       expect(structured.valid).toBe(false);
       expect(structured.errors[0]).toMatchObject({ path: 'recurrence.rrule', message: expect.stringMatching(/BYSETPOS value "366"/) });
-      expect(probed.slowestMs).toBeLessThan(100);
+      expect(probed.slowestMs).toBeLessThan(probed.allowedMs);
     } finally {
       await client.close();
     }
@@ -124,6 +124,7 @@ describe('bodies that held the event loop', () => {
     const caption = '😀 #tag @name https://example.com/x '.repeat(30_000);
     const probed = await withinBudget(100, () =>
       whileProbingHealth(daemon.url, () => post('/content/validate', { caption, platforms: ['twitter', 'threads', 'instagram', 'facebook', 'tiktok', 'youtube'], publish_now: true })),
+      daemon.url,
     );
     expect(probed.result.status).toBe(200);
     const errors = probed.result.json.errors as (Errors[number] & { platform: string })[];
@@ -136,7 +137,7 @@ describe('bodies that held the event loop', () => {
       'tiktok captions are at most 2200 characters (this one has over 60,000)',
       'youtube captions are at most 5000 characters (this one has over 60,000)',
     ]);
-    expect(probed.slowestMs).toBeLessThan(100);
+    expect(probed.slowestMs).toBeLessThan(probed.allowedMs);
   }, 60_000);
 
   it('an MCP tools/call of half a million values is refused before it is parsed', async () => {
@@ -151,11 +152,12 @@ describe('bodies that held the event loop', () => {
             (e: unknown) => e as Error,
           ),
         ),
+        daemon.url,
       );
       expect(probed.result?.message).toMatch(/Invalid Request: the message holds more than 10,000 values/);
       // The session goes on.
       expect(((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent as { user: { email: string } }).user.email).toBe('probe@example.com');
-      expect(probed.slowestMs).toBeLessThan(100);
+      expect(probed.slowestMs).toBeLessThan(probed.allowedMs);
     } finally {
       await client.close();
     }
@@ -163,13 +165,13 @@ describe('bodies that held the event loop', () => {
 
   it('a body of half a million values is refused before the schema check', async () => {
     const platforms = Array.from({ length: 500_000 }, () => 'nope');
-    const probed = await withinBudget(100, () => whileProbingHealth(daemon.url, () => post('/content/validate', { caption: 'x', platforms, publish_now: true })));
+    const probed = await withinBudget(100, () => whileProbingHealth(daemon.url, () => post('/content/validate', { caption: 'x', platforms, publish_now: true })), daemon.url);
     expect(probed.result.status).toBe(400);
     expect(probed.result.json.error).toMatchObject({
       code: 'invalid_request',
       message: 'request body holds more than 10,000 values (array items and object members); no request needs that many',
       details: [{ path: '(body)', message: 'more than 10000 values' }],
     });
-    expect(probed.slowestMs).toBeLessThan(100);
+    expect(probed.slowestMs).toBeLessThan(probed.allowedMs);
   }, 60_000);
 });
