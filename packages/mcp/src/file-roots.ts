@@ -71,7 +71,9 @@ export function fileRoots({ server, configured, cwd }: FileRootsOptions): FileRo
         const realDir = await realpath(resolve(cwd, dir)).catch(() => null);
         if (realDir !== null) inside.push(realDir);
         if (realDir !== null && within(realDir, real)) {
-          const s = await stat(real);
+          const s = await stat(real).catch((error: unknown) => {
+            throw refuse(`cannot read ${wanted}: ${(error as Error).message}`);
+          });
           if (!s.isFile()) throw refuse(`${wanted} is not a file`);
           return real;
         }
