@@ -5,7 +5,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json(?:\s*;.*)?$/i;
 
 /**
  * The most values (array items and object members, at any depth) a request body may hold.
- * The largest real body (a queue of 200 slots, a thread of 24 parts) stays far below; a
+ * The largest real body (a queue of 200 slots listing every platform: under 3,000) stays below; a
  * 10 MB body of 500,000 array items took the schema check 3.4 s and as many errors
  * (issue 28), so such a body is refused before any schema sees it.
  */
