@@ -7,7 +7,7 @@ import { Hono } from 'hono';
 import { ConfigError, isLoopback, type DaemonConfig } from './config';
 import { createEvents } from './events/create-events';
 import { createApp } from './http/app';
-import { answerClientError } from './http/client-error';
+import { answerClientError, answerConnect } from './http/client-error';
 import { createMedia } from './create-media';
 import type { AppEnv } from './http/env';
 import type { Platform } from '@socialpub/core';
@@ -27,7 +27,9 @@ import { createStore, type Store } from './store/store';
 import { startSeriesMaterializer } from './jobs/recurrence';
 import { systemClock, type Clock } from './util/clock';
 import { createLogger, type RootLogger } from './util/logger';
+import { guardProcess } from './util/process-guard';
 import { SecretBox } from './util/secrets';
+import type { HostResolver } from './media/address-guard';
 
 export interface StartOptions {
   /** Default: the system clock. */
@@ -41,6 +43,13 @@ export interface StartOptions {
    * an event. false leaves only the hub's 20 ms poll of the outbox (bench/events measures both).
    */
   eventsNotify?: boolean;
+  /** Resolves webhook host names (route checks and deliveries). Default: the system resolver; tests map names to chosen addresses. */
+  webhookResolve?: HostResolver;
+  /**
+   * Default true: an uncaught exception or unhandled rejection is logged and the daemon
+   * keeps serving (util/process-guard.ts) until close().
+   */
+  guardProcess?: boolean;
 }
 
 export interface DaemonHandle {
@@ -132,7 +141,15 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   });
   const scheduler: SchedulerHooks = publishing.scheduler;
   // Events: the outbox's hub (SSE), webhook deliveries, retention.
-  const events = createEvents({ store, secrets, clock, logger, config, ...(opts.eventsNotify === false ? { notify: false } : {}) });
+  const events = createEvents({
+    store,
+    secrets,
+    clock,
+    logger,
+    config,
+    ...(opts.eventsNotify === false ? { notify: false } : {}),
+    ...(opts.webhookResolve ? { resolve: opts.webhookResolve } : {}),
+  });
   const tokenRefresher = new TokenRefresher({
     connections: store.connections,
     clock,
@@ -141,6 +158,10 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   });
   tokenRefresher.start();
   stops.push(() => tokenRefresher.stop());
+
+  // From here on, work resumed from the last run (media tasks, targets, deliveries) runs;
+  // whatever it throws uncaught is logged, and the daemon keeps serving requests.
+  if (opts.guardProcess !== false) stops.push(guardProcess(logger));
 
   // HTTP.
   const app = createApp({
@@ -159,6 +180,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(sandboxUrl ?? listenUrl, host),
     hub: events.hub,
     webhookQueued: () => events.deliverer.pump(),
+    ...(opts.webhookResolve ? { webhookResolve: opts.webhookResolve } : {}),
   });
   const server: ServerType = serve({
     fetch: app.fetch,
@@ -170,6 +192,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   });
   // Requests Node's parser refuses (bad Content-Length, CL+TE, huge headers) get the one error body too.
   server.on('clientError', answerClientError(logger));
+  // CONNECT (a proxy tunnel) too; Node would close its socket without a word.
+  server.on('connect', answerConnect(logger));
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e))]);
   } catch (e) {

@@ -310,7 +310,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     'list_sandbox_posts',
     {
       title: 'What the sandbox received',
-      description: 'The latest posts the platform simulators received (oldest first), on the platforms you connected with --sandbox: see a dry run land without posting anything for real.',
+      description: 'The latest posts the platform simulators received (oldest first), from your own --sandbox connections: see a dry run land without posting anything for real.',
       inputSchema: SandboxPostsQuerySchema,
       outputSchema: plain(SandboxPostsResponseSchema),
       annotations: READ,

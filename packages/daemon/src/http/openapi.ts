@@ -317,7 +317,7 @@ export function openApiDocument(): Json {
       [p('/sandbox/posts')]: {
         get: {
           operationId: 'listSandboxPosts',
-          summary: 'What the platform simulators received (extension): the latest posts on the platforms the caller has a sandbox connection to',
+          summary: 'What the platform simulators received (extension): the latest posts made by the sandbox connections of the caller',
           tags: ['platforms'],
           parameters: [
             { name: 'platform', in: 'query', required: false, description: 'Only this platform.', schema: ref('Platform') },

@@ -13,7 +13,7 @@ export function captionLength(text: string, counting: CaptionCounting): number {
     case 'utf16':
       return text.length;
     case 'bytes':
-      return encoder.encode(text).length;
+      return Buffer.byteLength(text, 'utf8');
     case 'x-weighted':
       // twitter-text v3 weights: most Latin 1, CJK and emoji 2, every URL 23.
       return Math.ceil(twitterText.parseTweet(text).weightedLength);
