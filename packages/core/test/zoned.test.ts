@@ -213,9 +213,9 @@ describe('series', () => {
   });
 
   it.each([
-    ['FREQ=DAILY;BYMINUTE=0,30', /^BYMINUTE=0,30 gives 2 times a day: a series repeats at most daily, so BYMINUTE takes one value/],
-    ['FREQ=DAILY;BYSECOND=0,1,2', /^BYSECOND=0,1,2 gives 3 times a day/],
-    ['FREQ=WEEKLY;BYDAY=MO;BYHOUR=9,17', /^BYHOUR=9,17 gives 2 times a day/],
+    ['FREQ=DAILY;BYMINUTE=0,30', /^BYMINUTE=0,30 gives 2 times an hour: a series repeats at most hourly \(several hours of a day with BYHOUR\), so BYMINUTE takes one value/],
+    ['FREQ=DAILY;BYSECOND=0,1,2', /^BYSECOND=0,1,2 gives 3 times an hour/],
+    ['FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYSETPOS=169', /^BYSETPOS value "169" asks for date 169 of a week, but this rule has at most 168 dates in a week$/],
     ['FREQ=YEARLY;BYYEARDAY=1,2,3;BYSETPOS=4;COUNT=3', /^BYSETPOS value "4" asks for date 4 of a year, but this rule has at most 3 dates in a year$/],
     ['FREQ=MONTHLY;BYDAY=-1FR,1MO;BYSETPOS=-3;COUNT=3', /^BYSETPOS value "-3" asks for date 3 of a month, but this rule has at most 2 dates in a month$/],
     ['FREQ=WEEKLY;BYDAY=MO,TU;BYSETPOS=3;COUNT=3', /at most 2 dates in a week$/],

@@ -50,12 +50,13 @@ export function checkRruleSyntax(input: string): RruleParts | string {
     return `FREQ=${freq} is not allowed: a series repeats at most daily (FREQ is one of ${SERIES_FREQUENCIES.join(', ')}; for several times a day make one series per time)`;
   }
   if (parts.has('COUNT') && parts.has('UNTIL')) return 'COUNT and UNTIL cannot both be given (RFC 5545)';
-  // At most daily means at most one time of day: a list of hours, minutes or seconds makes
-  // occurrences minutes apart under FREQ=DAILY (issue 28: BYMINUTE=0,…,59 made posts a minute apart).
-  for (const name of ['BYHOUR', 'BYMINUTE', 'BYSECOND'] as const) {
+  // The finest step is the hour: BYHOUR lists give several times a day (documented since the
+  // series shipped), but a list of minutes or seconds made occurrences a minute apart under
+  // FREQ=DAILY (issue 28: BYMINUTE=0,…,59 with count 500).
+  for (const name of ['BYMINUTE', 'BYSECOND'] as const) {
     const values = parts.get(name)?.split(',') ?? [];
     if (values.length > 1) {
-      return `${name}=${parts.get(name)} gives ${values.length} times a day: a series repeats at most daily, so ${name} takes one value (make one series per time of day)`;
+      return `${name}=${parts.get(name)} gives ${values.length} times an hour: a series repeats at most hourly (several hours of a day with BYHOUR), so ${name} takes one value (make one series per time)`;
     }
   }
   const monthDays = parts.get('BYMONTHDAY')?.split(',').map(Number);
@@ -65,7 +66,7 @@ export function checkRruleSyntax(input: string): RruleParts | string {
   }
   const setPos = parts.get('BYSETPOS');
   if (setPos) {
-    const most = datesPerPeriod(freq, parts);
+    const most = occurrencesPerPeriod(freq, parts);
     for (const v of setPos.split(',')) {
       if (Math.abs(Number(v)) > most) {
         return `BYSETPOS value "${v}" asks for date ${Math.abs(Number(v))} of a ${PERIOD[freq]}, but this rule has at most ${most} dates in a ${PERIOD[freq]}`;
@@ -86,6 +87,11 @@ const PERIOD: Record<string, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 
  * day (checked above) a date is one occurrence. BYSETPOS beyond it can never match, and
  * the expansion would search every period for it.
  */
+/** The most occurrences one period can hold: its dates times the hours of each (BYHOUR). */
+function occurrencesPerPeriod(freq: string, parts: Map<string, string>): number {
+  return datesPerPeriod(freq, parts) * (parts.get('BYHOUR')?.split(',').length ?? 1);
+}
+
 function datesPerPeriod(freq: string, parts: Map<string, string>): number {
   const count = (name: string) => parts.get(name)?.split(',').length ?? 0;
   const byDay = parts.get('BYDAY')?.split(',') ?? [];
