@@ -1,0 +1,91 @@
+/**
+ * Rich-text facets of a Bluesky post (app.bsky.richtext.facet): links, mentions and
+ * hashtags, each a UTF-8 byte range of the text (byteStart inclusive, byteEnd exclusive),
+ * so text with emoji and accents is annotated where the app shows it.
+ */
+
+export type FacetFeature =
+  | { $type: 'app.bsky.richtext.facet#link'; uri: string }
+  | { $type: 'app.bsky.richtext.facet#mention'; did: string }
+  | { $type: 'app.bsky.richtext.facet#tag'; tag: string };
+
+export interface Facet {
+  index: { byteStart: number; byteEnd: number };
+  features: FacetFeature[];
+}
+
+/** What was found before mentions are resolved: a handle still to turn into a DID. */
+export type FoundFacet =
+  | { kind: 'link'; start: number; end: number; uri: string }
+  | { kind: 'mention'; start: number; end: number; handle: string }
+  | { kind: 'tag'; start: number; end: number; tag: string };
+
+const encoder = new TextEncoder();
+const byteOffset = (text: string, utf16: number) => encoder.encode(text.slice(0, utf16)).length;
+
+/** A domain handle (atproto.com/specs/handle): labels of letters, digits and hyphens, a TLD not starting with a digit. */
+export const HANDLE = /^([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?$/;
+
+const MENTION = /(^|\s|\()@([a-zA-Z0-9.-]+)(\b)/g;
+const URL_RE = /(^|\s|\()(https?:\/\/[^\s<>"]+)/gi;
+// A tag: '#' (or the full-width '＃') then up to 64 characters that are not spaces or punctuation enders; not only digits.
+const TAG = /(^|\s)[#＃]((?!\ufe0f)[^\s\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]*[^\d\s\p{P}\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]+[^\s\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]*)?/gu;
+const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
+
+/** Links, mentions and tags of `text`, as UTF-8 byte ranges, in text order. */
+export function findFacets(text: string): FoundFacet[] {
+  const out: FoundFacet[] = [];
+  for (const m of text.matchAll(MENTION)) {
+    const handle = m[2]!.replace(/[.-]+$/, '');
+    if (!HANDLE.test(handle)) continue;
+    const start = m.index! + m[1]!.length;
+    out.push({ kind: 'mention', start: byteOffset(text, start), end: byteOffset(text, start + 1 + handle.length), handle: handle.toLowerCase() });
+  }
+  for (const m of text.matchAll(URL_RE)) {
+    let uri = m[2]!;
+    // A closing parenthesis belongs to the link only when the link opened one.
+    uri = uri.replace(TRAILING_PUNCTUATION, '');
+    if (m[2]!.slice(uri.length).startsWith(')') && uri.includes('(')) uri += ')';
+    try {
+      new URL(uri);
+    } catch {
+      continue;
+    }
+    const start = m.index! + m[1]!.length;
+    out.push({ kind: 'link', start: byteOffset(text, start), end: byteOffset(text, start + uri.length), uri });
+  }
+  for (const m of text.matchAll(TAG)) {
+    const raw = m[2];
+    if (!raw) continue;
+    const tag = raw.trim().replace(/\p{P}+$/gu, '');
+    if (tag.length === 0 || [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(tag)].length > 64) continue;
+    const start = m.index! + m[1]!.length;
+    out.push({ kind: 'tag', start: byteOffset(text, start), end: byteOffset(text, start + 1 + tag.length), tag });
+  }
+  // A link's own #fragment or @ is not a tag or mention of its own.
+  const links = out.filter((f) => f.kind === 'link');
+  return out
+    .filter((f) => f.kind === 'link' || !links.some((l) => f.start >= l.start && f.start < l.end))
+    .sort((a, b) => a.start - b.start);
+}
+
+/** The facets of `text`, mentions resolved to DIDs by `resolve` (a handle it cannot resolve stays plain text, as in the Bluesky app). */
+export async function buildFacets(text: string, resolve: (handle: string) => Promise<string | null>): Promise<Facet[]> {
+  const facets: Facet[] = [];
+  for (const f of findFacets(text)) {
+    const index = { byteStart: f.start, byteEnd: f.end };
+    if (f.kind === 'link') facets.push({ index, features: [{ $type: 'app.bsky.richtext.facet#link', uri: f.uri }] });
+    else if (f.kind === 'tag') facets.push({ index, features: [{ $type: 'app.bsky.richtext.facet#tag', tag: f.tag }] });
+    else {
+      const did = await resolve(f.handle);
+      if (did) facets.push({ index, features: [{ $type: 'app.bsky.richtext.facet#mention', did }] });
+    }
+  }
+  return facets;
+}
+
+/** The first link of the text (the one a link card shows), or null. */
+export function firstLink(text: string): string | null {
+  const link = findFacets(text).find((f) => f.kind === 'link');
+  return link && link.kind === 'link' ? link.uri : null;
+}
