@@ -10,6 +10,7 @@ export type FacetFeature =
   | { $type: 'app.bsky.richtext.facet#tag'; tag: string };
 
 export interface Facet {
+  $type: 'app.bsky.richtext.facet';
   index: { byteStart: number; byteEnd: number };
   features: FacetFeature[];
 }
@@ -74,11 +75,12 @@ export async function buildFacets(text: string, resolve: (handle: string) => Pro
   const facets: Facet[] = [];
   for (const f of findFacets(text)) {
     const index = { byteStart: f.start, byteEnd: f.end };
-    if (f.kind === 'link') facets.push({ index, features: [{ $type: 'app.bsky.richtext.facet#link', uri: f.uri }] });
-    else if (f.kind === 'tag') facets.push({ index, features: [{ $type: 'app.bsky.richtext.facet#tag', tag: f.tag }] });
+    const $type = 'app.bsky.richtext.facet' as const;
+    if (f.kind === 'link') facets.push({ $type, index, features: [{ $type: 'app.bsky.richtext.facet#link', uri: f.uri }] });
+    else if (f.kind === 'tag') facets.push({ $type, index, features: [{ $type: 'app.bsky.richtext.facet#tag', tag: f.tag }] });
     else {
       const did = await resolve(f.handle);
-      if (did) facets.push({ index, features: [{ $type: 'app.bsky.richtext.facet#mention', did }] });
+      if (did) facets.push({ $type, index, features: [{ $type: 'app.bsky.richtext.facet#mention', did }] });
     }
   }
   return facets;
