@@ -34,7 +34,7 @@ describe('bluesky through the daemon and its sandbox', () => {
       platforms: ['bluesky'],
       publish_now: true,
       media_urls: [image],
-      platform_options: { bluesky: { langs: ['fr'], alt_texts: ['Le pot de crème'], labels: ['nudity'] } },
+      platform_options: { bluesky: { langs: ['fr'], alt_texts: ['Le pot de crème'], labels: ['nudity'], link_card: false } },
       thread: [{ caption: 'Part 2 🧵' }, { caption: 'Part 3' }],
       first_comment: 'Questions?',
     });
