@@ -250,8 +250,9 @@ export function createBlueskyAdapter(deps: BlueskyAdapterDeps = {}): PlatformAda
   }
 
   const followUps: FollowUpPoster = {
-    // A part's key is fixed: a part whose answer was lost is looked up, never written twice.
+    // A part's (and the comment's) key is fixed: one whose answer was lost is looked up, never written twice.
     replyResumable: true,
+    commentResumable: true,
     reply: (ctx, parentId, part) => postReply(ctx, parentId, part.part, part.caption, part.media, `thread part ${part.part}`, part.sending),
     comment: (ctx, post, text) => postReply(ctx, post.postId, 'comment', text, [], 'first comment'),
   };
