@@ -22,6 +22,8 @@ export type FoundFacet =
   | { kind: 'tag'; start: number; end: number; tag: string };
 
 const encoder = new TextEncoder();
+const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
+const graphemeCount = (s: string) => [...segmenter.segment(s)].length;
 const byteOffset = (text: string, utf16: number) => encoder.encode(text.slice(0, utf16)).length;
 
 /** A domain handle (atproto.com/specs/handle): labels of letters, digits and hyphens, a TLD not starting with a digit. */
@@ -29,8 +31,9 @@ export const HANDLE = /^([a-zA-Z0-9]([a-zA-Z0-9-]{0,61}[a-zA-Z0-9])?\.)+[a-zA-Z]
 
 const MENTION = /(^|\s|\()@([a-zA-Z0-9.-]+)(\b)/g;
 const URL_RE = /(^|\s|\()(https?:\/\/[^\s<>"]+)/gi;
-// A tag: '#' (or the full-width '＃') then up to 64 characters that are not spaces or punctuation enders; not only digits.
-const TAG = /(^|\s)[#＃]((?!\ufe0f)[^\s\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]*[^\d\s\p{P}\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]+[^\s\u00AD\u2060\u200A\u200B\u200C\u200D\u20e2]*)?/gu;
+// A tag: '#' (or the full-width '＃') then the characters up to a space or an invisible separator (soft hyphen, word joiner, zero-width space/joiners).
+const TAG = /(^|\s)[#＃](\S+)/gu;
+const INVISIBLE = ['\u00AD', '\u2060', '\u200A', '\u200B', '\u200C', '\u200D', '\u20E2'];
 const TRAILING_PUNCTUATION = /[.,;:!?)\]}'"]+$/;
 
 /** Links, mentions and tags of `text`, as UTF-8 byte ranges, in text order. */
@@ -56,10 +59,13 @@ export function findFacets(text: string): FoundFacet[] {
     out.push({ kind: 'link', start: byteOffset(text, start), end: byteOffset(text, start + uri.length), uri });
   }
   for (const m of text.matchAll(TAG)) {
-    const raw = m[2];
-    if (!raw) continue;
-    const tag = raw.trim().replace(/\p{P}+$/gu, '');
-    if (tag.length === 0 || [...new Intl.Segmenter('en', { granularity: 'grapheme' }).segment(tag)].length > 64) continue;
+    let raw = m[2]!;
+    const cut = Math.min(...INVISIBLE.map((c) => raw.indexOf(c)).filter((i) => i >= 0), raw.length);
+    raw = raw.slice(0, cut);
+    if (raw.startsWith('\ufe0f')) continue;
+    // Trailing punctuation is not part of the tag; a tag of digits alone is not a tag.
+    const tag = raw.replace(/\p{P}+$/u, '');
+    if (tag.length === 0 || !/[^\d\p{P}]/u.test(tag) || graphemeCount(tag) > 64) continue;
     const start = m.index! + m[1]!.length;
     out.push({ kind: 'tag', start: byteOffset(text, start), end: byteOffset(text, start + 1 + tag.length), tag });
   }
