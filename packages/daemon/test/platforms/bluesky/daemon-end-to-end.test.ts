@@ -117,4 +117,19 @@ describe('bluesky through the daemon and its sandbox', () => {
     expect(w.db.prepare('SELECT count(*) FROM jobs').pluck().get()).toBe(0);
     expect(listSandboxPosts(w.db)).toHaveLength(0);
   });
+
+  it('describes Bluesky in GET /platforms and the OpenAPI document from its module: limits, counting, the options schema', async () => {
+    const w = await world();
+    const res = await w.call('GET', '/platforms');
+    const bluesky = (res.body.platforms as Array<Record<string, unknown>>).find((p) => p.platform === 'bluesky')!;
+    expect(bluesky).toMatchObject({ types: ['post'], default_type: 'post', connection: { status: 'active', mode: 'sandbox' } });
+    expect(JSON.stringify(bluesky)).toContain('"graphemes"');
+    const schema = bluesky.options as { title: string; properties: Record<string, unknown>; additionalProperties: boolean };
+    expect(schema.title).toBe('BlueskyOptions');
+    expect(Object.keys(schema.properties).sort()).toEqual(['alt_texts', 'labels', 'langs', 'link_card']);
+    expect(schema.additionalProperties).toBe(false);
+    const doc = (await w.call('GET', '/openapi.json')).body as unknown as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    expect(Object.keys(doc.components.schemas.BlueskyOptions!.properties!).sort()).toEqual(['alt_texts', 'labels', 'langs', 'link_card']);
+    expect(Object.keys(doc.components.schemas.PlatformOptions!.properties!)).toContain('bluesky');
+  });
 });
