@@ -108,10 +108,11 @@ export function createBlueskyAdapter(deps: BlueskyAdapterDeps = {}): PlatformAda
         );
         job = res.body;
       } catch (err) {
-        // The same video was processed before: the service names its job.
+        // The same video was uploaded before: the service answers already_exists with that job's id.
         const cause = (err as { cause?: unknown }).cause;
-        if (cause instanceof BlueskyApiError && cause.error === 'already_exists' && /job/i.test(cause.message)) job = { jobId: /([A-Za-z0-9_-]{8,})\s*$/.exec(cause.message)?.[1] ?? '' };
-        else throw err;
+        const known = cause instanceof BlueskyApiError && cause.error === 'already_exists' ? (cause.body as { jobId?: unknown } | null)?.jobId : undefined;
+        if (typeof known !== 'string') throw err;
+        job = { jobId: known };
       }
       // The service answers the JobStatus itself; the lexicon wraps it in {jobStatus}: take either.
       jobId = job.jobId ?? job.jobStatus?.jobId;

@@ -12,6 +12,8 @@ export class BlueskyApiError extends Error {
     readonly error: string | null,
     message: string,
     readonly headers: Record<string, string | string[] | undefined>,
+    /** The parsed answer (the video service adds fields such as `jobId` to its errors). */
+    readonly body: unknown = null,
   ) {
     super(message);
     this.name = 'BlueskyApiError';
@@ -102,6 +104,6 @@ export class XrpcClient {
     const b = (body ?? {}) as { error?: unknown; message?: unknown };
     const name = typeof b.error === 'string' ? b.error : null;
     const message = typeof b.message === 'string' ? b.message : name ?? (text.slice(0, 300) || `HTTP ${res.statusCode}`);
-    throw new BlueskyApiError(res.statusCode, name, message, res.headers);
+    throw new BlueskyApiError(res.statusCode, name, message, res.headers, body ?? null);
   }
 }

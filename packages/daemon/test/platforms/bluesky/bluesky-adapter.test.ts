@@ -82,6 +82,18 @@ describe('the Bluesky adapter against the simulator', () => {
     expect(embed).toMatchObject({ $type: 'app.bsky.embed.video', alt: 'A cat', video: { $type: 'blob', mimeType: 'video/mp4' } });
   });
 
+  it('takes the earlier job when the video service already has the same video (409 already_exists with its jobId)', async () => {
+    const w = await world();
+    const clip = mediaItem('video');
+    const first = await drive(w.clock, w.adapter.publish(w.ctx({ caption: 'first', media: [clip] })));
+    const second = await drive(w.clock, w.adapter.publish(w.ctx({ caption: 'second', media: [clip] })));
+    const uploads = w.sim.log.requests.filter((r) => r.path.endsWith('uploadVideo'));
+    expect(uploads.map((r) => r.status)).toEqual([200, 409]);
+    expect((uploads[1]!.responseBody as { jobId: string }).jobId).toBe((uploads[0]!.responseBody as { jobId: string }).jobId);
+    const blobOf = (uri: string) => (w.sim.record(uri)!.value.embed as { video: unknown }).video;
+    expect(blobOf(second.postId)).toEqual(blobOf(first.postId));
+  });
+
   it('refuses a video when the service says the account cannot upload', async () => {
     const w = await world();
     w.sim.settings.canUpload = false;

@@ -527,8 +527,11 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     if (bytes.length < 12 || bytes.subarray(4, 8).toString('latin1') !== 'ftyp') return invalid(c, 'unsupported video format: upload an MP4');
     const used = usedToday(acct.did);
     if (used.videos >= VIDEOS_PER_DAY || used.bytes + bytes.length > VIDEO_BYTES_PER_DAY) return xrpcError(c, 429, 'RateLimitExceeded', 'daily video upload limit reached');
-    const jobId = randomBytes(12).toString('hex');
     const cid = cidFor(bytes, 'raw');
+    // The same video again: the service names the job that has it.
+    const earlier = [...jobs.values()].find((j) => j.did === acct.did && j.cid === cid && !j.fail);
+    if (earlier) return c.body(JSON.stringify({ error: 'already_exists', message: 'Video already processed', jobId: earlier.jobId }), 409, { 'content-type': 'application/json; charset=utf-8' });
+    const jobId = randomBytes(12).toString('hex');
     jobs.set(jobId, { jobId, did: acct.did, size: bytes.length, cid, createdAt: clock.now(), fail: settings.failVideos });
     return c.json({ jobId, did: acct.did, state: 'JOB_STATE_CREATED', progress: 0 });
   });
