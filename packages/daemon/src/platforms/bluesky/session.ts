@@ -1,5 +1,6 @@
 import type { Credentials, TokenUpdate } from '../adapter';
 import type { AddressGuard } from '../../media/address-guard';
+import { MediaError } from '../../media/media-error';
 import type { TokenEnv, TokenRefresher } from '../shared/token-env';
 import { TokenRefreshError } from '../shared/token-refresh-error';
 import { pdsAccess } from './pds-access';
@@ -62,7 +63,9 @@ export function blueskySessionRefresher(guard: AddressGuard): TokenRefresher {
     try {
       access = await pdsAccess(creds, env.baseUrl, guard, env.http);
     } catch (err) {
-      throw new TokenRefreshError(`The Bluesky PDS cannot be reached: ${(err as Error).message}`, true, 'pds_refused');
+      // A PDS on a refused address ends the connection; a lookup that failed for now does not.
+      const refused = !(err instanceof MediaError && err.transient);
+      throw new TokenRefreshError(`The Bluesky PDS ${refused ? 'is refused' : 'cannot be reached'}: ${(err as Error).message}`, refused, 'pds_refused');
     }
     const client = new XrpcClient({ baseUrl: access.url, token: null, signal: env.signal, http: access.http, timeoutMs: 30_000 });
     const now = () => env.clock.now();
