@@ -439,19 +439,26 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     const cid = cidFor(encoder.encode(JSON.stringify(value)), 'dag-cbor');
     const rec: SimRecord = { uri, cid, did: acct.did, rkey, value, createdAt: clock.now() };
     const reply = value.reply as { parent?: { uri?: string } } | undefined;
-    // The record and the row that says it was posted are written together.
-    atomically(() => {
-      records.set(recordKey(acct.did, rkey), rec);
-      log.addPost({
-        platform: 'bluesky',
-        accountId: acct.did,
-        postId: uri,
-        postUrl: postUrlOf(rec),
-        kind: reply ? 'reply' : 'post',
-        body: { ...value, ...(reply?.parent?.uri ? { in_reply_to: reply.parent.uri } : {}) },
-        createdAt: rec.createdAt,
+    // The record and the row that says it was posted are written together, or neither is.
+    try {
+      atomically(() => {
+        records.set(recordKey(acct.did, rkey), rec);
+        log.addPost({
+          platform: 'bluesky',
+          accountId: acct.did,
+          postId: uri,
+          postUrl: postUrlOf(rec),
+          kind: reply ? 'reply' : 'post',
+          body: { ...value, ...(reply?.parent?.uri ? { in_reply_to: reply.parent.uri } : {}) },
+          createdAt: rec.createdAt,
+        });
       });
-    });
+    } catch (err) {
+      records.forget(recordKey(acct.did, rkey));
+      const i = log.posts.findIndex((p) => p.postId === uri);
+      if (i >= 0) log.posts.splice(i, 1);
+      return xrpcError(c, 500, 'InternalServerError', `Internal Server Error: ${(err as Error).message}`);
+    }
     return c.json({ uri, cid, commit: { cid: cidFor(encoder.encode(`${uri}#${cid}`), 'dag-cbor'), rev: tid(BigInt(clock.now()) * 1000n, 0) }, validationStatus: 'valid' });
   });
 
