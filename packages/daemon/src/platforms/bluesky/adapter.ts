@@ -12,7 +12,7 @@ import { safeLinkCardFetcher, type LinkCardFetcher } from './link-card';
 import { defaultPdsGuard, VIDEO_HOST } from './pds-access';
 import { blueskySessionRefresher } from './session';
 import { recordKeyFor } from './tid';
-import { validateBluesky } from './validate';
+import { BLUESKY_LIMITS, validateBluesky } from './validate';
 import { BlueskyApiError, XrpcClient } from './xrpc-client';
 
 export interface BlueskyAdapterDeps {
@@ -147,6 +147,12 @@ export function createBlueskyAdapter(deps: BlueskyAdapterDeps = {}): PlatformAda
     }
     if (items.length > 0) {
       const images = [];
+      // Sizes unknown when the request was accepted (a URL not prepared then) are checked here, before any upload.
+      for (const [i, item] of items.entries()) {
+        if (item.size > BLUESKY_LIMITS.imageBytes) {
+          throw new PermanentError(`media ${i + 1}: Bluesky takes images up to ${BLUESKY_LIMITS.imageBytes.toLocaleString('en-US')} bytes; this one is ${item.size.toLocaleString('en-US')} bytes`, { platformCode: 'BlobTooLarge' });
+        }
+      }
       for (const [i, item] of items.entries()) {
         const bytes = await readMediaChunk(item, 0, item.size);
         images.push({ image: await uploadBlob(ctx, s, `${prefix}${i}`, bytes, item.mimeType), alt: alts[i] ?? '' });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { createBlueskyAdapter } from '../../../src/platforms/bluesky/adapter';
 import { createBlueskyRemover } from '../../../src/platforms/bluesky/remove';
 import { recordKeyFor, TID } from '../../../src/platforms/bluesky/tid';
-import { AuthExpiredError } from '../../../src/platforms/errors';
+import { AuthExpiredError, PermanentError } from '../../../src/platforms/errors';
 import { AddressGuard } from '../../../src/media/address-guard';
 import { ManualClock } from '../../../src/util/clock';
 import { useCleanups } from '../../support/cleanups';
@@ -62,6 +62,16 @@ describe('the Bluesky adapter against the simulator', () => {
     expect(embed.images.map((i) => i.alt)).toEqual(['A pier at dawn', 'Gulls', '']);
     expect(embed.images.map((i) => [i.image.mimeType, i.image.size])).toEqual([['image/jpeg', JPEG.length], ['image/jpeg', JPEG.length], ['image/jpeg', JPEG.length]]);
     expect(w.calls().filter((c) => c.includes('uploadBlob'))).toHaveLength(3);
+  });
+
+  it('fails an image over 1,000,000 bytes before uploading anything (a size not known when the request was accepted)', async () => {
+    const w = await world();
+    const big = mediaItem('image', Buffer.concat([JPEG, Buffer.alloc(1_000_001)]));
+    const err = await w.adapter.publish(w.ctx({ caption: 'too big', media: [mediaItem('image'), big] })).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermanentError);
+    expect((err as Error).message).toBe(`media 2: Bluesky takes images up to 1,000,000 bytes; this one is ${(1_000_001 + JPEG.length).toLocaleString('en-US')} bytes`);
+    expect(w.sim.log.posts).toHaveLength(0);
+    expect(w.calls().filter((c) => c.includes('uploadBlob'))).toEqual([]);
   });
 
   it('sends a video through the video service: service auth, upload limits, uploadVideo, job status until the blob, then the post', async () => {
