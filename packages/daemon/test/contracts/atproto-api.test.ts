@@ -1,12 +1,16 @@
 import { AtpAgent, RichText } from '@atproto/api';
 import { describe, expect, it } from 'vitest';
-import { buildFacets } from '../../../src/platforms/bluesky/facets';
-import { SANDBOX_APP_PASSWORD } from '../../../src/platforms/bluesky/sim/simulator';
-import { ManualClock } from '../../../src/util/clock';
-import { useCleanups } from '../../support/cleanups';
-import { useBlueskySimulator } from './use-bluesky-simulator';
+import { buildFacets } from '../../src/platforms/bluesky/facets';
+import { SANDBOX_APP_PASSWORD } from '../../src/platforms/bluesky/sim/simulator';
+import { ManualClock } from '../../src/util/clock';
+import { useCleanups } from '../support/cleanups';
+import { useBlueskySimulator } from '../platforms/bluesky/use-bluesky-simulator';
 
-/** Bluesky's own client, @atproto/api (unmodified), against the simulator. */
+/**
+ * Issue 26: Bluesky's own client, `@atproto/api` (unmodified, the exact version in
+ * package.json), against the Bluesky simulator at its own loopback origin, as
+ * docs/platforms/bluesky.md shows: `AtpAgent` with the simulator as its service.
+ */
 
 const defer = useCleanups();
 const T0 = Date.UTC(2026, 10, 26, 10, 0, 0);
