@@ -2,7 +2,7 @@ import type { Got } from 'got';
 import type { DeleteAnswer, PostRemover } from '../remove-post';
 import type { AddressGuard } from '../../media/address-guard';
 import { PermanentError } from '../errors';
-import { madeRecords } from './adapter';
+import { madeRecords } from './checkpoint';
 import { openSession, parsePostUri, POST_COLLECTION } from './bluesky-session';
 import { defaultPdsGuard } from './pds-access';
 import { blueskySessionRefresher } from './session';
