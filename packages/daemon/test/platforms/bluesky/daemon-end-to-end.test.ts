@@ -66,7 +66,7 @@ describe('bluesky through the daemon and its sandbox', () => {
     expect(listSandboxPosts(w.db).filter((p) => p.platform === 'bluesky').map((p) => p.removedAt !== null && p.removedAt !== undefined)).toEqual([true, true, true, true]);
   });
 
-  it('publishes a scheduled post when its time comes, and an approved one only after approval', async () => {
+  it('publishes a scheduled post when its time comes, a staggered one at its offset, and an approved one only after approval', async () => {
     const w = await world();
     const at = new Date(w.clock.now() + 3_600_000).toISOString();
     const scheduled = await w.call('POST', '/content/publish', { caption: 'Later', platforms: ['bluesky'], scheduled_for: at });
@@ -78,18 +78,27 @@ describe('bluesky through the daemon and its sandbox', () => {
     expect(done.status).toBe('published');
     expect(listSandboxPosts(w.db).map((p) => [p.body.text, p.createdAt >= Date.parse(at)])).toEqual([['Later', true]]);
 
+    // Staggered: the bluesky target 30 minutes after the job's time (type_schedule).
+    const staggered = await w.call('POST', '/content/publish', { caption: 'Staggered', platforms: ['bluesky'], scheduled_for: new Date(w.clock.now() + 60_000).toISOString(), type_schedule: { bluesky: '+30m' } });
+    expect(staggered.status, JSON.stringify(staggered.body)).toBe(200);
+    const due = w.db.prepare('SELECT due_at FROM targets WHERE job_id = ?').pluck().get(String(staggered.body.job_id)) as number;
+    expect(due).toBe(w.clock.now() + 60_000 + 30 * 60_000);
+    await advanceUntil(w.clock, () => !open(w), 120, 60_000);
+    const posted = listSandboxPosts(w.db).find((p) => p.body.text === 'Staggered')!;
+    expect(posted.createdAt).toBeGreaterThanOrEqual(due);
+
     const user = w.store.users.list()[0]!;
     w.store.users.setApprovalWorkflow(user.id, true);
     const held = await w.call('POST', '/content/publish', { caption: 'Needs a yes', platforms: ['bluesky'], publish_now: true });
     const heldId = String(held.body.job_id);
     await advanceUntil(w.clock, () => false, 10);
     expect((await job(w, heldId)).status).toBe('pending_approval');
-    expect(listSandboxPosts(w.db)).toHaveLength(1);
+    expect(listSandboxPosts(w.db)).toHaveLength(2);
     const approve = await w.call('POST', `/content/scheduled/approve?job_id=${heldId}`);
     expect(approve.status, JSON.stringify(approve.body)).toBe(200);
     await advanceUntil(w.clock, () => !open(w), 120);
     expect((await job(w, heldId)).targets[0]!.status).toBe('published');
-    expect(listSandboxPosts(w.db).map((p) => p.body.text)).toEqual(['Later', 'Needs a yes']);
+    expect(listSandboxPosts(w.db).map((p) => p.body.text)).toEqual(['Later', 'Staggered', 'Needs a yes']);
   });
 
   it('refuses bad input with the field named and stores nothing: an image over 1,000,000 bytes, 301 graphemes, too many langs', async () => {
