@@ -1,5 +1,5 @@
 /** The platforms socialpub publishes to, and what each accepts. */
-export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube'] as const;
+export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts', 'photo'] as const;
@@ -18,7 +18,7 @@ export interface MediaRule {
   videoAlone: boolean;
 }
 
-export type CaptionCounting = 'characters' | 'x-weighted' | 'threads-utf8-emoji' | 'utf16' | 'bytes';
+export type CaptionCounting = 'characters' | 'x-weighted' | 'threads-utf8-emoji' | 'utf16' | 'bytes' | 'graphemes';
 
 export interface PlatformInfo {
   types: readonly ContentType[];
@@ -76,6 +76,14 @@ export const PLATFORM_INFO: Readonly<Record<Platform, PlatformInfo>> = Object.fr
     defaultType: 'video',
     caption: { max: 5000, counting: 'bytes' },
     media: { video: rule(1, 1, VIDEO), shorts: rule(1, 1, VIDEO) },
+    pullsMedia: false,
+  },
+  bluesky: {
+    // app.bsky.feed.post: 300 graphemes (and 3,000 UTF-8 bytes); 4 images or one video (docs/reference/platforms.md, Bluesky).
+    types: ['post'],
+    defaultType: 'post',
+    caption: { max: 300, counting: 'graphemes' },
+    media: { post: rule(0, 4, ANY) },
     pullsMedia: false,
   },
 });

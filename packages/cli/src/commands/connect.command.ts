@@ -7,7 +7,7 @@ export function defineConnect(program: Program, kit: Kit): void {
     program
       .command('connect')
       .description('connect a platform account: a sandbox (simulator) or the real platform through OAuth')
-      .argument('<platform>', 'instagram, facebook, twitter, threads, tiktok or youtube')
+      .argument('<platform>', 'instagram, facebook, twitter, threads, tiktok, youtube or bluesky')
       .option('--sandbox', "connect the platform's simulator served by the daemon")
       .option('--user <email>', 'the user the connection belongs to (default: the only user)')
       .option('--client-id <id>', 'live: your app id / client id / client key (prompted when missing)')
@@ -19,6 +19,8 @@ export function defineConnect(program: Program, kit: Kit): void {
       .option('--consumer-secret <secret>', 'twitter OAuth 1.0a: the app API key secret')
       .option('--access-token <token>', 'twitter OAuth 1.0a: your access token')
       .option('--access-secret <secret>', 'twitter OAuth 1.0a: your access token secret')
+      .option('--handle <handle>', 'bluesky: the account handle, e.g. alice.bsky.social or a custom domain (prompted when missing)')
+      .option('--app-password <password>', 'bluesky: an app password from Settings > Privacy and security > App passwords (prompted when missing)')
       .option('--no-browser', 'print the authorization URL instead of opening a browser')
       .action(async (platform, o) => (await import('./connect')).connect(kit.ctx(), { ...o, platform, sandbox: o.sandbox === true })),
     [
@@ -26,6 +28,7 @@ export function defineConnect(program: Program, kit: Kit): void {
       'socialpub connect facebook --sandbox --user ana@example.com',
       'socialpub connect instagram --client-id 123456 --client-secret s3cr3t',
       'socialpub connect twitter --consumer-key K --consumer-secret S --access-token T --access-secret TS',
+      'socialpub connect bluesky --handle alice.bsky.social --app-password xxxx-xxxx-xxxx-xxxx',
     ],
   );
 }

@@ -1,12 +1,13 @@
-import { PLATFORM_INFO, YoutubeOptionsSchema, type ContentType, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
+import { BLUESKY_SELF_LABELS, BlueskyOptionsSchema, PLATFORM_INFO, YoutubeOptionsSchema, type BlueskySelfLabel, type ContentType, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
 import type { SocialPub } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { localFile } from './upload-file';
 
 /**
  * The publish wizard's questions beyond platforms, caption, types and time (docs/cli.md
- * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy, and
- * TikTok's privacy level from the creator's current options. Each is asked only in a
+ * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy,
+ * TikTok's privacy level from the creator's current options, and Bluesky's languages and
+ * content warning. Each is asked only in a
  * terminal and only when no flag supplied it.
  */
 
@@ -97,13 +98,46 @@ async function askTiktok(ctx: Ctx, client: SocialPub, given: NonNullable<Platfor
   return { ...given, privacy_level: level };
 }
 
-/** Adds the YouTube and TikTok answers to the options the flags gave. */
+/** Bluesky's languages (empty: none) and content warning (a self-label, or none). */
+async function askBluesky(ctx: Ctx, given: NonNullable<PlatformOptions['bluesky']>): Promise<NonNullable<PlatformOptions['bluesky']>> {
+  const out = { ...given };
+  if (out.langs === undefined) {
+    const langs = await ctx.prompts.input('Bluesky languages (e.g. en,fr; empty: none):', '--option bluesky.langs=…', {
+      validate: (v) => {
+        if (!v.trim()) return true;
+        const r = BlueskyOptionsSchema.shape.langs.safeParse(split(v));
+        return r.success ? true : (r.error.issues[0]?.message ?? 'not a list of languages');
+      },
+    });
+    if (langs.trim()) out.langs = split(langs);
+  }
+  if (out.labels === undefined) {
+    const label = await ctx.prompts.select<BlueskySelfLabel | 'none'>('Bluesky content warning?', '--option bluesky.labels=…', [
+      { value: 'none', name: 'none' },
+      ...BLUESKY_SELF_LABELS.map((l) => ({ value: l, name: l })),
+    ]);
+    if (label !== 'none') out.labels = [label];
+  }
+  return out;
+}
+
+const split = (v: string) =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** Adds the YouTube, TikTok and Bluesky answers to the options the flags gave. */
 export async function askPlatformOptions(ctx: Ctx, client: SocialPub, platforms: readonly Platform[], caption: string, given: PlatformOptions): Promise<PlatformOptions> {
   const out: PlatformOptions = { ...given };
   if (platforms.includes('youtube')) out.youtube = await askYoutube(ctx, caption, given.youtube ?? {});
   if (platforms.includes('tiktok')) {
     const tiktok = await askTiktok(ctx, client, given.tiktok ?? {});
     if (Object.keys(tiktok).length > 0) out.tiktok = tiktok;
+  }
+  if (platforms.includes('bluesky')) {
+    const bluesky = await askBluesky(ctx, given.bluesky ?? {});
+    if (Object.keys(bluesky).length > 0) out.bluesky = bluesky;
   }
   return out;
 }

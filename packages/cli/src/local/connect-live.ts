@@ -16,6 +16,9 @@ export interface LiveCredentials {
   consumerSecret?: string | undefined;
   accessToken?: string | undefined;
   accessSecret?: string | undefined;
+  /** bluesky: the handle and an app password. */
+  handle?: string | undefined;
+  appPassword?: string | undefined;
   browser: boolean;
 }
 
@@ -62,6 +65,8 @@ export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<Co
       ...(input.consumerSecret ? { consumerSecret: input.consumerSecret } : {}),
       ...(input.accessToken ? { accessToken: input.accessToken } : {}),
       ...(input.accessSecret ? { accessTokenSecret: input.accessSecret } : {}),
+      ...(input.handle ? { handle: input.handle } : {}),
+      ...(input.appPassword ? { appPassword: input.appPassword } : {}),
     };
     const saved = await connectLivePlatform(input.platform, options, io, { connections: admin.store.connections });
     const listing = admin.listConnections({ email: user.email }).find((c) => c.connection_id === saved.id);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { BlueskyOptionsSchema } from './options/bluesky';
 import { FacebookOptionsSchema } from './options/facebook';
 import { InstagramOptionsSchema } from './options/instagram';
 import { ThreadsOptionsSchema } from './options/threads';
@@ -6,6 +7,7 @@ import { TiktokOptionsSchema } from './options/tiktok';
 import { TwitterOptionsSchema } from './options/twitter';
 import { YoutubeOptionsSchema } from './options/youtube';
 
+export * from './options/bluesky';
 export * from './options/facebook';
 export * from './options/instagram';
 export * from './options/threads';
@@ -21,6 +23,7 @@ export const PLATFORM_OPTION_SCHEMAS = {
   facebook: FacebookOptionsSchema,
   threads: ThreadsOptionsSchema,
   twitter: TwitterOptionsSchema,
+  bluesky: BlueskyOptionsSchema,
 } as const;
 
 export const PlatformOptionsSchema = z
@@ -31,6 +34,7 @@ export const PlatformOptionsSchema = z
     facebook: FacebookOptionsSchema.optional(),
     threads: ThreadsOptionsSchema.optional(),
     twitter: TwitterOptionsSchema.optional(),
+    bluesky: BlueskyOptionsSchema.optional(),
   })
   .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });
 export type PlatformOptions = z.infer<typeof PlatformOptionsSchema>;

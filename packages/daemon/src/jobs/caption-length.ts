@@ -14,6 +14,12 @@ export function captionLength(text: string, counting: CaptionCounting): number {
       return text.length;
     case 'bytes':
       return Buffer.byteLength(text, 'utf8');
+    case 'graphemes': {
+      // Bluesky counts extended grapheme clusters (an emoji with modifiers is one).
+      let n = 0;
+      for (const _ of graphemes.segment(text)) n++;
+      return n;
+    }
     case 'x-weighted':
       // twitter-text v3 weights: most Latin 1, CJK and emoji 2, every URL 23.
       return Math.ceil(twitterText.parseTweet(text).weightedLength);

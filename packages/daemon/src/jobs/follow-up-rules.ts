@@ -10,7 +10,7 @@ export interface FollowUpRulesDeps {
 }
 
 /** Platforms whose first comment is itself a post (a self-reply): its text follows their caption rules. */
-const COMMENT_IS_POST: readonly Platform[] = ['twitter', 'threads'];
+const COMMENT_IS_POST: readonly Platform[] = ['twitter', 'threads', 'bluesky'];
 
 /**
  * The platform rules for each thread part (caption and media, as a post of the target's

@@ -62,7 +62,7 @@ export function checkTargetRules(input: TargetRuleInput): ErrorDetail[] {
   } else {
     const length = captionLength(caption, info.caption.counting);
     if (length > info.caption.max) {
-      out.push({ path: captionPath, message: `${platform} captions are at most ${info.caption.max} characters (this one counts ${length})` });
+      out.push({ path: captionPath, message: `${platform} captions are at most ${info.caption.max} ${info.caption.counting === 'graphemes' ? 'graphemes' : 'characters'} (this one counts ${length})` });
     }
     if (info.caption.maxHashtags !== undefined && count(caption, HASHTAG) > info.caption.maxHashtags) {
       out.push({ path: captionPath, message: `${platform} accepts at most ${info.caption.maxHashtags} hashtags` });

@@ -1,5 +1,6 @@
 import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './adapter';
+import { bluesky } from './bluesky';
 import { facebook } from './facebook';
 import { instagram } from './instagram';
 import type { PlatformModule, PlatformsConfig, Refresher, SimulatorFactory } from './platform-module';
@@ -10,7 +11,7 @@ import { twitter } from './twitter';
 import { youtube } from './youtube';
 
 /** Every platform the daemon publishes to: one line each. */
-export const PLATFORMS: readonly PlatformModule[] = [instagram, facebook, threads, twitter, tiktok, youtube];
+export const PLATFORMS: readonly PlatformModule[] = [instagram, facebook, threads, twitter, tiktok, youtube, bluesky];
 
 export function platformModule(platform: Platform): PlatformModule | undefined {
   return PLATFORMS.find((m) => m.platform === platform);

@@ -16,7 +16,7 @@ export const COMMENT_INTERRUPTED =
  */
 export async function runFirstComment(ctx: PublishContext, fu: FollowUpContext, post: PublishOutcome, poster: FollowUpPoster): Promise<void> {
   if (fu.firstComment === null || fu.data.comment) return;
-  if (ctx.checkpoint.data[COMMENT_REQUEST] != null) {
+  if (ctx.checkpoint.data[COMMENT_REQUEST] != null && !poster.commentResumable) {
     await fu.save({ comment: { error: COMMENT_INTERRUPTED } }, { [COMMENT_REQUEST]: null });
     return;
   }

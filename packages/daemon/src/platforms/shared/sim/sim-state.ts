@@ -144,6 +144,11 @@ export class SimMap<V> {
     return had;
   }
 
+  /** Drops an entry from memory only: a write whose transaction was rolled back never reached the database. */
+  forget(key: string): void {
+    this.#entries.delete(key);
+  }
+
   values(): IterableIterator<V> {
     return this.#entries.values();
   }
