@@ -13,6 +13,8 @@ export interface TargetRuleInput {
   adapter: PlatformAdapter | undefined;
   /** This platform's platform_options ({} when none). */
   options?: Record<string, unknown>;
+  /** The meta of the user's connection to the platform (per-account limits: see PlatformAdapter.infoFor); absent when unknown. */
+  connectionMeta?: Record<string, unknown> | null;
 }
 
 const HASHTAG = /(?:^|[^\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu;
@@ -30,7 +32,8 @@ const HUGE = 60_000;
  */
 export function checkTargetRules(input: TargetRuleInput): ErrorDetail[] {
   const { platform, type, caption, captionPath, media } = input;
-  const info = PLATFORM_INFO[platform];
+  const meta = input.connectionMeta ?? null;
+  const info = meta && input.adapter?.infoFor ? input.adapter.infoFor(meta) : PLATFORM_INFO[platform];
   const label = type === info.defaultType && info.types.length === 1 ? platform : `${platform} ${type}`;
   const out: ErrorDetail[] = [];
 
@@ -39,7 +42,7 @@ export function checkTargetRules(input: TargetRuleInput): ErrorDetail[] {
     // counters (twitter-text, grapheme segmentation) a multi-megabyte string.
     out.push({ path: captionPath, message: `${platform} captions are at most ${info.caption.max} characters (this one has over ${HUGE.toLocaleString('en')})` });
   } else {
-    const length = captionLength(caption, info.caption.counting);
+    const length = captionLength(caption, info.caption.counting, info.caption.urlLength);
     if (length > info.caption.max) {
       out.push({ path: captionPath, message: `${platform} captions are at most ${info.caption.max} characters (this one counts ${length})` });
     }
@@ -78,7 +81,7 @@ export function checkTargetRules(input: TargetRuleInput): ErrorDetail[] {
   // Adapters name the caption as `caption` or `platform_captions.<platform>`; point both
   // at the field the caption really came from.
   const specific = input.adapter
-    .validate({ platform, type, caption, media, publicBaseUrl: input.publicBaseUrl, options: input.options ?? {} })
+    .validate({ platform, type, caption, media, publicBaseUrl: input.publicBaseUrl, options: input.options ?? {}, connectionMeta: meta })
     .map((d) => (d.path === 'caption' || d.path === `platform_captions.${platform}` ? { ...d, path: captionPath } : d));
   const covered = new Set(specific.map((d) => d.path));
   return [...out.filter((d) => !covered.has(d.path)), ...specific];

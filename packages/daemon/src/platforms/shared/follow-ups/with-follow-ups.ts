@@ -19,6 +19,8 @@ export function withFollowUps(base: PlatformAdapter, poster: FollowUpPoster): Pl
   return {
     platform: base.platform,
     validate: (input) => base.validate(input),
+    ...(base.infoFor ? { infoFor: base.infoFor.bind(base) } : {}),
+    ...(base.checkAccount ? { checkAccount: base.checkAccount.bind(base) } : {}),
 
     async publish(ctx) {
       const outcome = await base.publish(ctx);
