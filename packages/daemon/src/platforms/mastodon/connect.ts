@@ -67,6 +67,8 @@ export async function connectMastodon(options: MastodonConnectOptions, io: Conne
   const limits = limitsFromInstance(instance);
 
   const redirectUri = options.redirectUri ?? 'http://127.0.0.1:8765/callback';
+  // The app lists its redirect URI exactly, so the loopback port must be fixed (not 0: any port).
+  if (/^http:\/\/(127\.0\.0\.1|localhost|\[::1\]):0\//.test(redirectUri)) throw new ConnectError('--redirect-uri: a Mastodon app registers its redirect URI exactly; name a fixed port (default http://127.0.0.1:8765/callback)');
   const scopes = MASTODON_SCOPES.join(' ');
   let app = deps.oauthApps?.get('mastodon', origin) ?? null;
   if (!app || app.redirectUri !== redirectUri || app.scopes !== scopes) {

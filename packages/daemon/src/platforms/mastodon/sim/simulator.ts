@@ -128,6 +128,9 @@ export function createMastodonSimulator(options: MastodonSimulatorOptions) {
     return who;
   }
 
+  /** Calls without a token count per client address, as Mastodon counts them (300 per 5 minutes). */
+  const anonymous = (c: Context): Response | null => (rateLimit(c, `ip:${c.req.header('x-forwarded-for') ?? 'loopback'}`, 'api') ? null : error(c, 429, 'Too many requests'));
+
   const statusCount = (accountId: string) => [...statuses.values()].filter((s) => s.accountId === accountId && s.deletedAt === null);
   function accountJson(accountId: string) {
     const own = statusCount(accountId);
@@ -179,7 +182,7 @@ export function createMastodonSimulator(options: MastodonSimulatorOptions) {
   app.use('*', recorder(MASTODON_HOST, log, clock));
 
   app.get('/api/v2/instance', (c) =>
-    c.json({
+    anonymous(c) ?? c.json({
       domain: MASTODON_HOST,
       title: 'Mastodon (socialpub sandbox)',
       version: '4.5.0',
@@ -219,6 +222,8 @@ export function createMastodonSimulator(options: MastodonSimulatorOptions) {
   );
 
   app.post('/api/v1/apps', async (c) => {
+    const limited = anonymous(c);
+    if (limited) return limited;
     const b = await readBody(c);
     if (!b) return error(c, 422, 'Validation failed: the body is not JSON or a form');
     const name = typeof b.client_name === 'string' ? b.client_name.trim() : '';
@@ -264,6 +269,8 @@ export function createMastodonSimulator(options: MastodonSimulatorOptions) {
   });
 
   app.post('/oauth/token', async (c) => {
+    const limited = anonymous(c);
+    if (limited) return limited;
     const b = (await readBody(c)) ?? {};
     const str = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : '');
     const a = apps.get(str('client_id'));
