@@ -1,8 +1,8 @@
 import { mastodonLength, type ErrorDetail, type MastodonOptions } from '@socialpub/core';
 import type { ValidationInput } from '../adapter';
+import { formatBytes } from '../../media/format-bytes';
 import { limitsOf } from './server-limits';
 
-const mb = (n: number) => `${Math.round((n / 1024 / 1024) * 10) / 10} MB`;
 const OPT = 'platform_options.mastodon';
 
 /** An entry per media item: a string applies to a single item, a list gives each its own. */
@@ -53,7 +53,7 @@ export function validateMastodon(input: ValidationInput): ErrorDetail[] {
     if (type && !limits.supported_mime_types.includes(type)) out.push({ path, message: `the Mastodon server does not take ${type} media` });
     const max = m.kind === 'video' ? limits.video_size_limit : limits.image_size_limit;
     if (m.size !== null && m.size > max) {
-      out.push({ path, message: `the Mastodon server takes ${m.kind === 'video' ? 'videos' : 'images'} up to ${mb(max)}; this one is ${mb(m.size)}` });
+      out.push({ path, message: `the Mastodon server takes ${m.kind === 'video' ? 'videos' : 'images'} up to ${formatBytes(max)}; this one is ${formatBytes(m.size)}` });
     }
   });
 
