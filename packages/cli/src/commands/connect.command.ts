@@ -7,7 +7,7 @@ export function defineConnect(program: Program, kit: Kit): void {
     program
       .command('connect')
       .description('connect a platform account: a sandbox (simulator) or the real platform through OAuth')
-      .argument('<platform>', 'instagram, facebook, twitter, threads, tiktok or youtube')
+      .argument('<platform>', 'instagram, facebook, twitter, threads, tiktok, youtube or mastodon')
       .option('--sandbox', "connect the platform's simulator served by the daemon")
       .option('--user <email>', 'the user the connection belongs to (default: the only user)')
       .option('--client-id <id>', 'live: your app id / client id / client key (prompted when missing)')
@@ -19,6 +19,7 @@ export function defineConnect(program: Program, kit: Kit): void {
       .option('--consumer-secret <secret>', 'twitter OAuth 1.0a: the app API key secret')
       .option('--access-token <token>', 'twitter OAuth 1.0a: your access token')
       .option('--access-secret <secret>', 'twitter OAuth 1.0a: your access token secret')
+      .option('--server <url>', 'mastodon: the server the account lives on, e.g. https://mastodon.social (asked when missing)')
       .option('--no-browser', 'print the authorization URL instead of opening a browser')
       .action(async (platform, o) => (await import('./connect')).connect(kit.ctx(), { ...o, platform, sandbox: o.sandbox === true })),
     [
@@ -26,6 +27,7 @@ export function defineConnect(program: Program, kit: Kit): void {
       'socialpub connect facebook --sandbox --user ana@example.com',
       'socialpub connect instagram --client-id 123456 --client-secret s3cr3t',
       'socialpub connect twitter --consumer-key K --consumer-secret S --access-token T --access-secret TS',
+      'socialpub connect mastodon --server https://mastodon.social',
     ],
   );
 }

@@ -1,12 +1,12 @@
-import { PLATFORM_INFO, YoutubeOptionsSchema, type ContentType, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
+import { PLATFORM_INFO, YoutubeOptionsSchema, type ContentType, type MastodonVisibility, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
 import type { SocialPub } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { localFile } from './upload-file';
 
 /**
  * The publish wizard's questions beyond platforms, caption, types and time (docs/cli.md
- * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy, and
- * TikTok's privacy level from the creator's current options. Each is asked only in a
+ * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy,
+ * TikTok's privacy level from the creator's current options, and Mastodon's visibility. Each is asked only in a
  * terminal and only when no flag supplied it.
  */
 
@@ -97,13 +97,30 @@ async function askTiktok(ctx: Ctx, client: SocialPub, given: NonNullable<Platfor
   return { ...given, privacy_level: level };
 }
 
-/** Adds the YouTube and TikTok answers to the options the flags gave. */
+/** Mastodon's visibility (the account's own default unless one is chosen). */
+async function askMastodon(ctx: Ctx, given: NonNullable<PlatformOptions['mastodon']>): Promise<NonNullable<PlatformOptions['mastodon']>> {
+  if (given.visibility !== undefined) return given;
+  const visibility = await ctx.prompts.select<'default' | MastodonVisibility>('Who sees the Mastodon status?', '--option mastodon.visibility=…', [
+    { value: 'default', name: "the account's default visibility" },
+    { value: 'public', name: 'public' },
+    { value: 'unlisted', name: 'unlisted (public, kept out of public timelines)' },
+    { value: 'private', name: 'private (followers only)' },
+    { value: 'direct', name: 'direct (only the accounts mentioned)' },
+  ]);
+  return visibility === 'default' ? given : { ...given, visibility };
+}
+
+/** Adds the YouTube, TikTok and Mastodon answers to the options the flags gave. */
 export async function askPlatformOptions(ctx: Ctx, client: SocialPub, platforms: readonly Platform[], caption: string, given: PlatformOptions): Promise<PlatformOptions> {
   const out: PlatformOptions = { ...given };
   if (platforms.includes('youtube')) out.youtube = await askYoutube(ctx, caption, given.youtube ?? {});
   if (platforms.includes('tiktok')) {
     const tiktok = await askTiktok(ctx, client, given.tiktok ?? {});
     if (Object.keys(tiktok).length > 0) out.tiktok = tiktok;
+  }
+  if (platforms.includes('mastodon')) {
+    const mastodon = await askMastodon(ctx, given.mastodon ?? {});
+    if (Object.keys(mastodon).length > 0) out.mastodon = mastodon;
   }
   return out;
 }

@@ -17,6 +17,7 @@ const FLAG_OF_QUESTION: Readonly<Record<string, string>> = {
   'Access token': '--access-token',
   'Access token secret': '--access-secret',
   'Which Facebook page?': '--page (the Facebook page id)',
+  'Mastodon server (e.g. https://mastodon.social)': '--server (the Mastodon server, e.g. https://mastodon.social)',
   'After authorizing, paste the full URL the browser was sent to': 'the URL the browser was sent to (pasted when asked: run this in a terminal)',
   'How should socialpub sign in to X?': '--client-id (OAuth 2.0 in the browser) or --consumer-key, --consumer-secret, --access-token and --access-secret (OAuth 1.0a)',
 };
