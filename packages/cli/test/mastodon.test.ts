@@ -69,3 +69,13 @@ describe('socialpub and mastodon through the sandbox', () => {
     expect(job.platform_options).toEqual({ mastodon: { visibility: 'private' } });
   });
 });
+
+describe('socialpub connect mastodon', () => {
+  it('refuses a server that is not https before any request, naming --server', async () => {
+    const r = await t.run('connect mastodon --server http://mastodon.social --no-browser');
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).toContain('--server: http://mastodon.social is not https; Mastodon servers are reached over https only');
+    const list = (await t.run('connections list --json')).json<{ connections: Array<{ platform: string; mode: string }> }>().connections;
+    expect(list.filter((c) => c.platform === 'mastodon').map((c) => c.mode)).toEqual(['sandbox']);
+  });
+});
