@@ -3,6 +3,7 @@ import type { MastodonOptions } from '@socialpub/core';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, PublishError, RetryableError } from '../errors';
 import { CHAIN_REQUEST } from '../shared/follow-ups/chain-runner';
+import { COMMENT_REQUEST } from '../shared/follow-ups/first-comment';
 import type { FollowUpPoster, PostedRef } from '../shared/follow-ups/follow-up-poster';
 import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
 import { readMediaChunk } from '../shared/read-media-chunk';
@@ -199,20 +200,35 @@ export function createMastodonAdapter(deps: MastodonAdapterDeps = {}): PlatformA
   async function postReply(ctx: PublishContext, parentId: string, text: string, media: MediaItem[], what: string, step: string, sending?: () => Promise<void>): Promise<PostedRef> {
     const client = clientFor(ctx, deps);
     const o = ctx.target.options as MastodonOptions;
-    const pending = ctx.checkpoint.data[CHAIN_REQUEST] as { part: number; at: number } | null | undefined;
-    if (pending && `part:${pending.part}` === what && pending.at < ctx.clock.now() - IDEMPOTENCY_TRUST_MS) {
-      const found = await call(ctx, `looking for ${step}`, () => findStatus(ctx, client, pending.at, text, parentId));
+    // A request of this part (or comment) sent before the server's key may be forgotten: look for it first.
+    const chain = ctx.checkpoint.data[CHAIN_REQUEST] as { part: number; at: number } | null | undefined;
+    const comment = ctx.checkpoint.data[COMMENT_REQUEST] as number | null | undefined;
+    const sentAt = what === 'comment' ? (comment ?? null) : chain && `part:${chain.part}` === what ? chain.at : null;
+    if (sentAt !== null && sentAt < ctx.clock.now() - IDEMPOTENCY_TRUST_MS) {
+      const found = await call(ctx, `looking for ${step}`, () => findStatus(ctx, client, sentAt, text, parentId));
       if (found) return { id: found.id, url: found.url ?? null };
     }
     const mediaIds = await uploadAll(ctx, client, media, `${what}.`, o);
     await sending?.();
-    const status = await createStatus(ctx, client, step, idempotencyKey(ctx.target.id, what), statusBody(text, o, mediaIds, parentId, true));
-    return { id: status.id, url: status.url ?? null };
+    const key = idempotencyKey(ctx.target.id, what);
+    const body = statusBody(text, o, mediaIds, parentId, true);
+    // The comment's failure is kept on the target, never retried by the publisher: a lost
+    // answer is asked again at once (twice), which the key makes safe.
+    for (let tries = what === 'comment' ? 3 : 1; ; tries--) {
+      try {
+        const status = await createStatus(ctx, client, step, key, body);
+        return { id: status.id, url: status.url ?? null };
+      } catch (err) {
+        if (!(err instanceof RetryableError) || tries <= 1) throw err;
+        await ctx.clock.sleep(1_000, ctx.signal);
+      }
+    }
   }
 
   const followUps: FollowUpPoster = {
-    // A part whose answer was lost is sent again with the same Idempotency-Key: the server answers with the status it made.
+    // A part or comment whose answer was lost is sent again with the same Idempotency-Key: the server answers with the status it made.
     replyResumable: true,
+    commentResumable: true,
     reply: (ctx, parentId, part) => postReply(ctx, parentId, part.caption, part.media, `part:${part.part}`, `thread part ${part.part}`, () => part.sending()),
     comment: (ctx, post, text) => postReply(ctx, post.postId, text, [], 'comment', 'first comment'),
   };

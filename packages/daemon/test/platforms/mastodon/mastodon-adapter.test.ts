@@ -153,4 +153,26 @@ describe('a mastodon thread', () => {
     expect(sim.log.posts.map((p) => p.body.status)).toEqual(['Part 1', 'Part 2', 'Part 3']);
     expect(done.thread!.map((p) => p.part)).toEqual([1, 2, 3]);
   });
+
+  it('asks again at once, with the same key, for a first comment whose answer was lost: one comment, recorded', async () => {
+    const { ctx, done } = chainCtx([], 'One comment');
+    sim.log.inject({ method: 'POST', path: '/api/v1/statuses', kind: 'reset-after', skip: 1 });
+    await driveClock(clock, adapter.publish(ctx));
+    expect(sim.log.posts.map((p) => p.body.status)).toEqual(['Part 1', 'One comment']);
+    expect(statusRequests()).toHaveLength(3);
+    expect(done.comment).toEqual({ id: sim.log.posts[1]!.postId, url: sim.log.posts[1]!.postUrl });
+  });
+
+  it('resends a first comment left pending by a crash with the same key, instead of reporting it interrupted', async () => {
+    const { ctx, done } = chainCtx([], 'After the crash');
+    await adapter.publish(ctx);
+    const posted = sim.log.posts[1]!;
+    // As a crash leaves it: the comment request checkpointed, its answer never recorded.
+    delete done.comment;
+    await ctx.checkpoint.save({ commentRequest: clock.now() });
+    expect(await adapter.reconcile(ctx)).toMatchObject({ state: 'not_published', reason: expect.stringMatching(/sent again/) });
+    await adapter.publish(ctx);
+    expect(sim.log.posts.map((p) => p.body.status)).toEqual(['Part 1', 'After the crash']);
+    expect(done.comment).toEqual({ id: posted.postId, url: posted.postUrl });
+  });
 });

@@ -32,6 +32,12 @@ export interface FollowUpPoster {
    * published container is never published twice). false: such a part needs review.
    */
   replyResumable?: boolean;
-  /** Posts the first comment under the post (a self-reply on twitter and threads). */
+  /**
+   * true when a comment whose answer was lost may simply be posted again because the
+   * platform dedupes it (Mastodon: the same Idempotency-Key). false: it is reported as
+   * interrupted instead.
+   */
+  commentResumable?: boolean;
+  /** Posts the first comment under the post (a self-reply on twitter, threads and mastodon). */
   comment?(ctx: PublishContext, post: PublishOutcome, text: string): Promise<PostedRef>;
 }
