@@ -7,6 +7,7 @@ import { systemClock } from '../../util/clock';
 import { ask } from '../shared/ask';
 import { authorizeWithPkce } from '../shared/authorize-with-pkce';
 import type { ConnectDeps } from '../platform-module';
+import type { PlatformConnectDeps } from '../shared/platform-connect-deps';
 import { MastodonApiError, MastodonClient, MastodonTransportError } from './mastodon-client';
 import { limitsFromInstance } from './server-limits';
 import { checkServerUrl } from './server-url';
@@ -26,7 +27,7 @@ export interface MastodonConnectOptions {
   timeoutMs?: number;
 }
 
-export interface MastodonConnectDeps extends ConnectDeps {
+export interface MastodonConnectDeps extends PlatformConnectDeps, Pick<ConnectDeps, 'oauthApps'> {
   /** Checks the server's addresses (default: the daemon's guard, public addresses only); null only in tests against a loopback server. */
   guard?: AddressGuard | null;
 }
