@@ -1,5 +1,5 @@
 import { AuthExpiredError, PermanentError, PublishError, RateLimitedError, RetryableError } from '../errors';
-import { MastodonApiError, MastodonTransportError } from './mastodon-client';
+import { MastodonApiError, MastodonTransportError, PRIVATE_ADDRESS } from './mastodon-client';
 
 function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
   const v = headers[name];
@@ -22,6 +22,9 @@ export function rateLimitReset(headers: Record<string, string | string[] | undef
  */
 export function mapMastodonError(err: unknown, options: { now: number; step: string }): PublishError {
   if (err instanceof PublishError) return err;
+  if (err instanceof MastodonTransportError && err.code === PRIVATE_ADDRESS) {
+    return new PermanentError(`${options.step}: the Mastodon server's name now resolves to an address socialpub does not reach (${err.message})`, { platformCode: 'private-address', cause: err });
+  }
   if (err instanceof MastodonTransportError) return new RetryableError(`${options.step}: ${err.message}`, { platformCode: err.code ?? 'transport', cause: err });
   if (!(err instanceof MastodonApiError)) return new RetryableError(`${options.step}: ${(err as Error).message}`, { cause: err });
   const msg = `Mastodon ${options.step} failed (${err.status}): ${err.message}`;

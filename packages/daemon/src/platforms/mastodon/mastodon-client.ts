@@ -1,4 +1,4 @@
-import type { LookupFunction } from 'node:net';
+import { isIP, type LookupFunction } from 'node:net';
 import got, { type Got, type OptionsInit, type Response } from 'got';
 import type { AddressGuard } from '../../media/address-guard';
 import { parseJsonText } from '../shared/parse-json-text';
@@ -56,13 +56,16 @@ export interface MastodonClientOptions {
   http?: Got;
 }
 
+/** The code of a lookup the address guard refused: the server's name resolves to a private address. */
+export const PRIVATE_ADDRESS = 'ESOCIALPUB_PRIVATE_ADDRESS';
+
 /** A net lookup that answers only with addresses the guard accepts (and connects to exactly those). */
 export function guardedLookup(guard: AddressGuard): LookupFunction {
   return ((hostname: string, options: { all?: boolean } | number, callback: (...args: unknown[]) => void) => {
     const all = typeof options === 'object' && options?.all === true;
     guard.resolveHost(hostname).then(
       (a) => (all ? callback(null, [{ address: a.address, family: a.family }]) : callback(null, a.address, a.family)),
-      (err: Error) => callback(Object.assign(err, { code: 'EADDRNOTAVAIL' })),
+      (err: Error & { code?: string }) => callback(Object.assign(err, { code: err.code === 'private_address' ? PRIVATE_ADDRESS : 'ENOTFOUND' })),
     );
   }) as LookupFunction;
 }
@@ -92,12 +95,23 @@ export class MastodonClient {
     if (call.json !== undefined) opts.json = call.json;
     else if (call.multipart) opts.body = call.multipart;
 
+    const guard = this.options.guard;
+    const host = new URL(this.url(path)).hostname.replace(/^\[|\]$/g, '');
+    if (guard && isIP(host)) {
+      // A literal address is never looked up, so the lookup hook cannot check it: check it here.
+      try {
+        await guard.resolveHost(host);
+      } catch (err) {
+        throw new MastodonTransportError(`No answer from the Mastodon server (${call.method} ${path}): ${(err as Error).message}`, PRIVATE_ADDRESS, false, { cause: err });
+      }
+    }
     let res: Response<string>;
     try {
       res = (await (this.options.http ?? got)(this.url(path) + search, opts)) as Response<string>;
     } catch (err) {
       const code = (err as { code?: string }).code;
-      throw new MastodonTransportError(`No answer from the Mastodon server (${call.method} ${path}): ${(err as Error).message}`, code, wasSent(err), { cause: err });
+      // A refused address never left: nothing was sent.
+      throw new MastodonTransportError(`No answer from the Mastodon server (${call.method} ${path}): ${(err as Error).message}`, code, code !== PRIVATE_ADDRESS && wasSent(err), { cause: err });
     }
     const { text, body } = parseJsonText(res.body);
     if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, body: (body ?? {}) as T, headers: res.headers };

@@ -176,3 +176,15 @@ describe('a mastodon thread', () => {
     expect(done.comment).toEqual({ id: posted.postId, url: posted.postUrl });
   });
 });
+
+describe('a live mastodon connection', () => {
+  it('refuses to call a server whose name resolves to a private address, for good, sending nothing', async () => {
+    const ctx = makeContext({ platform: 'mastodon', type: 'post', caption: 'x', secrets: { access_token: 'tok' }, meta: { server: 'https://127.0.0.1' }, clock, server });
+    ctx.credentials.mode = 'live';
+    const err = await adapter.publish(ctx).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(PermanentError);
+    expect((err as PermanentError).platformCode).toBe('private-address');
+    expect((err as Error).message).toMatch(/^status: the Mastodon server's name now resolves to an address socialpub does not reach \(.*loopback/);
+    expect(sim.log.requests).toEqual([]);
+  });
+});
