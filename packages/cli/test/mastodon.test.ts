@@ -78,4 +78,10 @@ describe('socialpub connect mastodon', () => {
     const list = (await t.run('connections list --json')).json<{ connections: Array<{ platform: string; mode: string }> }>().connections;
     expect(list.filter((c) => c.platform === 'mastodon').map((c) => c.mode)).toEqual(['sandbox']);
   });
+
+  it('without a terminal, names the --server flag it needs (exit 2)', async () => {
+    const r = await t.run('connect mastodon --no-browser');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--server (the Mastodon server, e.g. https://mastodon.social)');
+  });
 });

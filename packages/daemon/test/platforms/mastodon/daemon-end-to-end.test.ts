@@ -127,6 +127,19 @@ describe('mastodon through the daemon and its sandbox', () => {
     expect(listSandboxPosts(w.db)).toEqual([]);
   });
 
+  it("judges an edited caption by the server's limit, and keeps the job as it was when refused", async () => {
+    const w = await startSandboxDaemon(defer, { platforms: ['mastodon'] });
+    const at = new Date(w.clock.now() + 3_600_000).toISOString();
+    const pub = await w.call('POST', '/content/publish', { caption: 'Short and fine', platforms: ['mastodon'], scheduled_for: at });
+    const jobId = String(pub.body.job_id);
+    const patched = await w.call('PATCH', `/content/scheduled?job_id=${jobId}`, { caption: 'z'.repeat(501) });
+    expect(patched.status).toBe(400);
+    expect((patched.body.error as { details: { path: string; message: string }[] }).details.map((d) => [d.path, d.message])).toEqual([
+      ['caption', 'the Mastodon server takes statuses of at most 500 characters; this one counts 501'],
+    ]);
+    expect(((await w.call('GET', `/content/scheduled?job_id=${jobId}`)).body.post as { caption: string }).caption).toBe('Short and fine');
+  });
+
   it('a 5,000-character server takes what a 500-character one refuses', async () => {
     const w = await startSandboxDaemon(defer, { platforms: ['mastodon'], simulators: [bigServer] });
     const caption = 'long '.repeat(600).trim();
