@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { openAsBlob } from 'node:fs';
 import type { MastodonOptions } from '@socialpub/core';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, PublishError, RetryableError } from '../errors';
@@ -6,7 +7,6 @@ import { CHAIN_REQUEST } from '../shared/follow-ups/chain-runner';
 import { COMMENT_REQUEST } from '../shared/follow-ups/first-comment';
 import type { FollowUpPoster, PostedRef } from '../shared/follow-ups/follow-up-poster';
 import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
-import { readMediaChunk } from '../shared/read-media-chunk';
 import type { MastodonClient } from './mastodon-client';
 import { mapMastodonError } from './map-mastodon-error';
 import { clientFor, type ClientDeps } from './server-of';
@@ -124,10 +124,16 @@ export function createMastodonAdapter(deps: MastodonAdapterDeps = {}): PlatformA
       if (!prev.ready) await waitForMedia(ctx, client, key, prev, index);
       return prev.id;
     }
-    const bytes = await readMediaChunk(item, 0, item.size);
+    // Streamed from the file (a video may be 100 MB): never held in memory whole.
+    let file: Blob;
+    try {
+      file = await openAsBlob(item.path, { type: item.mimeType });
+    } catch (err) {
+      throw new PermanentError(`The media file for ${item.url} cannot be read: ${(err as Error).message}`, { platformCode: 'media_unavailable', cause: err });
+    }
     const form = new FormData();
     const name = item.path.split('/').pop() || `media-${index}`;
-    form.set('file', new Blob([new Uint8Array(bytes)], { type: item.mimeType }), name);
+    form.set('file', file, name);
     if (alt !== null) form.set('description', alt);
     if (focus !== null) form.set('focus', focus.replace(/\s+/g, ''));
     const res = await call(ctx, `media ${index + 1} upload`, () => client.request<MediaAnswer>('/api/v2/media', { method: 'POST', multipart: form }));

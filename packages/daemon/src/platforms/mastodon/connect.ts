@@ -76,7 +76,7 @@ export async function connectMastodon(options: MastodonConnectOptions, io: Conne
     try {
       const res = await client().request<{ client_id: string; client_secret: string }>('/api/v1/apps', {
         method: 'POST',
-        json: { client_name: 'socialpub', redirect_uris: [redirectUri], scopes, website: 'https://github.com/socialpub/socialpub' },
+        json: { client_name: 'socialpub', redirect_uris: [redirectUri], scopes },
       });
       app = { clientId: res.body.client_id, clientSecret: res.body.client_secret, redirectUri, scopes, createdAt: clock.now() } satisfies OAuthApp;
     } catch (err) {

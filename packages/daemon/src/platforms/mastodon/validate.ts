@@ -57,13 +57,13 @@ export function validateMastodon(input: ValidationInput): ErrorDetail[] {
     }
   });
 
+  // Per-item options beyond the media (a poll takes none: the schema says so already).
   const count = input.media.length;
-  const list = (v: unknown) => (Array.isArray(v) ? v.length : v === undefined ? 0 : 1);
-  if (list(o.alt_text) > Math.max(count, 0) && o.alt_text !== undefined && !o.poll) {
-    out.push({ path: `${OPT}.alt_text`, message: `alt_text has ${list(o.alt_text)} entries for ${count} media item${count === 1 ? '' : 's'}` });
-  }
-  if (list(o.focus) > count && o.focus !== undefined && !o.poll) {
-    out.push({ path: `${OPT}.focus`, message: `focus has ${list(o.focus)} entries for ${count} media item${count === 1 ? '' : 's'}` });
+  const items = `${count} media item${count === 1 ? '' : 's'}`;
+  for (const field of ['alt_text', 'focus'] as const) {
+    const v = o[field];
+    const entries = Array.isArray(v) ? v.length : v === undefined ? 0 : 1;
+    if (!o.poll && entries > count) out.push({ path: `${OPT}.${field}`, message: `${field} has ${entries} entr${entries === 1 ? 'y' : 'ies'} for ${items}` });
   }
   perItem(o.alt_text, count).forEach((alt, i) => {
     if (alt !== null && [...alt].length > limits.description_limit) {

@@ -44,7 +44,7 @@ describe('socialpub connect mastodon', () => {
     await connectMastodon({ userId: 'usr_1', server: 'https://mastodon.social', redirectUri }, io, { connections, clock, baseUrl: server.baseUrl, guard: null, oauthApps });
 
     const registered = sim.log.to('POST', '/api/v1/apps')[0]!;
-    expect(registered.body).toEqual({ client_name: 'socialpub', redirect_uris: [redirectUri], scopes: 'read:accounts read:statuses write:statuses write:media', website: 'https://github.com/socialpub/socialpub' });
+    expect(registered.body).toEqual({ client_name: 'socialpub', redirect_uris: [redirectUri], scopes: 'read:accounts read:statuses write:statuses write:media' });
     const authorize = new URL(io.opened[0]!);
     expect(authorize.pathname).toBe('/mastodon.social/oauth/authorize');
     expect(Object.fromEntries(authorize.searchParams)).toMatchObject({ response_type: 'code', redirect_uri: redirectUri, scope: 'read:accounts read:statuses write:statuses write:media', code_challenge_method: 'S256' });
