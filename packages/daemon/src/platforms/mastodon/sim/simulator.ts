@@ -1,4 +1,3 @@
-import { createHash, randomBytes } from 'node:crypto';
 import { mastodonLength, type ServerLimits } from '@socialpub/core';
 import { Hono, type Context } from 'hono';
 import type { Clock } from '../../../util/clock';
@@ -9,6 +8,9 @@ import { simState, type SimState } from '../../shared/sim/sim-state';
 import { recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
 import { DEFAULT_SERVER_LIMITS } from '../server-limits';
 import { accountEntity, credentialAccountEntity, mediaEntity, statusEntity, type SimAccount, type SimMedia, type SimStatus } from './entities';
+import { instanceEntity } from './instance';
+import { oauthRoutes, type SimApp, type SimCode, type SimToken } from './oauth-routes';
+import { readBody } from './read-body';
 
 /**
  * A strict simulator of a Mastodon server (mastodon.social) for what socialpub and clients
@@ -22,23 +24,6 @@ import { accountEntity, credentialAccountEntity, mediaEntity, statusEntity, type
  */
 
 export const MASTODON_HOST = 'mastodon.social';
-
-interface App {
-  clientId: string;
-  clientSecret: string;
-  name: string;
-  redirectUris: string[];
-  scopes: string[];
-}
-
-interface Code {
-  clientId: string;
-  redirectUri: string;
-  challenge: string | null;
-  accountId: string;
-  scopes: string[];
-  expiresAt: number;
-}
 
 export interface MastodonSimulatorOptions {
   clock: Clock;
@@ -72,13 +57,13 @@ export function createMastodonSimulator(options: MastodonSimulatorOptions) {
   const state = options.state ?? simState(null, 'mastodon');
   const tx = options.transaction ?? (<T>(fn: () => T) => fn());
   const accounts = state.map<SimAccount>('accounts');
-  const apps = state.map<App>('apps');
-  const tokens = state.map<{ accountId: string; scopes: string[]; clientId: string }>('tokens');
+  const apps = state.map<SimApp>('apps');
+  const tokens = state.map<SimToken>('tokens');
   const media = state.map<SimMedia>('media');
   const statuses = state.map<SimStatus>('statuses');
   const keys = state.map<{ statusId: string; at: number }>('idempotency');
   const windows = state.map<{ start: number; count: number }>('rate-windows');
-  const codes = new Map<string, Code>();
+  const codes = new Map<string, SimCode>();
   const nextId = state.counter('id', 113_500_000_000_000_001n);
   const nextAccount = state.counter('account', 109_000_000_000_000_101n);
   const defaultAccount: SimAccount = { id: '109000000000000001', username: 'sandbox', createdAt: Date.UTC(2024, 0, 1) };
@@ -152,143 +137,13 @@ export function createMastodonSimulator(options: MastodonSimulatorOptions) {
     });
   }
 
-  /** A JSON or form body (Mastodon takes both); `poll[options][]` style keys folded into objects. */
-  async function readBody(c: Context): Promise<Record<string, unknown> | null> {
-    const type = c.req.header('content-type') ?? '';
-    if (type.includes('application/json')) {
-      try {
-        const b: unknown = await c.req.json();
-        return b && typeof b === 'object' && !Array.isArray(b) ? (b as Record<string, unknown>) : null;
-      } catch {
-        return null;
-      }
-    }
-    if (type.includes('form')) {
-      const form = await c.req.parseBody({ all: true, dot: false });
-      const out: Record<string, unknown> = {};
-      for (const [k, v] of Object.entries(form)) {
-        const path = k.replace(/\]/g, '').split('[').filter((p, i) => p !== '' || i === 0);
-        const isList = k.endsWith('[]');
-        let at: Record<string, unknown> = out;
-        path.forEach((p, i) => {
-          if (i === path.length - 1) at[p] = isList ? (Array.isArray(v) ? v : [v]) : v;
-          else at = (at[p] ??= {}) as Record<string, unknown>;
-        });
-      }
-      return out;
-    }
-    return {};
-  }
-
   const bool = (v: unknown) => v === true || v === 'true' || v === '1';
 
   const app = new Hono();
   app.use('*', recorder(MASTODON_HOST, log, clock));
 
-  app.get('/api/v2/instance', (c) =>
-    anonymous(c) ?? c.json({
-      domain: MASTODON_HOST,
-      title: 'Mastodon (socialpub sandbox)',
-      version: '4.5.0',
-      source_url: 'https://github.com/mastodon/mastodon',
-      description: 'The socialpub simulator of a Mastodon server.',
-      usage: { users: { active_month: 1 } },
-      thumbnail: { url: `${publicOrigin}/packs/media/images/preview.png` },
-      icon: [],
-      languages: ['en'],
-      configuration: {
-        urls: { streaming: `wss://${MASTODON_HOST}`, status: null },
-        vapid: { public_key: 'BCk-QqERU0q-CfYZjcuB6lnyyOYfJ2AifKqfeGIm7Z-HiTU5T9eTG5GxVA0_OH5mMlI4UkkDTpaZwozy0TzdZ2M=' },
-        accounts: { max_featured_tags: 10, max_pinned_statuses: 5 },
-        statuses: { max_characters: limits.characters, max_media_attachments: limits.max_media_attachments, characters_reserved_per_url: limits.characters_reserved_per_url },
-        media_attachments: {
-          supported_mime_types: limits.supported_mime_types,
-          description_limit: limits.description_limit,
-          image_size_limit: limits.image_size_limit,
-          image_matrix_limit: 33_177_600,
-          video_size_limit: limits.video_size_limit,
-          video_frame_rate_limit: 120,
-          video_matrix_limit: 8_294_400,
-        },
-        polls: {
-          max_options: limits.poll_max_options,
-          max_characters_per_option: limits.poll_max_characters_per_option,
-          min_expiration: limits.poll_min_expiration,
-          max_expiration: limits.poll_max_expiration,
-        },
-        translation: { enabled: false },
-      },
-      registrations: { enabled: false, approval_required: false, message: null, url: null },
-      api_versions: { mastodon: 6 },
-      contact: { email: 'sandbox@socialpub.invalid', account: null },
-      rules: [],
-    }),
-  );
-
-  app.post('/api/v1/apps', async (c) => {
-    const limited = anonymous(c);
-    if (limited) return limited;
-    const b = await readBody(c);
-    if (!b) return error(c, 422, 'Validation failed: the body is not JSON or a form');
-    const name = typeof b.client_name === 'string' ? b.client_name.trim() : '';
-    const uris = (Array.isArray(b.redirect_uris) ? b.redirect_uris : typeof b.redirect_uris === 'string' ? b.redirect_uris.split(/\s+/) : []).filter((u): u is string => typeof u === 'string' && u !== '');
-    if (!name) return error(c, 422, "Validation failed: Application name can't be blank");
-    if (uris.length === 0) return error(c, 422, "Validation failed: Redirect URI can't be blank");
-    for (const u of uris) {
-      if (u !== 'urn:ietf:wg:oauth:2.0:oob' && !/^[a-z][a-z0-9+.-]*:\/\/\S+$/i.test(u)) return error(c, 422, 'Validation failed: Redirect URI must be an absolute URI.');
-    }
-    const scopes = (typeof b.scopes === 'string' && b.scopes.trim() ? b.scopes : 'read').split(/[\s+]+/);
-    const a: App = { clientId: randomBytes(24).toString('base64url'), clientSecret: randomBytes(24).toString('base64url'), name, redirectUris: uris, scopes };
-    apps.set(a.clientId, a);
-    return c.json({
-      id: String(nextId()),
-      name,
-      website: typeof b.website === 'string' ? b.website : null,
-      scopes,
-      redirect_uri: uris.join('\n'),
-      redirect_uris: uris,
-      client_id: a.clientId,
-      client_secret: a.clientSecret,
-      client_secret_expires_at: 0,
-      vapid_key: 'BCk-QqERU0q-CfYZjcuB6lnyyOYfJ2AifKqfeGIm7Z-HiTU5T9eTG5GxVA0_OH5mMlI4UkkDTpaZwozy0TzdZ2M=',
-    });
-  });
-
-  // The consent screen approves at once (as the other simulators' do), as the default account.
-  app.get('/oauth/authorize', (c) => {
-    const q = c.req.query();
-    const a = q.client_id ? apps.get(q.client_id) : undefined;
-    if (!a) return error(c, 401, 'invalid_client', { error_description: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.' });
-    if (!q.redirect_uri || !a.redirectUris.includes(q.redirect_uri)) return error(c, 400, 'invalid_redirect_uri', { error_description: 'The requested redirect uri is malformed or doesn\'t match client redirect URI.' });
-    if (q.response_type !== 'code') return error(c, 400, 'unsupported_response_type', { error_description: 'The authorization server does not support this response type.' });
-    const scopes = (q.scope ?? 'read').split(/[\s+]+/);
-    if (scopes.some((s) => !a.scopes.some((g) => g === s || g === s.split(':')[0]))) return error(c, 400, 'invalid_scope', { error_description: 'The requested scope is invalid, unknown, or malformed.' });
-    if (q.code_challenge && q.code_challenge_method !== 'S256') return error(c, 400, 'invalid_request', { error_description: 'Only the S256 code challenge method is supported.' });
-    const code = randomBytes(24).toString('base64url');
-    codes.set(code, { clientId: a.clientId, redirectUri: q.redirect_uri, challenge: q.code_challenge ?? null, accountId: defaultAccount.id, scopes, expiresAt: clock.now() + 10 * 60_000 });
-    const to = new URL(q.redirect_uri);
-    to.searchParams.set('code', code);
-    if (q.state) to.searchParams.set('state', q.state);
-    return c.redirect(to.toString(), 302);
-  });
-
-  app.post('/oauth/token', async (c) => {
-    const limited = anonymous(c);
-    if (limited) return limited;
-    const b = (await readBody(c)) ?? {};
-    const str = (k: string) => (typeof b[k] === 'string' ? (b[k] as string) : '');
-    const a = apps.get(str('client_id'));
-    if (!a || a.clientSecret !== str('client_secret')) return error(c, 401, 'invalid_client', { error_description: 'Client authentication failed due to unknown client, no client authentication included, or unsupported authentication method.' });
-    if (str('grant_type') !== 'authorization_code') return error(c, 400, 'unsupported_grant_type', { error_description: 'The authorization grant type is not supported by the authorization server.' });
-    const code = codes.get(str('code'));
-    const invalid = () => error(c, 400, 'invalid_grant', { error_description: 'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.' });
-    if (!code || code.clientId !== a.clientId || code.expiresAt < clock.now() || code.redirectUri !== str('redirect_uri')) return invalid();
-    if (code.challenge !== null && createHash('sha256').update(str('code_verifier')).digest('base64url') !== code.challenge) return invalid();
-    codes.delete(str('code'));
-    const token = randomBytes(32).toString('base64url');
-    tokens.set(token, { accountId: code.accountId, scopes: code.scopes, clientId: a.clientId });
-    return c.json({ access_token: token, token_type: 'Bearer', scope: code.scopes.join(' '), created_at: Math.floor(clock.now() / 1000) });
-  });
+  app.get('/api/v2/instance', (c) => anonymous(c) ?? c.json(instanceEntity(MASTODON_HOST, limits)));
+  app.route('/', oauthRoutes({ clock, apps, tokens, codes, nextId, accountId: defaultAccount.id, error, anonymous }));
 
   app.get('/api/v1/accounts/verify_credentials', (c) => {
     const who = guard(c, 'read:accounts');
