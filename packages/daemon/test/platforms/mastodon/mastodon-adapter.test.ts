@@ -34,7 +34,8 @@ describe('mastodon adapter against the simulator', () => {
     const [post] = sim.log.posts;
     expect(outcome).toEqual({ postId: post!.postId, postUrl: `https://mastodon.social/@sandbox/${post!.postId}` });
     expect(ctx.checkpointHistory.map((p) => Object.keys(p).join(','))).toEqual(['statusRequestedAt', 'statusId,statusUrl']);
-    expect(idempotencyKey(ctx.target.id, 'post')).toMatch(/^socialpub-[0-9a-f]{40}$/);
+    expect(req.headers['idempotency-key']).toBe(idempotencyKey(ctx.target.id, 'post'));
+    expect(req.headers['idempotency-key']).toMatch(/^socialpub-[0-9a-f]{40}$/);
   });
 
   it('sends a status again with the same Idempotency-Key after a lost answer, and the server answers with the same status', async () => {
@@ -140,6 +141,8 @@ describe('a mastodon thread', () => {
     ]);
     expect(done.thread!.map((p) => p.post_id)).toEqual(ids.slice(0, 3));
     expect(done.comment).toEqual({ id: ids[3], url: `https://mastodon.social/@sandbox/${ids[3]}` });
+    // Each status its own key, derived from the target: the same on every attempt.
+    expect(statusRequests().map((r) => r.headers['idempotency-key'])).toEqual(['post', 'part:2', 'part:3', 'comment'].map((w) => idempotencyKey(ctx.target.id, w)));
   });
 
   it('resends a part whose answer was lost with the same key: the server answers the part it made, nothing is doubled', async () => {
