@@ -3,8 +3,6 @@ import { openAsBlob } from 'node:fs';
 import type { MastodonOptions } from '@socialpub/core';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, PublishError, RetryableError } from '../errors';
-import { CHAIN_REQUEST } from '../shared/follow-ups/chain-runner';
-import { COMMENT_REQUEST } from '../shared/follow-ups/first-comment';
 import type { FollowUpPoster, PostedRef } from '../shared/follow-ups/follow-up-poster';
 import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
 import type { MastodonClient } from './mastodon-client';
@@ -41,6 +39,11 @@ interface MastodonCheckpoint {
   statusRequestedAt?: number;
   statusId?: string;
   statusUrl?: string | null;
+  /**
+   * When each reply's key first went out (`part:2`, `comment`), kept across failures: the
+   * server's hour runs from there, and a repeat does not renew it.
+   */
+  repliesSentAt?: Record<string, number>;
 }
 
 interface StatusAnswer {
@@ -207,15 +210,16 @@ export function createMastodonAdapter(deps: MastodonAdapterDeps = {}): PlatformA
     const client = clientFor(ctx, deps);
     const o = ctx.target.options as MastodonOptions;
     // A request of this part (or comment) sent before the server's key may be forgotten: look for it first.
-    const chain = ctx.checkpoint.data[CHAIN_REQUEST] as { part: number; at: number } | null | undefined;
-    const comment = ctx.checkpoint.data[COMMENT_REQUEST] as number | null | undefined;
-    const sentAt = what === 'comment' ? (comment ?? null) : chain && `part:${chain.part}` === what ? chain.at : null;
+    const sentAt = cpOf(ctx).repliesSentAt?.[what] ?? null;
     if (sentAt !== null && sentAt < ctx.clock.now() - IDEMPOTENCY_TRUST_MS) {
       const found = await call(ctx, `looking for ${step}`, () => findStatus(ctx, client, sentAt, text, parentId));
       if (found) return { id: found.id, url: found.url ?? null };
     }
     const mediaIds = await uploadAll(ctx, client, media, `${what}.`, o);
     await sending?.();
+    if (sentAt === null || sentAt < ctx.clock.now() - IDEMPOTENCY_TRUST_MS) {
+      await ctx.checkpoint.save({ repliesSentAt: { ...(cpOf(ctx).repliesSentAt ?? {}), [what]: ctx.clock.now() } });
+    }
     const key = idempotencyKey(ctx.target.id, what);
     const body = statusBody(text, o, mediaIds, parentId, true);
     // The comment's failure is kept on the target, never retried by the publisher: a lost

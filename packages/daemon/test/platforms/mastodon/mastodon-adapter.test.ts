@@ -152,9 +152,26 @@ describe('a mastodon thread', () => {
     expect(sim.log.posts).toHaveLength(2);
     // The part is pending: resumable, since the key dedupes it.
     expect(await adapter.reconcile(ctx)).toMatchObject({ state: 'not_published' });
+    const firstSent = (ctx.checkpoint.data.repliesSentAt as Record<string, number>)['part:2'];
+    await clock.advance(60_000);
     await adapter.publish(ctx);
     expect(sim.log.posts.map((p) => p.body.status)).toEqual(['Part 1', 'Part 2', 'Part 3']);
     expect(done.thread!.map((p) => p.part)).toEqual([1, 2, 3]);
+    // The resent part kept the time its key first went out (the server's hour runs from there).
+    expect((ctx.checkpoint.data.repliesSentAt as Record<string, number>)['part:2']).toBe(firstSent);
+  });
+
+  it('looks a part up under the part before once its key may be forgotten, and finds it instead of posting it again', async () => {
+    const { ctx, done } = chainCtx([{ caption: 'Part 2 with @ana@elsewhere.example' }], null);
+    sim.log.inject({ method: 'POST', path: '/api/v1/statuses', kind: 'reset-after', skip: 1 });
+    expect(await adapter.publish(ctx).catch((e: unknown) => e)).toBeInstanceOf(RetryableError);
+    await clock.advance(IDEMPOTENCY_TRUST_MS + 60_000);
+    await adapter.publish(ctx);
+    expect(sim.log.posts.map((p) => p.body.status)).toEqual(['Part 1', 'Part 2 with @ana@elsewhere.example']);
+    // Found under part 1 (a remote mention compared by its local part, as Mastodon renders it): not sent again.
+    expect(calls().slice(-2)).toEqual(['GET /api/v1/statuses/:id/context 200', 'GET /api/v1/accounts/verify_credentials 200']);
+    expect(statusRequests()).toHaveLength(2);
+    expect(done.thread!.map((p) => p.post_id)).toEqual(sim.log.posts.map((p) => p.postId));
   });
 
   it('asks again at once, with the same key, for a first comment whose answer was lost: one comment, recorded', async () => {
