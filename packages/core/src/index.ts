@@ -1,4 +1,5 @@
 export * from './platforms';
+export * from './mastodon-length';
 export * from './states';
 export * from './errors';
 export * from './time';

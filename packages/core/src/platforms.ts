@@ -1,5 +1,5 @@
 /** The platforms socialpub publishes to, and what each accepts. */
-export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky'] as const;
+export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts', 'photo'] as const;
@@ -18,12 +18,20 @@ export interface MediaRule {
   videoAlone: boolean;
 }
 
-export type CaptionCounting = 'characters' | 'x-weighted' | 'threads-utf8-emoji' | 'utf16' | 'bytes' | 'graphemes';
+export type CaptionCounting = 'characters' | 'x-weighted' | 'threads-utf8-emoji' | 'utf16' | 'bytes' | 'graphemes' | 'mastodon';
 
 export interface PlatformInfo {
   types: readonly ContentType[];
   defaultType: ContentType;
-  caption: { max: number; counting: CaptionCounting; maxHashtags?: number; maxMentions?: number; maxLinks?: number };
+  caption: {
+    max: number;
+    counting: CaptionCounting;
+    maxHashtags?: number;
+    maxMentions?: number;
+    maxLinks?: number;
+    /** Characters each link counts, whatever its length (mastodon: the server's characters_reserved_per_url). */
+    urlLength?: number;
+  };
   media: Partial<Record<ContentType, MediaRule>>;
   /** The platform pulls media from a public URL (so a daemon without a public base URL cannot serve it). */
   pullsMedia: boolean;
@@ -83,6 +91,15 @@ export const PLATFORM_INFO: Readonly<Record<Platform, PlatformInfo>> = Object.fr
     types: ['post'],
     defaultType: 'post',
     caption: { max: 300, counting: 'graphemes' },
+    media: { post: rule(0, 4, ANY) },
+    pullsMedia: false,
+  },
+  mastodon: {
+    // A default Mastodon server's limits (docs/reference/platforms.md, Mastodon): each server
+    // states its own in /api/v2/instance, kept with the connection and used in place of these.
+    types: ['post'],
+    defaultType: 'post',
+    caption: { max: 500, counting: 'mastodon', urlLength: 23 },
     media: { post: rule(0, 4, ANY) },
     pullsMedia: false,
   },

@@ -58,6 +58,8 @@ export type {
   TakedownResult,
   TiktokCreatorInfo,
   TiktokCreatorInfoResponse,
+  MastodonOptions,
+  ServerLimits,
   PrepareResponse,
   MediaStatus,
   MediaUploadResponse,

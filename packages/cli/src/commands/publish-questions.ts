@@ -1,4 +1,4 @@
-import { BLUESKY_SELF_LABELS, BlueskyOptionsSchema, PLATFORM_INFO, YoutubeOptionsSchema, type BlueskySelfLabel, type ContentType, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
+import { BLUESKY_SELF_LABELS, BlueskyOptionsSchema, PLATFORM_INFO, YoutubeOptionsSchema, type BlueskySelfLabel, type ContentType, type MastodonVisibility, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
 import type { SocialPub } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { localFile } from './upload-file';
@@ -6,8 +6,8 @@ import { localFile } from './upload-file';
 /**
  * The publish wizard's questions beyond platforms, caption, types and time (docs/cli.md
  * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy,
- * TikTok's privacy level from the creator's current options, and Bluesky's languages and
- * content warning. Each is asked only in a
+ * TikTok's privacy level from the creator's current options, Bluesky's languages and
+ * content warning, and Mastodon's visibility. Each is asked only in a
  * terminal and only when no flag supplied it.
  */
 
@@ -127,7 +127,20 @@ const split = (v: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-/** Adds the YouTube, TikTok and Bluesky answers to the options the flags gave. */
+/** Mastodon's visibility (the account's own default unless one is chosen). */
+async function askMastodon(ctx: Ctx, given: NonNullable<PlatformOptions['mastodon']>): Promise<NonNullable<PlatformOptions['mastodon']>> {
+  if (given.visibility !== undefined) return given;
+  const visibility = await ctx.prompts.select<'default' | MastodonVisibility>('Who sees the Mastodon status?', '--option mastodon.visibility=…', [
+    { value: 'default', name: "the account's default visibility" },
+    { value: 'public', name: 'public' },
+    { value: 'unlisted', name: 'unlisted (public, kept out of public timelines)' },
+    { value: 'private', name: 'private (followers only)' },
+    { value: 'direct', name: 'direct (only the accounts mentioned)' },
+  ]);
+  return visibility === 'default' ? given : { ...given, visibility };
+}
+
+/** Adds the YouTube, TikTok, Bluesky and Mastodon answers to the options the flags gave. */
 export async function askPlatformOptions(ctx: Ctx, client: SocialPub, platforms: readonly Platform[], caption: string, given: PlatformOptions): Promise<PlatformOptions> {
   const out: PlatformOptions = { ...given };
   if (platforms.includes('youtube')) out.youtube = await askYoutube(ctx, caption, given.youtube ?? {});
@@ -138,6 +151,10 @@ export async function askPlatformOptions(ctx: Ctx, client: SocialPub, platforms:
   if (platforms.includes('bluesky')) {
     const bluesky = await askBluesky(ctx, given.bluesky ?? {});
     if (Object.keys(bluesky).length > 0) out.bluesky = bluesky;
+  }
+  if (platforms.includes('mastodon')) {
+    const mastodon = await askMastodon(ctx, given.mastodon ?? {});
+    if (Object.keys(mastodon).length > 0) out.mastodon = mastodon;
   }
   return out;
 }

@@ -19,6 +19,7 @@ const FLAG_OF_QUESTION: Readonly<Record<string, string>> = {
   'Bluesky handle': '--handle (the Bluesky handle, e.g. alice.bsky.social)',
   'App password': '--app-password (a Bluesky app password)',
   'Which Facebook page?': '--page (the Facebook page id)',
+  'Mastodon server (e.g. https://mastodon.social)': '--server (the Mastodon server, e.g. https://mastodon.social)',
   'After authorizing, paste the full URL the browser was sent to': 'the URL the browser was sent to (pasted when asked: run this in a terminal)',
   'How should socialpub sign in to X?': '--client-id (OAuth 2.0 in the browser) or --consumer-key, --consumer-secret, --access-token and --access-secret (OAuth 1.0a)',
 };

@@ -19,6 +19,8 @@ export interface LiveCredentials {
   /** bluesky: the handle and an app password. */
   handle?: string | undefined;
   appPassword?: string | undefined;
+  /** mastodon: the server the account lives on. */
+  server?: string | undefined;
   browser: boolean;
 }
 
@@ -67,8 +69,9 @@ export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<Co
       ...(input.accessSecret ? { accessTokenSecret: input.accessSecret } : {}),
       ...(input.handle ? { handle: input.handle } : {}),
       ...(input.appPassword ? { appPassword: input.appPassword } : {}),
+      ...(input.server ? { server: input.server } : {}),
     };
-    const saved = await connectLivePlatform(input.platform, options, io, { connections: admin.store.connections });
+    const saved = await connectLivePlatform(input.platform, options, io, { connections: admin.store.connections, oauthApps: admin.store.oauthApps });
     const listing = admin.listConnections({ email: user.email }).find((c) => c.connection_id === saved.id);
     if (!listing) throw new CliError('error', `the ${input.platform} connection was not saved`, EXIT.error);
     return listing;

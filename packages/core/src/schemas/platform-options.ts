@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { BlueskyOptionsSchema } from './options/bluesky';
 import { FacebookOptionsSchema } from './options/facebook';
 import { InstagramOptionsSchema } from './options/instagram';
+import { MastodonOptionsSchema } from './options/mastodon';
 import { ThreadsOptionsSchema } from './options/threads';
 import { TiktokOptionsSchema } from './options/tiktok';
 import { TwitterOptionsSchema } from './options/twitter';
@@ -10,6 +11,7 @@ import { YoutubeOptionsSchema } from './options/youtube';
 export * from './options/bluesky';
 export * from './options/facebook';
 export * from './options/instagram';
+export * from './options/mastodon';
 export * from './options/threads';
 export * from './options/tiktok';
 export * from './options/twitter';
@@ -24,6 +26,7 @@ export const PLATFORM_OPTION_SCHEMAS = {
   threads: ThreadsOptionsSchema,
   twitter: TwitterOptionsSchema,
   bluesky: BlueskyOptionsSchema,
+  mastodon: MastodonOptionsSchema,
 } as const;
 
 export const PlatformOptionsSchema = z
@@ -35,6 +38,7 @@ export const PlatformOptionsSchema = z
     threads: ThreadsOptionsSchema.optional(),
     twitter: TwitterOptionsSchema.optional(),
     bluesky: BlueskyOptionsSchema.optional(),
+    mastodon: MastodonOptionsSchema.optional(),
   })
   .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });
 export type PlatformOptions = z.infer<typeof PlatformOptionsSchema>;

@@ -3,6 +3,7 @@ import { setUserZone, userZone } from '../jobs/user-zone';
 import { openDatabase } from '../store/database';
 import { secureDataDir } from '../store/private-files';
 import { createStore, type Store } from '../store/store';
+import { platformModule } from '../platforms/registry';
 import { pauseInfo } from '../store/platform-pauses';
 import type { User } from '../store/users';
 import { systemClock, type Clock } from '../util/clock';
@@ -193,7 +194,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
         tokenExpiresAt: now + 60 * 24 * 3_600_000,
         refreshExpiresAt: now + 365 * 24 * 3_600_000,
         tokenObtainedAt: now,
-        meta: { sandbox: true },
+        meta: { sandbox: true, ...platformModule(platform)?.sandboxMeta },
       });
       return connectionListing(saved);
     },

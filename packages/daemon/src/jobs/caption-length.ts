@@ -1,4 +1,4 @@
-import type { CaptionCounting } from '@socialpub/core';
+import { mastodonLength, type CaptionCounting } from '@socialpub/core';
 import twitterText from 'twitter-text';
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
@@ -6,7 +6,7 @@ const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 const encoder = new TextEncoder();
 
 /** A caption's length as the platform counts it (docs/reference/platforms.md §7). */
-export function captionLength(text: string, counting: CaptionCounting): number {
+export function captionLength(text: string, counting: CaptionCounting, urlLength?: number): number {
   switch (counting) {
     case 'characters':
       return [...text].length;
@@ -29,5 +29,7 @@ export function captionLength(text: string, counting: CaptionCounting): number {
       for (const { segment } of graphemes.segment(text)) n += EMOJI.test(segment) ? encoder.encode(segment).length : [...segment].length;
       return n;
     }
+    case 'mastodon':
+      return mastodonLength(text, urlLength === undefined ? {} : { urlLength });
   }
 }

@@ -187,7 +187,7 @@ export function createJobsService(deps: JobsServiceDeps) {
       const captionEdited = upd.caption !== undefined || upd.platform_captions !== undefined;
       if (captionEdited || upd.platform_options !== undefined) {
         const media = deps.mediaLookup.describe(user.id, job.mediaUrls);
-        const input = { caption: plan.caption, platformCaptions: plan.platformCaptions, media, targets: movable, platformOptions: plan.platformOptions };
+        const input = { caption: plan.caption, platformCaptions: plan.platformCaptions, media, targets: movable, platformOptions: plan.platformOptions, userId: user.id };
         for (const d of checkRules(rules, input)) {
           // Media and kinds were accepted with the job; only what the edit changed is judged
           // (options also against an edited caption: Threads counts link_attachment among its links).

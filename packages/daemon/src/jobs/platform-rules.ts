@@ -13,6 +13,8 @@ export interface TargetRuleInput {
   adapter: PlatformAdapter | undefined;
   /** This platform's platform_options ({} when none). */
   options?: Record<string, unknown>;
+  /** The meta of the user's connection to the platform (per-account limits: see PlatformAdapter.infoFor); absent when unknown. */
+  connectionMeta?: Record<string, unknown> | null;
 }
 
 const HASHTAG = /(?:^|[^\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu;
@@ -50,7 +52,8 @@ function cut(text: string, units: number): string {
  */
 export function checkTargetRules(input: TargetRuleInput): ErrorDetail[] {
   const { platform, type, caption, captionPath, media } = input;
-  const info = PLATFORM_INFO[platform];
+  const meta = input.connectionMeta ?? null;
+  const info = meta && input.adapter?.infoFor ? input.adapter.infoFor(meta) : PLATFORM_INFO[platform];
   const label = type === info.defaultType && info.types.length === 1 ? platform : `${platform} ${type}`;
   const out: ErrorDetail[] = [];
 
@@ -60,7 +63,7 @@ export function checkTargetRules(input: TargetRuleInput): ErrorDetail[] {
     // multi-megabyte string, issue 28) and the hashtag, mention and link counts.
     out.push({ path: captionPath, message: `${platform} captions are at most ${info.caption.max} characters (this one has over ${over.toLocaleString('en')})` });
   } else {
-    const length = captionLength(caption, info.caption.counting);
+    const length = captionLength(caption, info.caption.counting, info.caption.urlLength);
     if (length > info.caption.max) {
       out.push({ path: captionPath, message: `${platform} captions are at most ${info.caption.max} ${info.caption.counting === 'graphemes' ? 'graphemes' : 'characters'} (this one counts ${length})` });
     }
@@ -102,7 +105,7 @@ export function checkTargetRules(input: TargetRuleInput): ErrorDetail[] {
   // (its own counters are as slow on megabytes), and the table's words about it stand.
   const judged = over === null ? caption : cut(caption, 2 * info.caption.max + 2);
   const specific = input.adapter
-    .validate({ platform, type, caption: judged, media, publicBaseUrl: input.publicBaseUrl, options: input.options ?? {} })
+    .validate({ platform, type, caption: judged, media, publicBaseUrl: input.publicBaseUrl, options: input.options ?? {}, connectionMeta: meta })
     .map((d) => (d.path === 'caption' || d.path === `platform_captions.${platform}` ? { ...d, path: captionPath } : d))
     .filter((d) => over === null || d.path !== captionPath);
   const covered = new Set(specific.map((d) => d.path));

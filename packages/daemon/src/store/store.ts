@@ -8,6 +8,7 @@ import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
 import { createJobTimesRepository } from './job-times';
 import { createJobsRepository } from './jobs';
+import { createOAuthAppsRepository } from './oauth-apps';
 import { createQueuesRepository } from './queues';
 import { createSeriesRepository } from './series';
 import { createPlatformPausesRepository } from './platform-pauses';
@@ -39,6 +40,7 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     rateWindows: createRateWindowsRepository(db),
     settings: createSettingsRepository(db),
     connections: createConnectionsRepository(db, opts.secrets, opts.clock),
+    oauthApps: createOAuthAppsRepository(db, opts.secrets),
     events: createEventsRepository(db),
     webhooks: createWebhooksRepository(db),
     platformPauses: createPlatformPausesRepository(db),

@@ -61,7 +61,7 @@ function prng(seed: number): () => number {
 }
 
 /** What each user publishes on each platform: every adapter's publishing sequences, picked by the PRNG. */
-const KINDS: Record<Platform, { type: ContentType; media: string[] }[]> = {
+const KINDS: Partial<Record<Platform, { type: ContentType; media: string[] }[]>> = {
   twitter: [
     { type: 'tweet', media: [] },
     { type: 'tweet', media: ['a.jpg'] },
@@ -99,7 +99,7 @@ function seed(db: DB, t0: number, random: () => number): number {
       user.run(userId, `${userId}@example.test`, t0);
       for (const platform of PLATFORMS) {
         conn.run(`con_${userId}_${platform}`, userId, platform, t0, t0);
-        const kinds = KINDS[platform];
+        const kinds = KINDS[platform]!;
         const kind = kinds[Math.floor(random() * kinds.length)]!;
         const due = t0 + Math.floor(random() * SPAN_MS);
         const id = `tgt_${userId}_${platform}`;

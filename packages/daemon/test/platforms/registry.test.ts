@@ -16,13 +16,13 @@ describe('the platform registry', () => {
     expect(platformModule('tiktok')?.platform).toBe('tiktok');
   });
 
-  it('serves the one Meta simulator once, beside the X, TikTok, YouTube and Bluesky ones', () => {
+  it('serves the one Meta simulator once, beside the X, TikTok, YouTube, Bluesky and Mastodon ones', () => {
     const factories = simulators();
-    expect(factories).toHaveLength(5);
+    expect(factories).toHaveLength(6);
     expect(factories.filter((f) => f === metaSandbox)).toHaveLength(1);
     const hosts = factories.flatMap((f) => f({ db: null, clock: new ManualClock(0) }).hosts);
     expect(new Set(hosts).size).toBe(hosts.length);
-    expect(hosts).toEqual(expect.arrayContaining(['graph.facebook.com', 'graph.instagram.com', 'graph.threads.net', 'api.x.com', 'open.tiktokapis.com', 'www.googleapis.com', 'bsky.social', 'video.bsky.app']));
+    expect(hosts).toEqual(expect.arrayContaining(['graph.facebook.com', 'graph.instagram.com', 'graph.threads.net', 'api.x.com', 'open.tiktokapis.com', 'www.googleapis.com', 'bsky.social', 'video.bsky.app', 'mastodon.social']));
   });
 
   it('mounts every simulator host under the sandbox app', async () => {

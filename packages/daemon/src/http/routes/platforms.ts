@@ -1,4 +1,4 @@
-import { PLATFORMS, PLATFORM_INFO, formatInstant, platformOptionsJsonSchema, type PlatformsResponse } from '@socialpub/core';
+import { PLATFORMS, PLATFORM_INFO, formatInstant, platformOptionsJsonSchema, type PlatformsResponse, type ServerLimits } from '@socialpub/core';
 import { Hono } from 'hono';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
@@ -14,8 +14,10 @@ export function platformsRoutes(deps: RouteDeps) {
     const body: PlatformsResponse = {
       success: true,
       platforms: PLATFORMS.map((platform) => {
-        const info = PLATFORM_INFO[platform];
         const conn = connections.get(platform);
+        // A platform whose limits differ per account (a Mastodon server's) shows the connection's.
+        const infoFor = deps.adapters.get(platform)?.infoFor;
+        const info = conn && infoFor ? infoFor(conn.meta) : PLATFORM_INFO[platform];
         return {
           platform,
           types: [...info.types],
@@ -26,6 +28,7 @@ export function platformsRoutes(deps: RouteDeps) {
             max_hashtags: info.caption.maxHashtags ?? null,
             max_mentions: info.caption.maxMentions ?? null,
             max_links: info.caption.maxLinks ?? null,
+            ...(info.caption.urlLength !== undefined ? { url_length: info.caption.urlLength } : {}),
           },
           media: Object.fromEntries(
             Object.entries(info.media).map(([type, r]) => [type, { min: r.min, max: r.max, kinds: [...r.kinds], video_alone: r.videoAlone }]),
@@ -40,6 +43,7 @@ export function platformsRoutes(deps: RouteDeps) {
                 page: conn.pageName ?? conn.pageId,
                 token_expires_at: conn.tokenExpiresAt === null ? null : formatInstant(conn.tokenExpiresAt),
                 paused: pauseInfo(deps.store.platformPauses.forConnection(user.id, platform, now)),
+                ...(typeof conn.meta.server === 'string' ? { server: conn.meta.server, server_limits: (conn.meta.limits as ServerLimits | undefined) ?? null } : {}),
               }
             : null,
         };

@@ -24,7 +24,8 @@ export async function runFirstComment(ctx: PublishContext, fu: FollowUpContext, 
     await fu.save({ comment: { error: `${ctx.target.platform} takes no comments through its API` } });
     return;
   }
-  await ctx.checkpoint.save({ [COMMENT_REQUEST]: ctx.clock.now() });
+  // A resumed comment keeps the time of its first request (a platform's dedupe window runs from there).
+  if (ctx.checkpoint.data[COMMENT_REQUEST] == null) await ctx.checkpoint.save({ [COMMENT_REQUEST]: ctx.clock.now() });
   try {
     const c = await poster.comment(ctx, post, fu.firstComment);
     await fu.save({ comment: { id: c.id, url: c.url } }, { [COMMENT_REQUEST]: null });

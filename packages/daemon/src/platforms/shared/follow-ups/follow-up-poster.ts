@@ -34,10 +34,11 @@ export interface FollowUpPoster {
   replyResumable?: boolean;
   /**
    * true when a comment whose answer was lost may be asked for again because the platform
-   * finds it instead of posting it twice (Bluesky: the comment's record key is fixed).
-   * false: such a comment is reported as interrupted.
+   * finds it or dedupes it instead of posting it twice (Bluesky: the comment's record key is
+   * fixed; Mastodon: the same Idempotency-Key). false: such a comment is reported as
+   * interrupted.
    */
   commentResumable?: boolean;
-  /** Posts the first comment under the post (a self-reply on twitter, threads and bluesky). */
+  /** Posts the first comment under the post (a self-reply on twitter, threads, bluesky and mastodon). */
   comment?(ctx: PublishContext, post: PublishOutcome, text: string): Promise<PostedRef>;
 }
