@@ -19,4 +19,5 @@ export * from './schemas/time-resources';
 export * from './schemas/sandbox';
 export * from './schemas/takedown';
 export * from './schemas/tiktok-creator-info';
+export * from './schemas/dashboard';
 export * from './version';

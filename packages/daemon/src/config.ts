@@ -31,6 +31,7 @@ export const RATE_CLASSES = [
   'webhooks',
   'webhook_send',
   'sandbox',
+  'account',
   'auth_failure',
 ] as const;
 export type RateClass = (typeof RATE_CLASSES)[number];
@@ -126,6 +127,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateLimit>> = Objec
   webhook_send: { limit: 60, windowMs: HOUR },
   sandbox: { limit: 600, windowMs: MINUTE },
   auth_failure: { limit: 30, windowMs: 10 * MINUTE },
+  // The dashboard's account endpoints (API keys, connections, review links): generous, and apart from the scheduled-content class.
+  account: { limit: 1200, windowMs: HOUR },
 });
 
 export const DEFAULT_PORT = 8787;

@@ -12,7 +12,8 @@ import { createMedia } from './create-media';
 import type { AppEnv } from './http/env';
 import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './platforms/adapter';
-import { createAdapters } from './platforms/registry';
+import { createAdapters, platformModule } from './platforms/registry';
+import { BrowserConnects } from './connect/browser-connect';
 import { publisherConcurrencyOptions } from './publish-concurrency';
 import { createPublishing } from './publisher/create-publishing';
 import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
@@ -163,8 +164,11 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // whatever it throws uncaught is logged, and the daemon keeps serving requests.
   if (opts.guardProcess !== false) stops.push(guardProcess(logger));
 
-  // HTTP.
+  // HTTP. Connects started from the dashboard end with the daemon.
+  const browserConnects = new BrowserConnects({ clock, deps: { clock, connections: store.connections }, connector: (p) => platformModule(p)?.connect });
+  stops.push(() => browserConnects.close());
   const app = createApp({
+    browserConnects,
     db,
     store,
     config,
@@ -242,6 +246,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     try {
       for (const [cls, l] of Object.entries(config.rateLimits.classes)) store.rateWindows.prune(cls, l.windowMs, now);
       store.idempotency.prune(now);
+      store.dashboardSessions.prune(now);
     } catch (e) {
       logger.warn('maintenance failed', { error: e });
     }

@@ -88,4 +88,7 @@ export type {
   RecurrenceInput,
   Warning,
   WeeklySlot,
+  ReviewLink,
+  ReviewLinkCreated,
+  ReviewLinkCreateRequest,
 } from '@socialpub/core';

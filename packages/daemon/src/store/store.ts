@@ -4,6 +4,7 @@ import { createCommits, type SqliteSync } from './commits';
 import type { DB } from './database';
 import { createApiKeysRepository } from './api-keys';
 import { createConnectionsRepository } from './connections';
+import { createDashboardSessionsRepository } from './dashboard-sessions';
 import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
 import { createJobTimesRepository } from './job-times';
@@ -14,6 +15,8 @@ import { createSeriesRepository } from './series';
 import { createPlatformPausesRepository } from './platform-pauses';
 import { createRateWindowsRepository } from './rate-windows';
 import { createRemovalsRepository } from './removals';
+import { createReviewLinksRepository } from './review-links';
+import { createRejectionsRepository } from './rejections';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
 import { createWebhooksRepository } from './webhooks';
@@ -45,5 +48,8 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     webhooks: createWebhooksRepository(db),
     platformPauses: createPlatformPausesRepository(db),
     removals: createRemovalsRepository(db),
+    dashboardSessions: createDashboardSessionsRepository(db),
+    reviewLinks: createReviewLinksRepository(db),
+    rejections: createRejectionsRepository(db),
   };
 }

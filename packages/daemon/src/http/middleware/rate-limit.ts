@@ -57,6 +57,7 @@ const LABEL: Record<RateClass, string> = {
   webhook_send: 'rate limit of webhook tests and redeliveries',
   sandbox: 'rate limit of sandbox posts',
   auth_failure: 'too many failed authentications from this address',
+  account: 'rate limit of the account class (API keys, connections, review links)',
 };
 
 const RATE_CLASS = Symbol('rateClass');
@@ -95,10 +96,10 @@ export function matchedRateClass(c: Context): RateClass | undefined {
  * Throws when a route under `prefix` (other than `except`) declares no rate class: the
  * routes of `app.routes`, grouped by method and path.
  */
-export function checkRateClasses(routes: ReadonlyArray<{ method: string; path: string; handler: unknown }>, prefix: string, except: ReadonlySet<string>): void {
+export function checkRateClasses(routes: ReadonlyArray<{ method: string; path: string; handler: unknown }>, prefix: string, isPublic: (path: string) => boolean): void {
   const declared = new Map<string, boolean>();
   for (const r of routes) {
-    if (r.method === 'ALL' || !r.path.startsWith(`${prefix}/`) || except.has(r.path)) continue;
+    if (r.method === 'ALL' || !r.path.startsWith(`${prefix}/`) || isPublic(r.path)) continue;
     const key = `${r.method} ${r.path}`;
     declared.set(key, (declared.get(key) ?? false) || declaredRateClass(r.handler) !== undefined);
   }
