@@ -218,6 +218,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     try {
       for (const [cls, l] of Object.entries(config.rateLimits.classes)) store.rateWindows.prune(cls, l.windowMs, now);
       store.idempotency.prune(now);
+      store.dashboardSessions.prune(now);
     } catch (e) {
       logger.warn('maintenance failed', { error: e });
     }

@@ -25,6 +25,10 @@ import { McpSessions } from '../mcp/mcp-sessions';
 import { originCheck } from '../mcp/origin-check';
 import { ApiError } from './errors';
 import { auth } from './middleware/auth';
+import { sessionAuth } from './middleware/session-auth';
+import { dashboardRoutes, reviewLinkPageRoutes } from './dashboard/dashboard-routes';
+import type { DashboardFiles } from './dashboard/dashboard-files';
+import { dashboardAuthRoutes } from './routes/dashboard-auth';
 import { clientAddress } from './middleware/client-address';
 import { bodyLimit } from './middleware/body-limit';
 import { httpsOnly } from './middleware/https-only';
@@ -85,6 +89,8 @@ export interface AppDeps {
   heartbeatMs?: number;
   /** The MCP endpoint's open sessions (default: a new set; the daemon closes them at shutdown). */
   mcpSessions?: McpSessions;
+  /** The dashboard's built files. Default: dashboardFiles() (the workspace build, the CLI bundle's copy or the executable's). */
+  dashboardFiles?: () => DashboardFiles | null;
 }
 
 /** The endpoint class of a path under the API prefix (decides its rate limit). */
@@ -196,18 +202,28 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.fileRoutes) app.route('/files', deps.fileRoutes);
   if (deps.sandbox) app.route('/sandbox', deps.sandbox);
 
+  const addressOf = deps.clientAddress ?? ((c: Context) => clientAddress(c, config.behindProxy ? config.trustedProxyHops : 0));
+
+  // The dashboard (docs/dashboard.md): its sign-in, its pages and assets, the review-link page.
+  const dashboard = { store, clock, config, ...(deps.dashboardFiles ? { files: deps.dashboardFiles } : {}) };
+  app.route('/auth', dashboardAuthRoutes({ store, clock, config, limits, address: addressOf }));
+  app.route('/r', reviewLinkPageRoutes(dashboard));
+  app.route('/', dashboardRoutes(dashboard));
+
   // Everything else under the prefix: key -> user, the user's limit for the endpoint class, then the body limit.
   const authenticate = auth({ store, commits, clock, limits, behindProxy: config.behindProxy, trustedProxyHops: config.trustedProxyHops, address: deps.clientAddress });
   const limiters = Object.fromEntries(
     (['auth', 'publish', 'media', 'scheduled', 'media_status'] as const).map((cls) => [cls, rateLimit(cls, { store, commits, clock, limits })]),
   ) as Record<RateClass, MiddlewareHandler<AppEnv>>;
   const limitBody = bodyLimit(config.maxBodyBytes);
+  // A key header, or else the dashboard's session cookie (with CSRF checks on unsafe methods).
+  const apiAuth = sessionAuth({ store, clock, config, keyAuth: authenticate });
   app.use(`${API_PREFIX}/*`, async (c, next) => {
     if (PUBLIC_API_PATHS.has(c.req.path)) return next();
     const limiter = limiters[rateClassOf(c.req.path.slice(API_PREFIX.length))];
     // An upload's body is a media file: the media cap applies to it (streamed to disk by the route), not the JSON limit.
     const inner = c.req.path === UPLOAD_PATH ? next : () => limitBody(c, next) as Promise<void>;
-    return authenticate(c, () => limiter(c, inner) as Promise<void>);
+    return apiAuth(c, () => limiter(c, inner) as Promise<void>);
   });
 
   app.route(`${API_PREFIX}/auth`, authRoutes());
@@ -226,7 +242,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const sessions = deps.mcpSessions ?? new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });
   // Resource notifications for every change, from the outbox (ends with the hub).
   feedMcpSessions({ hub, events: store.events, sessions });
-  const addressOf = deps.clientAddress ?? ((c: Context) => clientAddress(c, config.behindProxy ? config.trustedProxyHops : 0));
   const inProcess = (path: string, init: RequestInit, address: string) => app.request(path, init, { incoming: { socket: { remoteAddress: address } } });
   const mcp = mcpHandler({ sessions, fetch: async (path, init, address) => inProcess(path, init, address), address: addressOf });
   app.use('/mcp', originCheck({ publicUrl: config.publicUrl }), authenticate);

@@ -4,6 +4,7 @@ import { createCommits, type SqliteSync } from './commits';
 import type { DB } from './database';
 import { createApiKeysRepository } from './api-keys';
 import { createConnectionsRepository } from './connections';
+import { createDashboardSessionsRepository } from './dashboard-sessions';
 import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
 import { createJobTimesRepository } from './job-times';
@@ -13,6 +14,7 @@ import { createSeriesRepository } from './series';
 import { createPlatformPausesRepository } from './platform-pauses';
 import { createRateWindowsRepository } from './rate-windows';
 import { createRemovalsRepository } from './removals';
+import { createReviewLinksRepository } from './review-links';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
 import { createWebhooksRepository } from './webhooks';
@@ -43,5 +45,7 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     webhooks: createWebhooksRepository(db),
     platformPauses: createPlatformPausesRepository(db),
     removals: createRemovalsRepository(db),
+    dashboardSessions: createDashboardSessionsRepository(db),
+    reviewLinks: createReviewLinksRepository(db),
   };
 }
