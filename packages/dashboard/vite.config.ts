@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 
@@ -12,6 +13,15 @@ import { defineConfig, type Plugin } from 'vite';
  */
 function fullCalendarCss(): Plugin {
   const sheets = new Map<string, string>();
+  const fonts = new Map<string, Buffer>();
+  /** FullCalendar's icon font is a data: URL, which `font-src 'self'` refuses: it becomes a file of the build. */
+  const fontToFile = (css: string) =>
+    css.replace(/url\(["']?data:application\/x-font-ttf;charset=utf-8;base64,([A-Za-z0-9+/=]+)["']?\)/g, (_all, b64: string) => {
+      const bytes = Buffer.from(b64, 'base64');
+      const name = `assets/fcicons-${createHash('sha256').update(bytes).digest('hex').slice(0, 10)}.ttf`;
+      fonts.set(name, bytes);
+      return `url(/${name})`;
+    });
   return {
     name: 'socialpub-fullcalendar-css',
     enforce: 'pre',
@@ -22,13 +32,16 @@ function fullCalendarCss(): Plugin {
       if (!id.startsWith('\0fc-css:')) return null;
       return sheets.get(id.slice('\0fc-css:'.length).replace(/\.css$/, '')) ?? '';
     },
+    generateBundle() {
+      for (const [fileName, source] of fonts) this.emitFile({ type: 'asset', fileName, source });
+    },
     transform(code, id) {
       if (!/[\\/]@fullcalendar[\\/]/.test(id) || !code.includes('injectStyles')) return null;
       let out = code;
       const css = /var (css_\w+) = ("(?:[^"\\]|\\.)*");\s*\n(?:\s*internal\$1\.)?injectStyles\(\1\);/g;
       out = out.replace(css, (_all, _name: string, literal: string) => {
         const key = `sheet${sheets.size}`;
-        sheets.set(key, JSON.parse(literal) as string);
+        sheets.set(key, fontToFile(JSON.parse(literal) as string));
         return `import 'fc-css:${key}.css';`;
       });
       // No run-time <style> element at all (it would be a CSP violation even when empty).

@@ -1,0 +1,80 @@
+import { mkdirSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+/**
+ * Debian's Chromium driven by playwright-core (no browser is ever downloaded). One browser
+ * per test file; a fresh context (its own cookies and storage) per person. Playwright gives
+ * each launch a fresh temporary profile directory.
+ */
+export const CHROMIUM = process.env.SOCIALPUB_CHROMIUM ?? '/usr/bin/chromium';
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** What a page did that a test must see: CSP refusals, script errors, dialogs (an `alert` from injected markup). */
+export interface Watch {
+  csp: string[];
+  errors: string[];
+  dialogs: string[];
+}
+
+export async function newContext(browser: Browser, opts: { width?: number; dark?: boolean } = {}): Promise<BrowserContext> {
+  return browser.newContext({
+    viewport: { width: opts.width ?? 1280, height: 900 },
+    colorScheme: opts.dark ? 'dark' : 'light',
+    timezoneId: 'Europe/Berlin',
+    locale: 'en-GB',
+  });
+}
+
+export function watch(page: Page): Watch {
+  const w: Watch = { csp: [], errors: [], dialogs: [] };
+  page.on('console', (m) => {
+    const t = m.text();
+    if (/Content Security Policy/i.test(t)) w.csp.push(t);
+    else if (m.type() === 'error' && !/Failed to load resource/.test(t)) w.errors.push(t);
+  });
+  page.on('pageerror', (e) => w.errors.push(String(e)));
+  page.on('dialog', (d) => {
+    w.dialogs.push(`${d.type()}: ${d.message()}`);
+    void d.dismiss();
+  });
+  return w;
+}
+
+const require = createRequire(import.meta.url);
+const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+
+export interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: string[];
+}
+
+/**
+ * axe-core's serious and critical violations on the page as it is now. axe is evaluated
+ * through the DevTools protocol (not an inline script, which the page's CSP refuses).
+ */
+export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
+  await page.evaluate(AXE);
+  const result = await page.evaluate(async () => {
+    const axe = (globalThis as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const r = await axe.run(document, { resultTypes: ['violations'] });
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+  });
+  return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+}
+
+const SHOTS = fileURLToPath(new URL('../../../../docs/dashboard/', import.meta.url));
+
+/** A screenshot for docs/dashboard.md. */
+export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
+  mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+}
