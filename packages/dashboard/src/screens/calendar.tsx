@@ -78,7 +78,9 @@ export default function CalendarScreen() {
       timeZone: zone,
       initialView: 'dayGridMonth',
       headerToolbar: { left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek,listMonth' },
-      buttonText: { today: 'Today', month: 'Month', week: 'Week', list: 'List' },
+      // Text buttons: FullCalendar's icon buttons are role=img spans without a name.
+      buttonIcons: false,
+      buttonText: { prev: 'Previous', next: 'Next', today: 'Today', month: 'Month', week: 'Week', list: 'List' },
       buttonHints: { prev: 'Previous $0', next: 'Next $0', today: 'This $0' },
       firstDay: 1,
       height: 'auto',
@@ -89,6 +91,9 @@ export default function CalendarScreen() {
       eventDurationEditable: false,
       eventTimeFormat: { hour: '2-digit', minute: '2-digit', hour12: false },
       eventDrop: (info) => void dropRef.current(info),
+      // A month cell is named by its events and day number as they read; FullCalendar's
+      // aria-labelledby names it by the date link alone, which hides what the cell holds.
+      dayCellDidMount: (arg) => arg.el.removeAttribute('aria-labelledby'),
       eventClick: (info) => {
         const id = (info.event.extendedProps as { jobId?: string }).jobId;
         const p = id ? postsRef.current.find((x) => x.job_id === id) : undefined;

@@ -24,12 +24,15 @@ export interface Watch {
 }
 
 export async function newContext(browser: Browser, opts: { width?: number; dark?: boolean } = {}): Promise<BrowserContext> {
-  return browser.newContext({
+  const context = await browser.newContext({
     viewport: { width: opts.width ?? 1280, height: 900 },
     colorScheme: opts.dark ? 'dark' : 'light',
     timezoneId: 'Europe/Berlin',
     locale: 'en-GB',
   });
+  // Fail with Playwright's own message well before the test's timeout.
+  context.setDefaultTimeout(10_000);
+  return context;
 }
 
 export function watch(page: Page): Watch {
@@ -64,9 +67,9 @@ export interface AxeViolation {
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(AXE);
   const result = await page.evaluate(async () => {
-    const axe = (globalThis as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[] }[] }[] }> } }).axe;
+    const axe = (globalThis as unknown as { axe: { run(ctx: Document, o: object): Promise<{ violations: { id: string; impact: string | null; help: string; nodes: { target: string[]; html: string; failureSummary?: string }[] }[] }> } }).axe;
     const r = await axe.run(document, { resultTypes: ['violations'] });
-    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) }));
+    return r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, nodes: v.nodes.slice(0, 5).map((n) => `${n.target.join(' ')} ${n.html.slice(0, 160)} ${n.failureSummary ?? ''}`.trim()) }));
   });
   return result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
 }
@@ -77,4 +80,16 @@ const SHOTS = fileURLToPath(new URL('../../../../docs/dashboard/', import.meta.u
 export async function screenshot(page: Page, name: string, fullPage = false): Promise<void> {
   mkdirSync(SHOTS, { recursive: true });
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
+}
+
+/** Elements reaching past the viewport's right edge (the page scrolls sideways), deepest first. */
+export function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.right > innerWidth + 0.5 && r.width > 0 && !el.querySelector('*')) out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} ${Math.round(r.right)}px: ${(el.textContent ?? '').slice(0, 40)}`);
+    }
+    return out.slice(0, 8);
+  });
 }
