@@ -176,6 +176,17 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       if (!fresh) throw new AdminError('conflict', `key ${keyId} is already ${key.revokedReason ?? 'revoked'}`);
       return { api_key: fresh.apiKey, key_id: fresh.info.id, user_id: key.userId, email: emailOf(key.userId), replaced: keyId };
     },
+    /**
+     * A one-time dashboard sign-in token for the user (created if new, as `keys create`
+     * does): single use, 10 minutes; only its sha256 is stored. The CLI makes the link.
+     */
+    createSigninLink(input: { email?: string } = {}): { token: string; expires_at: string; user_id: string; email: string } {
+      return store.commits.durableBlocking(() => {
+        const user = userFor(input.email, true);
+        const { token, expiresAt } = store.dashboardSessions.createSigninLink(user.id, clock.now());
+        return { token, expires_at: formatInstant(expiresAt), user_id: user.id, email: user.email };
+      });
+    },
     /** Records a sandbox connection (the platform simulator in the daemon); facebook gets a sandbox page. */
     addSandboxConnection(platformName: string, input: { email?: string } = {}): ConnectionListing {
       const platform = platformOf(platformName);
