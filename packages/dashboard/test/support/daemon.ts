@@ -26,10 +26,14 @@ export async function startDashboardDaemon(opts: { connect?: string[]; zone?: st
     ...t,
     url: t.daemon.url,
     sdk,
-    /** A one-time sign-in link, as `socialpub dashboard` makes it. */
+    /** A one-time sign-in link, made as `socialpub dashboard` makes it (the admin API on the data dir). */
     signinLink(): string {
-      const { token } = t.daemon.store.dashboardSessions.createSigninLink(t.key.user_id, Date.now());
-      return `${t.daemon.url}/auth/link/${token}`;
+      const a = openAdmin(t.dataDir);
+      try {
+        return `${t.daemon.url}/auth/link/${a.createSigninLink({ email: t.key.email }).token}`;
+      } finally {
+        a.close();
+      }
     },
     /** Signs the page's context in through a fresh one-time link and waits for the app. */
     async signIn(page: Page): Promise<void> {
