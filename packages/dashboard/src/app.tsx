@@ -108,6 +108,11 @@ export function App() {
       .catch(() => setWaiting(null));
   }, [ctx, live]);
 
+  // The first screen is on the page and its controls work: what bench/dashboard times.
+  useEffect(() => {
+    if (ctx && !performance.getEntriesByName('sp-interactive').length) performance.mark('sp-interactive');
+  }, [ctx]);
+
   useEffect(() => {
     const name = SCREENS.find(([p]) => p === path)?.[1] ?? 'Review';
     document.title = `${name} · socialpub`;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Post } from '../src/lib/types';
-import { movedWall, postEvents, seriesEvents, slotEvents } from '../src/screens/calendar-events';
+import { condenseDays, inRange, movedWall, postEvents, seriesEvents, slotEvents } from '../src/screens/calendar-events';
 
 const target = (platform: string, type: string, at: string, status = 'scheduled') => ({ platform, type, scheduled_for: at, status, attempts: 0, post_id: null, post_url: null, published_at: null, error: null });
 const post = (over: Partial<Post>): Post =>
@@ -58,5 +58,20 @@ describe('calendar entries', () => {
       ],
     };
     expect(seriesEvents(series as never).map((e) => [e.title, e.editable])).toEqual([['↻ Repeat 3/10: Weekly tip', false]]);
+  });
+});
+
+describe('a crowded month', () => {
+  const at = (iso: string, id: string) => ({ id, start: iso, title: id });
+  it('keeps three entries a day and one "+N more posts" entry that opens the day', () => {
+    const day = Array.from({ length: 7 }, (_, i) => at(`2027-01-05T0${i + 1}:00:00.000Z`, `p${i}`));
+    const quiet = [at('2027-01-06T10:00:00.000Z', 'q0'), at('2027-01-06T11:00:00.000Z', 'q1'), at('2027-01-06T12:00:00.000Z', 'q2'), at('2027-01-06T13:00:00.000Z', 'q3')];
+    const out = condenseDays([...day.reverse(), ...quiet], (iso) => iso.slice(0, 10));
+    expect(out.map((e) => e.id)).toEqual(['p0', 'p1', 'p2', 'more@2027-01-05', 'q0', 'q1', 'q2', 'q3']);
+    expect(out[3]).toMatchObject({ title: '+4 more posts', start: '2027-01-05', allDay: true, editable: false, extendedProps: { day: '2027-01-05' } });
+  });
+  it('hands FullCalendar only the visible range', () => {
+    const list = [at('2026-12-31T23:59:59.000Z', 'a'), at('2027-01-01T00:00:00.000Z', 'b'), at('2027-02-01T00:00:00.000Z', 'c')];
+    expect(inRange(list, new Date('2027-01-01T00:00:00Z'), new Date('2027-02-01T00:00:00Z')).map((e) => e.id)).toEqual(['b']);
   });
 });

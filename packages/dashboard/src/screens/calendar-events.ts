@@ -82,3 +82,39 @@ export function movedWall(baseWall: { year: number; month: number; day: number; 
   const p = (n: number, w = 2) => String(n).padStart(w, '0');
   return `${p(d.getUTCFullYear(), 4)}-${p(d.getUTCMonth() + 1)}-${p(d.getUTCDate())}T${p(d.getUTCHours())}:${p(d.getUTCMinutes())}:${p(d.getUTCSeconds())}`;
 }
+
+/** Entries whose start falls in the visible range: FullCalendar parses only what it shows. */
+export function inRange(events: EventInput[], start: Date, end: Date): EventInput[] {
+  const a = start.getTime();
+  const b = end.getTime();
+  return events.filter((e) => {
+    const t = new Date(e.start as string).getTime();
+    return t >= a && t < b;
+  });
+}
+
+/**
+ * The month grid keeps a day readable: at most `keep` entries of a day, then one "+N more
+ * posts" entry that opens that day's list. (A month of 2,000 posts would otherwise draw
+ * every entry, hidden or not.) `dayOf` gives an entry's day in the calendar's zone.
+ */
+export function condenseDays(events: EventInput[], dayOf: (iso: string) => string, keep = 3): EventInput[] {
+  const byDay = new Map<string, EventInput[]>();
+  for (const e of events) {
+    const day = dayOf(e.start as string);
+    const list = byDay.get(day) ?? [];
+    list.push(e);
+    byDay.set(day, list);
+  }
+  const out: EventInput[] = [];
+  for (const [day, list] of byDay) {
+    if (list.length <= keep + 1) {
+      out.push(...list);
+      continue;
+    }
+    list.sort((x, y) => String(x.start).localeCompare(String(y.start)));
+    out.push(...list.slice(0, keep));
+    out.push({ id: `more@${day}`, start: day, allDay: true, title: `+${list.length - keep} more posts`, classNames: ['more'], editable: false, extendedProps: { day }, display: 'block' });
+  }
+  return out;
+}

@@ -13,8 +13,10 @@ import { allPages, get, message, patch } from '../lib/api';
 import { useLiveVersion } from '../lib/live';
 import { useApp } from '../lib/session';
 import type { Post, QueueNextResponse, SeriesListResponse, UpdateResponse } from '../lib/types';
-import { movedWall, postEvents, seriesEvents, slotEvents } from './calendar-events';
+import { condenseDays, inRange, movedWall, postEvents, seriesEvents, slotEvents } from './calendar-events';
+import { wallTime } from '../lib/time';
 
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const STATUSES = ['all', 'pending_approval', 'scheduled', 'publishing', 'published', 'failed', 'cancelled', 'needs_review', 'removed'];
 
 /**
@@ -35,6 +37,7 @@ export default function CalendarScreen() {
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [open, setOpen] = useState<Post | null>(null);
   const postsRef = useRef<Post[]>([]);
+  const [range, setRange] = useState<{ start: Date; end: Date; type: string } | null>(null);
 
   const load = async () => {
     try {
@@ -77,6 +80,8 @@ export default function CalendarScreen() {
       plugins: [dayGridPlugin, timeGridPlugin, listPlugin, interactionPlugin, luxonPlugin],
       timeZone: zone,
       initialView: 'dayGridMonth',
+      // A link may open a given month: /calendar?date=2027-03-01.
+      ...(DATE.test(new URLSearchParams(location.search).get('date') ?? '') ? { initialDate: new URLSearchParams(location.search).get('date')! } : {}),
       headerToolbar: { left: 'prev,next today', center: 'title', right: 'dayGridMonth,timeGridWeek,listMonth' },
       // Text buttons: FullCalendar's icon buttons are role=img spans without a name.
       buttonIcons: false,
@@ -94,7 +99,16 @@ export default function CalendarScreen() {
       // A month cell is named by its events and day number as they read; FullCalendar's
       // aria-labelledby names it by the date link alone, which hides what the cell holds.
       dayCellDidMount: (arg) => arg.el.removeAttribute('aria-labelledby'),
+      // Only a real change of dates or view (FullCalendar also calls this after re-rendering events).
+      datesSet: (arg) =>
+        setRange((r) => (r && r.start.getTime() === arg.start.getTime() && r.end.getTime() === arg.end.getTime() && r.type === arg.view.type ? r : { start: arg.start, end: arg.end, type: arg.view.type })),
       eventClick: (info) => {
+        const day = (info.event.extendedProps as { day?: string }).day;
+        if (day) {
+          info.jsEvent.preventDefault();
+          c.changeView('listDay', day);
+          return;
+        }
         const id = (info.event.extendedProps as { jobId?: string }).jobId;
         const p = id ? postsRef.current.find((x) => x.job_id === id) : undefined;
         if (p) setOpen(p);
@@ -110,9 +124,11 @@ export default function CalendarScreen() {
 
   useEffect(() => {
     const c = cal.current;
-    if (!c || !posts) return;
+    if (!c || !posts || !range) return;
     performance.mark('sp-calendar-start');
-    const events = [...postEvents(posts, { platforms, status }), ...slotEvents(slots), ...seriesEvents(series)];
+    const all = [...postEvents(posts, { platforms, status }), ...slotEvents(slots), ...seriesEvents(series)];
+    const shown = inRange(all, range.start, range.end);
+    const events = range.type === 'dayGridMonth' ? condenseDays(shown, (iso) => (iso.length === 10 ? iso : wallTime(iso, zone).slice(0, 10))) : shown;
     c.batchRendering(() => {
       c.removeAllEventSources();
       c.addEventSource(events);
@@ -124,7 +140,7 @@ export default function CalendarScreen() {
         if (el.current) el.current.dataset.rendered = String(events.length);
       }, 0),
     );
-  }, [posts, slots, series, platforms, status]);
+  }, [posts, slots, series, platforms, status, range]);
 
   return (
     <section aria-labelledby="cal-h">
