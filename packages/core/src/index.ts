@@ -18,4 +18,5 @@ export * from './schemas/time-resources';
 export * from './schemas/sandbox';
 export * from './schemas/takedown';
 export * from './schemas/tiktok-creator-info';
+export * from './schemas/dashboard';
 export * from './version';

@@ -6,7 +6,7 @@ import type { PlatformsConfig } from './platforms/platform-module';
 import type { SqliteSync } from './store/commits';
 import type { LogLevel } from './util/logger';
 
-export type RateClass = 'auth' | 'publish' | 'media' | 'scheduled' | 'media_status' | 'auth_failure';
+export type RateClass = 'auth' | 'publish' | 'media' | 'scheduled' | 'media_status' | 'auth_failure' | 'account';
 
 export interface RateLimit {
   /** Requests allowed per window. */
@@ -80,6 +80,8 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateLimit>> = Objec
   scheduled: { limit: 100, windowMs: HOUR },
   media_status: { limit: 1200, windowMs: HOUR },
   auth_failure: { limit: 30, windowMs: 10 * MINUTE },
+  // The dashboard's account endpoints (API keys, connections, review links): generous, and apart from the scheduled-content class.
+  account: { limit: 1200, windowMs: HOUR },
 });
 
 export const DEFAULT_PORT = 8787;
@@ -134,7 +136,7 @@ export function parseRateLimitsEnv(text: string | undefined): { enabled: boolean
   if (text === undefined || text.trim() === '' || text.trim() === 'on') return { enabled: true, overrides };
   if (['off', 'false', '0', 'none'].includes(text.trim().toLowerCase())) return { enabled: false, overrides };
   for (const part of text.split(',')) {
-    const m = /^\s*(auth|publish|media|scheduled|media_status|auth_failure)\s*=\s*(\d+)(?:\/(\d+)(s|m|h))?\s*$/.exec(part);
+    const m = /^\s*(auth|publish|media|scheduled|media_status|auth_failure|account)\s*=\s*(\d+)(?:\/(\d+)(s|m|h))?\s*$/.exec(part);
     if (!m) throw new ConfigError(`SOCIALPUB_RATE_LIMITS: cannot read "${part.trim()}" (use off, or class=limit[/window] like publish=600/1h)`);
     const unit = { s: 1000, m: MINUTE, h: HOUR }[m[4] as 's' | 'm' | 'h'];
     overrides[m[1] as RateClass] = { limit: Number(m[2]), ...(m[3] ? { windowMs: Number(m[3]) * unit } : {}) };

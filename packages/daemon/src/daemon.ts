@@ -12,7 +12,8 @@ import { createMedia } from './create-media';
 import type { AppEnv } from './http/env';
 import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './platforms/adapter';
-import { createAdapters } from './platforms/registry';
+import { createAdapters, platformModule } from './platforms/registry';
+import { BrowserConnects } from './connect/browser-connect';
 import { publisherConcurrencyOptions } from './publish-concurrency';
 import { createPublishing } from './publisher/create-publishing';
 import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
@@ -142,8 +143,11 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   tokenRefresher.start();
   stops.push(() => tokenRefresher.stop());
 
-  // HTTP.
+  // HTTP. Connects started from the dashboard end with the daemon.
+  const browserConnects = new BrowserConnects({ clock, deps: { clock, connections: store.connections }, connector: (p) => platformModule(p)?.connect });
+  stops.push(() => browserConnects.close());
   const app = createApp({
+    browserConnects,
     db,
     store,
     config,

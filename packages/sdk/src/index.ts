@@ -86,4 +86,7 @@ export type {
   RecurrenceInput,
   Warning,
   WeeklySlot,
+  ReviewLink,
+  ReviewLinkCreated,
+  ReviewLinkCreateRequest,
 } from '@socialpub/core';

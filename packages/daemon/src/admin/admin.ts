@@ -1,4 +1,5 @@
 import { PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isPlatform, type ConnectionPause, type Platform } from '@socialpub/core';
+import { saveSandboxConnection } from '../connect/sandbox-connection';
 import { setUserZone, userZone } from '../jobs/user-zone';
 import { openDatabase } from '../store/database';
 import { secureDataDir } from '../store/private-files';
@@ -6,7 +7,6 @@ import { createStore, type Store } from '../store/store';
 import { pauseInfo } from '../store/platform-pauses';
 import type { User } from '../store/users';
 import { systemClock, type Clock } from '../util/clock';
-import { randomToken } from '../util/ids';
 import { SecretBox } from '../util/secrets';
 import { join } from 'node:path';
 
@@ -191,21 +191,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
     addSandboxConnection(platformName: string, input: { email?: string } = {}): ConnectionListing {
       const platform = platformOf(platformName);
       const user = userFor(input.email, true);
-      const now = clock.now();
-      const suffix = randomToken(10);
-      const saved = store.connections.save(user.id, platform, {
-        mode: 'sandbox',
-        accountId: `sandbox_${platform}_${suffix}`,
-        accountName: `Sandbox ${platform} account`,
-        pageId: platform === 'facebook' ? `sandbox_page_${suffix}` : null,
-        pageName: platform === 'facebook' ? 'Sandbox page' : null,
-        // The simulators tell connections apart by the account part of the token (sandboxAccountKey).
-        secrets: { access_token: `sandbox_at_${suffix}.${randomToken(32)}`, refresh_token: `sandbox_rt_${suffix}.${randomToken(32)}` },
-        tokenExpiresAt: now + 60 * 24 * 3_600_000,
-        refreshExpiresAt: now + 365 * 24 * 3_600_000,
-        tokenObtainedAt: now,
-        meta: { sandbox: true },
-      });
+      const saved = saveSandboxConnection(store.connections, user.id, platform, clock.now());
       return connectionListing(saved);
     },
     listConnections(input: { email?: string } = {}): ConnectionListing[] {

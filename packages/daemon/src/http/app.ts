@@ -29,6 +29,13 @@ import { sessionAuth } from './middleware/session-auth';
 import { dashboardRoutes, reviewLinkPageRoutes } from './dashboard/dashboard-routes';
 import type { DashboardFiles } from './dashboard/dashboard-files';
 import { dashboardAuthRoutes } from './routes/dashboard-auth';
+import { connectCallbackRoutes } from './dashboard/connect-callback';
+import { BrowserConnects } from '../connect/browser-connect';
+import type { ConnectDeps } from '../platforms/platform-module';
+import { platformModule } from '../platforms/registry';
+import { connectionsRoutes } from './routes/connections';
+import { keysRoutes } from './routes/keys';
+import { publicReviewRoutes, reviewLinksRoutes } from './routes/review-links';
 import { clientAddress } from './middleware/client-address';
 import { bodyLimit } from './middleware/body-limit';
 import { httpsOnly } from './middleware/https-only';
@@ -91,6 +98,10 @@ export interface AppDeps {
   mcpSessions?: McpSessions;
   /** The dashboard's built files. Default: dashboardFiles() (the workspace build, the CLI bundle's copy or the executable's). */
   dashboardFiles?: () => DashboardFiles | null;
+  /** Live connects started from the dashboard (default: a set of its own over store.connections and the real platform hosts; the daemon closes it at shutdown). */
+  browserConnects?: BrowserConnects;
+  /** For the default browserConnects: where the platforms are (tests point them at the simulators). */
+  connectDeps?: Omit<ConnectDeps, 'connections'>;
 }
 
 /** The endpoint class of a path under the API prefix (decides its rate limit). */
@@ -98,6 +109,7 @@ export function rateClassOf(path: string): RateClass {
   if (path.startsWith('/auth/')) return 'auth';
   if (path === '/content/publish' || path === '/content/validate') return 'publish';
   if (path.startsWith('/media/status')) return 'media_status';
+  if (path.startsWith('/keys') || path.startsWith('/connections') || path.startsWith('/review-links')) return 'account';
   if (path.startsWith('/media/') || path === '/media') return 'media';
   return 'scheduled';
 }
@@ -107,6 +119,8 @@ const UPLOAD_PATH = `${API_PREFIX}/media/upload`;
 
 /** Routes under the prefix that need no key. */
 const PUBLIC_API_PATHS = new Set([`${API_PREFIX}/openapi.json`, `${API_PREFIX}/healthz`]);
+/** The public side of review links: the token in the path is the credential (routes/review-links.ts). */
+const PUBLIC_REVIEW_PREFIX = `${API_PREFIX}/review-links/public/`;
 
 /**
  * The HTTP interface as a Hono app over its dependencies: no port, so tests call
@@ -208,18 +222,20 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const dashboard = { store, clock, config, ...(deps.dashboardFiles ? { files: deps.dashboardFiles } : {}) };
   app.route('/auth', dashboardAuthRoutes({ store, clock, config, limits, address: addressOf }));
   app.route('/r', reviewLinkPageRoutes(dashboard));
+  const connects = deps.browserConnects ?? new BrowserConnects({ clock, deps: { clock, ...deps.connectDeps, connections: store.connections }, connector: (p) => platformModule(p)?.connect });
+  app.route('/connect', connectCallbackRoutes(connects));
   app.route('/', dashboardRoutes(dashboard));
 
   // Everything else under the prefix: key -> user, the user's limit for the endpoint class, then the body limit.
   const authenticate = auth({ store, commits, clock, limits, behindProxy: config.behindProxy, trustedProxyHops: config.trustedProxyHops, address: deps.clientAddress });
   const limiters = Object.fromEntries(
-    (['auth', 'publish', 'media', 'scheduled', 'media_status'] as const).map((cls) => [cls, rateLimit(cls, { store, commits, clock, limits })]),
+    (['auth', 'publish', 'media', 'scheduled', 'media_status', 'account'] as const).map((cls) => [cls, rateLimit(cls, { store, commits, clock, limits })]),
   ) as Record<RateClass, MiddlewareHandler<AppEnv>>;
   const limitBody = bodyLimit(config.maxBodyBytes);
   // A key header, or else the dashboard's session cookie (with CSRF checks on unsafe methods).
   const apiAuth = sessionAuth({ store, clock, config, keyAuth: authenticate });
   app.use(`${API_PREFIX}/*`, async (c, next) => {
-    if (PUBLIC_API_PATHS.has(c.req.path)) return next();
+    if (PUBLIC_API_PATHS.has(c.req.path) || c.req.path.startsWith(PUBLIC_REVIEW_PREFIX)) return next();
     const limiter = limiters[rateClassOf(c.req.path.slice(API_PREFIX.length))];
     // An upload's body is a media file: the media cap applies to it (streamed to disk by the route), not the JSON limit.
     const inner = c.req.path === UPLOAD_PATH ? next : () => limitBody(c, next) as Promise<void>;
@@ -237,6 +253,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/events`, eventsRoutes({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }));
   app.route(`${API_PREFIX}/webhooks`, webhooksRoutes(webhooks));
   app.route(`${API_PREFIX}/sandbox`, sandboxPostsRoutes(routeDeps));
+  app.route(`${API_PREFIX}/keys`, keysRoutes(routeDeps));
+  app.route(`${API_PREFIX}/connections`, connectionsRoutes({ ...routeDeps, connects }));
+  app.route(`${API_PREFIX}/review-links/public`, publicReviewRoutes({ ...routeDeps, limits, address: addressOf }));
+  app.route(`${API_PREFIX}/review-links`, reviewLinksRoutes(routeDeps));
   // MCP (Streamable HTTP): the same keys, and each tool call is the REST call it stands for,
   // made in-process, so it meets that call's rate-limit class and rules.
   const sessions = deps.mcpSessions ?? new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });

@@ -1,6 +1,7 @@
 import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_NEXT_SLOTS, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, SANDBOX_POSTS_LIMIT_DEFAULT, SANDBOX_POSTS_LIMIT_MAX, VERSION } from '@socialpub/core';
 import { z } from 'zod';
 import { eventsPaths } from './openapi-events';
+import { dashboardPaths } from './openapi-dashboard';
 
 type Json = Record<string, unknown>;
 
@@ -144,8 +145,9 @@ export function openApiDocument(): Json {
       description: 'Self-hosted social publishing: publish and schedule posts to instagram, facebook, twitter, threads, tiktok and youtube.',
     },
     servers: [{ url: 'http://127.0.0.1:8787', description: 'The local daemon (default address)' }],
-    security: AUTHED,
-    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'settings' }, { name: 'queue' }, { name: 'events' }, { name: 'webhooks' }, { name: 'system' }],
+    // Every /api/agents/v1 endpoint also takes the dashboard's session cookie (unsafe methods with X-CSRF-Token).
+    security: [...AUTHED, { Session: [] }],
+    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'settings' }, { name: 'queue' }, { name: 'events' }, { name: 'webhooks' }, { name: 'keys' }, { name: 'connections' }, { name: 'review-links' }, { name: 'dashboard' }, { name: 'system' }],
     paths: {
       [p('/auth/validate')]: {
         post: {
@@ -383,6 +385,7 @@ export function openApiDocument(): Json {
         head: preparedFile('preparedFileHead', 'Headers of a prepared media file (size, type, ETag)'),
       },
       ...eventsPaths(),
+      ...dashboardPaths(),
       '/mcp': mcpEndpoint(),
       '/healthz': health,
       [p('/healthz')]: { get: { ...health.get, operationId: 'healthVersioned' } },
@@ -401,6 +404,7 @@ export function openApiDocument(): Json {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         Bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'sp_<id>_<secret>' },
+        Session: { type: 'apiKey', in: 'cookie', name: 'sp_session', description: 'The dashboard\'s session (HttpOnly); unsafe methods also need X-CSRF-Token.' },
       },
     },
   };

@@ -61,6 +61,8 @@ export interface PublishOptions {
 export interface DecideOptions {
   /** How the approval request came: with agent-approval on, `mcp` may not release a job made through `mcp`. Default api. */
   source?: JobSource;
+  /** The decision came through a review link: recorded with the link (and its comment), and the event says `source: "review_link"` with the link's id. */
+  reviewLink?: { id: string; comment: string | null };
 }
 
 export type JobsService = ReturnType<typeof createJobsService>;
@@ -104,8 +106,8 @@ export function createJobsService(deps: JobsServiceDeps) {
   }
 
   /** The post event of a change, in its transaction, with the targets as they now are. */
-  function recordChange(type: Parameters<typeof jobChangeEvent>[0], jobId: string, ids: readonly string[], now: number) {
-    store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as JobRecord, ids, now));
+  function recordChange(type: Parameters<typeof jobChangeEvent>[0], jobId: string, ids: readonly string[], now: number, extra?: Record<string, unknown>) {
+    store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as JobRecord, ids, now, extra));
   }
 
   async function decide(user: User, jobId: string, action: 'approve' | 'reject', opts: DecideOptions = {}): Promise<JobChange> {
@@ -117,7 +119,12 @@ export function createJobsService(deps: JobsServiceDeps) {
     const now = clock.now();
     const ids = await store.commits.durable(() => {
       const touched = action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now);
-      if (touched.length > 0) recordChange(action === 'approve' ? 'post.approved' : 'post.rejected', jobId, touched, now);
+      const link = opts.reviewLink;
+      if (touched.length > 0) {
+        const extra = link ? { source: 'review_link', review_link_id: link.id, comment: link.comment } : undefined;
+        recordChange(action === 'approve' ? 'post.approved' : 'post.rejected', jobId, touched, now, extra);
+        if (link) store.reviewLinks.recordDecision(link.id, { jobId, decision: action, comment: link.comment, decidedAt: now });
+      }
       return touched;
     });
     if (ids.length === 0) throw new ServiceError('conflict', `${jobId} is not waiting for approval (status: ${statusOf(job)})`);
@@ -243,6 +250,6 @@ export function createJobsService(deps: JobsServiceDeps) {
     /** Releases a job held for approval: its pending targets are scheduled (due now if their time has passed). */
     approve: (user: User, jobId: string, opts?: DecideOptions) => decide(user, jobId, 'approve', opts),
     /** Refuses a job held for approval: its pending targets are cancelled. */
-    reject: (user: User, jobId: string) => decide(user, jobId, 'reject'),
+    reject: (user: User, jobId: string, opts?: DecideOptions) => decide(user, jobId, 'reject', opts),
   };
 }

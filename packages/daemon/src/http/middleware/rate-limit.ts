@@ -43,6 +43,7 @@ const LABEL: Record<RateClass, string> = {
   scheduled: 'rate limit of the scheduled-content class',
   media_status: 'rate limit of media status polls',
   auth_failure: 'too many failed authentications from this address',
+  account: 'rate limit of the account class (API keys, connections, review links)',
 };
 
 /** Counts the request against the user's window of `cls` (persisted in SQLite) and answers 429 past the limit. */

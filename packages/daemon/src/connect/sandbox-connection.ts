@@ -1,0 +1,25 @@
+import type { Platform } from '@socialpub/core';
+import type { ConnectionInfo, ConnectionsRepository } from '../store/connections';
+import { randomToken } from '../util/ids';
+
+/**
+ * Records a sandbox connection: the platform's simulator in the daemon, with a fresh
+ * simulated account (and, for facebook, a sandbox page). `socialpub connect --sandbox` and
+ * POST /connections/sandbox both make them here.
+ */
+export function saveSandboxConnection(connections: Pick<ConnectionsRepository, 'save'>, userId: string, platform: Platform, now: number): ConnectionInfo {
+  const suffix = randomToken(10);
+  return connections.save(userId, platform, {
+    mode: 'sandbox',
+    accountId: `sandbox_${platform}_${suffix}`,
+    accountName: `Sandbox ${platform} account`,
+    pageId: platform === 'facebook' ? `sandbox_page_${suffix}` : null,
+    pageName: platform === 'facebook' ? 'Sandbox page' : null,
+    // The simulators tell connections apart by the account part of the token (sandboxAccountKey).
+    secrets: { access_token: `sandbox_at_${suffix}.${randomToken(32)}`, refresh_token: `sandbox_rt_${suffix}.${randomToken(32)}` },
+    tokenExpiresAt: now + 60 * 24 * 3_600_000,
+    refreshExpiresAt: now + 365 * 24 * 3_600_000,
+    tokenObtainedAt: now,
+    meta: { sandbox: true },
+  });
+}
