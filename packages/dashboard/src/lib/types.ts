@@ -3,7 +3,15 @@
  * the bundle), plus the dashboard endpoints' answers from DASHBOARD-CONTRACT.md.
  */
 import type {
+  ApiKeyCreated,
+  ApiKeyListing,
+  Connection,
   EventType,
+  PendingConnect,
+  ReviewDecision,
+  ReviewLinkCreated,
+  ReviewLink as ReviewLinkListed,
+  ReviewLinkPublic,
   MediaStatus,
   MediaUploadResponse,
   Platform,
@@ -24,6 +32,8 @@ import type {
 } from '@socialpub/core';
 
 export type {
+  Connection,
+  ReviewDecision,
   EventType,
   MediaStatus,
   MediaUploadResponse,
@@ -52,56 +62,11 @@ export interface SessionInfo {
   expires_at: string;
 }
 
-export interface ApiKey {
-  id: string;
-  name: string | null;
-  prefix: string;
-  created_at: string;
-  last_used_at: string | null;
-}
-
-export interface NewApiKey extends ApiKey {
-  key: string;
-}
-
-export interface Connection {
-  id: string;
-  platform: Platform;
-  name: string | null;
-  status: string;
-  sandbox: boolean;
-  created_at: string;
-  page?: string | null;
-}
-
-export interface PendingConnection {
-  id: string;
-  platform: Platform;
-  pages?: { id: string; name: string }[];
-  creator_info?: Record<string, unknown> | null;
-}
-
-export interface ReviewLink {
-  id: string;
-  url?: string;
-  expires_at: string;
-  job_ids: string[];
-  revoked_at?: string | null;
-  created_at?: string;
-}
-
-export interface ReviewDecision {
-  job_id: string;
-  decision: 'approve' | 'reject';
-  comment?: string | null;
-  decided_at?: string;
-}
-
-export interface PublicReview {
-  expires_at: string;
-  posts: Post[];
-  decisions: ReviewDecision[];
-}
+export type ApiKey = ApiKeyListing;
+export type NewApiKey = ApiKeyCreated;
+export type PendingConnection = PendingConnect;
+export type PublicReview = ReviewLinkPublic;
+export type { ReviewLinkCreated, ReviewLinkListed };
 
 /** Every event type the stream can carry (a refresh follows each). */
 export const EVENT_TYPES = [

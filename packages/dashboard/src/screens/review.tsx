@@ -1,6 +1,6 @@
 import type { Platform } from '@socialpub/core/platforms';
 import { useEffect, useState } from 'preact/hooks';
-import { CopyButton, FeedbackLine, type Feedback } from '../components/notice';
+import { CopyButton, FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { PostPreviews, SourceLine, TargetTimes } from '../components/post-view';
 import { CaptionPreview } from '../components/preview';
 import { allPages, del, get, message, patch, post as postJson } from '../lib/api';
@@ -8,7 +8,7 @@ import { captionFor } from '../lib/caption';
 import { useLiveVersion } from '../lib/live';
 import { useApp } from '../lib/session';
 import { formatInZone, toApiWall, wallTime } from '../lib/time';
-import type { Post, ReviewLink, UpdateResponse } from '../lib/types';
+import type { Post, ReviewLinkCreated, ReviewLinkListed, UpdateResponse } from '../lib/types';
 
 type Acted = { message: string; post: Post };
 
@@ -20,7 +20,7 @@ export function ReviewScreen() {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [bulkReason, setBulkReason] = useState('');
-  const [link, setLink] = useState<ReviewLink | null>(null);
+  const [link, setLink] = useState<ReviewLinkCreated | null>(null);
 
   const load = async () => {
     try {
@@ -54,7 +54,7 @@ export function ReviewScreen() {
 
   const share = async () => {
     try {
-      const created = await postJson<ReviewLink>('/review-links', { job_ids: [...selected] });
+      const created = await postJson<ReviewLinkCreated>('/review-links', { job_ids: [...selected] });
       setLink(created);
       setFeedback({ kind: 'ok', text: `Review link created for ${created.job_ids.length} post${created.job_ids.length === 1 ? '' : 's'}; it expires ${formatInZone(created.expires_at, zone)}` });
     } catch (e) {
@@ -220,10 +220,10 @@ function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zo
 function ReviewLinks() {
   const { zone } = useApp();
   const live = useLiveVersion();
-  const [links, setLinks] = useState<ReviewLink[]>([]);
+  const [links, setLinks] = useState<ReviewLinkListed[]>([]);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const load = () =>
-    get<{ data: ReviewLink[] }>('/review-links')
+    get<{ data: ReviewLinkListed[] }>('/review-links')
       .then((r) => setLinks(r.data))
       .catch((e: unknown) => setFeedback({ kind: 'error', text: message(e) }));
   useEffect(() => {
@@ -238,8 +238,9 @@ function ReviewLinks() {
         {links.map((l) => (
           <li key={l.id}>
             {l.job_ids.length} post{l.job_ids.length === 1 ? '' : 's'} ({l.job_ids.join(', ')}) · expires {formatInZone(l.expires_at, zone)}
-            {l.revoked_at ? ' · revoked' : ''}{' '}
-            {!l.revoked_at && (
+            {' · '}
+            <StatusBadge status={l.status} />{' '}
+            {l.status === 'active' && (
               <button type="button" class="danger" onClick={async () => {
                 try {
                   await del(`/review-links/${encodeURIComponent(l.id)}`);

@@ -83,7 +83,7 @@ function KeysTab() {
         </button>
       </form>
       {shown && (
-        <div class="secret" role="region" aria-label="New key">
+        <div class="secret" role="region" aria-label="Generated key, shown once">
           <p>Copy this key now: it is not shown again.</p>
           <label>
             New key <input type="text" readOnly value={shown.key} size={44} />
