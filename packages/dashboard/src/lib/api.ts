@@ -92,7 +92,7 @@ export function upload<T>(file: File, onProgress: (fraction: number) => void): P
       if (e.lengthComputable) onProgress(e.loaded / e.total);
     };
     xhr.onload = () => {
-      let body: unknown = null;
+      let body: unknown;
       try {
         body = JSON.parse(xhr.responseText);
       } catch {

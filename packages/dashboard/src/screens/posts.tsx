@@ -11,7 +11,7 @@ const STATUSES = ['all', 'pending_approval', 'scheduled', 'publishing', 'publish
 
 /** A link from a platform, as a link only when it is http(s); anything else stays text. */
 export function SafeLink({ href, children }: { href: string; children: string }) {
-  let ok = false;
+  let ok: boolean;
   try {
     const u = new URL(href);
     ok = u.protocol === 'https:' || u.protocol === 'http:';
