@@ -236,10 +236,13 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const apiAuth = sessionAuth({ store, clock, config, keyAuth: authenticate });
   app.use(`${API_PREFIX}/*`, async (c, next) => {
     if (PUBLIC_API_PATHS.has(c.req.path) || c.req.path.startsWith(PUBLIC_REVIEW_PREFIX)) return next();
-    const limiter = limiters[rateClassOf(c.req.path.slice(API_PREFIX.length))];
+    const cls = rateClassOf(c.req.path.slice(API_PREFIX.length));
+    // A person browsing the dashboard (session cookie) reads far more than an agent polls:
+    // the session's reads of the scheduled-content class count in the account class.
+    const limiterOf = () => limiters[cls === 'scheduled' && c.req.method === 'GET' && c.get('session') ? 'account' : cls];
     // An upload's body is a media file: the media cap applies to it (streamed to disk by the route), not the JSON limit.
     const inner = c.req.path === UPLOAD_PATH ? next : () => limitBody(c, next) as Promise<void>;
-    return apiAuth(c, () => limiter(c, inner) as Promise<void>);
+    return apiAuth(c, () => limiterOf()(c, inner) as Promise<void>);
   });
 
   app.route(`${API_PREFIX}/auth`, authRoutes());

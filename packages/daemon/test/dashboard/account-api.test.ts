@@ -169,4 +169,18 @@ describe('rate classes of the new endpoints', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('ratelimit-remaining')).toBe('2');
   });
+
+  it('counts the dashboard session’s reads in the account class; its writes keep their class', async () => {
+    const h = setup({ config: { rateLimitsEnabled: true, rateLimits: { scheduled: { limit: 2 } } } });
+    const s = await h.signIn();
+    for (let i = 0; i < 4; i++) {
+      const res = await h.page('GET', `${API}/content/scheduled`, s);
+      expect(res.status).toBe(200);
+      expect(res.headers.get('ratelimit-limit')).toBe('1200');
+    }
+    // A key's read still counts in the scheduled class (2 left of 2).
+    expect((await h.call('GET', `${API}/content/scheduled`)).headers.get('ratelimit-remaining')).toBe('1');
+    const put = await h.page('PUT', `${API}/settings`, s, { body: { timezone: 'Europe/Berlin' } });
+    expect(put.headers.get('ratelimit-limit')).toBe('2');
+  });
 });
