@@ -1,5 +1,5 @@
 import { render } from 'preact';
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { Notice } from '../components/notice';
 import { call, message } from '../lib/api';
 import '../styles.css';
@@ -9,6 +9,15 @@ function SignIn() {
   const [key, setKey] = useState('');
   const [error, setError] = useState('');
   const [busy, setBusy] = useState(false);
+  // Already signed in (a link from another site arrives without the SameSite=Strict cookie
+  // and lands here; this same-origin request carries it): go to the app.
+  useEffect(() => {
+    fetch('/auth/session', { credentials: 'same-origin' })
+      .then((r) => {
+        if (r.ok) location.replace('/');
+      })
+      .catch(() => undefined);
+  }, []);
   return (
     <main id="main" class="narrow">
       <h1>Sign in to socialpub</h1>

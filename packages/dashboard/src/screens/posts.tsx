@@ -85,6 +85,7 @@ export function PostsScreen() {
               <h2 class="card-title">{p.caption.split('\n')[0]!.slice(0, 80)}</h2> <StatusBadge status={p.status} />
             </header>
             <SourceLine post={p} zone={zone} />
+            <Rejection post={p} zone={zone} />
             <div class="table-wrap">
               <table>
                 <caption class="sr-only">Targets of {p.job_id}</caption>
@@ -155,5 +156,18 @@ function Outcome({ t }: { t: Target }) {
       )}
       {removal && <span class="caption-text"> take-down {removal.state}: {removal.message}</span>}
     </>
+  );
+}
+
+/** Why a post was rejected, when the daemon recorded a reason (a rejection from Review or a review link). */
+function Rejection({ post, zone }: { post: Post; zone: string }) {
+  const r = (post as Post & { rejection?: { reason: string | null; at: string; source?: string } | null }).rejection;
+  if (!r) return null;
+  return (
+    <p class="caption-text">
+      Rejected {formatInZone(r.at, zone)}
+      {r.source ? ` (${r.source.replace('_', ' ')})` : ''}
+      {r.reason ? `: ${r.reason}` : ''}
+    </p>
   );
 }
