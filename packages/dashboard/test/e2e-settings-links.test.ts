@@ -50,7 +50,7 @@ describe('API keys', () => {
     expect(made.status).toBe('scheduled');
 
     await page.getByRole('button', { name: 'Done' }).click();
-    expect(await page.getByLabel('New key').count()).toBe(0);
+    await page.getByLabel('New key').waitFor({ state: 'detached' });
     const row = page.getByRole('row', { name: /agent on the laptop/ });
     const prefix = (await row.locator('code').textContent())!;
     expect(key.startsWith(prefix)).toBe(true);

@@ -82,11 +82,22 @@ export async function screenshot(page: Page, name: string, fullPage = false): Pr
   await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage });
 }
 
-/** Elements reaching past the viewport's right edge (the page scrolls sideways), deepest first. */
+/**
+ * Elements reaching past the viewport's right edge, so that the page scrolls sideways
+ * (leaves only; content of a box that scrolls on its own, like a wide table's, is fine).
+ */
 export function overflowing(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const out: string[] = [];
+    const inScroller = (el: Element) => {
+      for (let p = el.parentElement; p && p !== document.body; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX;
+        if (o === 'auto' || o === 'scroll' || o === 'hidden') return true;
+      }
+      return false;
+    };
     for (const el of document.querySelectorAll('body *')) {
+      if (inScroller(el)) continue;
       const r = el.getBoundingClientRect();
       if (r.right > innerWidth + 0.5 && r.width > 0 && !el.querySelector('*')) out.push(`${el.tagName.toLowerCase()}.${[...el.classList].join('.')} ${Math.round(r.right)}px: ${(el.textContent ?? '').slice(0, 40)}`);
     }
