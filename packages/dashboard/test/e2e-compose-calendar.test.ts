@@ -14,7 +14,7 @@ let d: DashboardDaemon;
 const ZONE = 'Europe/Berlin';
 
 beforeAll(async () => {
-  [browser, d] = await Promise.all([launchChromium(), startDashboardDaemon({ connect: ['twitter', 'instagram'], zone: ZONE, agentApproval: false })]);
+  [browser, d] = await Promise.all([launchChromium(), startDashboardDaemon({ connect: ['twitter', 'instagram', 'tiktok'], zone: ZONE, agentApproval: false })]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -102,6 +102,21 @@ describe('compose', () => {
     await page.getByRole('status').filter({ hasText: 'twitter captions are at most 280 characters' }).waitFor();
     expect(await page.locator('.preview-twitter .counter').first().textContent()).toContain('300 / 280');
     expect(await page.locator('.preview-twitter .tok-over').textContent()).toBe('x'.repeat(20));
+    await context.close();
+  });
+
+  it("offers TikTok exactly the privacy levels of the creator's current info", async () => {
+    const res = await fetch(`${d.url}/api/agents/v1/platforms/tiktok/creator-info`, { headers: { Authorization: `Bearer ${d.key.api_key}` } });
+    const { creator_info } = (await res.json()) as { creator_info: { privacy_level_options: string[] } };
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await d.signIn(page);
+    await page.goto(`${d.url}/compose`);
+    await page.getByRole('checkbox', { name: 'tiktok', exact: true }).check();
+    await page.getByText('tiktok options', { exact: true }).click();
+    const select = page.getByLabel('tiktok privacy level');
+    await expect.poll(async () => (await select.locator('option').allTextContents()).sort()).toEqual(['(default)', ...creator_info.privacy_level_options].sort());
+    expect(creator_info.privacy_level_options.length).toBeGreaterThan(0);
     await context.close();
   });
 });

@@ -3,9 +3,10 @@ import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { FeedbackLine, type Feedback } from '../components/notice';
 import { PlatformPreview } from '../components/preview';
 import { call, get, message, post as postJson, upload } from '../lib/api';
+import { takeDraft } from '../lib/draft';
 import { useApp } from '../lib/session';
 import { toApiWall, wallTime } from '../lib/time';
-import type { MediaStatus, MediaUploadResponse, PlatformEntry, PublishRequestInput, PublishResult, ValidateResult } from '../lib/types';
+import type { MediaStatus, MediaUploadResponse, PlatformEntry, PublishRequestInput, PublishResult, TiktokCreatorInfo, ValidateResult } from '../lib/types';
 
 type When = 'now' | 'at' | 'queue' | 'repeat';
 
@@ -29,9 +30,10 @@ interface JsonProp {
 /** Compose: the publish request with what it can carry, checked live by /content/validate. */
 export function ComposeScreen() {
   const { platforms: entries, connected, zone, navigate } = useApp();
-  const [chosen, setChosen] = useState<Platform[]>([]);
-  const [caption, setCaption] = useState('');
-  const [own, setOwn] = useState<Partial<Record<Platform, string>>>({});
+  const [draft] = useState(takeDraft);
+  const [chosen, setChosen] = useState<Platform[]>(() => (draft?.platforms.filter((p) => connected.includes(p as Platform)) ?? []) as Platform[]);
+  const [caption, setCaption] = useState(draft?.caption ?? '');
+  const [own, setOwn] = useState<Partial<Record<Platform, string>>>(draft?.platform_captions ?? {});
   const [types, setTypes] = useState<Partial<Record<Platform, string[]>>>({});
   const [options, setOptions] = useState<Partial<Record<Platform, Record<string, unknown>>>>({});
   const [extra, setExtra] = useState<Partial<Record<Platform, string>>>({});
@@ -40,7 +42,7 @@ export function ComposeScreen() {
   const [freq, setFreq] = useState('WEEKLY');
   const [count, setCount] = useState(4);
   const [approval, setApproval] = useState(false);
-  const [media, setMedia] = useState<MediaItem[]>([]);
+  const [media, setMedia] = useState<MediaItem[]>(() => (draft?.media_urls ?? []).map((url, i) => ({ key: `draft-${i}`, name: url.split('/').pop() ?? url, url, kind: null, progress: 1, error: null })));
   const [link, setLink] = useState('');
   const [check, setCheck] = useState<ValidateResult | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
@@ -347,6 +349,15 @@ interface FieldsProps {
 function PlatformFields(props: FieldsProps) {
   const { platform, entry } = props;
   const info = PLATFORM_INFO[platform];
+  // TikTok: offer exactly the privacy levels the creator has now (creator info), as TikTok requires.
+  const [creator, setCreator] = useState<TiktokCreatorInfo | null>(null);
+  const [creatorError, setCreatorError] = useState('');
+  useEffect(() => {
+    if (platform !== 'tiktok') return;
+    get<{ creator_info: TiktokCreatorInfo }>('/platforms/tiktok/creator-info')
+      .then((r) => setCreator(r.creator_info))
+      .catch((e: unknown) => setCreatorError(message(e)));
+  }, [platform]);
   const schema = (entry?.options ?? null) as { properties?: Record<string, JsonProp> } | null;
   const simple = Object.entries(schema?.properties ?? {}).filter(([, s]) => {
     const t = Array.isArray(s.type) ? s.type[0] : s.type;
@@ -389,6 +400,16 @@ function PlatformFields(props: FieldsProps) {
           </label>
         ))}
       </div>
+      {creator && (
+        <p class="muted">
+          TikTok account {creator.creator_nickname ?? creator.creator_username ?? ''}: privacy {creator.privacy_level_options.join(', ')}
+          {creator.max_video_post_duration_sec ? `; videos up to ${creator.max_video_post_duration_sec} s` : ''}
+          {creator.comment_disabled ? '; comments off' : ''}
+          {creator.duet_disabled ? '; duets off' : ''}
+          {creator.stitch_disabled ? '; stitches off' : ''}.
+        </p>
+      )}
+      {creatorError && <p class="notice-error">TikTok creator info: {creatorError}</p>}
       {simple.length > 0 && (
         <details>
           <summary>{platform} options</summary>
@@ -396,13 +417,14 @@ function PlatformFields(props: FieldsProps) {
             const t = Array.isArray(s.type) ? s.type[0] : s.type;
             const label = `${platform} ${name.replace(/_/g, ' ')}`;
             const value = props.options[name];
-            if (s.enum) {
+            const allowed = platform === 'tiktok' && name === 'privacy_level' && creator ? s.enum?.filter((v) => creator.privacy_level_options.includes(String(v))) : s.enum;
+            if (allowed) {
               return (
                 <label key={name}>
                   {label}{' '}
                   <select value={value === undefined ? '' : String(value)} onChange={(e) => set(name, e.currentTarget.value || undefined)}>
                     <option value="">(default)</option>
-                    {s.enum.map((v) => (
+                    {allowed.map((v) => (
                       <option key={String(v)} value={String(v)}>
                         {String(v)}
                       </option>

@@ -3,6 +3,7 @@ import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { SourceLine } from '../components/post-view';
 import { del, get, message, post as postJson, qs } from '../lib/api';
 import { useLiveVersion } from '../lib/live';
+import { setDraft } from '../lib/draft';
 import { useApp } from '../lib/session';
 import { formatInZone } from '../lib/time';
 import type { Post, Target, UnpublishResponse } from '../lib/types';
@@ -29,7 +30,7 @@ export function SafeLink({ href, children }: { href: string; children: string })
 
 /** Posts: the history, every target's outcome, and take-downs. */
 export function PostsScreen() {
-  const { zone } = useApp();
+  const { zone, navigate } = useApp();
   const live = useLiveVersion();
   const [status, setStatus] = useState('all');
   const [posts, setPosts] = useState<Post[]>([]);
@@ -124,6 +125,15 @@ export function PostsScreen() {
                   Take down
                 </button>
               )}
+              {p.targets.some((t) => t.status === 'needs_review' || t.status === 'failed') && (
+                <button type="button" onClick={() => {
+                  const again = [...new Set(p.targets.filter((t) => t.status === 'needs_review' || t.status === 'failed').map((t) => t.platform))];
+                  setDraft({ caption: p.caption, platforms: again, platform_captions: Object.fromEntries(Object.entries(p.platform_captions).filter(([k]) => again.includes(k as never))), media_urls: p.media_urls });
+                  navigate('/compose');
+                }}>
+                  Publish again
+                </button>
+              )}
               {waiting && (
                 <button type="button" onClick={() => void act(() => del<{ message: string }>(`/content/scheduled${q}`))}>
                   Cancel
@@ -151,7 +161,7 @@ function Outcome({ t }: { t: Target }) {
       {t.status === 'needs_review' && (
         <p class="explain">
           The outcome of the last attempt could not be established, so socialpub will not send it again (a post is never published twice). Look on {t.platform}: if the post is there,
-          nothing is left to do; if it is not, publish it again from Compose.
+          nothing is left to do; if it is not, use Publish again (a new post, from Compose).
         </p>
       )}
       {removal && <span class="caption-text"> take-down {removal.state}: {removal.message}</span>}
