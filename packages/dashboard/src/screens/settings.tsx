@@ -299,11 +299,11 @@ function WebhooksTab() {
   useEffect(() => {
     void load();
   }, []);
-  const run = async (fn: () => Promise<string>) => {
+  const run = async (fn: () => Promise<string>, reloadDeliveries = true) => {
     try {
       setFeedback({ kind: 'ok', text: await fn() });
       await load();
-      if (open) await loadDeliveries(open);
+      if (open && reloadDeliveries) await loadDeliveries(open);
     } catch (e) {
       setFeedback({ kind: 'error', text: message(e) });
     }
@@ -365,11 +365,17 @@ function WebhooksTab() {
               </button>
               <button type="button" class="danger" onClick={() => void run(async () => {
                 await del(`/webhooks/${encodeURIComponent(h.id)}`);
+                if (open === h.id) setOpen(null);
                 return `Deleted webhook ${h.id}`;
-              })}>
+              }, false)}>
                 Delete {h.id}
               </button>
             </div>
+            {open === h.id && (
+              <button type="button" onClick={() => void loadDeliveries(h.id)}>
+                Refresh deliveries
+              </button>
+            )}
             {open === h.id && (
               <div class="table-wrap">
                 <table>

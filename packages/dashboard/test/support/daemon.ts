@@ -10,9 +10,9 @@ import { ensureDashboardBuilt } from './build';
  * A real daemon (the CLI tests' harness: 127.0.0.1, port 0, a temp data dir, a key) serving
  * the built dashboard, with the helpers the browser tests need.
  */
-export async function startDashboardDaemon(opts: { connect?: string[]; zone?: string; agentApproval?: boolean; clock?: Clock } = {}) {
+export async function startDashboardDaemon(opts: { connect?: string[]; zone?: string; agentApproval?: boolean; clock?: Clock; webhookAllowPrivate?: boolean } = {}) {
   await ensureDashboardBuilt();
-  const t = await startTestDaemon({ mediaAllowPrivate: true, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const t = await startTestDaemon({ mediaAllowPrivate: true, webhookAllowPrivate: opts.webhookAllowPrivate ?? false, ...(opts.clock ? { clock: opts.clock } : {}) });
   const admin = openAdmin(t.dataDir);
   try {
     for (const p of opts.connect ?? []) admin.addSandboxConnection(p, { email: t.key.email });
