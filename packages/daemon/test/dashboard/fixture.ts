@@ -19,6 +19,8 @@ export function dashboardFixture(): { dir: string; files: DashboardFiles; remove
   writeFileSync(join(dir, 'assets', 'app-Ab12Cd34.js'), 'console.log("app");');
   writeFileSync(join(dir, 'assets', 'style-Zx98Yw76.css'), 'body{}');
   writeFileSync(join(dir, 'assets', 'logo.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  writeFileSync(join(dir, 'assets', 'styles-nzP1PD-m.css'), 'main{}');
+  writeFileSync(join(dir, 'assets', 'my-filename.css'), 'p{}');
   writeFileSync(join(dir, 'assets', 'sub', 'deep-Qq11Ww22.js'), 'export {};');
   writeFileSync(join(dir, 'assets', '.hidden'), 'hidden');
   writeFileSync(join(root, 'secret.txt'), 'SECRET');

@@ -60,6 +60,10 @@ describe('the dashboard build on the daemon origin', () => {
     expect(css.headers.get('content-type')).toBe('text/css; charset=utf-8');
     const deep = await h.app.request('/assets/sub/deep-Qq11Ww22.js');
     expect(await deep.text()).toBe('export {};');
+    const vite = await h.app.request('/assets/styles-nzP1PD-m.css');
+    expect(vite.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    const plain = await h.app.request('/assets/my-filename.css');
+    expect(plain.headers.get('cache-control')).toBe('no-cache');
     const svg = await h.app.request('/assets/logo.svg');
     expect(svg.headers.get('content-type')).toBe('image/svg+xml');
     expect(svg.headers.get('cache-control')).toBe('no-cache');

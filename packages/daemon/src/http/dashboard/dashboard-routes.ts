@@ -33,8 +33,12 @@ const TYPES: Record<string, string> = {
 
 export const contentTypeOf = (name: string) => TYPES[name.slice(name.lastIndexOf('.') + 1).toLowerCase()] ?? 'application/octet-stream';
 
-/** A build's content-hashed file name (Vite's `name-<hash>.ext`, esbuild's `name-<HASH>.ext`): its bytes never change, so it is cached for a year. */
-const HASHED = /[-.][A-Za-z0-9_]{8,}\.[a-z0-9]+$/;
+/**
+ * A build's content-hashed file name (Vite's `name-<8 base64url>.ext`, e.g.
+ * `styles-nzP1PD-m.css`; esbuild's `name-<HASH>.ext`): its bytes never change, so it is
+ * cached for a year. The hash has a digit or a capital: `my-filename.css` is no hash.
+ */
+const HASHED = /-(?=[A-Za-z0-9_-]*[A-Z0-9])[A-Za-z0-9_-]{8,}\.[a-z0-9]+$/;
 
 export interface DashboardRoutesDeps {
   store: Store;
