@@ -7,17 +7,16 @@
 //     (events handed to FullCalendar until the next frame), baseline: the same empty month.
 // Debian's Chromium through playwright-core; a real daemon on 127.0.0.1. Aims: script
 // <= 150 KB gz, interactive <= 500 ms, calendar <= 300 ms. Medians of BENCH_RUNS (default 7).
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import type { Browser, Page } from 'playwright-core';
 import { openAdmin } from '../../packages/daemon/src/admin/index';
 import { resolveConfig } from '../../packages/daemon/src/config';
 import { startDaemon } from '../../packages/daemon/src/daemon';
 import { silentLogger } from '../../packages/daemon/src/util/logger';
-import { launchChromium } from '../../packages/dashboard/test/support/browser';
+import { launchChromium, type Browser, type Page } from '../../packages/dashboard/test/support/browser';
 import { DIST, ensureDashboardBuilt } from '../../packages/dashboard/test/support/build';
 import { tempDir } from './temp';
 
@@ -34,7 +33,7 @@ const html = readFileSync(join(DIST, 'index.html'), 'utf8');
 const scripts = [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="\/([^"]+\.js)"/g)].map((m) => m[1]!);
 const gz = (rel: string) => gzipSync(readFileSync(join(DIST, rel)), { level: 9 }).length;
 const firstLoad = scripts.reduce((n, s) => n + gz(s), 0);
-const assets = readFileSync(join(DIST, 'index.html'), 'utf8') && (await import('node:fs')).readdirSync(join(DIST, 'assets'));
+const assets = readdirSync(join(DIST, 'assets'));
 const calendarChunk = assets.filter((f) => /^calendar-.*\.js$/.test(f)).reduce((n, f) => n + gz(`assets/${f}`), 0);
 
 const dir = tempDir();
@@ -89,14 +88,14 @@ try {
   const interactive = async () => {
     const p = await context.newPage();
     await p.goto(`${daemon.url}/posts`);
-    const t = await p.waitForFunction(() => performance.getEntriesByName('sp-interactive')[0]?.startTime).then((h) => h.jsonValue() as Promise<number>);
+    const t = await p.waitForFunction(() => performance.getEntriesByName('sp-interactive')[0]?.startTime).then((h: { jsonValue(): Promise<unknown> }) => h.jsonValue() as Promise<number>);
     await p.close();
     return t;
   };
   const calendar = async (date: Date) => {
     const p = await context.newPage();
     await p.goto(`${daemon.url}/calendar?date=${ymd(date)}`);
-    const t = await p.waitForFunction(() => performance.getEntriesByName('sp-calendar-render')[0]?.duration, undefined, { timeout: 60_000 }).then((h) => h.jsonValue() as Promise<number>);
+    const t = await p.waitForFunction(() => performance.getEntriesByName('sp-calendar-render')[0]?.duration, undefined, { timeout: 60_000 }).then((h: { jsonValue(): Promise<unknown> }) => h.jsonValue() as Promise<number>);
     const shown = await p.locator('.fc-daygrid-day-events .fc-event, .fc-daygrid-more-link').count();
     await p.close();
     return { t, shown };

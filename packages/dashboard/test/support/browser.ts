@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 
+export type { Browser, Page };
+
 /**
  * Debian's Chromium driven by playwright-core (no browser is ever downloaded). One browser
  * per test file; a fresh context (its own cookies and storage) per person. Playwright gives
