@@ -75,3 +75,16 @@ describe('a crowded month', () => {
     expect(inRange(list, new Date('2027-01-01T00:00:00Z'), new Date('2027-02-01T00:00:00Z')).map((e) => e.id)).toEqual(['b']);
   });
 });
+
+describe('days in the zone', () => {
+  it("gives an instant's local date in the calendar's zone, across midnight and DST", async () => {
+    const { dayInZone } = await import('../src/lib/time');
+    const berlin = dayInZone('Europe/Berlin');
+    expect(berlin('2027-03-27T22:59:59.000Z')).toBe('2027-03-27'); // 23:59 CET
+    expect(berlin('2027-03-27T23:00:00.000Z')).toBe('2027-03-28'); // 00:00 CET
+    expect(berlin('2027-03-28T21:59:00.000Z')).toBe('2027-03-28'); // 23:59 CEST
+    expect(berlin('2027-03-28T22:00:00.000Z')).toBe('2027-03-29');
+    expect(dayInZone('America/Los_Angeles')('2027-01-01T07:59:00.000Z')).toBe('2026-12-31');
+    expect(berlin('2027-03-28')).toBe('2027-03-28');
+  });
+});

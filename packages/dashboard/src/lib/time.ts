@@ -51,3 +51,21 @@ export function relative(iso: string, now = Date.now()): string {
   if (abs < 86400) return rtf.format(Math.round(s / 3600), 'hour');
   return rtf.format(Math.round(s / 86400), 'day');
 }
+
+/**
+ * The local date (YYYY-MM-DD) of an instant in a zone, memoised per instant: the calendar
+ * asks it for every entry of a month. A bare date (an all-day entry) is its own day.
+ */
+export function dayInZone(zone: string): (iso: string) => string {
+  const f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit' });
+  const seen = new Map<string, string>();
+  return (iso) => {
+    if (iso.length === 10) return iso;
+    let day = seen.get(iso);
+    if (day === undefined) {
+      day = f.format(new Date(iso));
+      seen.set(iso, day);
+    }
+    return day;
+  };
+}

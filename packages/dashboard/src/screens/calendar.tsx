@@ -6,7 +6,7 @@ import luxonPlugin from '@fullcalendar/luxon3';
 import timeGridPlugin from '@fullcalendar/timegrid';
 import { PLATFORMS } from '@socialpub/core/platforms';
 import { DateTime } from 'luxon';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { FeedbackLine, type Feedback } from '../components/notice';
 import { PostPreviews, SourceLine, TargetTimes } from '../components/post-view';
 import { allPages, get, message, patch } from '../lib/api';
@@ -14,7 +14,7 @@ import { useLiveVersion } from '../lib/live';
 import { useApp } from '../lib/session';
 import type { Post, QueueNextResponse, SeriesListResponse, UpdateResponse } from '../lib/types';
 import { condenseDays, inRange, movedWall, postEvents, seriesEvents, slotEvents } from './calendar-events';
-import { wallTime } from '../lib/time';
+import { dayInZone } from '../lib/time';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const STATUSES = ['all', 'pending_approval', 'scheduled', 'publishing', 'published', 'failed', 'cancelled', 'needs_review', 'removed'];
@@ -122,13 +122,16 @@ export default function CalendarScreen() {
     };
   }, [zone]);
 
+  // Entries are computed when the data or the filters change, not when the view moves.
+  const all = useMemo(() => (posts ? [...postEvents(posts, { platforms, status }), ...slotEvents(slots), ...seriesEvents(series)] : null), [posts, slots, series, platforms, status]);
+  const dayOf = useMemo(() => dayInZone(zone), [zone]);
+
   useEffect(() => {
     const c = cal.current;
-    if (!c || !posts || !range) return;
+    if (!c || !all || !range) return;
     performance.mark('sp-calendar-start');
-    const all = [...postEvents(posts, { platforms, status }), ...slotEvents(slots), ...seriesEvents(series)];
     const shown = inRange(all, range.start, range.end);
-    const events = range.type === 'dayGridMonth' ? condenseDays(shown, (iso) => (iso.length === 10 ? iso : wallTime(iso, zone).slice(0, 10))) : shown;
+    const events = range.type === 'dayGridMonth' ? condenseDays(shown, dayOf) : shown;
     c.batchRendering(() => {
       c.removeAllEventSources();
       c.addEventSource(events);
@@ -140,7 +143,7 @@ export default function CalendarScreen() {
         if (el.current) el.current.dataset.rendered = String(events.length);
       }, 0),
     );
-  }, [posts, slots, series, platforms, status, range]);
+  }, [all, range]);
 
   return (
     <section aria-labelledby="cal-h">
