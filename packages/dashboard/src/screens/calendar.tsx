@@ -89,7 +89,8 @@ export default function CalendarScreen() {
       buttonHints: { prev: 'Previous $0', next: 'Next $0', today: 'This $0' },
       firstDay: 1,
       height: 'auto',
-      dayMaxEvents: 4,
+      // Days are condensed before FullCalendar sees them (condenseDays): no measuring pass to hide entries.
+      dayMaxEvents: false,
       eventInteractive: true,
       editable: true,
       eventStartEditable: true,

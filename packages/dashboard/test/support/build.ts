@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,8 +41,11 @@ export async function ensureDashboardBuilt(): Promise<void> {
   }
   try {
     if (!stale()) return;
-    const { build } = await import('vite');
-    await build({ configFile: join(pkg, 'vite.config.ts'), logLevel: 'error' });
+    // In a child process with NODE_ENV=production: under vitest (NODE_ENV=test) Vite would
+    // build another bundle than `pnpm build` does.
+    const vite = join(pkg, 'node_modules', 'vite', 'bin', 'vite.js');
+    const r = spawnSync(process.execPath, [vite, 'build', '--logLevel', 'error'], { cwd: pkg, env: { ...process.env, NODE_ENV: 'production' }, encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`vite build failed: ${r.stderr || r.stdout}`);
   } finally {
     rmSync(lock, { recursive: true, force: true });
   }
