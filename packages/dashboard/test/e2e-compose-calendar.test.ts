@@ -182,6 +182,17 @@ describe('calendar', () => {
     await expect.poll(() => page.getByText('Only on instagram').count()).toBe(0);
     await page.getByRole('button', { name: 'Week' }).click();
     await page.locator('.fc-timeGridWeek-view').waitFor();
+    // The keyboard's way to move a post: focus its entry, Enter, a new time.
+    await page.getByLabel('Status').selectOption('all');
+    await page.getByRole('checkbox', { name: 'instagram' }).uncheck();
+    const entry = page.locator('.fc-event', { hasText: 'Only on twitter' }).first();
+    await entry.focus();
+    await page.keyboard.press('Enter');
+    const panel = page.getByRole('complementary', { name: 'Selected post' });
+    await panel.getByLabel(/New time/).fill(`${later.slice(0, 10)}T17:45`);
+    await panel.getByRole('button', { name: 'Save time' }).click();
+    await page.getByRole('status').filter({ hasText: `Updated ${b.job_id}` }).waitFor();
+    expect((await d.sdk.scheduled.get(b.job_id)).post.scheduled_local).toBe(`${later.slice(0, 10)}T17:45:00`);
     for (const id of [a.job_id, b.job_id]) await d.sdk.scheduled.cancel(id);
     await context.close();
   });

@@ -14,7 +14,7 @@ import { useLiveVersion } from '../lib/live';
 import { useApp } from '../lib/session';
 import type { Post, QueueNextResponse, SeriesListResponse, UpdateResponse } from '../lib/types';
 import { condenseDays, inRange, movedWall, postEvents, seriesEvents, slotEvents } from './calendar-events';
-import { dayInZone } from '../lib/time';
+import { dayInZone, toApiWall, wallTime } from '../lib/time';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const STATUSES = ['all', 'pending_approval', 'scheduled', 'publishing', 'published', 'failed', 'cancelled', 'needs_review', 'removed'];
@@ -186,11 +186,39 @@ export default function CalendarScreen() {
           <SourceLine post={open} zone={zone} />
           <TargetTimes post={open} zone={zone} />
           <PostPreviews post={open} />
+          {open.scheduled_for && open.targets.some((t) => t.status === 'pending_approval' || t.status === 'scheduled') && (
+            <RetimeForm post={open} zone={zone} onDone={async (text) => {
+              setFeedback({ kind: 'ok', text });
+              setOpen(null);
+              await load();
+            }} onError={(text) => setFeedback({ kind: 'error', text: `Not moved: ${text}` })} />
+          )}
           <button type="button" onClick={() => setOpen(null)}>
             Close
           </button>
         </aside>
       )}
     </section>
+  );
+}
+
+/** The keyboard's way to move a post (the same PATCH as a drag): a new local time in the zone. */
+function RetimeForm({ post, zone, onDone, onError }: { post: Post; zone: string; onDone(text: string): Promise<void>; onError(text: string): void }) {
+  const [when, setWhen] = useState(wallTime(post.scheduled_for!, zone));
+  return (
+    <form class="inline-form" onSubmit={async (e) => {
+      e.preventDefault();
+      try {
+        const res = await patch<UpdateResponse>(`/content/scheduled?job_id=${encodeURIComponent(post.job_id)}`, { scheduled_for: toApiWall(when), timezone: zone });
+        await onDone(res.message);
+      } catch (err) {
+        onError(message(err));
+      }
+    }}>
+      <label>
+        New time ({zone}) <input type="datetime-local" required value={when} onInput={(e) => setWhen(e.currentTarget.value)} />
+      </label>
+      <button type="submit">Save time</button>
+    </form>
   );
 }
