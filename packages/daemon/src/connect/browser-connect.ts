@@ -10,6 +10,8 @@ import type { ConnectIO } from './connect-io';
 export const BROWSER_CONNECT_TTL_MS = 10 * 60_000;
 /** Flows one user may have open at once. */
 const MAX_PENDING_PER_USER = 5;
+/** Flows one user may have started in 10 minutes, finished ones included (they stay readable that long). */
+const MAX_FLOWS_PER_USER = 20;
 /** How long a request that moves a flow (the callback, a choice) waits for its next state before answering. */
 const STEP_WAIT_MS = 20_000;
 
@@ -80,8 +82,9 @@ export class BrowserConnects {
     this.#prune();
     const connector = this.opts.connector(platform);
     if (!connector) throw new ConnectError(`Connecting ${platform} live is not available`);
-    const open = [...this.#flows.values()].filter((f) => f.pending.userId === userId && !this.#done(f));
-    if (open.length >= MAX_PENDING_PER_USER) throw new ConnectError(`${MAX_PENDING_PER_USER} connects are already in progress; finish or let them expire (10 minutes)`);
+    const mine = [...this.#flows.values()].filter((f) => f.pending.userId === userId);
+    if (mine.length >= MAX_FLOWS_PER_USER) throw new ConnectError(`${MAX_FLOWS_PER_USER} connects were started in the last 10 minutes; wait a few minutes`);
+    if (mine.filter((f) => !this.#done(f)).length >= MAX_PENDING_PER_USER) throw new ConnectError(`${MAX_PENDING_PER_USER} connects are already in progress; finish or let them expire (10 minutes)`);
     const now = this.opts.clock.now();
     const flow = this.#newFlow({
       id: `pcn_${randomBytes(12).toString('hex')}`,

@@ -220,9 +220,10 @@ export function openApiDocument(): Json {
       [p('/content/scheduled/reject')]: {
         post: {
           operationId: 'rejectScheduled',
-          summary: 'Reject a post waiting for approval (its pending targets are cancelled)',
+          summary: 'Reject a post waiting for approval (its pending targets are cancelled), optionally with a reason',
           tags: ['scheduled'],
           parameters: [JOB_ID],
+          requestBody: { required: false, content: json(ref('RejectRequest')) },
           responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
         },
       },

@@ -63,6 +63,8 @@ export interface DecideOptions {
   source?: JobSource;
   /** The decision came through a review link: recorded with the link (and its comment), and the event says `source: "review_link"` with the link's id. */
   reviewLink?: { id: string; comment: string | null };
+  /** Reject: why (shown on the post as `rejection.reason`, and in the post.rejected event). */
+  reason?: string | null;
 }
 
 export type JobsService = ReturnType<typeof createJobsService>;
@@ -89,7 +91,7 @@ export function createJobsService(deps: JobsServiceDeps) {
     return job;
   }
 
-  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as JobRecord, store.jobTimes.get(jobId));
+  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as JobRecord, store.jobTimes.get(jobId), store.rejections.get(jobId));
 
   /**
    * The scheduler learns of targets only once their change is committed and durable. A
@@ -121,9 +123,14 @@ export function createJobsService(deps: JobsServiceDeps) {
       const touched = action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now);
       const link = opts.reviewLink;
       if (touched.length > 0) {
-        const extra = link ? { source: 'review_link', review_link_id: link.id, comment: link.comment } : undefined;
+        const reason = action === 'reject' ? (link ? link.comment : (opts.reason ?? null)) : null;
+        const extra = {
+          ...(link ? { source: 'review_link', review_link_id: link.id, comment: link.comment } : {}),
+          ...(reason !== null ? { reason } : {}),
+        };
         recordChange(action === 'approve' ? 'post.approved' : 'post.rejected', jobId, touched, now, extra);
         if (link) store.reviewLinks.recordDecision(link.id, { jobId, decision: action, comment: link.comment, decidedAt: now });
+        if (action === 'reject') store.rejections.record(jobId, { reason, source: link ? 'review_link' : (opts.source ?? 'api'), reviewLinkId: link?.id ?? null, rejectedAt: now });
       }
       return touched;
     });
@@ -138,13 +145,13 @@ export function createJobsService(deps: JobsServiceDeps) {
   return {
     /** A job of the user as the API shows it. */
     get(user: User, jobId: string): Post {
-      return presentPost(ownJob(user, jobId), store.jobTimes.get(jobId));
+      return presentPost(ownJob(user, jobId), store.jobTimes.get(jobId), store.rejections.get(jobId));
     },
 
     /** A page of the user's jobs in (base time, id) order, and where the next page starts. */
     list(user: User, options: ListOptions): { posts: Post[]; next: ListPosition | null } {
       const page = store.jobs.list(user.id, options);
-      return { posts: page.jobs.map((j) => presentPost(j, store.jobTimes.get(j.id))), next: page.next };
+      return { posts: page.jobs.map((j) => presentPost(j, store.jobTimes.get(j.id), store.rejections.get(j.id))), next: page.next };
     },
 
     /** Accepts a publish request: every check, then the job and its targets in one durable transaction. */

@@ -53,6 +53,7 @@ export function createDashboardSessionsRepository(db: DB) {
   const sessionByHash = db.prepare<[string], SessionRow>('SELECT id, user_id, created_at, expires_at, last_seen_at FROM dashboard_sessions WHERE token_hash = ?');
   const slide = db.prepare('UPDATE dashboard_sessions SET expires_at = ?, last_seen_at = ? WHERE id = ?');
   const deleteSession = db.prepare('DELETE FROM dashboard_sessions WHERE token_hash = ?');
+  const expiryById = db.prepare<[string], { expires_at: number }>('SELECT expires_at FROM dashboard_sessions WHERE id = ?');
   const pruneSessions = db.prepare('DELETE FROM dashboard_sessions WHERE expires_at <= ?');
   // A used link is kept until it expires, so a second use says "used" rather than "unknown".
   const pruneLinks = db.prepare('DELETE FROM signin_links WHERE expires_at <= ?');
@@ -95,6 +96,11 @@ export function createDashboardSessionsRepository(db: DB) {
         slide.run(expiresAt, now, row.id);
       }
       return { id: row.id, userId: row.user_id, createdAt: row.created_at, expiresAt, csrfToken: csrfOf(token) };
+    },
+    /** Whether a session (by id) still exists and has not expired: long requests (an SSE stream) ask again as they go. */
+    isLive(id: string, now: number): boolean {
+      const r = expiryById.get(id);
+      return r !== undefined && now < r.expires_at;
     },
     /** Ends the session of a cookie value (sign-out). */
     deleteSession(token: string): boolean {

@@ -15,6 +15,7 @@ import { createPlatformPausesRepository } from './platform-pauses';
 import { createRateWindowsRepository } from './rate-windows';
 import { createRemovalsRepository } from './removals';
 import { createReviewLinksRepository } from './review-links';
+import { createRejectionsRepository } from './rejections';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
 import { createWebhooksRepository } from './webhooks';
@@ -47,5 +48,6 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     removals: createRemovalsRepository(db),
     dashboardSessions: createDashboardSessionsRepository(db),
     reviewLinks: createReviewLinksRepository(db),
+    rejections: createRejectionsRepository(db),
   };
 }

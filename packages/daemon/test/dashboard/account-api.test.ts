@@ -156,6 +156,26 @@ describe('connections (/connections)', () => {
   });
 });
 
+describe('connect flows in memory', () => {
+  it('holds at most 5 open flows and 20 in 10 minutes per user', async () => {
+    const h = setup();
+    const start = (key = h.key) => h.call('POST', `${API}/connections/twitter/authorize`, { body: { client_id: 'cid' }, headers: { 'X-API-Key': key } });
+    // Failed flows (TikTok without its client secret) stay readable for 10 minutes, and count.
+    for (let i = 0; i < 15; i++) expect((await h.call('POST', `${API}/connections/tiktok/authorize`, { body: { client_id: 'ck' } })).status).toBe(400);
+    for (let i = 0; i < 5; i++) expect((await start()).status).toBe(200);
+    const more = await start();
+    expect(more.status).toBe(400);
+    expect((await errorOf(more)).message).toContain('20 connects were started');
+    const other = h.addUser('other@example.com');
+    for (let i = 0; i < 5; i++) expect((await start(other.key)).status).toBe(200);
+    const sixth = await start(other.key);
+    expect((await errorOf(sixth)).message).toContain('5 connects are already in progress');
+    await h.clock.advance(10 * 60_000);
+    expect((await start()).status).toBe(200);
+    expect((await start(other.key)).status).toBe(200);
+  });
+});
+
 describe('rate classes of the new endpoints', () => {
   it('counts keys, connections and review links in the account class, not the scheduled-content class', () => {
     for (const path of ['/keys', '/keys/key_x/rotate', '/connections', '/connections/sandbox', '/review-links', '/review-links/rvl_x']) expect(rateClassOf(path)).toBe('account');

@@ -261,4 +261,20 @@ describe('the session on the API', () => {
     expect(first).toContain('event: ready');
     await reader.cancel();
   });
+
+  it('ends the SSE stream once the session is signed out', async () => {
+    const h = setup();
+    const s = await h.signIn();
+    const res = await h.page('GET', `${API}/events`, s);
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+    let text = '';
+    while (!text.includes('event: live')) text += new TextDecoder().decode((await reader.read()).value);
+    expect((await h.page('POST', '/auth/signout', s)).status).toBe(204);
+    // The next wake-up (the heartbeat on the injected clock) finds the session gone and ends the stream.
+    await h.clock.advance(60_000);
+    let done = false;
+    for (let i = 0; i < 20 && !done; i++) done = (await reader.read()).done;
+    expect(done).toBe(true);
+    expect((await h.page('GET', `${API}/events`, s)).status).toBe(401);
+  });
 });

@@ -91,6 +91,14 @@ describe('the dashboard build on the daemon origin', () => {
     expect(text).not.toContain('deep-');
   });
 
+  it('answers HEAD like GET without a body', async () => {
+    const h = setup();
+    const res = await h.app.request('/assets/app-Ab12Cd34.js', { method: 'HEAD' });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await res.text()).toBe('');
+  });
+
   it('answers a daemon built without the dashboard with a page that says so (503), the API unaffected', async () => {
     const h = harness({ deps: { dashboardFiles: () => null } });
     const res = await h.app.request('/signin');

@@ -50,6 +50,10 @@ export function eventsRoutes(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: n
     }
     const filter: EventFilter = { types: types.types, ...(q.job_id ? { jobId: q.job_id } : {}) };
 
+    // Opened with the dashboard's session: the stream ends once the session does (sign-out, expiry).
+    const session = c.get('session');
+    const sessionLive = () => !session || store.dashboardSessions.isLive(session.id, clock.now());
+
     return streamSSE(c, async (stream) => {
       let wake: AbortController = new AbortController();
       const unsubscribe = hub.subscribe(() => wake.abort());
@@ -62,7 +66,7 @@ export function eventsRoutes(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: n
         }
         await stream.writeSSE({ event: 'ready', data: JSON.stringify({ after: eventId(cursor) }), retry: 1000 });
         let caughtUp = false;
-        while (!stream.aborted) {
+        while (!stream.aborted && sessionLive()) {
           const page = store.events.listAfter(user.id, cursor, filter);
           for (const e of page.events) {
             await stream.writeSSE({ id: eventId(e.id), event: e.type, data: JSON.stringify(presentEvent(e)) });

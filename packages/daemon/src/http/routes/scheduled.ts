@@ -1,4 +1,4 @@
-import { JobIdQuerySchema, ListQuerySchema, UpdateRequestSchema, type CancelResponse, type GetResponse, type ListResponse, type UnpublishResponse, type UpdateResponse } from '@socialpub/core';
+import { JobIdQuerySchema, ListQuerySchema, RejectRequestSchema, UpdateRequestSchema, type CancelResponse, type GetResponse, type ListResponse, type UnpublishResponse, type UpdateResponse } from '@socialpub/core';
 import { Hono, type Context } from 'hono';
 import type { ListPosition } from '../../store/jobs';
 import type { RouteDeps } from '../deps';
@@ -63,7 +63,12 @@ export function scheduledRoutes(deps: RouteDeps) {
       return c.json(body, 200);
     })
     .post('/reject', async (c) => {
-      const body: UpdateResponse = { success: true, ...(await jobs.reject(c.get('user'), requireJobId(c))) };
+      const jobId = requireJobId(c);
+      // An optional body {"reason"}: kept on the post (rejection.reason) and in the post.rejected event.
+      const parsed = RejectRequestSchema.safeParse(await readJsonObject(c, { allowEmpty: true }));
+      if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
+      const reason = parsed.data.reason?.trim() || null;
+      const body: UpdateResponse = { success: true, ...(await jobs.reject(c.get('user'), jobId, { source: jobSourceOf(c), reason })) };
       return c.json(body, 200);
     })
     .post('/unpublish', async (c) => {

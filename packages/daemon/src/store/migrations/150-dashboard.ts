@@ -8,6 +8,8 @@
  * - dashboard_sessions: the `sp_session` cookie's sessions (12 h, sliding).
  * - review_links: a link to decide (approve / reject) on some of a user's jobs.
  * - review_link_decisions: what was decided from a link, for the link's page and audit.
+ * - job_rejections: why a job was rejected and through what (the API's reject with a
+ *   reason, a review link's comment), shown on the post as `rejection`.
  */
 export const migration150 = `
 CREATE TABLE signin_links (
@@ -49,4 +51,12 @@ CREATE TABLE review_link_decisions (
   decided_at INTEGER NOT NULL
 );
 CREATE INDEX review_link_decisions_link ON review_link_decisions(link_id, id);
+
+CREATE TABLE job_rejections (
+  job_id TEXT PRIMARY KEY REFERENCES jobs(id) ON DELETE CASCADE,
+  reason TEXT,
+  source TEXT NOT NULL,
+  review_link_id TEXT,
+  rejected_at INTEGER NOT NULL
+);
 `;
