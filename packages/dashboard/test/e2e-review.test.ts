@@ -133,6 +133,10 @@ describe('review', () => {
     await page.getByRole('status').filter({ hasText: `Rejected ${jobId}` }).waitFor();
     const post = (await d.sdk.scheduled.get(jobId)).post;
     expect(post.targets.map((t) => t.status)).toEqual(['cancelled']);
+    expect(post.rejection).toMatchObject({ reason: 'Wrong tone for the launch week', source: 'api' });
+    // Posts says why.
+    await page.getByRole('link', { name: 'Posts' }).click();
+    await page.getByRole('article', { name: `Post ${jobId}` }).getByText(/Rejected .*\(api\): Wrong tone for the launch week/).waitFor();
     await mcp.close();
     await context.close();
   });

@@ -173,7 +173,9 @@ describe('review links', () => {
     await bold.getByRole('button', { name: 'Reject' }).click();
     await bold.getByText('Decision: rejected').waitFor();
     expect((await d.sdk.scheduled.get(a)).post.status).toBe('scheduled');
-    expect((await d.sdk.scheduled.get(b)).post.status).toBe('cancelled');
+    const rejected = (await d.sdk.scheduled.get(b)).post;
+    expect(rejected.status).toBe('cancelled');
+    expect(rejected.rejection).toMatchObject({ reason: 'Too strong, tone it down', source: 'review_link' });
     expect(client.w.csp).toEqual([]);
     expect(client.w.dialogs).toEqual([]);
     await client.close();

@@ -171,12 +171,12 @@ function Outcome({ t }: { t: Target }) {
 
 /** Why a post was rejected, when the daemon recorded a reason (a rejection from Review or a review link). */
 function Rejection({ post, zone }: { post: Post; zone: string }) {
-  const r = (post as Post & { rejection?: { reason: string | null; at: string; source?: string } | null }).rejection;
+  const r = post.rejection;
   if (!r) return null;
   return (
     <p class="caption-text">
       Rejected {formatInZone(r.at, zone)}
-      {r.source ? ` (${r.source.replace('_', ' ')})` : ''}
+      {` (${r.source.replace('_', ' ')})`}
       {r.reason ? `: ${r.reason}` : ''}
     </p>
   );
