@@ -102,6 +102,22 @@ describe('API keys', () => {
     const q = await d.sdk.queue.get();
     expect(q.queue.slots).toEqual([{ day: 'wed', time: '09:30' }]);
     await screenshot(page, 'settings-queue');
+    // The time zone, saved, is the zone of every time shown.
+    await page.getByRole('tab', { name: 'Time zone' }).click();
+    await page.getByRole('combobox', { name: 'Time zone' }).selectOption('Asia/Tokyo');
+    await page.getByRole('button', { name: 'Save time zone' }).click();
+    await page.getByRole('status').filter({ hasText: 'Time zone set to Asia/Tokyo' }).waitFor();
+    expect((await d.sdk.settings.get()).settings.timezone).toBe('Asia/Tokyo');
+    // The calendar shows the queue's free slots (in the zone of the queue: 09:30 New York).
+    const next = (await (await fetch(`${d.url}/api/agents/v1/queue/next?count=1`, { headers: { Authorization: `Bearer ${d.key.api_key}` } })).json()) as { slots: { scheduled_for: string }[] };
+    await page.goto(`${d.url}/calendar?date=${next.slots[0]!.scheduled_for.slice(0, 10)}`);
+    await page.getByText('Times in Asia/Tokyo.').waitFor();
+    await page.getByText('Free queue slot wed 09:30').first().waitFor();
+    await page.goto(`${d.url}/settings`);
+    await page.getByRole('tab', { name: 'Time zone' }).click();
+    await page.getByRole('combobox', { name: 'Time zone' }).selectOption('America/New_York');
+    await page.getByRole('button', { name: 'Save time zone' }).click();
+    await page.getByRole('status').filter({ hasText: 'Time zone set to America/New_York' }).waitFor();
     await context.close();
   });
 });
