@@ -105,6 +105,29 @@ describe('compose', () => {
     await context.close();
   });
 
+  it('schedules a repeating post; the calendar shows its coming occurrences', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await d.signIn(page);
+    await page.goto(`${d.url}/compose`);
+    await page.getByRole('checkbox', { name: 'twitter', exact: true }).check();
+    await page.getByLabel('Caption', { exact: true }).fill('Monthly tip: back up your data');
+    await page.getByRole('radio', { name: 'Repeat' }).check();
+    await page.getByLabel(/^Time \(/).fill(`${ymd(addDays(new Date(), 2))}T08:00`);
+    await page.getByRole('combobox', { name: 'Every' }).selectOption('MONTHLY');
+    await page.getByLabel('Times').fill('8');
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    await page.getByRole('status').filter({ hasText: /\(job_/ }).waitFor();
+    const [series] = (await d.sdk.series.list()).series;
+    expect(series).toMatchObject({ total: 8, rrule: expect.stringContaining('FREQ=MONTHLY') });
+    // Jobs exist 30 days ahead; later occurrences are planned, and shown as such.
+    const planned = series!.next_occurrences.find((o) => o.job_id === null)!;
+    await page.goto(`${d.url}/calendar?date=${planned.scheduled_for.slice(0, 10)}`);
+    await page.getByText(`↻ Repeat ${planned.occurrence}/8: Monthly tip`).first().waitFor();
+    await d.sdk.series.cancel(series!.series_id);
+    await context.close();
+  });
+
   it("offers TikTok exactly the privacy levels of the creator's current info", async () => {
     const res = await fetch(`${d.url}/api/agents/v1/platforms/tiktok/creator-info`, { headers: { Authorization: `Bearer ${d.key.api_key}` } });
     const { creator_info } = (await res.json()) as { creator_info: { privacy_level_options: string[] } };
