@@ -38,6 +38,7 @@ export default function CalendarScreen() {
   const [open, setOpen] = useState<Post | null>(null);
   const postsRef = useRef<Post[]>([]);
   const [range, setRange] = useState<{ start: Date; end: Date; type: string } | null>(null);
+  const [ready, setReady] = useState(0);
 
   const load = async () => {
     try {
@@ -115,10 +116,19 @@ export default function CalendarScreen() {
         if (p) setOpen(p);
       },
     });
-    c.render();
-    cal.current = c;
+    // FullCalendar renders its own Preact tree synchronously (flushSync): doing that inside
+    // Preact's effect flush ran this component's effects a second time (two loads, two
+    // renders). From a microtask, after the flush, it renders once.
+    let alive = true;
+    queueMicrotask(() => {
+      if (!alive) return;
+      c.render();
+      cal.current = c;
+      setReady((n) => n + 1);
+    });
     return () => {
-      c.destroy();
+      alive = false;
+      if (cal.current === c) c.destroy();
       cal.current = null;
     };
   }, [zone]);
@@ -133,9 +143,12 @@ export default function CalendarScreen() {
     performance.mark('sp-calendar-start');
     const shown = inRange(all, range.start, range.end);
     const events = range.type === 'dayGridMonth' ? condenseDays(shown, dayOf) : shown;
-    c.batchRendering(() => {
-      c.removeAllEventSources();
-      c.addEventSource(events);
+    queueMicrotask(() => {
+      if (cal.current !== c) return;
+      c.batchRendering(() => {
+        c.removeAllEventSources();
+        c.addEventSource(events);
+      });
     });
     requestAnimationFrame(() =>
       setTimeout(() => {
@@ -144,7 +157,7 @@ export default function CalendarScreen() {
         if (el.current) el.current.dataset.rendered = String(events.length);
       }, 0),
     );
-  }, [all, range]);
+  }, [all, range, ready]);
 
   return (
     <section aria-labelledby="cal-h">
