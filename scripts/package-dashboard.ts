@@ -1,4 +1,4 @@
-import { cpSync, existsSync, readdirSync, statSync } from 'node:fs';
+import { cpSync, existsSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -24,13 +24,19 @@ export function dashboardBuildFiles(dir: string = DASHBOARD_DIST): string[] {
 
 /**
  * Copies the dashboard's build into `<outDir>/dashboard/`, beside the CLI bundle, where the
- * bundle's entry (packages/cli/src/cli.ts) tells the daemon to serve it from. Says so when
- * there is no build: the package then serves the API only (and a page saying so at /).
+ * bundle's entry (packages/cli/src/cli.ts) tells the daemon to serve it from. Without a
+ * build the bundle carries none (its daemon answers the dashboard's pages with a page
+ * saying so); that is only worth a warning when the dashboard package exists, i.e. the
+ * workspace built it out of order.
  */
 export function packageDashboard(outDir: string): number {
+  // Never a stale copy of an earlier build.
+  rmSync(join(outDir, 'dashboard'), { recursive: true, force: true });
   const files = dashboardBuildFiles();
   if (files.length === 0) {
-    console.warn(`socialpub: no dashboard build at ${DASHBOARD_DIST} (run pnpm --filter @socialpub/dashboard build first); the bundle carries none`);
+    if (existsSync(join(DASHBOARD_DIST, '..', 'package.json'))) {
+      console.warn(`socialpub: no dashboard build at ${DASHBOARD_DIST} (run pnpm --filter @socialpub/dashboard build first); the bundle carries none`);
+    }
     return 0;
   }
   cpSync(DASHBOARD_DIST, join(outDir, 'dashboard'), { recursive: true });

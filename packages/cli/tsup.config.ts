@@ -13,7 +13,7 @@ import { packageDocs } from '../../scripts/package-docs';
  * `require` from the banner. Commands are split into chunks loaded on first use, so
  * `--version` and `--help` stay fast.
  */
-export default defineConfig({
+export default defineConfig((flags) => ({
   entry: { cli: 'src/cli.ts' },
   format: ['esm'],
   platform: 'node',
@@ -26,7 +26,7 @@ export default defineConfig({
   async onSuccess() {
     packageDocs('.', ['cli.md', 'api.md', 'operations.md']);
     // The dashboard's build beside the bundle (dist/dashboard), which src/cli.ts serves from.
-    packageDashboard('dist');
+    packageDashboard(flags.outDir ?? 'dist');
     console.log('socialpub CLI built: packages/cli/dist/cli.js (commands in chunks loaded on use)');
   },
   dts: false,
@@ -43,4 +43,4 @@ export default defineConfig({
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __socialpubCreateRequire } from 'node:module'; const require = __socialpubCreateRequire(import.meta.url);",
   },
-});
+}));

@@ -102,7 +102,7 @@ describe('sign-in with an API key', () => {
     expect(Date.parse(body.expires_at)).toBe(h.clock.now() + 12 * 3_600_000);
     expect(cookieOf(res)).toMatch(/^sps_[0-9a-z]{50}$/);
 
-    const bad = await post(h, { api_key: `${h.key.slice(0, -1)}x` });
+    const bad = await post(h, { api_key: `${h.key.slice(0, -1)}${h.key.endsWith('x') ? 'y' : 'x'}` });
     expect(bad.status).toBe(401);
     expect((await errorOf(bad)).code).toBe('unauthorized');
     expect(setCookieOf(bad)).toBeNull();
@@ -122,6 +122,15 @@ describe('sign-in with an API key', () => {
     expect(none.status).toBe(403);
     const big = await post(h, { api_key: h.key, pad: 'x'.repeat(10_000) });
     expect(big.status).toBe(413);
+  });
+
+  it('counts sign-ins in the user’s authentication class', async () => {
+    const h = setup({ config: { rateLimits: { auth: { limit: 2 } } } });
+    for (let i = 0; i < 2; i++) expect((await post(h, { api_key: h.key })).status).toBe(200);
+    const third = await post(h, { api_key: h.key });
+    expect(third.status).toBe(429);
+    expect(setCookieOf(third)).toBeNull();
+    expect((h.db.prepare('SELECT count(*) AS n FROM dashboard_sessions').get() as { n: number }).n).toBe(2);
   });
 
   it('counts failures against the address like bad keys do', async () => {
@@ -176,7 +185,7 @@ describe('the session on the API', () => {
     const noToken = await h.page('POST', `${API}/content/publish`, { cookie: s.cookie }, { body: tweet });
     expect(noToken.status).toBe(403);
     expect((await errorOf(noToken)).code).toBe('csrf_failed');
-    const wrongToken = await h.page('POST', `${API}/content/publish`, { cookie: s.cookie, csrf: `${s.csrf.slice(0, -1)}A` }, { body: tweet });
+    const wrongToken = await h.page('POST', `${API}/content/publish`, { cookie: s.cookie, csrf: `${s.csrf.slice(0, -1)}${s.csrf.endsWith('A') ? 'B' : 'A'}` }, { body: tweet });
     expect(wrongToken.status).toBe(403);
     const crossOrigin = await h.page('POST', `${API}/content/publish`, s, { body: tweet, headers: { Origin: 'https://evil.example', 'Sec-Fetch-Site': 'cross-site' } });
     expect(crossOrigin.status).toBe(403);

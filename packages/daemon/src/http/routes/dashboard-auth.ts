@@ -53,9 +53,9 @@ export function dashboardAuthRoutes({ store, clock, config, limits, address }: D
   };
 
   /** Uses the link up and opens a session in one transaction, sets the cookie and sends the browser to the app. */
-  const consume = (c: Context, token: string) => {
+  const consume = async (c: Context, token: string) => {
     const now = clock.now();
-    const opened = store.commits.durableBlocking(() => {
+    const opened = await store.commits.durable(() => {
       const used = store.dashboardSessions.consumeSigninLink(token, now);
       if (!used.ok || !store.users.get(used.userId)) return null;
       return store.dashboardSessions.createSession(used.userId, now);
@@ -70,14 +70,14 @@ export function dashboardAuthRoutes({ store, clock, config, limits, address }: D
   // absent, or a same-origin page) signs in at once. One another site led the browser to
   // could sign the person in to someone else's account (login CSRF): it gets a page with a
   // button that posts the link back from our own origin instead.
-  app.get('/link/:token', headers, (c) => {
+  app.get('/link/:token', headers, async (c) => {
     const site = c.req.header('sec-fetch-site');
     if (site === undefined || site === 'none' || site === 'same-origin') return consume(c, c.req.param('token'));
     c.header('Cache-Control', 'no-store');
     c.header('Content-Type', 'text/html; charset=utf-8');
     return c.body(messagePage('Sign in to socialpub', ['Another site sent you here. Sign in only if you ran socialpub dashboard yourself.'], { action: c.req.path, label: 'Sign in' }), 200);
   });
-  app.post('/link/:token', headers, (c) => {
+  app.post('/link/:token', headers, async (c) => {
     if (!fromOwnOrigin(c, config)) throw new ApiError('csrf_failed', 'cross-site request refused: confirm the sign-in from the page the link opened');
     return consume(c, c.req.param('token'));
   });
@@ -109,7 +109,13 @@ export function dashboardAuthRoutes({ store, clock, config, limits, address }: D
       const reason = !check.ok && (check.reason === 'revoked' || check.reason === 'rotated') ? `this API key was ${check.reason}` : 'invalid API key';
       throw new ApiError('unauthorized', reason);
     }
-    const { token, session } = store.commits.durableBlocking(() => store.dashboardSessions.createSession(user.id, now));
+    // Sign-ins count in the user's authentication class (10 a minute by default), like POST /auth/validate.
+    if (limits.enabled) {
+      const { limit, windowMs } = limits.classes.auth;
+      const take = store.commits.relaxed(() => store.rateWindows.take(user.id, 'auth', limit, windowMs, now));
+      if (!take.allowed) throw rateLimitedError('rate limit of the authentication class', take.resetAt, now, limit);
+    }
+    const { token, session } = await store.commits.durable(() => store.dashboardSessions.createSession(user.id, now));
     setSessionCookie(c, config, token);
     c.header('Cache-Control', 'no-store');
     return c.json({ user: { id: user.id, email: user.email }, expires_at: formatInstant(session.expiresAt) }, 200);
@@ -125,14 +131,14 @@ export function dashboardAuthRoutes({ store, clock, config, limits, address }: D
     return c.json(sessionBody(user, session), 200);
   });
 
-  app.post('/signout', headers, (c) => {
+  app.post('/signout', headers, async (c) => {
     c.header('Cache-Control', 'no-store');
     const token = readSessionCookie(c);
     const now = clock.now();
     const session = token === undefined ? null : store.commits.relaxed(() => store.dashboardSessions.findSession(token, now));
     if (session && token !== undefined) {
       checkCsrf(c, config, session);
-      store.commits.durableBlocking(() => store.dashboardSessions.deleteSession(token));
+      await store.commits.durable(() => store.dashboardSessions.deleteSession(token));
     }
     clearSessionCookie(c, config);
     return c.body(null, 204);
