@@ -63,7 +63,7 @@ describe('compose', () => {
     await page.getByRole('checkbox', { name: 'twitter', exact: true }).check();
     await page.getByLabel('Caption', { exact: true }).fill('Spring menu is here #food @chef');
     await page.getByLabel('Upload media').setInputFiles({ name: 'spring menu.png', mimeType: 'image/png', buffer: gradientPng() });
-    await page.getByText('ready').waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'spring menu.png' }).getByText('ready', { exact: true }).waitFor();
     const day = ymd(addDays(new Date(), 6));
     await page.getByLabel(/^Time \(/).fill(`${day}T12:15`);
     // Live checks: Instagram pulls media from a public URL, which this loopback daemon has not.
