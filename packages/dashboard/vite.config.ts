@@ -59,7 +59,6 @@ export default defineConfig({
   base: '/',
   plugins: [fullCalendarCss()],
   oxc: { jsx: { runtime: 'automatic', importSource: 'preact' } },
-  resolve: { conditions: ['@socialpub/source'] },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
