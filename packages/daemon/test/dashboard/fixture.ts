@@ -44,7 +44,7 @@ export const cookieOf = (res: Response): string | null => {
   return set ? (set.split(';')[0] as string).slice('sp_session='.length) : null;
 };
 
-export function dashboardHarness(opts: HarnessOptions = {}): DashboardHarness & { remove: () => void } {
+export function dashboardHarness(opts: HarnessOptions = {}): DashboardHarness & { remove: () => void; dir: string } {
   const fixture = dashboardFixture();
   const h = harness({ ...opts, deps: { dashboardFiles: () => fixture.files, ...opts.deps } });
   const origin = 'http://localhost';
@@ -69,7 +69,7 @@ export function dashboardHarness(opts: HarnessOptions = {}): DashboardHarness & 
     for (const [k, v] of Object.entries(h2)) if (v === '') delete h2[k];
     return Promise.resolve(h.app.request(path, { method, headers: h2, ...(body !== undefined ? { body: typeof body === 'string' ? body : JSON.stringify(body) } : {}) }));
   }
-  return { ...h, origin, signIn, page, remove: fixture.remove };
+  return { ...h, origin, signIn, page, remove: fixture.remove, dir: fixture.dir };
 }
 
 export { API };

@@ -1,3 +1,5 @@
+import { rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { assetDashboardFiles, safeRelativePath } from '../../src/http/dashboard/dashboard-files';
 import { DASHBOARD_CSP } from '../../src/http/dashboard/security-headers';
@@ -114,6 +116,21 @@ describe('the dashboard build on the daemon origin', () => {
     expect(api.status).toBe(200);
     expect(api.headers.get('content-security-policy')).toBeNull();
     expect((await h.app.request('/nowhere')).status).toBe(404);
+  });
+});
+
+describe('a dashboard directory on disk', () => {
+  it('serves a rebuilt file at once, and never a file swapped for a symlink out of the build', async () => {
+    const h = setup();
+    expect(await (await h.app.request('/assets/style-Zx98Yw76.css')).text()).toBe('body{}');
+    const file = join(h.dir, 'assets', 'style-Zx98Yw76.css');
+    writeFileSync(file, 'body{color:red}');
+    expect(await (await h.app.request('/assets/style-Zx98Yw76.css')).text()).toBe('body{color:red}');
+    rmSync(file);
+    symlinkSync(join(h.dir, '..', 'secret.txt'), file);
+    const res = await h.app.request('/assets/style-Zx98Yw76.css');
+    expect(res.status).toBe(404);
+    expect(await res.text()).not.toContain('SECRET');
   });
 });
 

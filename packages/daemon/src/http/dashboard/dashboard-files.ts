@@ -53,6 +53,8 @@ export function dirDashboardFiles(dir: string): DashboardFiles | null {
   const path = process.getBuiltinModule('node:path');
   const root = path.resolve(dir);
   if (!fs.existsSync(path.join(root, 'index.html'))) return null;
+  // Files read before, kept while their size and time are unchanged (a rebuild shows at once).
+  const cache = new Map<string, { real: string; size: number; mtimeMs: number; bytes: Uint8Array }>();
   return {
     source: root,
     read(relPath) {
@@ -60,11 +62,20 @@ export function dirDashboardFiles(dir: string): DashboardFiles | null {
       // safeRelativePath already refused `..`; this guards a caller that did not use it.
       if (!full.startsWith(root + path.sep)) return null;
       try {
+        const known = cache.get(relPath);
+        if (known) {
+          const now = fs.statSync(full);
+          if (now.isFile() && now.size === known.size && now.mtimeMs === known.mtimeMs) return known.bytes;
+          cache.delete(relPath);
+        }
         // Not a symlink out of the directory, not a directory (no listings).
         const real = fs.realpathSync(full);
         if (!real.startsWith(fs.realpathSync(root) + path.sep)) return null;
-        if (!fs.statSync(real).isFile()) return null;
-        return fs.readFileSync(real);
+        const stat = fs.statSync(real);
+        if (!stat.isFile()) return null;
+        const bytes = fs.readFileSync(real);
+        if (cache.size < 1000) cache.set(relPath, { real, size: stat.size, mtimeMs: stat.mtimeMs, bytes });
+        return bytes;
       } catch {
         return null;
       }
