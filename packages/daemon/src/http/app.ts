@@ -39,6 +39,7 @@ import { healthRoutes } from './routes/health';
 import { platformsRoutes } from './routes/platforms';
 import { tiktokCreatorInfoRoutes } from './routes/tiktok-creator-info';
 import type { ConnectionCallDeps } from '../platforms/connection-call';
+import { sandboxFaultsRoutes } from './routes/sandbox-faults';
 import { sandboxPostsRoutes } from './routes/sandbox-posts';
 import { scheduledRoutes } from './routes/scheduled';
 import { webhooksRoutes } from './routes/webhooks';
@@ -214,6 +215,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/events`, eventsRoutes({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }));
   app.route(`${API_PREFIX}/webhooks`, webhooksRoutes(webhooks));
   app.route(`${API_PREFIX}/sandbox`, sandboxPostsRoutes(routeDeps));
+  app.route(`${API_PREFIX}/sandbox/faults`, sandboxFaultsRoutes(routeDeps));
   // MCP (Streamable HTTP): the same keys, and each tool call is the REST call it stands for,
   // made in-process, so it meets that call's rate-limit class and rules.
   const sessions = deps.mcpSessions ?? new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });
