@@ -113,7 +113,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const mediaLookup: MediaLookup = media.lookup;
   const mediaRoutes: Hono<AppEnv> | undefined = media.mediaRoutes;
   const fileRoutes: Hono | undefined = media.fileRoutes;
-  const sandboxParts = createSandbox({ db, clock });
+  const sandboxParts = createSandbox({ db, clock }, undefined, { faults: () => config.sandboxFaults ?? {} });
   const sandbox: Hono | undefined = sandboxParts.app;
   // Scheduler and publisher: started once listening (sandbox URLs need the port), stopped before the store closes.
   const publishing = createPublishing({

@@ -60,10 +60,11 @@ export interface Simulator {
   app: Hono;
   /**
    * The platform's own "too many requests" answer (status, body, rate-limit headers), which
-   * the sandbox's `rate_limited` fault answers with (docs/platforms/simulators.md). Absent:
+   * the sandbox's `rate_limited` fault answers with (docs/platforms/simulators.md), at `now`
+   * (the simulators' clock, epoch ms). Absent:
    * a bare 429 with `Retry-After: 60`.
    */
-  rateLimited?: (c: Context) => Response;
+  rateLimited?: (c: Context, now: number) => Response;
 }
 
 export type SimulatorFactory = (deps: SandboxDeps) => Simulator;

@@ -3,7 +3,7 @@ import { formatInstant, type Platform, type SandboxFaults, type SandboxPost as S
 import type { DB } from '../store/database';
 import type { SandboxDeps } from './platform-module';
 import { simulatedPlatforms, simulators } from './registry';
-import { faultStage, type StagedHost } from './sandbox/fault-stage';
+import { faultStage, type AppliedFault, type StagedHost } from './sandbox/fault-stage';
 import type { SimulatedPost } from './shared/sim/sandbox-post-sink';
 
 /**
@@ -21,6 +21,8 @@ export interface SandboxStageOptions {
   faults?: () => SandboxFaults;
   /** Default Math.random. */
   random?: () => number;
+  /** Told of every fault applied (the daemon logs them). */
+  onFault?: (fault: AppliedFault) => void;
 }
 
 /** The sandbox app and every host its simulators answer for (each also served at its own origin, sandbox-origins.ts). */
@@ -29,7 +31,7 @@ export function createSandbox(deps: SandboxDeps, factories = simulators(), optio
   const hosts: string[] = [];
   const staged = new Map<string, StagedHost>();
   // Every call meets the stage first: faults set by the users and for all (a no-op when none are set).
-  app.use('*', faultStage({ db: deps.db, hosts: staged, global: options.faults ?? (() => ({})), ...(options.random ? { random: options.random } : {}) }));
+  app.use('*', faultStage({ db: deps.db, now: () => deps.clock.now(), hosts: staged, global: options.faults ?? (() => ({})), ...(options.random ? { random: options.random } : {}), ...(options.onFault ? { onFault: options.onFault } : {}) }));
   for (const make of factories) {
     const sim = make(deps);
     app.route('/', sim.app);

@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, MiddlewareHandler } from 'hono';
-import { effectiveSandboxFault, type Platform, type SandboxFaults, type SandboxFaultSpec } from '@socialpub/core';
+import { effectiveSandboxFault, type Platform, type SandboxFaultKind, type SandboxFaults, type SandboxFaultSpec } from '@socialpub/core';
 import type { DB } from '../../store/database';
 import { sandboxAccountKey } from '../shared/is-sandbox-token';
 import { trackMade } from '../shared/sim/made-in-request';
@@ -11,17 +11,31 @@ export interface StagedHost {
   /** The platforms this host serves (graph.facebook.com: facebook and instagram). */
   platforms: readonly Platform[];
   /** The platform's own 429 (body and rate-limit headers); default: a bare 429 with Retry-After. */
-  rateLimited?: ((c: Context) => Response) | undefined;
+  rateLimited?: ((c: Context, now: number) => Response) | undefined;
 }
 
 export interface FaultStageOptions {
   db: DB | null;
+  /** The simulators' clock (rate-limit reset times). */
+  now: () => number;
   /** host -> what it serves. */
   hosts: ReadonlyMap<string, StagedHost>;
   /** Faults for every user (environment, config file). */
   global: () => SandboxFaults;
   /** Default Math.random (tests fix it). */
   random?: () => number;
+  /** Told of every fault applied (the daemon logs them; tests count them). */
+  onFault?: (fault: AppliedFault) => void;
+}
+
+/** A fault a call met: its kind (or `latency` with the ms waited), the platform and the call. */
+export interface AppliedFault {
+  kind: SandboxFaultKind | 'latency';
+  platform: Platform | null;
+  method: string;
+  path: string;
+  userId: string | null;
+  latencyMs?: number;
 }
 
 type Socket = { destroy(): void; resetAndDestroy?: () => void; destroyed?: boolean; once?(e: 'close', f: () => void): void };
@@ -75,20 +89,32 @@ export function faultStage(opts: FaultStageOptions): MiddlewareHandler {
     const spec = effectiveSandboxFault(platform, global, user);
     if (isEmpty(spec)) return next();
 
+    const told = (kind: AppliedFault['kind'], latencyMs?: number) =>
+      opts.onFault?.({ kind, platform, method: c.req.method, path: c.req.path, userId: owner?.userId ?? null, ...(latencyMs !== undefined ? { latencyMs } : {}) });
     if (spec.latency_ms) {
       const { min, max } = spec.latency_ms;
-      await sleep(min + Math.floor(random() * (max - min + 1)));
+      const ms = min + Math.floor(random() * (max - min + 1));
+      told('latency', ms);
+      await sleep(ms);
     }
     const r = random();
     let edge = 0;
-    const hit = (share: number | undefined) => (share ? r < (edge += share) : false);
-    if (hit(spec.reset)) return reset(c);
-    if (hit(spec.timeout)) return hold(c);
-    if (hit(spec.server_error)) return serverError(c);
-    if (hit(spec.rate_limited)) return staged.rateLimited ? staged.rateLimited(c) : c.body(null, 429, { 'retry-after': '60' });
+    const hit = (kind: SandboxFaultKind) => {
+      const share = spec[kind];
+      if (!share || !(r < (edge += share))) return false;
+      told(kind);
+      return true;
+    };
+    if (hit('reset')) return reset(c);
+    if (hit('timeout')) return hold(c);
+    if (hit('server_error')) return serverError(c);
+    if (hit('rate_limited')) return staged.rateLimited ? staged.rateLimited(c, opts.now()) : c.body(null, 429, { 'retry-after': '60' });
     if (!spec.unanswered) return next();
     const { madePost } = await trackMade(() => next());
-    if (madePost && random() < spec.unanswered) return reset(c);
+    if (madePost && random() < spec.unanswered) {
+      told('unanswered');
+      return reset(c);
+    }
   };
 }
 

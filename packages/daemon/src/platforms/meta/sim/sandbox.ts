@@ -17,10 +17,10 @@ export function metaSandbox(deps: SandboxDeps): Simulator {
  * Graph's throttle: error code 4 ("Application request limit reached", transient) with the
  * usage headers Meta sends (`X-App-Usage`, `X-Business-Use-Case-Usage` at 100%), as a 429.
  */
-function rateLimited(c: Context): Response {
+function rateLimited(c: Context, now: number): Response {
   const full = { call_count: 100, total_cputime: 100, total_time: 100 };
   return c.json(
-    { error: { message: '(#4) Application request limit reached', type: 'OAuthException', is_transient: true, code: 4, fbtrace_id: `Sim${Date.now().toString(36)}` } },
+    { error: { message: '(#4) Application request limit reached', type: 'OAuthException', is_transient: true, code: 4, fbtrace_id: `Sim${now.toString(36)}` } },
     429,
     {
       'x-app-usage': JSON.stringify(full),

@@ -17,6 +17,6 @@ export function tiktokSandbox(deps: SandboxDeps): Simulator {
 }
 
 /** TikTok's 429: its envelope with `rate_limit_exceeded` (TikTok sends no rate-limit headers; a log id like every answer). */
-function rateLimited(c: Context): Response {
-  return c.json({ data: {}, error: { code: 'rate_limit_exceeded', message: 'The API rate limit was exceeded.', log_id: `sim${Date.now().toString(36)}` } }, 429);
+function rateLimited(c: Context, now: number): Response {
+  return c.json({ data: {}, error: { code: 'rate_limit_exceeded', message: 'The API rate limit was exceeded.', log_id: `sim${now.toString(36)}` } }, 429);
 }

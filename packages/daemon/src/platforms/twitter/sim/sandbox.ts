@@ -13,8 +13,8 @@ export function twitterSandbox(deps: SandboxDeps): Simulator {
 }
 
 /** X's 429 (code 88) with its x-rate-limit-* headers: the window used up, resetting in 15 minutes. */
-function rateLimited(c: Context): Response {
-  const reset = Math.ceil(Date.now() / 1000) + 15 * 60;
+function rateLimited(c: Context, now: number): Response {
+  const reset = Math.ceil(now / 1000) + 15 * 60;
   // The simulator's own 429 body (its per-endpoint windows answer the same).
   return c.body(JSON.stringify({ code: 88, message: 'Too Many Requests: rate limit exceeded' }), 429, {
     'content-type': 'application/json',

@@ -13,7 +13,7 @@ export function youtubeSandbox(deps: SandboxDeps): Simulator {
 }
 
 /** Google's 429 (`rateLimitExceeded`, domain usageLimits) with its Retry-After. */
-function rateLimited(c: Context): Response {
+function rateLimited(c: Context, _now: number): Response {
   const message = 'The request cannot be completed because you have exceeded your quota.';
   return c.json({ error: { code: 429, message, errors: [{ message, domain: 'usageLimits', reason: 'rateLimitExceeded' }], status: 'RESOURCE_EXHAUSTED' } }, 429, { 'retry-after': '60' });
 }
