@@ -19,6 +19,14 @@ export function defineSandbox(program: Program, kit: Kit): void {
       .action(async () => (await import('./sandbox/endpoints')).sandboxEndpoints(kit.ctx())),
     ['socialpub sandbox endpoints', 'socialpub sandbox endpoints --json'],
   );
+  examples(
+    sandbox
+      .command('serve')
+      .description('run only the platform simulators in the foreground (no daemon), printing their origins; Ctrl-C stops them')
+      .option('--port <port>', 'the port of /sandbox/<host>/... on 127.0.0.1 (default: any free one)')
+      .action(async (o) => (await import('./sandbox/serve')).sandboxServe(kit.ctx(), o)),
+    ['socialpub sandbox serve', 'socialpub sandbox serve --port 8790 --json'],
+  );
   const faults = examples(
     sandbox.command('faults').description('latency and faults your sandbox connections meet: rehearse 429s, outages, timeouts and lost answers (docs/platforms/simulators.md)'),
     ['socialpub sandbox faults set twitter:429=0.5 latency=200-400', 'socialpub sandbox faults show', 'socialpub sandbox faults clear'],
