@@ -48,5 +48,7 @@ export async function sandboxServe(ctx: Ctx, { port }: { port?: string | undefin
   } finally {
     stop.dispose();
     await served.close();
+    // The pipe from the daemon would keep the process alive.
+    if (child) ctx.io.stdin.destroy();
   }
 }
