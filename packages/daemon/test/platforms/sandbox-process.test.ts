@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openAdmin } from '../../src/admin/index';
 import { resolveConfig } from '../../src/config';
 import { startDaemon, type DaemonHandle } from '../../src/daemon';
-import { listSandboxPosts, readSandboxEndpoints } from '../../src/platforms/sandbox';
+import { createSandbox, listSandboxPosts, readSandboxEndpoints } from '../../src/platforms/sandbox';
+import { systemClock } from '../../src/util/clock';
 import { createLogger } from '../../src/util/logger';
 import { useTempDirs } from '../support/temp-dirs';
 
@@ -51,6 +52,8 @@ describe('the simulators in their own process', () => {
     expect(daemon.sandbox.mode).toBe('process');
     expect(daemon.sandbox.pid).not.toBe(process.pid);
     const origins = readSandboxEndpoints(daemon.store.db);
+    // Every simulator of the platform registry, none listed by hand (platforms added elsewhere come along).
+    expect(Object.keys(origins).sort()).toEqual(createSandbox({ db: null, clock: systemClock }).hosts.sort());
     expect(Object.keys(origins)).toEqual(expect.arrayContaining(['api.x.com', 'graph.facebook.com', 'graph.threads.net', 'open.tiktokapis.com', 'www.googleapis.com']));
 
     expect((await tweet(`${daemon.url}/sandbox/api.x.com`, 'through the daemon')).status).toBe(201);
@@ -87,6 +90,36 @@ describe('the simulators in their own process', () => {
     await daemon.close();
     expect(() => process.kill(pid, 0)).toThrow();
   }, 90_000);
+});
+
+describe('socialpub sandbox serve', () => {
+  it('runs only the simulators, prints where they are like `sandbox endpoints --json` plus their url, and stops on SIGTERM', async () => {
+    const dir = tempDir('sp-sandbox-serve-');
+    const child = spawn(SELF.file, [...SELF.args, 'sandbox', 'serve', '--port', '0', '--json', '--data-dir', dir], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((r) => child.on('exit', r));
+    closers.push(async () => {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await exited;
+    });
+    let out = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    const parsed = () => {
+      try {
+        return JSON.parse(out) as { url: string; endpoints: Record<string, string>; https_endpoints: Record<string, string>; ca_file: string };
+      } catch {
+        return null;
+      }
+    };
+    await until(() => parsed() !== null, 30_000);
+    const doc = parsed()!;
+    expect(doc.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(doc.ca_file).toMatch(/sandbox-tls\/cert\.pem$/);
+    expect(Object.keys(doc.https_endpoints)).toEqual(Object.keys(doc.endpoints));
+    expect((await tweet(`${doc.url}/sandbox/api.x.com`, 'served alone')).status).toBe(201);
+    expect((await tweet(doc.endpoints['api.x.com']!, 'served alone, at the origin')).status).toBe(201);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  }, 60_000);
 });
 
 /**
