@@ -15,7 +15,8 @@ export async function sandboxServe(ctx: Ctx, { port }: { port?: string | undefin
   const dataDir = await ctx.dataDir();
   const { serveSandbox, resolveConfig, createLogger, sandboxCertFile, SANDBOX_CHILD_ENV, SANDBOX_FAULTS_ENV } = await import('../../local/daemon-extras');
   const env = ctx.io.env as NodeJS.ProcessEnv;
-  const config = resolveConfig({ dataDir }, env);
+  // Loopback whatever SOCIALPUB_HOST says: the simulators never listen elsewhere (and need no TLS pair for it).
+  const config = resolveConfig({ dataDir, host: '127.0.0.1' }, env);
   // As the daemon's process: the faults it resolved (its flags and environment), and stop with it.
   const child = env[SANDBOX_CHILD_ENV] === '1';
   const handed = env[SANDBOX_FAULTS_ENV];
