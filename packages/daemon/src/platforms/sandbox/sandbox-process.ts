@@ -98,15 +98,13 @@ export async function startSandboxProcess(opts: SandboxProcessOptions): Promise<
         clearTimeout(timer);
         if (child === proc) child = null;
         if (!started) {
-          // A port taken since the last run: let the system pick the next time.
+          // Perhaps the last run's port was taken meanwhile: let the system pick the next time.
           port = 0;
+          // The first start's failure is the daemon's start failing; a restart's is retried (scheduleRestart).
           reject(new Error(`the sandbox process exited (${signal ?? code}) before serving: ${stderr.trim().slice(-500)}`));
-          if (closing) return;
-        }
-        if (closing || !started) {
-          if (!closing) scheduleRestart();
           return;
         }
+        if (closing) return;
         opts.log.warn('sandbox process stopped; starting it again', { code, signal, uptime_ms: Date.now() - startedAt });
         if (Date.now() - startedAt > 30_000) delay = opts.restartDelayMs ?? 250;
         scheduleRestart();
@@ -121,7 +119,9 @@ export async function startSandboxProcess(opts: SandboxProcessOptions): Promise<
         if (closing) return resolve();
         restarts += 1;
         launch().then(resolve, (e: unknown) => {
-          opts.log.error('sandbox process did not start', { error: (e as Error).message });
+          opts.log.error('sandbox process did not start; trying again', { error: (e as Error).message });
+          if (closing) return resolve();
+          scheduleRestart();
           resolve(readyNow);
         });
       }, wait);
