@@ -64,6 +64,15 @@ describe('the fault stage', () => {
     expect(fb.status).toBe(429);
     expect(JSON.parse(fb.headers.get('x-app-usage')!)).toEqual({ call_count: 100, total_cputime: 100, total_time: 100 });
     expect(((await fb.json()) as { error: { code: number; is_transient: boolean } }).error).toMatchObject({ code: 4, is_transient: true });
+    // TikTok's envelope and Google's error, for any caller (`all`).
+    const w2 = world({ all: { rate_limited: 1 } });
+    const tt = await w2.app.request('/open.tiktokapis.com/v2/user/info/', { headers: { authorization: 'Bearer sandbox-test' } });
+    expect(tt.status).toBe(429);
+    expect(((await tt.json()) as { error: { code: string } }).error.code).toBe('rate_limit_exceeded');
+    const yt = await w2.app.request('/www.googleapis.com/youtube/v3/channels?part=snippet&mine=true', { headers: { authorization: 'Bearer sandbox-test' } });
+    expect(yt.status).toBe(429);
+    expect(yt.headers.get('retry-after')).toBe('60');
+    expect(((await yt.json()) as { error: { errors: { reason: string }[] } }).error.errors[0]!.reason).toBe('rateLimitExceeded');
   });
 
   it('a call without a sandbox connection meets only the faults for every platform, a platform\'s fields override all\'s', async () => {
