@@ -76,3 +76,42 @@ describe('socialpub sandbox endpoints', () => {
     expect(human.stdout).toContain(`NODE_EXTRA_CA_CERTS=${json.ca_file}`);
   });
 });
+
+describe('socialpub sandbox faults', () => {
+  it('sets, shows and clears the caller\'s faults; a made-but-unanswered X post still ends as one published post', async () => {
+    const set = await t.run('sandbox faults set twitter:unanswered=1 latency=20-40 --json');
+    expect(set.code, set.stderr).toBe(0);
+    expect(set.json<{ faults: unknown }>().faults).toEqual({ twitter: { unanswered: 1 }, all: { latency_ms: { min: 20, max: 40 } } });
+    const human = await t.run('sandbox faults show');
+    expect(human.stdout).toMatch(/you\s+twitter\s+100%/);
+    expect(human.stdout).toMatch(/you\s+all\s+20-40 ms/);
+
+    const text = `lost answer ${Date.now()}`;
+    const r = await t.run(`publish "${text}" -p twitter --now --wait --json`);
+    expect(r.code, r.stderr).toBe(0);
+    const post = r.json<Post>();
+    expect(post.targets.map((x) => x.status)).toEqual(['published']);
+    const posts = (await t.run('sandbox posts --platform twitter --json')).json<{ posts: { post_url: string; body: Record<string, unknown> }[] }>().posts;
+    const mine = posts.filter((p) => p.body.text === text);
+    expect(mine).toHaveLength(1);
+    expect(post.targets[0]!.post_url).toBe(mine[0]!.post_url);
+
+    // Adding keeps what was there; clearing one platform keeps the rest.
+    expect((await t.run('sandbox faults set threads:5xx=10% --json')).json<{ faults: Record<string, unknown> }>().faults).toEqual({
+      twitter: { unanswered: 1 },
+      all: { latency_ms: { min: 20, max: 40 } },
+      threads: { server_error: 0.1 },
+    });
+    expect((await t.run('sandbox faults clear --platform twitter --json')).json<{ faults: Record<string, unknown> }>().faults).toEqual({
+      all: { latency_ms: { min: 20, max: 40 } },
+      threads: { server_error: 0.1 },
+    });
+    expect((await t.run('sandbox faults clear --json')).json<{ faults: Record<string, unknown> }>().faults).toEqual({});
+    expect((await t.run('sandbox faults show')).stdout).toContain('no sandbox faults');
+
+    const bad = await t.run('sandbox faults set twitter:429=2');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('a share must be 0 to 1');
+    expect((await t.run('sandbox faults set myspace:reset=1')).code).toBe(2);
+  }, 60_000);
+});

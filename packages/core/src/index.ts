@@ -17,6 +17,7 @@ export * from './schemas/events';
 export * from './schemas/zoned';
 export * from './schemas/time-resources';
 export * from './schemas/sandbox';
+export * from './schemas/sandbox-faults';
 export * from './schemas/takedown';
 export * from './schemas/tiktok-creator-info';
 export * from './schemas/dashboard';

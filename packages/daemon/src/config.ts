@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { mergeSandboxFaults, parseSandboxFaultsList, parseSandboxLatencyList, SandboxFaultsSchema, type SandboxFaults } from '@socialpub/core';
 import { parsePublishConcurrency, publishConcurrencyPairs, type PublishConcurrency } from './publish-concurrency';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -90,6 +91,12 @@ export interface DaemonConfig {
   eventRetentionMs: number;
   /** Caps of targets in flight per connection, per platform and in all (SOCIALPUB_PUBLISH_CONCURRENCY; docs/scheduling.md). */
   publishConcurrency: PublishConcurrency;
+  /**
+   * Latency and faults every sandbox call meets, for all users (SOCIALPUB_SANDBOX_LATENCY_MS,
+   * SOCIALPUB_SANDBOX_FAULTS over config.json's `sandbox_faults`; docs/platforms/simulators.md).
+   * Absent: none.
+   */
+  sandboxFaults?: SandboxFaults;
   /** Platform settings (SOCIALPUB_GRAPH_VERSION, SOCIALPUB_INSTAGRAM_MAX_HASHTAGS, SOCIALPUB_TIKTOK_*, SOCIALPUB_YOUTUBE_PRIVACY_STATUS). */
   platforms: PlatformsConfig;
 }
@@ -206,9 +213,11 @@ export interface ConfigFile {
   event_retention_days?: number;
   /** `{ "connection": 4, "platform": 256, "global": 1024, "twitter": 32 }`: caps of targets in flight. */
   publish_concurrency?: Record<string, number>;
+  /** `{ "all": { "latency_ms": { "min": 200, "max": 400 } }, "twitter": { "rate_limited": 0.1 } }`: faults of every sandbox call (the API's shape). */
+  sandbox_faults?: SandboxFaults;
 }
 
-const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync', 'webhook_allow_private', 'event_retention_days', 'publish_concurrency']);
+const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync', 'webhook_allow_private', 'event_retention_days', 'publish_concurrency', 'sandbox_faults']);
 const LOG_LEVELS = new Set<string>(['debug', 'info', 'warn', 'error', 'silent']);
 
 /**
@@ -247,6 +256,10 @@ export function readConfigFile(dataDir: string): ConfigFile {
   if (pc !== undefined) {
     if (!pc || typeof pc !== 'object' || Array.isArray(pc)) throw bad('publish_concurrency', 'an object like { "connection": 4, "platform": 256, "global": 1024 }');
     parsePublishConcurrency(Object.entries(pc), `${path}: publish_concurrency`, (m) => new ConfigError(m));
+  }
+  if (o.sandbox_faults !== undefined) {
+    const faults = SandboxFaultsSchema.safeParse(o.sandbox_faults);
+    if (!faults.success) throw bad('sandbox_faults', `faults like { "all": { "latency_ms": { "min": 200, "max": 400 } } } (${faults.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')})`);
   }
   const limits = o.rate_limits;
   if (limits !== undefined && limits !== 'off') {
@@ -363,7 +376,25 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     eventRetentionMs,
     publishConcurrency,
     platforms: platformsFromEnv(env),
+    sandboxFaults: sandboxFaultsFrom(file, env),
   };
+}
+
+/** config.json's `sandbox_faults`, with SOCIALPUB_SANDBOX_LATENCY_MS and then SOCIALPUB_SANDBOX_FAULTS laid over it. */
+export function sandboxFaultsFrom(file: ConfigFile, env: NodeJS.ProcessEnv): SandboxFaults {
+  const parse = (fn: () => SandboxFaults) => {
+    try {
+      return fn();
+    } catch (e) {
+      throw new ConfigError((e as Error).message);
+    }
+  };
+  const latency = env.SOCIALPUB_SANDBOX_LATENCY_MS?.trim() ? parse(() => parseSandboxLatencyList(env.SOCIALPUB_SANDBOX_LATENCY_MS!)) : {};
+  const faults = env.SOCIALPUB_SANDBOX_FAULTS?.trim() ? parse(() => parseSandboxFaultsList(env.SOCIALPUB_SANDBOX_FAULTS!)) : {};
+  const merged = mergeSandboxFaults(mergeSandboxFaults(file.sandbox_faults ?? {}, latency), faults);
+  const checked = SandboxFaultsSchema.safeParse(merged);
+  if (!checked.success) throw new ConfigError(`sandbox faults: ${checked.error.issues.map((i) => i.message).join('; ')}`);
+  return checked.data;
 }
 
 /** The platform settings the environment gives; unset ones keep each platform's default. */

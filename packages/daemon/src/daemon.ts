@@ -19,6 +19,9 @@ import { createPublishing } from './publisher/create-publishing';
 import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
 import { sandboxCertificate } from './platforms/sandbox-tls';
 import { startSandboxOrigins, type SandboxEndpoints } from './platforms/sandbox-origins';
+import type { AppliedFault } from './platforms/sandbox/fault-stage';
+import { sandboxProxy } from './platforms/sandbox/sandbox-proxy';
+import { startSandboxProcess, type SandboxProcess, type SelfCommand } from './platforms/sandbox/sandbox-process';
 import { TokenRefresher } from './connect/token-refresher';
 import type { MediaLookup, SchedulerHooks } from './services';
 import { startCheckpointer } from './store/checkpointer';
@@ -51,6 +54,13 @@ export interface StartOptions {
    * keeps serving (util/process-guard.ts) until close().
    */
   guardProcess?: boolean;
+  /**
+   * Run the simulators in a process of their own, this command with `sandbox serve`
+   * (the CLI's `daemon run` gives `socialpub` itself): a busy sandbox then takes nothing
+   * from the publisher's event loop. Default: in this process (tests, whose clock the
+   * simulators share).
+   */
+  sandboxProcess?: SelfCommand;
 }
 
 export interface DaemonHandle {
@@ -59,6 +69,8 @@ export interface DaemonHandle {
   port: number;
   store: Store;
   app: Hono<AppEnv>;
+  /** Where the simulators run: `process` (their own, `pid`; restarted if it dies) or `in-process`; `url` serves `/sandbox/<host>/...`. */
+  sandbox: { mode: 'process' | 'in-process'; readonly url: string; readonly pid: number | null; readonly restarts: number };
   /** Stops accepting requests, stops the background parts, closes the database. Idempotent. */
   close(): Promise<void>;
 }
@@ -104,6 +116,18 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const store = createStore(db, { secrets, clock, sync: config.sqliteSync });
   stops.push(() => store.commits.close());
   const adapters = opts.adapters ?? createAdapters(config.platforms);
+  // The simulators: their own process (the daemon's by default), else served from here.
+  let sandboxChild: SandboxProcess | null = null;
+  if (opts.sandboxProcess) {
+    try {
+      sandboxChild = await startSandboxProcess({ command: opts.sandboxProcess, dataDir: config.dataDir, log: logger, faults: config.sandboxFaults ?? {} });
+    } catch (e) {
+      for (const stop of stops.reverse()) await stop();
+      throw e;
+    }
+    const child = sandboxChild;
+    stops.push(() => child.close());
+  }
 
   // Media preparation: prepared URLs live under the public URL, else the listen address (known once listening).
   let listenUrl = `http://${config.host}:${config.port}`;
@@ -123,8 +147,11 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const mediaLookup: MediaLookup = media.lookup;
   const mediaRoutes: Hono<AppEnv> | undefined = media.mediaRoutes;
   const fileRoutes: Hono | undefined = media.fileRoutes;
-  const sandboxParts = createSandbox({ db, clock });
-  const sandbox: Hono | undefined = sandboxParts.app;
+  const onFault = (f: AppliedFault) => logger.info('sandbox fault', { fault: f.kind, platform: f.platform, method: f.method, path: f.path, ...(f.latencyMs !== undefined ? { latency_ms: f.latencyMs } : {}) });
+  const sandboxParts = sandboxChild ? null : createSandbox({ db, clock }, undefined, { faults: () => config.sandboxFaults ?? {}, onFault });
+  const sandbox: Hono | undefined = sandboxChild ? sandboxProxy(() => sandboxChild.url) : sandboxParts!.app;
+  // Where the adapters reach the simulators: the process's own loopback URL, else this daemon (or its TLS-free loopback listener).
+  const simulatorsUrl = () => (sandboxChild ? sandboxChild.url : (sandboxUrl ?? listenUrl));
   // Scheduler and publisher: started once listening (sandbox URLs need the port), stopped before the store closes.
   const publishing = createPublishing({
     db,
@@ -136,7 +163,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     log: logger,
     publisher: {
       publicBaseUrl: config.publicUrl,
-      sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(sandboxUrl ?? listenUrl, host),
+      sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(simulatorsUrl(), host),
       ...publisherConcurrencyOptions(config.publishConcurrency),
     },
   });
@@ -181,7 +208,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     mediaRoutes,
     fileRoutes,
     sandbox,
-    sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(sandboxUrl ?? listenUrl, host),
+    sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(simulatorsUrl(), host),
     hub: events.hub,
     webhookQueued: () => events.deliverer.pump(),
     ...(opts.webhookResolve ? { webhookResolve: opts.webhookResolve } : {}),
@@ -211,14 +238,22 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // URLs: a wildcard listen address is not an address to connect to, loopback is.
   const selfHost = config.host === '0.0.0.0' ? '127.0.0.1' : config.host === '::' ? '[::1]' : hostInUrl;
   listenUrl = `${config.tls ? 'https' : 'http'}://${selfHost}:${port}`;
-  if (config.tls && sandbox) {
+  if (config.tls && sandboxParts) {
     const internal = await listenForSandbox(sandbox);
     stops.push(internal.close);
     sandboxUrl = internal.url;
   }
   // Each simulated host at a loopback origin of its own (the ports of the last run when free), for any client.
   try {
-    const origins = await startSandboxOrigins(sandboxParts.app, sandboxParts.hosts, {
+    // The simulators' process serves (and records) these itself.
+    if (sandboxParts) await serveOrigins(sandboxParts);
+  } catch (e) {
+    server.close();
+    for (const stop of stops.reverse()) await stop();
+    throw e;
+  }
+  async function serveOrigins(parts: { app: Hono; hosts: string[] }) {
+    const origins = await startSandboxOrigins(parts.app, parts.hosts, {
       previous: store.settings.get<SandboxEndpoints>('global', SANDBOX_ENDPOINTS_KEY) ?? {},
       previousHttps: store.settings.get<SandboxEndpoints>('global', SANDBOX_HTTPS_ENDPOINTS_KEY) ?? {},
       tls: await sandboxCertificate(config.dataDir),
@@ -226,10 +261,6 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     stops.push(() => origins.close());
     store.settings.set('global', SANDBOX_ENDPOINTS_KEY, origins.endpoints);
     store.settings.set('global', SANDBOX_HTTPS_ENDPOINTS_KEY, origins.httpsEndpoints);
-  } catch (e) {
-    server.close();
-    for (const stop of stops.reverse()) await stop();
-    throw e;
   }
   await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
   await publishing.start(); // reconciles what a previous run left in flight, then fires overdue targets in due order
@@ -261,6 +292,18 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     port,
     store,
     app,
+    sandbox: {
+      mode: sandboxChild ? 'process' : 'in-process',
+      get url() {
+        return simulatorsUrl();
+      },
+      get pid() {
+        return sandboxChild ? sandboxChild.pid : process.pid;
+      },
+      get restarts() {
+        return sandboxChild?.restarts ?? 0;
+      },
+    },
     close() {
       closing ??= (async () => {
         clearInterval(maintenance);

@@ -22,6 +22,7 @@ export {
   QueueNextResponseSchema,
   QueueResponseSchema,
   SandboxPostsResponseSchema,
+  SandboxFaultsResponseSchema,
   SeriesCancelResponseSchema,
   SeriesListResponseSchema,
   SeriesResponseSchema,

@@ -54,6 +54,17 @@ describe('the SDK against the real daemon', () => {
     expect(byName.twitter?.default_type).toBe('tweet');
   });
 
+  it('sets, reads and clears the sandbox faults, and a refused body is a BadRequestError naming the field', async () => {
+    const faults = { all: { latency_ms: { min: 5, max: 10 } }, threads: { rate_limited: 0.5 } };
+    expect(await client.sandbox.setFaults(faults)).toEqual({ success: true, faults, global: {} });
+    expect((await client.sandbox.faults()).faults).toEqual(faults);
+    const refused = await client.sandbox.setFaults({ twitter: { reset: 2 } }).catch((e: unknown) => e);
+    expect(refused).toBeInstanceOf(BadRequestError);
+    expect(JSON.stringify(refused)).toContain('reset must be a share of calls from 0 to 1');
+    expect(await client.sandbox.clearFaults()).toEqual({ success: true, faults: {}, global: {} });
+    expect((await client.sandbox.faults()).faults).toEqual({});
+  });
+
   it('validates a request without storing it, with the daemon’s verdict', async () => {
     const ok = await client.content.validate({ caption: 'fits', platforms: ['twitter'], publish_now: true });
     expect(ok.valid).toBe(true);

@@ -50,6 +50,7 @@ import { healthRoutes } from './routes/health';
 import { platformsRoutes } from './routes/platforms';
 import { tiktokCreatorInfoRoutes } from './routes/tiktok-creator-info';
 import type { ConnectionCallDeps } from '../platforms/connection-call';
+import { sandboxFaultsRoutes } from './routes/sandbox-faults';
 import { sandboxPostsRoutes } from './routes/sandbox-posts';
 import { scheduledRoutes } from './routes/scheduled';
 import { webhooksRoutes } from './routes/webhooks';
@@ -252,6 +253,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/connections`, connectionsRoutes({ ...routeDeps, connects }));
   app.route(`${API_PREFIX}/review-links/public`, publicReviewRoutes({ ...routeDeps, limits, address: addressOf }));
   app.route(`${API_PREFIX}/review-links`, reviewLinksRoutes(routeDeps));
+  app.route(`${API_PREFIX}/sandbox/faults`, sandboxFaultsRoutes(routeDeps));
   // MCP (Streamable HTTP): the same keys, and each tool call is the REST call it stands for,
   // made in-process, so it meets that call's rate-limit class and rules.
   const sessions = deps.mcpSessions ?? new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });

@@ -329,6 +329,28 @@ export function openApiDocument(): Json {
           responses: { 200: limited(ok('SandboxPostsResponse')), ...pick(400, 401, 429, 500, 503) },
         },
       },
+      [p('/sandbox/faults')]: {
+        get: {
+          operationId: 'getSandboxFaults',
+          summary: "The latency and faults the caller's sandbox connections meet (extension), and those the daemon applies to everyone",
+          tags: ['platforms'],
+          responses: { 200: limited(ok('SandboxFaultsResponse')), ...pick(401, 429, 500, 503) },
+        },
+        put: {
+          operationId: 'setSandboxFaults',
+          summary: "Replace the caller's sandbox faults (extension): latency ranges and shares of 5xx, 429, timeouts, resets and made-but-unanswered calls, for all platforms or per platform",
+          description: 'The simulators read them on every call: the next sandbox call of the caller meets them. `{ "faults": {} }` clears them. See docs/platforms/simulators.md for what the daemon does in each case.',
+          tags: ['platforms'],
+          requestBody: { required: true, content: json(ref('SandboxFaultsRequest')) },
+          responses: { 200: limited(ok('SandboxFaultsResponse')), ...pick(400, 401, 413, 415, 429, 500, 503) },
+        },
+        delete: {
+          operationId: 'clearSandboxFaults',
+          summary: "Clear the caller's sandbox faults (extension)",
+          tags: ['platforms'],
+          responses: { 200: limited(ok('SandboxFaultsResponse')), ...pick(401, 429, 500, 503) },
+        },
+      },
       [p('/media/prepare')]: {
         post: {
           operationId: 'prepareMedia',

@@ -1,5 +1,5 @@
 import type { Got } from 'got';
-import type { Hono } from 'hono';
+import type { Context, Hono } from 'hono';
 import type { Platform, PlatformInfo } from '@socialpub/core';
 import type { ConnectIO } from '../connect/connect-io';
 import type { DB } from '../store/database';
@@ -61,6 +61,13 @@ export interface SandboxDeps {
 export interface Simulator {
   hosts: readonly string[];
   app: Hono;
+  /**
+   * The platform's own "too many requests" answer (status, body, rate-limit headers), which
+   * the sandbox's `rate_limited` fault answers with (docs/platforms/simulators.md), at `now`
+   * (the simulators' clock, epoch ms). Absent:
+   * a bare 429 with `Retry-After: 60`.
+   */
+  rateLimited?: (c: Context, now: number) => Response;
 }
 
 export type SimulatorFactory = (deps: SandboxDeps) => Simulator;

@@ -33,6 +33,11 @@ export function simulators(): SimulatorFactory[] {
   return [...new Set(PLATFORMS.map((m) => m.simulator))];
 }
 
+/** The platforms a simulator stands in for (the Meta one: instagram, facebook, threads). */
+export function simulatedPlatforms(factory: SimulatorFactory): Platform[] {
+  return PLATFORMS.filter((m) => m.simulator === factory).map((m) => m.platform);
+}
+
 /** The background token refreshers of the platforms that have one. */
 export function refreshers(): Refresher[] {
   return PLATFORMS.flatMap((m) => (m.refresher ? [m.refresher] : []));

@@ -35,12 +35,23 @@ export async function startSandboxOrigins(sandbox: Hono, hosts: readonly string[
   const servers: ServerType[] = [];
   const endpoints: SandboxEndpoints = {};
   const httpsEndpoints: SandboxEndpoints = {};
-  const close = () => Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve())))).then(() => undefined);
+  // Open connections too (a call a `timeout` fault holds would otherwise keep the close waiting).
+  const close = () =>
+    Promise.all(
+      servers.map(
+        (s) =>
+          new Promise<void>((resolve) => {
+            s.close(() => resolve());
+            (s as { closeAllConnections?: () => void }).closeAllConnections?.();
+          }),
+      ),
+    ).then(() => undefined);
   const serveAt = async (host: string, previous: string | undefined, tls: SandboxOriginsOptions['tls']): Promise<number> => {
-    const fetch = (req: Request) => {
+    // The node-server env (the socket) goes along: the fault stage resets and holds connections.
+    const fetch = (req: Request, env?: unknown) => {
       const url = new URL(req.url);
       if (url.pathname !== `/${host}` && !url.pathname.startsWith(`/${host}/`)) url.pathname = `/${host}${url.pathname}`;
-      return sandbox.fetch(new Request(url, req));
+      return sandbox.fetch(new Request(url, req), env);
     };
     const wanted = Number(new URL(previous ?? 'http://127.0.0.1:0').port) || 0;
     const server = (await listen(fetch, wanted, tls).catch(() => (wanted ? listen(fetch, 0, tls) : Promise.reject(new Error(`cannot serve ${host}`))))) as ServerType;
@@ -59,7 +70,7 @@ export async function startSandboxOrigins(sandbox: Hono, hosts: readonly string[
   return { endpoints, httpsEndpoints, close };
 }
 
-async function listen(fetch: (req: Request) => Response | Promise<Response>, port: number, tls?: { cert: string; key: string }): Promise<ServerType> {
+async function listen(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, port: number, tls?: { cert: string; key: string }): Promise<ServerType> {
   const server = serve({ fetch, hostname: '127.0.0.1', port, ...(tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {}) });
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);

@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
-import { formatInstant, type Platform, type SandboxPost as SandboxPostView } from '@socialpub/core';
+import { formatInstant, type Platform, type SandboxFaults, type SandboxPost as SandboxPostView } from '@socialpub/core';
 import type { DB } from '../store/database';
 import type { SandboxDeps } from './platform-module';
-import { simulators } from './registry';
+import { simulatedPlatforms, simulators } from './registry';
+import { faultStage, type AppliedFault, type StagedHost } from './sandbox/fault-stage';
 import { sandboxCaller } from './shared/sim/sandbox-caller';
 import type { SimulatedPost } from './shared/sim/sandbox-post-sink';
 
@@ -11,20 +12,35 @@ import type { SimulatedPost } from './shared/sim/sandbox-post-sink';
  * The daemon mounts it at `/sandbox`, so a sandbox connection's `ctx.baseUrl(host)` is
  * `<daemon url>/sandbox/<host>`.
  */
-export function createSandboxApp(deps: SandboxDeps, factories = simulators()): Hono {
-  return createSandbox(deps, factories).app;
+export function createSandboxApp(deps: SandboxDeps, factories = simulators(), options: SandboxStageOptions = {}): Hono {
+  return createSandbox(deps, factories, options).app;
+}
+
+/** The faults the sandbox applies (sandbox/fault-stage.ts); without them it answers like a platform on a perfect day. */
+export interface SandboxStageOptions {
+  /** Faults for every user (SOCIALPUB_SANDBOX_*, config.json); the users' own are read from `deps.db`. Default none. */
+  faults?: () => SandboxFaults;
+  /** Default Math.random. */
+  random?: () => number;
+  /** Told of every fault applied (the daemon logs them). */
+  onFault?: (fault: AppliedFault) => void;
 }
 
 /** The sandbox app and every host its simulators answer for (each also served at its own origin, sandbox-origins.ts). */
-export function createSandbox(deps: SandboxDeps, factories = simulators()): { app: Hono; hosts: string[] } {
+export function createSandbox(deps: SandboxDeps, factories = simulators(), options: SandboxStageOptions = {}): { app: Hono; hosts: string[] } {
   const app = new Hono();
   // Posts are recorded with the account key of the connection whose token made them.
   app.use('*', sandboxCaller());
   const hosts: string[] = [];
+  const staged = new Map<string, StagedHost>();
+  // Every call meets the stage first: faults set by the users and for all (a no-op when none are set).
+  app.use('*', faultStage({ db: deps.db, now: () => deps.clock.now(), hosts: staged, global: options.faults ?? (() => ({})), ...(options.random ? { random: options.random } : {}), ...(options.onFault ? { onFault: options.onFault } : {}) }));
   for (const make of factories) {
     const sim = make(deps);
     app.route('/', sim.app);
     hosts.push(...sim.hosts);
+    const platforms = simulatedPlatforms(make);
+    for (const host of sim.hosts) staged.set(host, { platforms, rateLimited: sim.rateLimited });
   }
   return { app, hosts };
 }

@@ -74,6 +74,9 @@ describe('rate classes, declared next to each route', () => {
       'GET /webhooks/:id/deliveries': 'webhooks',
       'POST /webhooks/:id/deliveries/:delivery_id/redeliver': 'webhook_send',
       'GET /sandbox/posts': 'sandbox',
+      'GET /sandbox/faults': 'sandbox',
+      'PUT /sandbox/faults': 'sandbox',
+      'DELETE /sandbox/faults': 'sandbox',
     });
   });
 

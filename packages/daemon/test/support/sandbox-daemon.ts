@@ -1,4 +1,4 @@
-import type { Platform } from '@socialpub/core';
+import type { Platform, SandboxFaults } from '@socialpub/core';
 import type { Defer } from './cleanups';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -13,6 +13,7 @@ import { createApp } from '../../src/http/app';
 import { createMedia } from '../../src/create-media';
 import { createAdapters } from '../../src/platforms/registry';
 import { createSandboxApp, sandboxBaseUrl } from '../../src/platforms/sandbox';
+import type { AppliedFault } from '../../src/platforms/sandbox/fault-stage';
 import { Publisher } from '../../src/publisher/publisher';
 import { Scheduler } from '../../src/scheduler/scheduler';
 import { openDatabase } from '../../src/store/database';
@@ -34,6 +35,12 @@ export interface SandboxDaemonOptions {
   simulators?: Parameters<typeof createSandboxApp>[1];
   /** The ManualClock's first instant. */
   start?: number;
+  /** Replaces the real adapters (e.g. with shorter request timeouts). */
+  adapters?: ReturnType<typeof createAdapters>;
+  /** Faults every sandbox call meets (as from SOCIALPUB_SANDBOX_* or config.json). */
+  sandboxFaults?: SandboxFaults;
+  /** Told of every fault the sandbox applies. */
+  onFault?: (fault: AppliedFault) => void;
 }
 
 export type SandboxDaemon = Awaited<ReturnType<typeof startSandboxDaemon>>;
@@ -51,7 +58,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   const media = createMedia({ db, dir: join(dir, 'media'), publicBaseUrl: PUBLIC, clock, allowPrivate: true });
   defer(() => media.stop());
   const queue = createTargetQueue(db);
-  const adapters = createAdapters();
+  const adapters = opts.adapters ?? createAdapters();
   // eslint-disable-next-line prefer-const
   let publisher: Publisher;
   const scheduler = new Scheduler({ queue, clock, onDue: (id) => publisher.dispatch(id) });
@@ -59,7 +66,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   let url = '';
   const app = createApp({
     db, store, config, clock, secrets, scheduler, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes,
-    sandbox: createSandboxApp({ db, clock }, opts.simulators),
+    sandbox: createSandboxApp({ db, clock }, opts.simulators, { faults: () => opts.sandboxFaults ?? {}, ...(opts.onFault ? { onFault: opts.onFault } : {}) }),
     sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host),
   });
   const server: ServerType = await new Promise((resolve) => {

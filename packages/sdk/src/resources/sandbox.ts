@@ -1,4 +1,4 @@
-import type { SandboxPostsQuery, SandboxPostsResponse } from '@socialpub/core';
+import type { SandboxFaults, SandboxFaultsResponse, SandboxPostsQuery, SandboxPostsResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { Resource } from './resource';
 
@@ -9,5 +9,23 @@ export class Sandbox extends Resource {
    */
   posts(params: SandboxPostsQuery = {}, options?: RequestOptions): Promise<SandboxPostsResponse> {
     return this.transport.request({ method: 'GET', path: '/sandbox/posts', query: { platform: params.platform, limit: params.limit }, schema: (s) => s.SandboxPostsResponseSchema }, options);
+  }
+
+  /** GET /sandbox/faults (extension): the latency and faults your sandbox connections meet, and those the daemon sets for everyone. */
+  faults(options?: RequestOptions): Promise<SandboxFaultsResponse> {
+    return this.transport.request({ method: 'GET', path: '/sandbox/faults', schema: (s) => s.SandboxFaultsResponseSchema }, options);
+  }
+
+  /**
+   * PUT /sandbox/faults (extension): replaces your sandbox faults, e.g.
+   * `{ all: { latency_ms: { min: 200, max: 400 } }, twitter: { rate_limited: 0.5 } }`; `{}` clears them.
+   */
+  setFaults(faults: SandboxFaults, options?: RequestOptions): Promise<SandboxFaultsResponse> {
+    return this.transport.request({ method: 'PUT', path: '/sandbox/faults', body: { faults }, schema: (s) => s.SandboxFaultsResponseSchema }, options);
+  }
+
+  /** DELETE /sandbox/faults (extension): your sandbox connections answer like a platform on a perfect day again. */
+  clearFaults(options?: RequestOptions): Promise<SandboxFaultsResponse> {
+    return this.transport.request({ method: 'DELETE', path: '/sandbox/faults', schema: (s) => s.SandboxFaultsResponseSchema }, options);
   }
 }

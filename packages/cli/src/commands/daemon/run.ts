@@ -31,7 +31,9 @@ export async function daemonRun(ctx: Ctx, flags: StartFlags): Promise<void> {
     ctx.io.env as NodeJS.ProcessEnv,
   );
   const logger = createLogger({ level: config.logLevel, write: (line) => void ctx.io.stderr.write(`${line}\n`) });
-  const daemon = await startDaemon(config, { logger });
+  // The simulators run in a process of their own (`socialpub sandbox serve`), off the publisher's event loop.
+  const { selfCommand } = await import('../../local/self-command');
+  const daemon = await startDaemon(config, { logger, sandboxProcess: selfCommand() });
   const stop = stopSignal(ctx.io);
   try {
     await writeDaemonState({

@@ -4,6 +4,7 @@ import type { DB } from '../../../store/database';
 import type { Clock } from '../../../util/clock';
 import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
 import { readBody } from '../../shared/read-body';
+import { noteMadePost } from '../../shared/sim/made-in-request';
 import { sandboxPostRemoval, sandboxPostSink, type PostRemovalSink, type SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { simState, type SimState, type TrackedMap } from '../../shared/sim/sim-state';
 import type { GraphErrorBody } from '../graph-client';
@@ -321,6 +322,8 @@ export class MetaSimState {
     const full: SimPost = { ...post, createdAt: this.clock.now() };
     this.posts.push(full);
     this.#persistPost?.(full);
+    // The sandbox's fault stage loses the answer of a call that made a post ("made but unanswered").
+    noteMadePost();
     return full;
   }
 

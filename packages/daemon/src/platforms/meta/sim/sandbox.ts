@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import type { SandboxDeps, Simulator } from '../../platform-module';
 import { META_SIMULATOR_HOSTS, MetaSimulator } from './simulator';
 
@@ -9,5 +10,21 @@ import { META_SIMULATOR_HOSTS, MetaSimulator } from './simulator';
  */
 export function metaSandbox(deps: SandboxDeps): Simulator {
   const sim = new MetaSimulator({ clock: deps.clock, db: deps.db, config: { imageProcessingMs: 0, videoProcessingMs: 15_000 } });
-  return { hosts: META_SIMULATOR_HOSTS, app: sim.app };
+  return { hosts: META_SIMULATOR_HOSTS, app: sim.app, rateLimited };
+}
+
+/**
+ * Graph's throttle: error code 4 ("Application request limit reached", transient) with the
+ * usage headers Meta sends (`X-App-Usage`, `X-Business-Use-Case-Usage` at 100%), as a 429.
+ */
+function rateLimited(c: Context, now: number): Response {
+  const full = { call_count: 100, total_cputime: 100, total_time: 100 };
+  return c.json(
+    { error: { message: '(#4) Application request limit reached', type: 'OAuthException', is_transient: true, code: 4, fbtrace_id: `Sim${now.toString(36)}` } },
+    429,
+    {
+      'x-app-usage': JSON.stringify(full),
+      'x-business-use-case-usage': JSON.stringify({ sandbox: [{ type: 'pages', ...full, estimated_time_to_regain_access: 60 }] }),
+    },
+  );
 }

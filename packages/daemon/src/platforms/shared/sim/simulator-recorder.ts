@@ -1,6 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import type { Clock } from '../../../util/clock';
 import { dropConnection } from '../drop-connection';
+import { noteMadePost } from './made-in-request';
 import type { PostRemovalSink, SimulatedPost } from './sandbox-post-sink';
 
 /**
@@ -99,6 +100,8 @@ export class SimulatorLog {
   addPost(post: SimulatedPost): void {
     this.posts.push(post);
     this.onPost?.(post);
+    // The sandbox's fault stage loses the answer of a call that made a post ("made but unanswered").
+    noteMadePost();
   }
 
   /** A post the simulator deleted: marked removed here and in sandbox_posts. */

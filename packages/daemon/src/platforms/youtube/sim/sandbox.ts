@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { Hono, type Context } from 'hono';
 import type { SandboxDeps, Simulator } from '../../platform-module';
 import { sandboxPostRemoval, sandboxPostSink } from '../../shared/sim/sandbox-post-sink';
 import { simState } from '../../shared/sim/sim-state';
@@ -9,5 +9,11 @@ export function youtubeSandbox(deps: SandboxDeps): Simulator {
   const sim = createYoutubeSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.db), onRemove: sandboxPostRemoval(deps.db), state: simState(deps.db, 'youtube') });
   const app = new Hono();
   for (const { host, app: hostApp } of sim.apps) app.route(`/${host}`, hostApp);
-  return { hosts: sim.apps.map((a) => a.host), app };
+  return { hosts: sim.apps.map((a) => a.host), app, rateLimited };
+}
+
+/** Google's 429 (`rateLimitExceeded`, domain usageLimits) with its Retry-After. */
+function rateLimited(c: Context, _now: number): Response {
+  const message = 'The request cannot be completed because you have exceeded your quota.';
+  return c.json({ error: { code: 429, message, errors: [{ message, domain: 'usageLimits', reason: 'rateLimitExceeded' }], status: 'RESOURCE_EXHAUSTED' } }, 429, { 'retry-after': '60' });
 }

@@ -1,0 +1,81 @@
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
+import type { SandboxFaults } from '@socialpub/core';
+import { openDatabase } from '../../store/database';
+import { createSettingsRepository } from '../../store/settings';
+import { systemClock, type Clock } from '../../util/clock';
+import type { RootLogger } from '../../util/logger';
+import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY } from '../sandbox';
+import { startSandboxOrigins, type SandboxEndpoints } from '../sandbox-origins';
+import { sandboxCertificate } from '../sandbox-tls';
+import type { AppliedFault } from './fault-stage';
+
+export interface ServeSandboxOptions {
+  /** The data dir (the https origins' certificate) and its database file (the simulators' state and sandbox_posts). */
+  dataDir: string;
+  dbPath: string;
+  /** The port of `/sandbox/<host>/...` on 127.0.0.1 (default 0: the system picks). */
+  port?: number;
+  /** Faults for every user (SOCIALPUB_SANDBOX_*, config.json). */
+  faults?: SandboxFaults;
+  clock?: Clock;
+  logger?: RootLogger;
+}
+
+export interface ServedSandbox {
+  /** `http://127.0.0.1:<port>`: the simulators under `/sandbox/<host>/...`, as the daemon serves them. */
+  url: string;
+  port: number;
+  /** host -> own origin (plain HTTP), and host -> https origin (the data dir's self-signed certificate). */
+  endpoints: SandboxEndpoints;
+  httpsEndpoints: SandboxEndpoints;
+  close(): Promise<void>;
+}
+
+/**
+ * Every simulator on its own connection to the data dir's database (WAL: the daemon's
+ * connection and this one read and write the same file), at `<url>/sandbox/<host>/...` and
+ * at each host's own loopback origins (the ports of the last run when free), which it
+ * records for `socialpub sandbox endpoints`. What `socialpub sandbox serve` runs, alone or
+ * as the daemon's simulator process, so a busy sandbox never holds the publisher's event loop.
+ */
+export async function serveSandbox(opts: ServeSandboxOptions): Promise<ServedSandbox> {
+  const clock = opts.clock ?? systemClock;
+  const db = openDatabase(opts.dbPath);
+  const settings = createSettingsRepository(db);
+  const closers: (() => Promise<void> | void)[] = [() => void db.close()];
+  const close = async () => {
+    for (const c of closers.splice(0).reverse()) await c();
+  };
+  try {
+    const faults = opts.faults ?? {};
+    const onFault = opts.logger ? (f: AppliedFault) => opts.logger!.info('sandbox fault', { fault: f.kind, platform: f.platform, method: f.method, path: f.path, ...(f.latencyMs !== undefined ? { latency_ms: f.latencyMs } : {}) }) : undefined;
+    const sandbox = createSandbox({ db, clock }, undefined, { faults: () => faults, ...(onFault ? { onFault } : {}) });
+    const app = new Hono().route('/sandbox', sandbox.app);
+    const server: ServerType = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: opts.port ?? 0 });
+    closers.push(() => closeServer(server));
+    await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
+    const port = (server.address() as AddressInfo).port;
+    const origins = await startSandboxOrigins(sandbox.app, sandbox.hosts, {
+      previous: settings.get<SandboxEndpoints>('global', SANDBOX_ENDPOINTS_KEY) ?? {},
+      previousHttps: settings.get<SandboxEndpoints>('global', SANDBOX_HTTPS_ENDPOINTS_KEY) ?? {},
+      tls: await sandboxCertificate(opts.dataDir),
+    });
+    closers.push(() => origins.close());
+    settings.set('global', SANDBOX_ENDPOINTS_KEY, origins.endpoints);
+    settings.set('global', SANDBOX_HTTPS_ENDPOINTS_KEY, origins.httpsEndpoints);
+    return { url: `http://127.0.0.1:${port}`, port, endpoints: origins.endpoints, httpsEndpoints: origins.httpsEndpoints, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}
+
+function closeServer(server: ServerType): Promise<void> {
+  return new Promise<void>((resolve) => {
+    server.close(() => resolve());
+    (server as { closeAllConnections?: () => void }).closeAllConnections?.();
+  });
+}
