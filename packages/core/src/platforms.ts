@@ -1,11 +1,12 @@
 /** The platforms socialpub publishes to, and what each accepts. */
-export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube'] as const;
+export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'linkedin'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts', 'photo'] as const;
+export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts', 'photo', 'document'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
-export type MediaKind = 'image' | 'video';
+/** `document`: a PDF (LinkedIn document posts). */
+export type MediaKind = 'image' | 'video' | 'document';
 
 export interface MediaRule {
   /** Fewest media items the type accepts (0: text alone is fine). */
@@ -76,6 +77,14 @@ export const PLATFORM_INFO: Readonly<Record<Platform, PlatformInfo>> = Object.fr
     defaultType: 'video',
     caption: { max: 5000, counting: 'bytes' },
     media: { video: rule(1, 1, VIDEO), shorts: rule(1, 1, VIDEO) },
+    pullsMedia: false,
+  },
+  linkedin: {
+    // post: text, 1-20 images (a multi-image post from 2) or one video; document: one PDF with a title (docs/reference/platforms.md, LinkedIn).
+    types: ['post', 'document'],
+    defaultType: 'post',
+    caption: { max: 3000, counting: 'utf16' },
+    media: { post: rule(0, 20, ANY), document: rule(1, 1, ['document']) },
     pullsMedia: false,
   },
 });

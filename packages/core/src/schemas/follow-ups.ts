@@ -7,11 +7,11 @@ export const THREAD_PLATFORMS = ['twitter', 'threads'] as const satisfies readon
 export type ThreadPlatform = (typeof THREAD_PLATFORMS)[number];
 
 /** Platforms where socialpub posts a first comment (a self-reply on twitter and threads; docs/reference/platforms.md §12). */
-export const COMMENT_PLATFORMS = ['instagram', 'facebook', 'youtube', 'threads', 'twitter'] as const satisfies readonly Platform[];
+export const COMMENT_PLATFORMS = ['instagram', 'facebook', 'youtube', 'threads', 'twitter', 'linkedin'] as const satisfies readonly Platform[];
 export type CommentPlatform = (typeof COMMENT_PLATFORMS)[number];
 
 /** The content types that carry a first comment: stories take none through any API. */
-export const COMMENT_TYPES: readonly ContentType[] = ['feed', 'reels', 'tweet', 'post', 'video', 'shorts'];
+export const COMMENT_TYPES: readonly ContentType[] = ['feed', 'reels', 'tweet', 'post', 'video', 'shorts', 'document'];
 
 /** Follow-up parts after the post itself (the post is part 1 of the chain). */
 export const MAX_THREAD_PARTS = 24;
@@ -60,6 +60,7 @@ export const FirstCommentSchema = z
       youtube: CommentText.optional(),
       threads: CommentText.optional(),
       twitter: CommentText.optional(),
+      linkedin: CommentText.optional(),
     }),
   ])
   .meta({

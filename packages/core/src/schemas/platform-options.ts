@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FacebookOptionsSchema } from './options/facebook';
 import { InstagramOptionsSchema } from './options/instagram';
+import { LinkedinOptionsSchema } from './options/linkedin';
 import { ThreadsOptionsSchema } from './options/threads';
 import { TiktokOptionsSchema } from './options/tiktok';
 import { TwitterOptionsSchema } from './options/twitter';
@@ -8,6 +9,7 @@ import { YoutubeOptionsSchema } from './options/youtube';
 
 export * from './options/facebook';
 export * from './options/instagram';
+export * from './options/linkedin';
 export * from './options/threads';
 export * from './options/tiktok';
 export * from './options/twitter';
@@ -21,6 +23,7 @@ export const PLATFORM_OPTION_SCHEMAS = {
   facebook: FacebookOptionsSchema,
   threads: ThreadsOptionsSchema,
   twitter: TwitterOptionsSchema,
+  linkedin: LinkedinOptionsSchema,
 } as const;
 
 export const PlatformOptionsSchema = z
@@ -31,6 +34,7 @@ export const PlatformOptionsSchema = z
     facebook: FacebookOptionsSchema.optional(),
     threads: ThreadsOptionsSchema.optional(),
     twitter: TwitterOptionsSchema.optional(),
+    linkedin: LinkedinOptionsSchema.optional(),
   })
   .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });
 export type PlatformOptions = z.infer<typeof PlatformOptionsSchema>;

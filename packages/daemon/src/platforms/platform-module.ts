@@ -1,6 +1,6 @@
 import type { Got } from 'got';
 import type { Hono } from 'hono';
-import type { Platform, PlatformInfo } from '@socialpub/core';
+import type { ApiVersion, Platform, PlatformInfo } from '@socialpub/core';
 import type { ConnectIO } from '../connect/connect-io';
 import type { DB } from '../store/database';
 import type { ConnectionInfo, ConnectionInput } from '../store/connections';
@@ -28,6 +28,8 @@ export interface PlatformModule {
   readonly refresher: Refresher | null;
   /** Take-downs (POST /content/scheduled/unpublish): how the platform deletes a post, or why it cannot. */
   readonly deletion: Deletion;
+  /** The API version in use (GET /platforms), for platforms versioned by date (LinkedIn); absent for the others. */
+  apiVersion?(config: PlatformsConfig, now: number): ApiVersion;
 }
 
 /** Whether a platform's API deletes published posts (docs/reference/platforms.md §12). */
@@ -45,6 +47,8 @@ export interface PlatformsConfig {
   tiktokAudited?: boolean;
   /** YouTube privacy status for connections whose meta sets none (default public). */
   youtubePrivacyStatus?: string;
+  /** Pins LinkedIn's API version (`YYYYMM`, SOCIALPUB_LINKEDIN_VERSION); default: worked out from the date, stepping forward when LinkedIn retires it. */
+  linkedinVersion?: string;
 }
 
 /** What every simulator factory receives. */

@@ -2,6 +2,7 @@ import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './adapter';
 import { facebook } from './facebook';
 import { instagram } from './instagram';
+import { linkedin } from './linkedin';
 import type { PlatformModule, PlatformsConfig, Refresher, SimulatorFactory } from './platform-module';
 import type { PostRemover } from './remove-post';
 import { threads } from './threads';
@@ -10,7 +11,7 @@ import { twitter } from './twitter';
 import { youtube } from './youtube';
 
 /** Every platform the daemon publishes to: one line each. */
-export const PLATFORMS: readonly PlatformModule[] = [instagram, facebook, threads, twitter, tiktok, youtube];
+export const PLATFORMS: readonly PlatformModule[] = [instagram, facebook, threads, twitter, tiktok, youtube, linkedin];
 
 export function platformModule(platform: Platform): PlatformModule | undefined {
   return PLATFORMS.find((m) => m.platform === platform);

@@ -3,8 +3,11 @@ import { Hono } from 'hono';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { pauseInfo } from '../../store/platform-pauses';
+import { platformModule } from '../../platforms/registry';
 
-/** GET /platforms: the platform table, and the caller's connection to each. */
+const apiVersionOf = (platform: Parameters<typeof platformModule>[0]) => platformModule(platform)?.apiVersion;
+
+/** GET /platforms: the platform table, and the caller's connection to each (and the API version of a platform versioned by date). */
 export function platformsRoutes(deps: RouteDeps) {
   return new Hono<AppEnv>().get('/', (c) => {
     const user = c.get('user');
@@ -41,6 +44,7 @@ export function platformsRoutes(deps: RouteDeps) {
                 paused: pauseInfo(deps.store.platformPauses.forConnection(user.id, platform, now)),
               }
             : null,
+          ...(apiVersionOf(platform) ? { api_version: apiVersionOf(platform)!(deps.config.platforms, now) } : {}),
         };
       }),
     };
