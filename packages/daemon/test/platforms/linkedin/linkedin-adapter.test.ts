@@ -94,8 +94,9 @@ describe('linkedin adapter against the LinkedIn simulator', () => {
     expect(calls()).toEqual(['GET /v2/userinfo', 'POST /rest/images', 'PUT /dms-uploads/…', 'GET /rest/images/' + encodeURIComponent(sim.log.posts[0]!.body.media![0].id), 'POST /rest/posts']);
     expect(sim.log.requests[1]!.query).toEqual({ action: 'initializeUpload' });
     expect(sim.log.requests[1]!.body).toEqual({ initializeUploadRequest: { owner: member() } });
-    // The upload URL is www.linkedin.com's (the simulator's), with the token.
-    expect(sim.log.requests[2]!.host).toBe(LINKEDIN_WWW_HOST);
+    // The upload URL is the simulator's own (LinkedIn's are on www.linkedin.com), sent with the token.
+    expect(sim.log.requests[2]!.host).toBe(LINKEDIN_API_HOST);
+    expect(sim.log.requests[2]!.headers.authorization).toBe('Bearer …');
     const urn = (sim.log.requests[1]!.responseBody as { value: { image: string } }).value.image;
     expect((sim.log.requests[4]!.body as { content: unknown }).content).toEqual({ media: { id: urn } });
     expect(sim.log.posts[0]!.body.media).toEqual([{ id: urn, kind: 'image', type: 'image/png', bytes: 40_000 }]);

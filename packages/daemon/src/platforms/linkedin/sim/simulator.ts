@@ -302,7 +302,7 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
 
   const api = new Hono();
   api.use('*', recorder(LINKEDIN_API_HOST, log, clock));
-  // Upload URLs are served on this origin too, so a simulator reached at its own origin hands out reachable ones.
+  // The upload URLs handed out (LinkedIn's are on www.linkedin.com/dms-uploads; the simulator's on this host, so they are reachable however it is served).
   api.put('/dms-uploads/:key', receiveUpload);
 
   api.use('/rest/*', async (c, next) => {
@@ -363,8 +363,8 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
       if (typeof owner !== 'string' || !/^urn:li:(person|organization):/.test(owner)) return fail(c, 422, 'UNPROCESSABLE_ENTITY', '/initializeUploadRequest/owner :: not a valid person or organization URN', 100);
       const may = mayActAs(t, owner);
       if (may !== 'ok') return denied(c, may, owner, `${kind}s.ACTION-initializeUpload`);
-      const base = selfBase(c, LINKEDIN_API_HOST);
-      const uploadBase = base.endsWith(`/${LINKEDIN_API_HOST}`) ? `${base.slice(0, -LINKEDIN_API_HOST.length)}${LINKEDIN_WWW_HOST}` : base;
+      // Upload URLs on the simulated api host itself: reachable however the simulator is served (under /sandbox or at its own origin).
+      const uploadBase = selfBase(c, LINKEDIN_API_HOST);
       const id = `D${randomBytes(9).toString('base64url')}`;
       const prefix = kind === 'image' ? 'C4E' : kind === 'video' ? 'C5505' : 'D5510';
       const urn = `urn:li:${kind === 'image' ? 'image' : kind === 'video' ? 'video' : 'document'}:${prefix}${id}`;
@@ -576,7 +576,7 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
     const count = q.count === undefined ? 10 : Number(q.count);
     const start = q.start === undefined ? 0 : Number(q.start);
     if (!Number.isInteger(count) || count < 1 || count > 100 || !Number.isInteger(start) || start < 0) return fail(c, 400, 'ILLEGAL_ARGUMENT', 'count must be 1 to 100 and start a non-negative integer', 100);
-    const mine = [...posts.values()].filter((p) => p.author === author).sort((a, b) => b.createdAt - a.createdAt);
+    const mine = [...posts.values()].filter((p) => p.author === author).sort((a, b) => b.createdAt - a.createdAt || (BigInt(shareId(b.id)) > BigInt(shareId(a.id)) ? 1 : -1));
     return c.json({ paging: { start, count, total: mine.length, links: [] }, elements: mine.slice(start, start + count).map(present) });
   });
 
@@ -653,3 +653,6 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
 }
 
 export type LinkedinSimulator = ReturnType<typeof createLinkedinSimulator>;
+
+/** The number of `urn:li:share:N` (newest first among posts made in the same millisecond). */
+const shareId = (urn: string) => urn.split(':').pop() ?? '0';
