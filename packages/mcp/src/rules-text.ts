@@ -25,6 +25,6 @@ export const PUBLISH_RULES = `Rules:
 - type_schedule (needs scheduled_for) maps a content type ("story"), a platform ("twitter") or both ("instagram.story") to an offset from scheduled_for (+1h, +30m, +1h30m; "+0h" is the base time) or an absolute ISO 8601 time; the most specific key wins.
 - media_urls are public http(s) URLs of prepared files (prepare_media or upload_file return them), at most 10.
 - thread: follow-up parts [{caption, media_urls}] published as a reply chain after the post on twitter and threads (other platforms post alone); each part follows the platform's caption and media rules.
-- first_comment: a string (or {platform: text}) posted under the post on instagram, facebook, youtube, threads and twitter; its failure leaves the post published (get_post shows comment.error).
+- first_comment: a string (or {platform: text}) posted under the post on instagram, facebook, youtube, linkedin, threads and twitter; its failure leaves the post published (get_post shows comment.error).
 Content types per platform (media each needs; caption limit):
 ${platformRulesText()}`;

@@ -33,7 +33,7 @@ export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
     connection = await connectLive(ctx, { ...credentials, dataDir, platform, email: user, login });
   }
   ctx.log.result(connection, () => [
-    `${ctx.log.green('✔')} ${platform} connected (${connection.mode}) for ${connection.email}${connection.account_name ? `: ${connection.account_name}` : ''}${connection.page_name ? `, page ${connection.page_name}` : ''}`,
+    `${ctx.log.green('✔')} ${platform} connected (${connection.mode}) for ${connection.email}${connection.account_name ? `: ${connection.account_name}` : ''}${connection.page_name ? `, ${platform === 'linkedin' ? 'organization' : 'page'} ${connection.page_name}` : ''}`,
     ctx.log.dim(`try: ${firstPublish(platform)}`),
   ]);
 }

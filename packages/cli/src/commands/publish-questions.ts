@@ -1,12 +1,12 @@
-import { PLATFORM_INFO, YoutubeOptionsSchema, type ContentType, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
+import { LinkedinOptionsSchema, PLATFORM_INFO, YoutubeOptionsSchema, type ContentType, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
 import type { SocialPub } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { localFile } from './upload-file';
 
 /**
  * The publish wizard's questions beyond platforms, caption, types and time (docs/cli.md
- * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy, and
- * TikTok's privacy level from the creator's current options. Each is asked only in a
+ * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy,
+ * TikTok's privacy level from the creator's current options, and a LinkedIn document's title. Each is asked only in a
  * terminal and only when no flag supplied it.
  */
 
@@ -16,7 +16,7 @@ export function targetsNeedingMedia(platforms: readonly Platform[], types: Parti
     (types[p] ?? [PLATFORM_INFO[p].defaultType]).flatMap((t) => {
       const rule = PLATFORM_INFO[p].media[t];
       if (!rule || rule.min === 0) return [];
-      return [`${p}.${t} (${rule.kinds.includes('image') ? 'image or video' : 'a video'})`];
+      return [`${p}.${t} (${rule.kinds.includes('document') ? 'a PDF' : rule.kinds.includes('image') ? 'image or video' : 'a video'})`];
     }),
   );
 }
@@ -97,9 +97,31 @@ async function askTiktok(ctx: Ctx, client: SocialPub, given: NonNullable<Platfor
   return { ...given, privacy_level: level };
 }
 
-/** Adds the YouTube and TikTok answers to the options the flags gave. */
-export async function askPlatformOptions(ctx: Ctx, client: SocialPub, platforms: readonly Platform[], caption: string, given: PlatformOptions): Promise<PlatformOptions> {
+/** A LinkedIn document post's title (required there; default: the caption's first line). */
+async function askLinkedinDocumentTitle(ctx: Ctx, caption: string, given: NonNullable<PlatformOptions['linkedin']>): Promise<NonNullable<PlatformOptions['linkedin']>> {
+  if (given.document_title !== undefined) return given;
+  const firstLine = [...(caption.split('\n')[0] ?? '').trim()].slice(0, 400).join('');
+  const title = await ctx.prompts.input('LinkedIn document title:', '--option linkedin.document_title=…', {
+    ...(firstLine ? { default: firstLine } : {}),
+    validate: (v) => {
+      const r = LinkedinOptionsSchema.shape.document_title.safeParse(v);
+      return r.success && v.trim() !== '' ? true : (r.error?.issues[0]?.message ?? 'a document post needs a title');
+    },
+  });
+  return { ...given, document_title: title.trim() };
+}
+
+/** Adds the YouTube, TikTok and LinkedIn answers to the options the flags gave. */
+export async function askPlatformOptions(
+  ctx: Ctx,
+  client: SocialPub,
+  platforms: readonly Platform[],
+  caption: string,
+  given: PlatformOptions,
+  types: Partial<Record<Platform, ContentType[]>> = {},
+): Promise<PlatformOptions> {
   const out: PlatformOptions = { ...given };
+  if (platforms.includes('linkedin') && (types.linkedin ?? []).includes('document')) out.linkedin = await askLinkedinDocumentTitle(ctx, caption, given.linkedin ?? {});
   if (platforms.includes('youtube')) out.youtube = await askYoutube(ctx, caption, given.youtube ?? {});
   if (platforms.includes('tiktok')) {
     const tiktok = await askTiktok(ctx, client, given.tiktok ?? {});

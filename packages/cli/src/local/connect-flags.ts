@@ -17,6 +17,9 @@ const FLAG_OF_QUESTION: Readonly<Record<string, string>> = {
   'Access token': '--access-token',
   'Access token secret': '--access-secret',
   'Which Facebook page?': '--page (the Facebook page id)',
+  'LinkedIn client id': '--client-id (the LinkedIn app client id)',
+  'LinkedIn client secret': '--client-secret (the LinkedIn app client secret)',
+  'Post to LinkedIn as?': '--organization (an organization id you administer, or member)',
   'After authorizing, paste the full URL the browser was sent to': 'the URL the browser was sent to (pasted when asked: run this in a terminal)',
   'How should socialpub sign in to X?': '--client-id (OAuth 2.0 in the browser) or --consumer-key, --consumer-secret, --access-token and --access-secret (OAuth 1.0a)',
 };

@@ -11,6 +11,8 @@ export interface LiveCredentials {
   clientId?: string | undefined;
   clientSecret?: string | undefined;
   page?: string | undefined;
+  /** linkedin: the organization to post as (id or URN), or `member`. */
+  organization?: string | undefined;
   redirectUri?: string | undefined;
   consumerKey?: string | undefined;
   consumerSecret?: string | undefined;
@@ -56,6 +58,7 @@ export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<Co
       ...(input.clientId ? { appId: input.clientId, clientId: input.clientId } : {}),
       ...(input.clientSecret ? { appSecret: input.clientSecret, clientSecret: input.clientSecret } : {}),
       ...(input.page ? { pageId: input.page } : {}),
+      ...(input.organization ? { organizationId: input.organization } : {}),
       ...(input.login ? { login: input.login } : {}),
       ...(input.redirectUri ? { redirectUri: input.redirectUri } : {}),
       ...(input.consumerKey ? { consumerKey: input.consumerKey, auth: 'oauth1' } : {}),

@@ -41,6 +41,7 @@ function ctxFor(caption: string, media: MediaItem[] = [], extra: Partial<Paramet
 }
 const member = () => `urn:li:person:${sim.defaultMember.sub}`;
 const orgUrn = (i: number) => `urn:li:organization:${sim.defaultMember.organizations[i]}`;
+const mediaOf = (i: number) => sim.log.posts[i]!.body.media as Array<{ id: string; bytes: number }>;
 const pdf = (size: number) => {
   const b = Buffer.alloc(size, 0x20);
   Buffer.from('%PDF-1.7\n', 'latin1').copy(b, 0);
@@ -91,7 +92,7 @@ describe('linkedin adapter against the LinkedIn simulator', () => {
     const adapter = createLinkedinAdapter({ versions: new LinkedinVersions(null), pollMs: 1_000 });
     const img = mediaFile('a.png', fakeBytes('png', 40_000), 'image', 'image/png');
     await adapter.publish(ctxFor('one picture', [img]));
-    expect(calls()).toEqual(['GET /v2/userinfo', 'POST /rest/images', 'PUT /dms-uploads/…', 'GET /rest/images/' + encodeURIComponent(sim.log.posts[0]!.body.media![0].id), 'POST /rest/posts']);
+    expect(calls()).toEqual(['GET /v2/userinfo', 'POST /rest/images', 'PUT /dms-uploads/…', 'GET /rest/images/' + encodeURIComponent(mediaOf(0)[0]!.id), 'POST /rest/posts']);
     expect(sim.log.requests[1]!.query).toEqual({ action: 'initializeUpload' });
     expect(sim.log.requests[1]!.body).toEqual({ initializeUploadRequest: { owner: member() } });
     // The upload URL is the simulator's own (LinkedIn's are on www.linkedin.com), sent with the token.
@@ -109,7 +110,7 @@ describe('linkedin adapter against the LinkedIn simulator', () => {
     const body = sim.log.to('POST', '/rest/posts')[0]!.body as { content: { multiImage: { images: Array<{ id: string }> } } };
     expect(body.content.multiImage.images).toHaveLength(3);
     expect(sim.log.posts[0]!.kind).toBe('multi_image');
-    expect(sim.log.posts[0]!.body.media!.map((m: { bytes: number }) => m.bytes)).toEqual([10_000, 10_001, 10_002]);
+    expect(mediaOf(0).map((m) => m.bytes)).toEqual([10_000, 10_001, 10_002]);
   });
 
   it('posts a video in 4 MiB parts with their ETags, finalizeUpload, and waits for processing', async () => {
