@@ -80,7 +80,7 @@ export const PLATFORM_INFO: Readonly<Record<Platform, PlatformInfo>> = Object.fr
     pullsMedia: false,
   },
   linkedin: {
-    // post: text, 1-20 images (a multi-image post from 2) or one video; document: one PDF with a title (docs/reference/platforms.md, LinkedIn).
+    // post: text, 1-20 images (a multi-image post from 2) or one video; document: one PDF with a title (docs/reference/platforms.md §13).
     types: ['post', 'document'],
     defaultType: 'post',
     caption: { max: 3000, counting: 'utf16' },
