@@ -1,8 +1,8 @@
 /** The platforms socialpub publishes to, and what each accepts. */
-export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'linkedin'] as const;
+export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'linkedin', 'pinterest'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts', 'photo', 'document'] as const;
+export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts', 'photo', 'document', 'pin', 'video_pin'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
 /** `document`: a PDF (LinkedIn document posts). */
@@ -85,6 +85,14 @@ export const PLATFORM_INFO: Readonly<Record<Platform, PlatformInfo>> = Object.fr
     defaultType: 'post',
     caption: { max: 3000, counting: 'utf16' },
     media: { post: rule(0, 20, ANY), document: rule(1, 1, ['document']) },
+    pullsMedia: false,
+  },
+  pinterest: {
+    // pin: 1 image, or 2-5 images as a carousel; video_pin: one video with a cover image. The caption is the pin's description (500; docs/reference/platforms.md §14).
+    types: ['pin', 'video_pin'],
+    defaultType: 'pin',
+    caption: { max: 500, counting: 'characters' },
+    media: { pin: rule(1, 5, ['image']), video_pin: rule(1, 1, VIDEO) },
     pullsMedia: false,
   },
 });

@@ -38,6 +38,11 @@ export const ConnectionInfoSchema = z
     token_expires_at: InstantOut.nullable(),
     /** Null when nothing holds the connection back. */
     paused: ConnectionPauseSchema.nullable(),
+    // Came with Pinterest: optional, so a client still reads a daemon from before it.
+    boards: z
+      .array(z.object({ id: z.string(), name: z.string() }))
+      .optional()
+      .meta({ description: "pinterest: the account's boards (id, name) as listed at connect time; `page` is the board pins go to unless platform_options.pinterest.board_id names another." }),
   })
   .meta({ id: 'ConnectionInfo' });
 

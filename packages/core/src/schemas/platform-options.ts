@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { FacebookOptionsSchema } from './options/facebook';
 import { InstagramOptionsSchema } from './options/instagram';
 import { LinkedinOptionsSchema } from './options/linkedin';
+import { PinterestOptionsSchema } from './options/pinterest';
 import { ThreadsOptionsSchema } from './options/threads';
 import { TiktokOptionsSchema } from './options/tiktok';
 import { TwitterOptionsSchema } from './options/twitter';
@@ -10,6 +11,7 @@ import { YoutubeOptionsSchema } from './options/youtube';
 export * from './options/facebook';
 export * from './options/instagram';
 export * from './options/linkedin';
+export * from './options/pinterest';
 export * from './options/threads';
 export * from './options/tiktok';
 export * from './options/twitter';
@@ -24,6 +26,7 @@ export const PLATFORM_OPTION_SCHEMAS = {
   threads: ThreadsOptionsSchema,
   twitter: TwitterOptionsSchema,
   linkedin: LinkedinOptionsSchema,
+  pinterest: PinterestOptionsSchema,
 } as const;
 
 export const PlatformOptionsSchema = z
@@ -35,6 +38,7 @@ export const PlatformOptionsSchema = z
     threads: ThreadsOptionsSchema.optional(),
     twitter: TwitterOptionsSchema.optional(),
     linkedin: LinkedinOptionsSchema.optional(),
+    pinterest: PinterestOptionsSchema.optional(),
   })
   .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });
 export type PlatformOptions = z.infer<typeof PlatformOptionsSchema>;

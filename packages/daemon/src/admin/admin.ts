@@ -8,6 +8,7 @@ import type { User } from '../store/users';
 import { systemClock, type Clock } from '../util/clock';
 import { randomToken } from '../util/ids';
 import { SecretBox } from '../util/secrets';
+import { sandboxBoards } from '../platforms/pinterest/sim/sandbox-boards';
 import { join } from 'node:path';
 
 /** A local-admin failure the CLI maps to an exit code and a message. */
@@ -186,14 +187,15 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
         mode: 'sandbox',
         accountId: `sandbox_${platform}_${suffix}`,
         accountName: `Sandbox ${platform} account`,
-        pageId: platform === 'facebook' ? `sandbox_page_${suffix}` : null,
-        pageName: platform === 'facebook' ? 'Sandbox page' : null,
+        pageId: platform === 'facebook' ? `sandbox_page_${suffix}` : platform === 'pinterest' ? sandboxBoards(suffix)[0]!.id : null,
+        pageName: platform === 'facebook' ? 'Sandbox page' : platform === 'pinterest' ? sandboxBoards(suffix)[0]!.name : null,
         // The simulators tell connections apart by the account part of the token (sandboxAccountKey).
         secrets: { access_token: `sandbox_at_${suffix}.${randomToken(32)}`, refresh_token: `sandbox_rt_${suffix}.${randomToken(32)}` },
         tokenExpiresAt: now + 60 * 24 * 3_600_000,
         refreshExpiresAt: now + 365 * 24 * 3_600_000,
         tokenObtainedAt: now,
-        meta: { sandbox: true },
+        // Pinterest: the simulated account's two boards, the first one chosen (as `connect pinterest` lists and picks).
+        meta: { sandbox: true, ...(platform === 'pinterest' ? { boards: sandboxBoards(suffix) } : {}) },
       });
       return connectionListing(saved);
     },

@@ -3,6 +3,7 @@ import type { PlatformAdapter } from './adapter';
 import { facebook } from './facebook';
 import { instagram } from './instagram';
 import { linkedin } from './linkedin';
+import { pinterest } from './pinterest';
 import type { PlatformModule, PlatformsConfig, Refresher, SimulatorFactory } from './platform-module';
 import type { PostRemover } from './remove-post';
 import { threads } from './threads';
@@ -11,7 +12,7 @@ import { twitter } from './twitter';
 import { youtube } from './youtube';
 
 /** Every platform the daemon publishes to: one line each. */
-export const PLATFORMS: readonly PlatformModule[] = [instagram, facebook, threads, twitter, tiktok, youtube, linkedin];
+export const PLATFORMS: readonly PlatformModule[] = [instagram, facebook, threads, twitter, tiktok, youtube, linkedin, pinterest];
 
 export function platformModule(platform: Platform): PlatformModule | undefined {
   return PLATFORMS.find((m) => m.platform === platform);
