@@ -37,7 +37,7 @@ describe('socialpub platforms', () => {
     expect(r.stdout).toMatch(/instagram\s+feed\*, story, reels\s+2200\s+public URL\s+sandbox active/);
     expect(r.stdout).toMatch(/youtube\s+video\*, shorts\s+5000\s+uploaded\s+not connected/);
     const json = (await t.run('platforms --json')).json<{ platform: string }[]>();
-    expect(json.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'linkedin']);
+    expect(json.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'linkedin', 'pinterest']);
   });
 });
 

@@ -26,5 +26,6 @@ export const PUBLISH_RULES = `Rules:
 - media_urls are public http(s) URLs of prepared files (prepare_media or upload_file return them), at most 10.
 - thread: follow-up parts [{caption, media_urls}] published as a reply chain after the post on twitter and threads (other platforms post alone); each part follows the platform's caption and media rules.
 - first_comment: a string (or {platform: text}) posted under the post on instagram, facebook, youtube, linkedin, threads and twitter; its failure leaves the post published (get_post shows comment.error).
+- pinterest: the caption is the pin's description; platform_options.pinterest.board_id picks one of the account's boards (list_platforms shows them), title/link/alt_text are optional, and a video_pin needs cover_image_url or cover_key_frame_sec.
 Content types per platform (media each needs; caption limit):
 ${platformRulesText()}`;

@@ -88,7 +88,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'Platforms and my connections',
       description:
-        'For each platform (instagram, facebook, twitter, threads, tiktok, youtube, linkedin): its content types and default, caption limit and how it is counted, media rules per type, and your connection (live, sandbox, or null when not connected). Call it before publishing to a platform you have not used.',
+        'For each platform (instagram, facebook, twitter, threads, tiktok, youtube, linkedin, pinterest): its content types and default, caption limit and how it is counted, media rules per type, and your connection (live, sandbox, or null when not connected). Call it before publishing to a platform you have not used.',
       outputSchema: plain(PlatformsResponseSchema),
       annotations: READ,
     },
@@ -239,7 +239,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'Take a published post down',
       description:
-        'Deletes the published posts of a job on every platform that allows it (twitter, facebook, threads, youtube, linkedin; instagram when connected through Facebook Login); those targets become removed. TikTok and the rest answer per target why they stay published. This cannot be undone: do it only when the user asked for it. Calling again changes nothing more (changed: false); a deletion whose answer was lost (unknown) is looked up before any second attempt. Nothing published: conflict.',
+        'Deletes the published posts of a job on every platform that allows it (twitter, facebook, threads, youtube, linkedin, pinterest; instagram when connected through Facebook Login); those targets become removed. TikTok and the rest answer per target why they stay published. This cannot be undone: do it only when the user asked for it. Calling again changes nothing more (changed: false); a deletion whose answer was lost (unknown) is looked up before any second attempt. Nothing published: conflict.',
       inputSchema: JobIdQuerySchema,
       outputSchema: plain(UnpublishResponseSchema),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

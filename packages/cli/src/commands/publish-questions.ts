@@ -1,4 +1,4 @@
-import { LinkedinOptionsSchema, PLATFORM_INFO, YoutubeOptionsSchema, type ContentType, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
+import { LinkedinOptionsSchema, PinterestOptionsSchema, PLATFORM_INFO, YoutubeOptionsSchema, type ContentType, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
 import type { SocialPub } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { localFile } from './upload-file';
@@ -6,7 +6,7 @@ import { localFile } from './upload-file';
 /**
  * The publish wizard's questions beyond platforms, caption, types and time (docs/cli.md
  * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy,
- * TikTok's privacy level from the creator's current options, and a LinkedIn document's title. Each is asked only in a
+ * TikTok's privacy level from the creator's current options, a LinkedIn document's title, and a Pinterest video pin's cover. Each is asked only in a
  * terminal and only when no flag supplied it.
  */
 
@@ -111,7 +111,23 @@ async function askLinkedinDocumentTitle(ctx: Ctx, caption: string, given: NonNul
   return { ...given, document_title: title.trim() };
 }
 
-/** Adds the YouTube, TikTok and LinkedIn answers to the options the flags gave. */
+/** A Pinterest video pin's cover (required there): an image URL, or a second of the video whose frame becomes the cover. */
+async function askPinterestCover(ctx: Ctx, given: NonNullable<PlatformOptions['pinterest']>): Promise<NonNullable<PlatformOptions['pinterest']>> {
+  if (given.cover_image_url !== undefined || given.cover_key_frame_sec !== undefined) return given;
+  const answer = await ctx.prompts.input('Pinterest video pin cover (an image URL, or the second of the video to use, e.g. 3):', '--option pinterest.cover_image_url=… or pinterest.cover_key_frame_sec=…', {
+    default: '0',
+    validate: (v) => {
+      const t = v.trim();
+      if (/^[0-9]+$/.test(t)) return true;
+      const r = PinterestOptionsSchema.shape.cover_image_url.safeParse(t);
+      return r.success ? true : 'an http(s) image URL, or a whole number of seconds';
+    },
+  });
+  const t = answer.trim();
+  return /^[0-9]+$/.test(t) ? { ...given, cover_key_frame_sec: Number(t) } : { ...given, cover_image_url: t };
+}
+
+/** Adds the YouTube, TikTok, LinkedIn and Pinterest answers to the options the flags gave. */
 export async function askPlatformOptions(
   ctx: Ctx,
   client: SocialPub,
@@ -122,6 +138,7 @@ export async function askPlatformOptions(
 ): Promise<PlatformOptions> {
   const out: PlatformOptions = { ...given };
   if (platforms.includes('linkedin') && (types.linkedin ?? []).includes('document')) out.linkedin = await askLinkedinDocumentTitle(ctx, caption, given.linkedin ?? {});
+  if (platforms.includes('pinterest') && (types.pinterest ?? []).includes('video_pin')) out.pinterest = await askPinterestCover(ctx, given.pinterest ?? {});
   if (platforms.includes('youtube')) out.youtube = await askYoutube(ctx, caption, given.youtube ?? {});
   if (platforms.includes('tiktok')) {
     const tiktok = await askTiktok(ctx, client, given.tiktok ?? {});
