@@ -429,7 +429,8 @@ export function createPinterestSimulator(options: PinterestSimulatorOptions) {
     if (t instanceof Response) return t;
     const body = (await c.req.json().catch(() => undefined)) as Record<string, unknown> | undefined;
     const rec = recordOf(c);
-    if (rec) rec.body = body && typeof body === 'object' ? JSON.parse(JSON.stringify(body, (k, v) => (k === 'data' && typeof v === 'string' ? `<${v.length} base64 characters>` : v))) : body;
+    // Image bytes are kept to their first 64 Base64 characters in the record (still Base64, so the record checks against Pinterest's description).
+    if (rec) rec.body = body && typeof body === 'object' ? JSON.parse(JSON.stringify(body, (k, v) => (k === 'data' && typeof v === 'string' ? v.slice(0, 64) : v))) : body;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return fail(c, 400, 1, 'The request body must be a JSON object');
     const unknown = Object.keys(body).filter((k) => !PIN_KEYS.has(k));
     if (unknown.length) return fail(c, 400, 1, `Unknown field(s): ${unknown.join(', ')}`);
