@@ -236,7 +236,7 @@ export function createPinterestSimulator(options: PinterestSimulatorOptions) {
     const t = auth(c, 'user_accounts:read');
     if (t instanceof Response) return t;
     const a = accounts.get(t.account)!;
-    return c.json({ id: a.id, username: a.username, account_type: 'BUSINESS', business_name: `Sandbox ${a.username}`, profile_image: null, website_url: null, board_count: a.boards.length });
+    return c.json({ id: a.id, username: a.username, account_type: 'BUSINESS', business_name: `Sandbox ${a.username}`, profile_image: 'https://i.pinimg.com/75x75_RS/default.jpg', website_url: '', board_count: a.boards.length });
   });
 
   /** `page_size` (1-250, default 25) and `bookmark` (an opaque offset) as Pinterest pages lists. */
