@@ -96,6 +96,18 @@ describe('Pinterest through the daemon and its sandbox', () => {
     ]);
   }, 120_000);
 
+  it('makes a video pin through the daemon: media registered, uploaded to the URL under /sandbox, processed, pinned with its cover', async () => {
+    const w = await startSandboxDaemon(defer, { platforms: ['pinterest'] });
+    const video = await prepareMedia(w, `${await serveSamples(defer)}/clip.mp4`);
+    const job = await publish(w, { caption: 'How we dye linen', platforms: ['pinterest'], platform_types: { pinterest: ['video_pin'] }, media_urls: [video], publish_now: true, platform_options: { pinterest: { cover_key_frame_sec: 2 } } });
+    await advanceUntil(w.clock, settled(w, job), 300);
+    const [t] = targetsOf(w, job);
+    expect(t).toMatchObject({ platform: 'pinterest', status: 'published', error_message: null });
+    const [pin] = listSandboxPosts(w.db, { platform: 'pinterest' });
+    expect(pin).toMatchObject({ postId: t!.post_id, kind: 'video_pin' });
+    expect(pin!.body).toMatchObject({ text: 'How we dye linen', media: [{ kind: 'video', cover: 2, id: expect.stringMatching(/^\d+$/) }] });
+  }, 60_000);
+
   it('refuses bad input with a 400 naming the field and stores nothing', async () => {
     const w = await startSandboxDaemon(defer, { platforms: ['pinterest'] });
     const jobs = () => (w.db.prepare('SELECT COUNT(*) AS n FROM jobs').get() as { n: number }).n;

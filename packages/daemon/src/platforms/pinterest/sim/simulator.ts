@@ -317,10 +317,14 @@ export function createPinterestSimulator(options: PinterestSimulatorOptions) {
     const extra = Object.keys(body).filter((k) => k !== 'media_type');
     if (extra.length) return fail(c, 400, 1, `Unknown field(s): ${extra.join(', ')}`);
     if (body.media_type !== 'video') return fail(c, 400, 1, 'media_type must be video');
-    const id = String(nextId());
-    const key = `uploads/${id.slice(-2)}/${randomBytes(4).toString('hex')}/${id}:video:${randomBytes(8).toString('hex')}`;
-    media.set(id, { id, owner: t.account, key, mediaType: null, bytes: 0, uploadedAt: null });
-    uploadKeys.set(Buffer.from(key).toString('base64url'), id);
+    // The media, its upload key and the id counter land together.
+    const { id, key } = atomic(() => {
+      const id = String(nextId());
+      const key = `uploads/${id.slice(-2)}/${randomBytes(4).toString('hex')}/${id}:video:${randomBytes(8).toString('hex')}`;
+      media.set(id, { id, owner: t.account, key, mediaType: null, bytes: 0, uploadedAt: null });
+      uploadKeys.set(Buffer.from(key).toString('base64url'), id);
+      return { id, key };
+    });
     // Pinterest's upload URL is an S3 bucket; the simulator's is on its own origin, so it is reachable on loopback.
     return c.json(
       {
