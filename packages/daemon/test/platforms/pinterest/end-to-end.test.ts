@@ -41,6 +41,11 @@ describe('Pinterest through the daemon and its sandbox', () => {
     const entry = (listing.body.platforms as Array<{ platform: string; types: string[]; default_type: string; caption: { max: number }; options: { properties: Record<string, unknown> } }>).find((p) => p.platform === 'pinterest')!;
     expect(entry).toMatchObject({ types: ['pin', 'video_pin'], default_type: 'pin', caption: { max: 500 } });
     expect(Object.keys(entry.options.properties).sort()).toEqual(['alt_text', 'board_id', 'cover_image_url', 'cover_key_frame_sec', 'link', 'title']);
+    // The OpenAPI document carries the same options schema and the connection's boards.
+    const doc = (await w.call('GET', '/openapi.json')).body as { components: { schemas: Record<string, { properties?: Record<string, unknown> }> } };
+    expect(Object.keys(doc.components.schemas.PinterestOptions!.properties!).sort()).toEqual(Object.keys(entry.options.properties).sort());
+    expect(JSON.stringify(doc.components.schemas.ConnectionInfo!.properties!.boards)).toMatch(/"id".*"name"/);
+    expect(Object.keys(doc.components.schemas.PlatformOptions!.properties!)).toContain('pinterest');
 
     const image = await prepareMedia(w, `${await serveSamples(defer)}/photo.jpg`);
     const job = await publish(w, { caption: 'Sand-coloured linen, new this week', platforms: ['pinterest'], media_urls: [image], publish_now: true, platform_options: { pinterest: { title: 'Linen', link: 'https://shop.example/linen' } } });
