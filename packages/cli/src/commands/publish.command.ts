@@ -57,7 +57,7 @@ export function definePublish(program: Program, kit: Kit): void {
       'socialpub publish "Tip of the week" -p threads --repeat "weekly on mon,thu at 09:00" --count 10 --tz America/New_York',
       'socialpub publish "From the queue" -p twitter --queue',
       'socialpub publish "Our Q3 numbers" -p linkedin --type linkedin=document --media ./q3.pdf --option linkedin.document_title="Q3 in numbers" --now --wait',
-      'socialpub publish "Linen, in three colours" -p pinterest --media ./a.jpg,./b.jpg --option pinterest.title="Linen shirts" --option pinterest.link=https://shop.example/linen --now --wait',
+      'socialpub publish "Linen, in three colours" -p pinterest --media ./a.jpg --media ./b.jpg --option pinterest.title="Linen shirts" --option pinterest.link=https://shop.example/linen --now --wait',
       'socialpub publish        # in a terminal: asks for everything',
     ],
   );
