@@ -40,6 +40,12 @@ interface PinElement {
   board_id?: string;
 }
 
+/** Pinterest writes times in UTC without a zone (`2026-11-26T10:00:00`); JavaScript would read those as local time. */
+export function pinterestTime(value: string | undefined): number {
+  if (!value) return Number.NaN;
+  return Date.parse(/(?:Z|[+-]\d{2}:?\d{2})$/i.test(value) ? value : `${value}Z`);
+}
+
 const squash = (s: string | null | undefined) => (s ?? '').normalize('NFC').replace(/\s+/g, ' ').trim();
 /** Pages of the board read when looking for a pin (newest first, 100 each). */
 const FIND_PAGES = 3;
@@ -85,14 +91,14 @@ export function createPinterestAdapter(deps: PinterestAdapterDeps = {}): Platfor
       const hit = items.find(
         (p) =>
           p.id &&
-          Date.parse(p.created_at ?? '') >= since - 5_000 &&
+          pinterestTime(p.created_at) >= since - 5_000 &&
           squash(p.description) === squash(sent.description) &&
           squash(p.title) === squash(sent.title) &&
           (p.link ?? null) === sent.link,
       );
       if (hit?.id) return hit.id;
       // Newest first: once a page reaches pins older than the window, the pin is not further down.
-      if (items.some((p) => Date.parse(p.created_at ?? '') < since - 5_000)) return null;
+      if (items.some((p) => pinterestTime(p.created_at) < since - 5_000)) return null;
       bookmark = res.body.bookmark ?? null;
       if (!bookmark) return null;
     }

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { MediaItem } from '../../../src/platforms/adapter';
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, RateLimitedError } from '../../../src/platforms/errors';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
-import { createPinterestAdapter } from '../../../src/platforms/pinterest/adapter';
+import { createPinterestAdapter, pinterestTime } from '../../../src/platforms/pinterest/adapter';
 import { createPinterestRemover } from '../../../src/platforms/pinterest/remove';
 import { createPinterestSimulator, PINTEREST_API_HOST, PINTEREST_WWW_HOST, type PinterestSimulator } from '../../../src/platforms/pinterest/sim/simulator';
 import { driveClock, fakeBytes, makeContext, mediaFile, RecordingClock, serveSimulators, type SimServer } from '../shared/harness';
@@ -221,5 +221,21 @@ describe('pinterest take-downs', () => {
     expect(sim.log.posts[0]!.removedAt).toBe(clock.now());
     expect(await remover.deletePost(ctx, postId)).toBe('already_gone');
     expect(await remover.postExists(ctx, postId)).toBe(false);
+  });
+});
+
+describe('pinterest times', () => {
+  it('reads Pinterest\'s zone-less created_at as UTC whatever the local zone', () => {
+    const before = process.env.TZ;
+    process.env.TZ = 'America/Los_Angeles';
+    try {
+      expect(pinterestTime('2026-11-26T10:00:00')).toBe(Date.UTC(2026, 10, 26, 10, 0, 0));
+      expect(pinterestTime('2026-11-26T10:00:00Z')).toBe(Date.UTC(2026, 10, 26, 10, 0, 0));
+      expect(pinterestTime('2026-11-26T10:00:00+01:00')).toBe(Date.UTC(2026, 10, 26, 9, 0, 0));
+      expect(pinterestTime(undefined)).toBeNaN();
+    } finally {
+      if (before === undefined) delete process.env.TZ;
+      else process.env.TZ = before;
+    }
   });
 });
