@@ -3,6 +3,15 @@ import { defineConfig } from 'vitest/config';
 
 const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.ts`, import.meta.url));
 
+/**
+ * The suites that check the product as it is shipped rather than its behaviour: the npm
+ * packages (pnpm pack, publint, arethetypeswrong, npm install from the registry), the SDK's
+ * built bundle, the single executable and the MCP conformance suite. They are the
+ * `packaging` project (`pnpm test:packaging`, which .ci/run runs after `pnpm test`); every
+ * other test file is the `unit` project (`pnpm test`), the fast and complete check of behaviour.
+ */
+const packaging = ['packages/cli/test/npm-packages.test.ts', 'packages/cli/test/binary.test.ts', 'packages/sdk/test/dist.test.ts', 'packages/mcp/test/conformance.test.ts'];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -15,9 +24,12 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    projects: [
+      { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: ['**/node_modules/**', ...packaging] } },
+      { extends: true, test: { name: 'packaging', include: packaging } },
+    ],
   },
 });

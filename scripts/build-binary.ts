@@ -36,6 +36,7 @@ import { Script } from 'node:vm';
 import { build, transform } from 'esbuild';
 import { chunkWrapper } from './sea-chunk-wrapper';
 import { userlandPunycode } from './esbuild-punycode';
+import { DASHBOARD_DIST, dashboardBuildFiles } from './package-dashboard';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cliDir = join(root, 'packages', 'cli');
@@ -124,6 +125,19 @@ const sha256 = (file: string) => createHash('sha256').update(readFileSync(file))
 const manifestFile = join(work, 'native-manifest.json');
 writeFileSync(manifestFile, JSON.stringify({ 'better_sqlite3.node': sha256(addonFile), 'better-sqlite3.cjs': sha256(moduleFile) }));
 
+// The dashboard's build: each file an asset `dashboard/<path>`, listed in a manifest the daemon reads (packages/daemon/src/http/dashboard/dashboard-files.ts).
+const dashboard = dashboardBuildFiles();
+const dashboardAssets: Record<string, string> = {};
+if (dashboard.length > 0) {
+  const manifest = join(work, 'dashboard-manifest.json');
+  writeFileSync(manifest, JSON.stringify(dashboard));
+  dashboardAssets['dashboard-manifest.json'] = manifest;
+  for (const rel of dashboard) dashboardAssets[`dashboard/${rel}`] = join(DASHBOARD_DIST, ...rel.split('/'));
+  step(`embedding the dashboard (${dashboard.length} files)`);
+} else {
+  console.warn(`no dashboard build at ${DASHBOARD_DIST}: the executable carries none (run pnpm --filter @socialpub/dashboard build first)`);
+}
+
 step(`making the blob (code cache: ${useCodeCache ? 'on' : 'off'})`);
 const blob = join(work, 'sea-prep.blob');
 const seaConfig = join(work, 'sea-config.json');
@@ -135,7 +149,7 @@ writeFileSync(
     disableExperimentalSEAWarning: true,
     useSnapshot: false,
     useCodeCache,
-    assets: { ...jsAssets, 'better_sqlite3.node': addonFile, 'better-sqlite3.cjs': moduleFile, 'native-manifest.json': manifestFile },
+    assets: { ...jsAssets, ...dashboardAssets, 'better_sqlite3.node': addonFile, 'better-sqlite3.cjs': moduleFile, 'native-manifest.json': manifestFile },
   }),
 );
 execFileSync(process.execPath, ['--experimental-sea-config', seaConfig], { stdio: 'inherit' });

@@ -1,6 +1,7 @@
 import { defineConfig } from 'tsup';
 import { userlandPunycode } from '../../scripts/esbuild-punycode';
 import { requireBuiltins } from '../../scripts/esbuild-require-builtins';
+import { packageDashboard } from '../../scripts/package-dashboard';
 import { packageDocs } from '../../scripts/package-docs';
 
 /**
@@ -12,7 +13,7 @@ import { packageDocs } from '../../scripts/package-docs';
  * `require` from the banner. Commands are split into chunks loaded on first use, so
  * `--version` and `--help` stay fast.
  */
-export default defineConfig({
+export default defineConfig((flags) => ({
   entry: { cli: 'src/cli.ts' },
   format: ['esm'],
   platform: 'node',
@@ -24,6 +25,8 @@ export default defineConfig({
   // The package's README links to these docs; the package carries them (docs/ here is a build output).
   async onSuccess() {
     packageDocs('.', ['cli.md', 'api.md', 'operations.md']);
+    // The dashboard's build beside the bundle (dist/dashboard), which src/cli.ts serves from.
+    packageDashboard(flags.outDir ?? 'dist');
     console.log('socialpub CLI built: packages/cli/dist/cli.js (commands in chunks loaded on use)');
   },
   dts: false,
@@ -40,4 +43,4 @@ export default defineConfig({
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __socialpubCreateRequire } from 'node:module'; const require = __socialpubCreateRequire(import.meta.url);",
   },
-});
+}));

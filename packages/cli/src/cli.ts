@@ -1,4 +1,7 @@
 /** The entry of dist/cli.js (the npm package's `bin`, and bin/socialpub in a checkout). */
+import { dirDashboardFiles, useDashboardFiles } from '@socialpub/daemon/dashboard-files';
 import { start } from './start';
 
+// The dashboard's build the package carries beside this bundle (dist/dashboard, copied by the build).
+useDashboardFiles(() => dirDashboardFiles(process.getBuiltinModule('node:url').fileURLToPath(new URL('./dashboard/', import.meta.url))));
 await start(process.argv.slice(2));

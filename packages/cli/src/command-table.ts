@@ -23,6 +23,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['down'], load: async () => (await import('./commands/daemon.command')).defineDown },
   { names: ['daemon'], load: async () => (await import('./commands/daemon.command')).defineDaemon },
   { names: ['service'], load: async () => (await import('./commands/service.command')).defineService },
+  { names: ['dashboard'], load: async () => (await import('./commands/dashboard.command')).defineDashboard },
   { names: ['keys'], load: async () => (await import('./commands/keys.command')).defineKeys },
   { names: ['connect'], load: async () => (await import('./commands/connect.command')).defineConnect },
   { names: ['connections'], load: async () => (await import('./commands/connections.command')).defineConnections },

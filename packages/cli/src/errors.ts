@@ -2,7 +2,7 @@
  * Typed errors and the documented exit codes. Commands throw; only the entry point
  * (main.ts) turns an error into an exit code, a one-line message and a suggestion.
  */
-import { messageInFlags, withFlag } from './api-fields';
+import { messageInFlags, withFlag, type CommandFlags } from './api-fields';
 
 export const EXIT = Object.freeze({
   ok: 0,
@@ -125,11 +125,12 @@ interface ApiLikeError {
 
 /**
  * Maps CLI errors, SDK errors (duck-typed so the SDK need not be loaded just to map an
- * error) and anything else to an exit code.
+ * error) and anything else to an exit code. `flags`: the long options of the command that
+ * ran, so that fields are named as that command's flags (api-fields.ts).
  */
-export function toFailure(err: unknown): Failure {
+export function toFailure(err: unknown, flags?: CommandFlags): Failure {
   if (err instanceof CliError) {
-    return strip({ exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, details: err.details?.map(withFlag), data: err.data });
+    return strip({ exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, details: err.details?.map((d) => withFlag(d, flags)), data: err.data });
   }
   if (err instanceof Error) {
     const e = err as ApiLikeError;
@@ -139,11 +140,11 @@ export function toFailure(err: unknown): Failure {
       const retryAfter = typeof e.retryAfter === 'number' ? e.retryAfter : undefined;
       let hint = CODE_HINT[code];
       if (exitCode === EXIT.rateLimited && retryAfter !== undefined) hint = `try again in ${retryAfter} s`;
-      const details = Array.isArray(e.details) ? e.details.map(withFlag) : undefined;
+      const details = Array.isArray(e.details) ? e.details.map((d) => withFlag(d, flags)) : undefined;
       return strip({
         exitCode,
         code,
-        message: messageInFlags(e.message, details),
+        message: messageInFlags(e.message, details, flags),
         hint,
         details,
         retryAfter,

@@ -38,6 +38,10 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
   program.hook('preSubcommand', (_parent, sub) => {
     dispatched = sub;
   });
+  // The command whose action runs (a subcommand of a group too): its flags name the fields of errors.
+  program.hook('preAction', (_root, action) => {
+    dispatched = action;
+  });
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return EXIT.ok;
@@ -54,7 +58,9 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
         failure = { exitCode: EXIT.usage, code: 'usage', message: err.message.replace(/^error: /, ''), hint: 'see `socialpub <command> --help`' };
       }
     } else {
-      failure = toFailure(err);
+      // The fields of the daemon's errors named as the flags of the command that ran.
+      const flags = dispatched === program ? undefined : new Set(dispatched.options.map((o) => o.long).filter((l): l is string => typeof l === 'string'));
+      failure = toFailure(err, flags);
     }
     const color = !argv.includes('--no-color');
     const log = new Logger({ io, json, color });
@@ -77,7 +83,10 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       for (const d of failure.details ?? []) {
         const detail = d as { path?: string; flag?: string; message?: string };
         const where = detail.flag ?? detail.path;
-        const line = `${where ? `${where}: ` : ''}${detail.message ?? JSON.stringify(d)}`;
+        const text = detail.message ?? JSON.stringify(d);
+        // `timezone is not …` under --tz reads `--tz is not …`.
+        const named = detail.flag && detail.path && text.startsWith(`${detail.path} `);
+        const line = named ? `${detail.flag}${text.slice((detail.path as string).length)}` : `${where ? `${where}: ` : ''}${text}`;
         // The daemon's message is its first problem; say it once.
         if (line !== failure.message) io.stderr.write(`  - ${line}\n`);
       }

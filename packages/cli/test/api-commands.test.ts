@@ -37,7 +37,8 @@ describe('socialpub platforms', () => {
     expect(r.stdout).toMatch(/instagram\s+feed\*, story, reels\s+2200\s+public URL\s+sandbox active/);
     expect(r.stdout).toMatch(/youtube\s+video\*, shorts\s+5000\s+uploaded\s+not connected/);
     const json = (await t.run('platforms --json')).json<{ platform: string }[]>();
-    expect(json.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'linkedin', 'pinterest']);
+    expect(json.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon', 'linkedin', 'pinterest']);
+    expect(r.stdout).toMatch(/mastodon\s+post\*\s+500\s+uploaded\s+not connected/);
   });
 });
 
@@ -64,7 +65,7 @@ describe('socialpub publish (flags only)', () => {
     const r = await t.run('publish "hello now" -p twitter --now');
     expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/✔ Publishing: job_[0-9a-z]+/);
-    expect(r.stdout).toMatch(/twitter\s+tweet\s+.+UTC\s+(publishing|scheduled|published)/);
+    expect(r.stdout).toMatch(/twitter\s+tweet\s+now\s+queued/);
   });
 
   it('sends per-platform captions and require-approval', async () => {

@@ -68,6 +68,25 @@ describe('the single executable, alone in a directory, no node on PATH', () => {
     // The checkpoint thread started from the unpacked module (it logs a warning when it cannot).
     expect(readFileSync(join(home.dataDir, 'daemon.log'), 'utf8')).not.toContain('checkpoint thread stopped');
 
+    // The dashboard the build carried (packages/dashboard/dist, embedded as assets), behind a one-time sign-in link.
+    const link = await sp('dashboard', '--json');
+    expect(link.exitCode, link.stderr).toBe(0);
+    const { url } = JSON.parse(link.stdout) as { url: string };
+    const signedIn = await fetch(url, { redirect: 'manual' });
+    expect(signedIn.status).toBe(303);
+    const cookie = (signedIn.headers.getSetCookie()[0] as string).split(';')[0] as string;
+    const base = url.slice(0, url.indexOf('/auth/link/'));
+    const app = await fetch(`${base}/`, { headers: { cookie } });
+    const built = join(root, 'packages', 'dashboard', 'dist', 'index.html');
+    if (existsSync(built)) {
+      expect(app.status).toBe(200);
+      expect(await app.text()).toBe(readFileSync(built, 'utf8'));
+    } else {
+      expect(app.status).toBe(503);
+      expect(await app.text()).toContain('carries no dashboard');
+    }
+    expect(app.headers.get('content-security-policy')).toContain("script-src 'self'");
+
     const down = await sp('down');
     expect(down.exitCode).toBe(0);
     expect(isAlive(state.pid)).toBe(false);

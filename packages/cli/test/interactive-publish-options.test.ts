@@ -5,7 +5,7 @@ import { Terminal } from './terminal';
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
 beforeAll(async () => {
   t = await startTestDaemon();
-  t.connect('instagram', 'youtube', 'tiktok');
+  t.connect('instagram', 'youtube', 'tiktok', 'bluesky');
 });
 afterAll(async () => {
   await t.stop();
@@ -127,5 +127,31 @@ describe('socialpub publish in a terminal: media and platform options', () => {
     term.type('n');
     term.key('enter');
     expect((await run).code).toBe(130);
+  });
+
+  it("asks Bluesky's languages and content warning", async () => {
+    const term = new Terminal();
+    const run = t.run(['publish', 'Bonjour 🌍', '-p', 'bluesky'], { interactive: true, stdin: term.stdin, onStderr: term.onStderr });
+    await inTwoHours(term);
+    await term.until('Bluesky languages (e.g. en,fr; empty: none):');
+    term.type('fr,english');
+    term.key('enter');
+    await term.until('a language is a BCP-47 tag');
+    for (let i = 0; i < 'english'.length; i++) term.key('backspace');
+    term.type('en');
+    term.key('enter');
+    await term.until('Bluesky content warning?');
+    await term.until('graphic-media');
+    term.key('down');
+    term.key('down'); // nudity
+    term.key('enter');
+    const summary = await term.until('Schedule it?');
+    expect(summary).toContain('bluesky.langs=fr,en');
+    term.key('enter');
+    const r = await run;
+    expect(r.code, r.stderr).toBe(0);
+    const jobId = /Scheduled: (job_[0-9a-z]+)/.exec(r.stdout)![1];
+    const job = (await t.run(`schedule show ${jobId} --json`)).json<Job>();
+    expect(job.platform_options).toEqual({ bluesky: { langs: ['fr', 'en'], labels: ['nudity'] } });
   });
 });

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempHome } from './helpers';
+import { registryEnv } from './registry-env';
 
 /**
  * The two npm packages as a user gets them: `pnpm pack` of each (what `pnpm publish`
@@ -21,7 +22,12 @@ const prefix = join(home.root, 'global');
 const node = process.execPath;
 const tool = (name: string) => join(root, 'node_modules', '.bin', name);
 // npm (the machine's, run by this node: it comes first on PATH) keeps its own cache, so the registry is not fetched again each run.
-const env = { ...home.env, PATH: `${dirname(node)}:${process.env.PATH}`, npm_config_cache: process.env.npm_config_cache ?? join(process.env.HOME ?? home.root, '.npm') };
+const env = {
+  ...registryEnv(process.env),
+  ...home.env,
+  PATH: `${dirname(node)}:${process.env.PATH}`,
+  npm_config_cache: process.env.npm_config_cache ?? join(process.env.HOME ?? home.root, '.npm'),
+};
 const npm = (args: string[], cwd: string) => execa('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], { cwd, env, extendEnv: false, timeout: 280_000 });
 let cliTgz = '';
 let sdkTgz = '';

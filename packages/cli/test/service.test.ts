@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { launchdManager, type Runner } from '../src/local/service/manager';
 import type * as ManagerModule from '../src/local/service/manager';
 import { launchdPlist, systemdUnit } from '../src/local/service/units';
-import { tempHome } from './helpers';
+import { isAlive, readDaemonState } from '../src/local/daemon-files';
+import { endDaemon, tempHome } from './helpers';
 
 /**
  * `socialpub service`: never the real user's systemd. HOME and XDG_CONFIG_HOME are temp
@@ -92,13 +93,66 @@ describe.runIf(process.platform === 'linux')('socialpub service on Linux (system
     expect(again.json()).toEqual({ removed: false, manager: 'systemd', file: unitPath() });
   });
 
-  it('install says why when there is no user systemd (the unit stays written), exit 1', async () => {
+  it('install says why when there is no user systemd, and leaves nothing behind, exit 1', async () => {
     fake.answers.set('systemctl --user daemon-reload', { code: 1, stdout: '', stderr: 'Failed to connect to bus: No medium found' });
     const r = await home.run('service install');
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('starting it failed: `systemctl --user daemon-reload` failed: Failed to connect to bus: No medium found');
+    expect(r.stderr).toContain('the service could not be installed, and nothing was changed: `systemctl --user daemon-reload` failed: Failed to connect to bus: No medium found');
     expect(r.stderr).toContain('loginctl enable-linger');
-    expect(existsSync(unitPath())).toBe(true);
+    expect(existsSync(unitPath())).toBe(false);
+    expect(fake.calls).toEqual(['systemctl --user daemon-reload']);
+  });
+
+  it('install with no user bus keeps the running daemon running, and says so', async () => {
+    const up = await home.run('up --port 0 --json');
+    expect(up.code, up.stderr).toBe(0);
+    const { pid, url } = up.json<{ pid: number; url: string }>();
+    try {
+      fake.answers.set('systemctl --user daemon-reload', { code: 1, stdout: '', stderr: 'Failed to connect to bus: No medium found' });
+      const r = await home.run('service install');
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(`the service could not be installed, and nothing was changed (the daemon started by \`up\` (pid ${pid}) is still running)`);
+      expect(isAlive(pid)).toBe(true);
+      expect((await fetch(`${url}/healthz`)).status).toBe(200);
+      expect(existsSync(unitPath())).toBe(false);
+    } finally {
+      await endDaemon(home.dataDir, () => home.run('down'));
+    }
+  });
+
+  it('install whose service fails to start takes the unit out and starts the daemon it stopped again, on its port', async () => {
+    const up = await home.run('up --port 0 --json');
+    expect(up.code, up.stderr).toBe(0);
+    const first = up.json<{ pid: number; url: string }>();
+    try {
+      fake.answers.set('systemctl --user restart socialpub.service', { code: 1, stdout: '', stderr: 'Job for socialpub.service failed because the control process exited with error code.' });
+      const r = await home.run('service install --json');
+      expect(r.code).toBe(1);
+      const again = await readDaemonState(home.dataDir);
+      expect(again?.pid).not.toBe(first.pid);
+      expect(again?.port).toBe(Number(new URL(first.url).port));
+      expect(isAlive(again?.pid ?? -1)).toBe(true);
+      expect(r.json<{ error: { message: string } }>().error.message).toBe(
+        `the service did not start, so it was removed; the daemon started by \`up\` runs again (pid ${again?.pid}, ${first.url}): \`systemctl --user restart socialpub.service\` failed: Job for socialpub.service failed because the control process exited with error code.`,
+      );
+      expect(existsSync(unitPath())).toBe(false);
+      expect(fake.calls).toEqual(['systemctl --user daemon-reload', 'systemctl --user enable socialpub.service', 'systemctl --user restart socialpub.service', 'systemctl --user disable --now socialpub.service']);
+    } finally {
+      await endDaemon(home.dataDir, () => home.run('down'));
+    }
+  });
+
+  it('uninstall with no user bus still removes the unit file, and says nothing could be stopped', async () => {
+    await home.run('service install');
+    fake.calls.length = 0;
+    fake.answers.set('systemctl --user disable --now socialpub.service', { code: 1, stdout: '', stderr: 'Failed to connect to bus: No medium found' });
+    const r = await home.run('service uninstall');
+    expect(r.code, r.stderr).toBe(0);
+    expect(existsSync(unitPath())).toBe(false);
+    expect(r.stdout).toContain(`service file removed (${unitPath()})`);
+    expect(r.stderr).toContain('warning: systemctl --user could not be reached (`systemctl --user disable --now socialpub.service` failed: Failed to connect to bus: No medium found), so nothing was stopped');
+    expect(r.stderr).toContain('loginctl enable-linger');
+    expect(fake.calls).toEqual(['systemctl --user disable --now socialpub.service']);
   });
 });
 
@@ -131,10 +185,12 @@ describe('the unit files', () => {
     };
     const manager = launchdManager({ HOME: '/Users/a' }, run, 501);
     expect(manager.file).toBe('/Users/a/Library/LaunchAgents/dev.socialpub.daemon.plist');
-    await manager.enable();
+    await manager.prepare();
+    await manager.start();
     expect(await manager.state(true)).toEqual({ installed: true, enabled: true, active: true, detail: 'running' });
     await manager.disable();
     expect(calls).toEqual([
+      'launchctl print gui/501',
       'launchctl bootout gui/501/dev.socialpub.daemon',
       'launchctl bootstrap gui/501 /Users/a/Library/LaunchAgents/dev.socialpub.daemon.plist',
       'launchctl enable gui/501/dev.socialpub.daemon',

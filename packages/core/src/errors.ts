@@ -6,6 +6,7 @@ export const ERROR_STATUS = Object.freeze({
   platform_not_connected: 403,
   facebook_page_not_selected: 403,
   https_required: 403,
+  csrf_failed: 403,
   not_found: 404,
   request_timeout: 408,
   conflict: 409,

@@ -1,4 +1,5 @@
 export * from './platforms';
+export * from './mastodon-length';
 export * from './states';
 export * from './errors';
 export * from './time';
@@ -18,4 +19,5 @@ export * from './schemas/time-resources';
 export * from './schemas/sandbox';
 export * from './schemas/takedown';
 export * from './schemas/tiktok-creator-info';
+export * from './schemas/dashboard';
 export * from './version';

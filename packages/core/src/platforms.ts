@@ -1,5 +1,5 @@
 /** The platforms socialpub publishes to, and what each accepts. */
-export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'linkedin', 'pinterest'] as const;
+export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon', 'linkedin', 'pinterest'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
 export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts', 'photo', 'document', 'pin', 'video_pin'] as const;
@@ -19,12 +19,20 @@ export interface MediaRule {
   videoAlone: boolean;
 }
 
-export type CaptionCounting = 'characters' | 'x-weighted' | 'threads-utf8-emoji' | 'utf16' | 'bytes';
+export type CaptionCounting = 'characters' | 'x-weighted' | 'threads-utf8-emoji' | 'utf16' | 'bytes' | 'graphemes' | 'mastodon';
 
 export interface PlatformInfo {
   types: readonly ContentType[];
   defaultType: ContentType;
-  caption: { max: number; counting: CaptionCounting; maxHashtags?: number; maxMentions?: number; maxLinks?: number };
+  caption: {
+    max: number;
+    counting: CaptionCounting;
+    maxHashtags?: number;
+    maxMentions?: number;
+    maxLinks?: number;
+    /** Characters each link counts, whatever its length (mastodon: the server's characters_reserved_per_url). */
+    urlLength?: number;
+  };
   media: Partial<Record<ContentType, MediaRule>>;
   /** The platform pulls media from a public URL (so a daemon without a public base URL cannot serve it). */
   pullsMedia: boolean;
@@ -79,8 +87,25 @@ export const PLATFORM_INFO: Readonly<Record<Platform, PlatformInfo>> = Object.fr
     media: { video: rule(1, 1, VIDEO), shorts: rule(1, 1, VIDEO) },
     pullsMedia: false,
   },
+  bluesky: {
+    // app.bsky.feed.post: 300 graphemes (and 3,000 UTF-8 bytes); 4 images or one video (docs/reference/platforms.md, Bluesky).
+    types: ['post'],
+    defaultType: 'post',
+    caption: { max: 300, counting: 'graphemes' },
+    media: { post: rule(0, 4, ANY) },
+    pullsMedia: false,
+  },
+  mastodon: {
+    // A default Mastodon server's limits (docs/reference/platforms.md, Mastodon): each server
+    // states its own in /api/v2/instance, kept with the connection and used in place of these.
+    types: ['post'],
+    defaultType: 'post',
+    caption: { max: 500, counting: 'mastodon', urlLength: 23 },
+    media: { post: rule(0, 4, ANY) },
+    pullsMedia: false,
+  },
   linkedin: {
-    // post: text, 1-20 images (a multi-image post from 2) or one video; document: one PDF with a title (docs/reference/platforms.md §13).
+    // post: text, 1-20 images (a multi-image post from 2) or one video; document: one PDF with a title (docs/reference/platforms.md §15).
     types: ['post', 'document'],
     defaultType: 'post',
     caption: { max: 3000, counting: 'utf16' },
@@ -88,7 +113,7 @@ export const PLATFORM_INFO: Readonly<Record<Platform, PlatformInfo>> = Object.fr
     pullsMedia: false,
   },
   pinterest: {
-    // pin: 1 image, or 2-5 images as a carousel; video_pin: one video with a cover image. The caption is the pin's description (500; docs/reference/platforms.md §14).
+    // pin: 1 image, or 2-5 images as a carousel; video_pin: one video with a cover image. The caption is the pin's description (500; docs/reference/platforms.md §16).
     types: ['pin', 'video_pin'],
     defaultType: 'pin',
     caption: { max: 500, counting: 'characters' },

@@ -212,6 +212,34 @@ describe('series', () => {
     expect(s).toMatchObject({ ok: false, path });
   });
 
+  it.each([
+    ['FREQ=DAILY;BYMINUTE=0,30', /^BYMINUTE=0,30 gives 2 times an hour: a series repeats at most hourly \(several hours of a day with BYHOUR\), so BYMINUTE takes one value/],
+    ['FREQ=DAILY;BYSECOND=0,1,2', /^BYSECOND=0,1,2 gives 3 times an hour/],
+    ['FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR,SA,SU;BYHOUR=0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21,22,23;BYSETPOS=169', /^BYSETPOS value "169" asks for date 169 of a week, but this rule has at most 168 dates in a week$/],
+    ['FREQ=YEARLY;BYYEARDAY=1,2,3;BYSETPOS=4;COUNT=3', /^BYSETPOS value "4" asks for date 4 of a year, but this rule has at most 3 dates in a year$/],
+    ['FREQ=MONTHLY;BYDAY=-1FR,1MO;BYSETPOS=-3;COUNT=3', /^BYSETPOS value "-3" asks for date 3 of a month, but this rule has at most 2 dates in a month$/],
+    ['FREQ=WEEKLY;BYDAY=MO,TU;BYSETPOS=3;COUNT=3', /at most 2 dates in a week$/],
+    ['FREQ=YEARLY;BYMONTH=2,11;BYMONTHDAY=31;COUNT=3', /^BYMONTHDAY=31 never falls in BYMONTH=2,11: the rule has no date$/],
+    ['FREQ=DAILY;BYYEARDAY=366;BYMONTH=1;COUNT=3', /^matches too rarely to expand: its occurrences are not found within 10 years of FREQ=DAILY periods/],
+    ['FREQ=MONTHLY;BYMONTHDAY=29;BYMONTH=2;BYDAY=MO;COUNT=3', /^matches too rarely to expand: .* 50 years of FREQ=MONTHLY/],
+  ])('refuses %s, which posts more than daily or makes the expansion search (issue 28)', (rrule, message) => {
+    const t0 = performance.now();
+    const s = expandSeries({ rrule }, Z('2026-03-01T09:00:00Z'), 'UTC');
+    expect(s).toMatchObject({ ok: false, path: 'recurrence.rrule', message: expect.stringMatching(message) });
+    expect(performance.now() - t0).toBeLessThan(1_000);
+  });
+
+  it('still expands what a kept series needs: one time a day, BYSETPOS within the set, the last weekday of 100 months', () => {
+    const start = Z('2026-03-02T09:00:00Z');
+    expect(expandSeries({ rrule: 'FREQ=DAILY;BYHOUR=9;BYMINUTE=30;BYSECOND=0;COUNT=500' }, start, 'UTC')).toMatchObject({ ok: true, occurrences: { length: 500 } });
+    expect(expandSeries({ rrule: 'FREQ=DAILY;BYDAY=MO;COUNT=500' }, start, 'UTC')).toMatchObject({ ok: true, occurrences: { length: 500 } });
+    expect(expandSeries({ rrule: 'FREQ=MONTHLY;BYDAY=MO,TU,WE,TH,FR;BYSETPOS=-1;COUNT=100' }, start, 'UTC')).toMatchObject({ ok: true, occurrences: { length: 100 } });
+    expect(expandSeries({ rrule: 'FREQ=YEARLY;BYMONTH=2;BYMONTHDAY=29;COUNT=20' }, start, 'UTC')).toMatchObject({ ok: true, occurrences: { length: 20 } });
+    const leapDays = expandSeries({ rrule: 'FREQ=YEARLY;BYYEARDAY=1,60,366;BYSETPOS=3;COUNT=3' }, start, 'UTC');
+    if (!leapDays.ok) throw new Error(leapDays.message);
+    expect(leapDays.occurrences.map((at) => formatInstant(at).slice(0, 10))).toEqual(['2028-12-31', '2032-12-31', '2036-12-31']);
+  });
+
   it('accepts COUNT or UNTIL inside the rule or as a field, not both', () => {
     const start = Z('2026-03-02T09:00:00Z');
     expect(expandSeries({ rrule: 'RRULE:FREQ=WEEKLY;COUNT=3' }, start, 'UTC')).toMatchObject({ ok: true, occurrences: { length: 3 } });

@@ -6,7 +6,36 @@ import type { PlatformsConfig } from './platforms/platform-module';
 import type { SqliteSync } from './store/commits';
 import type { LogLevel } from './util/logger';
 
-export type RateClass = 'auth' | 'publish' | 'media' | 'scheduled' | 'media_status' | 'auth_failure';
+/**
+ * The rate-limit classes. The interface's endpoints keep the interface's four (auth,
+ * publish, media, scheduled); every other endpoint declares one of the rest next to its
+ * route (http/middleware/rate-limit.ts `rateClass`); auth_failure counts bad keys per
+ * client address. Defaults: DEFAULT_RATE_LIMITS; docs/api.md "Rate limits".
+ */
+export const RATE_CLASSES = [
+  'auth',
+  'publish',
+  'media',
+  'scheduled',
+  'media_status',
+  'validate',
+  'review',
+  'unpublish',
+  'upload',
+  'platforms',
+  'creator_info',
+  'settings',
+  'queue',
+  'series',
+  'events',
+  'webhooks',
+  'webhook_send',
+  'sandbox',
+  'account',
+  'auth_failure',
+] as const;
+export type RateClass = (typeof RATE_CLASSES)[number];
+const RATE_CLASS_SET = new Set<string>(RATE_CLASSES);
 
 export interface RateLimit {
   /** Requests allowed per window. */
@@ -69,17 +98,37 @@ const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 
 /**
- * The interface's limits. Two more: failed authentication, 30 per client address per 10
- * minutes; and media status polls, 1,200 per hour (one every 3 s), because clients are told
- * to poll every few seconds and the 30-an-hour preparation class would stop them mid-task.
+ * The interface's limits for its classes (auth, publish, media, scheduled), and a limit
+ * suited to each endpoint outside the interface: one class per resource (platforms,
+ * settings, queue, series, events, webhooks, sandbox) at 600 a minute, so a page that
+ * polls them all day, or a person clicking through them, never meets a 429; tighter ones
+ * where a request makes the daemon call out (webhook tests and redeliveries, take-downs,
+ * TikTok's creator info at TikTok's own 20 a minute) or work hard (validations, uploads).
+ * Media status polls: 600 a minute like the reads, because clients are told to poll every
+ * few seconds, a page may poll several tasks, and the interface gives them no class. Failed authentication: 30 per client address per 10 minutes.
  */
 export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateLimit>> = Object.freeze({
   auth: { limit: 10, windowMs: MINUTE },
   publish: { limit: 60, windowMs: HOUR },
   media: { limit: 30, windowMs: HOUR },
   scheduled: { limit: 100, windowMs: HOUR },
-  media_status: { limit: 1200, windowMs: HOUR },
+  media_status: { limit: 600, windowMs: MINUTE },
+  validate: { limit: 600, windowMs: HOUR },
+  review: { limit: 600, windowMs: HOUR },
+  unpublish: { limit: 60, windowMs: HOUR },
+  upload: { limit: 120, windowMs: HOUR },
+  platforms: { limit: 600, windowMs: MINUTE },
+  creator_info: { limit: 20, windowMs: MINUTE },
+  settings: { limit: 600, windowMs: MINUTE },
+  queue: { limit: 600, windowMs: MINUTE },
+  series: { limit: 600, windowMs: MINUTE },
+  events: { limit: 600, windowMs: MINUTE },
+  webhooks: { limit: 600, windowMs: MINUTE },
+  webhook_send: { limit: 60, windowMs: HOUR },
+  sandbox: { limit: 600, windowMs: MINUTE },
   auth_failure: { limit: 30, windowMs: 10 * MINUTE },
+  // The dashboard's account endpoints (API keys, connections, review links): generous, and apart from the scheduled-content class.
+  account: { limit: 1200, windowMs: HOUR },
 });
 
 export const DEFAULT_PORT = 8787;
@@ -134,7 +183,8 @@ export function parseRateLimitsEnv(text: string | undefined): { enabled: boolean
   if (text === undefined || text.trim() === '' || text.trim() === 'on') return { enabled: true, overrides };
   if (['off', 'false', '0', 'none'].includes(text.trim().toLowerCase())) return { enabled: false, overrides };
   for (const part of text.split(',')) {
-    const m = /^\s*(auth|publish|media|scheduled|media_status|auth_failure)\s*=\s*(\d+)(?:\/(\d+)(s|m|h))?\s*$/.exec(part);
+    const m = /^\s*([a-z_]+)\s*=\s*(\d+)(?:\/(\d+)(s|m|h))?\s*$/.exec(part);
+    if (m && !RATE_CLASS_SET.has(m[1] as string)) throw new ConfigError(`SOCIALPUB_RATE_LIMITS: no rate class "${m[1]}" (the classes: ${RATE_CLASSES.join(', ')})`);
     if (!m) throw new ConfigError(`SOCIALPUB_RATE_LIMITS: cannot read "${part.trim()}" (use off, or class=limit[/window] like publish=600/1h)`);
     const unit = { s: 1000, m: MINUTE, h: HOUR }[m[4] as 's' | 'm' | 'h'];
     overrides[m[1] as RateClass] = { limit: Number(m[2]), ...(m[3] ? { windowMs: Number(m[3]) * unit } : {}) };
@@ -159,7 +209,6 @@ export interface ConfigFile {
 }
 
 const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync', 'webhook_allow_private', 'event_retention_days', 'publish_concurrency']);
-const RATE_CLASSES = new Set<string>(['auth', 'publish', 'media', 'scheduled', 'media_status', 'auth_failure']);
 const LOG_LEVELS = new Set<string>(['debug', 'info', 'warn', 'error', 'silent']);
 
 /**
@@ -203,7 +252,7 @@ export function readConfigFile(dataDir: string): ConfigFile {
   if (limits !== undefined && limits !== 'off') {
     if (!limits || typeof limits !== 'object' || Array.isArray(limits)) throw bad('rate_limits', '"off" or an object of classes');
     for (const [cls, v] of Object.entries(limits as Record<string, unknown>)) {
-      if (!RATE_CLASSES.has(cls)) throw bad(`rate_limits.${cls}`, `one of ${[...RATE_CLASSES].join(', ')}`);
+      if (!RATE_CLASS_SET.has(cls)) throw bad(`rate_limits.${cls}`, `one of ${RATE_CLASSES.join(', ')}`);
       const l = v as { limit?: unknown; window_seconds?: unknown } | null;
       if (!l || typeof l !== 'object') throw bad(`rate_limits.${cls}`, 'an object like { "limit": 600, "window_seconds": 3600 }');
       if (l.limit !== undefined && !(Number.isInteger(l.limit) && (l.limit as number) >= 0)) throw bad(`rate_limits.${cls}.limit`, 'a whole number');

@@ -7,12 +7,13 @@ import { Hono } from 'hono';
 import { ConfigError, isLoopback, type DaemonConfig } from './config';
 import { createEvents } from './events/create-events';
 import { createApp } from './http/app';
-import { answerClientError } from './http/client-error';
+import { answerClientError, answerConnect } from './http/client-error';
 import { createMedia } from './create-media';
 import type { AppEnv } from './http/env';
 import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './platforms/adapter';
-import { createAdapters } from './platforms/registry';
+import { createAdapters, platformModule } from './platforms/registry';
+import { BrowserConnects } from './connect/browser-connect';
 import { publisherConcurrencyOptions } from './publish-concurrency';
 import { createPublishing } from './publisher/create-publishing';
 import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
@@ -27,7 +28,9 @@ import { createStore, type Store } from './store/store';
 import { startSeriesMaterializer } from './jobs/recurrence';
 import { systemClock, type Clock } from './util/clock';
 import { createLogger, type RootLogger } from './util/logger';
+import { guardProcess } from './util/process-guard';
 import { SecretBox } from './util/secrets';
+import type { HostResolver } from './media/address-guard';
 
 export interface StartOptions {
   /** Default: the system clock. */
@@ -41,6 +44,13 @@ export interface StartOptions {
    * an event. false leaves only the hub's 20 ms poll of the outbox (bench/events measures both).
    */
   eventsNotify?: boolean;
+  /** Resolves webhook host names (route checks and deliveries). Default: the system resolver; tests map names to chosen addresses. */
+  webhookResolve?: HostResolver;
+  /**
+   * Default true: an uncaught exception or unhandled rejection is logged and the daemon
+   * keeps serving (util/process-guard.ts) until close().
+   */
+  guardProcess?: boolean;
 }
 
 export interface DaemonHandle {
@@ -132,7 +142,15 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   });
   const scheduler: SchedulerHooks = publishing.scheduler;
   // Events: the outbox's hub (SSE), webhook deliveries, retention.
-  const events = createEvents({ store, secrets, clock, logger, config, ...(opts.eventsNotify === false ? { notify: false } : {}) });
+  const events = createEvents({
+    store,
+    secrets,
+    clock,
+    logger,
+    config,
+    ...(opts.eventsNotify === false ? { notify: false } : {}),
+    ...(opts.webhookResolve ? { resolve: opts.webhookResolve } : {}),
+  });
   const tokenRefresher = new TokenRefresher({
     connections: store.connections,
     clock,
@@ -142,8 +160,15 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   tokenRefresher.start();
   stops.push(() => tokenRefresher.stop());
 
-  // HTTP.
+  // From here on, work resumed from the last run (media tasks, targets, deliveries) runs;
+  // whatever it throws uncaught is logged, and the daemon keeps serving requests.
+  if (opts.guardProcess !== false) stops.push(guardProcess(logger));
+
+  // HTTP. Connects started from the dashboard end with the daemon.
+  const browserConnects = new BrowserConnects({ clock, deps: { clock, connections: store.connections }, connector: (p) => platformModule(p)?.connect });
+  stops.push(() => browserConnects.close());
   const app = createApp({
+    browserConnects,
     db,
     store,
     config,
@@ -159,6 +184,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(sandboxUrl ?? listenUrl, host),
     hub: events.hub,
     webhookQueued: () => events.deliverer.pump(),
+    ...(opts.webhookResolve ? { webhookResolve: opts.webhookResolve } : {}),
   });
   const server: ServerType = serve({
     fetch: app.fetch,
@@ -170,6 +196,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   });
   // Requests Node's parser refuses (bad Content-Length, CL+TE, huge headers) get the one error body too.
   server.on('clientError', answerClientError(logger));
+  // CONNECT (a proxy tunnel) too; Node would close its socket without a word.
+  server.on('connect', answerConnect(logger));
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e))]);
   } catch (e) {
@@ -218,6 +246,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     try {
       for (const [cls, l] of Object.entries(config.rateLimits.classes)) store.rateWindows.prune(cls, l.windowMs, now);
       store.idempotency.prune(now);
+      store.dashboardSessions.prune(now);
     } catch (e) {
       logger.warn('maintenance failed', { error: e });
     }

@@ -1,6 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { VERSION } from '@socialpub/core';
 import type { LocalFiles, SocialPubBackend } from './backend';
+import { fileRoots } from './file-roots';
+import { guardToolCalls } from './tool-call-guard';
 import { registerResources, type ResourceNotifier } from './resources';
 import { registerTools } from './tools';
 import type { MediaWaitOptions } from './wait-for-media';
@@ -12,6 +14,12 @@ export interface SocialPubMcpOptions {
   backend: SocialPubBackend;
   /** Only where the server runs beside the agent (stdio): enables upload_file. */
   localFiles?: LocalFiles | undefined;
+  /**
+   * Where upload_file may read (file-roots.ts): directories the user configured (they
+   * replace the client's roots) and the directory relative paths start from. Without
+   * configured directories, the roots the client declares; without those, nothing.
+   */
+  fileRoots?: { configured: readonly string[]; cwd: string } | undefined;
   mediaWait?: MediaWaitOptions | undefined;
   /**
    * true: the caller feeds `notifier` from the daemon's event stream (notifyChanges), which
@@ -20,7 +28,7 @@ export interface SocialPubMcpOptions {
   changesFromEvents?: boolean | undefined;
 }
 
-export const INSTRUCTIONS = `socialpub publishes posts to instagram, facebook, twitter, threads, tiktok, youtube, linkedin and pinterest through the user's own daemon.
+export const INSTRUCTIONS = `socialpub publishes posts to instagram, facebook, twitter, threads, tiktok, youtube, bluesky, mastodon, linkedin and pinterest through the user's own daemon.
 Start with list_platforms (content types, limits, your connections). Check a post with validate_post, then publish_post.
 Media: prepare_media (URLs) or upload_file (a local file, stdio only) give prepared URLs for media_urls.
 Posts made here may wait for a person's approval (agent-approval): publish_post's result says so; get_post shows progress.
@@ -34,15 +42,23 @@ const QUIET: ResourceNotifier = { postChanged: () => {}, postsListChanged: () =>
  * transports. Connect it to a transport (stdio, Streamable HTTP); `notifier` tells
  * subscribed clients about changed posts.
  */
-export function createSocialPubMcpServer({ backend, localFiles, mediaWait, changesFromEvents }: SocialPubMcpOptions): { server: McpServer; notifier: ResourceNotifier } {
+export function createSocialPubMcpServer({ backend, localFiles, fileRoots: roots, mediaWait, changesFromEvents }: SocialPubMcpOptions): { server: McpServer; notifier: ResourceNotifier } {
   const server = new McpServer(
     { name: 'socialpub', title: 'socialpub', version: VERSION },
     { instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
   );
+  // Malformed tools/call params are -32602 with a readable message, on every transport.
+  const connect = server.connect.bind(server);
+  server.connect = (transport) => connect(guardToolCalls(transport));
   const notifier = registerResources(server, backend);
+  let gatedFiles: LocalFiles | undefined;
+  if (localFiles) {
+    const gate = fileRoots({ server: server.server, configured: roots?.configured ?? [], cwd: roots?.cwd ?? process.cwd() });
+    gatedFiles = { upload: async (path, options) => localFiles.upload(await gate.check(path), options) };
+  }
   registerTools(server, {
     backend,
-    localFiles,
+    localFiles: gatedFiles,
     mediaWait,
     hooks: changesFromEvents ? QUIET : notifier,
   });

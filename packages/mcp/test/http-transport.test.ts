@@ -35,6 +35,11 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     expect(publish.annotations).toEqual({ readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true });
     expect(publish.description).toContain('instagram: feed (default)');
     expect(publish.description).toContain('+1h30m');
+    // Each platform's options schema, Bluesky's included, from its core schema.
+    const defs = (publish.inputSchema as { definitions?: Record<string, { properties?: Record<string, { allOf?: Array<{ $ref: string }> }> }> }).definitions ?? {};
+    expect(defs.PlatformOptions?.properties?.bluesky?.allOf?.[0]?.$ref).toBe('#/definitions/BlueskyOptions');
+    expect(Object.keys(defs.BlueskyOptions?.properties ?? {}).sort()).toEqual(['alt_texts', 'labels', 'langs', 'link_card']);
+    expect(publish.description).toContain('bluesky: post (default)');
     expect(tools.find((x) => x.name === 'cancel_post')!.annotations).toMatchObject({ destructiveHint: true, idempotentHint: true });
     expect(tools.find((x) => x.name === 'list_posts')!.annotations).toMatchObject({ readOnlyHint: true });
     for (const tool of tools) expect(tool.outputSchema?.type, tool.name).toBe('object');
@@ -142,7 +147,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const body = JSON.parse((read.contents[0] as { text: string }).text) as { post: Post };
     expect(`socialpub://posts/${body.post.job_id}`).toBe(postUri);
     const platforms = JSON.parse(((await mcp.readResource({ uri: 'socialpub://platforms' })).contents[0] as { text: string }).text) as { platforms: { platform: string }[] };
-    expect(platforms.platforms).toHaveLength(8);
+    expect(platforms.platforms).toHaveLength(10);
     await expect(mcp.readResource({ uri: 'socialpub://posts/job_doesnotexist' })).rejects.toThrow(/Resource not found/);
   });
 });

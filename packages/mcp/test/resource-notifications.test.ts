@@ -55,6 +55,16 @@ beforeAll(async () => {
     },
     { timeout: 15_000, interval: 500 },
   );
+  // Under load the loop above may publish more than once, and the notifications of those
+  // posts may still be on their way to either client. A barrier: each session's
+  // notifications go out in the order of the events, so once both clients hear of a post
+  // cancelled after all of them, nothing of the warm-up is left to arrive in a test.
+  const barrier = await rest.content.publish({ caption: 'barrier', platforms: ['twitter'], scheduled_for: inAnHour() });
+  const uri = postUri(barrier.job_id);
+  for (const client of [http, stdio]) await client.subscribeResource({ uri });
+  await rest.scheduled.cancel(barrier.job_id);
+  for (const seen of [httpSeen, stdioSeen]) await vi.waitFor(() => expect(seen.updated).toContain(uri), { timeout: 15_000 });
+  for (const client of [http, stdio]) await client.unsubscribeResource({ uri });
 });
 afterAll(async () => {
   await http?.close();

@@ -5,10 +5,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { LATEST_PROTOCOL_VERSION, type Progress } from '@modelcontextprotocol/sdk/types.js';
+import { LATEST_PROTOCOL_VERSION, ListRootsRequestSchema, type Progress } from '@modelcontextprotocol/sdk/types.js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HTTP_TOOLS, data, setAgentApproval, startTestDaemon, text, toolErrorOf, publishedPost, type TestDaemon, type TestPost } from './harness';
 
@@ -48,7 +48,9 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(media.address() as AddressInfo).port}`;
   const transport = stdioTransport(t.env);
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  mcp = new Client({ name: 'socialpub-test', version: '1.0.0' });
+  // The client declares the folder of test files as its root: upload_file reads only under roots (file-roots.test.ts).
+  mcp = new Client({ name: 'socialpub-test', version: '1.0.0' }, { capabilities: { roots: { listChanged: true } } });
+  mcp.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [{ uri: pathToFileURL(files).href, name: 'test files' }] }));
   await mcp.connect(transport);
 });
 afterAll(async () => {

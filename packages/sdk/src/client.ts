@@ -13,6 +13,7 @@ import { SettingsResource } from './resources/settings';
 import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
 import { Webhooks } from './resources/webhooks';
+import { ReviewLinks } from './resources/review-links';
 import { GotSender } from './senders/got-sender';
 import type { HttpSender } from './senders/sender';
 import { Transport } from './transport';
@@ -40,6 +41,8 @@ export class SocialPub {
   /** Recurring posts (publish with `recurrence`). */
   readonly series: SeriesResource;
   readonly sandbox: Sandbox;
+  /** Links a person without an account opens to approve or reject some posts (create, list, revoke). */
+  readonly reviewLinks: ReviewLinks;
   /** The base URL in use (without /api/agents/v1). */
   readonly baseUrl: string;
   readonly #transport: Transport;
@@ -80,6 +83,7 @@ export class SocialPub {
     this.queue = new QueueResource(this.#transport, clock);
     this.series = new SeriesResource(this.#transport, clock);
     this.sandbox = new Sandbox(this.#transport, clock);
+    this.reviewLinks = new ReviewLinks(this.#transport, clock);
   }
 
   /**

@@ -58,6 +58,8 @@ export type {
   TakedownResult,
   TiktokCreatorInfo,
   TiktokCreatorInfoResponse,
+  MastodonOptions,
+  ServerLimits,
   PrepareResponse,
   MediaStatus,
   MediaUploadResponse,
@@ -86,4 +88,7 @@ export type {
   RecurrenceInput,
   Warning,
   WeeklySlot,
+  ReviewLink,
+  ReviewLinkCreated,
+  ReviewLinkCreateRequest,
 } from '@socialpub/core';

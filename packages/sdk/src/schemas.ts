@@ -30,6 +30,8 @@ export {
   UnpublishResponseSchema,
   UpdateResponseSchema,
   ValidateResultSchema,
+  ReviewLinkCreatedSchema,
+  ReviewLinkListSchema,
 } from '@socialpub/core';
 
 // The answers of /webhooks, which core describes by their parts only.
@@ -37,4 +39,6 @@ export const WebhookOneSchema = z.object({ success: z.literal(true), webhook: We
 export const WebhookManySchema = z.object({ success: z.literal(true), webhooks: z.array(WebhookEndpointSchema) });
 export const WebhookDeliveriesSchema = z.object({ success: z.literal(true), deliveries: z.array(WebhookDeliverySchema) });
 export const WebhookQueuedSchema = z.object({ success: z.literal(true), message: z.string(), delivery_id: z.string() });
+/** 204 No Content: the transport answers undefined without parsing (the DELETE of review links). */
+export const NoContentSchema = z.undefined();
 export const WebhookDoneSchema = z.object({ success: z.literal(true), message: z.string() });

@@ -105,6 +105,8 @@ export class Transport {
           streaming: req.upload !== undefined,
           signal,
         });
+        // 204 No Content (a DELETE of the extensions): nothing to parse; the method's type is void.
+        if (response.statusCode === 204) return undefined as z.infer<S>;
         return await this.readBody(req.schema, response.statusCode, parseJson(response.statusCode, response.body));
       } catch (error) {
         if (signal?.aborted) throw signal.reason;

@@ -7,7 +7,7 @@ export function defineConnect(program: Program, kit: Kit): void {
     program
       .command('connect')
       .description('connect a platform account: a sandbox (simulator) or the real platform through OAuth')
-      .argument('<platform>', 'instagram, facebook, twitter, threads, tiktok, youtube, linkedin or pinterest')
+      .argument('<platform>', 'instagram, facebook, twitter, threads, tiktok, youtube, bluesky, mastodon, linkedin or pinterest')
       .option('--sandbox', "connect the platform's simulator served by the daemon")
       .option('--user <email>', 'the user the connection belongs to (default: the only user)')
       .option('--client-id <id>', 'live: your app id / client id / client key (prompted when missing)')
@@ -21,6 +21,9 @@ export function defineConnect(program: Program, kit: Kit): void {
       .option('--consumer-secret <secret>', 'twitter OAuth 1.0a: the app API key secret')
       .option('--access-token <token>', 'twitter OAuth 1.0a: your access token')
       .option('--access-secret <secret>', 'twitter OAuth 1.0a: your access token secret')
+      .option('--handle <handle>', 'bluesky: the account handle, e.g. alice.bsky.social or a custom domain (prompted when missing)')
+      .option('--app-password <password>', 'bluesky: an app password from Settings > Privacy and security > App passwords (prompted when missing)')
+      .option('--server <url>', 'mastodon: the server the account lives on, e.g. https://mastodon.social (asked when missing)')
       .option('--no-browser', 'print the authorization URL instead of opening a browser')
       .action(async (platform, o) => (await import('./connect')).connect(kit.ctx(), { ...o, platform, sandbox: o.sandbox === true })),
     [
@@ -28,6 +31,8 @@ export function defineConnect(program: Program, kit: Kit): void {
       'socialpub connect facebook --sandbox --user ana@example.com',
       'socialpub connect instagram --client-id 123456 --client-secret s3cr3t',
       'socialpub connect twitter --consumer-key K --consumer-secret S --access-token T --access-secret TS',
+      'socialpub connect bluesky --handle alice.bsky.social --app-password xxxx-xxxx-xxxx-xxxx',
+      'socialpub connect mastodon --server https://mastodon.social',
       'socialpub connect linkedin --client-id 86abc --client-secret s3cr3t --organization 2414183',
       'socialpub connect pinterest --client-id 1484362 --client-secret s3cr3t --board 549755885175',
     ],

@@ -2,8 +2,8 @@ import { EVENT_TYPES, type SocialpubEvent } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { UsageError } from '../errors';
 
-/** One line for an event: time, id, type, job and what happened. */
-export function describeEvent(ctx: Ctx, e: SocialpubEvent): string {
+/** One line for an event: time (the API's UTC instant, or as `time` shows it), id, type, job and what happened. */
+export function describeEvent(ctx: Ctx, e: SocialpubEvent, time: (iso: string) => string = (iso) => iso): string {
   const d = e.data as Record<string, unknown>;
   const target = typeof d.platform === 'string' ? `${d.platform}${typeof d.type === 'string' ? `.${d.type}` : ''}` : '';
   const error = d.error && typeof d.error === 'object' ? (d.error as { message?: unknown }).message : null;
@@ -11,12 +11,12 @@ export function describeEvent(ctx: Ctx, e: SocialpubEvent): string {
     target,
     typeof d.status === 'string' ? d.status : '',
     typeof d.post_url === 'string' ? d.post_url : '',
-    typeof d.next_attempt_at === 'string' ? `next attempt ${d.next_attempt_at}` : '',
+    typeof d.next_attempt_at === 'string' ? `next attempt ${time(d.next_attempt_at)}` : '',
     typeof error === 'string' ? `(${error})` : '',
     typeof d.reason === 'string' ? `(${d.reason})` : '',
   ].filter(Boolean);
   const type = e.type.endsWith('failed') || e.type.endsWith('needs_review') || e.type.endsWith('expired') || e.type.endsWith('disabled') ? ctx.log.red(e.type) : e.type.endsWith('published') ? ctx.log.green(e.type) : e.type;
-  return [ctx.log.dim(e.timestamp), ctx.log.dim(e.id), type, e.job_id ?? '', ...what].filter(Boolean).join('  ');
+  return [ctx.log.dim(time(e.timestamp)), ctx.log.dim(e.id), type, e.job_id ?? '', ...what].filter(Boolean).join('  ');
 }
 
 export interface EventsOptions {

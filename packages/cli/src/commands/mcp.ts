@@ -1,10 +1,12 @@
-import { resolve } from 'node:path';
+import { delimiter, resolve } from 'node:path';
 import type { Ctx } from '../context';
 
 /** What `socialpub mcp` needs besides the context (tests shorten the wait of media tools). */
 export interface McpServeOptions {
   /** Between two media status polls while a tool waits. Default 1 s. */
   mediaPollMs?: number;
+  /** --file-root: folders upload_file may read (besides SOCIALPUB_MCP_FILE_ROOT); none: the client's roots. */
+  fileRoots?: string[];
 }
 
 const JSONRPC_PARSE_ERROR = -32700;
@@ -51,9 +53,15 @@ export async function mcpServe(ctx: Ctx, options: McpServeOptions = {}): Promise
       }
     },
   };
+  // Folders upload_file may read: --file-root, then SOCIALPUB_MCP_FILE_ROOT (several joined by the path delimiter).
+  const configuredRoots = [...(options.fileRoots ?? []), ...(ctx.io.env.SOCIALPUB_MCP_FILE_ROOT ?? '').split(delimiter)]
+    .filter((d) => d.trim() !== '')
+    .map((d) => resolve(ctx.io.cwd, d));
+  say(configuredRoots.length > 0 ? `upload_file reads files under ${configuredRoots.join(', ')}` : 'upload_file reads files under the roots the MCP client declares');
   const { server, notifier } = createSocialPubMcpServer({
     backend: client,
     localFiles,
+    fileRoots: { configured: configuredRoots, cwd: ctx.io.cwd },
     changesFromEvents: true,
     ...(options.mediaPollMs ? { mediaWait: { intervalMs: options.mediaPollMs } } : {}),
   });

@@ -1,4 +1,4 @@
-import { LinkedinOptionsSchema, PinterestOptionsSchema, PLATFORM_INFO, YoutubeOptionsSchema, type ContentType, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
+import { BLUESKY_SELF_LABELS, BlueskyOptionsSchema, LinkedinOptionsSchema, PinterestOptionsSchema, PLATFORM_INFO, YoutubeOptionsSchema, type BlueskySelfLabel, type ContentType, type MastodonVisibility, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
 import type { SocialPub } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { localFile } from './upload-file';
@@ -6,7 +6,9 @@ import { localFile } from './upload-file';
 /**
  * The publish wizard's questions beyond platforms, caption, types and time (docs/cli.md
  * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy,
- * TikTok's privacy level from the creator's current options, a LinkedIn document's title, and a Pinterest video pin's cover. Each is asked only in a
+ * TikTok's privacy level from the creator's current options, Bluesky's languages and
+ * content warning, Mastodon's visibility, a LinkedIn document's title, and a Pinterest
+ * video pin's cover. Each is asked only in a
  * terminal and only when no flag supplied it.
  */
 
@@ -97,6 +99,48 @@ async function askTiktok(ctx: Ctx, client: SocialPub, given: NonNullable<Platfor
   return { ...given, privacy_level: level };
 }
 
+/** Bluesky's languages (empty: none) and content warning (a self-label, or none). */
+async function askBluesky(ctx: Ctx, given: NonNullable<PlatformOptions['bluesky']>): Promise<NonNullable<PlatformOptions['bluesky']>> {
+  const out = { ...given };
+  if (out.langs === undefined) {
+    const langs = await ctx.prompts.input('Bluesky languages (e.g. en,fr; empty: none):', '--option bluesky.langs=…', {
+      validate: (v) => {
+        if (!v.trim()) return true;
+        const r = BlueskyOptionsSchema.shape.langs.safeParse(split(v));
+        return r.success ? true : (r.error.issues[0]?.message ?? 'not a list of languages');
+      },
+    });
+    if (langs.trim()) out.langs = split(langs);
+  }
+  if (out.labels === undefined) {
+    const label = await ctx.prompts.select<BlueskySelfLabel | 'none'>('Bluesky content warning?', '--option bluesky.labels=…', [
+      { value: 'none', name: 'none' },
+      ...BLUESKY_SELF_LABELS.map((l) => ({ value: l, name: l })),
+    ]);
+    if (label !== 'none') out.labels = [label];
+  }
+  return out;
+}
+
+const split = (v: string) =>
+  v
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
+
+/** Mastodon's visibility (the account's own default unless one is chosen). */
+async function askMastodon(ctx: Ctx, given: NonNullable<PlatformOptions['mastodon']>): Promise<NonNullable<PlatformOptions['mastodon']>> {
+  if (given.visibility !== undefined) return given;
+  const visibility = await ctx.prompts.select<'default' | MastodonVisibility>('Who sees the Mastodon status?', '--option mastodon.visibility=…', [
+    { value: 'default', name: "the account's default visibility" },
+    { value: 'public', name: 'public' },
+    { value: 'unlisted', name: 'unlisted (public, kept out of public timelines)' },
+    { value: 'private', name: 'private (followers only)' },
+    { value: 'direct', name: 'direct (only the accounts mentioned)' },
+  ]);
+  return visibility === 'default' ? given : { ...given, visibility };
+}
+
 /** A LinkedIn document post's title (required there; default: the caption's first line). */
 async function askLinkedinDocumentTitle(ctx: Ctx, caption: string, given: NonNullable<PlatformOptions['linkedin']>): Promise<NonNullable<PlatformOptions['linkedin']>> {
   if (given.document_title !== undefined) return given;
@@ -127,7 +171,7 @@ async function askPinterestCover(ctx: Ctx, given: NonNullable<PlatformOptions['p
   return /^[0-9]+$/.test(t) ? { ...given, cover_key_frame_sec: Number(t) } : { ...given, cover_image_url: t };
 }
 
-/** Adds the YouTube, TikTok, LinkedIn and Pinterest answers to the options the flags gave. */
+/** Adds the YouTube, TikTok, Bluesky, Mastodon, LinkedIn and Pinterest answers to the options the flags gave. */
 export async function askPlatformOptions(
   ctx: Ctx,
   client: SocialPub,
@@ -143,6 +187,14 @@ export async function askPlatformOptions(
   if (platforms.includes('tiktok')) {
     const tiktok = await askTiktok(ctx, client, given.tiktok ?? {});
     if (Object.keys(tiktok).length > 0) out.tiktok = tiktok;
+  }
+  if (platforms.includes('bluesky')) {
+    const bluesky = await askBluesky(ctx, given.bluesky ?? {});
+    if (Object.keys(bluesky).length > 0) out.bluesky = bluesky;
+  }
+  if (platforms.includes('mastodon')) {
+    const mastodon = await askMastodon(ctx, given.mastodon ?? {});
+    if (Object.keys(mastodon).length > 0) out.mastodon = mastodon;
   }
   return out;
 }

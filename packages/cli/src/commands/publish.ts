@@ -1,4 +1,4 @@
-import { PLATFORMS, PLATFORM_INFO, allowsType, formatInstant, repeatToRrule, type ContentType, type Platform, type Post, type PublishResult } from '@socialpub/core';
+import { PLATFORMS, PLATFORM_INFO, allowsType, formatInstant, repeatToRrule, type ContentType, type Platform, type Post, type PublishResult, type Target } from '@socialpub/core';
 import type { PublishParams } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors';
@@ -193,7 +193,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
       [
         `Caption:   ${truncate(caption, 60)}`,
         ...(mediaUrls.length ? [`Media:     ${mediaUrls.length} file(s)`] : []),
-        ...(o.thread.length ? [`Thread:    ${o.thread.length} follow-up part(s) (twitter, threads)`] : []),
+        ...(o.thread.length ? [`Thread:    ${o.thread.length} follow-up part(s) (twitter, threads, bluesky, mastodon)`] : []),
         ...(followUps.first_comment ? [`Comment:   ${typeof followUps.first_comment === 'string' ? truncate(followUps.first_comment, 60) : Object.keys(followUps.first_comment).join(', ')}`] : []),
         `When:      ${publishNow ? 'now' : o.queue ? 'the next free queue slot' : o.tz ? `${(scheduledFor ?? '').replace('T', ' ')} ${o.tz}` : shortTime(scheduledFor)}`,
         ...(o.repeat ? [`Repeat:    ${o.repeat}`] : []),
@@ -232,9 +232,13 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
 
 function renderResult(ctx: Ctx, r: PublishResult): string[] {
   const verb = r.status === 'pending_approval' ? 'Held for approval' : r.status === 'scheduled' ? 'Scheduled' : 'Publishing';
+  // Published now: the targets due at once are queued for the publisher, not "scheduled"
+  // (a type_schedule offset may still put another one later, which stays scheduled).
+  const first = Math.min(...r.targets.map((t) => Date.parse(t.scheduled_for)));
+  const dueNow = (t: Target) => verb === 'Publishing' && t.status === 'scheduled' && Date.parse(t.scheduled_for) === first;
   const lines = [
     `${ctx.log.green('✔')} ${verb}: ${ctx.log.bold(r.job_id)}`,
-    ...renderTargets(ctx.log, r.targets.map((t) => ({ ...t, attempts: 0, post_id: null, post_url: null, published_at: null, error: null })), r.timezone),
+    ...renderTargets(ctx.log, r.targets.map((t) => ({ ...t, attempts: 0, post_id: null, post_url: null, published_at: null, error: null })), r.timezone, { dueNow }),
     ...(r.queue_slot ? [ctx.log.dim(`queue slot: ${r.queue_slot}`)] : []),
     ...(r.series_id ? [ctx.log.dim(`series ${r.series_id}: see \`socialpub series show ${r.series_id}\``)] : []),
     ...(r.warnings ?? []).map((w) => ctx.log.yellow(`warning: ${w.message}`)),
@@ -253,8 +257,10 @@ async function waitForJob(ctx: Ctx, r: PublishResult): Promise<Post> {
       spinner.text = describe(p);
     });
     spinner.stop();
+    // The URLs are the result, on stdout; in a terminal stderr's lines would show them twice.
+    const urlHere = !ctx.io.stdoutIsTTY || ctx.log.json;
     for (const t of post.targets) {
-      const line = `${t.platform}.${t.type}: ${t.status}${t.post_url ? ` ${t.post_url}` : t.error ? ` (${t.error.message})` : ''}`;
+      const line = `${t.platform}.${t.type}: ${t.status}${t.post_url ? (urlHere ? ` ${t.post_url}` : '') : t.error ? ` (${t.error.message})` : ''}`;
       const s = await ctx.spinner();
       if (t.status === 'published') s.succeed(line);
       else s.fail(line);

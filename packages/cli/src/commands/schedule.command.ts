@@ -1,7 +1,7 @@
 import { collect, examples, parseCount, type Kit } from '../command-kit';
 import type { Program } from '../program';
 
-/** `socialpub schedule list|show|retime|cancel|approve|reject`. */
+/** `socialpub schedule list|show|retime|share|cancel|approve|reject`. */
 export function defineSchedule(program: Program, kit: Kit): void {
   const schedule = examples(program.command('schedule').description('scheduled and past jobs'), [
     'socialpub schedule list --status scheduled',
@@ -39,6 +39,15 @@ export function defineSchedule(program: Program, kit: Kit): void {
       .option('--tz <zone>', 'IANA zone: --at without offset is a wall time there; alone, the job keeps its wall time in that zone')
       .action(async (jobId, o) => (await import('./schedule/retime')).scheduleRetime(kit.ctx(), { jobId, at: o.at, offset: o.offset ?? [], tz: o.tz })),
     ['socialpub schedule retime job_abc123 --at 2026-12-26T09:00:00Z', 'socialpub schedule retime job_abc123 --at +2h', 'socialpub schedule retime job_abc123 --at "2026-12-26 09:00" --tz Europe/Berlin'],
+  );
+  examples(
+    schedule
+      .command('share')
+      .description('a review link for one job or several: anyone with it approves or rejects them (72 h unless --expires-in)')
+      .argument('<job_id...>', 'the job ids (job_…)')
+      .option('--expires-in <hours>', 'hours the link works (default 72, at most 720)', parseCount)
+      .action(async (jobIds, o) => (await import('./schedule/share')).scheduleShare(kit.ctx(), { jobIds, ...(o.expiresIn !== undefined ? { expiresInHours: o.expiresIn } : {}) })),
+    ['socialpub schedule share job_abc123', 'socialpub schedule share job_abc123 job_def456 --expires-in 24 --json'],
   );
   for (const [action, description] of [
     ['cancel', 'cancel every target not yet started'],

@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import type { Ctx } from '../context';
 import { CliError, EXIT, NotFoundError } from '../errors';
 import { daemonPaths } from '../local/daemon-files';
-import { daemonRunArgs, stopBackground, type StartFlags } from '../local/daemon-process';
+import { daemonRunArgs, runFlagsOf, runningDaemon, startBackground, stopBackground, type StartFlags } from '../local/daemon-process';
 import { selfCommand } from '../local/self-command';
-import { ServiceCommandError, execRunner, removeServiceFile, serviceManager, writeServiceFile, type Runner, type ServiceManager } from '../local/service/manager';
+import { ServiceCommandError, execRunner, readServiceFile, removeServiceFile, restoreServiceFile, serviceManager, writeServiceFile, type Runner, type ServiceManager } from '../local/service/manager';
 
 /** What the service commands touch; tests pass a temp HOME and a recording runner. */
 export interface ServiceDeps {
@@ -26,20 +26,28 @@ function managerFor(ctx: Ctx, deps: ServiceDeps): ServiceManager {
   return manager;
 }
 
+function hintFor(manager: ServiceManager): string {
+  return manager.kind === 'systemd'
+    ? 'systemctl --user needs a user session with systemd (not a container or a plain su); over SSH, `loginctl enable-linger $USER` keeps one'
+    : 'launchctl needs a logged-in GUI session of this user';
+}
+
 function failed(err: unknown, manager: ServiceManager, what: string): never {
   if (!(err instanceof ServiceCommandError)) throw err;
-  const hint =
-    manager.kind === 'systemd'
-      ? 'systemctl --user needs a user session with systemd (not a container or a plain su); over SSH, `loginctl enable-linger $USER` keeps one'
-      : 'launchctl needs a logged-in GUI session of this user';
-  throw new CliError('service_failed', `${what}: ${err.message}`, EXIT.error, { hint });
+  throw new CliError('service_failed', `${what}: ${err.message}`, EXIT.error, { hint: hintFor(manager) });
 }
+
+/** What becomes of a daemon started with `up` when an install fails, in words. */
+const stillRunning = (pid: number) => `the daemon started by \`up\` (pid ${pid}) is still running`;
 
 /**
  * `socialpub service install`: writes the unit (agent) that runs `socialpub daemon run` on
  * this data dir at login, restarting it when it fails, its output appended to daemon.log,
- * and starts it now. A daemon started with `up` on the same data dir is stopped first:
- * two daemons cannot share one.
+ * and starts it now. A daemon started with `up` on the same data dir is stopped only once
+ * the manager has accepted the unit (two daemons cannot share one data dir): when the
+ * manager cannot be reached (no user bus), nothing is installed and that daemon keeps
+ * running; when the service then fails to start, the unit is taken out again and the
+ * daemon started as it was.
  */
 export async function serviceInstall(ctx: Ctx, flags: StartFlags, deps: ServiceDeps = defaultDeps()): Promise<void> {
   const manager = managerFor(ctx, deps);
@@ -49,9 +57,32 @@ export async function serviceInstall(ctx: Ctx, flags: StartFlags, deps: ServiceD
     workingDirectory: deps.self.cwd,
     logFile: daemonPaths(dataDir).log,
   };
-  const stopped = await stopBackground(dataDir);
+  const background = await runningDaemon(dataDir);
+  const previous = await readServiceFile(manager);
   await writeServiceFile(manager, spec);
-  await manager.enable().catch((err: unknown) => failed(err, manager, `${manager.file} is written, but starting it failed`));
+  try {
+    await manager.prepare();
+  } catch (err) {
+    await restoreServiceFile(manager, previous);
+    failed(err, manager, `the service could not be installed, and nothing was changed${background ? ` (${stillRunning(background.pid)})` : ''}`);
+  }
+
+  const upFlags = background ? await runFlagsOf(background) : null;
+  const stopped = background ? await stopBackground(dataDir) : null;
+  try {
+    await manager.start();
+  } catch (err) {
+    // Take the unit out again, and give back the daemon it replaced.
+    await manager.disable().catch(() => undefined);
+    await restoreServiceFile(manager, previous);
+    const again = stopped && upFlags ? await startBackground(ctx.io, dataDir, upFlags).catch(() => null) : null;
+    const after = again
+      ? `; the daemon started by \`up\` runs again (pid ${again.pid}, ${again.url})`
+      : stopped
+        ? `; the daemon started by \`up\` was stopped and did not start again: run \`socialpub up\``
+        : '';
+    failed(err, manager, `the service did not start, so it was removed${after}`);
+  }
   const state = await manager.state(true);
   ctx.log.result({ manager: manager.kind, file: manager.file, data_dir: dataDir, log: spec.logFile, command: spec.command, stopped_background_pid: stopped?.pid ?? null, ...state }, () => [
     `${ctx.log.green('✔')} socialpub runs as a ${manager.kind} service: it starts at login and restarts if it fails`,
@@ -65,18 +96,35 @@ export async function serviceInstall(ctx: Ctx, flags: StartFlags, deps: ServiceD
   ]);
 }
 
-/** `socialpub service uninstall`: stops the service's daemon and removes the unit; not installed is not an error. */
+/**
+ * `socialpub service uninstall`: stops the service's daemon and removes the unit; not
+ * installed is not an error. When the manager cannot be reached (no user bus), the unit
+ * file is removed all the same (nothing would start it again) and the answer says that
+ * nothing could be stopped.
+ */
 export async function serviceUninstall(ctx: Ctx, deps: ServiceDeps = defaultDeps()): Promise<void> {
   const manager = managerFor(ctx, deps);
   const installed = existsSync(manager.file);
+  let unreachable: ServiceCommandError | null = null;
   if (installed) {
-    await manager.disable().catch((err: unknown) => failed(err, manager, 'stopping the service failed'));
+    try {
+      await manager.disable();
+    } catch (err) {
+      if (!(err instanceof ServiceCommandError)) throw err;
+      unreachable = err;
+    }
     await removeServiceFile(manager);
-    if (manager.kind === 'systemd') await deps.run('systemctl', ['--user', 'daemon-reload']);
+    if (manager.kind === 'systemd' && !unreachable) await deps.run('systemctl', ['--user', 'daemon-reload']);
   }
-  ctx.log.result({ removed: installed, manager: manager.kind, file: manager.file }, () =>
-    installed ? `${ctx.log.green('✔')} service removed (${manager.file}); the daemon is stopped` : ctx.log.dim(`no service installed (${manager.file})`),
-  );
+  const warning = unreachable
+    ? `${manager.kind === 'systemd' ? 'systemctl --user' : 'launchctl'} could not be reached (${unreachable.message}), so nothing was stopped: a daemon the service started, if one runs, keeps running (see \`socialpub status\`; \`socialpub down\` stops one started by \`up\`)`
+    : null;
+  if (warning) ctx.log.warn(`${warning}\nhint: ${hintFor(manager)}`);
+  ctx.log.result({ removed: installed, manager: manager.kind, file: manager.file, ...(warning ? { warning } : {}) }, () => {
+    if (!installed) return ctx.log.dim(`no service installed (${manager.file})`);
+    if (warning) return `${ctx.log.green('✔')} service file removed (${manager.file})`;
+    return `${ctx.log.green('✔')} service removed (${manager.file}); the daemon is stopped`;
+  });
 }
 
 /** `socialpub service status`: exit 0 when installed and running, 7 when installed but not running, 4 when not installed. */

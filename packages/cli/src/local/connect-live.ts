@@ -20,6 +20,11 @@ export interface LiveCredentials {
   consumerSecret?: string | undefined;
   accessToken?: string | undefined;
   accessSecret?: string | undefined;
+  /** bluesky: the handle and an app password. */
+  handle?: string | undefined;
+  appPassword?: string | undefined;
+  /** mastodon: the server the account lives on. */
+  server?: string | undefined;
   browser: boolean;
 }
 
@@ -68,8 +73,11 @@ export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<Co
       ...(input.consumerSecret ? { consumerSecret: input.consumerSecret } : {}),
       ...(input.accessToken ? { accessToken: input.accessToken } : {}),
       ...(input.accessSecret ? { accessTokenSecret: input.accessSecret } : {}),
+      ...(input.handle ? { handle: input.handle } : {}),
+      ...(input.appPassword ? { appPassword: input.appPassword } : {}),
+      ...(input.server ? { server: input.server } : {}),
     };
-    const saved = await connectLivePlatform(input.platform, options, io, { connections: admin.store.connections });
+    const saved = await connectLivePlatform(input.platform, options, io, { connections: admin.store.connections, oauthApps: admin.store.oauthApps });
     const listing = admin.listConnections({ email: user.email }).find((c) => c.connection_id === saved.id);
     if (!listing) throw new CliError('error', `the ${input.platform} connection was not saved`, EXIT.error);
     return listing;

@@ -94,6 +94,34 @@ export async function startBackground(io: Io, dataDir: string, flags: StartFlags
   }
 }
 
+/**
+ * The flags a running daemon was started with, to start it again the same way: its command
+ * line where the system shows it (/proc), else its host; always the port it listens on (a
+ * daemon started with --port 0 comes back on the same port, which clients have saved).
+ */
+export async function runFlagsOf(state: DaemonState): Promise<StartFlags> {
+  const flags: StartFlags = { host: state.host };
+  try {
+    const argv = (await readFile(`/proc/${state.pid}/cmdline`, 'utf8')).split('\0').filter(Boolean);
+    const at = argv.findIndex((a, i) => a === 'run' && argv[i - 1] === 'daemon');
+    const rest = at >= 0 ? argv.slice(at + 1) : [];
+    for (let i = 0; i < rest.length; i++) {
+      const [name, value] = [rest[i], rest[i + 1]];
+      if (name === '--behind-proxy') flags.behindProxy = true;
+      else if (value === undefined) break;
+      else if (name === '--host') flags.host = value;
+      else if (name === '--public-url') flags.publicUrl = value;
+      else if (name === '--tls-cert') flags.tlsCert = value;
+      else if (name === '--tls-key') flags.tlsKey = value;
+      else if (name !== '--port') continue;
+      i++;
+    }
+  } catch {
+    // No /proc (macOS): the host and port are what the state file knows.
+  }
+  return { ...flags, port: state.port };
+}
+
 const STOP_TIMEOUT_MS = 10_000;
 
 /**

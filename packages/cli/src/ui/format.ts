@@ -12,6 +12,13 @@ export function shortTime(iso: string | null | undefined, zone: string | null | 
   return `${local.slice(0, 10)} ${local.slice(11, 16)} ${zone}`;
 }
 
+/** Like shortTime, to the second (event lines): `2026-12-25 11:00:05 Europe/Berlin`. */
+export function timeToSecond(iso: string, zone: string | null | undefined = 'UTC'): string {
+  if (!zone || zone === 'UTC') return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
+  const local = wallTimeOf(Date.parse(iso), zone);
+  return `${local.slice(0, 10)} ${local.slice(11, 19)} ${zone}`;
+}
+
 export function truncate(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const chars = [...flat];
@@ -37,18 +44,23 @@ export function renderPost(log: Logger, post: Post): string[] {
       : []),
     ...(post.media_urls.length ? [['media', post.media_urls.join(`\n${indent}`)] as const] : []),
     ['approval', post.require_approval ? 'required' : 'not required'],
-    ['created', shortTime(post.created_at)],
+    ['created', shortTime(post.created_at, post.timezone)],
   ]);
   return [...lines, '', ...renderTargets(log, post.targets, post.timezone)];
 }
 
-/** Targets as a table, times in `zone` (the post's zone; default UTC). */
-export function renderTargets(log: Logger, targets: readonly Target[], zone?: string | null): string[] {
+/**
+ * Targets as a table, times in `zone` (the post's zone; default UTC). `dueNow` marks the
+ * targets of a post published now that wait for the publisher: WHEN `now`, STATUS `queued`
+ * (their stored status is `scheduled`, due at once).
+ */
+export function renderTargets(log: Logger, targets: readonly Target[], zone?: string | null, opts: { dueNow?: (t: Target) => boolean } = {}): string[] {
+  const dueNow = opts.dueNow ?? (() => false);
   const columns: Column<Target>[] = [
     { header: 'PLATFORM', value: (t) => t.platform },
     { header: 'TYPE', value: (t) => t.type },
-    { header: 'WHEN', value: (t) => shortTime(t.scheduled_for, zone) },
-    { header: 'STATUS', value: (t) => t.status, style: (s) => log.status(s) },
+    { header: 'WHEN', value: (t) => (dueNow(t) ? 'now' : shortTime(t.scheduled_for, zone)) },
+    { header: 'STATUS', value: (t) => (dueNow(t) ? 'queued' : t.status), style: (s) => log.status(s) },
     { header: 'RESULT', value: (t) => t.post_url ?? (t.error ? `${t.error.code}: ${truncate(t.error.message, 60)}` : '') },
   ];
   // Only posts with a thread or a first comment get the column, so other output stays as it was.

@@ -29,6 +29,24 @@ export const ConnectionPauseSchema = z
   });
 export type ConnectionPause = z.infer<typeof ConnectionPauseSchema>;
 
+/** A Mastodon server's own limits, as its /api/v2/instance states them. */
+export const ServerLimitsSchema = z
+  .object({
+    characters: z.number().int().meta({ description: 'Characters a status may have (its text and content warning together).' }),
+    characters_reserved_per_url: z.number().int().meta({ description: 'Characters every link counts, whatever its length.' }),
+    max_media_attachments: z.number().int(),
+    poll_max_options: z.number().int(),
+    poll_max_characters_per_option: z.number().int(),
+    poll_min_expiration: z.number().int().meta({ description: 'Seconds.' }),
+    poll_max_expiration: z.number().int().meta({ description: 'Seconds.' }),
+    image_size_limit: z.number().int().meta({ description: 'Bytes.' }),
+    video_size_limit: z.number().int().meta({ description: 'Bytes.' }),
+    description_limit: z.number().int().meta({ description: 'Characters of a media description (alt text).' }),
+    supported_mime_types: z.array(z.string()),
+  })
+  .meta({ id: 'ServerLimits' });
+export type ServerLimits = z.infer<typeof ServerLimitsSchema>;
+
 export const ConnectionInfoSchema = z
   .object({
     mode: z.enum(['live', 'sandbox']),
@@ -38,6 +56,14 @@ export const ConnectionInfoSchema = z
     token_expires_at: InstantOut.nullable(),
     /** Null when nothing holds the connection back. */
     paused: ConnectionPauseSchema.nullable(),
+    server: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: 'mastodon: the server the account lives on (https://mastodon.social); absent for the other platforms.' }),
+    server_limits: ServerLimitsSchema.nullable()
+      .optional()
+      .meta({ description: "mastodon: the limits the connected server states (/api/v2/instance), kept with the connection; the platform's caption and media above are these. Absent for the other platforms." }),
     // Came with Pinterest: optional, so a client still reads a daemon from before it.
     boards: z
       .array(z.object({ id: z.string(), name: z.string() }))
@@ -73,6 +99,7 @@ export const PlatformsResponseSchema = z
           max_hashtags: z.number().int().nullable(),
           max_mentions: z.number().int().nullable(),
           max_links: z.number().int().nullable(),
+          url_length: z.number().int().nullable().optional().meta({ description: "Characters each link counts whatever its length (mastodon: the server's characters_reserved_per_url); absent where links count as written." }),
         }),
         media: z.record(z.string(), MediaRuleSchema),
         pulls_media: z.boolean(),

@@ -3,11 +3,11 @@ import type { ContentType, Platform } from '../platforms';
 import { MediaUrlListSchema } from './media-urls';
 
 /** Platforms that publish reply chains (docs/reference/platforms.md §12.3.2, §12.4.1). */
-export const THREAD_PLATFORMS = ['twitter', 'threads'] as const satisfies readonly Platform[];
+export const THREAD_PLATFORMS = ['twitter', 'threads', 'bluesky', 'mastodon'] as const satisfies readonly Platform[];
 export type ThreadPlatform = (typeof THREAD_PLATFORMS)[number];
 
-/** Platforms where socialpub posts a first comment (a self-reply on twitter and threads; docs/reference/platforms.md §12). */
-export const COMMENT_PLATFORMS = ['instagram', 'facebook', 'youtube', 'threads', 'twitter', 'linkedin'] as const satisfies readonly Platform[];
+/** Platforms where socialpub posts a first comment (a self-reply on twitter, threads, bluesky and mastodon; docs/reference/platforms.md §12). */
+export const COMMENT_PLATFORMS = ['instagram', 'facebook', 'youtube', 'threads', 'twitter', 'bluesky', 'mastodon', 'linkedin'] as const satisfies readonly Platform[];
 export type CommentPlatform = (typeof COMMENT_PLATFORMS)[number];
 
 /** The content types that carry a first comment: stories take none through any API. */
@@ -38,11 +38,11 @@ const ThreadParts = z
   .max(MAX_THREAD_PARTS, { error: `a thread takes at most ${MAX_THREAD_PARTS} follow-up parts` });
 
 export const ThreadSchema = z
-  .union([ThreadParts, z.strictObject({ twitter: ThreadParts.optional(), threads: ThreadParts.optional() })])
+  .union([ThreadParts, z.strictObject({ twitter: ThreadParts.optional(), threads: ThreadParts.optional(), bluesky: ThreadParts.optional(), mastodon: ThreadParts.optional() })])
   .meta({
     id: 'Thread',
     description:
-      'Follow-up parts published as a reply chain after the post, in order (twitter and threads). A list applies to every listed platform that has reply chains; an object gives each its own. Other platforms publish the post alone.',
+      'Follow-up parts published as a reply chain after the post, in order (twitter, threads, bluesky and mastodon). A list applies to every listed platform that has reply chains; an object gives each its own. Other platforms publish the post alone.',
   });
 export type Thread = z.infer<typeof ThreadSchema>;
 
@@ -60,13 +60,15 @@ export const FirstCommentSchema = z
       youtube: CommentText.optional(),
       threads: CommentText.optional(),
       twitter: CommentText.optional(),
+      bluesky: CommentText.optional(),
+      mastodon: CommentText.optional(),
       linkedin: CommentText.optional(),
     }),
   ])
   .meta({
     id: 'FirstComment',
     description:
-      'A comment posted under the post once it is published (twitter and threads: a self-reply). One string for every listed platform that takes comments, or one per platform. Its failure does not fail the post.',
+      'A comment posted under the post once it is published (twitter, threads, bluesky and mastodon: a self-reply). One string for every listed platform that takes comments, or one per platform. Its failure does not fail the post.',
   });
 export type FirstComment = z.infer<typeof FirstCommentSchema>;
 

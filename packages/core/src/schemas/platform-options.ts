@@ -1,16 +1,20 @@
 import { z } from 'zod';
+import { BlueskyOptionsSchema } from './options/bluesky';
 import { FacebookOptionsSchema } from './options/facebook';
 import { InstagramOptionsSchema } from './options/instagram';
 import { LinkedinOptionsSchema } from './options/linkedin';
+import { MastodonOptionsSchema } from './options/mastodon';
 import { PinterestOptionsSchema } from './options/pinterest';
 import { ThreadsOptionsSchema } from './options/threads';
 import { TiktokOptionsSchema } from './options/tiktok';
 import { TwitterOptionsSchema } from './options/twitter';
 import { YoutubeOptionsSchema } from './options/youtube';
 
+export * from './options/bluesky';
 export * from './options/facebook';
 export * from './options/instagram';
 export * from './options/linkedin';
+export * from './options/mastodon';
 export * from './options/pinterest';
 export * from './options/threads';
 export * from './options/tiktok';
@@ -25,6 +29,8 @@ export const PLATFORM_OPTION_SCHEMAS = {
   facebook: FacebookOptionsSchema,
   threads: ThreadsOptionsSchema,
   twitter: TwitterOptionsSchema,
+  bluesky: BlueskyOptionsSchema,
+  mastodon: MastodonOptionsSchema,
   linkedin: LinkedinOptionsSchema,
   pinterest: PinterestOptionsSchema,
 } as const;
@@ -37,6 +43,8 @@ export const PlatformOptionsSchema = z
     facebook: FacebookOptionsSchema.optional(),
     threads: ThreadsOptionsSchema.optional(),
     twitter: TwitterOptionsSchema.optional(),
+    bluesky: BlueskyOptionsSchema.optional(),
+    mastodon: MastodonOptionsSchema.optional(),
     linkedin: LinkedinOptionsSchema.optional(),
     pinterest: PinterestOptionsSchema.optional(),
   })

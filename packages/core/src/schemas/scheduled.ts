@@ -86,6 +86,15 @@ export const PostSchema = z
     queue_slot: z.string().nullable().optional().meta({ description: 'The weekly queue slot the post holds, else null.' }),
     series_id: z.string().nullable().optional(),
     occurrence: z.number().int().nullable().optional().meta({ description: '1-based position in its series, else null.' }),
+    rejection: z
+      .object({
+        reason: z.string().nullable(),
+        at: InstantOut,
+        source: z.string().meta({ description: 'api, mcp, cli (the reject request\'s source) or review_link.' }),
+        review_link_id: z.string().optional(),
+      })
+      .optional()
+      .meta({ description: 'Sent once the job was rejected: why (the reject request\'s reason, or the review link\'s comment) and through what.' }),
   })
   .meta({ id: 'Post', description: 'A publication job and its targets.' });
 export type Post = z.infer<typeof PostSchema>;
@@ -112,6 +121,13 @@ export type ListResponse = z.infer<typeof ListResponseSchema>;
 
 export const GetResponseSchema = z.object({ success: z.literal(true), post: PostSchema }).meta({ id: 'PostResponse' });
 export type GetResponse = z.infer<typeof GetResponseSchema>;
+
+/** POST /content/scheduled/reject's optional body. */
+export const RejectRequestSchema = z
+  .object({ reason: z.string().max(2000, { error: 'reason must be at most 2000 characters' }).nullable().optional() })
+  .strict()
+  .meta({ id: 'RejectRequest' });
+export type RejectRequest = z.infer<typeof RejectRequestSchema>;
 
 export const JobIdQuerySchema = z.object({ job_id: z.string({ error: 'job_id is required' }).min(1, { error: 'job_id is required' }) });
 

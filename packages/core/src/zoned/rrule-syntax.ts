@@ -47,10 +47,80 @@ export function checkRruleSyntax(input: string): RruleParts | string {
   const freq = parts.get('FREQ');
   if (!freq) return 'must include FREQ (e.g. FREQ=WEEKLY)';
   if (!(SERIES_FREQUENCIES as readonly string[]).includes(freq)) {
-    return `FREQ=${freq} is not allowed: a series repeats at most daily (FREQ is one of ${SERIES_FREQUENCIES.join(', ')}; use BYHOUR for several times a day)`;
+    return `FREQ=${freq} is not allowed: a series repeats at most daily (FREQ is one of ${SERIES_FREQUENCIES.join(', ')}; for several times a day make one series per time)`;
   }
   if (parts.has('COUNT') && parts.has('UNTIL')) return 'COUNT and UNTIL cannot both be given (RFC 5545)';
+  // The finest step is the hour: BYHOUR lists give several times a day (documented since the
+  // series shipped), but a list of minutes or seconds made occurrences a minute apart under
+  // FREQ=DAILY (issue 28: BYMINUTE=0,…,59 with count 500).
+  for (const name of ['BYMINUTE', 'BYSECOND'] as const) {
+    const values = parts.get(name)?.split(',') ?? [];
+    if (values.length > 1) {
+      return `${name}=${parts.get(name)} gives ${values.length} times an hour: a series repeats at most hourly (several hours of a day with BYHOUR), so ${name} takes one value (make one series per time)`;
+    }
+  }
+  const monthDays = parts.get('BYMONTHDAY')?.split(',').map(Number);
+  const months = parts.get('BYMONTH')?.split(',').map(Number);
+  if (monthDays && months && monthDays.every((d) => d > 0) && months.every((m) => monthDays.every((d) => d > (MONTH_DAYS[m - 1] as number)))) {
+    return `BYMONTHDAY=${parts.get('BYMONTHDAY')} never falls in BYMONTH=${parts.get('BYMONTH')}: the rule has no date`;
+  }
+  const setPos = parts.get('BYSETPOS');
+  if (setPos) {
+    const most = occurrencesPerPeriod(freq, parts);
+    for (const v of setPos.split(',')) {
+      if (Math.abs(Number(v)) > most) {
+        return `BYSETPOS value "${v}" asks for date ${Math.abs(Number(v))} of a ${PERIOD[freq]}, but this rule has at most ${most} dates in a ${PERIOD[freq]}`;
+      }
+    }
+  }
   return { text: [...parts].map(([k, v]) => `${k}=${v}`).join(';'), parts };
+}
+
+/** The most days of each month (February: 29). */
+const MONTH_DAYS = [31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
+
+const PERIOD: Record<string, string> = { DAILY: 'day', WEEKLY: 'week', MONTHLY: 'month', YEARLY: 'year' };
+
+/**
+ * The most dates one period (FREQ) of the rule can hold: each BYxxx part limits the set on
+ * its own (they intersect), so the smallest of their counts is a bound. With one time of
+ * day (checked above) a date is one occurrence. BYSETPOS beyond it can never match, and
+ * the expansion would search every period for it.
+ */
+/** The most occurrences one period can hold: its dates times the hours of each (BYHOUR). */
+function occurrencesPerPeriod(freq: string, parts: Map<string, string>): number {
+  return datesPerPeriod(freq, parts) * (parts.get('BYHOUR')?.split(',').length ?? 1);
+}
+
+function datesPerPeriod(freq: string, parts: Map<string, string>): number {
+  const count = (name: string) => parts.get(name)?.split(',').length ?? 0;
+  const byDay = parts.get('BYDAY')?.split(',') ?? [];
+  // A weekday without ordinal: up to 5 a month, 53 a year; with an ordinal: one.
+  const weekdays = (plain: number) => byDay.reduce((n, d) => n + (/^[A-Z]{2}$/.test(d) ? plain : 1), 0);
+  const bounds: number[] = [];
+  switch (freq) {
+    case 'DAILY':
+      return 1;
+    case 'WEEKLY':
+      bounds.push(7);
+      if (byDay.length) bounds.push(new Set(byDay.map((d) => d.slice(-2))).size);
+      break;
+    case 'MONTHLY':
+      bounds.push(31);
+      if (count('BYMONTHDAY')) bounds.push(count('BYMONTHDAY'));
+      if (byDay.length) bounds.push(weekdays(5));
+      break;
+    default: {
+      bounds.push(366);
+      const months = count('BYMONTH') || 12;
+      if (count('BYMONTH')) bounds.push(months * 31);
+      if (count('BYYEARDAY')) bounds.push(count('BYYEARDAY'));
+      if (count('BYWEEKNO')) bounds.push(count('BYWEEKNO') * 7);
+      if (count('BYMONTHDAY')) bounds.push(months * count('BYMONTHDAY'));
+      if (byDay.length) bounds.push(count('BYMONTH') ? months * weekdays(5) : weekdays(53));
+    }
+  }
+  return Math.min(...bounds);
 }
 
 function checkPart(name: string, value: string): string | null {

@@ -1,4 +1,5 @@
 import { PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isPlatform, type ConnectionPause, type Platform } from '@socialpub/core';
+import { saveSandboxConnection } from '../connect/sandbox-connection';
 import { setUserZone, userZone } from '../jobs/user-zone';
 import { openDatabase } from '../store/database';
 import { secureDataDir } from '../store/private-files';
@@ -6,9 +7,7 @@ import { createStore, type Store } from '../store/store';
 import { pauseInfo } from '../store/platform-pauses';
 import type { User } from '../store/users';
 import { systemClock, type Clock } from '../util/clock';
-import { randomToken } from '../util/ids';
 import { SecretBox } from '../util/secrets';
-import { sandboxBoards } from '../platforms/pinterest/sim/sandbox-boards';
 import { join } from 'node:path';
 
 /** A local-admin failure the CLI maps to an exit code and a message. */
@@ -180,26 +179,22 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       if (!fresh) throw new AdminError('conflict', `key ${keyId} is already ${key.revokedReason ?? 'revoked'}`);
       return { api_key: fresh.apiKey, key_id: fresh.info.id, user_id: key.userId, email: emailOf(key.userId), replaced: keyId };
     },
+    /**
+     * A one-time dashboard sign-in token for the user (created if new, as `keys create`
+     * does): single use, 10 minutes; only its sha256 is stored. The CLI makes the link.
+     */
+    createSigninLink(input: { email?: string } = {}): { token: string; expires_at: string; user_id: string; email: string } {
+      return store.commits.durableBlocking(() => {
+        const user = userFor(input.email, true);
+        const { token, expiresAt } = store.dashboardSessions.createSigninLink(user.id, clock.now());
+        return { token, expires_at: formatInstant(expiresAt), user_id: user.id, email: user.email };
+      });
+    },
     /** Records a sandbox connection (the platform simulator in the daemon); facebook gets a sandbox page. */
     addSandboxConnection(platformName: string, input: { email?: string } = {}): ConnectionListing {
       const platform = platformOf(platformName);
       const user = userFor(input.email, true);
-      const now = clock.now();
-      const suffix = randomToken(10);
-      const saved = store.connections.save(user.id, platform, {
-        mode: 'sandbox',
-        accountId: `sandbox_${platform}_${suffix}`,
-        accountName: `Sandbox ${platform} account`,
-        pageId: platform === 'facebook' ? `sandbox_page_${suffix}` : platform === 'pinterest' ? sandboxBoards(suffix)[0]!.id : null,
-        pageName: platform === 'facebook' ? 'Sandbox page' : platform === 'pinterest' ? sandboxBoards(suffix)[0]!.name : null,
-        // The simulators tell connections apart by the account part of the token (sandboxAccountKey).
-        secrets: { access_token: `sandbox_at_${suffix}.${randomToken(32)}`, refresh_token: `sandbox_rt_${suffix}.${randomToken(32)}` },
-        tokenExpiresAt: now + 60 * 24 * 3_600_000,
-        refreshExpiresAt: now + 365 * 24 * 3_600_000,
-        tokenObtainedAt: now,
-        // Pinterest: the simulated account's two boards, the first one chosen (as `connect pinterest` lists and picks).
-        meta: { sandbox: true, ...(platform === 'pinterest' ? { boards: sandboxBoards(suffix) } : {}) },
-      });
+      const saved = saveSandboxConnection(store.connections, user.id, platform, clock.now());
       return connectionListing(saved);
     },
     listConnections(input: { email?: string } = {}): ConnectionListing[] {

@@ -5,4 +5,11 @@ export interface ConnectIO {
   print(line: string): void;
   /** Opens the URL in a browser (or only prints it). */
   openBrowser(url: string): void | Promise<void>;
+  /**
+   * The provider's redirect reaches someone else (the daemon's GET /connect/callback, for
+   * a connect started from the dashboard): never listen on a loopback port, even for a
+   * loopback redirect URI; `prompt` answers the paste question with the address the
+   * browser was sent to.
+   */
+  readonly receivesRedirect?: boolean;
 }

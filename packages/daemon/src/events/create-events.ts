@@ -1,4 +1,5 @@
 import type { DaemonConfig } from '../config';
+import type { HostResolver } from '../media/address-guard';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
@@ -30,10 +31,12 @@ export function createEvents(o: {
   config: DaemonConfig;
   /** Wake listeners as soon as this process writes an event (default true); false: only the 20 ms poll (bench/events compares). */
   notify?: boolean;
+  /** Resolves webhook host names; default the system resolver (tests map names to chosen addresses). */
+  resolve?: HostResolver;
 }): EventsParts {
   const { store, clock, logger, config } = o;
   const hub = new EventsHub(store.events, logger);
-  const deliverer = new WebhookDeliverer({ store, secrets: o.secrets, clock, logger, policy: { allowPrivate: config.webhookAllowPrivate } });
+  const deliverer = new WebhookDeliverer({ store, secrets: o.secrets, clock, logger, policy: { allowPrivate: config.webhookAllowPrivate, ...(o.resolve ? { resolve: o.resolve } : {}) } });
   let timer: NodeJS.Timeout | null = null;
 
   function sweep() {

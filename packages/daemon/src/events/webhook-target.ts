@@ -13,6 +13,10 @@ export class TargetRefused extends Error {
   override name = 'TargetRefused';
 }
 
+/** Where an operator allows webhook receivers on private addresses. */
+export const WEBHOOK_ALLOW_PRIVATE_HINT =
+  'to deliver to private and loopback receivers (a network you trust), set "webhook_allow_private": true in config.json in the daemon\'s data dir, or SOCIALPUB_WEBHOOK_ALLOW_PRIVATE=1, and restart the daemon';
+
 /** Parses and checks a delivery URL's form: https (http only with allowPrivate), no credentials, no fragment. */
 export function parseTargetUrl(input: string, policy: TargetPolicy): URL {
   let url: URL;
@@ -23,7 +27,7 @@ export function parseTargetUrl(input: string, policy: TargetPolicy): URL {
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw new TargetRefused(`the URL must use https, not ${url.protocol.replace(':', '')}`);
   if (url.protocol === 'http:' && !policy.allowPrivate) {
-    throw new TargetRefused('the URL must use https (plain http only to private or loopback receivers with webhook_allow_private)');
+    throw new TargetRefused(`the URL must use https; plain http goes only to private and loopback receivers, once they are allowed: ${WEBHOOK_ALLOW_PRIVATE_HINT}`);
   }
   if (url.username || url.password) throw new TargetRefused('the URL must not carry a user name or password');
   if (url.hash) throw new TargetRefused('the URL must not have a #fragment');
@@ -36,7 +40,7 @@ export function parseTargetUrl(input: string, policy: TargetPolicy): URL {
  * DNS; with allowPrivate only metadata stays refused). The sender connects to exactly it.
  */
 export async function resolveTarget(url: URL, policy: TargetPolicy): Promise<ResolvedAddress> {
-  const guard = new AddressGuard({ allowPrivate: policy.allowPrivate, ...(policy.resolve ? { resolve: policy.resolve } : {}) });
+  const guard = new AddressGuard({ allowPrivate: policy.allowPrivate, allowHint: WEBHOOK_ALLOW_PRIVATE_HINT, ...(policy.resolve ? { resolve: policy.resolve } : {}) });
   try {
     const address = await guard.resolveHost(url.hostname);
     if (url.protocol === 'http:' && !policy.allowPrivate) throw new TargetRefused('the URL must use https');

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { API_PREFIX, type Platform } from '@socialpub/core';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
-import type { DaemonConfig, RateClass } from '../config';
+import { RATE_CLASSES, type DaemonConfig, type RateClass } from '../config';
 import { EventsHub } from '../events/events-hub';
 import { createWebhooksService } from '../events/webhooks-service';
 import { createJobsService } from '../jobs/jobs-service';
@@ -25,11 +25,22 @@ import { McpSessions } from '../mcp/mcp-sessions';
 import { originCheck } from '../mcp/origin-check';
 import { ApiError } from './errors';
 import { auth } from './middleware/auth';
+import { sessionAuth } from './middleware/session-auth';
+import { dashboardRoutes, reviewLinkPageRoutes } from './dashboard/dashboard-routes';
+import type { DashboardFiles } from './dashboard/dashboard-files';
+import { dashboardAuthRoutes } from './routes/dashboard-auth';
+import { connectCallbackRoutes } from './dashboard/connect-callback';
+import { BrowserConnects } from '../connect/browser-connect';
+import type { ConnectDeps } from '../platforms/platform-module';
+import { platformModule } from '../platforms/registry';
+import { connectionsRoutes } from './routes/connections';
+import { keysRoutes } from './routes/keys';
+import { publicReviewRoutes, reviewLinksRoutes } from './routes/review-links';
 import { clientAddress } from './middleware/client-address';
 import { bodyLimit } from './middleware/body-limit';
 import { httpsOnly } from './middleware/https-only';
 import { idempotency } from './middleware/idempotency';
-import { rateLimit } from './middleware/rate-limit';
+import { checkRateClasses, matchedRateClass, rateLimit } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
 import { authRoutes } from './routes/auth';
@@ -85,15 +96,12 @@ export interface AppDeps {
   heartbeatMs?: number;
   /** The MCP endpoint's open sessions (default: a new set; the daemon closes them at shutdown). */
   mcpSessions?: McpSessions;
-}
-
-/** The endpoint class of a path under the API prefix (decides its rate limit). */
-export function rateClassOf(path: string): RateClass {
-  if (path.startsWith('/auth/')) return 'auth';
-  if (path === '/content/publish' || path === '/content/validate') return 'publish';
-  if (path.startsWith('/media/status')) return 'media_status';
-  if (path.startsWith('/media/') || path === '/media') return 'media';
-  return 'scheduled';
+  /** The dashboard's built files. Default: dashboardFiles() (the workspace build, the CLI bundle's copy or the executable's). */
+  dashboardFiles?: () => DashboardFiles | null;
+  /** Live connects started from the dashboard (default: a set of its own over store.connections and the real platform hosts; the daemon closes it at shutdown). */
+  browserConnects?: BrowserConnects;
+  /** For the default browserConnects: where the platforms are (tests point them at the simulators). */
+  connectDeps?: Omit<ConnectDeps, 'connections'>;
 }
 
 /** POST /media/upload (an extension): exempt from the JSON body limit. */
@@ -101,6 +109,8 @@ const UPLOAD_PATH = `${API_PREFIX}/media/upload`;
 
 /** Routes under the prefix that need no key. */
 const PUBLIC_API_PATHS = new Set([`${API_PREFIX}/openapi.json`, `${API_PREFIX}/healthz`]);
+/** The public side of review links: the token in the path is the credential (routes/review-links.ts). */
+const PUBLIC_REVIEW_PREFIX = `${API_PREFIX}/review-links/public/`;
 
 /**
  * The HTTP interface as a Hono app over its dependencies: no port, so tests call
@@ -196,18 +206,35 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   if (deps.fileRoutes) app.route('/files', deps.fileRoutes);
   if (deps.sandbox) app.route('/sandbox', deps.sandbox);
 
-  // Everything else under the prefix: key -> user, the user's limit for the endpoint class, then the body limit.
+  const addressOf = deps.clientAddress ?? ((c: Context) => clientAddress(c, config.behindProxy ? config.trustedProxyHops : 0));
+
+  // The dashboard (docs/dashboard.md): its sign-in, its pages and assets, the review-link page.
+  const dashboard = { store, clock, config, ...(deps.dashboardFiles ? { files: deps.dashboardFiles } : {}) };
+  app.route('/auth', dashboardAuthRoutes({ store, clock, config, limits, address: addressOf }));
+  app.route('/r', reviewLinkPageRoutes(dashboard));
+  const connects = deps.browserConnects ?? new BrowserConnects({ clock, deps: { clock, ...deps.connectDeps, connections: store.connections }, connector: (p) => platformModule(p)?.connect });
+  app.route('/connect', connectCallbackRoutes(connects));
+  app.route('/', dashboardRoutes(dashboard));
+
+  // Everything else under the prefix: key or session -> user, the user's limit for the class
+  // the matched route declares (rateClass next to each route), then the body limit. A path
+  // no route matches counts against nothing: it is a 404.
   const authenticate = auth({ store, commits, clock, limits, behindProxy: config.behindProxy, trustedProxyHops: config.trustedProxyHops, address: deps.clientAddress });
   const limiters = Object.fromEntries(
-    (['auth', 'publish', 'media', 'scheduled', 'media_status'] as const).map((cls) => [cls, rateLimit(cls, { store, commits, clock, limits })]),
+    RATE_CLASSES.filter((cls) => cls !== 'auth_failure').map((cls) => [cls, rateLimit(cls, { store, commits, clock, limits })]),
   ) as Record<RateClass, MiddlewareHandler<AppEnv>>;
   const limitBody = bodyLimit(config.maxBodyBytes);
+  // A key header, or else the dashboard's session cookie (with CSRF checks on unsafe methods).
+  const apiAuth = sessionAuth({ store, clock, config, keyAuth: authenticate });
   app.use(`${API_PREFIX}/*`, async (c, next) => {
-    if (PUBLIC_API_PATHS.has(c.req.path)) return next();
-    const limiter = limiters[rateClassOf(c.req.path.slice(API_PREFIX.length))];
+    if (PUBLIC_API_PATHS.has(c.req.path) || c.req.path.startsWith(PUBLIC_REVIEW_PREFIX)) return next();
+    const cls = matchedRateClass(c);
+    // A person browsing the dashboard (session cookie) reads far more than an agent polls:
+    // the session's reads of the scheduled-content class count in the account class.
+    const limiterOf = (cls: RateClass) => limiters[cls === 'scheduled' && c.req.method === 'GET' && c.get('session') ? 'account' : cls];
     // An upload's body is a media file: the media cap applies to it (streamed to disk by the route), not the JSON limit.
     const inner = c.req.path === UPLOAD_PATH ? next : () => limitBody(c, next) as Promise<void>;
-    return authenticate(c, () => limiter(c, inner) as Promise<void>);
+    return apiAuth(c, () => (cls ? limiterOf(cls)(c, inner) : inner()) as Promise<void>);
   });
 
   app.route(`${API_PREFIX}/auth`, authRoutes());
@@ -221,12 +248,15 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/events`, eventsRoutes({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }));
   app.route(`${API_PREFIX}/webhooks`, webhooksRoutes(webhooks));
   app.route(`${API_PREFIX}/sandbox`, sandboxPostsRoutes(routeDeps));
+  app.route(`${API_PREFIX}/keys`, keysRoutes(routeDeps));
+  app.route(`${API_PREFIX}/connections`, connectionsRoutes({ ...routeDeps, connects }));
+  app.route(`${API_PREFIX}/review-links/public`, publicReviewRoutes({ ...routeDeps, limits, address: addressOf }));
+  app.route(`${API_PREFIX}/review-links`, reviewLinksRoutes(routeDeps));
   // MCP (Streamable HTTP): the same keys, and each tool call is the REST call it stands for,
   // made in-process, so it meets that call's rate-limit class and rules.
   const sessions = deps.mcpSessions ?? new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });
   // Resource notifications for every change, from the outbox (ends with the hub).
   feedMcpSessions({ hub, events: store.events, sessions });
-  const addressOf = deps.clientAddress ?? ((c: Context) => clientAddress(c, config.behindProxy ? config.trustedProxyHops : 0));
   const inProcess = (path: string, init: RequestInit, address: string) => app.request(path, init, { incoming: { socket: { remoteAddress: address } } });
   const mcp = mcpHandler({ sessions, fetch: async (path, init, address) => inProcess(path, init, address), address: addressOf });
   app.use('/mcp', originCheck({ publicUrl: config.publicUrl }), authenticate);
@@ -237,5 +267,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     app.use(`${API_PREFIX}/media/prepare`, (c, next) => (c.req.method === 'POST' ? idem(c, next) : next()));
     app.route(`${API_PREFIX}/media`, deps.mediaRoutes);
   }
+  checkRateClasses(app.routes, API_PREFIX, (path) => PUBLIC_API_PATHS.has(path) || path.startsWith(PUBLIC_REVIEW_PREFIX));
   return app;
 }

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ErrorCode } from '@socialpub/core';
 import type { Logger } from '../util/logger';
 import { ApiError } from './errors';
@@ -34,19 +36,39 @@ export function answerClientError(logger: Logger): (err: Error, socket: Socket) 
       socket.destroy();
       return;
     }
-    const requestId = randomUUID();
     const { code, message } = classify(e);
     const error = new ApiError(code, message);
+    const requestId = writeError(socket, error);
     logger.info('malformed request', { request_id: requestId, code, parser_error: e.code ?? null, status: error.status });
-    const body = JSON.stringify(error.body(requestId));
-    const reason = error.status === 431 ? 'Request Header Fields Too Large' : error.status === 408 ? 'Request Timeout' : 'Bad Request';
-    socket.end(
-      `HTTP/1.1 ${error.status} ${reason}\r\n` +
-        'Content-Type: application/json\r\n' +
-        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
-        `X-Request-Id: ${requestId}\r\n` +
-        'Connection: close\r\n\r\n' +
-        body,
-    );
   };
+}
+
+/**
+ * A server 'connect' listener: a CONNECT request (a proxy tunnel) gets the one error body,
+ * 400 `invalid_request`, and the connection closes. Without it Node closes the socket with
+ * no answer at all (issue 28).
+ */
+export function answerConnect(logger: Logger): (req: IncomingMessage, socket: Duplex) => void {
+  return function answerConnect(req, socket) {
+    const error = new ApiError('invalid_request', `CONNECT is not served here: socialpub is not a proxy (the request was CONNECT ${req.url ?? ''})`);
+    const requestId = writeError(socket, error);
+    logger.info('refused CONNECT', { request_id: requestId, status: error.status });
+  };
+}
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+/** Writes `error` as a whole HTTP/1.1 response with a fresh request id and closes the connection; returns the id. */
+function writeError(socket: Duplex, error: ApiError): string {
+  const requestId = randomUUID();
+  const body = JSON.stringify(error.body(requestId));
+  socket.end(
+    `HTTP/1.1 ${error.status} ${REASONS[error.status] ?? 'Bad Request'}\r\n` +
+      'Content-Type: application/json\r\n' +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `X-Request-Id: ${requestId}\r\n` +
+      'Connection: close\r\n\r\n' +
+      body,
+  );
+  return requestId;
 }

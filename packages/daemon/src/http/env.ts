@@ -1,4 +1,5 @@
 import type { RootLogger } from '../util/logger';
+import type { DashboardSession } from '../store/dashboard-sessions';
 import type { User } from '../store/users';
 
 /** What an idempotent route needs to record its first answer in its own transaction. */
@@ -16,6 +17,8 @@ export interface AppVariables {
   log: RootLogger;
   user: User;
   keyId: string;
+  /** Set when the request was authenticated by the dashboard's session cookie (not a key). */
+  session?: DashboardSession;
   idempotency: IdempotencyContext | null;
 }
 

@@ -1,6 +1,7 @@
 import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_NEXT_SLOTS, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, SANDBOX_POSTS_LIMIT_DEFAULT, SANDBOX_POSTS_LIMIT_MAX, VERSION } from '@socialpub/core';
 import { z } from 'zod';
 import { eventsPaths } from './openapi-events';
+import { dashboardPaths } from './openapi-dashboard';
 
 type Json = Record<string, unknown>;
 
@@ -141,11 +142,12 @@ export function openApiDocument(): Json {
     info: {
       title: 'socialpub',
       version: VERSION,
-      description: 'Self-hosted social publishing: publish and schedule posts to instagram, facebook, twitter, threads, tiktok, youtube, linkedin and pinterest.',
+      description: 'Self-hosted social publishing: publish and schedule posts to instagram, facebook, twitter, threads, tiktok, youtube, bluesky, mastodon, linkedin and pinterest.',
     },
     servers: [{ url: 'http://127.0.0.1:8787', description: 'The local daemon (default address)' }],
-    security: AUTHED,
-    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'settings' }, { name: 'queue' }, { name: 'events' }, { name: 'webhooks' }, { name: 'system' }],
+    // Every /api/agents/v1 endpoint also takes the dashboard's session cookie (unsafe methods with X-CSRF-Token).
+    security: [...AUTHED, { Session: [] }],
+    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'settings' }, { name: 'queue' }, { name: 'events' }, { name: 'webhooks' }, { name: 'keys' }, { name: 'connections' }, { name: 'review-links' }, { name: 'dashboard' }, { name: 'system' }],
     paths: {
       [p('/auth/validate')]: {
         post: {
@@ -218,9 +220,10 @@ export function openApiDocument(): Json {
       [p('/content/scheduled/reject')]: {
         post: {
           operationId: 'rejectScheduled',
-          summary: 'Reject a post waiting for approval (its pending targets are cancelled)',
+          summary: 'Reject a post waiting for approval (its pending targets are cancelled), optionally with a reason',
           tags: ['scheduled'],
           parameters: [JOB_ID],
+          requestBody: { required: false, content: json(ref('RejectRequest')) },
           responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
         },
       },
@@ -229,7 +232,7 @@ export function openApiDocument(): Json {
           operationId: 'unpublishScheduled',
           summary: 'Take a published post down: delete it on every platform that allows it (extension)',
           description:
-            'Each published target whose platform deletes posts (twitter, facebook, threads, youtube, linkedin, pinterest; instagram through Facebook Login) is deleted there and becomes `removed`; the others answer per target why they stay published (tiktok has no deletion API). Idempotent: a repeated call sends nothing for removed targets and answers `changed: false`. A deletion whose answer was lost is `unknown`; the next call looks the post up before deleting. Nothing published: 409.',
+            'Each published target whose platform deletes posts (twitter, facebook, threads, youtube, bluesky, mastodon, linkedin, pinterest; instagram through Facebook Login) is deleted there and becomes `removed`; the others answer per target why they stay published (tiktok has no deletion API). Idempotent: a repeated call sends nothing for removed targets and answers `changed: false`. A deletion whose answer was lost is `unknown`; the next call looks the post up before deleting. Nothing published: 409.',
           tags: ['scheduled'],
           parameters: [JOB_ID],
           responses: { 200: limited(ok('UnpublishResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
@@ -317,7 +320,7 @@ export function openApiDocument(): Json {
       [p('/sandbox/posts')]: {
         get: {
           operationId: 'listSandboxPosts',
-          summary: 'What the platform simulators received (extension): the latest posts on the platforms the caller has a sandbox connection to',
+          summary: 'What the platform simulators received (extension): the latest posts made by the sandbox connections of the caller',
           tags: ['platforms'],
           parameters: [
             { name: 'platform', in: 'query', required: false, description: 'Only this platform.', schema: ref('Platform') },
@@ -383,6 +386,7 @@ export function openApiDocument(): Json {
         head: preparedFile('preparedFileHead', 'Headers of a prepared media file (size, type, ETag)'),
       },
       ...eventsPaths(),
+      ...dashboardPaths(),
       '/mcp': mcpEndpoint(),
       '/healthz': health,
       [p('/healthz')]: { get: { ...health.get, operationId: 'healthVersioned' } },
@@ -401,6 +405,7 @@ export function openApiDocument(): Json {
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
         Bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'sp_<id>_<secret>' },
+        Session: { type: 'apiKey', in: 'cookie', name: 'sp_session', description: 'The dashboard\'s session (HttpOnly); unsafe methods also need X-CSRF-Token.' },
       },
     },
   };

@@ -1,4 +1,4 @@
-import type { CaptionCounting } from '@socialpub/core';
+import { mastodonLength, type CaptionCounting } from '@socialpub/core';
 import twitterText from 'twitter-text';
 
 const graphemes = new Intl.Segmenter('en', { granularity: 'grapheme' });
@@ -6,14 +6,20 @@ const EMOJI = /\p{Extended_Pictographic}|\p{Regional_Indicator}/u;
 const encoder = new TextEncoder();
 
 /** A caption's length as the platform counts it (docs/reference/platforms.md §7). */
-export function captionLength(text: string, counting: CaptionCounting): number {
+export function captionLength(text: string, counting: CaptionCounting, urlLength?: number): number {
   switch (counting) {
     case 'characters':
       return [...text].length;
     case 'utf16':
       return text.length;
     case 'bytes':
-      return encoder.encode(text).length;
+      return Buffer.byteLength(text, 'utf8');
+    case 'graphemes': {
+      // Bluesky counts extended grapheme clusters (an emoji with modifiers is one).
+      let n = 0;
+      for (const _ of graphemes.segment(text)) n++;
+      return n;
+    }
     case 'x-weighted':
       // twitter-text v3 weights: most Latin 1, CJK and emoji 2, every URL 23.
       return Math.ceil(twitterText.parseTweet(text).weightedLength);
@@ -23,5 +29,7 @@ export function captionLength(text: string, counting: CaptionCounting): number {
       for (const { segment } of graphemes.segment(text)) n += EMOJI.test(segment) ? encoder.encode(segment).length : [...segment].length;
       return n;
     }
+    case 'mastodon':
+      return mastodonLength(text, urlLength === undefined ? {} : { urlLength });
   }
 }

@@ -57,6 +57,8 @@ export interface RulesInput {
   targets: readonly { platform: Platform; type: ContentType }[];
   /** The request's (or the edited job's) platform_options. */
   platformOptions?: PlatformOptions | null;
+  /** Whose connections' limits apply (per-account limits, e.g. a Mastodon server's); absent: the core table's. */
+  userId?: string;
 }
 
 /**
@@ -67,7 +69,9 @@ export function checkRules(deps: PublishCheckDeps, input: RulesInput): ErrorDeta
   const issues: ErrorDetail[] = [];
   for (const t of input.targets) {
     const { caption, path } = captionFor(t.platform, input.caption, input.platformCaptions);
+    const connectionMeta = input.userId === undefined ? null : (deps.store.connections.get(input.userId, t.platform)?.meta ?? null);
     for (const d of checkTargetRules({
+      connectionMeta,
       platform: t.platform,
       type: t.type,
       caption,
@@ -111,8 +115,12 @@ export function checkPublishRequest(deps: PublishCheckDeps, user: User, request:
 
   const media = deps.mediaLookup.describe(user.id, request.media_urls ?? []);
   const ruleIssues = [
-    ...checkRules(deps, { caption: request.caption, platformCaptions: request.platform_captions, media, targets: plan.targets, platformOptions: request.platform_options }),
-    ...checkFollowUpRules({ ...deps, describe: (urls) => deps.mediaLookup.describe(user.id, urls) }, request, plan.targets),
+    ...checkRules(deps, { caption: request.caption, platformCaptions: request.platform_captions, media, targets: plan.targets, platformOptions: request.platform_options, userId: user.id }),
+    ...checkFollowUpRules(
+      { ...deps, describe: (urls) => deps.mediaLookup.describe(user.id, urls), connectionMeta: (platform) => deps.store.connections.get(user.id, platform)?.meta ?? null },
+      request,
+      plan.targets,
+    ),
   ];
   if (ruleIssues.length > 0) {
     return { ok: false, code: 'invalid_request', message: firstMessage(ruleIssues), details: ruleIssues, targets: plan.targets };

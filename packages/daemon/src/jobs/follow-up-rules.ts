@@ -7,10 +7,12 @@ export interface FollowUpRulesDeps {
   publicBaseUrl: string | null;
   /** Describes media URLs as the post's are described (sniffed kinds of prepared files). */
   describe(urls: string[]): ValidationMedia[];
+  /** The meta of the user's connection to a platform (per-account limits); absent: the core table's. */
+  connectionMeta?(platform: Platform): Record<string, unknown> | null;
 }
 
 /** Platforms whose first comment is itself a post (a self-reply): its text follows their caption rules. */
-const COMMENT_IS_POST: readonly Platform[] = ['twitter', 'threads'];
+const COMMENT_IS_POST: readonly Platform[] = ['twitter', 'threads', 'bluesky', 'mastodon'];
 
 /**
  * The platform rules for each thread part (caption and media, as a post of the target's
@@ -23,6 +25,7 @@ export function checkFollowUpRules(deps: FollowUpRulesDeps, request: Pick<Publis
   const seen = new Set<string>();
   for (const t of targets) {
     const adapter = deps.adapters.get(t.platform);
+    const connectionMeta = deps.connectionMeta?.(t.platform) ?? null;
     const parts = threadFor(request, t.platform);
     const base = Array.isArray(request.thread) ? 'thread' : `thread.${t.platform}`;
     // A platform checked once per field (a platform with several types checks each type once).
@@ -41,6 +44,7 @@ export function checkFollowUpRules(deps: FollowUpRulesDeps, request: Pick<Publis
         media: deps.describe(part.media_urls ?? []),
         publicBaseUrl: deps.publicBaseUrl,
         adapter,
+        connectionMeta,
       });
       for (const d of rules) issues.push({ ...d, path: d.path.replace(/^media_urls/, `${at}.media_urls`), platform: t.platform, type: t.type });
       // X refuses a post whose text repeats one of the account's (docs/reference/platforms.md §3): a chain must not repeat itself.
@@ -52,7 +56,7 @@ export function checkFollowUpRules(deps: FollowUpRulesDeps, request: Pick<Publis
     const comment = firstCommentFor(request, t.platform, t.type);
     if (comment !== null && COMMENT_IS_POST.includes(t.platform)) {
       const path = typeof request.first_comment === 'string' ? 'first_comment' : `first_comment.${t.platform}`;
-      for (const d of checkTargetRules({ platform: t.platform, type: t.type, caption: comment, captionPath: path, media: [], publicBaseUrl: deps.publicBaseUrl, adapter })) {
+      for (const d of checkTargetRules({ platform: t.platform, type: t.type, caption: comment, captionPath: path, media: [], publicBaseUrl: deps.publicBaseUrl, adapter, connectionMeta })) {
         issues.push({ ...d, platform: t.platform, type: t.type });
       }
       if (t.platform === 'twitter' && texts.some((x) => x.normalize('NFC').trim() === comment.normalize('NFC').trim())) {

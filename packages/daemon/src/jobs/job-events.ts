@@ -19,7 +19,13 @@ export function acceptedEvents(built: BuiltJob, now: number): NewEvent[] {
 }
 
 /** post.approved / post.rejected / post.cancelled / post.retimed for the targets `ids` the change touched. */
-export function jobChangeEvent(type: 'post.approved' | 'post.rejected' | 'post.cancelled' | 'post.retimed', job: JobRecord, ids: readonly string[], now: number): NewEvent {
+export function jobChangeEvent(
+  type: 'post.approved' | 'post.rejected' | 'post.cancelled' | 'post.retimed',
+  job: JobRecord,
+  ids: readonly string[],
+  now: number,
+  extra: Record<string, unknown> = {},
+): NewEvent {
   const touched = new Set(ids);
   return {
     userId: job.userId,
@@ -27,6 +33,6 @@ export function jobChangeEvent(type: 'post.approved' | 'post.rejected' | 'post.c
     subject: job.id,
     type,
     at: now,
-    data: { job_id: job.id, target_ids: [...ids], targets: targetsOf(job.targets.filter((t) => touched.has(t.id))) },
+    data: { job_id: job.id, target_ids: [...ids], targets: targetsOf(job.targets.filter((t) => touched.has(t.id))), ...extra },
   };
 }

@@ -61,6 +61,10 @@ export interface PublishOptions {
 export interface DecideOptions {
   /** How the approval request came: with agent-approval on, `mcp` may not release a job made through `mcp`. Default api. */
   source?: JobSource;
+  /** The decision came through a review link: recorded with the link (and its comment), and the event says `source: "review_link"` with the link's id. */
+  reviewLink?: { id: string; comment: string | null };
+  /** Reject: why (shown on the post as `rejection.reason`, and in the post.rejected event). */
+  reason?: string | null;
 }
 
 export type JobsService = ReturnType<typeof createJobsService>;
@@ -87,7 +91,7 @@ export function createJobsService(deps: JobsServiceDeps) {
     return job;
   }
 
-  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as JobRecord, store.jobTimes.get(jobId));
+  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as JobRecord, store.jobTimes.get(jobId), store.rejections.get(jobId));
 
   /**
    * The scheduler learns of targets only once their change is committed and durable. A
@@ -104,8 +108,8 @@ export function createJobsService(deps: JobsServiceDeps) {
   }
 
   /** The post event of a change, in its transaction, with the targets as they now are. */
-  function recordChange(type: Parameters<typeof jobChangeEvent>[0], jobId: string, ids: readonly string[], now: number) {
-    store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as JobRecord, ids, now));
+  function recordChange(type: Parameters<typeof jobChangeEvent>[0], jobId: string, ids: readonly string[], now: number, extra?: Record<string, unknown>) {
+    store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as JobRecord, ids, now, extra));
   }
 
   async function decide(user: User, jobId: string, action: 'approve' | 'reject', opts: DecideOptions = {}): Promise<JobChange> {
@@ -117,7 +121,17 @@ export function createJobsService(deps: JobsServiceDeps) {
     const now = clock.now();
     const ids = await store.commits.durable(() => {
       const touched = action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now);
-      if (touched.length > 0) recordChange(action === 'approve' ? 'post.approved' : 'post.rejected', jobId, touched, now);
+      const link = opts.reviewLink;
+      if (touched.length > 0) {
+        const reason = action === 'reject' ? (link ? link.comment : (opts.reason ?? null)) : null;
+        const extra = {
+          ...(link ? { source: 'review_link', review_link_id: link.id, comment: link.comment } : {}),
+          ...(reason !== null ? { reason } : {}),
+        };
+        recordChange(action === 'approve' ? 'post.approved' : 'post.rejected', jobId, touched, now, extra);
+        if (link) store.reviewLinks.recordDecision(link.id, { jobId, decision: action, comment: link.comment, decidedAt: now });
+        if (action === 'reject') store.rejections.record(jobId, { reason, source: link ? 'review_link' : (opts.source ?? 'api'), reviewLinkId: link?.id ?? null, rejectedAt: now });
+      }
       return touched;
     });
     if (ids.length === 0) throw new ServiceError('conflict', `${jobId} is not waiting for approval (status: ${statusOf(job)})`);
@@ -131,13 +145,13 @@ export function createJobsService(deps: JobsServiceDeps) {
   return {
     /** A job of the user as the API shows it. */
     get(user: User, jobId: string): Post {
-      return presentPost(ownJob(user, jobId), store.jobTimes.get(jobId));
+      return presentPost(ownJob(user, jobId), store.jobTimes.get(jobId), store.rejections.get(jobId));
     },
 
     /** A page of the user's jobs in (base time, id) order, and where the next page starts. */
     list(user: User, options: ListOptions): { posts: Post[]; next: ListPosition | null } {
       const page = store.jobs.list(user.id, options);
-      return { posts: page.jobs.map((j) => presentPost(j, store.jobTimes.get(j.id))), next: page.next };
+      return { posts: page.jobs.map((j) => presentPost(j, store.jobTimes.get(j.id), store.rejections.get(j.id))), next: page.next };
     },
 
     /** Accepts a publish request: every check, then the job and its targets in one durable transaction. */
@@ -187,7 +201,7 @@ export function createJobsService(deps: JobsServiceDeps) {
       const captionEdited = upd.caption !== undefined || upd.platform_captions !== undefined;
       if (captionEdited || upd.platform_options !== undefined) {
         const media = deps.mediaLookup.describe(user.id, job.mediaUrls);
-        const input = { caption: plan.caption, platformCaptions: plan.platformCaptions, media, targets: movable, platformOptions: plan.platformOptions };
+        const input = { caption: plan.caption, platformCaptions: plan.platformCaptions, media, targets: movable, platformOptions: plan.platformOptions, userId: user.id };
         for (const d of checkRules(rules, input)) {
           // Media and kinds were accepted with the job; only what the edit changed is judged
           // (options also against an edited caption: Threads counts link_attachment among its links).
@@ -243,6 +257,6 @@ export function createJobsService(deps: JobsServiceDeps) {
     /** Releases a job held for approval: its pending targets are scheduled (due now if their time has passed). */
     approve: (user: User, jobId: string, opts?: DecideOptions) => decide(user, jobId, 'approve', opts),
     /** Refuses a job held for approval: its pending targets are cancelled. */
-    reject: (user: User, jobId: string) => decide(user, jobId, 'reject'),
+    reject: (user: User, jobId: string, opts?: DecideOptions) => decide(user, jobId, 'reject', opts),
   };
 }

@@ -1,6 +1,7 @@
 import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf, type FollowUp, type JobFollowUps, type Post, type Target } from '@socialpub/core';
 import { NO_TIMES, type JobTimes } from '../store/job-times';
 import type { JobRecord, TargetRecord } from '../store/jobs';
+import type { Rejection } from '../store/rejections';
 
 /**
  * A target as the API shows it. `thread_posts` and `comment` appear only on a target whose
@@ -37,7 +38,7 @@ function presentFollowUps(steps: NonNullable<TargetRecord['postSteps']>): Record
 }
 
 /** A job as the API shows it; the status is derived from its targets, local times from its zone. */
-export function presentPost(job: JobRecord, times: JobTimes = NO_TIMES): Post {
+export function presentPost(job: JobRecord, times: JobTimes = NO_TIMES, rejection: Rejection | null = null): Post {
   const zone = times.timezone ?? 'UTC';
   return {
     job_id: job.id,
@@ -62,5 +63,15 @@ export function presentPost(job: JobRecord, times: JobTimes = NO_TIMES): Post {
     queue_slot: times.queueSlot,
     series_id: times.seriesId,
     occurrence: times.occurrence,
+    ...(rejection
+      ? {
+          rejection: {
+            reason: rejection.reason,
+            at: formatInstant(rejection.rejectedAt),
+            source: rejection.source,
+            ...(rejection.reviewLinkId ? { review_link_id: rejection.reviewLinkId } : {}),
+          },
+        }
+      : {}),
   };
 }

@@ -1,6 +1,7 @@
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'hono';
 import type { AppEnv } from '../http/env';
+import { MAX_JSON_VALUES, textExceedsJsonValues } from '../http/json-body';
 import type { AppFetch } from './in-process-backend';
 import { inProcessBackend } from './in-process-backend';
 import type { McpSessions } from './mcp-sessions';
@@ -8,7 +9,7 @@ import type { McpSessions } from './mcp-sessions';
 /** Request headers a session's in-process calls carry: the key, and what a TLS proxy said. */
 const FORWARDED = ['authorization', 'x-api-key', 'x-forwarded-proto', 'x-forwarded-for'] as const;
 
-const rpcError = (c: Context, status: 400 | 404 | 415, code: number, message: string) => c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
+const rpcError = (c: Context, status: 400 | 404 | 413 | 415, code: number, message: string) => c.json({ jsonrpc: '2.0', error: { code, message }, id: null }, status);
 
 /**
  * POST, GET and DELETE /mcp (Streamable HTTP), after the origin check and authentication.
@@ -22,14 +23,31 @@ export function mcpHandler({ sessions, fetch, address }: { sessions: McpSessions
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId, keyId);
       if (!session) return rpcError(c, 404, -32001, 'Session not found: it ended, expired, or was opened with another API key; initialize a new one');
-      return session.transport.handleRequest(c.req.raw, { authInfo: { token: keyId, clientId: c.get('user').id, scopes: [] } });
+      const authInfo = { token: keyId, clientId: c.get('user').id, scopes: [] };
+      if (c.req.method !== 'POST' || !/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return session.transport.handleRequest(c.req.raw, { authInfo });
+      // Read here (as the SDK would: at most the body limit), so a message of more than
+      // 10,000 values is refused from one scan of its text, before JSON.parse builds it
+      // (issue 28: half a million held the event loop for 200 ms).
+      const text = await readLimited(c.req.raw, sessions.maxBodyBytes);
+      if (text === null) return tooLarge(c, sessions.maxBodyBytes);
+      if (textExceedsJsonValues(text)) return rpcError(c, 400, -32600, `Invalid Request: the message holds more than ${MAX_JSON_VALUES.toLocaleString('en')} values (array items and object members)`);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch (error) {
+        return rpcError(c, 400, -32700, `Parse error: ${(error as Error).message}`);
+      }
+      return session.transport.handleRequest(c.req.raw, { parsedBody: parsed, authInfo });
     }
     if (c.req.method !== 'POST') return rpcError(c, 400, -32000, 'Bad Request: no Mcp-Session-Id; send initialize first');
     const type = c.req.header('content-type') ?? '';
     if (!/^application\/json\b/i.test(type)) return rpcError(c, 415, -32000, 'Unsupported Media Type: send JSON-RPC with Content-Type: application/json');
+    const text = await readLimited(c.req.raw, sessions.maxBodyBytes);
+    if (text === null) return tooLarge(c, sessions.maxBodyBytes);
+    if (textExceedsJsonValues(text)) return rpcError(c, 400, -32600, `Invalid Request: the message holds more than ${MAX_JSON_VALUES.toLocaleString('en')} values (array items and object members)`);
     let body: unknown;
     try {
-      body = JSON.parse(await c.req.text());
+      body = JSON.parse(text);
     } catch (error) {
       return rpcError(c, 400, -32700, `Parse error: ${(error as Error).message}`);
     }
@@ -42,4 +60,27 @@ export function mcpHandler({ sessions, fetch, address }: { sessions: McpSessions
     const transport = await sessions.open({ userId: c.get('user').id, keyId }, inProcessBackend(fetch, headers, address(c)), { json: c.req.query('response') === 'json' });
     return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: { token: keyId, clientId: c.get('user').id, scopes: [] } });
   };
+}
+
+const tooLarge = (c: Context, max: number) => rpcError(c, 413, -32000, `Payload too large: the request body is larger than ${Math.round(max / (1024 * 1024))} MB`);
+
+/** The body as text, or null past `max` bytes (declared, or counted as it arrives). */
+async function readLimited(req: Request, max: number): Promise<string | null> {
+  const declared = Number(req.headers.get('content-length') ?? Number.NaN);
+  if (declared > max) return null;
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }

@@ -42,6 +42,11 @@ export class McpSessions {
     return this.#sessions.size;
   }
 
+  /** The largest request body a session takes (the API's body limit). */
+  get maxBodyBytes(): number {
+    return this.#maxBodyBytes;
+  }
+
   /** The session, touched, if it exists and belongs to this key. */
   get(id: string, keyId: string): McpSession | null {
     this.#sweep();

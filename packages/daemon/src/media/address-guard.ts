@@ -16,9 +16,15 @@ export const systemResolver: HostResolver = async (hostname) => {
   return all.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 };
 
+/** Where an operator allows media from private addresses: appended to a refusal that setting would lift. */
+export const MEDIA_ALLOW_PRIVATE_HINT =
+  'to fetch media from private and loopback addresses (a network you trust), set "media_allow_private": true in config.json in the daemon\'s data dir, or SOCIALPUB_MEDIA_ALLOW_PRIVATE=1, and restart the daemon';
+
 export interface AddressGuardOptions {
   /** Allow private, loopback, link-local and CGNAT addresses (never metadata). Default false. */
   allowPrivate?: boolean;
+  /** Says how to allow what allowPrivate would (default: MEDIA_ALLOW_PRIVATE_HINT); added to those refusals, never to metadata's. */
+  allowHint?: string;
   /** Replaces the address check (default: `defaultAddressCheck(allowPrivate)`). */
   check?: AddressCheck;
   /** Default: the system resolver (getaddrinfo). */
@@ -34,9 +40,11 @@ export class AddressGuard {
   readonly #allowPrivate: boolean;
   readonly #check: AddressCheck;
   readonly #resolve: HostResolver;
+  readonly #allowHint: string;
 
   constructor(options: AddressGuardOptions = {}) {
     this.#allowPrivate = options.allowPrivate ?? false;
+    this.#allowHint = options.allowHint ?? MEDIA_ALLOW_PRIVATE_HINT;
     this.#check = options.check ?? defaultAddressCheck(this.#allowPrivate);
     this.#resolve = options.resolve ?? systemResolver;
   }
@@ -51,7 +59,7 @@ export class AddressGuard {
     }
     const nameVerdict = blockedHostName(bare);
     if (nameVerdict === 'metadata' || (nameVerdict && !this.#allowPrivate)) {
-      throw new MediaError('private_address', `refused to fetch from ${hostname}: ${describe(nameVerdict)} host name`);
+      throw new MediaError('private_address', `refused to fetch from ${hostname}: ${describe(nameVerdict)} host name${this.#howToAllow(nameVerdict)}`);
     }
     let addresses: ResolvedAddress[];
     try {
@@ -68,8 +76,13 @@ export class AddressGuard {
   #refuse(hostname: string, address: string): void {
     const verdict = this.#check(address);
     if (verdict) {
-      throw new MediaError('private_address', `refused to fetch from ${hostname}: it resolves to a ${describe(verdict)} address`);
+      throw new MediaError('private_address', `refused to fetch from ${hostname}: it resolves to a ${describe(verdict)} address${this.#howToAllow(verdict)}`);
     }
+  }
+
+  /** `; to fetch … set …` where allowPrivate would lift the refusal (not for metadata, which nothing lifts). */
+  #howToAllow(verdict: string): string {
+    return verdict === 'metadata' || this.#allowPrivate ? '' : `; ${this.#allowHint}`;
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ContentType, ErrorDetail, Platform, TargetFollowUps, ThreadPart } from '@socialpub/core';
+import type { ContentType, ErrorDetail, Platform, PlatformInfo, TargetFollowUps, ThreadPart } from '@socialpub/core';
 import type { MediaItem, ValidationMedia } from '../media/media-item';
 import type { Credentials, TokenUpdate } from '../store/credentials';
 import type { Clock } from '../util/clock';
@@ -22,6 +22,12 @@ export interface PlatformAdapter {
    * problems with paths into the publish request (e.g. `platform_captions.twitter`).
    */
   validate(input: ValidationInput): ErrorDetail[];
+  /**
+   * The core table as one connection states it, for platforms whose limits differ per
+   * account (Mastodon: each server's own, kept in the connection's meta). The table's
+   * caption and media checks and GET /platforms use it; absent: the table as it is.
+   */
+  infoFor?(connectionMeta: Record<string, unknown>): PlatformInfo;
   /**
    * Rules that need the account itself (e.g. TikTok's creator info), run when a request is
    * validated, accepted and PATCHed, after the other rules passed. `issues` are 400s with
@@ -47,6 +53,8 @@ export interface ValidationInput {
   publicBaseUrl: string | null;
   /** This platform's platform_options as its core schema accepted them ({} or absent when none): checked against the target's type and media. */
   options?: Record<string, unknown>;
+  /** The meta of the user's connection to the platform (its server and limits), when the caller knows the user; null when not connected. */
+  connectionMeta?: Record<string, unknown> | null;
 }
 
 /** What a live call on behalf of a connection needs, outside a publish too (a subset of PublishContext). */

@@ -9,6 +9,7 @@ import type { Clock } from '../util/clock';
 import type { PlatformAdapter } from './adapter';
 import type { PostRemover } from './remove-post';
 import type { MetaConnectOptions } from './meta/connect';
+import type { OAuthApp } from '../store/oauth-apps';
 
 /**
  * Everything the daemon knows about one platform, exported by its folder
@@ -30,6 +31,8 @@ export interface PlatformModule {
   readonly deletion: Deletion;
   /** The API version in use (GET /platforms), for platforms versioned by date (LinkedIn); absent for the others. */
   apiVersion?(config: PlatformsConfig, now: number): ApiVersion;
+  /** What a sandbox connection keeps in its meta besides `sandbox: true` (Mastodon: the simulated server and its limits). */
+  readonly sandboxMeta?: Record<string, unknown>;
 }
 
 /** Whether a platform's API deletes published posts (docs/reference/platforms.md §12). */
@@ -76,6 +79,8 @@ export interface ConnectDeps {
   /** Host -> base URL; default `https://<host>` (tests point it at the simulator). */
   baseUrl?: (host: string) => string;
   http?: Got;
+  /** The apps registered per server (a Mastodon server's), kept for the next connect there. */
+  oauthApps?: { get(platform: string, origin: string): OAuthApp | null; save(platform: string, origin: string, app: OAuthApp): void };
 }
 
 export type Connector = (options: ConnectOptions, io: ConnectIO, deps: ConnectDeps) => Promise<ConnectionInfo>;

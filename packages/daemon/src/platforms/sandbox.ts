@@ -3,6 +3,7 @@ import { formatInstant, type Platform, type SandboxPost as SandboxPostView } fro
 import type { DB } from '../store/database';
 import type { SandboxDeps } from './platform-module';
 import { simulators } from './registry';
+import { sandboxCaller } from './shared/sim/sandbox-caller';
 import type { SimulatedPost } from './shared/sim/sandbox-post-sink';
 
 /**
@@ -17,6 +18,8 @@ export function createSandboxApp(deps: SandboxDeps, factories = simulators()): H
 /** The sandbox app and every host its simulators answer for (each also served at its own origin, sandbox-origins.ts). */
 export function createSandbox(deps: SandboxDeps, factories = simulators()): { app: Hono; hosts: string[] } {
   const app = new Hono();
+  // Posts are recorded with the account key of the connection whose token made them.
+  app.use('*', sandboxCaller());
   const hosts: string[] = [];
   for (const make of factories) {
     const sim = make(deps);
@@ -53,6 +56,12 @@ export function sandboxBaseUrl(daemonUrl: string, host: string): string {
   return `${daemonUrl.replace(/\/+$/, '')}/sandbox/${host}`;
 }
 
+/** A sandbox connection as the simulators know it: its platform and the account key of its tokens. */
+export interface SandboxAccount {
+  platform: Platform;
+  accountKey: string;
+}
+
 /** A stored simulated post, with its row id. */
 export interface SandboxPost extends SimulatedPost {
   id: number;
@@ -74,12 +83,24 @@ interface SandboxPostRow {
  * What the simulators received, oldest first (for `socialpub sandbox posts [--platform P]`).
  * `latest`: the most recent `limit` posts (still oldest first) instead of the first ones.
  */
-export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: number; latest?: boolean } = {}): SandboxPost[] {
+export function listSandboxPosts(db: DB, filter: { platform?: Platform; limit?: number; latest?: boolean; accounts?: readonly SandboxAccount[] } = {}): SandboxPost[] {
   const limit = Math.max(1, Math.min(filter.limit ?? 1000, 100_000));
   const order = filter.latest ? 'created_at DESC, id DESC' : 'created_at, id';
-  const selected = filter.platform
-    ? db.prepare<[string, number], SandboxPostRow>(`SELECT * FROM sandbox_posts WHERE platform = ? ORDER BY ${order} LIMIT ?`).all(filter.platform, limit)
-    : db.prepare<[number], SandboxPostRow>(`SELECT * FROM sandbox_posts ORDER BY ${order} LIMIT ?`).all(limit);
+  const where: string[] = [];
+  const params: (string | number)[] = [];
+  if (filter.platform) {
+    where.push('platform = ?');
+    params.push(filter.platform);
+  }
+  if (filter.accounts) {
+    // Only the posts these sandbox connections made (none when there are none).
+    const pairs = filter.accounts.map(() => '(platform = ? AND account_key = ?)');
+    where.push(pairs.length > 0 ? `(${pairs.join(' OR ')})` : '0');
+    for (const a of filter.accounts) params.push(a.platform, a.accountKey);
+  }
+  const selected = db
+    .prepare<(string | number)[], SandboxPostRow>(`SELECT * FROM sandbox_posts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`)
+    .all(...params, limit);
   const rows = filter.latest ? selected.reverse() : selected;
   return rows.map((r) => ({
     id: r.id,

@@ -4,15 +4,19 @@ import { createCommits, type SqliteSync } from './commits';
 import type { DB } from './database';
 import { createApiKeysRepository } from './api-keys';
 import { createConnectionsRepository } from './connections';
+import { createDashboardSessionsRepository } from './dashboard-sessions';
 import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
 import { createJobTimesRepository } from './job-times';
 import { createJobsRepository } from './jobs';
+import { createOAuthAppsRepository } from './oauth-apps';
 import { createQueuesRepository } from './queues';
 import { createSeriesRepository } from './series';
 import { createPlatformPausesRepository } from './platform-pauses';
 import { createRateWindowsRepository } from './rate-windows';
 import { createRemovalsRepository } from './removals';
+import { createReviewLinksRepository } from './review-links';
+import { createRejectionsRepository } from './rejections';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
 import { createWebhooksRepository } from './webhooks';
@@ -39,9 +43,13 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     rateWindows: createRateWindowsRepository(db),
     settings: createSettingsRepository(db),
     connections: createConnectionsRepository(db, opts.secrets, opts.clock),
+    oauthApps: createOAuthAppsRepository(db, opts.secrets),
     events: createEventsRepository(db),
     webhooks: createWebhooksRepository(db),
     platformPauses: createPlatformPausesRepository(db),
     removals: createRemovalsRepository(db),
+    dashboardSessions: createDashboardSessionsRepository(db),
+    reviewLinks: createReviewLinksRepository(db),
+    rejections: createRejectionsRepository(db),
   };
 }

@@ -20,7 +20,15 @@ export class ServiceError extends Error {
 
 /** zod issues as error details: a dotted path and a message each. */
 export function issuesToDetails(issues: readonly z.core.$ZodIssue[]): ErrorDetail[] {
-  return issues.map((i) => ({ path: i.path.map(String).join('.') || '(body)', message: i.message }));
+  return issues.flatMap((i) => {
+    const path = i.path.map(String).join('.');
+    // A strict object's unknown fields: one detail per field, its path naming it
+    // (platform_options.youtube.thumbnial), as docs/api.md promises; zod names only the object.
+    if (i.code === 'unrecognized_keys') {
+      return i.keys.map((key) => ({ path: path ? `${path}.${key}` : key, message: `"${key}" is not a known field${path ? ` of ${path}` : ''}` }));
+    }
+    return [{ path: path || '(body)', message: i.message }];
+  });
 }
 
 /** The message of an invalid request: the first problem, with its path unless it is the whole body. */

@@ -91,13 +91,18 @@ describe('migration 030', () => {
 });
 
 describe('GET /sandbox/posts', () => {
-  it('lists what the simulators received on the caller\'s sandbox platforms only, and checks its query', async () => {
+  it('lists what the simulators received from the caller\'s own sandbox connections only, and checks its query', async () => {
     const h = harness();
     h.connect(['twitter']);
-    const insert = h.db.prepare('INSERT INTO sandbox_posts (platform, account_id, post_id, post_url, kind, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
-    insert.run('twitter', 'acct_twitter', '1', 'https://x.com/s/status/1', 'tweet', JSON.stringify({ text: 'one' }), 1000);
-    insert.run('threads', 'acct_threads', '2', null, 'post', JSON.stringify({ text: 'not mine' }), 2000);
-    insert.run('twitter', 'acct_twitter', '3', 'https://x.com/s/status/3', 'tweet', JSON.stringify({ text: 'three' }), 3000);
+    // The harness's connection tokens have no account key; give twitter's one, as the local admin issues them.
+    const conn = h.store.connections.get(h.user.id, 'twitter')!;
+    h.store.connections.saveTokens(conn.id, { secrets: { access_token: 'sandbox_at_k1.secret' } });
+    const insert = h.db.prepare('INSERT INTO sandbox_posts (platform, account_id, post_id, post_url, kind, body, created_at, account_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+    insert.run('twitter', 'acct_twitter', '1', 'https://x.com/s/status/1', 'tweet', JSON.stringify({ text: 'one' }), 1000, 'k1');
+    insert.run('threads', 'acct_threads', '2', null, 'post', JSON.stringify({ text: 'not mine' }), 2000, 'k1');
+    insert.run('twitter', 'acct_twitter', '3', 'https://x.com/s/status/3', 'tweet', JSON.stringify({ text: 'three' }), 3000, 'k1');
+    insert.run('twitter', 'acct_other', '4', 'https://x.com/o/status/4', 'tweet', JSON.stringify({ text: 'another connection' }), 3500, 'k2');
+    insert.run('twitter', 'acct_old', '5', 'https://x.com/o/status/5', 'tweet', JSON.stringify({ text: 'before keys' }), 3600, null);
     const all = (await (await h.call('GET', `${API}/sandbox/posts`)).json()) as { posts: { post_id: string; body: { text: string }; created_at: string }[] };
     expect(all.posts.map((p) => p.body.text)).toEqual(['one', 'three']);
     expect(all.posts[0]?.created_at).toBe('1970-01-01T00:00:01.000Z');

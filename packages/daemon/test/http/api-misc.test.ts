@@ -9,6 +9,7 @@ import { openApiDocument, toOpenApiPath } from '../../src/http/openapi';
 import { createMedia } from '../../src/create-media';
 import { openDatabase } from '../../src/store/database';
 import { API, errorOf, harness } from './harness';
+import { rateClass } from '../../src/http/middleware/rate-limit';
 
 describe('POST /content/validate', () => {
   it('reports a valid request with its targets and stores nothing', async () => {
@@ -61,7 +62,7 @@ describe('GET /platforms', () => {
     const res = await h.call('GET', `${API}/platforms`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { platforms: { platform: string; default_type: string; connection: unknown; media: Record<string, unknown> }[] };
-    expect(body.platforms.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'linkedin', 'pinterest']);
+    expect(body.platforms.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon', 'linkedin', 'pinterest']);
     const fb = body.platforms.find((p) => p.platform === 'facebook')!;
     expect(fb.connection).toEqual({ mode: 'sandbox', status: 'active', account: 'acct_facebook', page: 'Page', token_expires_at: null, paused: null });
     expect(body.platforms.find((p) => p.platform === 'tiktok')!.connection).toBeNull();
@@ -137,7 +138,7 @@ describe('errors', () => {
   it('turns an unexpected error into a plain 500 without a stack trace, and logs it', async () => {
     const lines: string[] = [];
     const { createLogger } = await import('../../src/util/logger');
-    const boom = new Hono<AppEnv>().get('/status/:id', () => {
+    const boom = new Hono<AppEnv>().get('/status/:id', rateClass('media_status'), () => {
       throw new Error('secret internals at /home/x/app.ts:12');
     });
     const h = harness({ deps: { mediaRoutes: boom, logger: createLogger({ write: (l) => lines.push(l) }) } });
@@ -151,7 +152,7 @@ describe('errors', () => {
   });
 
   it('answers 503 with Retry-After when the database stays busy, since nothing was written', async () => {
-    const busy = new Hono<AppEnv>().get('/status/:id', () => {
+    const busy = new Hono<AppEnv>().get('/status/:id', rateClass('media_status'), () => {
       throw Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
     });
     const h = harness({ deps: { mediaRoutes: busy } });
@@ -189,8 +190,8 @@ describe('errors', () => {
 describe('media routes of another module', () => {
   it('are mounted behind auth and the media limit, and read the user from the context', async () => {
     const media = new Hono<AppEnv>()
-      .post('/prepare', (c) => c.json({ success: true, task_id: `task_for_${c.get('user').email}`, message: 'ok' }, 200))
-      .get('/status/:task_id', (c) => c.json({ id: c.req.param('task_id') }, 200));
+      .post('/prepare', rateClass('media'), (c) => c.json({ success: true, task_id: `task_for_${c.get('user').email}`, message: 'ok' }, 200))
+      .get('/status/:task_id', rateClass('media_status'), (c) => c.json({ id: c.req.param('task_id') }, 200));
     const h = harness({ deps: { mediaRoutes: media }, config: { rateLimits: { media: { limit: 3 } } } });
     expect((await h.call('POST', `${API}/media/prepare`, { body: { urls: ['https://x/a.jpg'] }, headers: { 'X-API-Key': '' } })).status).toBe(401);
     const ok = await h.call('POST', `${API}/media/prepare`, { body: { urls: ['https://x/a.jpg'] }, headers: { 'Idempotency-Key': 'm1' } });
@@ -204,7 +205,7 @@ describe('media routes of another module', () => {
     expect((await h.call('POST', `${API}/media/prepare`, { body: { urls: ['https://x/c.jpg'] } })).status).toBe(429);
     const poll = await h.call('GET', `${API}/media/status/t1`);
     expect(poll.status).toBe(200);
-    expect(poll.headers.get('RateLimit-Limit')).toBe('1200');
+    expect(poll.headers.get('RateLimit-Limit')).toBe('600');
   });
 });
 

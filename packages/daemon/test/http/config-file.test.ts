@@ -50,14 +50,14 @@ describe('the daemon config file <data dir>/config.json', () => {
     const config = resolveConfig({ dataDir: dir }, { SOCIALPUB_PUBLISH_CONCURRENCY: 'platform=300, global=900,youtube=3' });
     expect(config.publishConcurrency).toEqual({ connection: 2, platform: 300, global: 900, platforms: { tiktok: 8, youtube: 3 } });
     expect(publisherConcurrencyOptions(config.publishConcurrency)).toEqual({
-      concurrency: { instagram: 300, facebook: 300, twitter: 300, threads: 300, tiktok: 8, youtube: 3 },
+      concurrency: { instagram: 300, facebook: 300, twitter: 300, threads: 300, tiktok: 8, youtube: 3, bluesky: 300, mastodon: 300 },
       connectionConcurrency: 2,
       globalConcurrency: 900,
     });
     expect(resolveConfig({ dataDir: dataDir() }, {}).publishConcurrency).toEqual({});
     expect(publisherConcurrencyOptions({})).toEqual({});
     expect(() => resolveConfig({ dataDir: dataDir() }, { SOCIALPUB_PUBLISH_CONCURRENCY: 'connection=0' })).toThrow(/connection must be a whole number of at least 1/);
-    expect(() => resolveConfig({ dataDir: dataDir() }, { SOCIALPUB_PUBLISH_CONCURRENCY: 'bluesky=4' })).toThrow(/unknown key "bluesky"/);
+    expect(() => resolveConfig({ dataDir: dataDir() }, { SOCIALPUB_PUBLISH_CONCURRENCY: 'myspace=4' })).toThrow(/unknown key "myspace"/);
     expect(() => resolveConfig({ dataDir: dataDir() }, { SOCIALPUB_PUBLISH_CONCURRENCY: '64' })).toThrow(/cannot read "64"/);
     expect(() => resolveConfig({ dataDir: dataDir({ publish_concurrency: { platform: 'many' } }) }, {})).toThrow(/publish_concurrency: platform must be a whole number/);
     expect(() => resolveConfig({ dataDir: dataDir({ publish_concurrency: 64 }) }, {})).toThrow(/"publish_concurrency" must be an object/);

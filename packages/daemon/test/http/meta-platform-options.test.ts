@@ -69,7 +69,7 @@ describe('platform_options for instagram, facebook and threads in POST /content/
       [{ instagram: { cover_url: 'https://cdn.example.com/c.jpg' } }, 'platform_options.instagram.cover_url'],
       [{ instagram: { thumb_offset: 10 } }, 'platform_options.instagram.thumb_offset'],
       [{ instagram: { cover_url: 'ftp://x/c.jpg' } }, 'platform_options.instagram.cover_url'],
-      [{ instagram: { tags: ['x'] } }, 'platform_options.instagram'],
+      [{ instagram: { tags: ['x'] } }, 'platform_options.instagram.tags'],
       [{ facebook: { link: 'not a url' } }, 'platform_options.facebook.link'],
       [{ facebook: { link: 'https://example.com' } }, 'platform_options.facebook.link'],
       [{ facebook: { place: 'Berlin' } }, 'platform_options.facebook.place'],

@@ -61,3 +61,22 @@ describe("errors raised by Node's HTTP parser", () => {
     expect(lines.some((l) => l.includes(requestId!) && l.includes('malformed request'))).toBe(true);
   });
 });
+
+describe('a CONNECT request (issue 28: the socket was closed with no answer)', () => {
+  it.each([
+    ['an authority target', 'CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n', 'example.com:443'],
+    ['a loopback target', 'CONNECT 127.0.0.1:22 HTTP/1.1\r\nHost: 127.0.0.1:22\r\n\r\n', '127.0.0.1:22'],
+  ])('gets the one error body (%s), and the daemon keeps serving', async (_name, request, target) => {
+    const res = parse(await raw(request));
+    expect(res.status).toBe(400);
+    expect(res.headers['content-type']).toBe('application/json');
+    expect(res.headers.connection).toBe('close');
+    const requestId = res.headers['x-request-id'];
+    expect(res.body).toEqual({
+      success: false,
+      error: { code: 'invalid_request', message: `CONNECT is not served here: socialpub is not a proxy (the request was CONNECT ${target})`, request_id: requestId },
+    });
+    expect(lines.some((l) => l.includes(requestId!) && l.includes('refused CONNECT'))).toBe(true);
+    expect((await fetch(`${daemon.url}/healthz`)).status).toBe(200);
+  });
+});

@@ -64,7 +64,7 @@ describe('platform_options in POST /content/publish', () => {
       [{ youtube: { tags: Array.from({ length: 60 }, (_, i) => `tag number ${i}`) } }, 'platform_options.youtube.tags'],
       [{ youtube: { category_id: 'music' } }, 'platform_options.youtube.category_id'],
       [{ youtube: { made_for_kids: 'yes' } }, 'platform_options.youtube.made_for_kids'],
-      [{ youtube: { thumbnail: 'x' } }, 'platform_options.youtube'],
+      [{ youtube: { thumbnail: 'x' } }, 'platform_options.youtube.thumbnail'],
       [{ tiktok: { privacy_level: 'EVERYONE' } }, 'platform_options.tiktok.privacy_level'],
       [{ tiktok: { brand_content_toggle: true, privacy_level: 'SELF_ONLY' } }, 'platform_options.tiktok.privacy_level'],
       [{ tiktok: { video_cover_timestamp_ms: -1 } }, 'platform_options.tiktok.video_cover_timestamp_ms'],
@@ -75,7 +75,7 @@ describe('platform_options in POST /content/publish', () => {
       expect(await refused(h, PUBLISH, video(['youtube', 'tiktok'], { platform_options })), JSON.stringify(platform_options)).toContain(path);
     }
     expect(await refused(h, PUBLISH, video(['youtube'], { platform_options: { tiktok: { is_aigc: true } } }))).toContain('platform_options.tiktok');
-    expect(await refused(h, PUBLISH, video(['youtube'], { platform_options: { myspace: {} } }))).toContain('platform_options');
+    expect(await refused(h, PUBLISH, video(['youtube'], { platform_options: { myspace: {} } }))).toContain('platform_options.myspace');
     expect(h.store.jobs.list(h.user.id, { status: 'all', limit: 10, after: null }).jobs).toEqual([]);
   });
 
@@ -129,5 +129,28 @@ describe('GET /platforms: options as JSON Schema', () => {
     expect(Object.keys(tt.properties)).toEqual(Object.keys(TiktokOptionsSchema.shape));
     expect(tt.properties.privacy_level!.enum).toEqual(['PUBLIC_TO_EVERYONE', 'MUTUAL_FOLLOW_FRIENDS', 'FOLLOWER_OF_CREATOR', 'SELF_ONLY']);
     expect(tt.properties.video_cover_timestamp_ms!.type).toBe('integer');
+  });
+});
+
+describe('unknown option fields (issue 28: the path named only the platform)', () => {
+  it('are a 400 whose details name each unknown field, from publish, validate and PATCH', async () => {
+    const h = setup();
+    const body = video(['youtube', 'tiktok'], { platform_options: { youtube: { title: 'T', thumbnial: 'x', made_for_kid: true }, tiktok: { privacy: 'x' } } });
+    const res = await h.call('POST', PUBLISH, { body });
+    expect(res.status).toBe(400);
+    const e = await errorOf(res);
+    expect(e.message).toBe('platform_options.youtube.thumbnial: "thumbnial" is not a known field of platform_options.youtube');
+    expect(e.details).toEqual([
+      { path: 'platform_options.youtube.thumbnial', message: '"thumbnial" is not a known field of platform_options.youtube' },
+      { path: 'platform_options.youtube.made_for_kid', message: '"made_for_kid" is not a known field of platform_options.youtube' },
+      { path: 'platform_options.tiktok.privacy', message: '"privacy" is not a known field of platform_options.tiktok' },
+    ]);
+    const validated = (await (await h.call('POST', VALIDATE, { body })).json()) as { valid: boolean; errors: { path: string }[] };
+    expect(validated.valid).toBe(false);
+    expect(validated.errors.map((d) => d.path)).toEqual(['platform_options.youtube.thumbnial', 'platform_options.youtube.made_for_kid', 'platform_options.tiktok.privacy']);
+    const jobId = await publish(h, video(['youtube']));
+    expect(await refused(h, `${SCHEDULED}?job_id=${jobId}`, { platform_options: { youtube: { tagz: ['a'] } } }, 'PATCH')).toEqual(['platform_options.youtube.tagz']);
+    // An unknown platform under platform_options is named the same way.
+    expect(await refused(h, PUBLISH, video(['youtube'], { platform_options: { myspace: {} } }))).toEqual(['platform_options.myspace']);
   });
 });

@@ -47,11 +47,13 @@ describe('rate limits', () => {
     expect((await h.call('POST', validate)).status).toBe(200);
   });
 
-  it('answers a 61st publishing request in an hour with 429; publish and validate share the class', async () => {
+  it('answers a 61st publishing request in an hour with 429; validations have a class of their own', async () => {
     const h = harness();
     h.connect(['twitter']);
-    for (let i = 0; i < 30; i++) expect((await h.call('POST', `${API}/content/publish`, { body: post })).status).toBe(200);
-    for (let i = 0; i < 30; i++) expect((await h.call('POST', `${API}/content/validate`, { body: post })).status).toBe(200);
+    for (let i = 0; i < 60; i++) expect((await h.call('POST', `${API}/content/publish`, { body: post })).status).toBe(200);
+    const validated = await h.call('POST', `${API}/content/validate`, { body: post });
+    expect(validated.status).toBe(200);
+    expect(validated.headers.get('RateLimit-Limit')).toBe('600');
     const refused = await h.call('POST', `${API}/content/publish`, { body: post });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('Retry-After')).toBe('3600');
@@ -59,7 +61,7 @@ describe('rate limits', () => {
     const again = await h.call('POST', `${API}/content/publish`, { body: post });
     expect(again.headers.get('Retry-After')).toBe('1');
     // Nothing was stored for the refused requests.
-    expect(h.store.jobs.list(h.user.id, { status: 'all', limit: 200, after: null }).jobs).toHaveLength(30);
+    expect(h.store.jobs.list(h.user.id, { status: 'all', limit: 200, after: null }).jobs).toHaveLength(60);
   });
 
   it('counts per user: another user keeps a full allowance', async () => {

@@ -37,12 +37,12 @@ const BAD: [string, unknown, string, RegExp][] = [
   ['a poll past 7 days', { poll: { options: ['a', 'b'], duration_minutes: 10_081 } }, 'platform_options.twitter.poll.duration_minutes', /at most 7 days/],
   ['a fractional duration', { poll: { options: ['a', 'b'], duration_minutes: 7.5 } }, 'platform_options.twitter.poll.duration_minutes', /whole number/],
   ['a poll without duration', { poll: { options: ['a', 'b'] } }, 'platform_options.twitter.poll.duration_minutes', /./],
-  ['an unknown poll field', { poll: { options: ['a', 'b'], duration_minutes: 5, votes: 3 } }, 'platform_options.twitter.poll', /votes/],
+  ['an unknown poll field', { poll: { options: ['a', 'b'], duration_minutes: 5, votes: 3 } }, 'platform_options.twitter.poll.votes', /"votes" is not a known field of platform_options.twitter.poll/],
   ['an unknown reply setting', { reply_settings: 'nobody' }, 'platform_options.twitter.reply_settings', /./],
   ['a non-numeric quote id', { quote_tweet_id: 'https://x.com/a/status/1' }, 'platform_options.twitter.quote_tweet_id', /1 to 19 digits/],
   ['a 20-digit quote id', { quote_tweet_id: '1'.repeat(20) }, 'platform_options.twitter.quote_tweet_id', /1 to 19 digits/],
   ['a poll with a quote', { poll: { options: ['a', 'b'], duration_minutes: 5 }, quote_tweet_id: '123' }, 'platform_options.twitter.poll', /cannot quote/],
-  ['an unknown option', { community_id: '1' }, 'platform_options.twitter', /community_id/],
+  ['an unknown option', { community_id: '1' }, 'platform_options.twitter.community_id', /"community_id" is not a known field of platform_options.twitter/],
 ];
 
 describe('platform_options.twitter', () => {

@@ -155,3 +155,26 @@ describe('HashingFileSink', () => {
     expect(r.stdout).toBe(createHash('sha256').update('hello').digest('hex'));
   });
 });
+
+describe('http1Get to an address with no route (issue 28: the webhook sender crashed on these)', () => {
+  it.each([
+    ['https', '255.255.255.255', 4],
+    ['http', 'ff02::1', 6],
+  ] as const)('%s to %s fails as fetch_failed naming ENETUNREACH, nothing uncaught', async (scheme, address, family) => {
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.on('uncaughtException', onUncaught);
+    try {
+      const error = await http1Get(new URL(`${scheme}://pub.probe.test/photo.png`), { address, family }, { headers: {}, signal: AbortSignal.timeout(5_000), headersTimeoutMs: 5_000, idleTimeoutMs: 5_000 }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(MediaError);
+      expect(error).toMatchObject({ code: 'fetch_failed', message: 'could not fetch from pub.probe.test: ENETUNREACH' });
+      await new Promise((r) => setTimeout(r, 50));
+      expect(uncaught).toEqual([]);
+    } finally {
+      process.off('uncaughtException', onUncaught);
+    }
+  });
+});

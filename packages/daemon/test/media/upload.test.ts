@@ -5,7 +5,6 @@ import { MediaStatusSchema, MediaUploadResponseSchema } from '@socialpub/core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveConfig } from '../../src/config';
 import { startDaemon, type DaemonHandle } from '../../src/daemon';
-import { rateClassOf } from '../../src/http/app';
 import { MediaSweeper } from '../../src/media/media-sweeper';
 import { ManualClock } from '../../src/util/clock';
 import { createLogger } from '../../src/util/logger';
@@ -164,10 +163,6 @@ describe('POST /media/upload in the running daemon', () => {
     expect(other.status).toBe(409);
     expect(json(other)).toMatchObject({ error: { code: 'idempotency_conflict' } });
     expect(tmpFiles()).toEqual([]);
-  });
-
-  it('counts uploads in the media rate class', () => {
-    expect(rateClassOf('/media/upload')).toBe('media');
   });
 });
 

@@ -10,12 +10,12 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
   const rows = await withAdmin(await ctx.dataDir(), (admin) => listSandboxPosts(admin.store.db, only ? { platform: only } : {}));
   const posts = rows.map(presentSandboxPost);
   const text = (body: Record<string, unknown>) => {
-    const v = body.text ?? body.caption ?? body.message ?? body.description ?? body.title;
+    const v = body.text ?? body.caption ?? body.message ?? body.description ?? body.title ?? body.status;
     return typeof v === 'string' ? v : '';
   };
   // The options the platform received: body.options where the simulator gathers them (Meta),
-  // else the request fields X takes beside the text (the X simulator keeps X's own names).
-  const X_OPTION_FIELDS = ['poll', 'reply_settings', 'quote_tweet_id'];
+  // else the request fields X and Mastodon take beside the text (their simulators keep the platforms' own names).
+  const X_OPTION_FIELDS = ['poll', 'reply_settings', 'quote_tweet_id', 'visibility', 'spoiler_text', 'language'];
   const options = (body: Record<string, unknown>) => {
     const o = body.options ?? Object.fromEntries(X_OPTION_FIELDS.filter((k) => body[k] !== undefined).map((k) => [k, body[k]]));
     if (typeof o !== 'object' || o === null) return '';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context';
-import { renderPost } from '../../ui/format';
+import { renderPost, timeToSecond } from '../../ui/format';
 import { describeEvent } from '../events';
 import { followJob } from '../follow-job';
 
@@ -12,10 +12,11 @@ export async function scheduleShow(ctx: Ctx, { jobId, follow = false }: { jobId:
     return;
   }
   // The job's events as they happen, then the settled job (under --json: one JSON object per line, the job last).
-  const post = await followJob(ctx, jobId, (_post, event) => {
+  // Every time in the post's zone, the events' as the table's (one zone on the screen, not a mix with UTC).
+  const post = await followJob(ctx, jobId, (current, event) => {
     if (!event) return;
     if (ctx.log.json) ctx.io.stdout.write(`${JSON.stringify(event)}\n`);
-    else ctx.log.line(describeEvent(ctx, event));
+    else ctx.log.line(describeEvent(ctx, event, (iso) => timeToSecond(iso, current.timezone)));
   });
   if (ctx.log.json) ctx.io.stdout.write(`${JSON.stringify(post)}\n`);
   else ctx.log.result(post, () => renderPost(ctx.log, post));

@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LAUNCHD_LABEL, SYSTEMD_UNIT, launchdPlist, systemdUnit, type ServiceSpec } from './units';
@@ -22,8 +22,13 @@ export interface ServiceManager {
   kind: 'systemd' | 'launchd';
   file: string;
   render(spec: ServiceSpec): string;
-  /** Commands that make the written file take effect and start the daemon now. */
-  enable(): Promise<void>;
+  /**
+   * Makes the written file known and starts it at login, without starting it now; fails
+   * when the manager cannot be reached (no user bus, no GUI session), before anything runs.
+   */
+  prepare(): Promise<void>;
+  /** Starts (or restarts) the daemon under the manager now. */
+  start(): Promise<void>;
   /** Stops the daemon and unloads the file (before it is removed). */
   disable(): Promise<void>;
   state(installed: boolean): Promise<ServiceState>;
@@ -52,9 +57,11 @@ export function systemdManager(env: NodeJS.ProcessEnv, run: Runner): ServiceMana
     kind: 'systemd',
     file: join(configHome, 'systemd', 'user', SYSTEMD_UNIT),
     render: systemdUnit,
-    async enable() {
+    async prepare() {
       await must(run, 'systemctl', systemctl('daemon-reload'));
       await must(run, 'systemctl', systemctl('enable', SYSTEMD_UNIT));
+    },
+    async start() {
       // restart, not start: a unit installed again (new flags) takes its new command line.
       await must(run, 'systemctl', systemctl('restart', SYSTEMD_UNIT));
     },
@@ -80,9 +87,14 @@ export function launchdManager(env: NodeJS.ProcessEnv, run: Runner, uid: number)
     kind: 'launchd',
     file,
     render: launchdPlist,
-    async enable() {
+    async prepare() {
+      // The user's GUI domain must be there to bootstrap into (not over a plain SSH login).
+      await must(run, 'launchctl', ['print', domain]);
+    },
+    async start() {
       // Replacing a loaded agent: unload the old one first (an error here means it was not loaded).
       await run('launchctl', ['bootout', target]);
+      // The agent runs at load (RunAtLoad): bootstrapping starts it.
       await must(run, 'launchctl', ['bootstrap', domain, file]);
       await must(run, 'launchctl', ['enable', target]);
     },
@@ -117,6 +129,17 @@ export async function writeServiceFile(manager: ServiceManager, spec: ServiceSpe
 
 export async function removeServiceFile(manager: ServiceManager): Promise<void> {
   await rm(manager.file, { force: true });
+}
+
+/** The service file's text, or null when there is none (to put back what an install replaced). */
+export async function readServiceFile(manager: ServiceManager): Promise<string | null> {
+  return readFile(manager.file, 'utf8').catch(() => null);
+}
+
+/** Puts back a service file as it was before (`null`: there was none). */
+export async function restoreServiceFile(manager: ServiceManager, previous: string | null): Promise<void> {
+  if (previous === null) await removeServiceFile(manager);
+  else await writeFile(manager.file, previous, { mode: 0o644 });
 }
 
 /** The real runner: execa, lazily loaded. */

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** Pinterest's limits on a pin's fields (POST /v5/pins, PinCreate; docs/reference/platforms.md §14). */
+/** Pinterest's limits on a pin's fields (POST /v5/pins, PinCreate; docs/reference/platforms.md §16). */
 export const PINTEREST_LIMITS = { title: 100, description: 500, link: 2048, altText: 500 } as const;
 
 /** A board id: digits, as Pinterest's description of v5 writes it (`^\d+$`). */

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { matchedRoutes } from 'hono/route';
 import type { RateClass, RateLimitConfig } from '../../config';
 import type { Commits } from '../../store/commits';
 import type { Store } from '../../store/store';
@@ -42,8 +43,69 @@ const LABEL: Record<RateClass, string> = {
   media: 'rate limit of the media preparation class',
   scheduled: 'rate limit of the scheduled-content class',
   media_status: 'rate limit of media status polls',
+  validate: 'rate limit of validations',
+  review: 'rate limit of approvals and rejections',
+  unpublish: 'rate limit of take-downs',
+  upload: 'rate limit of media uploads',
+  platforms: 'rate limit of the platforms list',
+  creator_info: 'rate limit of TikTok creator info queries',
+  settings: 'rate limit of settings',
+  queue: 'rate limit of the posting queue',
+  series: 'rate limit of series',
+  events: 'rate limit of event streams',
+  webhooks: 'rate limit of webhooks',
+  webhook_send: 'rate limit of webhook tests and redeliveries',
+  sandbox: 'rate limit of sandbox posts',
   auth_failure: 'too many failed authentications from this address',
+  account: 'rate limit of the account class (API keys, connections, review links)',
 };
+
+const RATE_CLASS = Symbol('rateClass');
+type Marked = MiddlewareHandler<AppEnv> & { [RATE_CLASS]: RateClass };
+
+/**
+ * Declares the rate class of the route it is put on (first among the route's handlers):
+ * `.get('/', rateClass('platforms'), handler)`. It does nothing itself; the limiter in front
+ * of every authenticated route (app.ts) finds the class of the route a request matched
+ * and counts the request there. createApp refuses to build an app with an API route that
+ * declares none (`checkRateClasses`), so a new endpoint must choose.
+ */
+export function rateClass(cls: RateClass): MiddlewareHandler<AppEnv> {
+  const mark = (async (_c, next) => next()) as Marked;
+  mark[RATE_CLASS] = cls;
+  return mark;
+}
+
+/** The class a route handler declares (looking through hono's wrapper of a mounted app's handler). */
+export function declaredRateClass(handler: unknown): RateClass | undefined {
+  if (typeof handler !== 'function') return undefined;
+  const h = handler as Partial<Marked> & { __COMPOSED_HANDLER?: unknown };
+  return h[RATE_CLASS] ?? (h.__COMPOSED_HANDLER ? declaredRateClass(h.__COMPOSED_HANDLER) : undefined);
+}
+
+/** The class declared by the route this request matched, or undefined (no route: a 404). */
+export function matchedRateClass(c: Context): RateClass | undefined {
+  for (const route of matchedRoutes(c)) {
+    const cls = declaredRateClass(route.handler);
+    if (cls) return cls;
+  }
+  return undefined;
+}
+
+/**
+ * Throws when a route under `prefix` (other than `except`) declares no rate class: the
+ * routes of `app.routes`, grouped by method and path.
+ */
+export function checkRateClasses(routes: ReadonlyArray<{ method: string; path: string; handler: unknown }>, prefix: string, isPublic: (path: string) => boolean): void {
+  const declared = new Map<string, boolean>();
+  for (const r of routes) {
+    if (r.method === 'ALL' || !r.path.startsWith(`${prefix}/`) || isPublic(r.path)) continue;
+    const key = `${r.method} ${r.path}`;
+    declared.set(key, (declared.get(key) ?? false) || declaredRateClass(r.handler) !== undefined);
+  }
+  const missing = [...declared].filter(([, ok]) => !ok).map(([key]) => key);
+  if (missing.length) throw new Error(`routes without a rate class (put rateClass(...) first among their handlers): ${missing.join(', ')}`);
+}
 
 /** Counts the request against the user's window of `cls` (persisted in SQLite) and answers 429 past the limit. */
 export function rateLimit(cls: RateClass, { store, commits, clock, limits }: RateLimitOptions): MiddlewareHandler<AppEnv> {

@@ -6,13 +6,14 @@ import { ApiError } from '../errors';
 import { readJsonObject } from '../json-body';
 import { jobSourceOf } from '../job-source';
 import { idempotency } from '../middleware/idempotency';
+import { rateClass } from '../middleware/rate-limit';
 
 /** POST /content/publish and POST /content/validate. */
 export function contentRoutes(deps: RouteDeps) {
   const { store, clock, jobs } = deps;
 
   return new Hono<AppEnv>()
-    .post('/publish', idempotency({ store, clock, route: 'content.publish' }), async (c) => {
+    .post('/publish', rateClass('publish'), idempotency({ store, clock, route: 'content.publish' }), async (c) => {
       const source = jobSourceOf(c);
       const parsed = parsePublishRequest(await readJsonObject(c));
       if (!parsed.ok) throw new ApiError(parsed.code, parsed.message, parsed.details);
@@ -30,5 +31,5 @@ export function contentRoutes(deps: RouteDeps) {
       c.get('log').info('job created', { job_id: result.job_id, user_id: user.id, status: result.status, targets: result.targets.length });
       return c.json(result, 200);
     })
-    .post('/validate', async (c) => c.json(await deps.jobs.validate(c.get('user'), await readJsonObject(c)), 200));
+    .post('/validate', rateClass('validate'), async (c) => c.json(await deps.jobs.validate(c.get('user'), await readJsonObject(c)), 200));
 }

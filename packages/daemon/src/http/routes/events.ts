@@ -7,6 +7,7 @@ import type { EventFilter } from '../../store/events';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
+import { rateClass } from '../middleware/rate-limit';
 
 /** A comment line every this often keeps proxies and clients from closing an idle stream. */
 export const HEARTBEAT_MS = 15_000;
@@ -30,7 +31,7 @@ export function eventsRoutes(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: n
   const { store, clock, hub } = deps;
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
 
-  return new Hono<AppEnv>().get('/', (c) => {
+  return new Hono<AppEnv>().get('/', rateClass('events'), (c) => {
     const user = c.get('user');
     const parsed = EventsQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
@@ -50,6 +51,10 @@ export function eventsRoutes(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: n
     }
     const filter: EventFilter = { types: types.types, ...(q.job_id ? { jobId: q.job_id } : {}) };
 
+    // Opened with the dashboard's session: the stream ends once the session does (sign-out, expiry).
+    const session = c.get('session');
+    const sessionLive = () => !session || store.dashboardSessions.isLive(session.id, clock.now());
+
     return streamSSE(c, async (stream) => {
       let wake: AbortController = new AbortController();
       const unsubscribe = hub.subscribe(() => wake.abort());
@@ -62,7 +67,7 @@ export function eventsRoutes(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: n
         }
         await stream.writeSSE({ event: 'ready', data: JSON.stringify({ after: eventId(cursor) }), retry: 1000 });
         let caughtUp = false;
-        while (!stream.aborted) {
+        while (!stream.aborted && sessionLive()) {
           const page = store.events.listAfter(user.id, cursor, filter);
           for (const e of page.events) {
             await stream.writeSSE({ id: eventId(e.id), event: e.type, data: JSON.stringify(presentEvent(e)) });

@@ -11,6 +11,7 @@ import type { IdempotencyRepository } from '../../store/idempotency';
 import type { AppEnv } from '../env';
 import { ApiError, invalid, issuesToDetails } from '../errors';
 import { readJsonObject } from '../json-body';
+import { rateClass } from '../middleware/rate-limit';
 
 export interface MediaRoutesDeps {
   media: MediaService;
@@ -29,7 +30,7 @@ export function createMediaRoutes({ media, idempotency }: MediaRoutesDeps): Hono
   const app = new Hono<AppEnv>();
   const uploadsInFlight = new Set<string>();
 
-  app.post('/prepare', async (c) => {
+  app.post('/prepare', rateClass('media'), async (c) => {
     const parsed = PrepareRequestSchema.safeParse(await readJsonObject(c));
     if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
     const { urls } = parsed.data;
@@ -49,7 +50,7 @@ export function createMediaRoutes({ media, idempotency }: MediaRoutesDeps): Hono
    * (never buffered), kept like a prepared file; answers the task, already completed.
    * Mounted outside the 10 MB JSON body limit: the media cap applies instead.
    */
-  app.post('/upload', async (c) => {
+  app.post('/upload', rateClass('upload'), async (c) => {
     const query = MediaUploadQuerySchema.safeParse({ filename: c.req.query('filename') });
     if (!query.success) throw invalid(issuesToDetails(query.error.issues).map((d) => ({ ...d, path: `filename` })));
     const declared = c.req.header('content-length');
@@ -98,7 +99,7 @@ export function createMediaRoutes({ media, idempotency }: MediaRoutesDeps): Hono
     }
   });
 
-  app.get('/status/:task_id', (c) => {
+  app.get('/status/:task_id', rateClass('media_status'), (c) => {
     const taskId = c.req.param('task_id');
     const found = media.status(taskId);
     if (!found) throw new ApiError('not_found', `no media task ${taskId}`);

@@ -1,9 +1,10 @@
-import { PLATFORMS, PLATFORM_INFO, formatInstant, platformOptionsJsonSchema, type PlatformsResponse } from '@socialpub/core';
+import { PLATFORMS, PLATFORM_INFO, formatInstant, platformOptionsJsonSchema, type PlatformsResponse, type ServerLimits } from '@socialpub/core';
 import { Hono } from 'hono';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { pauseInfo } from '../../store/platform-pauses';
 import { platformModule } from '../../platforms/registry';
+import { rateClass } from '../middleware/rate-limit';
 
 const apiVersionOf = (platform: Parameters<typeof platformModule>[0]) => platformModule(platform)?.apiVersion;
 
@@ -13,15 +14,17 @@ const boardsOf = (meta: Record<string, unknown>): Array<{ id: string; name: stri
 
 /** GET /platforms: the platform table, and the caller's connection to each (and the API version of a platform versioned by date). */
 export function platformsRoutes(deps: RouteDeps) {
-  return new Hono<AppEnv>().get('/', (c) => {
+  return new Hono<AppEnv>().get('/', rateClass('platforms'), (c) => {
     const user = c.get('user');
     const connections = new Map(deps.store.connections.listForUser(user.id).map((x) => [x.platform, x]));
     const now = deps.clock.now();
     const body: PlatformsResponse = {
       success: true,
       platforms: PLATFORMS.map((platform) => {
-        const info = PLATFORM_INFO[platform];
         const conn = connections.get(platform);
+        // A platform whose limits differ per account (a Mastodon server's) shows the connection's.
+        const infoFor = deps.adapters.get(platform)?.infoFor;
+        const info = conn && infoFor ? infoFor(conn.meta) : PLATFORM_INFO[platform];
         return {
           platform,
           types: [...info.types],
@@ -32,6 +35,7 @@ export function platformsRoutes(deps: RouteDeps) {
             max_hashtags: info.caption.maxHashtags ?? null,
             max_mentions: info.caption.maxMentions ?? null,
             max_links: info.caption.maxLinks ?? null,
+            ...(info.caption.urlLength !== undefined ? { url_length: info.caption.urlLength } : {}),
           },
           media: Object.fromEntries(
             Object.entries(info.media).map(([type, r]) => [type, { min: r.min, max: r.max, kinds: [...r.kinds], video_alone: r.videoAlone }]),
@@ -47,6 +51,7 @@ export function platformsRoutes(deps: RouteDeps) {
                 token_expires_at: conn.tokenExpiresAt === null ? null : formatInstant(conn.tokenExpiresAt),
                 paused: pauseInfo(deps.store.platformPauses.forConnection(user.id, platform, now)),
                 ...(platform === 'pinterest' ? { boards: boardsOf(conn.meta) } : {}),
+                ...(typeof conn.meta.server === 'string' ? { server: conn.meta.server, server_limits: (conn.meta.limits as ServerLimits | undefined) ?? null } : {}),
               }
             : null,
           ...(apiVersionOf(platform) ? { api_version: apiVersionOf(platform)!(deps.config.platforms, now) } : {}),

@@ -19,6 +19,7 @@ import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
 import { readJsonObject } from '../json-body';
+import { rateClass } from '../middleware/rate-limit';
 
 const present = (q: QueueRecord): Queue => ({
   timezone: q.timezone,
@@ -33,11 +34,11 @@ export function queueRoutes(deps: RouteDeps) {
     store.queues.get(userId) ?? { timezone: userZone(store, userId) ?? 'UTC', capacity: 1, slots: [], updatedAt: 0 };
 
   return new Hono<AppEnv>()
-    .get('/', (c) => {
+    .get('/', rateClass('queue'), (c) => {
       const body: QueueResponse = { success: true, queue: present(current(c.get('user').id)) };
       return c.json(body, 200);
     })
-    .put('/', async (c) => {
+    .put('/', rateClass('queue'), async (c) => {
       const parsed = QueueUpdateSchema.safeParse(await readJsonObject(c));
       if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
       const q = parsed.data;
@@ -51,7 +52,7 @@ export function queueRoutes(deps: RouteDeps) {
       const body: QueueResponse = { success: true, queue: present(current(user.id)) };
       return c.json(body, 200);
     })
-    .get('/next', (c) => {
+    .get('/next', rateClass('queue'), (c) => {
       const parsed = QueueNextQuerySchema.safeParse(c.req.query());
       if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
       let platforms: Platform[] | null = null;

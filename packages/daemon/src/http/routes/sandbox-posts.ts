@@ -1,31 +1,33 @@
 import { SandboxPostsQuerySchema, type SandboxPostsResponse } from '@socialpub/core';
 import { Hono } from 'hono';
-import { listSandboxPosts, presentSandboxPost } from '../../platforms/sandbox';
+import { listSandboxPosts, presentSandboxPost, type SandboxAccount } from '../../platforms/sandbox';
+import { sandboxAccountKey } from '../../platforms/shared/is-sandbox-token';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
+import { rateClass } from '../middleware/rate-limit';
 
 /**
- * GET /sandbox/posts (an extension): what the simulators received, limited to the platforms
- * the caller has a sandbox connection to — the API view of `socialpub sandbox posts`, so an
- * agent can see its dry run land.
+ * GET /sandbox/posts (an extension): what the simulators received from the caller's own
+ * sandbox connections — the API view of `socialpub sandbox posts`, so an agent can see its
+ * dry run land, and nobody else's.
  */
 export function sandboxPostsRoutes(deps: RouteDeps) {
-  return new Hono<AppEnv>().get('/posts', (c) => {
+  return new Hono<AppEnv>().get('/posts', rateClass('sandbox'), (c) => {
     const parsed = SandboxPostsQuerySchema.safeParse(c.req.query());
     if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
     const { platform, limit } = parsed.data;
-    const sandboxed = new Set(
-      deps.store.connections
-        .listForUser(c.get('user').id)
-        .filter((x) => x.mode === 'sandbox')
-        .map((x) => x.platform),
-    );
-    const rows = platform === undefined || sandboxed.has(platform) ? listSandboxPosts(deps.store.db, { platform, limit, latest: true }) : [];
-    const body: SandboxPostsResponse = {
-      success: true,
-      posts: rows.filter((p) => sandboxed.has(p.platform)).map(presentSandboxPost),
-    };
+    // The caller's sandbox connections; a post is theirs when one of them made it.
+    const accounts: SandboxAccount[] = [];
+    // (The account key of its tokens, as the simulators read it: sandboxAccountKey.)
+    const userId = c.get('user').id;
+    for (const x of deps.store.connections.listForUser(userId)) {
+      const token = x.mode === 'sandbox' ? deps.store.connections.credentialsFor(userId, x.platform)?.secrets.access_token : undefined;
+      const key = token ? sandboxAccountKey(token) : null;
+      if (key !== null) accounts.push({ platform: x.platform, accountKey: key });
+    }
+    const rows = listSandboxPosts(deps.store.db, { platform, limit, latest: true, accounts });
+    const body: SandboxPostsResponse = { success: true, posts: rows.map(presentSandboxPost) };
     return c.json(body, 200);
   });
 }

@@ -1,4 +1,4 @@
-import { JobIdQuerySchema, ListQuerySchema, UpdateRequestSchema, type CancelResponse, type GetResponse, type ListResponse, type UnpublishResponse, type UpdateResponse } from '@socialpub/core';
+import { JobIdQuerySchema, ListQuerySchema, RejectRequestSchema, UpdateRequestSchema, type CancelResponse, type GetResponse, type ListResponse, type UnpublishResponse, type UpdateResponse } from '@socialpub/core';
 import { Hono, type Context } from 'hono';
 import type { ListPosition } from '../../store/jobs';
 import type { RouteDeps } from '../deps';
@@ -6,6 +6,7 @@ import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
 import { jobSourceOf } from '../job-source';
 import { readJsonObject } from '../json-body';
+import { rateClass } from '../middleware/rate-limit';
 
 /** The opaque list cursor: base64url of `<sort_at>.<job id>`. */
 export function encodeCursor(p: ListPosition): string {
@@ -29,7 +30,7 @@ export function scheduledRoutes(deps: RouteDeps) {
   const { jobs } = deps;
 
   return new Hono<AppEnv>()
-    .get('/', (c) => {
+    .get('/', rateClass('scheduled'), (c) => {
       const user = c.get('user');
       if (c.req.query('job_id') !== undefined) {
         const one: GetResponse = { success: true, post: jobs.get(user, requireJobId(c)) };
@@ -47,26 +48,31 @@ export function scheduledRoutes(deps: RouteDeps) {
       const body: ListResponse = { success: true, posts: page.posts, next_cursor: page.next ? encodeCursor(page.next) : null };
       return c.json(body, 200);
     })
-    .patch('/', async (c) => {
+    .patch('/', rateClass('scheduled'), async (c) => {
       const jobId = requireJobId(c);
       const parsed = UpdateRequestSchema.safeParse(await readJsonObject(c));
       if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
       const body: UpdateResponse = { success: true, ...(await jobs.update(c.get('user'), jobId, parsed.data)) };
       return c.json(body, 200);
     })
-    .delete('/', async (c) => {
+    .delete('/', rateClass('scheduled'), async (c) => {
       const answer: CancelResponse = await jobs.cancel(c.get('user'), requireJobId(c));
       return c.json(answer, 200);
     })
-    .post('/approve', async (c) => {
+    .post('/approve', rateClass('review'), async (c) => {
       const body: UpdateResponse = { success: true, ...(await jobs.approve(c.get('user'), requireJobId(c), { source: jobSourceOf(c) })) };
       return c.json(body, 200);
     })
-    .post('/reject', async (c) => {
-      const body: UpdateResponse = { success: true, ...(await jobs.reject(c.get('user'), requireJobId(c))) };
+    .post('/reject', rateClass('review'), async (c) => {
+      const jobId = requireJobId(c);
+      // An optional body {"reason"}: kept on the post (rejection.reason) and in the post.rejected event.
+      const parsed = RejectRequestSchema.safeParse(await readJsonObject(c, { allowEmpty: true }));
+      if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
+      const reason = parsed.data.reason?.trim() || null;
+      const body: UpdateResponse = { success: true, ...(await jobs.reject(c.get('user'), jobId, { source: jobSourceOf(c), reason })) };
       return c.json(body, 200);
     })
-    .post('/unpublish', async (c) => {
+    .post('/unpublish', rateClass('unpublish'), async (c) => {
       const body: UnpublishResponse = await deps.takedowns.unpublish(c.get('user'), requireJobId(c));
       return c.json(body, 200);
     });

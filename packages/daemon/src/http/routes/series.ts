@@ -6,6 +6,7 @@ import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { ApiError, invalid, issuesToDetails } from '../errors';
 import { presentSeries } from '../present-series';
+import { rateClass } from '../middleware/rate-limit';
 
 /** GET and DELETE /content/series: recurring posts, their next occurrences, cancelling a whole series. */
 export function seriesRoutes(deps: RouteDeps) {
@@ -22,7 +23,7 @@ export function seriesRoutes(deps: RouteDeps) {
   }
 
   return new Hono<AppEnv>()
-    .get('/', (c) => {
+    .get('/', rateClass('series'), (c) => {
       const now = clock.now();
       if (c.req.query('series_id') !== undefined) {
         const one: SeriesResponse = { success: true, series: presentSeries(store, ownSeries(c), now) };
@@ -31,7 +32,7 @@ export function seriesRoutes(deps: RouteDeps) {
       const body: SeriesListResponse = { success: true, series: store.series.list(c.get('user').id).map((s) => presentSeries(store, s, now)) };
       return c.json(body, 200);
     })
-    .delete('/', async (c) => {
+    .delete('/', rateClass('series'), async (c) => {
       const s = ownSeries(c);
       const { jobs, targets } = await cancelSeries(store, s.id, clock.now());
       if (targets.length > 0) scheduler.targetsChanged(targets);

@@ -5,6 +5,7 @@ import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
 import { readJsonObject } from '../json-body';
+import { rateClass } from '../middleware/rate-limit';
 
 /**
  * GET and PATCH /settings: the caller's settings. Only `timezone` changes here; the approval
@@ -18,11 +19,11 @@ export function settingsRoutes(deps: RouteDeps) {
     settings: { timezone: userZone(store, userId), approval_workflow: approval },
   });
   return new Hono<AppEnv>()
-    .get('/', (c) => {
+    .get('/', rateClass('settings'), (c) => {
       const user = c.get('user');
       return c.json(answer(user.id, user.approvalWorkflow), 200);
     })
-    .patch('/', async (c) => {
+    .patch('/', rateClass('settings'), async (c) => {
       const parsed = SettingsUpdateSchema.safeParse(await readJsonObject(c));
       if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
       const user = c.get('user');

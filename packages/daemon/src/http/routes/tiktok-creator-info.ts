@@ -7,6 +7,7 @@ import { creatorInfoView } from '../../platforms/tiktok/creator-info';
 import { ServiceError } from '../../util/service-error';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
+import { rateClass } from '../middleware/rate-limit';
 
 /**
  * GET /platforms/tiktok/creator-info (extension): the caller's TikTok creator info, the
@@ -14,7 +15,7 @@ import type { AppEnv } from '../env';
  * can offer exactly the privacy levels TikTok allows this creator now.
  */
 export function tiktokCreatorInfoRoutes(deps: RouteDeps & { calls: ConnectionCallDeps }) {
-  return new Hono<AppEnv>().get('/', async (c) => {
+  return new Hono<AppEnv>().get('/', rateClass('creator_info'), async (c) => {
     const user = c.get('user');
     const credentials = deps.store.connections.credentialsFor(user.id, 'tiktok');
     if (!credentials) throw new ServiceError('platform_not_connected', 'tiktok is not connected: run `socialpub connect tiktok` first', [{ path: 'platform', message: 'not connected', platform: 'tiktok' }]);

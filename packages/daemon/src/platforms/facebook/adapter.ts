@@ -13,7 +13,18 @@ export interface FacebookAdapterOptions extends MetaAdapterOptions {
   /** Video status polling (stories wait for `ready`): every 10 s, for up to 20 min. */
   pollIntervalMs?: number;
   maxPollMs?: number;
+  /**
+   * A feed post whose publishing call got no answer is looked for on the page; its absence
+   * counts only once this long has passed since the call (a request cut off on our side may
+   * still be completing on Facebook's). Default 30 s.
+   */
+  reconcileSettleMs?: number;
 }
+
+/** How far before the publishing call a matching post may be dated (clock skew between us and Facebook). */
+const MATCH_SKEW_MS = 2 * 60_000;
+/** Pages of 100 posts read back at most when looking for a post (a page's feed since the call). */
+const MAX_FEED_PAGES = 10;
 
 interface StoryStep {
   photoId?: string;
@@ -31,6 +42,8 @@ interface FbCheckpoint {
   uploadUrl?: string;
   uploaded?: boolean;
   publishCalledAt?: number;
+  /** Which edge the feed post's publishing call went to (the feed can settle `feed` and `photos` calls). */
+  via?: 'feed' | 'photos' | 'videos';
   postId?: string;
   postUrl?: string | null;
   stories?: StoryStep[];
@@ -48,6 +61,7 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
   const version = options.graphVersion ?? DEFAULT_GRAPH_VERSION;
   const pollMs = options.pollIntervalMs ?? 10_000;
   const maxPollMs = options.maxPollMs ?? 20 * 60_000;
+  const settleMs = options.reconcileSettleMs ?? 30_000;
 
   const open = (ctx: PublishContext) => {
     const pageId = ctx.credentials.pageId;
@@ -108,14 +122,46 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     return body.data?.find((st) => String(st.media_id) === mediaId) ?? null;
   };
 
+  /**
+   * The page's post matching what this target sent: `GET /{page-id}/feed` (docs/reference/platforms.md
+   * §2.7) since shortly before the publishing call, newest first, the same message and
+   * dated at or after the call (less the clock skew allowed).
+   */
   const findFeedPost = async (ctx: PublishContext, s: Session): Promise<{ id: string; permalink_url?: string } | null> => {
     const message = ctx.target.caption;
     if (!message || s.cp.publishCalledAt === undefined) return null;
-    const since = s.cp.publishCalledAt - 5 * 60_000;
-    const body = await s.graph.call<{ data?: { id: string; message?: string; created_time?: string; permalink_url?: string }[] }>(`${s.pageId}/feed`, {
-      params: { fields: 'id,message,created_time,permalink_url', limit: 25 },
-    });
-    return body.data?.find((p) => p.message === message && Date.parse(String(p.created_time).replace(/\+0000$/, 'Z')) >= since) ?? null;
+    const since = s.cp.publishCalledAt - MATCH_SKEW_MS;
+    let after: string | undefined;
+    // A busy page may have more than a page of posts since the call: follow the cursor (bounded).
+    for (let page = 0; page < MAX_FEED_PAGES; page++) {
+      const body = await s.graph.call<{ data?: { id: string; message?: string; created_time?: string; permalink_url?: string }[]; paging?: { next?: string; cursors?: { after?: string } } }>(`${s.pageId}/feed`, {
+        params: { fields: 'id,message,created_time,permalink_url', since: Math.floor(since / 1000), limit: 100, ...(after ? { after } : {}) },
+      });
+      const found = body.data?.find((p) => p.message === message && Date.parse(String(p.created_time).replace(/\+0000$/, 'Z')) >= since - 1000);
+      if (found) return found;
+      after = body.paging?.next ? body.paging.cursors?.after : undefined;
+      if (!after) return null;
+    }
+    throw new RetryableError(`Facebook: more than ${MAX_FEED_PAGES * 100} posts on the page since the publishing call; cannot tell whether this one is among them`, { platformCode: 'feed_too_long' });
+  };
+
+  /**
+   * Whether the page's feed can settle a lost publishing call both ways: a text, link or
+   * photo post with a message. Without a message nothing identifies the post, and a feed
+   * video shows on the page only once processed; for those only "found" is an answer.
+   */
+  const feedSays = (ctx: PublishContext, s: Session) => ctx.target.caption !== '' && (s.cp.via === 'feed' || s.cp.via === 'photos');
+
+  /**
+   * findFeedPost, once the settle time after the publishing call has passed: a post Facebook
+   * was still making when the call was cut off is on the page by then.
+   */
+  const settledFeedPost = async (ctx: PublishContext, s: Session): Promise<{ id: string; permalink_url?: string } | null> => {
+    const found = await findFeedPost(ctx, s);
+    const settleAt = (s.cp.publishCalledAt ?? 0) + settleMs;
+    if (found || ctx.clock.now() >= settleAt) return found;
+    await ctx.clock.sleep(settleAt - ctx.clock.now(), ctx.signal);
+    return findFeedPost(ctx, s);
   };
 
   const permalink = async (s: Session, postId: string): Promise<string> => {
@@ -131,8 +177,9 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
   /**
    * The call that makes the post. A lost answer is settled by looking: found -> done.
    * Not found is trusted only where the page's own record is authoritative (stories by
-   * media id, reels by publish status: `absentMeansNot`), and then the step is retried;
-   * for feed posts it stays unknown (needs review) rather than risk a second post.
+   * media id, reels by publish status, feed posts with a message by the page's feed:
+   * `absentMeansNot`), and then the step is retried; otherwise it stays unknown (needs
+   * review) rather than risk a second post.
    */
   const publishing = async <T>(call: () => Promise<T>, settle: () => Promise<boolean>, absentMeansNot = false): Promise<T | null> => {
     try {
@@ -159,39 +206,41 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     if (s.cp.postId) return { postId: s.cp.postId, postUrl: s.cp.postUrl ?? (await permalink(s, s.cp.postId)) };
     if (s.cp.publishCalledAt !== undefined) {
       // A previous attempt called the publishing endpoint and never heard back.
-      const found = await findFeedPost(ctx, s);
+      const found = await settledFeedPost(ctx, s);
       if (found) return finishFeed(s, found.id, found.permalink_url);
-      throw new OutcomeUnknownError('Facebook: an earlier attempt may have published this post and it cannot be found on the page; check the page before posting again');
+      if (!feedSays(ctx, s)) throw new OutcomeUnknownError('Facebook: an earlier attempt may have published this post and it cannot be found on the page; check the page before posting again');
+      // The page's feed holds no such post since that call: it was not made, so it is made now.
     }
     const settleFeed = async () => {
-      const found = await findFeedPost(ctx, s);
+      const found = await settledFeedPost(ctx, s);
       if (found) {
         s.cp.postId = found.id;
         s.cp.postUrl = found.permalink_url ?? null;
       }
       return Boolean(found);
     };
-    const markCalled = async () => {
+    const markCalled = async (via: NonNullable<FbCheckpoint['via']>) => {
       s.cp.publishCalledAt = ctx.clock.now();
+      s.cp.via = via;
       await s.save();
     };
     if (media.length === 0) {
       const link = linkOption ?? /\bhttps?:\/\/[^\s<>"]+/.exec(message ?? '')?.[0];
-      await markCalled();
-      const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, link, place } }, { publishing: true }), settleFeed);
+      await markCalled('feed');
+      const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, link, place } }, { publishing: true }), settleFeed, feedSays(ctx, s));
       return finishFeed(s, res?.id ?? (s.cp.postId as string), s.cp.postUrl ?? undefined);
     }
     if (media.length === 1 && media[0]?.kind === 'video') {
       const m = media[0];
-      await markCalled();
+      await markCalled('videos');
       const res = await publishing(async () => s.video.call<{ id: string }>(`${s.pageId}/videos`, { method: 'POST', multipart: await multipart(m, message ? { description: message } : {}) }, { publishing: true }), settleFeed);
       const id = res?.id ?? (s.cp.postId as string);
       return finishFeed(s, id, res ? `https://www.facebook.com/${s.pageId}/videos/${id}` : (s.cp.postUrl ?? undefined));
     }
     if (media.length === 1) {
       const m = media[0] as MediaItem;
-      await markCalled();
-      const res = await publishing(async () => s.graph.call<{ id: string; post_id?: string }>(`${s.pageId}/photos`, { method: 'POST', multipart: await multipart(m, { ...(message ? { message } : {}), ...(place ? { place } : {}) }) }, { publishing: true }), settleFeed);
+      await markCalled('photos');
+      const res = await publishing(async () => s.graph.call<{ id: string; post_id?: string }>(`${s.pageId}/photos`, { method: 'POST', multipart: await multipart(m, { ...(message ? { message } : {}), ...(place ? { place } : {}) }) }, { publishing: true }), settleFeed, feedSays(ctx, s));
       return finishFeed(s, res ? String(res.post_id ?? res.id) : (s.cp.postId as string), s.cp.postUrl ?? undefined);
     }
     // Several photos: unpublished photos (invisible), then one feed post attaching them.
@@ -203,9 +252,9 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
       s.cp.photos[i] = String(res.id);
       await s.save();
     }
-    await markCalled();
+    await markCalled('feed');
     const attached = JSON.stringify(s.cp.photos.map((id) => ({ media_fbid: id })));
-    const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, attached_media: attached, place } }, { publishing: true }), settleFeed);
+    const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, attached_media: attached, place } }, { publishing: true }), settleFeed, feedSays(ctx, s));
     return finishFeed(s, res?.id ?? (s.cp.postId as string), s.cp.postUrl ?? undefined);
   };
 
@@ -353,9 +402,14 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
         }
         if (s.cp.postId) return { state: 'published', outcome: { postId: s.cp.postId, postUrl: s.cp.postUrl ?? `https://www.facebook.com/${s.cp.postId}` } };
         if (s.cp.publishCalledAt === undefined) return { state: 'not_published', reason: 'the publishing call was never made' };
-        const found = await findFeedPost(ctx, s);
+        const found = await settledFeedPost(ctx, s);
         if (found) return { state: 'published', outcome: { postId: found.id, postUrl: found.permalink_url ?? `https://www.facebook.com/${found.id}` } };
-        return { state: 'unknown', reason: 'Facebook: the publishing call was made and no matching post is on the page' };
+        const since = new Date(s.cp.publishCalledAt - MATCH_SKEW_MS).toISOString();
+        if (feedSays(ctx, s)) return { state: 'not_published', reason: `no post with this message on the page's feed since ${since}` };
+        return {
+          state: 'unknown',
+          reason: ctx.target.caption === '' ? 'Facebook: the publishing call was made, and a post without a message cannot be told apart on the page' : 'Facebook: the publishing call was made for a feed video, which shows on the page only once processed, and none matches yet',
+        };
       } catch (err) {
         return { state: 'unknown', reason: `Facebook: could not check the page: ${(err as Error).message}` };
       }

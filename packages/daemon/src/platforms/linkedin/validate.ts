@@ -2,7 +2,7 @@ import type { ErrorDetail, LinkedinOptions } from '@socialpub/core';
 import type { ValidationInput, ValidationMedia } from '../adapter';
 import { mentionPositions } from './little-text';
 
-/** LinkedIn's media limits (Images, Videos and Documents APIs; docs/reference/platforms.md §13.5). */
+/** LinkedIn's media limits (Images, Videos and Documents APIs; docs/reference/platforms.md §15.5). */
 export const LINKEDIN_LIMITS = {
   imagePixels: 36_152_320,
   videoMinBytes: 75 * 1024,

@@ -145,7 +145,7 @@ export async function connectMeta(platform: MetaPlatform, options: MetaConnectOp
 /** Loopback when the redirect URI is local http; otherwise the user pastes where the browser landed. */
 async function authorize(redirectUri: string, build: (p: AuthorizeParams) => string, io: ConnectIO, clock: Clock, timeoutMs?: number): Promise<{ code: string; redirectUri: string }> {
   const u = new URL(redirectUri);
-  if (isLoopbackRedirect(u)) {
+  if (isLoopbackRedirect(u) && !io.receivesRedirect) {
     io.print(`Opening the browser to authorize socialpub. The app must list ${redirectUri} as a valid OAuth redirect URI.`);
     // Port 0 (tests, or an app that registers any loopback port): the listener's real address is the redirect URI.
     const anyPort = u.port === '0';

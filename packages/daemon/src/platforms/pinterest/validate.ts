@@ -1,7 +1,7 @@
 import type { ErrorDetail, PinterestOptions } from '@socialpub/core';
 import type { ValidationInput, ValidationMedia } from '../adapter';
 
-/** Pinterest's media limits (docs/reference/platforms.md §14). */
+/** Pinterest's media limits (docs/reference/platforms.md §16). */
 export const PINTEREST_MEDIA_LIMITS = {
   imageMaxBytes: 20 * 1024 * 1024,
   videoMaxBytes: 2 * 1024 * 1024 * 1024,

@@ -39,7 +39,7 @@ export async function authorizeWithPkce(options: {
   } catch {
     throw new ConnectError(`The redirect URI ${options.redirectUri} is not a URL`);
   }
-  if (isLoopbackRedirect(u)) {
+  if (isLoopbackRedirect(u) && !options.io.receivesRedirect) {
     const anyPort = u.port === '0';
     options.io.print(`Opening the browser to authorize socialpub${anyPort ? '' : `; the app must list ${options.redirectUri} as a redirect URI`}.`);
     const res = await runLoopbackOAuth({

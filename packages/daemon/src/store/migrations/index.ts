@@ -13,6 +13,8 @@ import { migration080 } from './080-platform-pauses';
 import { migration090 } from './090-follow-ups';
 import { migration100, widenTargetStatusCheck } from './100-target-removed';
 import { migration130 } from './130-events-mcp';
+import { migration148 } from './148-sandbox-post-owner';
+import { migration150 } from './150-dashboard';
 
 export interface Migration {
   version: number;
@@ -41,4 +43,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 90, name: 'follow-ups', sql: migration090 },
   { version: 100, name: 'target-removed', sql: migration100, before: widenTargetStatusCheck },
   { version: 130, name: 'events-mcp', sql: migration130 },
+  { version: 148, name: 'sandbox-post-owner', sql: migration148 },
+  { version: 150, name: 'dashboard', sql: migration150 },
 ];

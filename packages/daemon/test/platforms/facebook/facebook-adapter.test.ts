@@ -152,7 +152,8 @@ describe('facebook adapter against the simulator', () => {
     expect(s.sequence()).toContain(`GET ${FB} /page1/feed`);
   });
 
-  it('calls a lost feed post it cannot find unknown, and never posts it again', async () => {
+  it('calls a lost feed post of a checkpoint that does not say which edge it went to unknown, and never posts it again', async () => {
+    // Checkpoints written before `via` was kept: the call may have been a feed video, which the feed cannot settle.
     const ctx = context(s, { platform: 'facebook', type: 'feed', caption: 'ghost', checkpoint: { publishCalledAt: s.clock.now() } });
     const err = await drive(s.clock, adapter.publish(ctx)).catch((e: unknown) => e);
     expect((err as { kind: string }).kind).toBe('outcome_unknown');

@@ -215,7 +215,7 @@ export function fakeConnections() {
   const saved: Array<{ userId: string; platform: string; input: ConnectionInput }> = [];
   return {
     saved,
-    save(userId: string, platform: 'twitter' | 'tiktok' | 'youtube', input: ConnectionInput) {
+    save(userId: string, platform: 'twitter' | 'tiktok' | 'youtube' | 'mastodon', input: ConnectionInput) {
       saved.push({ userId, platform, input });
       return { id: `con_${platform}`, userId, platform, mode: input.mode, status: 'active' as const, statusReason: null, accountId: input.accountId ?? null, accountName: input.accountName ?? null, pageId: null, pageName: null, tokenExpiresAt: input.tokenExpiresAt ?? null, refreshExpiresAt: input.refreshExpiresAt ?? null, tokenObtainedAt: input.tokenObtainedAt ?? null, meta: input.meta ?? {}, createdAt: 0, updatedAt: 0 };
     },

@@ -4,16 +4,16 @@ import type { RecordedRequest } from '../../../src/platforms/shared/sim/simulato
 
 /**
  * Checks recorded X traffic against X's own OpenAPI description
- * (shared/reference/x-api-v2.openapi.json): each request's body and query against the
+ * (packages/daemon/test/reference/x-api-v2.openapi.json): each request's body and query against the
  * operation's request schema and parameters, each response against the schema of its
  * status (or `default`) for its content type. $refs resolve inside the document.
  */
 
 /**
- * X's own description, read where the project keeps it (`../shared` beside the checkout,
- * as in CI) rather than from a copy that could fall behind it.
+ * X's own description, copied into the repository (its source and licence:
+ * packages/daemon/test/reference/README.md) so a clone tests on its own.
  */
-const SPEC_PATH = new URL('../../../../../../shared/reference/x-api-v2.openapi.json', import.meta.url);
+const SPEC_PATH = new URL('../../reference/x-api-v2.openapi.json', import.meta.url);
 
 interface Operation {
   parameters?: Array<{ name: string; in: string; required?: boolean; schema?: unknown; $ref?: string; explode?: boolean }>;
@@ -28,7 +28,7 @@ const compiled = new Map<string, ValidateFunction>();
 
 function load() {
   if (loaded) return loaded;
-  if (!existsSync(SPEC_PATH)) throw new Error(`X's OpenAPI description is missing at ${SPEC_PATH.pathname}: check out shared/ beside the repository`);
+  if (!existsSync(SPEC_PATH)) throw new Error(`X's OpenAPI description is missing at ${SPEC_PATH.pathname}: it belongs in the repository (see packages/daemon/test/reference/README.md)`);
   const spec = JSON.parse(readFileSync(SPEC_PATH, 'utf8')) as Spec;
   const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: false });
   ajv.addSchema({ $id: 'x-api.json', components: (spec as unknown as { components: unknown }).components }, 'x-api.json');

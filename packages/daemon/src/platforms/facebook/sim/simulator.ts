@@ -1,4 +1,4 @@
-import { bool, DAY_MS, fail, GraphFail, graphTime, isPublicHttpUrl, listEdge, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../../meta/sim/core';
+import { bool, DAY_MS, fail, GraphFail, graphTime, isPublicHttpUrl, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../../meta/sim/core';
 
 /**
  * graph.facebook.com / graph-video.facebook.com / rupload.facebook.com for Pages, strict
@@ -89,9 +89,7 @@ export function facebookRoutes(req: SimRequest, sim: MetaSimState): unknown {
         return photoStory(req, sim, p);
     }
   }
-  if (req.method === 'GET' && (edge === 'feed' || edge === 'published_posts')) {
-    return listEdge(sim, req, (o) => o._type === 'fb_post' && o.pageId === p.id, ['id', 'message', 'created_time']);
-  }
+  if (req.method === 'GET' && (edge === 'feed' || edge === 'published_posts')) return pagePosts(req, sim, p);
   if (req.method === 'GET' && edge === 'stories') {
     const rows = [...sim.objects.values()]
       .filter((o) => o._type === 'fb_story' && o.pageId === p.id)
@@ -343,4 +341,54 @@ function rupload(req: SimRequest, sim: MetaSimState): unknown {
 /** `place` is the id of a Page with a location (docs/reference/platforms.md §12.2.1): numeric, as every Graph id. */
 function checkPlace(place: string | undefined): void {
   if (place !== undefined && !/^\d+$/.test(place)) fail(100, `(#100) Param place must be a valid place ID; ${JSON.stringify(place)} is not.`);
+}
+
+/** The fields a Page post (PagePost) answers on /feed and /published_posts; asking for another is Graph's error. */
+const POST_FIELDS = new Set(['id', 'message', 'created_time', 'updated_time', 'permalink_url', 'story', 'status_type', 'is_published', 'attachments', 'from', 'link', 'place', 'full_picture']);
+
+/** `since` / `until` as Graph takes them: Unix seconds, or a date strtotime() reads (ISO 8601 here). */
+function graphInstant(name: string, value: string | undefined): number | null {
+  if (value === undefined) return null;
+  const ms = /^\d+$/.test(value) ? Number(value) * 1000 : Date.parse(value);
+  if (!Number.isFinite(ms)) fail(100, `(#100) The parameter ${name} must be a Unix timestamp or a date strtotime() understands; got ${JSON.stringify(value)}.`);
+  return ms;
+}
+
+/**
+ * GET /{page-id}/feed and /published_posts (docs/reference/platforms.md §2.7, how a lost
+ * publishing call is settled): the page's posts, newest first, `since` / `until` bounding
+ * their created_time, `limit` (default 25, at most 100), only the `fields` asked for (an
+ * unknown one is refused, as Graph does), and cursor paging with `after`.
+ */
+function pagePosts(req: SimRequest, sim: MetaSimState, p: SimAccount): unknown {
+  const fields = (req.params.fields ?? 'id,message,created_time').split(',').map((f) => f.trim().replace(/\{.*$/, '')).filter(Boolean);
+  for (const f of fields) if (!POST_FIELDS.has(f)) fail(100, `(#100) Tried accessing nonexisting field (${f}) on node type (PagePost)`);
+  const limit = req.params.limit === undefined ? 25 : Number(req.params.limit);
+  if (!Number.isInteger(limit) || limit < 1) fail(100, '(#100) Param limit must be a positive integer.');
+  const since = graphInstant('since', req.params.since);
+  const until = graphInstant('until', req.params.until);
+  let start = 0;
+  if (req.params.after !== undefined) {
+    start = Number(Buffer.from(req.params.after, 'base64url').toString('utf8'));
+    if (!Number.isInteger(start) || start < 0) fail(100, '(#100) The after cursor is invalid.');
+  }
+  const posts = [...sim.objects.values()]
+    .filter((o) => o._type === 'fb_post' && o.pageId === p.id)
+    .filter((o) => (since === null || Number(o.createdAt) >= since) && (until === null || Number(o.createdAt) <= until))
+    .map((o, i) => ({ o, i }))
+    .sort((a, b) => Number(b.o.createdAt) - Number(a.o.createdAt) || b.i - a.i)
+    .map(({ o }) => o);
+  const page = posts.slice(start, start + Math.min(limit, 100));
+  const data = page.map((o) => {
+    const out: Record<string, unknown> = {};
+    for (const f of fields) if (o[f] !== undefined) out[f] = o[f];
+    return out;
+  });
+  const cursor = (n: number) => Buffer.from(String(n)).toString('base64url');
+  const answer: Record<string, unknown> = { data };
+  if (page.length > 0) {
+    const end = start + page.length;
+    answer.paging = { cursors: { before: cursor(start), after: cursor(end) }, ...(end < posts.length ? { next: `https://graph.facebook.com/${req.version ?? 'v25.0'}/${p.id}/feed?after=${cursor(end)}&limit=${limit}` } : {}) };
+  }
+  return answer;
 }

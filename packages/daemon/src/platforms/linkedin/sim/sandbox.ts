@@ -17,7 +17,6 @@ export function linkedinSandbox(deps: SandboxDeps): Simulator {
     onRemove: sandboxPostRemoval(db),
     state: simState(db, 'linkedin'),
     processingMs: 2_000,
-    ...(db ? { atomic: <T>(fn: () => T): T => db.transaction(fn)() } : {}),
   });
   const app = new Hono();
   app.route(`/${LINKEDIN_API_HOST}`, sim.api);

@@ -85,8 +85,6 @@ export interface LinkedinSimulatorOptions {
   onRemove?: PostRemovalSink;
   /** Where ids, members, tokens, uploads, posts and rate windows live (default: memory only). */
   state?: SimState;
-  /** Runs a post's writes (its state and its sandbox_posts row) in one transaction. */
-  atomic?: <T>(fn: () => T) => T;
   /** Video processing after finalizeUpload. Default 3 s. */
   processingMs?: number;
 }
@@ -110,9 +108,10 @@ const sniff = (b: Buffer): string | null => {
 
 export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
   const { clock } = options;
-  const atomic = options.atomic ?? (<T>(fn: () => T) => fn());
   const log = new SimulatorLog(options.onPost, options.onRemove);
   const state = options.state ?? simState(null, 'linkedin');
+  // The writes that make or remove something, with their sandbox_posts row, in one transaction (SimState.atomically).
+  const atomic = <T>(fn: () => T): T => state.atomically(fn);
   const settings: {
     processingMs: number;
     postsPerDay: number;

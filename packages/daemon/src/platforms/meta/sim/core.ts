@@ -5,7 +5,7 @@ import type { Clock } from '../../../util/clock';
 import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
 import { readBody } from '../../shared/read-body';
 import { sandboxPostRemoval, sandboxPostSink, type PostRemovalSink, type SimulatedPost } from '../../shared/sim/sandbox-post-sink';
-import { simState, type TrackedMap } from '../../shared/sim/sim-state';
+import { simState, type SimState, type TrackedMap } from '../../shared/sim/sim-state';
 import type { GraphErrorBody } from '../graph-client';
 
 /**
@@ -173,6 +173,7 @@ export class MetaSimState {
   /** Containers (IG/Threads) or videos (FB) created next end in ERROR with this message. */
   readonly processingFailures: { platform: SimPlatform; message: string }[] = [];
   readonly #nextSeq: () => bigint;
+  readonly #state: SimState;
 
   constructor(
     readonly clock: Clock,
@@ -189,6 +190,7 @@ export class MetaSimState {
     this.#persistPost = sandboxPostSink(db);
     this.#persistRemoval = sandboxPostRemoval(db);
     const state = simState(db, 'meta');
+    this.#state = state;
     this.tokens = state.tracked('tokens');
     this.accounts = state.tracked('accounts');
     this.apps = state.tracked('apps');
@@ -197,9 +199,20 @@ export class MetaSimState {
     this.#nextSeq = state.counter('id-seq', 1n);
   }
 
-  /** Writes what the last request changed (a no-op without a database). */
+  /** Writes what the last request changed, in one transaction (a no-op without a database). */
   flush(): void {
-    for (const map of [this.tokens, this.accounts, this.apps, this.codes, this.objects]) map.flush();
+    this.atomically(() => {
+      for (const map of [this.tokens, this.accounts, this.apps, this.codes, this.objects]) map.flush();
+    });
+  }
+
+  /**
+   * Runs `fn` with every write it makes (objects flushed, sandbox_posts rows) in one SQLite
+   * transaction (SimState.atomically): the simulator answers each request inside one, so a
+   * post and the container or video that says it was made reach the disk together.
+   */
+  atomically<T>(fn: () => T): T {
+    return this.#state.atomically(fn);
   }
 
   /** Numeric ids like Graph's, unique across restarts (time-based, and a persisted sequence) and within one. */
@@ -352,8 +365,11 @@ export function sandboxUserId(token: string, platform: SimPlatform): string {
   return `${platform === 'threads' ? 2 : platform === 'instagram' ? 1 : 3}${(digest.readBigUInt64BE(0) % 10n ** 15n).toString().padStart(15, '0')}`;
 }
 
-/** A route set: answers the request, or returns undefined when it is not its path. */
-export type SimRoutes = (req: SimRequest, sim: MetaSimState) => Promise<unknown> | unknown;
+/**
+ * A route set: answers the request, or returns undefined when it is not its path.
+ * Synchronous: it runs inside the request's transaction (MetaSimState.atomically).
+ */
+export type SimRoutes = (req: SimRequest, sim: MetaSimState) => unknown;
 
 const REDACT = new Set(['access_token', 'client_secret', 'code', 'fb_exchange_token']);
 

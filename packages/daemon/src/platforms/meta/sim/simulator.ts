@@ -61,23 +61,28 @@ export class MetaSimulator {
       status = fault.error.status;
       body = { error: { type: 'OAuthException', is_transient: false, fbtrace_id: `sim${sim.newId('')}`, ...fault.error.error } };
     } else {
-      try {
-        body = undefined;
-        for (const r of routes) {
-          body = await r(req, sim);
-          if (body !== undefined) break;
+      // The request's whole effect (a post, its container marked published, the quota, the
+      // sandbox_posts row) is one transaction: a kill leaves all of it or none of it.
+      const answered = sim.atomically(() => {
+        try {
+          for (const r of routes) {
+            const found = r(req, sim);
+            if (found instanceof Promise) throw new TypeError('Meta simulator routes must be synchronous: they run inside the request transaction');
+            if (found !== undefined) return { status: 200, body: found };
+          }
+          return {
+            status: 400,
+            body: { error: { message: `Unsupported ${req.method.toLowerCase()} request. Unknown path components: ${req.path}`, type: 'GraphMethodException', code: 100, error_subcode: 33, fbtrace_id: `sim${sim.newId('')}` } },
+          };
+        } catch (err) {
+          if (!(err instanceof GraphFail)) throw err;
+          return { status: err.status, body: err.body as unknown };
+        } finally {
+          sim.flush();
         }
-        if (body === undefined) {
-          status = 400;
-          body = { error: { message: `Unsupported ${req.method.toLowerCase()} request. Unknown path components: ${req.path}`, type: 'GraphMethodException', code: 100, error_subcode: 33, fbtrace_id: `sim${sim.newId('')}` } };
-        }
-      } catch (err) {
-        if (!(err instanceof GraphFail)) throw err;
-        status = err.status;
-        body = err.body;
-      } finally {
-        sim.flush();
-      }
+      });
+      status = answered.status;
+      body = answered.body;
     }
     sim.requests.push(recordOf(req, fault?.hangUpAfter || fault?.holdAfter ? 0 : status));
     if (fault?.holdAfter) {

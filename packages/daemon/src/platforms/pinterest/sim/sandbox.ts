@@ -17,7 +17,6 @@ export function pinterestSandbox(deps: SandboxDeps): Simulator {
     onRemove: sandboxPostRemoval(db),
     state: simState(db, 'pinterest'),
     processingMs: 2_000,
-    ...(db ? { atomic: <T>(fn: () => T): T => db.transaction(fn)() } : {}),
   });
   const app = new Hono();
   app.route(`/${PINTEREST_API_HOST}`, sim.api);

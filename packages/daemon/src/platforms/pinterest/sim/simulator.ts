@@ -67,8 +67,6 @@ export interface PinterestSimulatorOptions {
   onPost?: (post: SimulatedPost) => void;
   onRemove?: PostRemovalSink;
   state?: SimState;
-  /** Runs a pin's writes (its state and its sandbox_posts row) in one transaction. */
-  atomic?: <T>(fn: () => T) => T;
   /** Video processing after the upload. Default 3 s. */
   processingMs?: number;
 }
@@ -90,9 +88,10 @@ const iso = (ms: number) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, '');
 
 export function createPinterestSimulator(options: PinterestSimulatorOptions) {
   const { clock } = options;
-  const atomic = options.atomic ?? (<T>(fn: () => T) => fn());
   const log = new SimulatorLog(options.onPost, options.onRemove);
   const state = options.state ?? simState(null, 'pinterest');
+  // The writes that make or remove something, with their sandbox_posts row, in one transaction (SimState.atomically).
+  const atomic = <T>(fn: () => T): T => state.atomically(fn);
   const settings = { processingMs: options.processingMs ?? 3_000, writesPerMinute: 100, readsPerMinute: 1000 };
 
   const accounts = state.map<SimAccount>('accounts');

@@ -16,7 +16,7 @@ export const COMMENT_INTERRUPTED =
  */
 export async function runFirstComment(ctx: PublishContext, fu: FollowUpContext, post: PublishOutcome, poster: FollowUpPoster): Promise<void> {
   if (fu.firstComment === null || fu.data.comment) return;
-  if (ctx.checkpoint.data[COMMENT_REQUEST] != null) {
+  if (ctx.checkpoint.data[COMMENT_REQUEST] != null && !poster.commentResumable) {
     await fu.save({ comment: { error: COMMENT_INTERRUPTED } }, { [COMMENT_REQUEST]: null });
     return;
   }
@@ -24,7 +24,8 @@ export async function runFirstComment(ctx: PublishContext, fu: FollowUpContext, 
     await fu.save({ comment: { error: `${ctx.target.platform} takes no comments through its API` } });
     return;
   }
-  await ctx.checkpoint.save({ [COMMENT_REQUEST]: ctx.clock.now() });
+  // A resumed comment keeps the time of its first request (a platform's dedupe window runs from there).
+  if (ctx.checkpoint.data[COMMENT_REQUEST] == null) await ctx.checkpoint.save({ [COMMENT_REQUEST]: ctx.clock.now() });
   try {
     const c = await poster.comment(ctx, post, fu.firstComment);
     await fu.save({ comment: { id: c.id, url: c.url } }, { [COMMENT_REQUEST]: null });

@@ -32,6 +32,13 @@ export interface FollowUpPoster {
    * published container is never published twice). false: such a part needs review.
    */
   replyResumable?: boolean;
-  /** Posts the first comment under the post (a self-reply on twitter and threads). */
+  /**
+   * true when a comment whose answer was lost may be asked for again because the platform
+   * finds it or dedupes it instead of posting it twice (Bluesky: the comment's record key is
+   * fixed; Mastodon: the same Idempotency-Key). false: such a comment is reported as
+   * interrupted.
+   */
+  commentResumable?: boolean;
+  /** Posts the first comment under the post (a self-reply on twitter, threads, bluesky and mastodon). */
   comment?(ctx: PublishContext, post: PublishOutcome, text: string): Promise<PostedRef>;
 }

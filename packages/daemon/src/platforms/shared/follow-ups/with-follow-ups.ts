@@ -19,6 +19,8 @@ export function withFollowUps(base: PlatformAdapter, poster: FollowUpPoster): Pl
   return {
     platform: base.platform,
     validate: (input) => base.validate(input),
+    ...(base.infoFor ? { infoFor: base.infoFor.bind(base) } : {}),
+    ...(base.checkAccount ? { checkAccount: base.checkAccount.bind(base) } : {}),
 
     async publish(ctx) {
       const outcome = await base.publish(ctx);
@@ -37,9 +39,10 @@ export function withFollowUps(base: PlatformAdapter, poster: FollowUpPoster): Pl
       if (chain.state === 'unknown') return { state: 'unknown', reason: chain.reason };
       if (chain.state === 'incomplete') return { state: 'not_published', reason: chain.reason };
       if (fu.firstComment !== null && !fu.data.comment) {
-        if (ctx.checkpoint.data[COMMENT_REQUEST] == null) {
+        if (ctx.checkpoint.data[COMMENT_REQUEST] == null || poster.commentResumable) {
           return { state: 'not_published', reason: 'the post is out; its first comment is still to be posted' };
         }
+        if (poster.commentResumable) return { state: 'not_published', reason: 'the first comment went unanswered; it is sent again, which the platform dedupes' };
         await fu.save({ comment: { error: COMMENT_INTERRUPTED } }, { [COMMENT_REQUEST]: null });
       }
       return result;

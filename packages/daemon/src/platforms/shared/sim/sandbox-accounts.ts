@@ -16,8 +16,11 @@ export function sandboxAccounts(state: SimState, counter: string, first: bigint,
     if (key === null) return fallback;
     const known = byKey.get(key);
     if (known) return known;
-    const id = create(next());
-    byKey.set(key, id);
-    return id;
+    // The account and the key naming it land together: a restart between them would make the connection a second account.
+    return state.atomically(() => {
+      const id = create(next());
+      byKey.set(key, id);
+      return id;
+    });
   };
 }

@@ -1,5 +1,6 @@
 import type { Platform } from '@socialpub/core';
 import type { DB } from '../../../store/database';
+import { sandboxCallerKey } from './sandbox-caller';
 
 /** A post a simulator made (what `socialpub sandbox posts` lists). */
 export interface SimulatedPost {
@@ -29,8 +30,9 @@ export function sandboxPostRemoval(db: DB | null): PostRemovalSink | undefined {
 /** Persists simulated posts into sandbox_posts, so `socialpub sandbox posts` lists them across restarts. */
 export function sandboxPostSink(db: DB | null): ((post: SimulatedPost) => void) | undefined {
   if (!db) return undefined;
-  const insert = db.prepare('INSERT INTO sandbox_posts (platform, account_id, post_id, post_url, kind, body, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare('INSERT INTO sandbox_posts (platform, account_id, post_id, post_url, kind, body, created_at, account_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
   return (p) => {
-    insert.run(p.platform, p.accountId, p.postId, p.postUrl, p.kind, JSON.stringify(p.body), p.createdAt);
+    // account_key: the sandbox connection whose request made the post (sandbox-caller.ts).
+    insert.run(p.platform, p.accountId, p.postId, p.postUrl, p.kind, JSON.stringify(p.body), p.createdAt, sandboxCallerKey());
   };
 }

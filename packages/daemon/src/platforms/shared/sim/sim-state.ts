@@ -5,6 +5,13 @@ import type { DB } from '../../../store/database';
  * continues where it stopped: ids never repeat, posts and duplicate memory survive, uploads
  * in progress and rate windows carry on. Everything is held in memory and written through
  * on every change; without a database (tests) it is memory only.
+ *
+ * A change that makes something on the platform (a post, a video, a published container)
+ * and the state saying it was made must reach the disk together, as on a real platform:
+ * run the writes in `atomically(...)`, which puts them, and every other statement on the
+ * same connection meanwhile (the sandbox_posts sink), in one SQLite transaction. A SIGKILL
+ * then leaves either all of it or none of it, never a post whose upload session or
+ * container still says it is to be made (docs/platforms/simulators.md).
  */
 export interface SimState {
   /** A persisted map of JSON values, one per `kind`. Mutating a value needs a `set()` to persist it. */
@@ -16,6 +23,47 @@ export interface SimState {
    * remembered, and `flush()` (after each request) writes those whose JSON changed.
    */
   tracked<V>(kind: string): TrackedMap<V>;
+  /**
+   * Runs `fn` (synchronous) with every write it makes to this state, and every other
+   * statement on the same database connection (sandboxPostSink, sandboxPostRemoval), in
+   * one SQLite transaction. The transaction commits even when `fn` throws, so what is on
+   * disk always matches what the simulator holds in memory; a process killed inside `fn`
+   * leaves none of its writes. Inside another `atomically` (or any open transaction) it
+   * joins that one. Without a database it just runs `fn`.
+   */
+  atomically<T>(fn: () => T): T;
+}
+
+/**
+ * One transaction around `fn` on `db` (see SimState.atomically): BEGIN IMMEDIATE, then
+ * COMMIT whether `fn` returns or throws; joins an open transaction. `fn` must not be async:
+ * a transaction cannot span an await (other requests would write into it).
+ *
+ * It commits with synchronous=NORMAL, as the daemon's relaxed writes do (store/commits.ts):
+ * committed, so a killed process keeps it, without an fsync holding the event loop on every
+ * simulated request. The WAL keeps commits in order and the daemon's next durable commit
+ * syncs every frame before its own, so no record of the daemon that follows a simulated post
+ * can outlive the post, even on power loss.
+ */
+export function atomicWrites<T>(db: DB | null, fn: () => T): T {
+  if (!db || db.inTransaction) return checkSync(fn());
+  const baseline = Number(db.pragma('synchronous', { simple: true }));
+  if (baseline > 1 && !db.memory) db.exec('PRAGMA synchronous = NORMAL');
+  try {
+    db.exec('BEGIN IMMEDIATE');
+    try {
+      return checkSync(fn());
+    } finally {
+      db.exec('COMMIT');
+    }
+  } finally {
+    if (baseline > 1 && !db.memory) db.exec(`PRAGMA synchronous = ${baseline}`);
+  }
+}
+
+function checkSync<T>(value: T): T {
+  if (value instanceof Promise) throw new TypeError('atomically(fn): fn must be synchronous (a transaction cannot span an await)');
+  return value;
 }
 
 /** A Map whose entries are written to the simulator's state by `flush()` once read or set and changed. */
@@ -96,6 +144,11 @@ export class SimMap<V> {
     return had;
   }
 
+  /** Drops an entry from memory only: a write whose transaction was rolled back never reached the database. */
+  forget(key: string): void {
+    this.#entries.delete(key);
+  }
+
   values(): IterableIterator<V> {
     return this.#entries.values();
   }
@@ -121,17 +174,20 @@ export function simState(db: DB | null, simulator: string): SimState {
         return () => next++;
       },
       tracked: <V>() => TrackedMap.of<V>([], () => undefined),
+      atomically: (fn) => atomicWrites(null, fn),
     };
   }
   const load = db.prepare<[string, string], { key: string; value: string }>('SELECT key, value FROM sandbox_state WHERE simulator = ? AND kind = ?');
   const upsert = db.prepare('INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value');
   const remove = db.prepare('DELETE FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?');
+  // Each write outside `atomically` is a transaction of its own, committed as atomically does (no fsync on the event loop).
   const writer =
     (kind: string) =>
-    (key: string, value: unknown): void => {
-      if (value === undefined) remove.run(simulator, kind, key);
-      else upsert.run(simulator, kind, key, JSON.stringify(value));
-    };
+    (key: string, value: unknown): void =>
+      atomicWrites(db, () => {
+        if (value === undefined) remove.run(simulator, kind, key);
+        else upsert.run(simulator, kind, key, JSON.stringify(value));
+      });
   const read = (kind: string) => load.all(simulator, kind).map((r) => [r.key, JSON.parse(r.value)] as [string, unknown]);
   return {
     map<V>(kind: string) {
@@ -147,9 +203,10 @@ export function simState(db: DB | null, simulator: string): SimState {
       let next = typeof stored === 'string' ? BigInt(stored) : first;
       return () => {
         const value = next++;
-        upsert.run(simulator, COUNTERS, name, JSON.stringify(String(next)));
+        atomicWrites(db, () => upsert.run(simulator, COUNTERS, name, JSON.stringify(String(next))));
         return value;
       };
     },
+    atomically: (fn) => atomicWrites(db, fn),
   };
 }

@@ -140,7 +140,7 @@ export function selfBase(c: Context, host: string): string {
   return `${url.origin}${prefix}`;
 }
 
-const KEPT_HEADERS = ['content-type', 'content-length', 'content-range', 'x-upload-content-length', 'x-upload-content-type'];
+const KEPT_HEADERS = ['content-type', 'content-length', 'content-range', 'x-upload-content-length', 'x-upload-content-type', 'idempotency-key'];
 
 /**
  * Records every request and response and applies `respond`/`latency`/`hang-after`/

@@ -164,6 +164,11 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
 
   /** Moves a publish along by the clock: processing ends, the post appears, moderation gives it a public id. */
   function advance(p: Publish): void {
+    // What the publish became and its sandbox_posts row land together (one transaction).
+    state.atomically(() => advanceNow(p));
+  }
+
+  function advanceNow(p: Publish): void {
     if (p.completeAt === null || p.failReason) return;
     const now = clock.now();
     if (now < p.completeAt) return;
@@ -247,6 +252,7 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     if (!(c.req.header('content-type') ?? '').includes('application/x-www-form-urlencoded')) return oauthError(c, 'invalid_request', 'Content-Type must be application/x-www-form-urlencoded');
     const form = (await c.req.parseBody()) as Record<string, string>;
     if (!form.client_key || !form.client_secret) return oauthError(c, 'invalid_client', 'Client key or secret is missing');
+    const clientKey = form.client_key;
     if (form.grant_type === 'authorization_code') {
       const code = codes.get(form.code ?? '');
       if (!code || code.used || code.expiresAt <= clock.now() || code.clientKey !== form.client_key) return oauthError(c, 'invalid_grant', 'Authorization code is expired or invalid.');
@@ -261,14 +267,23 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
       const token = form.refresh_token ?? '';
       if (isSandboxToken(token)) {
         if (usedSandboxRefresh.has(token)) return oauthError(c, 'invalid_grant', 'Refresh token is invalid or expired.');
-        usedSandboxRefresh.set(token, true);
-        return c.json(issue(sandboxCreator(token), 'user.info.basic,video.publish', form.client_key));
+        // The spent token and the new pair in one transaction (rotation survives a kill whole).
+        return c.json(
+          state.atomically(() => {
+            usedSandboxRefresh.set(token, true);
+            return issue(sandboxCreator(token), 'user.info.basic,video.publish', clientKey);
+          }),
+        );
       }
       const rt = refreshTokens.get(token);
       // Rotation: "the previous refresh token stops working once a new one is issued".
       if (!rt || rt.used || rt.expiresAt <= clock.now() || rt.clientKey !== form.client_key) return oauthError(c, 'invalid_grant', 'Refresh token is invalid or expired.');
-      refreshTokens.set(token, { ...rt, used: true });
-      return c.json(issue(rt.openId, rt.scope, form.client_key));
+      return c.json(
+        state.atomically(() => {
+          refreshTokens.set(token, { ...rt, used: true });
+          return issue(rt.openId, rt.scope, clientKey);
+        }),
+      );
     }
     return oauthError(c, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);
   });
@@ -354,8 +369,11 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     const problem = planProblem(plan, settings.rules);
     if (problem) return fail(c, 400, 'invalid_param', problem);
     Object.assign(base, { videoSize: plan.videoSize, chunkSize: plan.chunkSize, totalChunks: plan.totalChunkCount });
-    save(base);
-    byUpload.set(base.uploadId, base.id);
+    // The publish and its upload URL's index together: a kill cannot leave an upload URL that names nothing.
+    state.atomically(() => {
+      save(base);
+      byUpload.set(base.uploadId, base.id);
+    });
     hashes.set(base.id, createHash('sha256'));
     const uploadUrl = `${selfBase(c, TIKTOK_HOST)}/upload/video/?upload_id=${base.uploadId}&upload_token=${base.uploadToken}`;
     return ok(c, { publish_id: base.id, upload_url: uploadUrl });

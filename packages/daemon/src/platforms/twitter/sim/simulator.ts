@@ -262,15 +262,24 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       const token = form.refresh_token ?? '';
       if (isSandboxToken(token)) {
         if (usedSandboxRefresh.has(token)) return oauthError(c, 400, 'invalid_request', 'Value passed for the token was invalid.');
-        usedSandboxRefresh.set(token, true);
-        return c.json(issueTokens(clientId, sandboxUser(token), 'tweet.read tweet.write users.read media.write offline.access'));
+        // The spent token and the new pair in one transaction: a kill between them would leave the connection no usable refresh token.
+        return c.json(
+          state.atomically(() => {
+            usedSandboxRefresh.set(token, true);
+            return issueTokens(clientId, sandboxUser(token), 'tweet.read tweet.write users.read media.write offline.access');
+          }),
+        );
       }
       const rt = refreshTokens.get(token);
       // Single use: a spent refresh token is refused (X may then end the whole chain).
       if (!rt || rt.used || rt.clientId !== clientId) return oauthError(c, 400, 'invalid_request', 'Value passed for the token was invalid.');
-      rt.used = true;
-      refreshTokens.set(token, rt);
-      return c.json(issueTokens(clientId, rt.userId, rt.scope));
+      return c.json(
+        state.atomically(() => {
+          rt.used = true;
+          refreshTokens.set(token, rt);
+          return issueTokens(clientId, rt.userId, rt.scope);
+        }),
+      );
     }
     return oauthError(c, 400, 'unsupported_grant_type', `grant_type ${form.grant_type ?? '(none)'} is not supported`);
   });
@@ -454,28 +463,31 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (normalized !== '' && [...posts.values()].some((p) => p.userId === userId && p.text.normalize('NFC').trim() === normalized)) {
       return problem(c, 403, 'disallowed-resource', 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.', { resource_type: 'post' });
     }
-    const id = String(nextPost());
-    const poll = extras.poll ? { id: String(nextPoll()), ...extras.poll, endsAt: clock.now() + extras.poll.durationMinutes * 60_000 } : null;
-    const post: PostRecord = { id, userId, text, mediaIds: ids, createdAt: clock.now(), poll, replySettings: extras.replySettings, quoteTweetId: extras.quoteTweetId, ...(inReplyTo ? { inReplyTo } : {}) };
-    posts.set(id, post);
-    const user = users.get(userId) as XSimUser;
-    log.addPost({
-      platform: 'twitter',
-      accountId: userId,
-      postId: id,
-      postUrl: `https://x.com/${user.username}/status/${id}`,
-      kind: inReplyTo ? 'reply' : 'tweet',
-      body: {
-        text,
-        media: items.map((m) => ({ id: m!.id, category: m!.category, type: m!.mediaType, bytes: m!.totalBytes })),
-        ...(inReplyTo ? { in_reply_to: inReplyTo } : {}),
-        ...(poll ? { poll: { options: poll.options, duration_minutes: poll.durationMinutes } } : {}),
-        ...(extras.replySettings ? { reply_settings: extras.replySettings } : {}),
-        ...(extras.quoteTweetId ? { quote_tweet_id: extras.quoteTweetId } : {}),
-      },
-      createdAt: post.createdAt,
+    // The post, its ids and its sandbox_posts row in one transaction: a kill leaves all or nothing.
+    return state.atomically(() => {
+      const id = String(nextPost());
+      const poll = extras.poll ? { id: String(nextPoll()), ...extras.poll, endsAt: clock.now() + extras.poll.durationMinutes * 60_000 } : null;
+      const post: PostRecord = { id, userId, text, mediaIds: ids, createdAt: clock.now(), poll, replySettings: extras.replySettings, quoteTweetId: extras.quoteTweetId, ...(inReplyTo ? { inReplyTo } : {}) };
+      posts.set(id, post);
+      const user = users.get(userId) as XSimUser;
+      log.addPost({
+        platform: 'twitter',
+        accountId: userId,
+        postId: id,
+        postUrl: `https://x.com/${user.username}/status/${id}`,
+        kind: inReplyTo ? 'reply' : 'tweet',
+        body: {
+          text,
+          media: items.map((m) => ({ id: m!.id, category: m!.category, type: m!.mediaType, bytes: m!.totalBytes })),
+          ...(inReplyTo ? { in_reply_to: inReplyTo } : {}),
+          ...(poll ? { poll: { options: poll.options, duration_minutes: poll.durationMinutes } } : {}),
+          ...(extras.replySettings ? { reply_settings: extras.replySettings } : {}),
+          ...(extras.quoteTweetId ? { quote_tweet_id: extras.quoteTweetId } : {}),
+        },
+        createdAt: post.createdAt,
+      });
+      return c.json({ data: { id, text, edit_history_post_ids: [id] } }, 201);
     });
-    return c.json({ data: { id, text, edit_history_post_ids: [id] } }, 201);
   });
 
   const badPostId = (c: Context, id: string) => problem(c, 400, 'invalid-request', 'Invalid Request', `The \`id\` query parameter value [${id}] does not match ^[0-9]{1,19}$`, { parameter: 'id', value: id });
@@ -530,8 +542,10 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     const p = posts.get(id);
     if (!p) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find post with id: [${id}].`, { resource_type: 'post', resource_id: id, parameter: 'id', value: id });
     if (p.userId !== userId) return problem(c, 403, 'not-authorized-for-resource', 'Forbidden', 'You are not allowed to delete this Post.', { resource_type: 'post', resource_id: id });
-    posts.delete(id);
-    log.removePost('twitter', id, clock.now());
+    state.atomically(() => {
+      posts.delete(id);
+      log.removePost('twitter', id, clock.now());
+    });
     return c.json({ data: { deleted: true } });
   });
 

@@ -245,7 +245,8 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     };
     if (media) {
       session.received = media.length;
-      return c.json(partsOf(makeVideo(session, createHash('sha256').update(media).digest('hex')), q.part!), 200);
+      const digest = createHash('sha256').update(media).digest('hex');
+      return c.json(partsOf(state.atomically(() => makeVideo(session, digest)), q.part!), 200);
     }
     sessions.set(id, session);
     hashes.set(id, createHash('sha256'));
@@ -286,17 +287,24 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     // The session keeps whatever arrived, even from a broken request (that is what resuming relies on).
     const usable = complete ? bytes : bytes.subarray(0, Math.min(bytes.length, length));
     hashes.get(s.id)?.update(usable);
-    s.received += usable.length;
-    sessions.set(s.id, s);
+    // The bytes held, the video they make and the session's end in one transaction: a kill
+    // leaves a session that still holds the bytes and makes the video when resumed, or the
+    // video and a session that answers with it; never a video and a session that makes another.
+    const made = state.atomically(() => {
+      s.received += usable.length;
+      if (complete && bytes.length === length && s.received === s.size) {
+        s.video = partsOf(makeVideo(s, hashes.get(s.id)?.digest('hex') ?? null), googleQuery(c).part ?? 'snippet,status');
+      }
+      sessions.set(s.id, s);
+      return s.video !== null;
+    });
     if (!complete) {
       dropConnection(c);
       return c.body(null, 503);
     }
     if (bytes.length !== length) return gError(c, 400, 'badRequest', 'The body is shorter than Content-Length.', 'global');
-    if (s.received === s.size) {
-      s.video = partsOf(makeVideo(s, hashes.get(s.id)?.digest('hex') ?? null), googleQuery(c).part ?? 'snippet,status');
+    if (made) {
       hashes.delete(s.id);
-      sessions.set(s.id, s);
       return c.json(s.video, 201);
     }
     return c.body(null, 308, held());
@@ -388,8 +396,10 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     const v = videos.get(id);
     if (!v) return gError(c, 404, 'videoNotFound', 'The video that you are trying to delete cannot be found.', 'youtube.video');
     if (v.channelId !== channelId) return gError(c, 403, 'forbidden', 'The video that you are trying to delete cannot be deleted. The request might not be properly authorized.', 'youtube.video');
-    videos.delete(id);
-    log.removePost('youtube', id, clock.now());
+    state.atomically(() => {
+      videos.delete(id);
+      log.removePost('youtube', id, clock.now());
+    });
     return c.body(null, 204);
   });
 

@@ -97,15 +97,17 @@ export function thumbnailAndPlaylistRoutes(d: ThumbnailPlaylistDeps) {
     const base = `https://i.ytimg.com/vi/${videoId}`;
     const thumbnails = { default: { url: `${base}/default.jpg`, width: 120, height: 90 }, medium: { url: `${base}/mqdefault.jpg`, width: 320, height: 180 }, high: { url: `${base}/hqdefault.jpg`, width: 480, height: 360 } };
     const snippet = { ...((v.video.snippet as Record<string, unknown>) ?? {}), thumbnails };
-    d.saveVideo(videoId, { channelId, video: { ...v.video, snippet, customThumbnail: { type, bytes: bytes.length, sha256 } } });
-    d.log.addPost({
-      platform: 'youtube',
-      accountId: channelId,
-      postId: videoId,
-      postUrl: `https://www.youtube.com/watch?v=${videoId}`,
-      kind: 'thumbnail',
-      body: { videoId, type, bytes: bytes.length, sha256 },
-      createdAt: d.clock.now(),
+    d.state.atomically(() => {
+      d.saveVideo(videoId, { channelId, video: { ...v.video, snippet, customThumbnail: { type, bytes: bytes.length, sha256 } } });
+      d.log.addPost({
+        platform: 'youtube',
+        accountId: channelId,
+        postId: videoId,
+        postUrl: `https://www.youtube.com/watch?v=${videoId}`,
+        kind: 'thumbnail',
+        body: { videoId, type, bytes: bytes.length, sha256 },
+        createdAt: d.clock.now(),
+      });
     });
     return c.json({ kind: 'youtube#thumbnailSetResponse', etag: randomBytes(12).toString('base64url'), items: [thumbnails] });
   });
@@ -136,16 +138,18 @@ export function thumbnailAndPlaylistRoutes(d: ThumbnailPlaylistDeps) {
     if (p.items.length >= PLAYLIST_MAX) return d.gError(c, 403, 'playlistContainsMaximumNumberOfVideos', 'The playlist already contains the maximum allowed number of items.', 'youtube.playlistItem');
     const position = typeof s.position === 'number' && Number.isInteger(s.position) ? Math.max(0, Math.min(s.position, p.items.length)) : p.items.length;
     const itemId = randomBytes(24).toString('base64url');
-    p.items.splice(position, 0, { itemId, videoId });
-    playlists.set(p.id, p);
-    d.log.addPost({
-      platform: 'youtube',
-      accountId: channelId,
-      postId: itemId,
-      postUrl: `https://www.youtube.com/watch?v=${videoId}&list=${p.id}`,
-      kind: 'playlist_item',
-      body: { playlistId: p.id, videoId, position },
-      createdAt: d.clock.now(),
+    d.state.atomically(() => {
+      p.items.splice(position, 0, { itemId, videoId });
+      playlists.set(p.id, p);
+      d.log.addPost({
+        platform: 'youtube',
+        accountId: channelId,
+        postId: itemId,
+        postUrl: `https://www.youtube.com/watch?v=${videoId}&list=${p.id}`,
+        kind: 'playlist_item',
+        body: { playlistId: p.id, videoId, position },
+        createdAt: d.clock.now(),
+      });
     });
     return c.json(itemResource(p, position));
   });

@@ -1,0 +1,143 @@
+import { PLATFORMS, formatInstant, isPlatform, type Platform } from '@socialpub/core';
+import { Hono, type Context } from 'hono';
+import type { BrowserConnects, PendingConnect } from '../../connect/browser-connect';
+import { ConnectError } from '../../connect/connect-error';
+import { saveSandboxConnection } from '../../connect/sandbox-connection';
+import type { ConnectionInfo } from '../../store/connections';
+import { pauseInfo } from '../../store/platform-pauses';
+import type { RouteDeps } from '../deps';
+import type { AppEnv } from '../env';
+import { rateClass } from '../middleware/rate-limit';
+import { ApiError, invalid } from '../errors';
+import { readJsonObject } from '../json-body';
+
+export interface ConnectionsRoutesDeps extends Pick<RouteDeps, 'store' | 'clock' | 'config'> {
+  connects: BrowserConnects;
+}
+
+/** The callback path the platforms' apps list as their redirect URI (dashboard connects). */
+export const CONNECT_CALLBACK_PATH = '/connect/callback';
+
+/** The daemon's own base URL as the browser reaches it: the public URL, else the request's origin (https behind a TLS proxy). */
+export function ownBaseUrl(c: Context, config: RouteDeps['config']): string {
+  if (config.publicUrl) return config.publicUrl.replace(/\/+$/, '');
+  const url = new URL(c.req.url);
+  if (config.behindProxy) url.protocol = 'https:';
+  return url.origin;
+}
+
+const platformOf = (name: string): Platform => {
+  if (!isPlatform(name)) throw new ApiError('invalid_request', `unknown platform ${name} (one of: ${PLATFORMS.join(', ')})`, [{ path: 'platform', message: `one of ${PLATFORMS.join(', ')}` }]);
+  return name;
+};
+
+/** Optional string fields of an authorize request, checked. */
+const AUTHORIZE_FIELDS = ['client_id', 'client_secret', 'login', 'audited', 'privacy_level'] as const;
+
+/**
+ * The caller's platform connections (extension, for the dashboard's Connections screen):
+ * list, sandbox connect, remove, and the live OAuth flow (authorize -> the platform's
+ * consent page -> GET /connect/callback -> a page choice when the platform asks one).
+ * Connecting again replaces the platform's connection (how an expired one is reconnected).
+ */
+export function connectionsRoutes({ store, clock, config, connects }: ConnectionsRoutesDeps) {
+  const present = (c: ConnectionInfo) => ({
+    id: c.id,
+    platform: c.platform,
+    name: c.pageName ?? c.accountName ?? c.accountId,
+    status: c.status,
+    status_reason: c.statusReason,
+    sandbox: c.mode === 'sandbox',
+    account_id: c.accountId,
+    account_name: c.accountName,
+    page_id: c.pageId,
+    page_name: c.pageName,
+    token_expires_at: c.tokenExpiresAt === null ? null : formatInstant(c.tokenExpiresAt),
+    paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now())),
+    created_at: formatInstant(c.createdAt),
+    updated_at: formatInstant(c.updatedAt),
+  });
+  const presentPending = (p: PendingConnect) => ({
+    id: p.id,
+    platform: p.platform,
+    status: p.status,
+    authorize_url: p.authorizeUrl,
+    redirect_uri: p.redirectUri,
+    question: p.question,
+    choices: p.choices,
+    connection: p.connection ? present(p.connection) : null,
+    error: p.error,
+    messages: p.messages,
+    expires_at: formatInstant(p.expiresAt),
+  });
+
+  return new Hono<AppEnv>()
+    .get('/', rateClass('account'), (c) => c.json({ data: store.connections.listForUser(c.get('user').id).map(present) }, 200))
+    .post('/sandbox', rateClass('account'), async (c) => {
+      const body = await readJsonObject(c);
+      if (typeof body.platform !== 'string') throw invalid([{ path: 'platform', message: `required: one of ${PLATFORMS.join(', ')}` }]);
+      const platform = platformOf(body.platform);
+      const userId = c.get('user').id;
+      const saved = await store.commits.durable(() => saveSandboxConnection(store.connections, userId, platform, clock.now()));
+      return c.json(present(saved), 201);
+    })
+    .delete('/:id', rateClass('account'), async (c) => {
+      const id = c.req.param('id');
+      const found = store.connections.getById(id);
+      if (!found || found.userId !== c.get('user').id) throw new ApiError('not_found', `no connection ${id}`);
+      await store.commits.durable(() => store.connections.removeById(id));
+      return c.body(null, 204);
+    })
+    .get('/pending/:id', rateClass('account'), (c) => {
+      const pending = connects.get(c.get('user').id, c.req.param('id'));
+      if (!pending) throw new ApiError('not_found', `no connect in progress ${c.req.param('id')} (they last 10 minutes)`);
+      return c.json(presentPending(pending), 200);
+    })
+    .post('/pending/:id/choose', rateClass('account'), async (c) => {
+      const body = await readJsonObject(c);
+      const choice = typeof body.page_id === 'string' ? body.page_id : typeof body.choice === 'string' ? body.choice : null;
+      if (choice === null) throw invalid([{ path: 'page_id', message: 'required: the id of one of the choices' }]);
+      const answer = await connects.choose(c.get('user').id, c.req.param('id'), choice);
+      if (answer === null) throw new ApiError('not_found', `no connect in progress ${c.req.param('id')} (they last 10 minutes)`);
+      if (answer === false) throw new ApiError('conflict', `${choice} is not among this connect's choices, or it asks none now`);
+      return c.json(presentPending(answer), 200);
+    })
+    .post('/:platform/authorize', rateClass('account'), async (c) => {
+      const platform = platformOf(c.req.param('platform'));
+      const body = await readJsonObject(c, { allowEmpty: true });
+      const details = Object.keys(body)
+        .filter((k) => !(AUTHORIZE_FIELDS as readonly string[]).includes(k))
+        .map((k) => ({ path: k, message: 'unknown field' }));
+      for (const k of ['client_id', 'client_secret', 'login', 'privacy_level'] as const) {
+        const v = body[k];
+        if (v !== undefined && (typeof v !== 'string' || v.length > 500)) details.push({ path: k, message: 'must be a string' });
+      }
+      if (body.login !== undefined && body.login !== 'instagram' && body.login !== 'facebook') details.push({ path: 'login', message: 'instagram or facebook' });
+      if (body.audited !== undefined && typeof body.audited !== 'boolean') details.push({ path: 'audited', message: 'must be true or false' });
+      if (typeof body.client_id !== 'string' || body.client_id.trim() === '') details.push({ path: 'client_id', message: "required: your app's id (client id, client key)" });
+      if (details.length > 0) throw invalid(details);
+      const str = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).trim() : undefined);
+      const options = {
+        userId: c.get('user').id,
+        appId: str('client_id'),
+        clientId: str('client_id'),
+        appSecret: str('client_secret') ?? '',
+        clientSecret: str('client_secret') ?? '',
+        redirectUri: `${ownBaseUrl(c, config)}${CONNECT_CALLBACK_PATH}`,
+        // X: the browser flow (OAuth 2.0); pasted OAuth 1.0a tokens are for `socialpub connect`.
+        auth: 'oauth2',
+        ...(str('login') ? { login: str('login') as 'instagram' | 'facebook' } : {}),
+        ...(body.audited !== undefined ? { audited: body.audited } : {}),
+        ...(str('privacy_level') ? { privacyLevel: str('privacy_level') } : {}),
+      };
+      let pending: PendingConnect;
+      try {
+        pending = await connects.start(options.userId, platform, options, options.redirectUri);
+      } catch (e) {
+        if (e instanceof ConnectError) throw new ApiError('invalid_request', e.message);
+        throw e;
+      }
+      if (pending.status === 'failed') throw new ApiError('invalid_request', pending.error ?? `the ${platform} connect failed`);
+      return c.json({ ...presentPending(pending), pending_id: pending.id }, 200);
+    });
+}

@@ -1,0 +1,160 @@
+import { formatInstant } from '@socialpub/core';
+import { Hono, type Context } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import type { RateLimitConfig } from '../../config';
+import type { ReviewLink, ReviewLinkLookup } from '../../store/review-links';
+import type { RouteDeps } from '../deps';
+import type { AppEnv } from '../env';
+import { rateClass } from '../middleware/rate-limit';
+import { ApiError, invalid } from '../errors';
+import { readJsonObject } from '../json-body';
+import { rateLimitedError } from '../middleware/rate-limit';
+import { ownBaseUrl } from './connections';
+
+export const DEFAULT_REVIEW_LINK_HOURS = 72;
+export const MAX_REVIEW_LINK_HOURS = 30 * 24;
+export const MAX_REVIEW_LINK_JOBS = 100;
+export const MAX_REVIEW_COMMENT = 2000;
+const JOB_ID = /^job_[0-9a-z]{1,64}$/;
+
+/** The path of a review link's page: the token is the link's only secret, shown once. */
+export const reviewLinkUrl = (base: string, token: string) => `${base}/r/${token}`;
+
+const presentLink = (l: ReviewLink, now: number) => ({
+  id: l.id,
+  job_ids: l.jobIds,
+  created_at: formatInstant(l.createdAt),
+  expires_at: formatInstant(l.expiresAt),
+  revoked_at: l.revokedAt === null ? null : formatInstant(l.revokedAt),
+  status: l.revokedAt !== null ? 'revoked' : now >= l.expiresAt ? 'expired' : 'active',
+});
+
+/**
+ * Review links (extension): a link for one post or several that a person without an
+ * account opens to approve or reject each with a comment. The owner creates, lists and
+ * revokes them here (Bearer or dashboard session); the token is in the create answer's
+ * url only, and stored as its sha256.
+ */
+export function reviewLinksRoutes({ store, clock, config }: Pick<RouteDeps, 'store' | 'clock' | 'config'>) {
+  return new Hono<AppEnv>()
+    .post('/', rateClass('account'), async (c) => {
+      const user = c.get('user');
+      const body = await readJsonObject(c);
+      const details = Object.keys(body)
+        .filter((k) => k !== 'job_ids' && k !== 'expires_in_hours')
+        .map((k) => ({ path: k, message: 'unknown field' }));
+      const ids = body.job_ids;
+      if (!Array.isArray(ids) || ids.length === 0 || ids.length > MAX_REVIEW_LINK_JOBS) {
+        details.push({ path: 'job_ids', message: `a list of 1 to ${MAX_REVIEW_LINK_JOBS} job ids` });
+      } else {
+        ids.forEach((id, i) => {
+          if (typeof id !== 'string' || !JOB_ID.test(id)) details.push({ path: `job_ids.${i}`, message: 'not a job id (job_…)' });
+        });
+      }
+      const hours = body.expires_in_hours ?? DEFAULT_REVIEW_LINK_HOURS;
+      if (typeof hours !== 'number' || !Number.isFinite(hours) || hours <= 0 || hours > MAX_REVIEW_LINK_HOURS) {
+        details.push({ path: 'expires_in_hours', message: `a number of hours above 0, at most ${MAX_REVIEW_LINK_HOURS} (30 days)` });
+      }
+      if (details.length > 0) throw invalid(details);
+      const jobIds = [...new Set(ids as string[])];
+      for (const id of jobIds) {
+        const job = store.jobs.get(id);
+        if (!job) throw new ApiError('not_found', `no job ${id}`);
+        if (job.userId !== user.id) throw new ApiError('forbidden', `job ${id} belongs to another user`);
+      }
+      const now = clock.now();
+      const { token, link } = await store.commits.durable(() => store.reviewLinks.create(user.id, jobIds, now, now + Math.round((hours as number) * 3_600_000)));
+      return c.json({ ...presentLink(link, now), url: reviewLinkUrl(ownBaseUrl(c, config), token) }, 201);
+    })
+    .get('/', rateClass('account'), (c) => {
+      const now = clock.now();
+      return c.json({ data: store.reviewLinks.list(c.get('user').id).map((l) => presentLink(l, now)) }, 200);
+    })
+    .delete('/:id', rateClass('account'), async (c) => {
+      const link = store.reviewLinks.get(c.req.param('id'));
+      if (!link || link.userId !== c.get('user').id) throw new ApiError('not_found', `no review link ${c.req.param('id')}`);
+      if (link.revokedAt === null) await store.commits.durable(() => store.reviewLinks.revoke(link.id, clock.now()));
+      return c.body(null, 204);
+    });
+}
+
+export interface PublicReviewDeps extends Pick<RouteDeps, 'store' | 'clock' | 'jobs'> {
+  limits: RateLimitConfig;
+  /** The client address, for the failed-attempt limit (shared with bad API keys). */
+  address: (c: Context) => string;
+}
+
+const REFUSED: Record<Exclude<ReviewLinkLookup, { ok: true }>['reason'], { code: 'not_found' | 'gone'; message: string }> = {
+  unknown: { code: 'not_found', message: 'no such review link' },
+  expired: { code: 'gone', message: 'this review link has expired' },
+  revoked: { code: 'gone', message: 'this review link was revoked' },
+};
+
+/**
+ * The public side of a review link (token in the path, no key, no cookie): read the
+ * link's posts and decisions, and approve or reject one of those posts with a comment.
+ * Nothing else: every other job, endpoint and field stays out of reach. Unknown tokens
+ * count against the address's failed-authentication limit, as bad keys do.
+ */
+export function publicReviewRoutes({ store, clock, jobs, limits, address }: PublicReviewDeps) {
+  const open = (c: Context): ReviewLink => {
+    const now = clock.now();
+    const addr = address(c);
+    const failures = limits.classes.auth_failure;
+    if (limits.enabled) {
+      const seen = store.rateWindows.peek(addr, 'auth_failure', failures.windowMs, now);
+      if (seen.count >= failures.limit) throw rateLimitedError('too many failed authentications from this address', seen.resetAt, now, failures.limit);
+    }
+    const found = store.reviewLinks.open(c.req.param('token') ?? '', now);
+    if (found.ok) return found.link;
+    if (limits.enabled && found.reason === 'unknown') store.commits.relaxed(() => store.rateWindows.take(addr, 'auth_failure', Number.MAX_SAFE_INTEGER, failures.windowMs, now));
+    const refusal = REFUSED[found.reason];
+    throw new ApiError(refusal.code, refusal.message);
+  };
+  const ownerOf = (link: ReviewLink) => {
+    const owner = store.users.get(link.userId);
+    if (!owner) throw new ApiError('not_found', 'no such review link');
+    return owner;
+  };
+  const limitBody = bodyLimit({
+    maxSize: 16 * 1024,
+    onError: () => {
+      throw new ApiError('payload_too_large', 'a decision body is at most 16 KB');
+    },
+  });
+  return new Hono<AppEnv>()
+    .get('/:token', (c) => {
+      c.header('Cache-Control', 'no-store');
+      c.header('X-Robots-Tag', 'noindex, nofollow');
+      const link = open(c);
+      const owner = ownerOf(link);
+      const posts = link.jobIds.flatMap((id) => {
+        const job = store.jobs.get(id);
+        return job && job.userId === owner.id ? [jobs.get(owner, id)] : [];
+      });
+      const decisions = store.reviewLinks.decisions(link.id).map((d) => ({ job_id: d.jobId, decision: d.decision, comment: d.comment, decided_at: formatInstant(d.decidedAt) }));
+      return c.json({ expires_at: formatInstant(link.expiresAt), posts, decisions }, 200);
+    })
+    .post('/:token/decisions', limitBody, async (c) => {
+      c.header('Cache-Control', 'no-store');
+      const link = open(c);
+      const body = await readJsonObject(c);
+      const details = Object.keys(body)
+        .filter((k) => k !== 'job_id' && k !== 'decision' && k !== 'comment')
+        .map((k) => ({ path: k, message: 'unknown field' }));
+      if (typeof body.job_id !== 'string') details.push({ path: 'job_id', message: 'required: one of the link’s job ids' });
+      if (body.decision !== 'approve' && body.decision !== 'reject') details.push({ path: 'decision', message: 'approve or reject' });
+      if (body.comment !== undefined && body.comment !== null && (typeof body.comment !== 'string' || body.comment.length > MAX_REVIEW_COMMENT)) {
+        details.push({ path: 'comment', message: `a string of at most ${MAX_REVIEW_COMMENT} characters` });
+      }
+      if (details.length > 0) throw invalid(details);
+      const jobId = body.job_id as string;
+      // Only the link's own posts: any other id is as unknown here as it is to a stranger.
+      if (!link.jobIds.includes(jobId)) throw new ApiError('not_found', `${jobId} is not one of this review link's posts`);
+      const comment = typeof body.comment === 'string' && body.comment.trim() !== '' ? body.comment.trim() : null;
+      const owner = ownerOf(link);
+      const opts = { reviewLink: { id: link.id, comment } };
+      const change = body.decision === 'approve' ? await jobs.approve(owner, jobId, opts) : await jobs.reject(owner, jobId, opts);
+      return c.json({ success: true, ...change }, 200);
+    });
+}

@@ -1,0 +1,27 @@
+import { Hono } from 'hono';
+import type { SandboxDeps, Simulator } from '../../platform-module';
+import { sandboxPostRemoval, sandboxPostSink } from '../../shared/sim/sandbox-post-sink';
+import { simState } from '../../shared/sim/sim-state';
+import { BSKY_HOST, VIDEO_HOST } from '../pds-access';
+import { createBlueskySimulator } from './simulator';
+
+/**
+ * The Bluesky simulator as the daemon serves it (`/sandbox/bsky.social/xrpc/...`,
+ * `/sandbox/video.bsky.app/xrpc/...`, and each host at its own loopback origin); state in
+ * SQLite, a record and its sandbox_posts row written in one transaction; videos take 2 s.
+ */
+export function blueskySandbox(deps: SandboxDeps): Simulator {
+  const db = deps.db;
+  const sim = createBlueskySimulator({
+    clock: deps.clock,
+    onPost: sandboxPostSink(db),
+    onRemove: sandboxPostRemoval(db),
+    state: simState(db, 'bluesky'),
+    processingMs: 2_000,
+    ...(db ? { atomically: (write: () => void) => db.transaction(write)() } : {}),
+  });
+  const app = new Hono();
+  app.route(`/${BSKY_HOST}`, sim.pds);
+  app.route(`/${VIDEO_HOST}`, sim.video);
+  return { hosts: [BSKY_HOST, VIDEO_HOST], app };
+}
