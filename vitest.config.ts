@@ -17,6 +17,9 @@ export default defineConfig({
     alias: {
       // The SDK's workspace-only entry (the CLI's client, docs/architecture.md "Start-up"); before the package's own.
       '@socialpub/sdk/client': fileURLToPath(new URL('./packages/sdk/src/light-client.ts', import.meta.url)),
+      // Subpaths of core (the dashboard's light imports; twitter-text kept out of its index); before the package's own.
+      '@socialpub/core/caption-length': fileURLToPath(new URL('./packages/core/src/caption-length.ts', import.meta.url)),
+      '@socialpub/core/platforms': fileURLToPath(new URL('./packages/core/src/platforms.ts', import.meta.url)),
       '@socialpub/core': src('core'),
       '@socialpub/daemon': src('daemon'),
       '@socialpub/sdk': src('sdk'),

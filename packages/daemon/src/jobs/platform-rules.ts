@@ -1,6 +1,6 @@
 import { PLATFORM_INFO, type CaptionCounting, type ContentType, type ErrorDetail, type Platform } from '@socialpub/core';
 import type { PlatformAdapter, ValidationMedia } from '../platforms/adapter';
-import { captionLength } from './caption-length';
+import { HASHTAG, LINK, MENTION, captionLength } from './caption-length';
 
 export interface TargetRuleInput {
   platform: Platform;
@@ -16,10 +16,6 @@ export interface TargetRuleInput {
   /** The meta of the user's connection to the platform (per-account limits: see PlatformAdapter.infoFor); absent when unknown. */
   connectionMeta?: Record<string, unknown> | null;
 }
-
-const HASHTAG = /(?:^|[^\p{L}\p{N}_&])#[\p{L}\p{N}_]+/gu;
-const MENTION = /(?:^|[^\p{L}\p{N}_])@[A-Za-z0-9_.]+/gu;
-const LINK = /\bhttps?:\/\/[^\s]+/gi;
 
 const count = (text: string, re: RegExp) => text.match(re)?.length ?? 0;
 

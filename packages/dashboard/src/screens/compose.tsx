@@ -1,0 +1,474 @@
+import { PLATFORM_INFO, type Platform } from '@socialpub/core/platforms';
+import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
+import { FeedbackLine, type Feedback } from '../components/notice';
+import { PlatformPreview } from '../components/preview';
+import { call, get, message, post as postJson, upload } from '../lib/api';
+import { takeDraft } from '../lib/draft';
+import { useApp } from '../lib/session';
+import { toApiWall, wallTime } from '../lib/time';
+import type { MediaStatus, MediaUploadResponse, PlatformEntry, PublishRequestInput, PublishResult, TiktokCreatorInfo, ValidateResult } from '../lib/types';
+
+type When = 'now' | 'at' | 'queue' | 'repeat';
+
+interface MediaItem {
+  key: string;
+  name: string;
+  url: string | null;
+  kind: 'image' | 'video' | null;
+  progress: number;
+  error: string | null;
+}
+
+interface JsonProp {
+  type?: string | string[];
+  enum?: unknown[];
+  description?: string;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** Compose: the publish request with what it can carry, checked live by /content/validate. */
+export function ComposeScreen() {
+  const { platforms: entries, connected, zone, navigate } = useApp();
+  const [draft] = useState(takeDraft);
+  const [chosen, setChosen] = useState<Platform[]>(() => (draft?.platforms.filter((p) => connected.includes(p as Platform)) ?? []) as Platform[]);
+  const [caption, setCaption] = useState(draft?.caption ?? '');
+  const [own, setOwn] = useState<Partial<Record<Platform, string>>>(draft?.platform_captions ?? {});
+  const [types, setTypes] = useState<Partial<Record<Platform, string[]>>>({});
+  const [options, setOptions] = useState<Partial<Record<Platform, Record<string, unknown>>>>({});
+  const [extra, setExtra] = useState<Partial<Record<Platform, string>>>({});
+  const [when, setWhen] = useState<When>('at');
+  const [at, setAt] = useState(() => wallTime(new Date(Date.now() + 3_600_000).toISOString(), zone));
+  const [freq, setFreq] = useState('WEEKLY');
+  const [count, setCount] = useState(4);
+  const [approval, setApproval] = useState(false);
+  const [media, setMedia] = useState<MediaItem[]>(() => (draft?.media_urls ?? []).map((url, i) => ({ key: `draft-${i}`, name: url.split('/').pop() ?? url, url, kind: null, progress: 1, error: null })));
+  const [link, setLink] = useState('');
+  const [check, setCheck] = useState<ValidateResult | null>(null);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [sending, setSending] = useState(false);
+  const [dragging, setDragging] = useState(false);
+  const mediaUrls = media.filter((m) => m.url).map((m) => m.url!);
+  const kinds = Object.fromEntries(media.filter((m) => m.url && m.kind).map((m) => [m.url!, m.kind!]));
+
+  const optionsFor = (p: Platform): Record<string, unknown> | undefined => {
+    let merged: Record<string, unknown> = { ...(options[p] ?? {}) };
+    const text = extra[p]?.trim();
+    if (text) {
+      try {
+        merged = { ...merged, ...(JSON.parse(text) as Record<string, unknown>) };
+      } catch {
+        // shown as a problem below; the simple fields still apply
+      }
+    }
+    return Object.keys(merged).length ? merged : undefined;
+  };
+
+  const request = useMemo((): PublishRequestInput | null => {
+    if (!chosen.length) return null;
+    const body: Record<string, unknown> = { caption, platforms: chosen, timezone: zone };
+    const pc = Object.fromEntries(chosen.filter((p) => own[p]?.trim()).map((p) => [p, own[p]]));
+    if (Object.keys(pc).length) body.platform_captions = pc;
+    const pt = Object.fromEntries(chosen.filter((p) => types[p]?.length).map((p) => [p, types[p]]));
+    if (Object.keys(pt).length) body.platform_types = pt;
+    if (mediaUrls.length) body.media_urls = mediaUrls;
+    const po = Object.fromEntries(chosen.map((p) => [p, optionsFor(p)]).filter(([, o]) => o));
+    if (Object.keys(po).length) body.platform_options = po;
+    if (approval) body.require_approval = true;
+    if (when === 'now') body.publish_now = true;
+    else if (when === 'queue') body.queue = true;
+    else body.scheduled_for = toApiWall(at);
+    if (when === 'repeat') body.recurrence = { rrule: `FREQ=${freq}`, count };
+    return body as PublishRequestInput;
+  }, [chosen, caption, own, types, options, extra, when, at, freq, count, approval, media, zone]);
+
+  // Live validation, the same checks as publishing (debounced).
+  useEffect(() => {
+    if (!request || !caption.trim()) {
+      setCheck(null);
+      return;
+    }
+    const t = setTimeout(() => {
+      postJson<ValidateResult>('/content/validate', request)
+        .then(setCheck)
+        .catch((e: unknown) => setFeedback({ kind: 'error', text: message(e) }));
+    }, 400);
+    return () => clearTimeout(t);
+  }, [request]);
+
+  const addFiles = async (files: FileList | File[]) => {
+    for (const file of [...files]) {
+      const key = `${file.name}-${Math.random().toString(36).slice(2)}`;
+      setMedia((m) => [...m, { key, name: file.name, url: null, kind: null, progress: 0, error: null }]);
+      const update = (u: Partial<MediaItem>) => setMedia((m) => m.map((x) => (x.key === key ? { ...x, ...u } : x)));
+      try {
+        const res = await upload<MediaUploadResponse>(file, (f) => update({ progress: f }));
+        const f = res.files[0];
+        update({ url: f?.prepared_url ?? null, kind: (f?.type as 'image' | 'video') ?? null, progress: 1 });
+      } catch (e) {
+        update({ error: message(e) });
+      }
+    }
+  };
+
+  const addLink = async () => {
+    const url = link.trim();
+    if (!url) return;
+    setLink('');
+    const key = `link-${Math.random().toString(36).slice(2)}`;
+    setMedia((m) => [...m, { key, name: url, url: null, kind: null, progress: 0, error: null }]);
+    const update = (u: Partial<MediaItem>) => setMedia((m) => m.map((x) => (x.key === key ? { ...x, ...u } : x)));
+    try {
+      const task = await postJson<{ task_id: string }>('/media/prepare', { urls: [url] });
+      for (;;) {
+        const st = await get<MediaStatus>(`/media/status/${encodeURIComponent(task.task_id)}`);
+        const s = st as MediaStatus & { files?: { prepared_url: string; type: string }[]; failed?: { error: { message: string } }[]; error?: { message: string } };
+        if (s.status === 'completed' && s.files?.[0]) {
+          update({ url: s.files[0].prepared_url, kind: s.files[0].type as 'image' | 'video', progress: 1 });
+          return;
+        }
+        if (s.status !== 'processing') {
+          update({ error: s.failed?.[0]?.error.message ?? s.error?.message ?? 'the link could not be prepared' });
+          return;
+        }
+        update({ progress: 0.5 });
+        await new Promise((r) => setTimeout(r, 1000));
+      }
+    } catch (e) {
+      update({ error: message(e) });
+    }
+  };
+
+  const submit = async (e: Event) => {
+    e.preventDefault();
+    if (!request) return;
+    setSending(true);
+    setFeedback(null);
+    try {
+      const res = await call<PublishResult>('POST', '/content/publish', request, { headers: { 'Idempotency-Key': crypto.randomUUID() } });
+      setFeedback({ kind: 'ok', text: `${res.message} (${res.job_id})` });
+    } catch (err) {
+      setFeedback({ kind: 'error', text: message(err) });
+    } finally {
+      setSending(false);
+    }
+  };
+
+  const notConnected = entries.filter((e) => !connected.includes(e.platform as Platform));
+  const fileInput = useRef<HTMLInputElement>(null);
+  const verb = when === 'now' ? 'Publish' : 'Schedule';
+
+  return (
+    <section aria-labelledby="compose-h">
+      <h1 id="compose-h">Compose</h1>
+      <form onSubmit={(e) => void submit(e)} class="compose">
+        <fieldset>
+          <legend>Platforms</legend>
+          {connected.length === 0 && <p>No platform is connected yet.</p>}
+          {connected.map((p) => (
+            <label key={p}>
+              <input
+                type="checkbox"
+                checked={chosen.includes(p)}
+                onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, p] : chosen.filter((x) => x !== p))}
+              />{' '}
+              {p}
+            </label>
+          ))}
+          {notConnected.length > 0 && (
+            <p class="muted">
+              Not connected: {notConnected.map((e) => e.platform).join(', ')}.{' '}
+              <a href="/connections" onClick={(e) => {
+                e.preventDefault();
+                navigate('/connections');
+              }}>
+                Connect
+              </a>
+            </p>
+          )}
+        </fieldset>
+
+        <label class="column">
+          Caption
+          <textarea rows={5} value={caption} onInput={(e) => setCaption(e.currentTarget.value)} required />
+        </label>
+
+        {chosen.map((p) => (
+          <PlatformFields
+            key={p}
+            platform={p}
+            entry={entries.find((e) => e.platform === p)}
+            caption={own[p] ?? ''}
+            onCaption={(v) => setOwn({ ...own, [p]: v })}
+            types={types[p] ?? []}
+            onTypes={(v) => setTypes({ ...types, [p]: v })}
+            options={options[p] ?? {}}
+            onOptions={(v) => setOptions({ ...options, [p]: v })}
+            extra={extra[p] ?? ''}
+            onExtra={(v) => setExtra({ ...extra, [p]: v })}
+          />
+        ))}
+
+        <fieldset>
+          <legend>Media</legend>
+          <div
+            class={dragging ? 'dropzone dropzone-active' : 'dropzone'}
+            onDragOver={(e) => {
+              e.preventDefault();
+              setDragging(true);
+            }}
+            onDragLeave={() => setDragging(false)}
+            onDrop={(e) => {
+              e.preventDefault();
+              setDragging(false);
+              if (e.dataTransfer?.files.length) void addFiles(e.dataTransfer.files);
+            }}
+          >
+            <p>Drop images or videos here, or</p>
+            <label>
+              Upload media <input ref={fileInput} type="file" multiple accept="image/*,video/*" onChange={(e) => e.currentTarget.files && void addFiles(e.currentTarget.files)} />
+            </label>
+          </div>
+          <div class="row">
+            <label>
+              Media link <input type="url" value={link} onInput={(e) => setLink(e.currentTarget.value)} placeholder="https://…" />
+            </label>
+            <button type="button" onClick={() => void addLink()}>
+              Add link
+            </button>
+          </div>
+          <ul class="plain">
+            {media.map((m) => (
+              <li key={m.key}>
+                <span class="caption-text">{m.name}</span>{' '}
+                {m.error ? (
+                  <span class="notice-error" role="alert">
+                    {m.error}
+                  </span>
+                ) : (
+                  <progress max={1} value={m.progress} aria-label={`${m.name} progress`} />
+                )}
+                {m.url && <span class="muted"> ready</span>}{' '}
+                <button type="button" onClick={() => setMedia(media.filter((x) => x.key !== m.key))}>
+                  Remove {m.name}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </fieldset>
+
+        <fieldset>
+          <legend>When</legend>
+          {(
+            [
+              ['now', 'Now'],
+              ['at', 'At a time'],
+              ['queue', 'Next queue slot'],
+              ['repeat', 'Repeat'],
+            ] as const
+          ).map(([v, l]) => (
+            <label key={v}>
+              <input type="radio" name="when" value={v} checked={when === v} onChange={() => setWhen(v)} /> {l}
+            </label>
+          ))}
+          {(when === 'at' || when === 'repeat') && (
+            <label>
+              Time ({zone}) <input type="datetime-local" value={at} required onInput={(e) => setAt(e.currentTarget.value)} />
+            </label>
+          )}
+          {when === 'repeat' && (
+            <>
+              <label>
+                Every{' '}
+                <select value={freq} onChange={(e) => setFreq(e.currentTarget.value)}>
+                  <option value="DAILY">day</option>
+                  <option value="WEEKLY">week</option>
+                  <option value="MONTHLY">month</option>
+                </select>
+              </label>
+              <label>
+                Times <input type="number" min={1} max={500} value={count} onInput={(e) => setCount(Number(e.currentTarget.value))} />
+              </label>
+            </>
+          )}
+          <label>
+            <input type="checkbox" checked={approval} onChange={(e) => setApproval(e.currentTarget.checked)} /> Hold for approval
+          </label>
+        </fieldset>
+
+        {check && (
+          <section aria-label="Checks" class={check.valid ? 'checks ok' : 'checks bad'} role="status">
+            {check.valid ? <p>Ready: {check.targets.length} target{check.targets.length === 1 ? '' : 's'}.</p> : <p>Not ready yet:</p>}
+            <ul>
+              {(check.errors ?? []).map((e, i) => (
+                <li key={i}>
+                  {e.path ? `${e.path}: ` : ''}
+                  {e.message}
+                </li>
+              ))}
+              {(check.warnings ?? []).map((w, i) => (
+                <li key={`w${i}`}>warning: {w.message}</li>
+              ))}
+            </ul>
+          </section>
+        )}
+        <FeedbackLine value={feedback} />
+        <button type="submit" class="primary" disabled={!request || sending}>
+          {verb}
+        </button>
+      </form>
+
+      {chosen.length > 0 && (
+        <section aria-labelledby="prev-h">
+          <h2 id="prev-h">Previews</h2>
+          <div class="previews">
+            {chosen.map((p) => (
+              <PlatformPreview key={p} platform={p} types={types[p] ?? []} caption={own[p]?.trim() ? own[p]! : caption} media={mediaUrls} kinds={kinds} options={optionsFor(p) ?? null} />
+            ))}
+          </div>
+        </section>
+      )}
+    </section>
+  );
+}
+
+interface FieldsProps {
+  platform: Platform;
+  entry: PlatformEntry | undefined;
+  caption: string;
+  onCaption(v: string): void;
+  types: string[];
+  onTypes(v: string[]): void;
+  options: Record<string, unknown>;
+  onOptions(v: Record<string, unknown>): void;
+  extra: string;
+  onExtra(v: string): void;
+}
+
+/** One platform's own caption, content types and options (simple fields from its JSON Schema). */
+function PlatformFields(props: FieldsProps) {
+  const { platform, entry } = props;
+  const info = PLATFORM_INFO[platform];
+  // TikTok: offer exactly the privacy levels the creator has now (creator info), as TikTok requires.
+  const [creator, setCreator] = useState<TiktokCreatorInfo | null>(null);
+  const [creatorError, setCreatorError] = useState('');
+  useEffect(() => {
+    if (platform !== 'tiktok') return;
+    get<{ creator_info: TiktokCreatorInfo }>('/platforms/tiktok/creator-info')
+      .then((r) => setCreator(r.creator_info))
+      .catch((e: unknown) => setCreatorError(message(e)));
+  }, [platform]);
+  const schema = (entry?.options ?? null) as { properties?: Record<string, JsonProp> } | null;
+  const simple = Object.entries(schema?.properties ?? {}).filter(([, s]) => {
+    const t = Array.isArray(s.type) ? s.type[0] : s.type;
+    return t === 'string' || t === 'boolean' || t === 'integer' || t === 'number';
+  });
+  let extraError = '';
+  if (props.extra.trim()) {
+    try {
+      const v: unknown = JSON.parse(props.extra);
+      if (!v || typeof v !== 'object' || Array.isArray(v)) extraError = 'must be a JSON object';
+    } catch (e) {
+      extraError = (e as Error).message;
+    }
+  }
+  const set = (k: string, v: unknown) => {
+    const n = { ...props.options };
+    if (v === undefined || v === '') delete n[k];
+    else n[k] = v;
+    props.onOptions(n);
+  };
+  return (
+    <fieldset class="platform-fields">
+      <legend>{platform}</legend>
+      <label class="column">
+        Caption for {platform} (empty: the caption above)
+        <textarea rows={3} value={props.caption} onInput={(e) => props.onCaption(e.currentTarget.value)} />
+      </label>
+      <div role="group" aria-label={`${platform} content types`}>
+        {info.types.map((t) => (
+          <label key={t}>
+            <input
+              type="checkbox"
+              checked={props.types.length ? props.types.includes(t) : t === info.defaultType}
+              onChange={(e) => {
+                const base = props.types.length ? props.types : [info.defaultType];
+                props.onTypes(e.currentTarget.checked ? [...new Set([...base, t])] : base.filter((x) => x !== t));
+              }}
+            />{' '}
+            {platform} {t}
+          </label>
+        ))}
+      </div>
+      {creator && (
+        <p class="muted">
+          TikTok account {creator.creator_nickname ?? creator.creator_username ?? ''}: privacy {creator.privacy_level_options.join(', ')}
+          {creator.max_video_post_duration_sec ? `; videos up to ${creator.max_video_post_duration_sec} s` : ''}
+          {creator.comment_disabled ? '; comments off' : ''}
+          {creator.duet_disabled ? '; duets off' : ''}
+          {creator.stitch_disabled ? '; stitches off' : ''}.
+        </p>
+      )}
+      {creatorError && <p class="notice-error">TikTok creator info: {creatorError}</p>}
+      {simple.length > 0 && (
+        <details>
+          <summary>{platform} options</summary>
+          {simple.map(([name, s]) => {
+            const t = Array.isArray(s.type) ? s.type[0] : s.type;
+            const label = `${platform} ${name.replace(/_/g, ' ')}`;
+            const value = props.options[name];
+            const allowed = platform === 'tiktok' && name === 'privacy_level' && creator ? s.enum?.filter((v) => creator.privacy_level_options.includes(String(v))) : s.enum;
+            if (allowed) {
+              return (
+                <label key={name}>
+                  {label}{' '}
+                  <select value={value === undefined ? '' : String(value)} onChange={(e) => set(name, e.currentTarget.value || undefined)}>
+                    <option value="">(default)</option>
+                    {allowed.map((v) => (
+                      <option key={String(v)} value={String(v)}>
+                        {String(v)}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              );
+            }
+            if (t === 'boolean') {
+              return (
+                <label key={name}>
+                  {label}{' '}
+                  <select value={value === undefined ? '' : value ? 'yes' : 'no'} onChange={(e) => set(name, e.currentTarget.value === '' ? undefined : e.currentTarget.value === 'yes')}>
+                    <option value="">(default)</option>
+                    <option value="yes">yes</option>
+                    <option value="no">no</option>
+                  </select>
+                </label>
+              );
+            }
+            if (t === 'integer' || t === 'number') {
+              return (
+                <label key={name}>
+                  {label} <input type="number" value={value === undefined ? '' : String(value)} onInput={(e) => set(name, e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))} />
+                </label>
+              );
+            }
+            return (
+              <label key={name}>
+                {label} <input type="text" value={value === undefined ? '' : String(value)} onInput={(e) => set(name, e.currentTarget.value)} />
+              </label>
+            );
+          })}
+          <label class="column">
+            More {platform} options (JSON: lists and objects such as tags, poll, user tags)
+            <textarea rows={2} value={props.extra} onInput={(e) => props.onExtra(e.currentTarget.value)} />
+          </label>
+          {extraError && (
+            <p class="notice-error" role="alert">
+              {platform} options JSON: {extraError}
+            </p>
+          )}
+        </details>
+      )}
+    </fieldset>
+  );
+}

@@ -1,0 +1,205 @@
+import { PLATFORMS } from '@socialpub/core/platforms';
+import { useEffect, useState } from 'preact/hooks';
+import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
+import { del, get, message, post as postJson } from '../lib/api';
+import { useLiveVersion } from '../lib/live';
+import { useApp } from '../lib/session';
+import { formatInZone } from '../lib/time';
+import type { Connection, PendingConnection } from '../lib/types';
+
+/** Connections: list with status, connect (sandbox or live through the authorize flow), reconnect, remove. */
+export function ConnectionsScreen() {
+  const { zone, reloadContext } = useApp();
+  const live = useLiveVersion();
+  const [list, setList] = useState<Connection[] | null>(null);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [sandbox, setSandbox] = useState<string>(PLATFORMS[0]);
+  const [pending, setPending] = useState<PendingConnection | null>(null);
+
+  const load = async () => {
+    try {
+      setList((await get<{ data: Connection[] }>('/connections')).data);
+    } catch (e) {
+      setFeedback({ kind: 'error', text: message(e) });
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, [live]);
+  // Back from a platform's consent page: the pending connect says what happened or asks a choice.
+  useEffect(() => {
+    const id = new URLSearchParams(location.search).get('pending');
+    if (!id) return;
+    get<PendingConnection>(`/connections/pending/${encodeURIComponent(id)}`)
+      .then(async (p) => {
+        setPending(p);
+        if (p.status === 'connected') {
+          await load();
+          await reloadContext();
+        }
+      })
+      .catch((e: unknown) => setFeedback({ kind: 'error', text: message(e) }));
+  }, []);
+
+  const run = async (fn: () => Promise<string>) => {
+    try {
+      setFeedback({ kind: 'ok', text: await fn() });
+      await load();
+      await reloadContext();
+    } catch (e) {
+      setFeedback({ kind: 'error', text: message(e) });
+    }
+  };
+
+  return (
+    <section aria-labelledby="conn-h">
+      <h1 id="conn-h">Connections</h1>
+      <FeedbackLine value={feedback} />
+      {pending && <PendingPanel pending={pending} onChosen={(p) => {
+        setPending(p);
+        void load();
+        void reloadContext();
+      }} />}
+      {list?.length === 0 && <p class="empty">Nothing is connected yet.</p>}
+      <ul class="plain connections">
+        {list?.map((c) => (
+          <li key={c.id} class="card">
+            <strong>{c.platform}</strong> <span class="caption-text">{c.account_name ?? c.account_id ?? ''}</span>
+            {c.page_name ? <span class="caption-text"> · page {c.page_name}</span> : null} <StatusBadge status={c.status} /> {c.sandbox ? <span class="badge">sandbox</span> : null}{' '}
+            <span class="muted">since {formatInZone(c.created_at, zone)}</span>
+            {c.status_reason && <p class="caption-text">{c.status_reason}</p>}
+            {c.paused && (
+              <p class="caption-text">
+                Paused until {formatInZone(c.paused.until, zone)}: {c.paused.reason}
+              </p>
+            )}
+            <div class="actions">
+              <button type="button" class="danger" onClick={() => void run(async () => {
+                await del(`/connections/${encodeURIComponent(c.id)}`);
+                return `Removed the ${c.platform} connection`;
+              })}>
+                Remove {c.platform}
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+      <form class="card" onSubmit={(e) => {
+        e.preventDefault();
+        void run(async () => {
+          const c = await postJson<Connection>('/connections/sandbox', { platform: sandbox });
+          return `Connected ${c.platform} (sandbox)`;
+        });
+      }}>
+        <h2>Sandbox account</h2>
+        <p class="muted">The daemon's own simulator of the platform: posts go nowhere real, and show in the sandbox.</p>
+        <div class="row">
+          <label>
+            Platform{' '}
+            <select value={sandbox} onChange={(e) => setSandbox(e.currentTarget.value)}>
+              {PLATFORMS.map((p) => (
+                <option key={p}>{p}</option>
+              ))}
+            </select>
+          </label>
+          <button type="submit" class="primary">
+            Connect sandbox
+          </button>
+        </div>
+      </form>
+      <LiveConnect onError={(text) => setFeedback({ kind: 'error', text })} />
+    </section>
+  );
+}
+
+/** A real account, or an expired one again: the platform's consent page, then back to /connections?pending=. */
+function LiveConnect({ onError }: { onError(text: string): void }) {
+  const [platform, setPlatform] = useState<string>(PLATFORMS[0]);
+  const [clientId, setClientId] = useState('');
+  const [secret, setSecret] = useState('');
+  const [login, setLogin] = useState('instagram');
+  return (
+    <form class="card" onSubmit={async (e) => {
+      e.preventDefault();
+      try {
+        const body: Record<string, unknown> = { client_id: clientId.trim() };
+        if (secret.trim()) body.client_secret = secret.trim();
+        if (platform === 'instagram') body.login = login;
+        const p = await postJson<PendingConnection>(`/connections/${platform}/authorize`, body);
+        if (p.authorize_url) location.assign(p.authorize_url);
+        else onError(p.error ?? 'the platform gave no consent page');
+      } catch (err) {
+        onError(message(err));
+      }
+    }}>
+      <h2>Real account</h2>
+      <p class="muted">Connect or reconnect: sign in on the platform with your app, as `socialpub connect` does; the platform sends you back here.</p>
+      <div class="row">
+        <label>
+          Platform{' '}
+          <select value={platform} onChange={(e) => setPlatform(e.currentTarget.value)}>
+            {PLATFORMS.map((p) => (
+              <option key={p}>{p}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          App client id <input type="text" required value={clientId} onInput={(e) => setClientId(e.currentTarget.value)} />
+        </label>
+        <label>
+          App client secret <input type="password" autoComplete="off" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
+        </label>
+        {platform === 'instagram' && (
+          <label>
+            Login{' '}
+            <select value={login} onChange={(e) => setLogin(e.currentTarget.value)}>
+              <option value="instagram">Instagram Login</option>
+              <option value="facebook">through a Facebook page</option>
+            </select>
+          </label>
+        )}
+        <button type="submit">Connect</button>
+      </div>
+    </form>
+  );
+}
+
+function PendingPanel({ pending, onChosen }: { pending: PendingConnection; onChosen(p: PendingConnection): void }) {
+  const [error, setError] = useState('');
+  return (
+    <section class="card" aria-label={`${pending.platform} connection`}>
+      <h2>Connecting {pending.platform}</h2>
+      {pending.messages.map((m, i) => (
+        <p key={i} class="caption-text">
+          {m}
+        </p>
+      ))}
+      {pending.status === 'connected' && <p role="status">Connected {pending.platform}.</p>}
+      {pending.status === 'failed' && <p role="alert">{pending.error ?? 'The connection failed.'}</p>}
+      {pending.status === 'choosing' && (
+        <form onSubmit={async (e) => {
+          e.preventDefault();
+          const choice = new FormData(e.currentTarget).get('page_id');
+          try {
+            onChosen(await postJson<PendingConnection>(`/connections/pending/${encodeURIComponent(pending.id)}/choose`, { page_id: choice }));
+          } catch (err) {
+            setError(message(err));
+          }
+        }}>
+          <fieldset>
+            <legend>{pending.question ?? 'Choose one'}</legend>
+            {(pending.choices ?? []).map((c) => (
+              <label key={c.id}>
+                <input type="radio" name="page_id" value={c.id} required /> {c.label}
+              </label>
+            ))}
+          </fieldset>
+          <button type="submit" class="primary">
+            Connect
+          </button>
+          {error && <p role="alert">{error}</p>}
+        </form>
+      )}
+    </section>
+  );
+}

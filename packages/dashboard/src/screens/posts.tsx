@@ -1,0 +1,183 @@
+import { useEffect, useState } from 'preact/hooks';
+import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
+import { SourceLine } from '../components/post-view';
+import { del, get, message, post as postJson, qs } from '../lib/api';
+import { useLiveVersion } from '../lib/live';
+import { setDraft } from '../lib/draft';
+import { useApp } from '../lib/session';
+import { formatInZone } from '../lib/time';
+import type { Post, Target, UnpublishResponse } from '../lib/types';
+
+const STATUSES = ['all', 'pending_approval', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled', 'needs_review', 'removed'];
+
+/** A link from a platform, as a link only when it is http(s); anything else stays text. */
+export function SafeLink({ href, children }: { href: string; children: string }) {
+  let ok: boolean;
+  try {
+    const u = new URL(href);
+    ok = u.protocol === 'https:' || u.protocol === 'http:';
+  } catch {
+    ok = false;
+  }
+  return ok ? (
+    <a href={href} rel="noopener noreferrer" target="_blank">
+      {children}
+    </a>
+  ) : (
+    <span class="caption-text">{href}</span>
+  );
+}
+
+/** Posts: the history, every target's outcome, and take-downs. */
+export function PostsScreen() {
+  const { zone, navigate } = useApp();
+  const live = useLiveVersion();
+  const [status, setStatus] = useState('all');
+  const [posts, setPosts] = useState<Post[]>([]);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+
+  const load = async (more = false) => {
+    try {
+      const page = await get<{ posts: Post[]; next_cursor: string | null }>(`/content/scheduled${qs({ status, limit: 50, cursor: more ? cursor : undefined })}`);
+      // Newest first reads best in a history.
+      setPosts(more ? [...posts, ...page.posts] : page.posts);
+      setCursor(page.next_cursor);
+    } catch (e) {
+      setFeedback({ kind: 'error', text: message(e) });
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, [status, live]);
+
+  const act = async (fn: () => Promise<{ message: string }>) => {
+    try {
+      const r = await fn();
+      setFeedback({ kind: 'ok', text: r.message });
+      await load();
+    } catch (e) {
+      setFeedback({ kind: 'error', text: message(e) });
+    }
+  };
+
+  return (
+    <section aria-labelledby="posts-h">
+      <h1 id="posts-h">Posts</h1>
+      <label>
+        Status{' '}
+        <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
+          {STATUSES.map((s) => (
+            <option key={s} value={s}>
+              {s.replace(/_/g, ' ')}
+            </option>
+          ))}
+        </select>
+      </label>
+      <FeedbackLine value={feedback} />
+      {posts.length === 0 && <p class="empty">No posts.</p>}
+      {posts.map((p) => {
+        const q = `?job_id=${encodeURIComponent(p.job_id)}`;
+        const published = p.targets.some((t) => t.status === 'published');
+        const waiting = p.targets.some((t) => t.status === 'scheduled' || t.status === 'pending_approval');
+        return (
+          <article class="card" key={p.job_id} aria-label={`Post ${p.job_id}`}>
+            <header class="card-head">
+              <h2 class="card-title">{p.caption.split('\n')[0]!.slice(0, 80)}</h2> <StatusBadge status={p.status} />
+            </header>
+            <SourceLine post={p} zone={zone} />
+            <Rejection post={p} zone={zone} />
+            <div class="table-wrap">
+              <table>
+                <caption class="sr-only">Targets of {p.job_id}</caption>
+                <thead>
+                  <tr>
+                    <th scope="col">Target</th>
+                    <th scope="col">Time</th>
+                    <th scope="col">Outcome</th>
+                    <th scope="col">Link or error</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {p.targets.map((t) => (
+                    <tr key={`${t.platform}.${t.type}`}>
+                      <td>
+                        {t.platform} {t.type}
+                      </td>
+                      <td>{formatInZone(t.published_at ?? t.scheduled_for, zone)}</td>
+                      <td>
+                        <StatusBadge status={t.status} />
+                      </td>
+                      <td>
+                        <Outcome t={t} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+            <div class="actions">
+              {published && (
+                <button type="button" class="danger" onClick={() => void act(async () => {
+                  const r = await postJson<UnpublishResponse>(`/content/scheduled/unpublish${q}`);
+                  return { message: `${r.message}: ${r.targets.map((t) => `${t.platform} ${t.type} ${t.result}${t.message ? ` (${t.message})` : ''}`).join('; ')}` };
+                })}>
+                  Take down
+                </button>
+              )}
+              {p.targets.some((t) => t.status === 'needs_review' || t.status === 'failed') && (
+                <button type="button" onClick={() => {
+                  const again = [...new Set(p.targets.filter((t) => t.status === 'needs_review' || t.status === 'failed').map((t) => t.platform))];
+                  setDraft({ caption: p.caption, platforms: again, platform_captions: Object.fromEntries(Object.entries(p.platform_captions).filter(([k]) => again.includes(k as never))), media_urls: p.media_urls });
+                  navigate('/compose');
+                }}>
+                  Publish again
+                </button>
+              )}
+              {waiting && (
+                <button type="button" onClick={() => void act(() => del<{ message: string }>(`/content/scheduled${q}`))}>
+                  Cancel
+                </button>
+              )}
+            </div>
+          </article>
+        );
+      })}
+      {cursor && (
+        <button type="button" onClick={() => void load(true)}>
+          Load more
+        </button>
+      )}
+    </section>
+  );
+}
+
+function Outcome({ t }: { t: Target }) {
+  const removal = (t as Target & { removal?: { state: string; message: string } | null }).removal;
+  return (
+    <>
+      {t.post_url && <SafeLink href={t.post_url}>{t.post_url}</SafeLink>}
+      {t.error && <span class="caption-text"> {t.error.message}</span>}
+      {t.status === 'needs_review' && (
+        <p class="explain">
+          The outcome of the last attempt could not be established, so socialpub will not send it again (a post is never published twice). Look on {t.platform}: if the post is there,
+          nothing is left to do; if it is not, use Publish again (a new post, from Compose).
+        </p>
+      )}
+      {removal && <span class="caption-text"> take-down {removal.state}: {removal.message}</span>}
+    </>
+  );
+}
+
+/** Why a post was rejected, when the daemon recorded a reason (a rejection from Review or a review link). */
+function Rejection({ post, zone }: { post: Post; zone: string }) {
+  const r = post.rejection;
+  if (!r) return null;
+  return (
+    <p class="caption-text">
+      Rejected {formatInZone(r.at, zone)}
+      {` (${r.source.replace('_', ' ')})`}
+      {r.reason ? `: ${r.reason}` : ''}
+    </p>
+  );
+}

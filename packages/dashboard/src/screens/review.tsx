@@ -1,0 +1,261 @@
+import type { Platform } from '@socialpub/core/platforms';
+import { useEffect, useState } from 'preact/hooks';
+import { CopyButton, FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
+import { PostPreviews, SourceLine, TargetTimes } from '../components/post-view';
+import { CaptionPreview } from '../components/preview';
+import { allPages, del, get, message, patch, post as postJson } from '../lib/api';
+import { captionFor } from '../lib/caption';
+import { useLiveVersion } from '../lib/live';
+import { useApp } from '../lib/session';
+import { formatInZone, toApiWall, wallTime } from '../lib/time';
+import type { Post, ReviewLinkCreated, ReviewLinkListed, UpdateResponse } from '../lib/types';
+
+type Acted = { message: string; post: Post };
+
+/** Review: every post waiting for approval, with its previews and the decisions. */
+export function ReviewScreen() {
+  const { zone } = useApp();
+  const live = useLiveVersion();
+  const [posts, setPosts] = useState<Post[] | null>(null);
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const [bulkReason, setBulkReason] = useState('');
+  const [link, setLink] = useState<ReviewLinkCreated | null>(null);
+
+  const load = async () => {
+    try {
+      const list = await allPages<Post>('/content/scheduled', { status: 'pending_approval', limit: 200 }, 'posts');
+      setPosts(list);
+      setSelected((s) => new Set([...s].filter((id) => list.some((p) => p.job_id === id))));
+    } catch (e) {
+      setFeedback({ kind: 'error', text: message(e) });
+    }
+  };
+  useEffect(() => {
+    void load();
+  }, [live]);
+
+  const bulk = async (action: 'approve' | 'reject') => {
+    const ids = [...selected];
+    const done: string[] = [];
+    const failed: string[] = [];
+    for (const id of ids) {
+      try {
+        await postJson(`/content/scheduled/${action}?job_id=${encodeURIComponent(id)}`, action === 'reject' && bulkReason ? { reason: bulkReason } : undefined);
+        done.push(id);
+      } catch (e) {
+        failed.push(`${id}: ${message(e)}`);
+      }
+    }
+    setSelected(new Set());
+    setFeedback(failed.length ? { kind: 'error', text: `${action === 'approve' ? 'Approved' : 'Rejected'} ${done.length}; failed: ${failed.join('; ')}` } : { kind: 'ok', text: `${action === 'approve' ? 'Approved' : 'Rejected'} ${done.length} post${done.length === 1 ? '' : 's'}` });
+    await load();
+  };
+
+  const share = async () => {
+    try {
+      const created = await postJson<ReviewLinkCreated>('/review-links', { job_ids: [...selected] });
+      setLink(created);
+      setFeedback({ kind: 'ok', text: `Review link created for ${created.job_ids.length} post${created.job_ids.length === 1 ? '' : 's'}; it expires ${formatInZone(created.expires_at, zone)}` });
+    } catch (e) {
+      setFeedback({ kind: 'error', text: message(e) });
+    }
+  };
+
+  const toggle = (id: string, on: boolean) =>
+    setSelected((s) => {
+      const n = new Set(s);
+      if (on) n.add(id);
+      else n.delete(id);
+      return n;
+    });
+
+  return (
+    <section aria-labelledby="review-h">
+      <h1 id="review-h">Review</h1>
+      <p class="muted">Posts waiting for approval. Times are in {zone}.</p>
+      <FeedbackLine value={feedback} />
+      {posts && posts.length > 0 && (
+        <div class="toolbar" role="group" aria-label="Selected posts">
+          <label>
+            <input
+              type="checkbox"
+              checked={selected.size === posts.length}
+              onChange={(e) => setSelected(e.currentTarget.checked ? new Set(posts.map((p) => p.job_id)) : new Set())}
+            />{' '}
+            Select all
+          </label>
+          <span>{selected.size} selected</span>
+          <button type="button" class="primary" disabled={!selected.size} onClick={() => void bulk('approve')}>
+            Approve selected
+          </button>
+          <label>
+            Reason for rejecting{' '}
+            <input type="text" value={bulkReason} onInput={(e) => setBulkReason(e.currentTarget.value)} />
+          </label>
+          <button type="button" class="danger" disabled={!selected.size} onClick={() => void bulk('reject')}>
+            Reject selected
+          </button>
+          <button type="button" disabled={!selected.size} onClick={() => void share()}>
+            Share for review
+          </button>
+        </div>
+      )}
+      {link?.url && (
+        <p class="share">
+          <label>
+            Review link <input type="text" readOnly value={link.url} size={48} />
+          </label>{' '}
+          <CopyButton text={link.url} label="Copy link" />
+        </p>
+      )}
+      {posts === null && <p>Loading…</p>}
+      {posts?.length === 0 && <p class="empty">Nothing waits for approval.</p>}
+      {posts?.map((p) => (
+        <ReviewCard key={p.job_id} post={p} zone={zone} selected={selected.has(p.job_id)} onSelect={(on) => toggle(p.job_id, on)} onDone={(a) => {
+          setFeedback({ kind: 'ok', text: a.message });
+          void load();
+        }} />
+      ))}
+      <ReviewLinks />
+    </section>
+  );
+}
+
+function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zone: string; selected: boolean; onSelect(on: boolean): void; onDone(a: Acted): void }) {
+  const [error, setError] = useState<Feedback>(null);
+  const [rejecting, setRejecting] = useState(false);
+  const [reason, setReason] = useState('');
+  const [editing, setEditing] = useState<Platform | null>(null);
+  const [draft, setDraft] = useState('');
+  const [retiming, setRetiming] = useState(false);
+  const base = post.scheduled_for ?? post.targets[0]?.scheduled_for ?? new Date().toISOString();
+  const [when, setWhen] = useState(wallTime(base, zone));
+  const id = post.job_id;
+  const q = `?job_id=${encodeURIComponent(id)}`;
+
+  const act = async (fn: () => Promise<Acted>) => {
+    setError(null);
+    try {
+      onDone(await fn());
+    } catch (e) {
+      setError({ kind: 'error', text: message(e) });
+    }
+  };
+  const title = post.caption.split('\n')[0]!.slice(0, 80);
+  return (
+    <article class="card" aria-label={`Post ${id}`}>
+      <header class="card-head">
+        <label class="select">
+          <input type="checkbox" checked={selected} onChange={(e) => onSelect(e.currentTarget.checked)} /> Select <span class="sr-only">{title}</span>
+        </label>
+        <h2 class="card-title">{title}</h2>
+      </header>
+      <SourceLine post={post} zone={zone} />
+      <TargetTimes post={post} zone={zone} />
+      <PostPreviews post={post} />
+      <FeedbackLine value={error} />
+      <div class="actions">
+        <button type="button" class="primary" onClick={() => void act(() => postJson<Acted>(`/content/scheduled/approve${q}`))}>
+          Approve
+        </button>
+        <button type="button" class="danger" aria-expanded={rejecting} onClick={() => setRejecting(!rejecting)}>
+          Reject
+        </button>
+        <button type="button" aria-expanded={retiming} onClick={() => setRetiming(!retiming)}>
+          Retime
+        </button>
+        {post.platforms.map((p) => (
+          <button type="button" key={p} aria-expanded={editing === p} onClick={() => {
+            setEditing(editing === p ? null : (p as Platform));
+            setDraft(captionFor(post, p));
+          }}>
+            Edit {p} caption
+          </button>
+        ))}
+      </div>
+      {rejecting && (
+        <form class="inline-form" onSubmit={(e) => {
+          e.preventDefault();
+          void act(() => postJson<Acted>(`/content/scheduled/reject${q}`, reason ? { reason } : undefined));
+        }}>
+          <label>
+            Reason <input type="text" required value={reason} onInput={(e) => setReason(e.currentTarget.value)} />
+          </label>
+          <button type="submit" class="danger">
+            Reject with reason
+          </button>
+        </form>
+      )}
+      {retiming && (
+        <form class="inline-form" onSubmit={(e) => {
+          e.preventDefault();
+          void act(() => patch<UpdateResponse>(`/content/scheduled${q}`, { scheduled_for: toApiWall(when), timezone: zone }) as Promise<Acted>);
+        }}>
+          <label>
+            New time ({zone}) <input type="datetime-local" required value={when} onInput={(e) => setWhen(e.currentTarget.value)} />
+          </label>
+          <button type="submit">Save time</button>
+        </form>
+      )}
+      {editing && (
+        <form class="inline-form column" onSubmit={(e) => {
+          e.preventDefault();
+          void act(() => patch<UpdateResponse>(`/content/scheduled${q}`, { platform_captions: { [editing]: draft } }) as Promise<Acted>);
+          setEditing(null);
+        }}>
+          <label>
+            Caption for {editing}
+            <textarea rows={4} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
+          </label>
+          <CaptionPreview text={draft} platform={editing} />
+          <button type="submit">Save caption</button>
+        </form>
+      )}
+    </article>
+  );
+}
+
+/** Review links already made: who can still decide, and Revoke. */
+function ReviewLinks() {
+  const { zone } = useApp();
+  const live = useLiveVersion();
+  const [links, setLinks] = useState<ReviewLinkListed[]>([]);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+  const load = () =>
+    get<{ data: ReviewLinkListed[] }>('/review-links')
+      .then((r) => setLinks(r.data))
+      .catch((e: unknown) => setFeedback({ kind: 'error', text: message(e) }));
+  useEffect(() => {
+    void load();
+  }, [live]);
+  if (!links.length && !feedback) return null;
+  return (
+    <section aria-labelledby="links-h" class="card">
+      <h2 id="links-h">Review links</h2>
+      <FeedbackLine value={feedback} />
+      <ul class="plain">
+        {links.map((l) => (
+          <li key={l.id}>
+            {l.job_ids.length} post{l.job_ids.length === 1 ? '' : 's'} ({l.job_ids.join(', ')}) · expires {formatInZone(l.expires_at, zone)}
+            {' · '}
+            <StatusBadge status={l.status} />{' '}
+            {l.status === 'active' && (
+              <button type="button" class="danger" onClick={async () => {
+                try {
+                  await del(`/review-links/${encodeURIComponent(l.id)}`);
+                  setFeedback({ kind: 'ok', text: `Revoked review link ${l.id}` });
+                  await load();
+                } catch (e) {
+                  setFeedback({ kind: 'error', text: message(e) });
+                }
+              }}>
+                Revoke link {l.id}
+              </button>
+            )}
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}

@@ -1,0 +1,48 @@
+import { captionLength } from '@socialpub/core/caption-length';
+import { describe, expect, it } from 'vitest';
+import { cutIndex, viewCaption } from '../src/lib/caption';
+
+describe('caption previews', () => {
+  it('counts as each network does: an X link is 23, a Threads emoji its UTF-8 bytes, YouTube bytes', () => {
+    expect(viewCaption('see https://example.com/a/very/long/path/indeed', 'twitter').length).toBe(4 + 23);
+    expect(viewCaption('hi 👋', 'threads').length).toBe(3 + 4);
+    expect(viewCaption('é', 'youtube').length).toBe(2);
+    expect(viewCaption('é', 'instagram').length).toBe(1);
+  });
+
+  it('marks links, mentions and hashtags, keeping the text around them as it is', () => {
+    const v = viewCaption('Hi @ana, see https://x.co/p #launch! a#b', 'instagram');
+    expect(v.segments.map((s) => [s.kind, s.text])).toEqual([
+      ['text', 'Hi '],
+      ['mention', '@ana'],
+      ['text', ', see '],
+      ['link', 'https://x.co/p'],
+      ['text', ' '],
+      ['hashtag', '#launch'],
+      ['text', '! a#b'],
+    ]);
+    expect(v.segments.map((s) => s.text).join('')).toBe('Hi @ana, see https://x.co/p #launch! a#b');
+  });
+
+  it('cuts where the network cuts, by its own counting', () => {
+    const text = `${'a'.repeat(270)} 😀😀😀😀😀😀`; // X: 270 + 1 + 6 × 2 = 283
+    const cut = cutIndex(text, 'twitter');
+    expect(captionLength(text.slice(0, cut), 'x-weighted')).toBeLessThanOrEqual(280);
+    expect(captionLength(text.slice(0, cut + 2), 'x-weighted')).toBeGreaterThan(280);
+    const v = viewCaption(text, 'twitter');
+    expect(v.length).toBe(283);
+    expect(v.segments.filter((s) => s.over).map((s) => s.text).join('')).toBe('😀😀');
+    // Never inside a surrogate pair.
+    expect(text.slice(0, cut).endsWith('\ud83d')).toBe(false);
+  });
+
+  it('reports the counts a network limits (Instagram: 5 hashtags)', () => {
+    expect(viewCaption('#a #b #c #d #e #f', 'instagram').problems).toEqual(['instagram accepts at most 5 hashtags (6)']);
+    expect(viewCaption('#a #b #c #d #e #f', 'twitter').problems).toEqual([]);
+  });
+
+  it('keeps markup as plain text segments (rendered as text, never parsed)', () => {
+    const v = viewCaption('<img src=x onerror=alert(1)>', 'twitter');
+    expect(v.segments).toEqual([{ kind: 'text', text: '<img src=x onerror=alert(1)>', over: false }]);
+  });
+});
