@@ -37,7 +37,7 @@ describe('socialpub platforms', () => {
     expect(r.stdout).toMatch(/instagram\s+feed\*, story, reels\s+2200\s+public URL\s+sandbox active/);
     expect(r.stdout).toMatch(/youtube\s+video\*, shorts\s+5000\s+uploaded\s+not connected/);
     const json = (await t.run('platforms --json')).json<{ platform: string }[]>();
-    expect(json.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon']);
+    expect(json.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon', 'linkedin', 'pinterest']);
     expect(r.stdout).toMatch(/mastodon\s+post\*\s+500\s+uploaded\s+not connected/);
   });
 });

@@ -22,7 +22,7 @@ describe('--option platform.field=value', () => {
       return 'no error';
     };
     expect(err(['title=x'])).toBe('--option "title=x" must look like youtube.title="My video"');
-    expect(err(['myspace.title=x'])).toBe('--option myspace.title: myspace has no options (platforms with options: youtube, tiktok, instagram, facebook, threads, twitter, mastodon)');
+    expect(err(['myspace.title=x'])).toBe('--option myspace.title: myspace has no options (platforms with options: youtube, tiktok, instagram, facebook, threads, twitter, bluesky, mastodon, linkedin, pinterest)');
     expect(err(['youtube.thumbnail=x'])).toBe(
       '--option youtube.thumbnail: youtube has no option "thumbnail" (options: title, description, privacy_status, tags, category_id, made_for_kids, notify_subscribers, thumbnail_url, playlist_id)',
     );

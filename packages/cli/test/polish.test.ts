@@ -71,7 +71,7 @@ describe('platform names', () => {
     expect((await t.run('connections remove FACEBOOK')).code).toBe(0);
     const unknown = await t.run('publish x -p myspace --now');
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toContain('unknown platform "myspace" (known: instagram, facebook, twitter, threads, tiktok, youtube, bluesky, mastodon; x for twitter)');
+    expect(unknown.stderr).toContain('unknown platform "myspace" (known: instagram, facebook, twitter, threads, tiktok, youtube, bluesky, mastodon, linkedin, pinterest; x for twitter)');
   });
 });
 

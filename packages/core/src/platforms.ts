@@ -1,11 +1,12 @@
 /** The platforms socialpub publishes to, and what each accepts. */
-export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon'] as const;
+export const PLATFORMS = ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon', 'linkedin', 'pinterest'] as const;
 export type Platform = (typeof PLATFORMS)[number];
 
-export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts', 'photo'] as const;
+export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts', 'photo', 'document', 'pin', 'video_pin'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
-export type MediaKind = 'image' | 'video';
+/** `document`: a PDF (LinkedIn document posts). */
+export type MediaKind = 'image' | 'video' | 'document';
 
 export interface MediaRule {
   /** Fewest media items the type accepts (0: text alone is fine). */
@@ -101,6 +102,22 @@ export const PLATFORM_INFO: Readonly<Record<Platform, PlatformInfo>> = Object.fr
     defaultType: 'post',
     caption: { max: 500, counting: 'mastodon', urlLength: 23 },
     media: { post: rule(0, 4, ANY) },
+    pullsMedia: false,
+  },
+  linkedin: {
+    // post: text, 1-20 images (a multi-image post from 2) or one video; document: one PDF with a title (docs/reference/platforms.md §15).
+    types: ['post', 'document'],
+    defaultType: 'post',
+    caption: { max: 3000, counting: 'utf16' },
+    media: { post: rule(0, 20, ANY), document: rule(1, 1, ['document']) },
+    pullsMedia: false,
+  },
+  pinterest: {
+    // pin: 1 image, or 2-5 images as a carousel; video_pin: one video with a cover image. The caption is the pin's description (500; docs/reference/platforms.md §16).
+    types: ['pin', 'video_pin'],
+    defaultType: 'pin',
+    caption: { max: 500, counting: 'characters' },
+    media: { pin: rule(1, 5, ['image']), video_pin: rule(1, 1, VIDEO) },
     pullsMedia: false,
   },
 });

@@ -97,7 +97,7 @@ export interface DaemonConfig {
    * Absent: none.
    */
   sandboxFaults?: SandboxFaults;
-  /** Platform settings (SOCIALPUB_GRAPH_VERSION, SOCIALPUB_INSTAGRAM_MAX_HASHTAGS, SOCIALPUB_TIKTOK_*, SOCIALPUB_YOUTUBE_PRIVACY_STATUS). */
+  /** Platform settings (SOCIALPUB_GRAPH_VERSION, SOCIALPUB_INSTAGRAM_MAX_HASHTAGS, SOCIALPUB_TIKTOK_*, SOCIALPUB_YOUTUBE_PRIVACY_STATUS, SOCIALPUB_LINKEDIN_VERSION). */
   platforms: PlatformsConfig;
 }
 
@@ -407,5 +407,13 @@ export function platformsFromEnv(env: NodeJS.ProcessEnv): PlatformsConfig {
     tiktokPrivacyLevel: text('SOCIALPUB_TIKTOK_PRIVACY_LEVEL'),
     tiktokAudited: text('SOCIALPUB_TIKTOK_AUDITED') === '1',
     youtubePrivacyStatus: text('SOCIALPUB_YOUTUBE_PRIVACY_STATUS'),
+    linkedinVersion: linkedinVersionFrom(text('SOCIALPUB_LINKEDIN_VERSION')),
   };
+}
+
+/** SOCIALPUB_LINKEDIN_VERSION: `YYYYMM` (or LinkedIn's `YYYYMM.RR`); anything else is refused at start, naming the setting. */
+function linkedinVersionFrom(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  if (!/^20[0-9]{2}(0[1-9]|1[0-2])(\.[0-9]{2})?$/.test(value)) throw new ConfigError(`SOCIALPUB_LINKEDIN_VERSION must be a LinkedIn API version such as 202609 (YYYYMM), not "${value}"`);
+  return value;
 }

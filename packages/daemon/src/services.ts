@@ -37,8 +37,8 @@ export interface MediaResolver {
   /** A prepared file that a not-yet-done target needs is kept past its 24 h. */
 }
 
-const EXT_KIND: Record<string, 'image' | 'video'> = {
-  jpg: 'image', jpeg: 'image', png: 'image', gif: 'image', mp4: 'video', mov: 'video', avi: 'video', m4v: 'video',
+const EXT_KIND: Record<string, 'image' | 'video' | 'document'> = {
+  jpg: 'image', jpeg: 'image', png: 'image', gif: 'image', mp4: 'video', mov: 'video', avi: 'video', m4v: 'video', pdf: 'document',
 };
 
 /** Until media preparation is wired: kinds guessed from the URL's extension. */

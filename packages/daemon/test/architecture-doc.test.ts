@@ -42,12 +42,12 @@ function tables(): string[] {
 describe('docs/architecture.md', () => {
   const packages = readdirSync(join(root, 'packages'), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
 
-  it('covers the five packages', () => {
-    expect(packages.sort()).toEqual(['cli', 'core', 'daemon', 'mcp', 'sdk']);
+  it('covers the six packages', () => {
+    expect(packages.sort()).toEqual(['cli', 'core', 'daemon', 'dashboard', 'mcp', 'sdk']);
     for (const pkg of packages) expect(doc, pkg).toContain(`packages/${pkg}/src/`);
   });
 
-  it.each(['cli', 'core', 'daemon', 'mcp', 'sdk'])('names every source folder of %s', (pkg) => {
+  it.each(['cli', 'core', 'daemon', 'dashboard', 'mcp', 'sdk'])('names every source folder of %s', (pkg) => {
     const src = join(root, 'packages', pkg, 'src');
     const missing = folders(src).filter((rel) => !doc.includes(`${rel.split('\\').join('/')}/`));
     expect(missing).toEqual([]);

@@ -147,7 +147,7 @@ describe('MCP over Streamable HTTP at /mcp', () => {
     const body = JSON.parse((read.contents[0] as { text: string }).text) as { post: Post };
     expect(`socialpub://posts/${body.post.job_id}`).toBe(postUri);
     const platforms = JSON.parse(((await mcp.readResource({ uri: 'socialpub://platforms' })).contents[0] as { text: string }).text) as { platforms: { platform: string }[] };
-    expect(platforms.platforms).toHaveLength(7);
+    expect(platforms.platforms).toHaveLength(10);
     await expect(mcp.readResource({ uri: 'socialpub://posts/job_doesnotexist' })).rejects.toThrow(/Resource not found/);
   });
 });

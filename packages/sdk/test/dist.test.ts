@@ -46,7 +46,7 @@ const expected = {
   rateLimit: true,
   retryAfter: 5,
   answered: true,
-  platforms: ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon'],
+  platforms: ['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon', 'linkedin', 'pinterest'],
 };
 
 describe('the built package', () => {

@@ -26,6 +26,15 @@ export function compileOnly(): void {
     caption: 'c', platforms: ['instagram', 'facebook', 'threads'], media_urls: ['https://cdn.example.com/a.jpg'], publish_now: true,
     platform_options: { instagram: { user_tags: [{ username: 'natgeo', x: 0.5, y: 0.5 }], alt_text: 'A pier' }, facebook: { place: '1' }, threads: { topic_tag: 'News' } },
   });
+  // Pinterest's options and content types compile; a cover of the wrong type does not.
+  void client.content.publish({
+    caption: 'c', platforms: ['pinterest'], platform_types: { pinterest: ['video_pin'] }, media_urls: ['https://cdn.example.com/v.mp4'], publish_now: true,
+    platform_options: { pinterest: { board_id: '549755885175', title: 'Linen', link: 'https://shop.example/', alt_text: 'Shirts', cover_key_frame_sec: 3 } },
+  });
+  // @ts-expect-error cover_key_frame_sec is a number of seconds
+  void client.content.publish({ caption: 'c', platforms: ['pinterest'], publish_now: true, platform_options: { pinterest: { cover_key_frame_sec: '3s' } } });
+  // @ts-expect-error Pinterest takes no dominant colour from socialpub
+  void client.content.publish({ caption: 'c', platforms: ['pinterest'], publish_now: true, platform_options: { pinterest: { dominant_color: '#fff' } } });
   // @ts-expect-error a type_schedule key that is no type, platform or platform.type
   void client.content.publish({ caption: 'c', platforms: ['instagram'], scheduled_for: '2026-12-25T10:00:00Z', type_schedule: { stroy: '+1h' } });
   // @ts-expect-error an unknown list status

@@ -7,13 +7,15 @@ export function defineConnect(program: Program, kit: Kit): void {
     program
       .command('connect')
       .description('connect a platform account: a sandbox (simulator) or the real platform through OAuth')
-      .argument('<platform>', 'instagram, facebook, twitter, threads, tiktok, youtube, bluesky or mastodon')
+      .argument('<platform>', 'instagram, facebook, twitter, threads, tiktok, youtube, bluesky, mastodon, linkedin or pinterest')
       .option('--sandbox', "connect the platform's simulator served by the daemon")
       .option('--user <email>', 'the user the connection belongs to (default: the only user)')
       .option('--client-id <id>', 'live: your app id / client id / client key (prompted when missing)')
       .option('--client-secret <secret>', 'live: your app secret / client secret (prompted when missing)')
       .option('--redirect-uri <uri>', 'live: the redirect URI registered in your app (default http://localhost:8765/callback or http://127.0.0.1:8765/callback)')
       .option('--page <id>', 'facebook (and instagram via facebook): the page to publish to (asked when several)')
+      .option('--organization <id>', 'linkedin: post as this organization you administer (its id or urn:li:organization:<id>), or `member` to post as yourself (asked when you administer any)')
+      .option('--board <id>', 'pinterest: the board pins go to (its id; the boards are listed, and asked for when several)')
       .option('--login <kind>', 'instagram: instagram (Instagram Login, default) or facebook (through a Facebook page)')
       .option('--consumer-key <key>', 'twitter OAuth 1.0a: the app API key')
       .option('--consumer-secret <secret>', 'twitter OAuth 1.0a: the app API key secret')
@@ -31,6 +33,8 @@ export function defineConnect(program: Program, kit: Kit): void {
       'socialpub connect twitter --consumer-key K --consumer-secret S --access-token T --access-secret TS',
       'socialpub connect bluesky --handle alice.bsky.social --app-password xxxx-xxxx-xxxx-xxxx',
       'socialpub connect mastodon --server https://mastodon.social',
+      'socialpub connect linkedin --client-id 86abc --client-secret s3cr3t --organization 2414183',
+      'socialpub connect pinterest --client-id 1484362 --client-secret s3cr3t --board 549755885175',
     ],
   );
 }

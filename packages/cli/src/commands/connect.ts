@@ -33,7 +33,8 @@ export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
     connection = await connectLive(ctx, { ...credentials, dataDir, platform, email: user, login });
   }
   ctx.log.result(connection, () => [
-    `${ctx.log.green('✔')} ${platform} connected (${connection.mode}) for ${connection.email}${connection.account_name ? `: ${connection.account_name}` : ''}${connection.page_name ? `, page ${connection.page_name}` : ''}`,
+    `${ctx.log.green('✔')} ${platform} connected (${connection.mode}) for ${connection.email}${connection.account_name ? `: ${connection.account_name}` : ''}${connection.page_name ? `, ${platform === 'linkedin' ? 'organization' : platform === 'pinterest' ? 'board' : 'page'} ${connection.page_name}` : ''}`,
+    ...(connection.boards ? [`boards: ${connection.boards.map((b) => `${b.name} (${b.id})${b.id === connection.page_id ? ' *' : ''}`).join(', ')}`, ctx.log.dim('* pins go here; another board per post: --option pinterest.board_id=<id>')] : []),
     ctx.log.dim(`try: ${firstPublish(platform)}`),
   ]);
 }

@@ -15,6 +15,14 @@ export async function platforms(ctx: Ctx): Promise<void> {
         value: (p) => (p.connection ? `${p.connection.mode} ${p.connection.status}${p.connection.account ? ` (${p.connection.account})` : ''}` : 'not connected'),
         style: (s, p) => (!p.connection ? ctx.log.dim(s) : p.connection.status === 'active' ? ctx.log.green(s) : ctx.log.red(s)),
       },
-    ]).concat([ctx.log.dim('* default type')]),
+    ])
+      .concat([ctx.log.dim('* default type')])
+      .concat(
+        res.platforms.flatMap((p) =>
+          p.api_version
+            ? [ctx.log.dim(`${p.platform} API version ${p.api_version.version} (${p.api_version.source.replace('_', ' ')}${p.api_version.previous ? ` from retired ${p.api_version.previous}` : ''}; pin with ${p.api_version.setting})`)]
+            : [],
+        ),
+      ),
   );
 }

@@ -1,4 +1,4 @@
-import { BLUESKY_SELF_LABELS, BlueskyOptionsSchema, PLATFORM_INFO, YoutubeOptionsSchema, type BlueskySelfLabel, type ContentType, type MastodonVisibility, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
+import { BLUESKY_SELF_LABELS, BlueskyOptionsSchema, LinkedinOptionsSchema, PinterestOptionsSchema, PLATFORM_INFO, YoutubeOptionsSchema, type BlueskySelfLabel, type ContentType, type MastodonVisibility, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
 import type { SocialPub } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { localFile } from './upload-file';
@@ -7,7 +7,8 @@ import { localFile } from './upload-file';
  * The publish wizard's questions beyond platforms, caption, types and time (docs/cli.md
  * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy,
  * TikTok's privacy level from the creator's current options, Bluesky's languages and
- * content warning, and Mastodon's visibility. Each is asked only in a
+ * content warning, Mastodon's visibility, a LinkedIn document's title, and a Pinterest
+ * video pin's cover. Each is asked only in a
  * terminal and only when no flag supplied it.
  */
 
@@ -17,7 +18,7 @@ export function targetsNeedingMedia(platforms: readonly Platform[], types: Parti
     (types[p] ?? [PLATFORM_INFO[p].defaultType]).flatMap((t) => {
       const rule = PLATFORM_INFO[p].media[t];
       if (!rule || rule.min === 0) return [];
-      return [`${p}.${t} (${rule.kinds.includes('image') ? 'image or video' : 'a video'})`];
+      return [`${p}.${t} (${rule.kinds.includes('document') ? 'a PDF' : rule.kinds.includes('image') ? 'image or video' : 'a video'})`];
     }),
   );
 }
@@ -140,9 +141,48 @@ async function askMastodon(ctx: Ctx, given: NonNullable<PlatformOptions['mastodo
   return visibility === 'default' ? given : { ...given, visibility };
 }
 
-/** Adds the YouTube, TikTok, Bluesky and Mastodon answers to the options the flags gave. */
-export async function askPlatformOptions(ctx: Ctx, client: SocialPub, platforms: readonly Platform[], caption: string, given: PlatformOptions): Promise<PlatformOptions> {
+/** A LinkedIn document post's title (required there; default: the caption's first line). */
+async function askLinkedinDocumentTitle(ctx: Ctx, caption: string, given: NonNullable<PlatformOptions['linkedin']>): Promise<NonNullable<PlatformOptions['linkedin']>> {
+  if (given.document_title !== undefined) return given;
+  const firstLine = [...(caption.split('\n')[0] ?? '').trim()].slice(0, 400).join('');
+  const title = await ctx.prompts.input('LinkedIn document title:', '--option linkedin.document_title=…', {
+    ...(firstLine ? { default: firstLine } : {}),
+    validate: (v) => {
+      const r = LinkedinOptionsSchema.shape.document_title.safeParse(v);
+      return r.success && v.trim() !== '' ? true : (r.error?.issues[0]?.message ?? 'a document post needs a title');
+    },
+  });
+  return { ...given, document_title: title.trim() };
+}
+
+/** A Pinterest video pin's cover (required there): an image URL, or a second of the video whose frame becomes the cover. */
+async function askPinterestCover(ctx: Ctx, given: NonNullable<PlatformOptions['pinterest']>): Promise<NonNullable<PlatformOptions['pinterest']>> {
+  if (given.cover_image_url !== undefined || given.cover_key_frame_sec !== undefined) return given;
+  const answer = await ctx.prompts.input('Pinterest video pin cover (an image URL, or the second of the video to use, e.g. 3):', '--option pinterest.cover_image_url=… or pinterest.cover_key_frame_sec=…', {
+    default: '0',
+    validate: (v) => {
+      const t = v.trim();
+      if (/^[0-9]+$/.test(t)) return true;
+      const r = PinterestOptionsSchema.shape.cover_image_url.safeParse(t);
+      return r.success ? true : 'an http(s) image URL, or a whole number of seconds';
+    },
+  });
+  const t = answer.trim();
+  return /^[0-9]+$/.test(t) ? { ...given, cover_key_frame_sec: Number(t) } : { ...given, cover_image_url: t };
+}
+
+/** Adds the YouTube, TikTok, Bluesky, Mastodon, LinkedIn and Pinterest answers to the options the flags gave. */
+export async function askPlatformOptions(
+  ctx: Ctx,
+  client: SocialPub,
+  platforms: readonly Platform[],
+  caption: string,
+  given: PlatformOptions,
+  types: Partial<Record<Platform, ContentType[]>> = {},
+): Promise<PlatformOptions> {
   const out: PlatformOptions = { ...given };
+  if (platforms.includes('linkedin') && (types.linkedin ?? []).includes('document')) out.linkedin = await askLinkedinDocumentTitle(ctx, caption, given.linkedin ?? {});
+  if (platforms.includes('pinterest') && (types.pinterest ?? []).includes('video_pin')) out.pinterest = await askPinterestCover(ctx, given.pinterest ?? {});
   if (platforms.includes('youtube')) out.youtube = await askYoutube(ctx, caption, given.youtube ?? {});
   if (platforms.includes('tiktok')) {
     const tiktok = await askTiktok(ctx, client, given.tiktok ?? {});

@@ -15,10 +15,10 @@ export function definePublish(program: Program, kit: Kit): void {
       .option('--now', 'publish now')
       .option('--at <time>', 'when: ISO time (2026-12-25T10:00:00Z; no zone = local time) or +30m/+2h from now')
       .option('--offset <key=when>', 'per type/platform time: story=+0h, feed=+1h, instagram.story=<ISO> (repeatable)', collect)
-      .option('--option <platform.field=value>', 'a platform option, typed from its schema: youtube.title="…", youtube.privacy_status=unlisted, youtube.tags=a,b, tiktok.privacy_level=SELF_ONLY, tiktok.disable_duet=true, twitter.poll.options=Yes,No, mastodon.visibility=unlisted, mastodon.spoiler_text="…" (a list item with a comma: ["a, b","c"]) (repeatable; see `socialpub platforms` and docs/cli.md)', collect)
+      .option('--option <platform.field=value>', 'a platform option, typed from its schema: youtube.title="…", youtube.privacy_status=unlisted, youtube.tags=a,b, tiktok.privacy_level=SELF_ONLY, tiktok.disable_duet=true, twitter.poll.options=Yes,No, mastodon.visibility=unlisted, mastodon.spoiler_text="…", linkedin.visibility=LOGGED_IN, linkedin.organization=2414183, linkedin.document_title="Q3 deck", pinterest.board_id=549755885175, pinterest.title="…", pinterest.link=https://…, pinterest.cover_key_frame_sec=3 (a list item with a comma: ["a, b","c"]) (repeatable; see `socialpub platforms` and docs/cli.md)', collect)
       .option('--thread <text>', 'a follow-up part published as a reply to the part before, on twitter, threads, bluesky and mastodon (repeatable, in order)', collect)
       .option('--thread-media <files>', 'media of the --thread of the same rank: URLs or local files, comma-separated; - for none (repeatable)', collect)
-      .option('--first-comment <text>', 'a comment posted under the post once it is out (instagram, facebook, youtube; a self-reply on twitter, threads, bluesky and mastodon)')
+      .option('--first-comment <text>', 'a comment posted under the post once it is out (instagram, facebook, youtube, linkedin; a self-reply on twitter, threads, bluesky and mastodon)')
       .option('--first-comment-for <platform=text>', 'a first comment for one platform (repeatable)', collect)
       .option('--require-approval', 'hold the job until `schedule approve`')
       .option('--wait', 'follow every target to its end and print post URLs')
@@ -56,6 +56,8 @@ export function definePublish(program: Program, kit: Kit): void {
       'socialpub publish "Standup notes" -p threads --at "2026-12-25 10:00" --tz Europe/Berlin',
       'socialpub publish "Tip of the week" -p threads --repeat "weekly on mon,thu at 09:00" --count 10 --tz America/New_York',
       'socialpub publish "From the queue" -p twitter --queue',
+      'socialpub publish "Our Q3 numbers" -p linkedin --type linkedin=document --media ./q3.pdf --option linkedin.document_title="Q3 in numbers" --now --wait',
+      'socialpub publish "Linen, in three colours" -p pinterest --media ./a.jpg --media ./b.jpg --option pinterest.title="Linen shirts" --option pinterest.link=https://shop.example/linen --now --wait',
       'socialpub publish        # in a terminal: asks for everything',
     ],
   );

@@ -166,7 +166,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
   }
 
   const flagOptions = parseOptionFlags(o.option, platforms);
-  const platformOptions = wizard ? await askPlatformOptions(ctx, client, platforms, caption, flagOptions) : flagOptions;
+  const platformOptions = wizard ? await askPlatformOptions(ctx, client, platforms, caption, flagOptions, platformTypes) : flagOptions;
 
   // Media: local files go through the daemon's preparation first.
   const mediaUrls = await resolveMedia(ctx, media);

@@ -20,6 +20,12 @@ const FLAG_OF_QUESTION: Readonly<Record<string, string>> = {
   'App password': '--app-password (a Bluesky app password)',
   'Which Facebook page?': '--page (the Facebook page id)',
   'Mastodon server (e.g. https://mastodon.social)': '--server (the Mastodon server, e.g. https://mastodon.social)',
+  'LinkedIn client id': '--client-id (the LinkedIn app client id)',
+  'LinkedIn client secret': '--client-secret (the LinkedIn app client secret)',
+  'Post to LinkedIn as?': '--organization (an organization id you administer, or member)',
+  'Pinterest app id': '--client-id (the Pinterest app id)',
+  'Pinterest app secret': '--client-secret (the Pinterest app secret key)',
+  'Which Pinterest board?': '--board (the board id; the boards are listed above)',
   'After authorizing, paste the full URL the browser was sent to': 'the URL the browser was sent to (pasted when asked: run this in a terminal)',
   'How should socialpub sign in to X?': '--client-id (OAuth 2.0 in the browser) or --consumer-key, --consumer-secret, --access-token and --access-secret (OAuth 1.0a)',
 };

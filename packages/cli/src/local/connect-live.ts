@@ -11,6 +11,10 @@ export interface LiveCredentials {
   clientId?: string | undefined;
   clientSecret?: string | undefined;
   page?: string | undefined;
+  /** linkedin: the organization to post as (id or URN), or `member`. */
+  organization?: string | undefined;
+  /** pinterest: the board pins go to (its id). */
+  board?: string | undefined;
   redirectUri?: string | undefined;
   consumerKey?: string | undefined;
   consumerSecret?: string | undefined;
@@ -61,6 +65,8 @@ export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<Co
       ...(input.clientId ? { appId: input.clientId, clientId: input.clientId } : {}),
       ...(input.clientSecret ? { appSecret: input.clientSecret, clientSecret: input.clientSecret } : {}),
       ...(input.page ? { pageId: input.page } : {}),
+      ...(input.organization ? { organizationId: input.organization } : {}),
+      ...(input.board ? { boardId: input.board } : {}),
       ...(input.login ? { login: input.login } : {}),
       ...(input.redirectUri ? { redirectUri: input.redirectUri } : {}),
       ...(input.consumerKey ? { consumerKey: input.consumerKey, auth: 'oauth1' } : {}),

@@ -10,7 +10,7 @@ export type AuthValidateResponse = z.infer<typeof AuthValidateResponseSchema>;
 const MediaRuleSchema = z.object({
   min: z.number().int(),
   max: z.number().int(),
-  kinds: z.array(z.enum(['image', 'video'])),
+  kinds: z.array(z.enum(['image', 'video', 'document'])),
   video_alone: z.boolean(),
 });
 
@@ -64,8 +64,26 @@ export const ConnectionInfoSchema = z
     server_limits: ServerLimitsSchema.nullable()
       .optional()
       .meta({ description: "mastodon: the limits the connected server states (/api/v2/instance), kept with the connection; the platform's caption and media above are these. Absent for the other platforms." }),
+    // Came with Pinterest: optional, so a client still reads a daemon from before it.
+    boards: z
+      .array(z.object({ id: z.string(), name: z.string() }))
+      .optional()
+      .meta({ description: "pinterest: the account's boards (id, name) as listed at connect time; `page` is the board pins go to unless platform_options.pinterest.board_id names another." }),
   })
   .meta({ id: 'ConnectionInfo' });
+
+export const ApiVersionSchema = z
+  .object({
+    version: z.string().meta({ description: 'The API version the daemon sends now (LinkedIn: `Linkedin-Version: YYYYMM`).' }),
+    source: z.enum(['default', 'pinned', 'stepped_forward']).meta({
+      description: '`default`: worked out from the date; `pinned`: set by `setting`; `stepped_forward`: the platform retired the version before it (426) and the daemon moved to the newest active one.',
+    }),
+    setting: z.string().meta({ description: 'The setting that pins the version (an environment variable).' }),
+    previous: z.string().nullable().meta({ description: 'The retired version it stepped forward from, else null.' }),
+    changed_at: InstantOut.nullable().meta({ description: 'When it stepped forward, else null.' }),
+  })
+  .meta({ id: 'ApiVersion', description: "The platform API version in use, for platforms whose API is versioned by date (LinkedIn); null for the others." });
+export type ApiVersion = z.infer<typeof ApiVersionSchema>;
 
 export const PlatformsResponseSchema = z
   .object({
@@ -90,6 +108,8 @@ export const PlatformsResponseSchema = z
           .nullable()
           .meta({ description: "JSON Schema (draft 2020-12) of the platform's platform_options entry, generated from the same zod schema the daemon validates with; null when the platform has no options yet." }),
         connection: ConnectionInfoSchema.nullable(),
+        // Came with LinkedIn's monthly versions: optional, so a client still reads a daemon from before it.
+        api_version: ApiVersionSchema.nullable().optional(),
       }),
     ),
   })

@@ -7,11 +7,11 @@ export const THREAD_PLATFORMS = ['twitter', 'threads', 'bluesky', 'mastodon'] as
 export type ThreadPlatform = (typeof THREAD_PLATFORMS)[number];
 
 /** Platforms where socialpub posts a first comment (a self-reply on twitter, threads, bluesky and mastodon; docs/reference/platforms.md §12). */
-export const COMMENT_PLATFORMS = ['instagram', 'facebook', 'youtube', 'threads', 'twitter', 'bluesky', 'mastodon'] as const satisfies readonly Platform[];
+export const COMMENT_PLATFORMS = ['instagram', 'facebook', 'youtube', 'threads', 'twitter', 'bluesky', 'mastodon', 'linkedin'] as const satisfies readonly Platform[];
 export type CommentPlatform = (typeof COMMENT_PLATFORMS)[number];
 
 /** The content types that carry a first comment: stories take none through any API. */
-export const COMMENT_TYPES: readonly ContentType[] = ['feed', 'reels', 'tweet', 'post', 'video', 'shorts'];
+export const COMMENT_TYPES: readonly ContentType[] = ['feed', 'reels', 'tweet', 'post', 'video', 'shorts', 'document'];
 
 /** Follow-up parts after the post itself (the post is part 1 of the chain). */
 export const MAX_THREAD_PARTS = 24;
@@ -62,6 +62,7 @@ export const FirstCommentSchema = z
       twitter: CommentText.optional(),
       bluesky: CommentText.optional(),
       mastodon: CommentText.optional(),
+      linkedin: CommentText.optional(),
     }),
   ])
   .meta({

@@ -39,7 +39,7 @@ export const PreparedFileSchema = z
   .object({
     original_url: z.string(),
     prepared_url: z.string(),
-    type: z.enum(['image', 'video']),
+    type: z.enum(['image', 'video', 'document']),
     mime_type: z.string(),
     size: z.number().int(),
     sha256: z.string(),

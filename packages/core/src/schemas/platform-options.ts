@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { BlueskyOptionsSchema } from './options/bluesky';
 import { FacebookOptionsSchema } from './options/facebook';
 import { InstagramOptionsSchema } from './options/instagram';
+import { LinkedinOptionsSchema } from './options/linkedin';
 import { MastodonOptionsSchema } from './options/mastodon';
+import { PinterestOptionsSchema } from './options/pinterest';
 import { ThreadsOptionsSchema } from './options/threads';
 import { TiktokOptionsSchema } from './options/tiktok';
 import { TwitterOptionsSchema } from './options/twitter';
@@ -11,7 +13,9 @@ import { YoutubeOptionsSchema } from './options/youtube';
 export * from './options/bluesky';
 export * from './options/facebook';
 export * from './options/instagram';
+export * from './options/linkedin';
 export * from './options/mastodon';
+export * from './options/pinterest';
 export * from './options/threads';
 export * from './options/tiktok';
 export * from './options/twitter';
@@ -27,6 +31,8 @@ export const PLATFORM_OPTION_SCHEMAS = {
   twitter: TwitterOptionsSchema,
   bluesky: BlueskyOptionsSchema,
   mastodon: MastodonOptionsSchema,
+  linkedin: LinkedinOptionsSchema,
+  pinterest: PinterestOptionsSchema,
 } as const;
 
 export const PlatformOptionsSchema = z
@@ -39,6 +45,8 @@ export const PlatformOptionsSchema = z
     twitter: TwitterOptionsSchema.optional(),
     bluesky: BlueskyOptionsSchema.optional(),
     mastodon: MastodonOptionsSchema.optional(),
+    linkedin: LinkedinOptionsSchema.optional(),
+    pinterest: PinterestOptionsSchema.optional(),
   })
   .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });
 export type PlatformOptions = z.infer<typeof PlatformOptionsSchema>;

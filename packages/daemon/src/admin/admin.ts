@@ -60,6 +60,8 @@ export interface ConnectionListing {
   updated_at: string;
   /** A platform's rate limit holding the connection back, and until when (null: not paused). */
   paused: ConnectionPause | null;
+  /** pinterest: the account's boards (page_id is the one pins go to). */
+  boards?: Array<{ id: string; name: string }>;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : formatInstant(ms));
@@ -139,6 +141,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       token_expires_at: iso(c.tokenExpiresAt),
       updated_at: formatInstant(c.updatedAt),
       paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now())),
+      ...(Array.isArray(c.meta.boards) ? { boards: c.meta.boards as Array<{ id: string; name: string }> } : {}),
     };
   }
 

@@ -142,7 +142,7 @@ export function openApiDocument(): Json {
     info: {
       title: 'socialpub',
       version: VERSION,
-      description: 'Self-hosted social publishing: publish and schedule posts to instagram, facebook, twitter, threads, tiktok, youtube, bluesky and mastodon.',
+      description: 'Self-hosted social publishing: publish and schedule posts to instagram, facebook, twitter, threads, tiktok, youtube, bluesky, mastodon, linkedin and pinterest.',
     },
     servers: [{ url: 'http://127.0.0.1:8787', description: 'The local daemon (default address)' }],
     // Every /api/agents/v1 endpoint also takes the dashboard's session cookie (unsafe methods with X-CSRF-Token).
@@ -232,7 +232,7 @@ export function openApiDocument(): Json {
           operationId: 'unpublishScheduled',
           summary: 'Take a published post down: delete it on every platform that allows it (extension)',
           description:
-            'Each published target whose platform deletes posts (twitter, facebook, threads, youtube, bluesky, mastodon; instagram through Facebook Login) is deleted there and becomes `removed`; the others answer per target why they stay published (tiktok has no deletion API). Idempotent: a repeated call sends nothing for removed targets and answers `changed: false`. A deletion whose answer was lost is `unknown`; the next call looks the post up before deleting. Nothing published: 409.',
+            'Each published target whose platform deletes posts (twitter, facebook, threads, youtube, bluesky, mastodon, linkedin, pinterest; instagram through Facebook Login) is deleted there and becomes `removed`; the others answer per target why they stay published (tiktok has no deletion API). Idempotent: a repeated call sends nothing for removed targets and answers `changed: false`. A deletion whose answer was lost is `unknown`; the next call looks the post up before deleting. Nothing published: 409.',
           tags: ['scheduled'],
           parameters: [JOB_ID],
           responses: { 200: limited(ok('UnpublishResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },

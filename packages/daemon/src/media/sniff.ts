@@ -22,6 +22,7 @@ const GIF: SniffedFormat = { kind: 'image', mimeType: 'image/gif', ext: '.gif' }
 const MP4: SniffedFormat = { kind: 'video', mimeType: 'video/mp4', ext: '.mp4' };
 const MOV: SniffedFormat = { kind: 'video', mimeType: 'video/quicktime', ext: '.mov' };
 const AVI: SniffedFormat = { kind: 'video', mimeType: 'video/x-msvideo', ext: '.avi' };
+const PDF: SniffedFormat = { kind: 'document', mimeType: 'application/pdf', ext: '.pdf' };
 
 const ascii = (b: Uint8Array, from: number, to: number) => String.fromCharCode(...b.subarray(from, to));
 
@@ -34,6 +35,8 @@ export function sniffFormat(head: Uint8Array): SniffedFormat | 'html' | null {
   if (head.length >= 8 && ascii(head, 0, 8) === '\x89PNG\r\n\x1a\n') return PNG;
   if (head.length >= 6 && (ascii(head, 0, 6) === 'GIF87a' || ascii(head, 0, 6) === 'GIF89a')) return GIF;
   if (head.length >= 12 && ascii(head, 0, 4) === 'RIFF' && ascii(head, 8, 12) === 'AVI ') return AVI;
+  // LinkedIn document posts.
+  if (head.length >= 5 && ascii(head, 0, 5) === '%PDF-') return PDF;
   if (head.length >= 12 && ascii(head, 4, 8) === 'ftyp') {
     const brand = ascii(head, 8, 12);
     if (brand === 'qt  ') return MOV;

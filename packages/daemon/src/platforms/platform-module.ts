@@ -1,6 +1,6 @@
 import type { Got } from 'got';
 import type { Context, Hono } from 'hono';
-import type { Platform, PlatformInfo } from '@socialpub/core';
+import type { ApiVersion, Platform, PlatformInfo } from '@socialpub/core';
 import type { ConnectIO } from '../connect/connect-io';
 import type { DB } from '../store/database';
 import type { ConnectionInfo, ConnectionInput } from '../store/connections';
@@ -29,6 +29,8 @@ export interface PlatformModule {
   readonly refresher: Refresher | null;
   /** Take-downs (POST /content/scheduled/unpublish): how the platform deletes a post, or why it cannot. */
   readonly deletion: Deletion;
+  /** The API version in use (GET /platforms), for platforms versioned by date (LinkedIn); absent for the others. */
+  apiVersion?(config: PlatformsConfig, now: number): ApiVersion;
   /** What a sandbox connection keeps in its meta besides `sandbox: true` (Mastodon: the simulated server and its limits). */
   readonly sandboxMeta?: Record<string, unknown>;
 }
@@ -48,6 +50,8 @@ export interface PlatformsConfig {
   tiktokAudited?: boolean;
   /** YouTube privacy status for connections whose meta sets none (default public). */
   youtubePrivacyStatus?: string;
+  /** Pins LinkedIn's API version (`YYYYMM`, SOCIALPUB_LINKEDIN_VERSION); default: worked out from the date, stepping forward when LinkedIn retires it. */
+  linkedinVersion?: string;
 }
 
 /** What every simulator factory receives. */

@@ -3,7 +3,9 @@ import type { PlatformAdapter } from './adapter';
 import { bluesky } from './bluesky';
 import { facebook } from './facebook';
 import { instagram } from './instagram';
+import { linkedin } from './linkedin';
 import { mastodon } from './mastodon';
+import { pinterest } from './pinterest';
 import type { PlatformModule, PlatformsConfig, Refresher, SimulatorFactory } from './platform-module';
 import type { PostRemover } from './remove-post';
 import { threads } from './threads';
@@ -12,7 +14,7 @@ import { twitter } from './twitter';
 import { youtube } from './youtube';
 
 /** Every platform the daemon publishes to: one line each. */
-export const PLATFORMS: readonly PlatformModule[] = [instagram, facebook, threads, twitter, tiktok, youtube, bluesky, mastodon];
+export const PLATFORMS: readonly PlatformModule[] = [instagram, facebook, threads, twitter, tiktok, youtube, bluesky, mastodon, linkedin, pinterest];
 
 export function platformModule(platform: Platform): PlatformModule | undefined {
   return PLATFORMS.find((m) => m.platform === platform);

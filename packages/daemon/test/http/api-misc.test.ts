@@ -62,7 +62,7 @@ describe('GET /platforms', () => {
     const res = await h.call('GET', `${API}/platforms`);
     expect(res.status).toBe(200);
     const body = (await res.json()) as { platforms: { platform: string; default_type: string; connection: unknown; media: Record<string, unknown> }[] };
-    expect(body.platforms.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon']);
+    expect(body.platforms.map((p) => p.platform)).toEqual(['instagram', 'facebook', 'twitter', 'threads', 'tiktok', 'youtube', 'bluesky', 'mastodon', 'linkedin', 'pinterest']);
     const fb = body.platforms.find((p) => p.platform === 'facebook')!;
     expect(fb.connection).toEqual({ mode: 'sandbox', status: 'active', account: 'acct_facebook', page: 'Page', token_expires_at: null, paused: null });
     expect(body.platforms.find((p) => p.platform === 'tiktok')!.connection).toBeNull();

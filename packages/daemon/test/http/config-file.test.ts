@@ -50,7 +50,7 @@ describe('the daemon config file <data dir>/config.json', () => {
     const config = resolveConfig({ dataDir: dir }, { SOCIALPUB_PUBLISH_CONCURRENCY: 'platform=300, global=900,youtube=3' });
     expect(config.publishConcurrency).toEqual({ connection: 2, platform: 300, global: 900, platforms: { tiktok: 8, youtube: 3 } });
     expect(publisherConcurrencyOptions(config.publishConcurrency)).toEqual({
-      concurrency: { instagram: 300, facebook: 300, twitter: 300, threads: 300, tiktok: 8, youtube: 3, bluesky: 300, mastodon: 300 },
+      concurrency: { instagram: 300, facebook: 300, twitter: 300, threads: 300, tiktok: 8, youtube: 3, bluesky: 300, mastodon: 300, linkedin: 300, pinterest: 300 },
       connectionConcurrency: 2,
       globalConcurrency: 900,
     });

@@ -77,6 +77,20 @@ describe('rate classes, declared next to each route', () => {
       'GET /sandbox/faults': 'sandbox',
       'PUT /sandbox/faults': 'sandbox',
       'DELETE /sandbox/faults': 'sandbox',
+      // The dashboard's account routes (keys, connections, review links): one class of their own.
+      'GET /keys': 'account',
+      'POST /keys': 'account',
+      'DELETE /keys/:id': 'account',
+      'POST /keys/:id/rotate': 'account',
+      'GET /connections': 'account',
+      'POST /connections/sandbox': 'account',
+      'DELETE /connections/:id': 'account',
+      'POST /connections/:platform/authorize': 'account',
+      'GET /connections/pending/:id': 'account',
+      'POST /connections/pending/:id/choose': 'account',
+      'GET /review-links': 'account',
+      'POST /review-links': 'account',
+      'DELETE /review-links/:id': 'account',
     });
   });
 
@@ -158,7 +172,7 @@ describe('rate classes, declared next to each route', () => {
     const env = resolveConfig({ dataDir: '/x' }, { SOCIALPUB_RATE_LIMITS: 'platforms=5/1m,events=2' });
     expect(env.rateLimits.classes.platforms).toEqual({ limit: 5, windowMs: 60_000 });
     expect(env.rateLimits.classes.events).toEqual({ limit: 2, windowMs: 60_000 });
-    expect(() => resolveConfig({ dataDir: '/x' }, { SOCIALPUB_RATE_LIMITS: 'reads=5' })).toThrow(/no rate class "reads" \(the classes: auth, publish, media, scheduled, media_status, validate, review, unpublish, upload, platforms, creator_info, settings, queue, series, events, webhooks, webhook_send, sandbox, auth_failure\)/);
+    expect(() => resolveConfig({ dataDir: '/x' }, { SOCIALPUB_RATE_LIMITS: 'reads=5' })).toThrow(/no rate class "reads" \(the classes: auth, publish, media, scheduled, media_status, validate, review, unpublish, upload, platforms, creator_info, settings, queue, series, events, webhooks, webhook_send, sandbox, account, auth_failure\)/);
 
     const dir = mkdtempSync(join(tmpdir(), 'sp-rate-classes-'));
     dirs.push(dir);

@@ -45,6 +45,8 @@ export const ACCEPTED_FORMATS = [
   ['mov', 'video', 'video/quicktime'],
   ['movNoFtyp', 'video', 'video/quicktime'],
   ['avi', 'video', 'video/x-msvideo'],
+  // LinkedIn document posts.
+  ['pdf', 'document', 'application/pdf'],
 ] as const;
 
 /** Hex SHA-256, as media statuses report it. */

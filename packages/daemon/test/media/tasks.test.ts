@@ -77,7 +77,7 @@ describe('preparing files', () => {
     expect(status.progress).toEqual({ total: 1, completed: 1, failed: 0 });
   });
 
-  it.each(['webp', 'heic', 'zip', 'pdf'] as const)('refuses %s as unsupported_format', async (name) => {
+  it.each(['webp', 'heic', 'zip'] as const)('refuses %s as unsupported_format', async (name) => {
     h = harness();
     const { status } = await prepareAndWait(h.media, h.userId, [url(`/${name}`)]);
     expect(status.failed[0]?.error.code).toBe('unsupported_format');

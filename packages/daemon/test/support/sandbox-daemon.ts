@@ -58,7 +58,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   const media = createMedia({ db, dir: join(dir, 'media'), publicBaseUrl: PUBLIC, clock, allowPrivate: true });
   defer(() => media.stop());
   const queue = createTargetQueue(db);
-  const adapters = opts.adapters ?? createAdapters();
+  const adapters = opts.adapters ?? createAdapters(config.platforms);
   // eslint-disable-next-line prefer-const
   let publisher: Publisher;
   const scheduler = new Scheduler({ queue, clock, onDue: (id) => publisher.dispatch(id) });

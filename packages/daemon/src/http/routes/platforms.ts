@@ -3,9 +3,16 @@ import { Hono } from 'hono';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { pauseInfo } from '../../store/platform-pauses';
+import { platformModule } from '../../platforms/registry';
 import { rateClass } from '../middleware/rate-limit';
 
-/** GET /platforms: the platform table, and the caller's connection to each. */
+const apiVersionOf = (platform: Parameters<typeof platformModule>[0]) => platformModule(platform)?.apiVersion;
+
+/** A Pinterest connection's boards as listed at connect time (meta.boards). */
+const boardsOf = (meta: Record<string, unknown>): Array<{ id: string; name: string }> =>
+  Array.isArray(meta.boards) ? (meta.boards as Array<{ id?: unknown; name?: unknown }>).filter((b) => typeof b.id === 'string').map((b) => ({ id: String(b.id), name: String(b.name ?? b.id) })) : [];
+
+/** GET /platforms: the platform table, and the caller's connection to each (and the API version of a platform versioned by date). */
 export function platformsRoutes(deps: RouteDeps) {
   return new Hono<AppEnv>().get('/', rateClass('platforms'), (c) => {
     const user = c.get('user');
@@ -43,9 +50,11 @@ export function platformsRoutes(deps: RouteDeps) {
                 page: conn.pageName ?? conn.pageId,
                 token_expires_at: conn.tokenExpiresAt === null ? null : formatInstant(conn.tokenExpiresAt),
                 paused: pauseInfo(deps.store.platformPauses.forConnection(user.id, platform, now)),
+                ...(platform === 'pinterest' ? { boards: boardsOf(conn.meta) } : {}),
                 ...(typeof conn.meta.server === 'string' ? { server: conn.meta.server, server_limits: (conn.meta.limits as ServerLimits | undefined) ?? null } : {}),
               }
             : null,
+          ...(apiVersionOf(platform) ? { api_version: apiVersionOf(platform)!(deps.config.platforms, now) } : {}),
         };
       }),
     };

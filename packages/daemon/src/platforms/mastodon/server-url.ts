@@ -1,5 +1,5 @@
 import { ConnectError } from '../../connect/connect-error';
-import type { AddressGuard } from '../../media/address-guard';
+import { MEDIA_ALLOW_PRIVATE_HINT, type AddressGuard } from '../../media/address-guard';
 
 /**
  * The server a user names (`https://mastodon.social`, or just `mastodon.social`) as its
@@ -22,7 +22,8 @@ export async function checkServerUrl(input: string, guard: AddressGuard | null):
     try {
       await guard.resolveHost(url.hostname);
     } catch (err) {
-      throw new ConnectError(`--server: ${(err as Error).message.replace(/^refused to fetch from/, 'refused')}`);
+      // The guard's hint on allowing private media addresses does not apply to a server: left out.
+      throw new ConnectError(`--server: ${(err as Error).message.replace(/^refused to fetch from/, 'refused').replace(`; ${MEDIA_ALLOW_PRIVATE_HINT}`, '')}`);
     }
   }
   return url;

@@ -49,7 +49,7 @@ export function mediaIssues(input: ValidationInput, limits: KindLimits, what: st
   input.media.forEach((m: ValidationMedia, i) => {
     const path = mediaPath(i);
     if (m.kind === null) return;
-    const rule = limits[m.kind];
+    const rule = m.kind === 'document' ? undefined : limits[m.kind];
     if (!rule) {
       out.push({ path, message: `${label} ${what} does not take ${m.kind}s.` });
       return;

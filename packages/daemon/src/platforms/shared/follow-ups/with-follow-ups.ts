@@ -39,7 +39,7 @@ export function withFollowUps(base: PlatformAdapter, poster: FollowUpPoster): Pl
       if (chain.state === 'unknown') return { state: 'unknown', reason: chain.reason };
       if (chain.state === 'incomplete') return { state: 'not_published', reason: chain.reason };
       if (fu.firstComment !== null && !fu.data.comment) {
-        if (ctx.checkpoint.data[COMMENT_REQUEST] == null || poster.commentResumable) {
+        if (ctx.checkpoint.data[COMMENT_REQUEST] == null) {
           return { state: 'not_published', reason: 'the post is out; its first comment is still to be posted' };
         }
         if (poster.commentResumable) return { state: 'not_published', reason: 'the first comment went unanswered; it is sent again, which the platform dedupes' };

@@ -1,0 +1,33 @@
+import { PLATFORM_INFO } from '@socialpub/core';
+import type { PlatformModule } from '../platform-module';
+import { backgroundRefresher } from '../shared/background-refresher';
+import { createLinkedinAdapter } from './adapter';
+import { LINKEDIN_VERSION_SETTING, LinkedinVersions, linkedinVersions } from './api-version';
+import { connectLinkedin, type LinkedinConnectOptions } from './connect';
+import { refreshLinkedinToken } from './refresh-token';
+import { createLinkedinRemover } from './remove';
+import { linkedinSandbox } from './sim/sandbox';
+
+/** LinkedIn: the versioned REST Posts API for a member or an organization, OAuth 2.0 3-legged. */
+export const linkedin: PlatformModule = {
+  platform: 'linkedin',
+  limits: PLATFORM_INFO.linkedin,
+  createAdapter: (config) => createLinkedinAdapter({ versions: linkedinVersions(config) }),
+  simulator: linkedinSandbox,
+  // The user's client id/secret may come as --app-id/--app-secret too; --organization picks the author.
+  connect: (o, io, deps) =>
+    connectLinkedin(
+      {
+        ...(o as unknown as LinkedinConnectOptions),
+        clientId: (o.clientId as string | undefined) ?? o.appId,
+        clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret,
+        organizationId: (o.organizationId as string | undefined) ?? o.pageId,
+      },
+      io,
+      { ...deps, versions: new LinkedinVersions(process.env[LINKEDIN_VERSION_SETTING]?.trim() || null) },
+    ),
+  // Only where LinkedIn granted a refresh token (approved apps); the others expire after 60 days and ask to reconnect.
+  refresher: backgroundRefresher('linkedin', refreshLinkedinToken, 7 * 24 * 3_600_000),
+  deletion: { supported: true, createRemover: (config) => createLinkedinRemover({ versions: linkedinVersions(config) }) },
+  apiVersion: (config, now) => linkedinVersions(config).info(now),
+};

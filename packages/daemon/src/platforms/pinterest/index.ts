@@ -1,0 +1,31 @@
+import { PLATFORM_INFO } from '@socialpub/core';
+import type { PlatformModule } from '../platform-module';
+import { backgroundRefresher } from '../shared/background-refresher';
+import { createPinterestAdapter } from './adapter';
+import { connectPinterest, type PinterestConnectOptions } from './connect';
+import { refreshPinterestToken } from './refresh-token';
+import { createPinterestRemover } from './remove';
+import { pinterestSandbox } from './sim/sandbox';
+
+/** Pinterest: pins and video pins through REST API v5, OAuth 2.0 with refresh tokens. */
+export const pinterest: PlatformModule = {
+  platform: 'pinterest',
+  limits: PLATFORM_INFO.pinterest,
+  createAdapter: () => createPinterestAdapter(),
+  simulator: pinterestSandbox,
+  // The app id/secret may come as --client-id/--client-secret or --app-id/--app-secret; --board picks the board.
+  connect: (o, io, deps) =>
+    connectPinterest(
+      {
+        ...(o as unknown as PinterestConnectOptions),
+        clientId: (o.clientId as string | undefined) ?? o.appId,
+        clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret,
+        boardId: (o.boardId as string | undefined) ?? o.pageId,
+      },
+      io,
+      deps,
+    ),
+  // Access tokens live 30 days: refreshed in the background once a week, keeping the year-long refresh token in use.
+  refresher: backgroundRefresher('pinterest', refreshPinterestToken, 7 * 24 * 3_600_000),
+  deletion: { supported: true, createRemover: () => createPinterestRemover() },
+};
