@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Runs the benchmarks: `pnpm bench` runs them all, `pnpm bench api scheduler` some.
 // Each lives in bench/<name>/run.ts, prints its figures and the ratio to its baseline.
+// Arguments starting with `--` go to each chosen bench (`pnpm bench burst --profile`).
 import { readdirSync, existsSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +12,8 @@ const all = readdirSync(dir, { withFileTypes: true })
   .filter((d) => d.isDirectory() && existsSync(join(dir, d.name, 'run.ts')))
   .map((d) => d.name)
   .sort();
-const wanted = process.argv.slice(2);
+const wanted = process.argv.slice(2).filter((a) => !a.startsWith('--'));
+const flags = process.argv.slice(2).filter((a) => a.startsWith('--'));
 const chosen = wanted.length ? wanted : all;
 let failed = 0;
 for (const name of chosen) {
@@ -21,7 +23,7 @@ for (const name of chosen) {
     continue;
   }
   console.log(`\n=== bench/${name} ===`);
-  const r = spawnSync(process.execPath, ['--conditions=@socialpub/source', '--import', 'tsx', join(dir, name, 'run.ts')], { stdio: 'inherit' });
+  const r = spawnSync(process.execPath, ['--conditions=@socialpub/source', '--import', 'tsx', join(dir, name, 'run.ts'), ...flags], { stdio: 'inherit' });
   if (r.status !== 0) failed++;
 }
 process.exit(failed ? 1 : 0);

@@ -12,12 +12,22 @@
  *
  * Aims: p99 <= 1 s at 300 targets, <= 2 s at 3,000; none doubled, none lost.
  * `--baseline-3000` also runs the model of before at 3,000 targets (about 80 s).
+ *
+ * End to end (issue 29, e2e.ts), beside them: the same burst from outside — a real daemon
+ * in its own process, users with API keys and sandbox connections, POST /content/publish
+ * over HTTP, the real adapters to the daemon's simulators, lateness read from the
+ * simulators' records (GET /sandbox/posts) — with the daemon's own CPU per target (from
+ * /proc). The same aims apply to it. `--profile` profiles the daemon during the 3,000
+ * burst and prints where its time goes (self time by module and by function);
+ * `--no-e2e` / `--e2e-only` run one mode.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runE2e, SANDBOX_LATENCY, sandboxLatencySupported, type E2eResult } from './e2e';
+import { summarise } from './profile-summary';
 
 interface Result {
   variant: string;
@@ -55,19 +65,46 @@ const label: Record<string, string> = {
   ours: 'per-connection gate (ours)',
   today: 'before: 4 per platform',
   floor: 'floor: platform latency',
+  e2e: 'end to end (HTTP, sandbox)',
 };
 const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'n/a');
 
 try {
   const withBaseline3000 = process.argv.includes('--baseline-3000');
+  const e2e = !process.argv.includes('--no-e2e');
+  const publisherOnly = !process.argv.includes('--e2e-only');
+  const profile = process.argv.includes('--profile');
+  const latencySupported = sandboxLatencySupported();
   const aims: [string, boolean][] = [];
   console.log(`load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores; platform call 200-400 ms; all targets due in the same instant`);
+  if (e2e) {
+    console.log(
+      latencySupported
+        ? `end to end: sandbox latency ${SANDBOX_LATENCY} ms (SOCIALPUB_SANDBOX_LATENCY_MS)`
+        : `end to end: this daemon has no SOCIALPUB_SANDBOX_LATENCY_MS, its simulators answer at once (floor about 0, not 200-400 ms)`,
+    );
+  }
+  const extra: string[] = [];
   for (const [targets, aim] of [
     [300, 1_000],
     [3_000, 2_000],
   ] as const) {
-    const runs = [measure('ours', targets)];
-    if (targets <= 300 || withBaseline3000) runs.push(measure('today', targets));
+    const runs: (Result | E2eResult)[] = [];
+    if (publisherOnly) runs.push(measure('ours', targets));
+    if (publisherOnly && (targets <= 300 || withBaseline3000)) runs.push(measure('today', targets));
+    if (e2e) {
+      const profilePath = profile && targets === 3_000 ? join(dir, 'daemon-3000.cpuprofile') : undefined;
+      const r = await runE2e(targets, POSTS_PER_CONNECTION, profilePath ? { profilePath } : {});
+      runs.push(r);
+      extra.push(
+        `end to end at ${targets}: intake ${r.intakePerSecond} POST/s (${r.intakeUsPerPost} µs daemon CPU each)${r.intakeBeforeDue ? '' : ' — NOT all in before the due time'}, last settled ${(r.settleMs / 1000).toFixed(2)} s after due, daemon peak RSS ${r.rssMb} MB; targets ${JSON.stringify(r.statuses)}, attempts ${JSON.stringify(r.attempts)}`,
+      );
+      if (profilePath) extra.push(`daemon CPU profile, 3,000 burst (0.5 s before due to the last settled):\n${summarise(profilePath)}`);
+      aims.push(
+        [`end to end p99 <= ${aim / 1000} s at ${targets}`, r.p99 <= aim],
+        [`end to end none doubled or lost at ${targets}`, r.doubled === 0 && r.lost === 0 && r.published === targets],
+      );
+    }
     runs.push(floor(targets));
     console.log(`\n${targets.toLocaleString()} targets (${targets / (POSTS_PER_CONNECTION * PLATFORM_COUNT)} users x ${PLATFORM_COUNT} platforms x ${POSTS_PER_CONNECTION} posts)`);
     console.log(`${'variant'.padEnd(30)}${'p50'.padStart(10)}${'p99'.padStart(10)}${'max'.padStart(10)}${'published'.padStart(11)}${'doubled'.padStart(9)}${'lost'.padStart(6)}${'CPU/target'.padStart(12)}`);
@@ -76,12 +113,17 @@ try {
         `${(label[r.variant] ?? r.variant).padEnd(30)}${s(r.p50).padStart(10)}${s(r.p99).padStart(10)}${s(r.max).padStart(10)}${String(r.published).padStart(11)}${String(r.doubled).padStart(9)}${String(r.lost).padStart(6)}${(r.cpuUsPerTarget === undefined ? '—' : `${r.cpuUsPerTarget} µs`).padStart(12)}`,
       );
     }
-    const [ours] = runs as [Result];
+    const [first] = runs as [Result];
     for (const b of runs.slice(1)) {
-      console.log(`ratio to ${label[b.variant]}: p99 ${(ours.p99 / b.p99).toFixed(2)}x, max ${(ours.max / b.max).toFixed(2)}x`);
+      console.log(`ratio of ${label[first.variant]} to ${label[b.variant]}: p99 ${(first.p99 / b.p99).toFixed(2)}x, max ${(first.max / b.max).toFixed(2)}x`);
     }
-    aims.push([`p99 <= ${aim / 1000} s at ${targets}`, ours.p99 <= aim], [`none doubled or lost at ${targets}`, ours.doubled === 0 && ours.lost === 0 && ours.published === targets]);
+    const e = runs.find((r) => r.variant === 'e2e');
+    if (e && first.variant !== 'e2e') console.log(`ratio of ${label.e2e} to ${label[first.variant]}: p99 ${(e.p99 / first.p99).toFixed(2)}x, CPU/target ${((e.cpuUsPerTarget ?? 0) / (first.cpuUsPerTarget ?? 1)).toFixed(1)}x`);
+    if (publisherOnly) {
+      aims.push([`p99 <= ${aim / 1000} s at ${targets}`, first.p99 <= aim], [`none doubled or lost at ${targets}`, first.doubled === 0 && first.lost === 0 && first.published === targets]);
+    }
   }
+  if (extra.length) console.log(`\n${extra.join('\n')}`);
   console.log(`\naims: ${aims.map(([name, ok]) => `${name} ${ok ? 'met' : 'MISSED'}`).join('; ')}`);
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -1,0 +1,306 @@
+/**
+ * bench/burst end to end (issue 29): a real daemon in its own process (e2e-daemon.ts) over
+ * a fresh data dir; N users, each with an API key and sandbox connections to twitter,
+ * threads and facebook; each user POSTs `postsPerUser` posts to /content/publish over
+ * HTTP, all scheduled for the same whole second a few seconds ahead. The real scheduler,
+ * publisher and adapters publish them to the daemon's simulators. Then, from outside: the
+ * simulators' records (GET /sandbox/posts with each user's key) give per target the time
+ * the simulator recorded the post; lateness = that minus the due time. Doubled: a target
+ * with more than one simulator post; lost: none by the end.
+ *
+ * The daemon's CPU time is read from /proc/<pid>/stat (utime + stime, every thread):
+ * `cpuUsPerTarget` from half a second before the due time to the last target settled (the publish), and
+ * `intakeUsPerPost` for the POSTs. With `profile`, the daemon's main thread is profiled
+ * over that same span.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { openAdmin } from '../../packages/daemon/src/admin/index';
+import { openDatabase } from '../../packages/daemon/src/store/database';
+
+export const E2E_PLATFORMS = ['twitter', 'threads', 'facebook'] as const;
+export const SANDBOX_LATENCY = '200-400';
+
+export interface E2eResult {
+  variant: 'e2e';
+  targets: number;
+  published: number;
+  doubled: number;
+  lost: number;
+  p50: number;
+  p99: number;
+  max: number;
+  cpuUsPerTarget: number;
+  /** Daemon CPU per accepted POST /content/publish (µs). */
+  intakeUsPerPost: number;
+  /** POSTs per second the daemon accepted (16 clients). */
+  intakePerSecond: number;
+  /** Whether every POST was answered before the due time (else lateness includes intake). */
+  intakeBeforeDue: boolean;
+  /** The daemon's peak RSS (VmHWM, MB). */
+  rssMb: number;
+  /** Wall time from due to the last target settled (ms). */
+  settleMs: number;
+  /** Targets by final status, and attempts by outcome and error code (`retry:timeout`). */
+  statuses: Record<string, number>;
+  attempts: Record<string, number>;
+}
+
+const daemonScript = fileURLToPath(new URL('./e2e-daemon.ts', import.meta.url));
+const CLIENTS = 16;
+const SETTLE_TIMEOUT_MS = 180_000;
+const TERMINAL = "('published', 'failed', 'cancelled', 'needs_review', 'removed')";
+
+/** utime + stime of a process, every thread, in µs (Linux /proc). */
+export function procCpuUs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After "pid (comm) ": state is field 3, so utime (14) and stime (15) are at 11 and 12 here.
+  return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / 100;
+}
+
+/** Peak resident set of a process (VmHWM) in MB. */
+export function procPeakRssMb(pid: number): number {
+  const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return m ? Math.round(Number(m[1]) / 1024) : Number.NaN;
+}
+
+/** Whether this daemon reads SOCIALPUB_SANDBOX_LATENCY_MS (the setting of issue 29, item 1). */
+export function sandboxLatencySupported(): boolean {
+  const src = fileURLToPath(new URL('../../packages/daemon/src/', import.meta.url));
+  const scan = (d: string): boolean =>
+    readdirSync(d, { withFileTypes: true }).some((e) =>
+      e.isDirectory() ? scan(join(d, e.name)) : e.name.endsWith('.ts') && readFileSync(join(d, e.name), 'utf8').includes('SOCIALPUB_SANDBOX_LATENCY_MS'),
+    );
+  return scan(src);
+}
+
+export const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** Runs `n` jobs with `width` in flight. */
+async function pool(n: number, width: number, job: (i: number) => Promise<void>) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, n) }, async () => {
+      while (next < n) await job(next++);
+    }),
+  );
+}
+
+/** A running end-to-end daemon: its URL, pid, and the commands of e2e-daemon.ts. */
+export interface BenchDaemon {
+  url: string;
+  pid: number;
+  dataDir: string;
+  dbPath: string;
+  command(line: string, answerKey: string): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startBenchDaemon(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<BenchDaemon> {
+  const child = spawn(process.execPath, ['--conditions=@socialpub/source', '--import', 'tsx', daemonScript, dataDir], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+    env: { ...process.env, SOCIALPUB_SANDBOX_LATENCY_MS: SANDBOX_LATENCY, ...env },
+  });
+  const lines = createInterface({ input: child.stdout });
+  const waiting: { key: string; resolve: () => void }[] = [];
+  let onReady: (v: { url: string; pid: number }) => void = () => {};
+  const ready = new Promise<{ url: string; pid: number }>((resolve, reject) => {
+    onReady = resolve;
+    child.once('exit', (code) => reject(new Error(`bench daemon exited with ${code}`)));
+  });
+  lines.on('line', (line) => {
+    const msg = JSON.parse(line) as Record<string, unknown>;
+    if (typeof msg.url === 'string') onReady(msg as { url: string; pid: number });
+    const i = waiting.findIndex((w) => w.key in msg);
+    if (i >= 0) waiting.splice(i, 1)[0]?.resolve();
+  });
+  const { url, pid } = await ready;
+  return {
+    url,
+    pid,
+    dataDir,
+    dbPath: join(dataDir, 'socialpub.db'),
+    command: (line, key) =>
+      new Promise<void>((resolve) => {
+        waiting.push({ key, resolve });
+        child.stdin.write(`${line}\n`);
+      }),
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export interface BenchUser {
+  email: string;
+  key: string;
+}
+
+/** Users with a key and sandbox connections to the three platforms, made before the daemon starts (as `socialpub keys create` / `connect --sandbox`). */
+export function createUsers(dataDir: string, count: number, from = 0): BenchUser[] {
+  const admin = openAdmin(dataDir);
+  try {
+    const users: BenchUser[] = [];
+    for (let u = from; u < from + count; u++) {
+      const email = `user${u}@bench.test`;
+      const key = admin.createKey({ email }).api_key;
+      for (const p of E2E_PLATFORMS) admin.addSandboxConnection(p, { email });
+      users.push({ email, key });
+    }
+    return users;
+  } finally {
+    admin.close();
+  }
+}
+
+const tag = (run: string, u: number, n: number) => `[${run}-u${u}-p${n}]`;
+
+/** POSTs every user's posts, all scheduled for `dueMs`; answers POSTs per second. */
+export async function postBurst(url: string, users: BenchUser[], postsPerUser: number, dueMs: number, run: string): Promise<number> {
+  const t0 = performance.now();
+  const total = users.length * postsPerUser;
+  await pool(total, CLIENTS, async (i) => {
+    const u = Math.floor(i / postsPerUser);
+    const n = i % postsPerUser;
+    const user = users[u] as BenchUser;
+    const res = await fetch(`${url}/api/agents/v1/content/publish`, {
+      method: 'POST',
+      headers: { 'X-API-Key': user.key, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ caption: `burst post ${tag(run, u, n)}`, platforms: E2E_PLATFORMS, scheduled_for: new Date(dueMs).toISOString() }),
+    });
+    if (res.status !== 200 && res.status !== 201 && res.status !== 202) throw new Error(`POST /content/publish: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  });
+  return total / ((performance.now() - t0) / 1000);
+}
+
+/** Waits until no target of the data dir is unsettled (or the timeout); answers when the last settled (ms since epoch). */
+export async function waitSettled(dbPath: string, total: number, timeoutMs = SETTLE_TIMEOUT_MS): Promise<number> {
+  const db = openDatabase(dbPath);
+  try {
+    const deadline = Date.now() + timeoutMs;
+    const settled = db.prepare(`SELECT count(*) FROM targets WHERE status IN ${TERMINAL}`).pluck();
+    while (Date.now() < deadline) {
+      if ((settled.get() as number) >= total) break;
+      await sleep(100);
+    }
+    return Date.now();
+  } finally {
+    db.close();
+  }
+}
+
+/** What the daemon recorded: targets by status, attempts by outcome and error code. */
+export function targetReport(dbPath: string): { statuses: Record<string, number>; attempts: Record<string, number> } {
+  const db = openDatabase(dbPath);
+  try {
+    const statuses = Object.fromEntries(
+      (db.prepare('SELECT status, count(*) AS n FROM targets GROUP BY status').all() as { status: string; n: number }[]).map((r) => [r.status, r.n]),
+    );
+    const attempts = Object.fromEntries(
+      (
+        db.prepare("SELECT coalesce(outcome, 'open') || coalesce(':' || error_code, '') || coalesce(' (' || substr(error_message, 1, 60) || ')', '') AS k, count(*) AS n FROM attempts GROUP BY k ORDER BY n DESC").all() as {
+          k: string;
+          n: number;
+        }[]
+      ).map((r) => [r.k, r.n]),
+    );
+    return { statuses, attempts };
+  } finally {
+    db.close();
+  }
+}
+
+/** Per target (user, post, platform): the simulator's record times, read over HTTP with each user's key. */
+export async function simulatorRecords(url: string, users: BenchUser[], run: string): Promise<Map<string, number[]>> {
+  const seen = new Map<string, number[]>();
+  const re = new RegExp(`\\[${run}-u(\\d+)-p(\\d+)\\]`);
+  await pool(users.length, CLIENTS, async (u) => {
+    const user = users[u] as BenchUser;
+    const res = await fetch(`${url}/api/agents/v1/sandbox/posts?limit=1000`, { headers: { 'X-API-Key': user.key } });
+    if (res.status !== 200) throw new Error(`GET /sandbox/posts: ${res.status} ${await res.text()}`);
+    const { posts } = (await res.json()) as { posts: { platform: string; created_at: string; body: unknown }[] };
+    for (const p of posts) {
+      const m = re.exec(JSON.stringify(p.body));
+      if (!m) continue;
+      const k = `${m[1]}/${m[2]}/${p.platform}`;
+      const list = seen.get(k) ?? [];
+      list.push(Date.parse(p.created_at));
+      seen.set(k, list);
+    }
+  });
+  return seen;
+}
+
+/** Lateness figures of the records against the expected targets. */
+export function lateness(records: Map<string, number[]>, userIndexes: number[], postsPerUser: number, dueMs: number) {
+  const late: number[] = [];
+  let doubled = 0;
+  let lost = 0;
+  for (const u of userIndexes) {
+    for (let n = 0; n < postsPerUser; n++) {
+      for (const p of E2E_PLATFORMS) {
+        const times = records.get(`${u}/${n}/${p}`) ?? [];
+        if (times.length === 0) lost++;
+        if (times.length > 1) doubled++;
+        if (times.length > 0) late.push(Math.min(...times) - dueMs);
+      }
+    }
+  }
+  late.sort((a, b) => a - b);
+  return { published: late.length, doubled, lost, p50: pct(late, 0.5), p99: pct(late, 0.99), max: late[late.length - 1] ?? Number.NaN };
+}
+
+/** One end-to-end burst of `targets` targets (users x 3 platforms x postsPerUser). */
+export async function runE2e(targets: number, postsPerUser: number, opts: { profilePath?: string } = {}): Promise<E2eResult> {
+  const users = targets / (postsPerUser * E2E_PLATFORMS.length);
+  const dataDir = mkdtempSync(join(tmpdir(), 'socialpub-bench-e2e-'));
+  const run = `b${Date.now().toString(36)}`;
+  let daemon: BenchDaemon | undefined;
+  try {
+    const list = createUsers(dataDir, users);
+    daemon = await startBenchDaemon(dataDir);
+    // Due at a whole second far enough ahead for the POSTs (about 15 ms each here, loaded), at least 3 s.
+    const lead = 3_000 + users * postsPerUser * 15;
+    const due = Math.ceil((Date.now() + lead) / 1000) * 1000;
+    const cpu0 = procCpuUs(daemon.pid);
+    const intakePerSecond = await postBurst(daemon.url, list, postsPerUser, due, run);
+    const intakeBeforeDue = Date.now() < due;
+    const cpu1 = procCpuUs(daemon.pid);
+    // The publish's CPU (and profile) from half a second before the due time.
+    await sleep(due - 500 - Date.now());
+    if (opts.profilePath) await daemon.command('profile-start', 'profiling');
+    const cpu2 = procCpuUs(daemon.pid);
+    const settledAt = await waitSettled(daemon.dbPath, targets);
+    const cpu3 = procCpuUs(daemon.pid);
+    if (opts.profilePath) await daemon.command(`profile-stop ${opts.profilePath}`, 'profile');
+    const rssMb = procPeakRssMb(daemon.pid);
+    const report = targetReport(daemon.dbPath);
+    const records = await simulatorRecords(daemon.url, list, run);
+    const figures = lateness(records, Array.from({ length: users }, (_, i) => i), postsPerUser, due);
+    return {
+      variant: 'e2e',
+      targets,
+      ...figures,
+      cpuUsPerTarget: Math.round((cpu3 - cpu2) / targets),
+      intakeUsPerPost: Math.round((cpu1 - cpu0) / (users * postsPerUser)),
+      intakePerSecond: Math.round(intakePerSecond),
+      intakeBeforeDue,
+      rssMb,
+      settleMs: settledAt - due,
+      ...report,
+    };
+  } finally {
+    await daemon?.stop();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,227 @@
+/**
+ * Capacity benchmark (issue 29): how far one daemon goes on this machine. One data dir
+ * grows step by step — users (each with sandbox connections to twitter, threads and
+ * facebook), pending posts (scheduled days ahead, stored but not yet due) and the publish
+ * rate (targets falling due per second) — until a limit breaks: lateness p99 over 1 s,
+ * peak RSS over RSS_BOUND_MB, or the disk (free space under DISK_FLOOR_GB).
+ *
+ * Each step: the daemon stopped, the step's users made as `connect --sandbox` does and its
+ * rows added to the SQLite file (pending posts and the step's due posts, as variant.ts of
+ * bench/burst does: intake over HTTP is measured by bench/burst's end-to-end mode, about
+ * 100 POST/s here, and would take the whole time budget), then the real daemon started in
+ * its own process (bench/burst/e2e-daemon.ts: real adapters, the sandbox simulators). For
+ * WINDOW_S seconds posts fall due at the step's rate, evenly spread; lateness is the
+ * simulator's record time (sandbox_posts.created_at) minus the due time, per target. Also:
+ * time to ready, the daemon's CPU per target (/proc), peak RSS (VmHWM), database size.
+ * The baseline is the first step; each step prints its ratio to it.
+ */
+import { mkdtempSync, rmSync, statSync, statfsSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { openAdmin } from '../../packages/daemon/src/admin/index';
+import { openDatabase } from '../../packages/daemon/src/store/database';
+import { E2E_PLATFORMS, pct, procCpuUs, procPeakRssMb, startBenchDaemon } from '../burst/e2e';
+
+interface Step {
+  users: number;
+  pendingTargets: number;
+  /** Targets falling due per second during the window. */
+  rate: number;
+}
+
+const STEPS: Step[] = [
+  { users: 50, pendingTargets: 15_000, rate: 15 },
+  { users: 100, pendingTargets: 60_000, rate: 30 },
+  { users: 150, pendingTargets: 120_000, rate: 45 },
+  { users: 200, pendingTargets: 200_000, rate: 60 },
+  { users: 300, pendingTargets: 300_000, rate: 90 },
+  { users: 400, pendingTargets: 450_000, rate: 120 },
+  { users: 600, pendingTargets: 700_000, rate: 180 },
+  { users: 800, pendingTargets: 1_000_000, rate: 240 },
+];
+const WINDOW_S = Number(process.env.BENCH_CAPACITY_WINDOW_S ?? 10);
+const LEAD_MS = 2_000;
+const P99_BOUND_MS = 1_000;
+const RSS_BOUND_MB = Number(process.env.BENCH_CAPACITY_RSS_MB ?? 1_024);
+const DISK_FLOOR_GB = 2;
+const SETTLE_MS = 60_000;
+const TERMINAL = "('published', 'failed', 'cancelled', 'needs_review', 'removed')";
+
+interface Figures {
+  step: number;
+  users: number;
+  connections: number;
+  storedTargets: number;
+  rate: number;
+  due: number;
+  readyMs: number;
+  p50: number;
+  p99: number;
+  max: number;
+  doubled: number;
+  lost: number;
+  cpuUsPerTarget: number;
+  rssMb: number;
+  dbMb: number;
+  load: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+const dir = mkdtempSync(join(tmpdir(), 'socialpub-bench-capacity-'));
+const dbPath = join(dir, 'socialpub.db');
+
+/** Adds users `from..to` with their sandbox connections; answers their ids in order. */
+function addUsers(from: number, to: number): string[] {
+  const admin = openAdmin(dir);
+  try {
+    const ids: string[] = [];
+    for (let u = from; u < to; u++) {
+      let id = '';
+      for (const p of E2E_PLATFORMS) id = admin.addSandboxConnection(p, { email: `cap${u}@bench.test` }).user_id;
+      ids.push(id);
+    }
+    return ids;
+  } finally {
+    admin.close();
+  }
+}
+
+/** Adds jobs of the three platforms: `dueAt(j)` each, users round robin; answers target ids by tag. */
+function addJobs(userIds: string[], count: number, dueAt: (j: number) => number, tag: (j: number) => string, status = 'scheduled') {
+  const db = openDatabase(dbPath);
+  const now = Date.now();
+  try {
+    const job = db.prepare(
+      "INSERT INTO jobs (id, user_id, caption, platforms, media_urls, scheduled_for, sort_at, created_at, updated_at) VALUES (?, ?, ?, ?, '[]', ?, ?, ?, ?)",
+    );
+    const target = db.prepare("INSERT INTO targets (id, job_id, user_id, platform, type, due_at, status, updated_at) VALUES (?, ?, ?, ?, 'feed', ?, ?, ?)");
+    const platforms = JSON.stringify(E2E_PLATFORMS);
+    db.transaction(() => {
+      for (let j = 0; j < count; j++) {
+        const user = userIds[j % userIds.length] as string;
+        const t = tag(j);
+        const due = dueAt(j);
+        job.run(`job_${t}`, user, `capacity post [${t}]`, platforms, due, due, now, now);
+        for (const p of E2E_PLATFORMS) target.run(`tgt_${t}_${p}`, `job_${t}`, user, p, due, status, now);
+      }
+    })();
+  } finally {
+    db.close();
+  }
+}
+
+const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'n/a');
+const results: Figures[] = [];
+let broke = '';
+let userIds: string[] = [];
+let stored = 0;
+console.log(
+  `load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores; each step: ${WINDOW_S} s of posts falling due at the step's rate (3 targets a post: twitter, threads, facebook); limits: p99 > ${P99_BOUND_MS / 1000} s, RSS > ${RSS_BOUND_MB} MB, disk free < ${DISK_FLOOR_GB} GB`,
+);
+console.log(
+  `${'step'.padEnd(5)}${'users'.padStart(7)}${'conns'.padStart(7)}${'stored'.padStart(10)}${'rate/s'.padStart(8)}${'ready'.padStart(9)}${'p50'.padStart(9)}${'p99'.padStart(9)}${'max'.padStart(9)}${'doubled'.padStart(9)}${'lost'.padStart(6)}${'CPU/target'.padStart(12)}${'RSS'.padStart(9)}${'db'.padStart(9)}${'load'.padStart(6)}`,
+);
+try {
+  for (const [i, step] of STEPS.entries()) {
+    userIds = userIds.concat(addUsers(userIds.length, step.users));
+    // Pending posts: due 1-30 days ahead, never in the window.
+    const pendingJobs = Math.ceil((step.pendingTargets - stored) / 3);
+    if (pendingJobs > 0) {
+      const base = Date.now() + 86_400_000;
+      addJobs(userIds, pendingJobs, (j) => base + ((j * 7_919) % (29 * 86_400_000)), (j) => `p${i}-${j}`);
+      stored += pendingJobs * 3;
+    }
+    const dueJobs = Math.round((step.rate * WINDOW_S) / 3);
+    // The window's posts are stored before the daemon starts (rows written behind a running
+    // daemon's back are seen only at its loader's next pass); the window opens well after
+    // the daemon is ready: twice the last start-up plus LEAD_MS.
+    const start = Date.now() + LEAD_MS + 2 * (results[results.length - 1]?.readyMs ?? 4_000);
+    const dueAt = (j: number) => start + Math.floor((j * 1000 * WINDOW_S) / dueJobs);
+    addJobs(userIds, dueJobs, dueAt, (j) => `d${i}-${j}`);
+    stored += dueJobs * 3;
+    const t0 = performance.now();
+    const daemon = await startBenchDaemon(dir);
+    const readyMs = Math.round(performance.now() - t0);
+    if (Date.now() > start - 500) console.log(`step ${i + 1}: the daemon was ready only ${Date.now() - start} ms after the window opened`);
+    await sleep(start - 500 - Date.now());
+    const cpu0 = procCpuUs(daemon.pid);
+    const db = openDatabase(dbPath);
+    const pending = db.prepare(`SELECT count(*) FROM targets WHERE id LIKE ? AND status NOT IN ${TERMINAL}`).pluck();
+    const deadline = start + WINDOW_S * 1000 + SETTLE_MS;
+    while (Date.now() < deadline && (pending.get(`tgt_d${i}-%`) as number) > 0) await sleep(200);
+    const cpu1 = procCpuUs(daemon.pid);
+    const rssMb = procPeakRssMb(daemon.pid);
+    const posts = db.prepare("SELECT body, platform, created_at FROM sandbox_posts WHERE body LIKE ?").all(`%[d${i}-%`) as {
+      body: string;
+      platform: string;
+      created_at: number;
+    }[];
+    db.close();
+    await daemon.stop();
+    const seen = new Map<string, number[]>();
+    const re = new RegExp(`\\[d${i}-(\\d+)\\]`);
+    for (const p of posts) {
+      const m = re.exec(p.body);
+      if (!m) continue;
+      const k = `${m[1]}/${p.platform}`;
+      seen.set(k, [...(seen.get(k) ?? []), p.created_at]);
+    }
+    const late: number[] = [];
+    let doubled = 0;
+    let lost = 0;
+    for (let j = 0; j < dueJobs; j++) {
+      for (const p of E2E_PLATFORMS) {
+        const times = seen.get(`${j}/${p}`) ?? [];
+        if (times.length === 0) lost++;
+        if (times.length > 1) doubled++;
+        if (times.length) late.push(Math.min(...times) - dueAt(j));
+      }
+    }
+    late.sort((a, b) => a - b);
+    const dbMb = Math.round((statSync(dbPath).size + (statSync(`${dbPath}-wal`, { throwIfNoEntry: false })?.size ?? 0)) / 1_048_576);
+    const f: Figures = {
+      step: i + 1,
+      users: step.users,
+      connections: step.users * 3,
+      storedTargets: stored,
+      rate: step.rate,
+      due: dueJobs * 3,
+      readyMs,
+      p50: pct(late, 0.5),
+      p99: pct(late, 0.99),
+      max: late[late.length - 1] ?? Number.NaN,
+      doubled,
+      lost,
+      cpuUsPerTarget: Math.round((cpu1 - cpu0) / (dueJobs * 3)),
+      rssMb,
+      dbMb,
+      load: loadavg()[0] ?? 0,
+    };
+    results.push(f);
+    console.log(
+      `${String(f.step).padEnd(5)}${String(f.users).padStart(7)}${String(f.connections).padStart(7)}${f.storedTargets.toLocaleString().padStart(10)}${String(f.rate).padStart(8)}${`${f.readyMs} ms`.padStart(9)}${s(f.p50).padStart(9)}${s(f.p99).padStart(9)}${s(f.max).padStart(9)}${String(f.doubled).padStart(9)}${String(f.lost).padStart(6)}${`${f.cpuUsPerTarget} µs`.padStart(12)}${`${f.rssMb} MB`.padStart(9)}${`${f.dbMb} MB`.padStart(9)}${f.load.toFixed(1).padStart(6)}`,
+    );
+    const free = statfsSync(dir);
+    const freeGb = (free.bavail * free.bsize) / 1e9;
+    if (f.p99 > P99_BOUND_MS || f.lost > 0) broke = `lateness: p99 ${s(f.p99)} > ${P99_BOUND_MS / 1000} s${f.lost ? `, ${f.lost} lost` : ''} at ${f.rate} targets/s`;
+    else if (f.rssMb > RSS_BOUND_MB) broke = `RSS: ${f.rssMb} MB > ${RSS_BOUND_MB} MB`;
+    else if (freeGb < DISK_FLOOR_GB) broke = `disk: ${freeGb.toFixed(1)} GB free`;
+    if (broke) break;
+  }
+  const [base] = results as [Figures];
+  console.log(`\nbaseline: step 1 (${base.rate} targets/s, ${base.storedTargets.toLocaleString()} stored)`);
+  for (const f of results.slice(1)) {
+    console.log(
+      `step ${f.step} / step 1: rate ${(f.rate / base.rate).toFixed(0)}x, stored ${(f.storedTargets / base.storedTargets).toFixed(0)}x -> p99 ${(f.p99 / base.p99).toFixed(2)}x, CPU/target ${(f.cpuUsPerTarget / base.cpuUsPerTarget).toFixed(2)}x, RSS ${(f.rssMb / base.rssMb).toFixed(2)}x, ready ${(f.readyMs / base.readyMs).toFixed(2)}x`,
+    );
+  }
+  const last = results[results.length - 1] as Figures;
+  console.log(
+    broke
+      ? `\nlimit reached at step ${last.step}: ${broke}; the last step within every limit: ${results.length > 1 ? `step ${last.step - 1} (${results[results.length - 2]?.rate} targets/s)` : 'none'}`
+      : `\nno limit reached up to step ${last.step} (${last.rate} targets/s, ${last.storedTargets.toLocaleString()} stored)`,
+  );
+  console.log(`disk: ${((last.dbMb * 1_048_576) / last.storedTargets).toFixed(0)} bytes of database per stored target (jobs, targets, attempts, sandbox posts)`);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
