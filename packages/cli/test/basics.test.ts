@@ -155,7 +155,7 @@ describe('socialpub completion', () => {
       expect(zsh.stdout).toContain(`'${name}:`);
       expect(fish.stdout).toContain(`-a '${name}'`);
     }
-    expect(fish.stdout).toContain("__fish_seen_subcommand_from schedule; and not __fish_seen_subcommand_from list show retime cancel approve reject");
+    expect(fish.stdout).toContain("__fish_seen_subcommand_from schedule; and not __fish_seen_subcommand_from list show retime share cancel approve reject");
   });
 
   it('refuses an unknown shell with exit 2', async () => {
