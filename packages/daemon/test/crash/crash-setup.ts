@@ -4,7 +4,7 @@
  * a platform made survives the daemon's death), an answer held back so the daemon dies
  * waiting for it, and the daemon child's hard kill, restart and clean stop.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,4 +79,20 @@ export async function stopWhen(run: DaemonChild, done: () => boolean, ms: number
   while (!done() && Date.now() < deadline) await wait(100);
   run.child.kill('SIGTERM');
   expect(await run.exited).toBe(0);
+}
+
+/** One run's files under `dir`, named after it: the JPEG, the given MP4, and the database's path. */
+export function runFiles(dir: string, name: string, mp4: Buffer): { image: string; video: string; dbPath: string } {
+  const run = join(dir, name.replace(/\W+/g, '-'));
+  writeFileSync(`${run}.jpg`, JPEG);
+  writeFileSync(`${run}.mp4`, mp4);
+  return { image: `${run}.jpg`, video: `${run}.mp4`, dbPath: `${run}.db` };
+}
+
+/** Starts the child, SIGKILLs it once `moment` comes, and starts it again: answers the second. */
+export async function killAtAndRestart(script: string, args: string[], moment: Promise<void>): Promise<DaemonChild> {
+  const first = await startReady(script, args);
+  await moment;
+  await killHard(first);
+  return startReady(script, args);
 }

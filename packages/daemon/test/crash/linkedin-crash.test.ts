@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +5,7 @@ import { createLinkedinSimulator, LINKEDIN_API_HOST, LINKEDIN_WWW_HOST } from '.
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';
 import { insertTarget, seedUser } from '../scheduler/harness';
-import { crashDir, holdOneAnswer, JPEG, killHard, serveSimulators, startReady, stopWhen } from './crash-setup';
+import { crashDir, holdOneAnswer, killAtAndRestart, runFiles, serveSimulators, stopWhen } from './crash-setup';
 
 const CHILD = fileURLToPath(new URL('./linkedin-child.ts', import.meta.url));
 const dir = crashDir('socialpub-linkedin-crash-');
@@ -43,12 +41,7 @@ describe('LinkedIn through a SIGKILL at every step', () => {
     const server = await serveSimulators(root);
     const simUrl = server.url;
 
-    const run = join(dir, step.name.replace(/\W+/g, '-'));
-    const image = `${run}.jpg`;
-    const video = `${run}.mp4`;
-    writeFileSync(image, JPEG);
-    writeFileSync(video, MP4);
-    const dbPath = `${run}.db`;
+    const { image, video, dbPath } = runFiles(dir, step.name, MP4);
     const db = openDatabase(dbPath);
     const now = Date.now();
     seedUser(db, now);
@@ -57,12 +50,7 @@ describe('LinkedIn through a SIGKILL at every step', () => {
     db.prepare("UPDATE targets SET type = 'post' WHERE id = ?").run(id);
     db.prepare('UPDATE jobs SET follow_ups = ? WHERE id = (SELECT job_id FROM targets WHERE id = ?)').run(JSON.stringify({ first_comment: 'Comment once' }), id);
 
-    const args = [dbPath, simUrl, image, video];
-    let child = await startReady(CHILD, args);
-    await killMoment;
-    await killHard(child);
-
-    child = await startReady(CHILD, args);
+    const child = await killAtAndRestart(CHILD, [dbPath, simUrl, image, video], killMoment);
     const row = db.prepare('SELECT status, post_id, follow_ups FROM targets WHERE id = ?');
     const done = () => ['published', 'failed', 'needs_review'].includes((row.get(id) as { status: string }).status);
     await stopWhen(child, done, 40_000);

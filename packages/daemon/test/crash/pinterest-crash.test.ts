@@ -1,5 +1,3 @@
-import { writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
@@ -7,7 +5,7 @@ import { createPinterestSimulator, PINTEREST_API_HOST, PINTEREST_WWW_HOST } from
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';
 import { insertTarget, seedUser } from '../scheduler/harness';
-import { crashDir, holdOneAnswer, JPEG, killHard, serveSimulators, startReady, stopWhen } from './crash-setup';
+import { crashDir, holdOneAnswer, killAtAndRestart, runFiles, serveSimulators, stopWhen } from './crash-setup';
 
 const CHILD = fileURLToPath(new URL('./pinterest-child.ts', import.meta.url));
 const dir = crashDir('socialpub-pinterest-crash-');
@@ -38,12 +36,7 @@ describe('Pinterest through a SIGKILL at every step', () => {
     const server = await serveSimulators(root);
     const simUrl = server.url;
 
-    const run = join(dir, step.name.replace(/\W+/g, '-'));
-    const image = `${run}.jpg`;
-    const video = `${run}.mp4`;
-    writeFileSync(image, JPEG);
-    writeFileSync(video, MP4);
-    const dbPath = `${run}.db`;
+    const { image, video, dbPath } = runFiles(dir, step.name, MP4);
     const db = openDatabase(dbPath);
     const now = Date.now();
     seedUser(db, now);
@@ -53,12 +46,7 @@ describe('Pinterest through a SIGKILL at every step', () => {
     const options = { pinterest: { title: `Step ${step.name}`, link: 'https://shop.example/p', ...(step.media === 'video' ? { cover_key_frame_sec: 1 } : {}) } };
     db.prepare('UPDATE jobs SET platform_options = ? WHERE id = (SELECT job_id FROM targets WHERE id = ?)').run(JSON.stringify(options), id);
 
-    const args = [dbPath, simUrl, image, video];
-    let child = await startReady(CHILD, args);
-    await killMoment;
-    await killHard(child);
-
-    child = await startReady(CHILD, args);
+    const child = await killAtAndRestart(CHILD, [dbPath, simUrl, image, video], killMoment);
     const row = db.prepare('SELECT status, post_id FROM targets WHERE id = ?');
     const done = () => ['published', 'failed', 'needs_review'].includes((row.get(id) as { status: string }).status);
     await stopWhen(child, done, 40_000);
