@@ -20,6 +20,7 @@ export default defineConfig({
       // Subpaths of core (the dashboard's light imports; twitter-text kept out of its index); before the package's own.
       '@socialpub/core/caption-length': fileURLToPath(new URL('./packages/core/src/caption-length.ts', import.meta.url)),
       '@socialpub/core/platforms': fileURLToPath(new URL('./packages/core/src/platforms.ts', import.meta.url)),
+      '@socialpub/core/event-types': fileURLToPath(new URL('./packages/core/src/event-types.ts', import.meta.url)),
       '@socialpub/core': src('core'),
       '@socialpub/daemon': src('daemon'),
       '@socialpub/sdk': src('sdk'),

@@ -1,29 +1,8 @@
 import { z } from 'zod';
+import { EVENT_TYPES } from '../event-types';
 import { InstantOut } from './common';
 
-/** Every event the daemon emits (docs/events.md). Payloads are versioned by `version` in the envelope. */
-export const EVENT_TYPES = Object.freeze([
-  'post.accepted',
-  'post.pending_approval',
-  'post.approved',
-  'post.rejected',
-  'post.retimed',
-  'post.cancelled',
-  'post.finished',
-  'target.publishing',
-  'target.published',
-  'target.retrying',
-  'target.failed',
-  'target.needs_review',
-  'target.removed',
-  'media.task_completed',
-  'media.task_failed',
-  'connection.expired',
-  'connection.refresh_failed',
-  'connection.expiring_soon',
-  'webhook.endpoint_disabled',
-] as const);
-export type EventType = (typeof EVENT_TYPES)[number];
+export { EVENT_TYPES, type EventType } from '../event-types';
 
 /** The payload version this daemon writes. A breaking change to any payload bumps it. */
 export const EVENT_VERSION = 1;

@@ -19,10 +19,9 @@ import { createThreadsAdapter } from '../../src/platforms/threads/adapter';
 import { createTiktokAdapter } from '../../src/platforms/tiktok/adapter';
 import { createTwitterAdapter } from '../../src/platforms/twitter/adapter';
 import { createYoutubeAdapter } from '../../src/platforms/youtube/adapter';
-import { createPublishing } from '../../src/publisher/create-publishing';
-import { createCommits } from '../../src/store/commits';
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';
+import { credentialsOnly, runPublishingChild } from './publishing-child';
 
 const [dbPath, portArg, mediaDir] = process.argv.slice(2);
 if (!dbPath || !portArg || !mediaDir) throw new Error('usage: adapters-child.ts <db> <sandbox port> <media dir>');
@@ -62,37 +61,27 @@ const files = {
   mp4: { kind: 'video' as const, mimeType: 'video/mp4', path: join(mediaDir, 'a.mp4') },
 };
 
-const publishing = createPublishing({
+await runPublishingChild(
   db,
-  // As the daemon: claims, checkpoints and ends group-committed.
-  commits: createCommits(db),
-  clock: systemClock,
-  adapters,
-  connections: { credentialsFor: credentials, saveTokens: () => {}, markExpired: () => {} },
-  media: {
-    resolve: async (_user, urls) =>
-      urls.map((url): MediaItem => {
-        const f = url.endsWith('.mp4') ? files.mp4 : files.jpg;
-        return { url, kind: f.kind, mimeType: f.mimeType, size: statSync(f.path).size, publicUrl: url, path: f.path, sha256: null };
-      }),
+  {
+    adapters,
+    connections: credentialsOnly(credentials),
+    media: {
+      resolve: async (_user, urls) =>
+        urls.map((url): MediaItem => {
+          const f = url.endsWith('.mp4') ? files.mp4 : files.jpg;
+          return { url, kind: f.kind, mimeType: f.mimeType, size: statSync(f.path).size, publicUrl: url, path: f.path, sha256: null };
+        }),
+    },
+    scheduler: { sweepMs: 500 },
+    publisher: {
+      concurrency: 16,
+      connectionConcurrency: 4,
+      leaseMs: 10_000,
+      sweepMs: 500,
+      backoff: { baseMs: 300, capMs: 2_000 },
+      sandboxBaseUrl: (_platform, host) => `${simUrl}/${host}`,
+    },
   },
-  scheduler: { sweepMs: 500 },
-  publisher: {
-    concurrency: 16,
-    connectionConcurrency: 4,
-    leaseMs: 10_000,
-    sweepMs: 500,
-    backoff: { baseMs: 300, capMs: 2_000 },
-    sandboxBaseUrl: (_platform, host) => `${simUrl}/${host}`,
-  },
-});
-
-await publishing.start();
-process.stdout.write('ready\n');
-process.on('SIGTERM', () => {
-  void publishing.stop(2_000).then(() => {
-    server.close();
-    db.close();
-    process.exit(0);
-  });
-});
+  () => server.close(),
+);

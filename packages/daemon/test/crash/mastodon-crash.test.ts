@@ -1,23 +1,17 @@
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createMastodonSimulator, MASTODON_HOST } from '../../src/platforms/mastodon/sim/simulator';
 import type { RecordedRequest } from '../../src/platforms/shared/sim/simulator-recorder';
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';
 import { insertTarget, seedUser } from '../scheduler/harness';
-import { startDaemonChild } from './spawn-daemon';
+import { crashDir, JPEG, killHard, serveSimulators, startReady, stopWhen, wait } from './crash-setup';
 
 const CHILD = fileURLToPath(new URL('./mastodon-child.ts', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'socialpub-mastodon-crash-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'), Buffer.alloc(64, 7), Buffer.from([0xff, 0xd9])]);
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const dir = crashDir('socialpub-mastodon-crash-');
 
 const body = (r: RecordedRequest) => (r.body ?? {}) as Record<string, unknown>;
 const isStatus = (text: string) => (r: RecordedRequest) => r.method === 'POST' && r.path === '/api/v1/statuses' && body(r).status === text;
@@ -52,9 +46,8 @@ describe('mastodon through SIGKILLs', () => {
       }
     });
     root.route(`/${MASTODON_HOST}`, sim.app);
-    const server = serve({ fetch: root.fetch, port: 0, hostname: '127.0.0.1' });
-    await new Promise((r) => server.once('listening', r));
-    const simUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const server = await serveSimulators(root);
+    const simUrl = server.url;
 
     const dbPath = join(dir, 'socialpub.db');
     const image = join(dir, 'photo.jpg');
@@ -74,20 +67,14 @@ describe('mastodon through SIGKILLs', () => {
     for (const step of STEPS) {
       const arrived = new Promise<void>((resolve) => (held = resolve));
       hold = step.matches;
-      const run = startDaemonChild(CHILD, [dbPath, simUrl, image]);
-      await run.ready;
+      const run = await startReady(CHILD, [dbPath, simUrl, image]);
       await Promise.race([arrived, wait(30_000).then(() => Promise.reject(new Error(`the ${step.name} never came`)))]);
-      run.child.kill('SIGKILL');
-      expect(await run.exited).toBeNull();
+      await killHard(run);
       killedAt.push(step.name);
     }
-    const run = startDaemonChild(CHILD, [dbPath, simUrl, image]);
-    await run.ready;
+    const run = await startReady(CHILD, [dbPath, simUrl, image]);
     const status = db.prepare('SELECT status FROM targets WHERE id = ?').pluck();
-    const deadline = Date.now() + 30_000;
-    while (status.get(id) !== 'published' && Date.now() < deadline) await wait(100);
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
+    await stopWhen(run, () => status.get(id) === 'published', 30_000);
 
     expect(killedAt).toEqual(STEPS.map((s) => s.name));
     const posts = sim.log.posts;
@@ -106,7 +93,6 @@ describe('mastodon through SIGKILLs', () => {
     expect(fu.comment.id).toBe(posts[3]!.postId);
     console.log('mastodon crash test:', JSON.stringify({ kills: killedAt.length, statuses: posts.length, statusRequests: sends.length, doubled: posts.length - new Set(posts.map((p) => p.body.status)).size }));
     db.close();
-    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
     server.close();
   });
 });

@@ -1,25 +1,17 @@
-import type { AddressInfo } from 'node:net';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createTwitterSimulator, X_HOST } from '../../src/platforms/twitter/sim/simulator';
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';
 import { insertTarget, seedUser } from '../scheduler/harness';
-import { startDaemonChild } from './spawn-daemon';
+import { crashDir, JPEG, killHard, serveSimulators, startReady, stopWhen } from './crash-setup';
 
 const CHILD = fileURLToPath(new URL('./thread-child.ts', import.meta.url));
-const dir = mkdtempSync(join(tmpdir(), 'socialpub-thread-crash-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-const JPEG = Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10]), Buffer.from('JFIF\0\x01\x01\0\0\x01\0\x01\0\0', 'latin1'), Buffer.alloc(64, 7), Buffer.from([0xff, 0xd9])]);
+const dir = crashDir('socialpub-thread-crash-');
 
-const startChild = (args: string[]) => startDaemonChild(CHILD, args);
-
-const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('a thread through a crash', () => {
   it('SIGKILLed after part 2 of 4, resumes with part 3 and posts nothing twice', { timeout: 60_000 }, async () => {
@@ -36,9 +28,8 @@ describe('a thread through a crash', () => {
       await new Promise(() => {}); // never answered: the daemon is killed while waiting
     });
     root.route(`/${X_HOST}`, sim.app);
-    const server = serve({ fetch: root.fetch, port: 0, hostname: '127.0.0.1' });
-    await new Promise((r) => server.once('listening', r));
-    const simUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const server = await serveSimulators(root);
+    const simUrl = server.url;
 
     const dbPath = join(dir, 'socialpub.db');
     const image = join(dir, 'part3.jpg');
@@ -51,12 +42,10 @@ describe('a thread through a crash', () => {
     const thread = [{ caption: 'Part 2: first reply' }, { caption: 'Part 3: with a picture', media_urls: ['https://cdn.example.com/p3.jpg'] }, { caption: 'Part 4: the end' }];
     db.prepare('UPDATE jobs SET follow_ups = ? WHERE id = (SELECT job_id FROM targets WHERE id = ?)').run(JSON.stringify({ thread }), id);
 
-    let run = startChild([dbPath, simUrl, image]);
-    await run.ready;
+    let run = await startReady(CHILD, [dbPath, simUrl, image]);
     await uploadArrived;
     const before = sim.log.posts.map((p) => p.postId);
-    run.child.kill('SIGKILL');
-    expect(await run.exited).toBeNull();
+    await killHard(run);
     // Killed after part 2 was out and saved, before part 3 was sent.
     expect(before).toHaveLength(2);
     const saved = JSON.parse((db.prepare('SELECT follow_ups FROM targets WHERE id = ?').pluck().get(id) as string) ?? '{}') as { thread?: { part: number; post_id: string }[] };
@@ -66,13 +55,9 @@ describe('a thread through a crash', () => {
     ]);
 
     holdUploads = false;
-    run = startChild([dbPath, simUrl, image]);
-    await run.ready;
+    run = await startReady(CHILD, [dbPath, simUrl, image]);
     const status = db.prepare('SELECT status FROM targets WHERE id = ?').pluck();
-    const deadline = Date.now() + 30_000;
-    while (status.get(id) !== 'published' && Date.now() < deadline) await wait(100);
-    run.child.kill('SIGTERM');
-    expect(await run.exited).toBe(0);
+    await stopWhen(run, () => status.get(id) === 'published', 30_000);
 
     const row = db.prepare('SELECT status, post_id, follow_ups FROM targets WHERE id = ?').get(id) as { status: string; post_id: string; follow_ups: string };
     const posts = sim.log.posts;
@@ -86,7 +71,6 @@ describe('a thread through a crash', () => {
     const outcomes = db.prepare('SELECT outcome FROM attempts WHERE target_id = ? ORDER BY id').pluck().all(id);
     expect(outcomes).toEqual(['reconciled_not_published', 'published']);
     db.close();
-    (server as unknown as { closeAllConnections?: () => void }).closeAllConnections?.();
     server.close();
   });
 });

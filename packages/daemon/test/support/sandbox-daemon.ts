@@ -129,3 +129,27 @@ export async function advanceUntil(clock: ManualClock, done: () => boolean, maxS
     for (let t = 0; t < 15 && !done(); t++) await new Promise((r) => setTimeout(r, 2));
   }
 }
+
+/** A job's target as the platform end-to-end tests read it. */
+export interface JobTarget {
+  platform: string;
+  status: string;
+  post_id: string | null;
+  post_url: string | null;
+  error_message: string | null;
+  published_at: number | null;
+}
+
+/** A job's targets, by platform. */
+export const targetsOf = (w: SandboxDaemon, jobId: string) =>
+  w.db.prepare('SELECT platform, status, post_id, post_url, error_message, published_at FROM targets WHERE job_id = ? ORDER BY platform').all(jobId) as JobTarget[];
+
+/** Whether every target of the job has come to an end (for advanceUntil). */
+export const settled = (w: SandboxDaemon, jobId: string) => () => targetsOf(w, jobId).every((t) => ['published', 'failed', 'needs_review', 'removed'].includes(t.status));
+
+/** POST /content/publish, which must accept the job; answers its id. */
+export async function publish(w: SandboxDaemon, body: Record<string, unknown>): Promise<string> {
+  const res = await w.call('POST', '/content/publish', body);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return String(res.body.job_id);
+}

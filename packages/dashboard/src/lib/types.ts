@@ -1,17 +1,13 @@
 /**
- * The API's shapes, typed from @socialpub/core (type-only imports: nothing of zod reaches
- * the bundle), plus the dashboard endpoints' answers from DASHBOARD-CONTRACT.md.
+ * The API's shapes, typed from @socialpub/core (type-only imports, and the zod-free event
+ * catalogue at run time: nothing of zod reaches the bundle), plus the dashboard endpoints'
+ * answers from DASHBOARD-CONTRACT.md.
  */
-import type {
-  ApiKeyCreated,
-  ApiKeyListing,
+import type { ApiKeyCreated, ApiKeyListing, PendingConnect, PlatformsResponse, ReviewLinkPublic } from '@socialpub/core';
+
+export type {
   Connection,
   EventType,
-  PendingConnect,
-  ReviewDecision,
-  ReviewLinkCreated,
-  ReviewLink as ReviewLinkListed,
-  ReviewLinkPublic,
   MediaStatus,
   MediaUploadResponse,
   Platform,
@@ -21,6 +17,9 @@ import type {
   PublishResult,
   QueueNextResponse,
   QueueResponse,
+  ReviewDecision,
+  ReviewLinkCreated,
+  ReviewLink as ReviewLinkListed,
   SeriesListResponse,
   SettingsResponse,
   Target,
@@ -31,30 +30,8 @@ import type {
   WebhookDelivery,
   WebhookEndpoint,
 } from '@socialpub/core';
-
-export type {
-  Connection,
-  ReviewDecision,
-  EventType,
-  MediaStatus,
-  MediaUploadResponse,
-  Platform,
-  PlatformsResponse,
-  Post,
-  PublishRequestInput,
-  PublishResult,
-  QueueNextResponse,
-  QueueResponse,
-  SeriesListResponse,
-  SettingsResponse,
-  Target,
-  TiktokCreatorInfo,
-  UnpublishResponse,
-  UpdateResponse,
-  ValidateResult,
-  WebhookDelivery,
-  WebhookEndpoint,
-};
+/** Every event type the stream can carry (a refresh follows each); zod-free, so imported at run time. */
+export { EVENT_TYPES } from '@socialpub/core/event-types';
 
 export type PlatformEntry = PlatformsResponse['platforms'][number];
 
@@ -68,27 +45,4 @@ export type ApiKey = ApiKeyListing;
 export type NewApiKey = ApiKeyCreated;
 export type PendingConnection = PendingConnect;
 export type PublicReview = ReviewLinkPublic;
-export type { ReviewLinkCreated, ReviewLinkListed };
 
-/** Every event type the stream can carry (a refresh follows each). */
-export const EVENT_TYPES = [
-  'post.accepted',
-  'post.pending_approval',
-  'post.approved',
-  'post.rejected',
-  'post.retimed',
-  'post.cancelled',
-  'post.finished',
-  'target.publishing',
-  'target.published',
-  'target.retrying',
-  'target.failed',
-  'target.needs_review',
-  'target.removed',
-  'media.task_completed',
-  'media.task_failed',
-  'connection.expired',
-  'connection.refresh_failed',
-  'connection.expiring_soon',
-  'webhook.endpoint_disabled',
-] as const satisfies readonly EventType[];

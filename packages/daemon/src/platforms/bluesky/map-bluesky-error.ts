@@ -1,10 +1,6 @@
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, PublishError, RateLimitedError, RetryableError } from '../errors';
 import { BlueskyApiError, BlueskyTransportError } from './xrpc-client';
-
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
+import { header } from '../shared/response-header';
 
 /** Epoch ms from `ratelimit-reset` (epoch seconds), or null. */
 export function rateLimitReset(headers: Record<string, string | string[] | undefined>): number | null {

@@ -5,7 +5,7 @@ import { OutcomeUnknownError, PublishError, RetryableError } from '../errors';
 import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
 import type { FollowUpPoster } from '../shared/follow-ups/follow-up-poster';
 import type { LinkedinVersions } from './api-version';
-import { header } from './linkedin-client';
+import { header } from '../shared/response-header';
 import { encodeUrn, linkedinSession, postUrl, type LinkedinSession } from './linkedin-session';
 import { organizationUrn, renderLittleText, toCommentary } from './little-text';
 import { uploadMedia, type UploadDeps } from './media-upload';

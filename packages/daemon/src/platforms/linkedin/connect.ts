@@ -1,10 +1,9 @@
 import { ConnectError } from '../../connect/connect-error';
 import type { ConnectIO } from '../../connect/connect-io';
-import { isLoopbackRedirect, runLoopbackOAuth } from '../../connect/loopback-oauth';
-import { authorizeByPaste } from '../../connect/paste-oauth';
 import type { ConnectionInfo } from '../../store/connections';
 import { systemClock } from '../../util/clock';
 import { ask } from '../shared/ask';
+import { authorizeCode } from '../shared/authorize-code';
 import { exchangeAuthorizationCode } from '../shared/exchange-authorization-code';
 import type { PlatformConnectDeps } from '../shared/platform-connect-deps';
 import type { LinkedinVersions } from './api-version';
@@ -49,30 +48,14 @@ export async function connectLinkedin(options: LinkedinConnectOptions, io: Conne
   const redirectUri = options.redirectUri ?? 'http://127.0.0.1:8765/callback';
   const build = (p: { redirectUri: string; state: string }) =>
     `${baseUrl(LINKEDIN_OAUTH_HOST)}/oauth/v2/authorization?${new URLSearchParams({ response_type: 'code', client_id: clientId, redirect_uri: p.redirectUri, state: p.state, scope: LINKEDIN_SCOPES.join(' ') })}`;
-  let u: URL;
-  try {
-    u = new URL(redirectUri);
-  } catch {
-    throw new ConnectError(`The redirect URI ${redirectUri} is not a URL`);
-  }
-  let code: string;
-  let usedRedirect = redirectUri;
-  if (isLoopbackRedirect(u)) {
-    const anyPort = u.port === '0';
-    io.print(`Opening the browser to authorize socialpub${anyPort ? '' : `; the LinkedIn app must list ${redirectUri} as an authorized redirect URL`}.`);
-    const res = await runLoopbackOAuth({
-      authorizeUrl: (p) => build(anyPort ? p : { ...p, redirectUri }),
-      redirectPath: u.pathname,
-      port: Number(u.port || 80),
-      openBrowser: io.openBrowser,
-      clock,
-      timeoutMs: options.timeoutMs,
-    });
-    code = res.code;
-    if (anyPort) usedRedirect = res.redirectUri;
-  } else {
-    code = (await authorizeByPaste(io, (state) => build({ redirectUri, state }))).code;
-  }
+  const { code, redirectUri: usedRedirect } = await authorizeCode({
+    redirectUri,
+    buildUrl: build,
+    registration: (uri) => `the LinkedIn app must list ${uri} as an authorized redirect URL`,
+    io,
+    clock,
+    timeoutMs: options.timeoutMs,
+  });
   // Codes live 30 minutes, but exchange at once.
   const tokens = (await exchangeAuthorizationCode(
     baseUrl(LINKEDIN_OAUTH_HOST) + LINKEDIN_TOKEN_PATH,

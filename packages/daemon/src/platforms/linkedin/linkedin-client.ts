@@ -1,10 +1,10 @@
-import got, { type Got, type OptionsInit, type Response } from 'got';
+import type { Got, OptionsInit } from 'got';
 import type { Clock } from '../../util/clock';
 import type { Logger } from '../../util/logger';
-import { parseJsonText } from '../shared/parse-json-text';
+import { exchangeJson } from '../shared/exchange-json';
+import type { ResponseHeaders } from '../shared/response-header';
 import { singleAttempt } from '../shared/single-attempt';
 import { TransportError } from '../shared/transport-error';
-import { wasSent } from '../shared/was-sent';
 import { NoActiveVersionError, PinnedVersionRetiredError, newerCandidates, type LinkedinVersions } from './api-version';
 
 /**
@@ -19,7 +19,7 @@ export class LinkedinApiError extends Error {
     readonly code: string | null,
     readonly serviceErrorCode: number | null,
     readonly body: unknown,
-    readonly headers: Record<string, string | string[] | undefined>,
+    readonly headers: ResponseHeaders,
   ) {
     super(message);
     this.name = 'LinkedinApiError';
@@ -43,7 +43,7 @@ export interface LinkedinCall {
 export interface LinkedinResponse<T> {
   status: number;
   body: T;
-  headers: Record<string, string | string[] | undefined>;
+  headers: ResponseHeaders;
 }
 
 export interface LinkedinClientOptions {
@@ -58,11 +58,6 @@ export interface LinkedinClientOptions {
   http?: Got;
 }
 
-/** The first value of a response header. */
-export function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 const isRetiredVersion = (err: unknown) => err instanceof LinkedinApiError && err.status === 426 && (err.code === 'NONEXISTENT_VERSION' || /not active|version/i.test(err.message));
 
@@ -143,19 +138,13 @@ export class LinkedinClient {
   }
 
   private async exchange<T>(url: string, opts: OptionsInit, what: string): Promise<LinkedinResponse<T>> {
-    let res: Response<string>;
-    try {
-      res = (await (this.options.http ?? got)(url, opts)) as Response<string>;
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      throw new LinkedinTransportError(`No answer from LinkedIn (${what}): ${(err as Error).message}`, code, wasSent(err), { cause: err });
-    }
-    const { text, body } = parseJsonText(res.body);
-    if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, body: (body ?? {}) as T, headers: res.headers };
+    const res = await exchangeJson(this.options.http, url, opts, LinkedinTransportError, `No answer from LinkedIn (${what}): `);
+    const { text, body } = res;
+    if (res.ok) return { status: res.status, body: (body ?? {}) as T, headers: res.headers };
     const b = (body ?? {}) as Record<string, unknown>;
-    const message = typeof b.message === 'string' ? b.message : typeof b.error_description === 'string' ? b.error_description : text.slice(0, 300) || `HTTP ${res.statusCode}`;
+    const message = typeof b.message === 'string' ? b.message : typeof b.error_description === 'string' ? b.error_description : text.slice(0, 300) || `HTTP ${res.status}`;
     const code = typeof b.code === 'string' ? b.code : typeof b.error === 'string' ? b.error : null;
     const service = typeof b.serviceErrorCode === 'number' ? b.serviceErrorCode : null;
-    throw new LinkedinApiError(res.statusCode, message, code, service, body, res.headers);
+    throw new LinkedinApiError(res.status, message, code, service, body, res.headers);
   }
 }

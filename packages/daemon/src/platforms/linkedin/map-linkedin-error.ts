@@ -1,6 +1,7 @@
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, PublishError, RateLimitedError, RetryableError } from '../errors';
 import { NoActiveVersionError, PinnedVersionRetiredError } from './api-version';
-import { LinkedinApiError, LinkedinTransportError, header } from './linkedin-client';
+import { header } from '../shared/response-header';
+import { LinkedinApiError, LinkedinTransportError } from './linkedin-client';
 
 /** LinkedIn's daily application and member limits reset at midnight UTC; it sends no reset header. */
 function nextUtcMidnight(now: number): number {

@@ -1,7 +1,7 @@
 import type { MediaItem, PublishContext } from '../adapter';
 import { PermanentError, RetryableError } from '../errors';
 import { readMediaChunk } from '../shared/read-media-chunk';
-import { header } from './linkedin-client';
+import { header } from '../shared/response-header';
 import { encodeUrn, LINKEDIN_API_HOST, type LinkedinSession } from './linkedin-session';
 
 /** What the checkpoint keeps of one upload, so a resumed attempt goes on instead of uploading again. */

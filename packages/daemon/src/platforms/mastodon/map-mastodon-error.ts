@@ -1,10 +1,6 @@
 import { AuthExpiredError, PermanentError, PublishError, RateLimitedError, RetryableError } from '../errors';
 import { MastodonApiError, MastodonTransportError, PRIVATE_ADDRESS } from './mastodon-client';
-
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
+import { header } from '../shared/response-header';
 
 /** Epoch ms from `X-RateLimit-Reset` (Mastodon sends an ISO 8601 time), or null. */
 export function rateLimitReset(headers: Record<string, string | string[] | undefined>): number | null {

@@ -1,10 +1,9 @@
 import { ConnectError } from '../../connect/connect-error';
 import type { ConnectIO } from '../../connect/connect-io';
-import { isLoopbackRedirect, runLoopbackOAuth } from '../../connect/loopback-oauth';
-import { authorizeByPaste } from '../../connect/paste-oauth';
 import type { ConnectionInfo } from '../../store/connections';
 import { systemClock } from '../../util/clock';
 import { ask } from '../shared/ask';
+import { authorizeCode } from '../shared/authorize-code';
 import { exchangeAuthorizationCode } from '../shared/exchange-authorization-code';
 import type { PlatformConnectDeps } from '../shared/platform-connect-deps';
 import { listBoards, type PinterestBoard } from './boards';
@@ -40,30 +39,14 @@ export async function connectPinterest(options: PinterestConnectOptions, io: Con
   const redirectUri = options.redirectUri ?? 'http://localhost:8765/callback';
   const build = (p: { redirectUri: string; state: string }) =>
     `${baseUrl(PINTEREST_WWW_HOST)}/oauth/?${new URLSearchParams({ client_id: clientId, redirect_uri: p.redirectUri, response_type: 'code', scope: PINTEREST_SCOPES.join(','), state: p.state })}`;
-  let u: URL;
-  try {
-    u = new URL(redirectUri);
-  } catch {
-    throw new ConnectError(`The redirect URI ${redirectUri} is not a URL`);
-  }
-  let code: string;
-  let usedRedirect = redirectUri;
-  if (isLoopbackRedirect(u)) {
-    const anyPort = u.port === '0';
-    io.print(`Opening the browser to authorize socialpub${anyPort ? '' : `; the Pinterest app must list ${redirectUri} as a redirect URI`}.`);
-    const res = await runLoopbackOAuth({
-      authorizeUrl: (p) => build(anyPort ? p : { ...p, redirectUri }),
-      redirectPath: u.pathname,
-      port: Number(u.port || 80),
-      openBrowser: io.openBrowser,
-      clock,
-      timeoutMs: options.timeoutMs,
-    });
-    code = res.code;
-    if (anyPort) usedRedirect = res.redirectUri;
-  } else {
-    code = (await authorizeByPaste(io, (state) => build({ redirectUri, state }))).code;
-  }
+  const { code, redirectUri: usedRedirect } = await authorizeCode({
+    redirectUri,
+    buildUrl: build,
+    registration: (uri) => `the Pinterest app must list ${uri} as a redirect URI`,
+    io,
+    clock,
+    timeoutMs: options.timeoutMs,
+  });
   const tokens = (await exchangeAuthorizationCode(
     baseUrl(PINTEREST_API_HOST) + PINTEREST_TOKEN_PATH,
     { grant_type: 'authorization_code', code, redirect_uri: usedRedirect },

@@ -1,5 +1,6 @@
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, PublishError, RateLimitedError, RetryableError } from '../errors';
-import { PinterestApiError, PinterestTransportError, header } from './pinterest-client';
+import { header } from '../shared/response-header';
+import { PinterestApiError, PinterestTransportError } from './pinterest-client';
 
 /**
  * When a rate-limited call may be made again: `Retry-After` (seconds) if sent, else

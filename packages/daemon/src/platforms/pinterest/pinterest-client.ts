@@ -1,9 +1,9 @@
-import got, { type Got, type OptionsInit, type Response } from 'got';
+import type { Got, OptionsInit } from 'got';
 import type { Logger } from '../../util/logger';
-import { parseJsonText } from '../shared/parse-json-text';
+import { exchangeJson } from '../shared/exchange-json';
+import type { ResponseHeaders } from '../shared/response-header';
 import { singleAttempt } from '../shared/single-attempt';
 import { TransportError } from '../shared/transport-error';
-import { wasSent } from '../shared/was-sent';
 
 /** Pinterest answered with an error status. Its errors are `{"code": <number>, "message": "…"}` (Pinterest.Lib.Error). */
 export class PinterestApiError extends Error {
@@ -12,7 +12,7 @@ export class PinterestApiError extends Error {
     message: string,
     readonly code: number | null,
     readonly body: unknown,
-    readonly headers: Record<string, string | string[] | undefined>,
+    readonly headers: ResponseHeaders,
   ) {
     super(message);
     this.name = 'PinterestApiError';
@@ -34,7 +34,7 @@ export interface PinterestCall {
 export interface PinterestResponse<T> {
   status: number;
   body: T;
-  headers: Record<string, string | string[] | undefined>;
+  headers: ResponseHeaders;
 }
 
 export interface PinterestClientOptions {
@@ -47,11 +47,6 @@ export interface PinterestClientOptions {
   http?: Got;
 }
 
-/** The first value of a response header. */
-export function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 /** A thin client of Pinterest's REST API v5 (`/v5/...`): bearer token, JSON, one attempt, no redirects. */
 export class PinterestClient {
@@ -90,17 +85,11 @@ export class PinterestClient {
   }
 
   private async exchange<T>(url: string, opts: OptionsInit, what: string): Promise<PinterestResponse<T>> {
-    let res: Response<string>;
-    try {
-      res = (await (this.options.http ?? got)(url, opts)) as Response<string>;
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      throw new PinterestTransportError(`No answer from Pinterest (${what}): ${(err as Error).message}`, code, wasSent(err), { cause: err });
-    }
-    const { text, body } = parseJsonText(res.body);
-    if (res.statusCode >= 200 && res.statusCode < 300) return { status: res.statusCode, body: (body ?? {}) as T, headers: res.headers };
+    const res = await exchangeJson(this.options.http, url, opts, PinterestTransportError, `No answer from Pinterest (${what}): `);
+    const { text, body } = res;
+    if (res.ok) return { status: res.status, body: (body ?? {}) as T, headers: res.headers };
     const b = (body ?? {}) as Record<string, unknown>;
-    const message = typeof b.message === 'string' ? b.message : text.slice(0, 300) || `HTTP ${res.statusCode}`;
-    throw new PinterestApiError(res.statusCode, message, typeof b.code === 'number' ? b.code : null, body, res.headers);
+    const message = typeof b.message === 'string' ? b.message : text.slice(0, 300) || `HTTP ${res.status}`;
+    throw new PinterestApiError(res.status, message, typeof b.code === 'number' ? b.code : null, body, res.headers);
   }
 }

@@ -1,13 +1,9 @@
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, PublishError, RateLimitedError, RetryableError } from '../errors';
 import { XApiError, XTransportError } from './x-client';
+import { header } from '../shared/response-header';
 
 const DUPLICATE = /duplicate content|not allowed to create a Tweet with duplicate|duplicate-rules/i;
 const USAGE_CAP = /usage-capped|UsageCapExceeded|usage cap/i;
-
-function header(headers: Record<string, string | string[] | undefined>, name: string): string | undefined {
-  const v = headers[name];
-  return Array.isArray(v) ? v[0] : v;
-}
 
 /** Epoch ms from `x-rate-limit-reset` (epoch seconds), or null. */
 export function rateLimitReset(headers: Record<string, string | string[] | undefined>): number | null {

@@ -8,7 +8,7 @@ import { linkedinSandbox } from '../../../src/platforms/linkedin/sim/sandbox';
 import { createLinkedinSimulator, LINKEDIN_API_HOST, LINKEDIN_WWW_HOST, type LinkedinSimulator } from '../../../src/platforms/linkedin/sim/simulator';
 import { defaultVersion, monthVersion } from '../../../src/platforms/linkedin/api-version';
 import { useCleanups } from '../../support/cleanups';
-import { advanceUntil, JPEG, prepareMedia, serveSamples, startSandboxDaemon, type SandboxDaemon } from '../../support/sandbox-daemon';
+import { advanceUntil, JPEG, prepareMedia, publish, serveSamples, settled, startSandboxDaemon, targetsOf } from '../../support/sandbox-daemon';
 
 const defer = useCleanups();
 
@@ -23,24 +23,6 @@ function reachableLinkedin() {
     return { hosts: [LINKEDIN_API_HOST, LINKEDIN_WWW_HOST], app };
   };
   return { factories: [...simulators().filter((f) => f !== linkedinSandbox), factory], sim: () => sim };
-}
-
-interface TargetRow {
-  platform: string;
-  status: string;
-  post_id: string | null;
-  post_url: string | null;
-  error_message: string | null;
-  published_at: number | null;
-}
-const targetsOf = (w: SandboxDaemon, jobId: string) =>
-  w.db.prepare('SELECT platform, status, post_id, post_url, error_message, published_at FROM targets WHERE job_id = ? ORDER BY platform').all(jobId) as TargetRow[];
-const settled = (w: SandboxDaemon, jobId: string) => () => targetsOf(w, jobId).every((t) => ['published', 'failed', 'needs_review', 'removed'].includes(t.status));
-
-async function publish(w: SandboxDaemon, body: Record<string, unknown>): Promise<string> {
-  const res = await w.call('POST', '/content/publish', body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return String(res.body.job_id);
 }
 
 describe('LinkedIn through the daemon and its sandbox', () => {

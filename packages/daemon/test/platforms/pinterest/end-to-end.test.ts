@@ -1,27 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { listSandboxPosts } from '../../../src/platforms/sandbox';
 import { useCleanups } from '../../support/cleanups';
-import { advanceUntil, prepareMedia, PUBLIC, serveSamples, startSandboxDaemon, type SandboxDaemon } from '../../support/sandbox-daemon';
+import { advanceUntil, prepareMedia, PUBLIC, publish, serveSamples, settled, startSandboxDaemon, targetsOf, type SandboxDaemon } from '../../support/sandbox-daemon';
 
 const defer = useCleanups();
-
-interface TargetRow {
-  platform: string;
-  status: string;
-  post_id: string | null;
-  post_url: string | null;
-  error_message: string | null;
-  published_at: number | null;
-}
-const targetsOf = (w: SandboxDaemon, jobId: string) =>
-  w.db.prepare('SELECT platform, status, post_id, post_url, error_message, published_at FROM targets WHERE job_id = ? ORDER BY platform').all(jobId) as TargetRow[];
-const settled = (w: SandboxDaemon, jobId: string) => () => targetsOf(w, jobId).every((t) => ['published', 'failed', 'needs_review', 'removed'].includes(t.status));
-
-async function publish(w: SandboxDaemon, body: Record<string, unknown>): Promise<string> {
-  const res = await w.call('POST', '/content/publish', body);
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return String(res.body.job_id);
-}
 
 /** The sandbox connection's boards, as GET /platforms lists them. */
 async function boardsOf(w: SandboxDaemon): Promise<{ page: string; boards: Array<{ id: string; name: string }> }> {
