@@ -1,6 +1,6 @@
 /**
  * The event catalogue, kept free of zod so the dashboard can import it at run time
- * (`@socialpub/core/event-types`); schemas/events.ts builds its schemas on it.
+ * (the package's `./event-types` subpath); schemas/events.ts builds its schemas on it.
  */
 
 /** Every event the daemon emits (docs/events.md). Payloads are versioned by `version` in the envelope. */
