@@ -290,7 +290,8 @@ export async function runE2e(targets: number, postsPerUser: number, opts: { prof
   try {
     const list = createUsers(dataDir, users);
     daemon = await startBenchDaemon(dataDir, { sandbox: mode });
-    const sandboxPid = daemon.sandbox.pid;
+    // In-process the handle's pid is the daemon's own: no process apart to measure.
+    const sandboxPid = mode === 'process' ? daemon.sandbox.pid : null;
     // The simulators' process's CPU (0 in-process, where it is in the daemon's).
     const sandboxCpu = () => (sandboxPid === null ? 0 : procCpuUs(sandboxPid));
     // Due at a whole second far enough ahead for the POSTs (about 15 ms each here, loaded), at least 3 s.
