@@ -1,6 +1,8 @@
 /**
  * bench/burst end to end (issue 29): a real daemon in its own process (e2e-daemon.ts) over
- * a fresh data dir; N users, each with an API key and sandbox connections to twitter,
+ * a fresh data dir, its simulators in a process of their own as `socialpub daemon run`
+ * runs them (`sandbox: 'process'`, the default) or on the daemon's event loop
+ * (`'in-process'`, the setup before issue 29 item 2); N users, each with an API key and sandbox connections to twitter,
  * threads and facebook; each user POSTs `postsPerUser` posts to /content/publish over
  * HTTP, all scheduled for the same whole second a few seconds ahead. The real scheduler,
  * publisher and adapters publish them to the daemon's simulators. Then, from outside: the
@@ -8,10 +10,11 @@
  * the simulator recorded the post; lateness = that minus the due time. Doubled: a target
  * with more than one simulator post; lost: none by the end.
  *
- * The daemon's CPU time is read from /proc/<pid>/stat (utime + stime, every thread):
- * `cpuUsPerTarget` from half a second before the due time to the last target settled (the publish), and
- * `intakeUsPerPost` for the POSTs. With `profile`, the daemon's main thread is profiled
- * over that same span.
+ * The daemon's CPU time is read from /proc/<pid>/stat (utime + stime, every thread; a
+ * child's time is not in it): `cpuUsPerTarget` from half a second before the due time to
+ * the last target settled (the publish), and `intakeUsPerPost` for the POSTs; the
+ * simulators' process's the same way, apart (`sandboxCpuUsPerTarget`). With `profile`,
+ * the daemon's main thread is profiled over that same span.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
@@ -25,8 +28,12 @@ import { openDatabase } from '../../packages/daemon/src/store/database';
 export const E2E_PLATFORMS = ['twitter', 'threads', 'facebook'] as const;
 export const SANDBOX_LATENCY = '200-400';
 
+/** Where the daemon's simulators run: their own process (as shipped) or its event loop. */
+export type SandboxMode = 'process' | 'in-process';
+
 export interface E2eResult {
-  variant: 'e2e';
+  variant: 'e2e' | 'e2e-in-process';
+  sandbox: SandboxMode;
   targets: number;
   published: number;
   doubled: number;
@@ -34,7 +41,12 @@ export interface E2eResult {
   p50: number;
   p99: number;
   max: number;
+  /** The daemon's own CPU per target (µs); with in-process simulators it includes theirs. */
   cpuUsPerTarget: number;
+  /** The simulators' process's CPU per target over the same span (µs); null in-process. */
+  sandboxCpuUsPerTarget: number | null;
+  /** Times the simulators' process was restarted during the run (0 in-process). */
+  sandboxRestarts: number;
   /** Daemon CPU per accepted POST /content/publish (µs). */
   intakeUsPerPost: number;
   /** POSTs per second the daemon accepted (16 clients). */
@@ -96,38 +108,46 @@ async function pool(n: number, width: number, job: (i: number) => Promise<void>)
 export interface BenchDaemon {
   url: string;
   pid: number;
+  /** Where the simulators run, and the pid of their process at start (null in-process). */
+  sandbox: { mode: SandboxMode; pid: number | null };
   dataDir: string;
   dbPath: string;
-  command(line: string, answerKey: string): Promise<void>;
+  command(line: string, answerKey: string): Promise<Record<string, unknown>>;
   stop(): Promise<void>;
 }
 
-export async function startBenchDaemon(dataDir: string, env: NodeJS.ProcessEnv = {}): Promise<BenchDaemon> {
-  const child = spawn(process.execPath, ['--conditions=@socialpub/source', '--import', 'tsx', daemonScript, dataDir], {
+export async function startBenchDaemon(dataDir: string, opts: { env?: NodeJS.ProcessEnv; sandbox?: SandboxMode } = {}): Promise<BenchDaemon> {
+  const child = spawn(process.execPath, ['--conditions=@socialpub/source', '--import', 'tsx', daemonScript, dataDir, opts.sandbox ?? 'process'], {
     stdio: ['pipe', 'pipe', 'inherit'],
-    env: { ...process.env, SOCIALPUB_SANDBOX_LATENCY_MS: SANDBOX_LATENCY, ...env },
+    env: { ...process.env, SOCIALPUB_SANDBOX_LATENCY_MS: SANDBOX_LATENCY, ...opts.env },
   });
   const lines = createInterface({ input: child.stdout });
-  const waiting: { key: string; resolve: () => void }[] = [];
-  let onReady: (v: { url: string; pid: number }) => void = () => {};
-  const ready = new Promise<{ url: string; pid: number }>((resolve, reject) => {
+  const waiting: { key: string; resolve: (msg: Record<string, unknown>) => void }[] = [];
+  type Ready = { url: string; pid: number; sandbox: { mode: SandboxMode; pid: number | null } };
+  let onReady: (v: Ready) => void = () => {};
+  let started = false;
+  const ready = new Promise<Ready>((resolve, reject) => {
     onReady = resolve;
     child.once('exit', (code) => reject(new Error(`bench daemon exited with ${code}`)));
   });
   lines.on('line', (line) => {
     const msg = JSON.parse(line) as Record<string, unknown>;
-    if (typeof msg.url === 'string') onReady(msg as { url: string; pid: number });
+    if (!started && typeof msg.url === 'string') {
+      started = true;
+      return onReady(msg as Ready);
+    }
     const i = waiting.findIndex((w) => w.key in msg);
-    if (i >= 0) waiting.splice(i, 1)[0]?.resolve();
+    if (i >= 0) waiting.splice(i, 1)[0]?.resolve(msg);
   });
-  const { url, pid } = await ready;
+  const { url, pid, sandbox } = await ready;
   return {
     url,
     pid,
+    sandbox: { mode: sandbox.mode, pid: sandbox.pid },
     dataDir,
     dbPath: join(dataDir, 'socialpub.db'),
     command: (line, key) =>
-      new Promise<void>((resolve) => {
+      new Promise<Record<string, unknown>>((resolve) => {
         waiting.push({ key, resolve });
         child.stdin.write(`${line}\n`);
       }),
@@ -261,14 +281,19 @@ export function lateness(records: Map<string, number[]>, userIndexes: number[], 
 }
 
 /** One end-to-end burst of `targets` targets (users x 3 platforms x postsPerUser). */
-export async function runE2e(targets: number, postsPerUser: number, opts: { profilePath?: string } = {}): Promise<E2eResult> {
+export async function runE2e(targets: number, postsPerUser: number, opts: { profilePath?: string; sandbox?: SandboxMode } = {}): Promise<E2eResult> {
+  const mode = opts.sandbox ?? 'process';
   const users = targets / (postsPerUser * E2E_PLATFORMS.length);
   const dataDir = mkdtempSync(join(tmpdir(), 'socialpub-bench-e2e-'));
   const run = `b${Date.now().toString(36)}`;
   let daemon: BenchDaemon | undefined;
   try {
     const list = createUsers(dataDir, users);
-    daemon = await startBenchDaemon(dataDir);
+    daemon = await startBenchDaemon(dataDir, { sandbox: mode });
+    // In-process the handle's pid is the daemon's own: no process apart to measure.
+    const sandboxPid = mode === 'process' ? daemon.sandbox.pid : null;
+    // The simulators' process's CPU (0 in-process, where it is in the daemon's).
+    const sandboxCpu = () => (sandboxPid === null ? 0 : procCpuUs(sandboxPid));
     // Due at a whole second far enough ahead for the POSTs (about 15 ms each here, loaded), at least 3 s.
     const lead = 3_000 + users * postsPerUser * 15;
     const due = Math.ceil((Date.now() + lead) / 1000) * 1000;
@@ -280,18 +305,25 @@ export async function runE2e(targets: number, postsPerUser: number, opts: { prof
     await sleep(due - 500 - Date.now());
     if (opts.profilePath) await daemon.command('profile-start', 'profiling');
     const cpu2 = procCpuUs(daemon.pid);
+    const sandboxCpu2 = sandboxCpu();
     const settledAt = await waitSettled(daemon.dbPath, targets);
     const cpu3 = procCpuUs(daemon.pid);
+    const { sandbox: state } = (await daemon.command('sandbox', 'sandbox')) as { sandbox: { pid: number | null; restarts: number } };
+    // Restarted meanwhile: the first process's time is gone with it, so no figure.
+    const sandboxCpuUsPerTarget = sandboxPid === null || state.restarts > 0 ? null : Math.round((sandboxCpu() - sandboxCpu2) / targets);
     if (opts.profilePath) await daemon.command(`profile-stop ${opts.profilePath}`, 'profile');
     const rssMb = procPeakRssMb(daemon.pid);
     const report = targetReport(daemon.dbPath);
     const records = await simulatorRecords(daemon.url, list, run);
     const figures = lateness(records, Array.from({ length: users }, (_, i) => i), postsPerUser, due);
     return {
-      variant: 'e2e',
+      variant: mode === 'process' ? 'e2e' : 'e2e-in-process',
+      sandbox: mode,
       targets,
       ...figures,
       cpuUsPerTarget: Math.round((cpu3 - cpu2) / targets),
+      sandboxCpuUsPerTarget,
+      sandboxRestarts: state.restarts,
       intakeUsPerPost: Math.round((cpu1 - cpu0) / (users * postsPerUser)),
       intakePerSecond: Math.round(intakePerSecond),
       intakeBeforeDue,

@@ -15,18 +15,22 @@
  *
  * End to end (issue 29, e2e.ts), beside them: the same burst from outside — a real daemon
  * in its own process, users with API keys and sandbox connections, POST /content/publish
- * over HTTP, the real adapters to the daemon's simulators, lateness read from the
- * simulators' records (GET /sandbox/posts) — with the daemon's own CPU per target (from
- * /proc). The same aims apply to it. `--profile` profiles the daemon during the 3,000
- * burst and prints where its time goes (self time by module and by function);
- * `--no-e2e` / `--e2e-only` run one mode.
+ * over HTTP, the real adapters to the daemon's simulators at SOCIALPUB_SANDBOX_LATENCY_MS
+ * 200-400, lateness read from the simulators' records (GET /sandbox/posts) — with the
+ * daemon's own CPU per target (from /proc). Twice, side by side: the simulators in their
+ * own process as `socialpub daemon run` starts them (the simulators' CPU printed apart),
+ * and on the daemon's event loop (the setup before); `--e2e-sandbox=process` or
+ * `--e2e-sandbox=in-process` runs one. The same aims apply (to the shipped setup).
+ * `--profile` profiles the daemon during the 3,000 burst (the first setup run) and prints
+ * where its time goes (self time by module and by function); `--no-e2e` / `--e2e-only`
+ * run one mode.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runE2e, SANDBOX_LATENCY, sandboxLatencySupported, type E2eResult } from './e2e';
+import { runE2e, SANDBOX_LATENCY, sandboxLatencySupported, type E2eResult, type SandboxMode } from './e2e';
 import { summarise } from './profile-summary';
 
 interface Result {
@@ -65,7 +69,8 @@ const label: Record<string, string> = {
   ours: 'per-connection gate (ours)',
   today: 'before: 4 per platform',
   floor: 'floor: platform latency',
-  e2e: 'end to end (HTTP, sandbox)',
+  e2e: 'end to end, sandbox process',
+  'e2e-in-process': 'end to end, sandbox in-process',
 };
 const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'n/a');
 
@@ -74,6 +79,9 @@ try {
   const e2e = !process.argv.includes('--no-e2e');
   const publisherOnly = !process.argv.includes('--e2e-only');
   const profile = process.argv.includes('--profile');
+  const sandboxArg = process.argv.find((a) => a.startsWith('--e2e-sandbox='))?.slice('--e2e-sandbox='.length);
+  if (sandboxArg !== undefined && sandboxArg !== 'process' && sandboxArg !== 'in-process') throw new Error(`--e2e-sandbox=process or --e2e-sandbox=in-process, not ${sandboxArg}`);
+  const sandboxModes: SandboxMode[] = sandboxArg ? [sandboxArg] : ['process', 'in-process'];
   const latencySupported = sandboxLatencySupported();
   const aims: [string, boolean][] = [];
   console.log(`load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores; platform call 200-400 ms; all targets due in the same instant`);
@@ -92,33 +100,35 @@ try {
     const runs: (Result | E2eResult)[] = [];
     if (publisherOnly) runs.push(measure('ours', targets));
     if (publisherOnly && (targets <= 300 || withBaseline3000)) runs.push(measure('today', targets));
-    if (e2e) {
-      const profilePath = profile && targets === 3_000 ? join(dir, 'daemon-3000.cpuprofile') : undefined;
-      const r = await runE2e(targets, POSTS_PER_CONNECTION, profilePath ? { profilePath } : {});
+    for (const [i, sandbox] of (e2e ? sandboxModes : []).entries()) {
+      const profilePath = profile && i === 0 && targets === 3_000 ? join(dir, 'daemon-3000.cpuprofile') : undefined;
+      const r = await runE2e(targets, POSTS_PER_CONNECTION, { sandbox, ...(profilePath ? { profilePath } : {}) });
       runs.push(r);
+      const sim = r.sandboxCpuUsPerTarget === null ? (sandbox === 'process' ? `simulators' process restarted ${r.sandboxRestarts}x, its CPU not measured` : "simulators' CPU inside the daemon's") : `simulators' process ${r.sandboxCpuUsPerTarget} µs CPU a target`;
       extra.push(
-        `end to end at ${targets}: intake ${r.intakePerSecond} POST/s (${r.intakeUsPerPost} µs daemon CPU each)${r.intakeBeforeDue ? '' : ' — NOT all in before the due time'}, last settled ${(r.settleMs / 1000).toFixed(2)} s after due, daemon peak RSS ${r.rssMb} MB; targets ${JSON.stringify(r.statuses)}, attempts ${JSON.stringify(r.attempts)}`,
+        `${label[r.variant]} at ${targets}: intake ${r.intakePerSecond} POST/s (${r.intakeUsPerPost} µs daemon CPU each)${r.intakeBeforeDue ? '' : ' — NOT all in before the due time'}, last settled ${(r.settleMs / 1000).toFixed(2)} s after due, daemon peak RSS ${r.rssMb} MB, ${sim}; targets ${JSON.stringify(r.statuses)}, attempts ${JSON.stringify(r.attempts)}`,
       );
-      if (profilePath) extra.push(`daemon CPU profile, 3,000 burst (0.5 s before due to the last settled):\n${summarise(profilePath)}`);
+      if (profilePath) extra.push(`daemon CPU profile, 3,000 burst, sandbox ${sandbox} (0.5 s before due to the last settled):\n${summarise(profilePath)}`);
       aims.push(
-        [`end to end p99 <= ${aim / 1000} s at ${targets}`, r.p99 <= aim],
-        [`end to end none doubled or lost at ${targets}`, r.doubled === 0 && r.lost === 0 && r.published === targets],
+        [`${label[r.variant]} p99 <= ${aim / 1000} s at ${targets}`, r.p99 <= aim],
+        [`${label[r.variant]} none doubled or lost at ${targets}`, r.doubled === 0 && r.lost === 0 && r.published === targets],
       );
     }
     runs.push(floor(targets));
     console.log(`\n${targets.toLocaleString()} targets (${targets / (POSTS_PER_CONNECTION * PLATFORM_COUNT)} users x ${PLATFORM_COUNT} platforms x ${POSTS_PER_CONNECTION} posts)`);
-    console.log(`${'variant'.padEnd(30)}${'p50'.padStart(10)}${'p99'.padStart(10)}${'max'.padStart(10)}${'published'.padStart(11)}${'doubled'.padStart(9)}${'lost'.padStart(6)}${'CPU/target'.padStart(12)}`);
+    console.log(`${'variant'.padEnd(34)}${'p50'.padStart(10)}${'p99'.padStart(10)}${'max'.padStart(10)}${'published'.padStart(11)}${'doubled'.padStart(9)}${'lost'.padStart(6)}${'CPU/target'.padStart(12)}`);
     for (const r of runs) {
       console.log(
-        `${(label[r.variant] ?? r.variant).padEnd(30)}${s(r.p50).padStart(10)}${s(r.p99).padStart(10)}${s(r.max).padStart(10)}${String(r.published).padStart(11)}${String(r.doubled).padStart(9)}${String(r.lost).padStart(6)}${(r.cpuUsPerTarget === undefined ? '—' : `${r.cpuUsPerTarget} µs`).padStart(12)}`,
+        `${(label[r.variant] ?? r.variant).padEnd(34)}${s(r.p50).padStart(10)}${s(r.p99).padStart(10)}${s(r.max).padStart(10)}${String(r.published).padStart(11)}${String(r.doubled).padStart(9)}${String(r.lost).padStart(6)}${(r.cpuUsPerTarget === undefined ? '—' : `${r.cpuUsPerTarget} µs`).padStart(12)}`,
       );
     }
     const [first] = runs as [Result];
     for (const b of runs.slice(1)) {
       console.log(`ratio of ${label[first.variant]} to ${label[b.variant]}: p99 ${(first.p99 / b.p99).toFixed(2)}x, max ${(first.max / b.max).toFixed(2)}x`);
     }
-    const e = runs.find((r) => r.variant === 'e2e');
-    if (e && first.variant !== 'e2e') console.log(`ratio of ${label.e2e} to ${label[first.variant]}: p99 ${(e.p99 / first.p99).toFixed(2)}x, CPU/target ${((e.cpuUsPerTarget ?? 0) / (first.cpuUsPerTarget ?? 1)).toFixed(1)}x`);
+    for (const e of runs.filter((r) => r.variant.startsWith('e2e'))) {
+      if (e !== first) console.log(`ratio of ${label[e.variant]} to ${label[first.variant]}: p99 ${(e.p99 / first.p99).toFixed(2)}x, CPU/target ${((e.cpuUsPerTarget ?? 0) / (first.cpuUsPerTarget ?? 1)).toFixed(1)}x`);
+    }
     if (publisherOnly) {
       aims.push([`p99 <= ${aim / 1000} s at ${targets}`, first.p99 <= aim], [`none doubled or lost at ${targets}`, first.doubled === 0 && first.lost === 0 && first.published === targets]);
     }

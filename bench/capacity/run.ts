@@ -9,7 +9,8 @@
  * rows added to the SQLite file (pending posts and the step's due posts, as variant.ts of
  * bench/burst does: intake over HTTP is measured by bench/burst's end-to-end mode, about
  * 100 POST/s here, and would take the whole time budget), then the real daemon started in
- * its own process (bench/burst/e2e-daemon.ts: real adapters, the sandbox simulators). For
+ * its own process (bench/burst/e2e-daemon.ts: real adapters, the sandbox simulators in a
+ * process of their own, as `socialpub daemon run` starts them). For
  * WINDOW_S seconds posts fall due at the step's rate, evenly spread; lateness is the
  * simulator's record time (sandbox_posts.created_at) minus the due time, per target. Also:
  * time to ready, the daemon's CPU per target (/proc), peak RSS (VmHWM), database size.
