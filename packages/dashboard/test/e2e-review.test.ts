@@ -99,7 +99,7 @@ describe('review', () => {
       async () => {
         const sandbox = await d.sdk.sandbox.posts({ platform: 'twitter' });
         const hit = sandbox.posts.find((p) => JSON.stringify(p.body).includes('Agent says hello'));
-        expect(hit).toBeTruthy();
+        expect(JSON.stringify(hit?.body)).toContain('Agent says hello #launch @team');
         return hit!;
       },
       { timeout: 15_000, interval: 200 },

@@ -133,7 +133,9 @@ describe('connections (/connections)', () => {
     const done = (await chosen.json()) as { status: string; connection: { platform: string; page_id: string; page_name: string; sandbox: boolean; status: string } };
     expect(done.status).toBe('connected');
     expect(done.connection).toMatchObject({ platform: 'facebook', page_id: 'p2', page_name: 'Second page', sandbox: false, status: 'active' });
-    expect(h.store.connections.credentialsFor(h.user.id, 'facebook')?.secrets.access_token).toBeTruthy();
+    // The page's own token is stored (sealed), not the user token the code was exchanged for.
+    const stored = h.store.connections.credentialsFor(h.user.id, 'facebook')?.secrets.access_token;
+    expect(stored).toMatch(/^\S{8,}$/);
 
     // The same callback again belongs to no flow.
     expect((await h.app.request(`/connect/callback?code=${code}&state=${state}`)).status).toBe(400);
