@@ -53,10 +53,14 @@ export const TargetSchema = z
     // Take-downs (POST /content/scheduled/unpublish): always sent; optional in the type for older fixtures.
     removed_at: InstantOut.nullable().optional().meta({ description: 'When the post was taken down (status removed), else null.' }),
     removal: TargetRemovalSchema.nullable().optional(),
-    follow_ups: z
+    post_steps: z
       .record(z.string(), FollowUpSchema)
       .optional()
       .meta({ description: 'Steps after the post that do not decide whether it is published (youtube: thumbnail, playlist), by name; present once a step ran. A failed step leaves the post published.' }),
+    follow_ups: z
+      .record(z.string(), FollowUpSchema)
+      .optional()
+      .meta({ deprecated: true, description: 'Deprecated alias of post_steps: the same value, sent whenever post_steps is. Read post_steps.' }),
   })
   .meta({ id: 'Target' });
 export type Target = z.infer<typeof TargetSchema>;

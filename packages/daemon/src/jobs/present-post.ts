@@ -21,8 +21,12 @@ export function presentTarget(t: TargetRecord, zone = 'UTC', asked: JobFollowUps
     scheduled_local: wallTimeOf(t.dueAt, zone),
     removed_at: t.removedAt === null ? null : formatInstant(t.removedAt),
     removal: t.removal === null ? null : { state: t.removal.state, code: t.removal.code, message: t.removal.message, at: formatInstant(t.removal.at) },
-    ...(t.postSteps ? { follow_ups: presentFollowUps(t.postSteps) } : {}),
   };
+  if (t.postSteps) {
+    // follow_ups: the deprecated alias of post_steps, the same value (docs/api.md).
+    out.post_steps = presentFollowUps(t.postSteps);
+    out.follow_ups = out.post_steps;
+  }
   if (threadFor(asked, t.platform).length > 0) out.thread_posts = t.followUps.thread ?? [];
   if (firstCommentFor(asked, t.platform, t.type) !== null) out.comment = t.followUps.comment ?? null;
   return out;
