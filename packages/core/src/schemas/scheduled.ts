@@ -23,14 +23,14 @@ export const TargetRemovalSchema = z
   })
   .meta({ id: 'TargetRemoval', description: 'The last take-down attempt of a target that is still published, else null.' });
 
-export const FollowUpSchema = z
+export const PostStepSchema = z
   .object({
     status: z.enum(['done', 'failed', 'unknown']).meta({ description: 'unknown: the request was sent and no answer came (it may have taken effect).' }),
     id: z.string().optional().meta({ description: 'What the step made, when it has an id (a playlist item).' }),
     error: z.string().optional(),
   })
-  .meta({ id: 'FollowUp' });
-export type FollowUp = z.infer<typeof FollowUpSchema>;
+  .meta({ id: 'PostStep' });
+export type PostStep = z.infer<typeof PostStepSchema>;
 
 export const TargetSchema = z
   .object({
@@ -54,11 +54,11 @@ export const TargetSchema = z
     removed_at: InstantOut.nullable().optional().meta({ description: 'When the post was taken down (status removed), else null.' }),
     removal: TargetRemovalSchema.nullable().optional(),
     post_steps: z
-      .record(z.string(), FollowUpSchema)
+      .record(z.string(), PostStepSchema)
       .optional()
       .meta({ description: 'Steps after the post that do not decide whether it is published (youtube: thumbnail, playlist), by name; present once a step ran. A failed step leaves the post published.' }),
     follow_ups: z
-      .record(z.string(), FollowUpSchema)
+      .record(z.string(), PostStepSchema)
       .optional()
       .meta({ deprecated: true, description: 'Deprecated alias of post_steps: the same value, sent whenever post_steps is. Read post_steps.' }),
   })

@@ -1,4 +1,4 @@
-import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf, type FollowUp, type JobFollowUps, type Post, type Target } from '@socialpub/core';
+import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf, type PostStep, type JobFollowUps, type Post, type Target } from '@socialpub/core';
 import { NO_TIMES, type JobTimes } from '../store/job-times';
 import type { JobRecord, TargetRecord } from '../store/jobs';
 import type { Rejection } from '../store/rejections';
@@ -24,7 +24,7 @@ export function presentTarget(t: TargetRecord, zone = 'UTC', asked: JobFollowUps
   };
   if (t.postSteps) {
     // follow_ups: the deprecated alias of post_steps, the same value (docs/api.md).
-    out.post_steps = presentFollowUps(t.postSteps);
+    out.post_steps = presentPostSteps(t.postSteps);
     out.follow_ups = out.post_steps;
   }
   if (threadFor(asked, t.platform).length > 0) out.thread_posts = t.followUps.thread ?? [];
@@ -32,7 +32,7 @@ export function presentTarget(t: TargetRecord, zone = 'UTC', asked: JobFollowUps
   return out;
 }
 
-function presentFollowUps(steps: NonNullable<TargetRecord['postSteps']>): Record<string, FollowUp> {
+function presentPostSteps(steps: NonNullable<TargetRecord['postSteps']>): Record<string, PostStep> {
   return Object.fromEntries(
     Object.entries(steps).map(([name, s]) => [
       name,

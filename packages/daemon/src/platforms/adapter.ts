@@ -72,11 +72,12 @@ export type AccountCheckResult = { issues: ErrorDetail[] } | { unavailable: stri
 
 /**
  * Steps after the post that do not decide whether it is published (a YouTube thumbnail or
- * playlist): kept in the checkpoint under FOLLOW_UPS_KEY, step name -> result, and shown
- * on the target as `follow_ups`. Their failure never fails the target.
+ * playlist): kept in the checkpoint under POST_STEPS_KEY, step name -> result, and shown
+ * on the target as `post_steps`. Their failure never fails the target. The key's value
+ * stays `followUps`: checkpoints written before the rename hold it (store/jobs.ts reads it).
  */
-export const FOLLOW_UPS_KEY = 'followUps';
-export interface FollowUp {
+export const POST_STEPS_KEY = 'followUps';
+export interface PostStep {
   status: 'done' | 'failed';
   /** What the step made, when it made something with an id (a playlist item). */
   id?: string;

@@ -26,11 +26,11 @@ export interface TargetRecord {
   /** The last take-down that did not end in removed (store/removals.ts), else null. */
   removal: TargetRemoval | null;
   /** Steps after the post (a YouTube thumbnail, playlist), from the adapter's checkpoint; absent when none. */
-  postSteps?: Record<string, FollowUpRecord>;
+  postSteps?: Record<string, PostStepRecord>;
 }
 
-/** One follow-up step as the checkpoint holds it (platforms/adapter.ts FollowUp; `requested`: sent, answer unknown). */
-export interface FollowUpRecord {
+/** One post step as the checkpoint holds it (platforms/adapter.ts PostStep; `requested`: sent, answer unknown). */
+export interface PostStepRecord {
   status: 'done' | 'failed' | 'requested';
   id?: string;
   error?: string;
@@ -134,7 +134,7 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   updatedAt: r.updated_at,
   removedAt: r.removed_at,
   removal: r.removal === null ? null : (JSON.parse(r.removal) as TargetRemoval),
-  ...(r.post_steps ? { postSteps: JSON.parse(r.post_steps) as Record<string, FollowUpRecord> } : {}),
+  ...(r.post_steps ? { postSteps: JSON.parse(r.post_steps) as Record<string, PostStepRecord> } : {}),
 });
 
 const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({

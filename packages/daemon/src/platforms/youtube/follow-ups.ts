@@ -1,12 +1,12 @@
 import type { YoutubeOptions } from '@socialpub/core';
-import { FOLLOW_UPS_KEY, type FollowUp, type PublishContext } from '../adapter';
+import { POST_STEPS_KEY, type PostStep, type PublishContext } from '../adapter';
 import type { GoogleClient } from './google-client';
 import type { ThumbnailFetcher } from './fetch-thumbnail';
 
 type Call = <T>(step: string, run: () => Promise<T>) => Promise<T>;
 
 /** The follow-ups as the checkpoint holds them; `requested` marks a playlist insert sent without a known answer. */
-type Steps = Record<string, FollowUp | { status: 'requested' }>;
+type Steps = Record<string, PostStep | { status: 'requested' }>;
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
@@ -19,11 +19,11 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
  */
 export async function runFollowUps(ctx: PublishContext, client: GoogleClient, call: Call, videoId: string, fetchThumbnail: ThumbnailFetcher): Promise<void> {
   const options = ctx.target.options as YoutubeOptions;
-  const steps = (): Steps => ({ ...((ctx.checkpoint.data[FOLLOW_UPS_KEY] as Steps | undefined) ?? {}) });
-  const save = (name: string, value: Steps[string]) => ctx.checkpoint.save({ [FOLLOW_UPS_KEY]: { ...steps(), [name]: value } });
+  const steps = (): Steps => ({ ...((ctx.checkpoint.data[POST_STEPS_KEY] as Steps | undefined) ?? {}) });
+  const save = (name: string, value: Steps[string]) => ctx.checkpoint.save({ [POST_STEPS_KEY]: { ...steps(), [name]: value } });
   /** Runs one step; a shutdown (abort) leaves it pending for the next attempt rather than calling it failed. */
-  async function attempt(name: string, run: () => Promise<FollowUp>): Promise<void> {
-    let result: FollowUp;
+  async function attempt(name: string, run: () => Promise<PostStep>): Promise<void> {
+    let result: PostStep;
     try {
       result = await run();
     } catch (err) {
