@@ -5,7 +5,7 @@ import type { ThumbnailFetcher } from './fetch-thumbnail';
 
 type Call = <T>(step: string, run: () => Promise<T>) => Promise<T>;
 
-/** The follow-ups as the checkpoint holds them; `requested` marks a playlist insert sent without a known answer. */
+/** The post steps as the checkpoint holds them; `requested` marks a playlist insert sent without a known answer. */
 type Steps = Record<string, PostStep | { status: 'requested' }>;
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
@@ -13,11 +13,11 @@ const errorText = (err: unknown) => (err instanceof Error ? err.message : String
 /**
  * What comes after the upload of an already published video: the custom thumbnail
  * (thumbnails.set) and the playlist (playlistItems.insert), each tried once and its result
- * checkpointed under `followUps`, where the target shows it. A failure never fails the
+ * checkpointed under POST_STEPS_KEY, where the target shows it as `post_steps`. A failure never fails the
  * target or repeats the upload. A playlist insert is marked `requested` before it is sent,
  * so after a crash the playlist is looked at instead of adding the video twice.
  */
-export async function runFollowUps(ctx: PublishContext, client: GoogleClient, call: Call, videoId: string, fetchThumbnail: ThumbnailFetcher): Promise<void> {
+export async function runPostSteps(ctx: PublishContext, client: GoogleClient, call: Call, videoId: string, fetchThumbnail: ThumbnailFetcher): Promise<void> {
   const options = ctx.target.options as YoutubeOptions;
   const steps = (): Steps => ({ ...((ctx.checkpoint.data[POST_STEPS_KEY] as Steps | undefined) ?? {}) });
   const save = (name: string, value: Steps[string]) => ctx.checkpoint.save({ [POST_STEPS_KEY]: { ...steps(), [name]: value } });
