@@ -4,7 +4,7 @@ import { InstantOut, PlatformId } from './common';
 import { TimeIn, ZoneName } from './zoned';
 import { PlatformOptionsSchema } from './platform-options';
 import { TargetStatusSchema } from './publish';
-import { CommentResultSchema, FirstCommentSchema, ThreadPostSchema, ThreadSchema } from './follow-ups';
+import { CommentResultSchema, FirstCommentSchema, ThreadPostSchema, ThreadSchema } from './replies';
 
 export const JobStatusSchema = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
 

@@ -1,4 +1,4 @@
-import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf, type PostStep, type JobFollowUps, type Post, type Target } from '@socialpub/core';
+import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf, type PostStep, type PostReplies, type Post, type Target } from '@socialpub/core';
 import { NO_TIMES, type JobTimes } from '../store/job-times';
 import type { JobRecord, TargetRecord } from '../store/jobs';
 import type { Rejection } from '../store/rejections';
@@ -7,7 +7,7 @@ import type { Rejection } from '../store/rejections';
  * A target as the API shows it. `thread_posts` and `comment` appear only on a target whose
  * job asked for a thread or first comment on it, so other posts look exactly as before.
  */
-export function presentTarget(t: TargetRecord, zone = 'UTC', asked: JobFollowUps = {}): Target {
+export function presentTarget(t: TargetRecord, zone = 'UTC', asked: PostReplies = {}): Target {
   const out: Target = {
     platform: t.platform,
     type: t.type,

@@ -1,4 +1,4 @@
-import type { ContentType, ErrorDetail, Platform, PlatformInfo, TargetFollowUps, ThreadPart } from '@socialpub/core';
+import type { ContentType, ErrorDetail, Platform, PlatformInfo, TargetReplies, ThreadPart } from '@socialpub/core';
 import type { MediaItem, ValidationMedia } from '../media/media-item';
 import type { Credentials, TokenUpdate } from '../store/credentials';
 import type { Clock } from '../util/clock';
@@ -122,8 +122,8 @@ export interface FollowUpContext {
   /** Each part's media, resolved like the post's ([] in reconcile, which never posts). */
   threadMedia: MediaItem[][];
   firstComment: string | null;
-  readonly data: TargetFollowUps;
-  save(patch: TargetFollowUps, checkpoint?: Record<string, unknown>): Promise<void>;
+  readonly data: TargetReplies;
+  save(patch: TargetReplies, checkpoint?: Record<string, unknown>): Promise<void>;
 }
 
 export interface PublishContext {

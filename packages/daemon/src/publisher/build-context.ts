@@ -1,4 +1,4 @@
-import type { TargetFollowUps } from '@socialpub/core';
+import type { TargetReplies } from '@socialpub/core';
 import type { Credentials, FollowUpContext, MediaItem, PublishContext } from '../platforms/adapter';
 import type { ClaimedTarget } from '../store/target-queue';
 import type { ResolvedOptions } from './options';
@@ -28,7 +28,7 @@ export function buildContext(
   const data: Record<string, unknown> = { ...t.checkpoint };
   const sandbox = o.sandboxBaseUrl;
   /** On disk before the adapter's next step (group-committed with the other writes of the moment). */
-  const save = async (patch: Record<string, unknown>, followUps?: TargetFollowUps) => {
+  const save = async (patch: Record<string, unknown>, followUps?: TargetReplies) => {
     const now = clock.now();
     if (!(await writes.run(() => queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs, followUps)))) throw new LeaseLostError(t.id);
     for (const [k, v] of Object.entries(patch)) {
@@ -38,7 +38,7 @@ export function buildContext(
   };
   let followUps: FollowUpContext | undefined;
   if (t.thread.length > 0 || t.firstComment !== null) {
-    const done: TargetFollowUps = { ...t.followUps };
+    const done: TargetReplies = { ...t.followUps };
     followUps = {
       thread: t.thread,
       threadMedia,

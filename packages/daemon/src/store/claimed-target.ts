@@ -1,4 +1,4 @@
-import { firstCommentFor, threadFor, type ContentType, type JobFollowUps, type Platform, type TargetFollowUps, type ThreadPart } from '@socialpub/core';
+import { firstCommentFor, threadFor, type ContentType, type PostReplies, type Platform, type TargetReplies, type ThreadPart } from '@socialpub/core';
 
 /** A target this process now holds the lease on, with what an adapter needs to publish it. */
 export interface ClaimedTarget {
@@ -21,7 +21,7 @@ export interface ClaimedTarget {
   /** The first comment to post under the post, or null. */
   firstComment: string | null;
   /** What became of the follow-ups so far (the parts out, the comment). */
-  followUps: TargetFollowUps;
+  followUps: TargetReplies;
 }
 
 /** The target's columns a claim reads (the `t.` part of CLAIMED_COLUMNS). */
@@ -74,6 +74,6 @@ export function toClaimed(t: ClaimedTargetRow, j: ClaimedJobRow): ClaimedTarget 
 }
 
 function followUpsOf(t: ClaimedTargetRow, j: ClaimedJobRow): Pick<ClaimedTarget, 'thread' | 'firstComment' | 'followUps'> {
-  const asked = JSON.parse(j.job_follow_ups) as JobFollowUps;
-  return { thread: threadFor(asked, t.platform), firstComment: firstCommentFor(asked, t.platform, t.type), followUps: JSON.parse(t.follow_ups) as TargetFollowUps };
+  const asked = JSON.parse(j.job_follow_ups) as PostReplies;
+  return { thread: threadFor(asked, t.platform), firstComment: firstCommentFor(asked, t.platform, t.type), followUps: JSON.parse(t.follow_ups) as TargetReplies };
 }

@@ -1,4 +1,4 @@
-import type { ContentType, JobFollowUps, JobSource, JobStatus, Platform, PlatformOptions, TargetFollowUps, TargetStatus } from '@socialpub/core';
+import type { ContentType, PostReplies, JobSource, JobStatus, Platform, PlatformOptions, TargetReplies, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
 import type { TargetRemoval } from './removals';
 
@@ -19,7 +19,7 @@ export interface TargetRecord {
   errorMessage: string | null;
   platformCode: string | null;
   /** The follow-up parts already out and the first comment's outcome ({} when none). */
-  followUps: TargetFollowUps;
+  followUps: TargetReplies;
   updatedAt: number;
   /** When the post was taken down (status removed), else null. */
   removedAt: number | null;
@@ -52,7 +52,7 @@ export interface JobRecord {
   /** Per-platform options as accepted (platform_options); {} when the request gave none. */
   platformOptions: PlatformOptions;
   /** The request's thread and first_comment as accepted; {} when it gave neither. */
-  followUps: JobFollowUps;
+  followUps: PostReplies;
   /** How the job was created (api, mcp, cli): a label the client declares. */
   source: JobSource;
   /** scheduled_for, or the creation time for publish_now: the list order. */
@@ -66,7 +66,7 @@ export interface JobRecord {
 export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions' | 'followUps'> & {
   source?: JobSource;
   platformOptions?: PlatformOptions;
-  followUps?: JobFollowUps;
+  followUps?: PostReplies;
 };
 export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'>;
 
@@ -130,7 +130,7 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   errorCode: r.error_code,
   errorMessage: r.error_message,
   platformCode: r.platform_code,
-  followUps: JSON.parse(r.follow_ups) as TargetFollowUps,
+  followUps: JSON.parse(r.follow_ups) as TargetReplies,
   updatedAt: r.updated_at,
   removedAt: r.removed_at,
   removal: r.removal === null ? null : (JSON.parse(r.removal) as TargetRemoval),
@@ -150,7 +150,7 @@ const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
   typeSchedule: JSON.parse(r.type_schedule) as Record<string, string>,
   requireApproval: r.require_approval === 1,
   platformOptions: JSON.parse(r.platform_options) as PlatformOptions,
-  followUps: JSON.parse(r.follow_ups) as JobFollowUps,
+  followUps: JSON.parse(r.follow_ups) as PostReplies,
   source: r.source,
   sortAt: r.sort_at,
   createdAt: r.created_at,

@@ -1,4 +1,4 @@
-import type { Platform, TargetFollowUps, TargetStatus } from '@socialpub/core';
+import type { Platform, TargetReplies, TargetStatus } from '@socialpub/core';
 import type { ClaimedJobRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
 import type { DB } from './database';
 import { createAttemptFinish } from './attempt-finish';
@@ -163,7 +163,7 @@ export function createTargetQueue(db: DB) {
      * Merges `patch` into the checkpoint (and `followUps` into the target's follow-ups, in the
      * same statement) and extends the lease; false when the lease is no longer ours.
      */
-    saveCheckpoint(id: string, owner: string, patch: Record<string, unknown>, now: number, leaseUntil: number, followUps: TargetFollowUps = {}): boolean {
+    saveCheckpoint(id: string, owner: string, patch: Record<string, unknown>, now: number, leaseUntil: number, followUps: TargetReplies = {}): boolean {
       return saveCheckpoint.run({ id, owner, patch: JSON.stringify(patch), followUps: JSON.stringify(followUps), now, leaseUntil }).changes === 1;
     },
     checkpointOf(id: string): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { TargetFollowUps, ThreadPart } from '@socialpub/core';
+import type { TargetReplies, ThreadPart } from '@socialpub/core';
 import { describe, expect, it } from 'vitest';
 import type { FollowUpContext, MediaItem } from '../../../src/platforms/adapter';
 import { AuthExpiredError, PermanentError, RateLimitedError, RetryableError } from '../../../src/platforms/errors';
@@ -114,7 +114,7 @@ describe('mastodon adapter against the simulator', () => {
 describe('a mastodon thread', () => {
   function chainCtx(thread: ThreadPart[], firstComment: string | null, options: Record<string, unknown> = {}) {
     const ctx = ctxFor('Part 1', [], options);
-    const done: TargetFollowUps = {};
+    const done: TargetReplies = {};
     const fu: FollowUpContext = {
       thread,
       threadMedia: thread.map((): MediaItem[] => []),

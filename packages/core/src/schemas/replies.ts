@@ -72,7 +72,7 @@ export const FirstCommentSchema = z
   });
 export type FirstComment = z.infer<typeof FirstCommentSchema>;
 
-interface FollowUpFields {
+interface ReplyFields {
   platforms: readonly Platform[];
   thread?: Thread | null;
   first_comment?: FirstComment | null;
@@ -81,13 +81,13 @@ interface FollowUpFields {
 const includes = <T extends string>(list: readonly T[], p: string): p is T => (list as readonly string[]).includes(p);
 
 /** The follow-up parts a platform publishes for this request ([] when none). */
-export function threadFor(req: Pick<FollowUpFields, 'thread'>, platform: Platform): ThreadPart[] {
+export function threadFor(req: Pick<ReplyFields, 'thread'>, platform: Platform): ThreadPart[] {
   if (!req.thread || !includes(THREAD_PLATFORMS, platform)) return [];
   return Array.isArray(req.thread) ? req.thread : (req.thread[platform] ?? []);
 }
 
 /** The first comment a target of this platform and type posts, or null. */
-export function firstCommentFor(req: Pick<FollowUpFields, 'first_comment'>, platform: Platform, type?: ContentType): string | null {
+export function firstCommentFor(req: Pick<ReplyFields, 'first_comment'>, platform: Platform, type?: ContentType): string | null {
   const fc = req.first_comment;
   if (fc == null || !includes(COMMENT_PLATFORMS, platform)) return null;
   if (type !== undefined && !COMMENT_TYPES.includes(type)) return null;
@@ -95,7 +95,7 @@ export function firstCommentFor(req: Pick<FollowUpFields, 'first_comment'>, plat
 }
 
 /** Cross-field rules of thread and first_comment: per-platform keys must be listed platforms; a shared value must reach one. */
-export function checkFollowUps(req: FollowUpFields, ctx: z.RefinementCtx): void {
+export function checkReplies(req: ReplyFields, ctx: z.RefinementCtx): void {
   const listed = new Set<string>(req.platforms);
   const check = (field: 'thread' | 'first_comment', value: unknown, shared: boolean, able: readonly string[], what: string) => {
     if (value == null) return;
@@ -124,14 +124,14 @@ export const CommentResultSchema = z
   .meta({ id: 'CommentResult', description: 'The first comment: its id and URL once posted, or why it could not be posted.' });
 export type CommentResult = z.infer<typeof CommentResultSchema>;
 
-/** What became of a target's follow-ups, as stored on the target and shown in its view. */
-export interface TargetFollowUps {
+/** What became of a target's replies (thread parts, first comment), as stored on the target and shown in its view. */
+export interface TargetReplies {
   thread?: ThreadPost[];
   comment?: CommentResult;
 }
 
-/** What a job asked for beyond the post, as stored with the job. */
-export interface JobFollowUps {
+/** The replies a post asks for (thread, first comment), as stored with the post. */
+export interface PostReplies {
   thread?: Thread;
   first_comment?: FirstComment;
 }
