@@ -112,12 +112,12 @@ export interface CheckpointStore {
 export type CallContext = Omit<PublishContext, 'media' | 'checkpoint' | 'target' | 'publicBaseUrl'> & { target: Pick<PublishContext['target'], 'platform'> };
 
 /**
- * What a target publishes after its post (a reply chain, a first comment) and what is out
- * so far. Saving writes the target's follow-ups (shown in GET /content/post) and a
+ * The replies a target publishes under its post (a reply chain, a first comment) and what
+ * is out so far. Saving writes the target's replies (shown in GET /content/scheduled) and a
  * checkpoint patch in one statement.
  */
-export interface FollowUpContext {
-  /** The follow-up parts, in order (part 2 first). */
+export interface RepliesContext {
+  /** The thread's parts, in order (part 2 first). */
   thread: ThreadPart[];
   /** Each part's media, resolved like the post's ([] in reconcile, which never posts). */
   threadMedia: MediaItem[][];
@@ -154,8 +154,8 @@ export interface PublishContext {
   /** Marks the connection expired (a refresh failed for good); the target then fails with auth_expired. */
   markConnectionExpired(reason: string): Promise<void>;
   checkpoint: CheckpointStore;
-  /** The target's thread and first comment; absent when the job asked for neither. */
-  followUps?: FollowUpContext;
+  /** The target's replies (thread, first comment); absent when the post asked for neither. */
+  replies?: RepliesContext;
   /** `https://<host>` live; the daemon's own simulator for sandbox connections. */
   baseUrl(host: string): string;
   /** The daemon's public base URL, or null. */

@@ -1,5 +1,5 @@
 import type { TargetReplies } from '@socialpub/core';
-import type { Credentials, FollowUpContext, MediaItem, PublishContext } from '../platforms/adapter';
+import type { Credentials, RepliesContext, MediaItem, PublishContext } from '../platforms/adapter';
 import type { ClaimedTarget } from '../store/target-queue';
 import type { ResolvedOptions } from './options';
 import { PermanentError } from '../platforms/errors';
@@ -36,7 +36,7 @@ export function buildContext(
       else data[k] = v;
     }
   };
-  let followUps: FollowUpContext | undefined;
+  let followUps: RepliesContext | undefined;
   if (t.thread.length > 0 || t.firstComment !== null) {
     const done: TargetReplies = { ...t.followUps };
     followUps = {
@@ -72,7 +72,7 @@ export function buildContext(
       await connections.markExpired(credentials.connectionId, reason);
     },
     checkpoint: { data, save: (patch) => save(patch) },
-    ...(followUps ? { followUps } : {}),
+    ...(followUps ? { replies: followUps } : {}),
     baseUrl: (host) => {
       if (credentials.mode === 'live') return `https://${host}`;
       if (!sandbox) throw new PermanentError(`no ${t.platform} simulator is available for sandbox connections`);

@@ -1,6 +1,6 @@
 import type { TargetReplies, ThreadPart } from '@socialpub/core';
 import { describe, expect, it } from 'vitest';
-import type { FollowUpContext, MediaItem } from '../../../src/platforms/adapter';
+import type { RepliesContext, MediaItem } from '../../../src/platforms/adapter';
 import { OutcomeUnknownError, PermanentError, RateLimitedError } from '../../../src/platforms/errors';
 import { createTwitterAdapter } from '../../../src/platforms/twitter/adapter';
 import type { TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
@@ -30,7 +30,7 @@ function chainCtx(thread: ThreadPart[], firstComment: string | null, state: { ch
     checkpoint: state.checkpoint ?? {},
   });
   const done: TargetReplies = { ...state.done };
-  const fu: FollowUpContext = {
+  const fu: RepliesContext = {
     thread,
     threadMedia: thread.map((): MediaItem[] => []),
     firstComment,
@@ -40,7 +40,7 @@ function chainCtx(thread: ThreadPart[], firstComment: string | null, state: { ch
       Object.assign(done, patch);
     },
   };
-  ctx.followUps = fu;
+  ctx.replies = fu;
   return { ctx, done };
 }
 

@@ -1,4 +1,4 @@
-import type { FollowUpContext, PublishContext, PublishOutcome } from '../../adapter';
+import type { RepliesContext, PublishContext, PublishOutcome } from '../../adapter';
 import { PublishError } from '../../errors';
 import type { FollowUpPoster } from './follow-up-poster';
 
@@ -14,7 +14,7 @@ export const COMMENT_INTERRUPTED =
  * request, so it is never posted twice: a request left unanswered by a crash is reported,
  * not repeated.
  */
-export async function runFirstComment(ctx: PublishContext, fu: FollowUpContext, post: PublishOutcome, poster: FollowUpPoster): Promise<void> {
+export async function runFirstComment(ctx: PublishContext, fu: RepliesContext, post: PublishOutcome, poster: FollowUpPoster): Promise<void> {
   if (fu.firstComment === null || fu.data.comment) return;
   if (ctx.checkpoint.data[COMMENT_REQUEST] != null && !poster.commentResumable) {
     await fu.save({ comment: { error: COMMENT_INTERRUPTED } }, { [COMMENT_REQUEST]: null });

@@ -24,7 +24,7 @@ export function withFollowUps(base: PlatformAdapter, poster: FollowUpPoster): Pl
 
     async publish(ctx) {
       const outcome = await base.publish(ctx);
-      const fu = ctx.followUps;
+      const fu = ctx.replies;
       if (!fu) return outcome;
       await runChain(ctx, fu, outcome, poster);
       await runFirstComment(ctx, fu, outcome, poster);
@@ -33,7 +33,7 @@ export function withFollowUps(base: PlatformAdapter, poster: FollowUpPoster): Pl
 
     async reconcile(ctx): Promise<ReconcileResult> {
       const result = await base.reconcile(ctx);
-      const fu = ctx.followUps;
+      const fu = ctx.replies;
       if (result.state !== 'published' || !fu) return result;
       const chain = chainState(ctx, fu, poster);
       if (chain.state === 'unknown') return { state: 'unknown', reason: chain.reason };
