@@ -3,8 +3,8 @@ import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
 import type { AddressGuard } from '../../media/address-guard';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
-import type { FollowUpPoster, PostedRef } from '../shared/follow-ups/follow-up-poster';
+import { withReplies } from '../shared/follow-ups/with-replies';
+import type { ReplyPoster, PostedRef } from '../shared/follow-ups/reply-poster';
 import { openSession, parsePostUri, postUrl, type BlueskySession, type StrongRef } from './bluesky-session';
 import { checkpointOf as cpOf } from './checkpoint';
 import { createAtKey } from './create-at-key';
@@ -72,7 +72,7 @@ export function createBlueskyAdapter(deps: BlueskyAdapterDeps = {}): PlatformAda
     return { id: out.postId, url: out.postUrl };
   }
 
-  const followUps: FollowUpPoster = {
+  const followUps: ReplyPoster = {
     // A part's (and the comment's) key is fixed: one whose answer was lost is looked up, never written twice.
     replyResumable: true,
     commentResumable: true,
@@ -80,7 +80,7 @@ export function createBlueskyAdapter(deps: BlueskyAdapterDeps = {}): PlatformAda
     comment: (ctx, post, text) => postReply(ctx, post.postId, 'comment', text, [], 'first comment'),
   };
 
-  return withFollowUps(
+  return withReplies(
     {
       platform: 'bluesky',
       validate: validateBluesky,

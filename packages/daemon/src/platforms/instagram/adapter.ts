@@ -7,7 +7,7 @@ import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { postMetaComment } from '../meta/post-comment';
 import { refreshInstagramToken } from '../meta/token-endpoints';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
+import { withReplies } from '../shared/follow-ups/with-replies';
 import { carouselParams, childParams, imageParams, reelParams, storyParams } from './container-options';
 import { validateInstagram, type InstagramRules } from './validate';
 import { validateInstagramOptions } from './validate-options';
@@ -101,5 +101,5 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
     },
   };
   // The first comment goes under the published media (stories take none).
-  return withFollowUps(adapter, { comment: (ctx, post, text) => postMetaComment(open(ctx).run, post.postId, text) });
+  return withReplies(adapter, { comment: (ctx, post, text) => postMetaComment(open(ctx).run, post.postId, text) });
 }

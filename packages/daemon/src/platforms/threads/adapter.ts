@@ -6,8 +6,8 @@ import type { Params } from '../meta/graph-client';
 import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { refreshThreadsToken } from '../meta/token-endpoints';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
-import type { FollowUpPoster } from '../shared/follow-ups/follow-up-poster';
+import { withReplies } from '../shared/follow-ups/with-replies';
+import type { ReplyPoster } from '../shared/follow-ups/reply-poster';
 import { validateThreads } from './validate';
 import { validateThreadsOptions } from './validate-options';
 
@@ -83,14 +83,14 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
     return { id: out.postId, url: out.postUrl };
   }
 
-  const followUps: FollowUpPoster = {
+  const followUps: ReplyPoster = {
     reply: (ctx, parentId, part) => publishReply(ctx, `part${part.part}`, parentId, part.media, part.caption || null, part.sending),
     // The container of a reply is checkpointed and Threads never publishes one twice: a lost answer is settled from its status.
     replyResumable: true,
     comment: (ctx, post, text) => publishReply(ctx, 'comment', post.postId, [], text),
   };
 
-  return withFollowUps(
+  return withReplies(
     {
       platform: 'threads',
       validate: (input) => [...validateThreads(input), ...validateThreadsOptions(input)],

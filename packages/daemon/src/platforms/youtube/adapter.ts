@@ -9,7 +9,7 @@ import { readMediaChunk } from '../shared/read-media-chunk';
 import { GoogleApiError, GoogleClient, GoogleTransportError, type SessionState, type VideoResource } from './google-client';
 import { mapGoogleError } from './map-google-error';
 import { refreshYoutubeToken } from './refresh-token';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
+import { withReplies } from '../shared/follow-ups/with-replies';
 import { validateYoutube } from './validate';
 import { videoResource } from './video-metadata';
 import { safeThumbnailFetcher, type ThumbnailFetcher } from './fetch-thumbnail';
@@ -198,7 +198,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
     },
   };
   // The first comment: commentThreads.insert on the new video (scope youtube.force-ssl; docs/reference/platforms.md §12.6.5).
-  return withFollowUps(adapter, {
+  return withReplies(adapter, {
     async comment(ctx, post, text) {
       const client = await clientFor(ctx);
       // The connection's account is its channel (UC…); a sandbox connection's is not, and the channel then follows from the token.

@@ -2,7 +2,7 @@ import type { PlatformAdapter, ReconcileResult } from '../../adapter';
 import { chainState, runChain } from './chain-runner';
 import { COMMENT_INTERRUPTED, COMMENT_REQUEST } from './first-comment';
 import { runFirstComment } from './first-comment';
-import type { FollowUpPoster } from './follow-up-poster';
+import type { ReplyPoster } from './reply-poster';
 
 /**
  * An adapter that, after its post, publishes the target's thread (a reply chain) and then
@@ -15,7 +15,7 @@ import type { FollowUpPoster } from './follow-up-poster';
  * with the next part), a part sent but unanswered is `unknown` (needs review), and a
  * comment never started makes the attempt resume for it.
  */
-export function withFollowUps(base: PlatformAdapter, poster: FollowUpPoster): PlatformAdapter {
+export function withReplies(base: PlatformAdapter, poster: ReplyPoster): PlatformAdapter {
   return {
     platform: base.platform,
     validate: (input) => base.validate(input),
