@@ -72,7 +72,7 @@ export function buildJob(
     typeSchedule: request.type_schedule ?? {},
     requireApproval: request.require_approval === true,
     platformOptions: request.platform_options ?? {},
-    followUps: {
+    replies: {
       ...(request.thread ? { thread: request.thread } : {}),
       ...(request.first_comment ? { first_comment: request.first_comment } : {}),
     },

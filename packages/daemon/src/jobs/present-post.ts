@@ -27,8 +27,8 @@ export function presentTarget(t: TargetRecord, zone = 'UTC', asked: PostReplies 
     out.post_steps = presentPostSteps(t.postSteps);
     out.follow_ups = out.post_steps;
   }
-  if (threadFor(asked, t.platform).length > 0) out.thread_posts = t.followUps.thread ?? [];
-  if (firstCommentFor(asked, t.platform, t.type) !== null) out.comment = t.followUps.comment ?? null;
+  if (threadFor(asked, t.platform).length > 0) out.thread_posts = t.replies.thread ?? [];
+  if (firstCommentFor(asked, t.platform, t.type) !== null) out.comment = t.replies.comment ?? null;
   return out;
 }
 
@@ -56,12 +56,12 @@ export function presentPost(job: JobRecord, times: JobTimes = NO_TIMES, rejectio
     type_schedule: job.typeSchedule,
     require_approval: job.requireApproval,
     platform_options: job.platformOptions,
-    ...(job.followUps.thread ? { thread: job.followUps.thread } : {}),
-    ...(job.followUps.first_comment ? { first_comment: job.followUps.first_comment } : {}),
+    ...(job.replies.thread ? { thread: job.replies.thread } : {}),
+    ...(job.replies.first_comment ? { first_comment: job.replies.first_comment } : {}),
     source: job.source,
     created_at: formatInstant(job.createdAt),
     updated_at: formatInstant(job.updatedAt),
-    targets: job.targets.map((t) => presentTarget(t, zone, job.followUps)),
+    targets: job.targets.map((t) => presentTarget(t, zone, job.replies)),
     timezone: zone,
     scheduled_local: job.scheduledFor === null ? null : (times.scheduledLocal ?? wallTimeOf(job.scheduledFor, zone)),
     queue_slot: times.queueSlot,

@@ -38,7 +38,7 @@ export function buildContext(
   };
   let followUps: RepliesContext | undefined;
   if (t.thread.length > 0 || t.firstComment !== null) {
-    const done: TargetReplies = { ...t.followUps };
+    const done: TargetReplies = { ...t.replies };
     followUps = {
       thread: t.thread,
       threadMedia,

@@ -16,12 +16,12 @@ export interface ClaimedTarget {
   mediaUrls: string[];
   /** The job's platform_options entry for this target's platform ({} when none). */
   options: Record<string, unknown>;
-  /** The follow-up parts to publish as a reply chain after the post ([] when none). */
+  /** The thread parts to publish as a reply chain after the post ([] when none). */
   thread: ThreadPart[];
   /** The first comment to post under the post, or null. */
   firstComment: string | null;
-  /** What became of the follow-ups so far (the parts out, the comment). */
-  followUps: TargetReplies;
+  /** What became of the replies so far (the parts out, the comment). */
+  replies: TargetReplies;
 }
 
 /** The target's columns a claim reads (the `t.` part of CLAIMED_COLUMNS). */
@@ -44,7 +44,7 @@ export interface ClaimedJobRow {
   platform_captions: string;
   media_urls: string;
   platform_options: string;
-  /** The job's follow_ups column (what was asked: thread, first comment). */
+  /** The job's follow_ups column: the replies asked for (thread, first comment). */
   job_follow_ups: string;
 }
 
@@ -69,11 +69,11 @@ export function toClaimed(t: ClaimedTargetRow, j: ClaimedJobRow): ClaimedTarget 
     caption: captions[t.platform] ?? j.caption,
     mediaUrls: JSON.parse(j.media_urls) as string[],
     options: (JSON.parse(j.platform_options) as Record<string, Record<string, unknown> | undefined>)[t.platform] ?? {},
-    ...followUpsOf(t, j),
+    ...repliesOf(t, j),
   };
 }
 
-function followUpsOf(t: ClaimedTargetRow, j: ClaimedJobRow): Pick<ClaimedTarget, 'thread' | 'firstComment' | 'followUps'> {
+function repliesOf(t: ClaimedTargetRow, j: ClaimedJobRow): Pick<ClaimedTarget, 'thread' | 'firstComment' | 'replies'> {
   const asked = JSON.parse(j.job_follow_ups) as PostReplies;
-  return { thread: threadFor(asked, t.platform), firstComment: firstCommentFor(asked, t.platform, t.type), followUps: JSON.parse(t.follow_ups) as TargetReplies };
+  return { thread: threadFor(asked, t.platform), firstComment: firstCommentFor(asked, t.platform, t.type), replies: JSON.parse(t.follow_ups) as TargetReplies };
 }

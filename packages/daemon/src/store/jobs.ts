@@ -18,8 +18,8 @@ export interface TargetRecord {
   errorCode: string | null;
   errorMessage: string | null;
   platformCode: string | null;
-  /** The follow-up parts already out and the first comment's outcome ({} when none). */
-  followUps: TargetReplies;
+  /** The replies: the thread parts already out and the first comment's outcome ({} when none; column follow_ups). */
+  replies: TargetReplies;
   updatedAt: number;
   /** When the post was taken down (status removed), else null. */
   removedAt: number | null;
@@ -52,7 +52,7 @@ export interface JobRecord {
   /** Per-platform options as accepted (platform_options); {} when the request gave none. */
   platformOptions: PlatformOptions;
   /** The request's thread and first_comment as accepted; {} when it gave neither. */
-  followUps: PostReplies;
+  replies: PostReplies;
   /** How the job was created (api, mcp, cli): a label the client declares. */
   source: JobSource;
   /** scheduled_for, or the creation time for publish_now: the list order. */
@@ -63,10 +63,10 @@ export interface JobRecord {
 }
 
 /** A job to write; `source` defaults to api; without platformOptions it has none ({}). */
-export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions' | 'followUps'> & {
+export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions' | 'replies'> & {
   source?: JobSource;
   platformOptions?: PlatformOptions;
-  followUps?: PostReplies;
+  replies?: PostReplies;
 };
 export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'>;
 
@@ -130,7 +130,7 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   errorCode: r.error_code,
   errorMessage: r.error_message,
   platformCode: r.platform_code,
-  followUps: JSON.parse(r.follow_ups) as TargetReplies,
+  replies: JSON.parse(r.follow_ups) as TargetReplies,
   updatedAt: r.updated_at,
   removedAt: r.removed_at,
   removal: r.removal === null ? null : (JSON.parse(r.removal) as TargetRemoval),
@@ -150,7 +150,7 @@ const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
   typeSchedule: JSON.parse(r.type_schedule) as Record<string, string>,
   requireApproval: r.require_approval === 1,
   platformOptions: JSON.parse(r.platform_options) as PlatformOptions,
-  followUps: JSON.parse(r.follow_ups) as PostReplies,
+  replies: JSON.parse(r.follow_ups) as PostReplies,
   source: r.source,
   sortAt: r.sort_at,
   createdAt: r.created_at,
@@ -247,7 +247,7 @@ export function createJobsRepository(db: DB) {
         typeSchedule: JSON.stringify(job.typeSchedule),
         requireApproval: job.requireApproval ? 1 : 0,
         platformOptions: JSON.stringify(job.platformOptions ?? {}),
-        followUps: JSON.stringify(job.followUps ?? {}),
+        followUps: JSON.stringify(job.replies ?? {}),
         source: job.source ?? 'api',
         sortAt: job.sortAt,
         createdAt: job.createdAt,
