@@ -6,12 +6,12 @@ import { parsePlatform, platformName } from '../platform-name';
 import { parseAssignments, parseWhen, scheduleValue, wallTime } from '../time-input';
 import { parseOptionFlags } from '../option-input';
 import { renderTargets, shortTime, truncate } from '../ui/format';
-import { followUpFields, type FollowUpFlags } from './follow-up-flags';
+import { replyFields, type ReplyFlags } from './reply-flags';
 import { followJob } from './follow-job';
 import { askMedia, askPlatformOptions, targetsNeedingMedia } from './publish-questions';
 import { localFile, uploadFile } from './upload-file';
 
-export interface PublishOptions extends FollowUpFlags {
+export interface PublishOptions extends ReplyFlags {
   caption?: string | undefined;
   /** Comma-separated platforms. */
   platforms?: string | undefined;
@@ -170,7 +170,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
 
   // Media: local files go through the daemon's preparation first.
   const mediaUrls = await resolveMedia(ctx, media);
-  const followUps = await followUpFields(o, platforms, (items, flag) => resolveMedia(ctx, items, flag));
+  const followUps = await replyFields(o, platforms, (items, flag) => resolveMedia(ctx, items, flag));
 
   const body: PublishParams = {
     caption,
