@@ -15,7 +15,7 @@ export interface RefreshableConnections {
   markExpired(id: string, reason: string): void;
 }
 
-export interface TokenRefresherOptions {
+export interface TokenRefreshLoopOptions {
   connections: RefreshableConnections;
   clock: Clock;
   log?: Logger;
@@ -44,13 +44,13 @@ export interface RefreshReport {
  * and GET /platforms, and its targets fail with auth_expired); a transient error leaves it
  * as it is for the next round.
  */
-export class TokenRefresher {
-  readonly #o: Required<Omit<TokenRefresherOptions, 'refreshers' | 'log'>> & { log: Logger | null };
+export class TokenRefreshLoop {
+  readonly #o: Required<Omit<TokenRefreshLoopOptions, 'refreshers' | 'log'>> & { log: Logger | null };
   readonly #refreshers: readonly Refresher[];
   #stop: AbortController | null = null;
   #loop: Promise<void> | null = null;
 
-  constructor(options: TokenRefresherOptions) {
+  constructor(options: TokenRefreshLoopOptions) {
     this.#o = { intervalMs: 3_600_000, aheadMs: 30 * DAY, baseUrl: (h) => `https://${h}`, log: null, onRefreshFailed: () => {}, ...options };
     this.#refreshers = options.refreshers ?? refreshers();
   }
