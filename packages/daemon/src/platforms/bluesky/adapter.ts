@@ -11,7 +11,7 @@ import { createAtKey } from './create-at-key';
 import { safeLinkCardFetcher, type LinkCardFetcher } from './link-card';
 import { defaultPdsGuard } from './pds-access';
 import { postRecord, type PostRecordOptions, type RecordParts } from './post-record';
-import { blueskySessionRefresher } from './session';
+import { blueskyTokenRefresher } from './session';
 import { recordKeyFor } from './tid';
 import { validateBluesky } from './validate';
 
@@ -31,7 +31,7 @@ export interface BlueskyAdapterDeps {
 
 export function createBlueskyAdapter(deps: BlueskyAdapterDeps = {}): PlatformAdapter {
   const guard = deps.guard ?? defaultPdsGuard;
-  const refresher = blueskySessionRefresher(guard);
+  const refresher = blueskyTokenRefresher(guard);
   const recordOptions: PostRecordOptions = {
     linkCards: deps.linkCards === undefined ? safeLinkCardFetcher(guard) : deps.linkCards,
     video: { http: deps.http, timeoutMs: deps.requestTimeoutMs, maxProcessingMs: deps.maxProcessingMs ?? 30 * 60_000 },

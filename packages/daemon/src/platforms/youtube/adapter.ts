@@ -8,7 +8,7 @@ import { onlyVideo } from '../shared/only-video';
 import { readMediaChunk } from '../shared/read-media-chunk';
 import { GoogleApiError, GoogleClient, GoogleTransportError, type SessionState, type VideoResource } from './google-client';
 import { mapGoogleError } from './map-google-error';
-import { refreshYoutubeToken } from './refresh-token';
+import { youtubeTokenRefresher } from './refresh-token';
 import { withReplies } from '../shared/follow-ups/with-replies';
 import { validateYoutube } from './validate';
 import { videoResource } from './video-metadata';
@@ -52,7 +52,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
   const fetchThumbnail = deps.fetchThumbnail ?? safeThumbnailFetcher();
 
   async function clientFor(ctx: PublishContext): Promise<GoogleClient> {
-    const token = await ensureAccessToken(ctx, refreshYoutubeToken);
+    const token = await ensureAccessToken(ctx, youtubeTokenRefresher);
     return new GoogleClient({ baseUrl: ctx.baseUrl(HOST), token, signal: ctx.signal, timeoutMs: deps.requestTimeoutMs, ...(deps.http ? { http: deps.http } : {}) });
   }
 
@@ -60,7 +60,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
   async function call<T>(ctx: PublishContext, client: GoogleClient, step: string, run: () => Promise<T>): Promise<T> {
     return callRenewingToken(ctx, run, {
       refused: (err) => err instanceof GoogleApiError && err.status === 401,
-      renew: async () => client.setToken(await ensureAccessToken(ctx, refreshYoutubeToken, { force: true })),
+      renew: async () => client.setToken(await ensureAccessToken(ctx, youtubeTokenRefresher, { force: true })),
       mapError: (err) => mapGoogleError(err, { now: ctx.clock.now(), step }),
     });
   }
