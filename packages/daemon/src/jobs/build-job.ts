@@ -1,12 +1,12 @@
 import { formatInstant, typesFor, wallTimeOf, type JobSource, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
 import { NO_TIMES, type JobTimes } from '../store/job-times';
-import type { NewJob, NewTarget } from '../store/jobs';
+import type { NewPost, NewTarget } from '../store/jobs';
 import type { User } from '../store/users';
 import { newId } from '../util/ids';
 
 /** A checked publish request as rows to store, and the answer that acknowledges it. */
 export interface BuiltJob {
-  job: NewJob;
+  job: NewPost;
   targets: NewTarget[];
   result: PublishResult;
 }
@@ -59,7 +59,7 @@ export function buildJob(
     series_id: times.seriesId,
     warnings: [],
   };
-  const job: NewJob = {
+  const job: NewPost = {
     id: jobId,
     userId: user.id,
     caption: request.caption,

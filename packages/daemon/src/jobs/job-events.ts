@@ -1,4 +1,4 @@
-import type { JobRecord } from '../store/jobs';
+import type { PostRecord } from '../store/jobs';
 import type { NewEvent } from '../store/events';
 import type { BuiltJob } from './build-job';
 
@@ -21,7 +21,7 @@ export function acceptedEvents(built: BuiltJob, now: number): NewEvent[] {
 /** post.approved / post.rejected / post.cancelled / post.retimed for the targets `ids` the change touched. */
 export function jobChangeEvent(
   type: 'post.approved' | 'post.rejected' | 'post.cancelled' | 'post.retimed',
-  job: JobRecord,
+  job: PostRecord,
   ids: readonly string[],
   now: number,
   extra: Record<string, unknown> = {},

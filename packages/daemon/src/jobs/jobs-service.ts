@@ -12,7 +12,7 @@ import {
 } from '@socialpub/core';
 import type { PlatformAdapter } from '../platforms/adapter';
 import type { MediaLookup, SchedulerHooks } from '../services';
-import type { JobRecord, ListOptions, ListPosition } from '../store/jobs';
+import type { PostRecord, ListOptions, ListPosition } from '../store/jobs';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import type { Clock } from '../util/clock';
@@ -69,7 +69,7 @@ export interface DecideOptions {
 
 export type JobsService = ReturnType<typeof createJobsService>;
 
-const statusOf = (job: JobRecord) => deriveJobStatus(job.targets.map((t) => t.status));
+const statusOf = (job: PostRecord) => deriveJobStatus(job.targets.map((t) => t.status));
 
 /**
  * The content service: every rule about jobs, between the front ends (HTTP routes, later
@@ -84,14 +84,14 @@ export function createJobsService(deps: JobsServiceDeps) {
   const accounts = { store, clock, logger: deps.logger, adapters: deps.adapters, ...(deps.sandboxBaseUrl ? { sandboxBaseUrl: deps.sandboxBaseUrl } : {}) };
 
   /** The job, if it exists and belongs to the user: not_found when unknown, forbidden when another user's. */
-  function ownJob(user: User, jobId: string): JobRecord {
+  function ownJob(user: User, jobId: string): PostRecord {
     const job = store.jobs.get(jobId);
     if (!job) throw new ServiceError('not_found', `no job ${jobId}`);
     if (job.userId !== user.id) throw new ServiceError('forbidden', `job ${jobId} belongs to another user`);
     return job;
   }
 
-  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as JobRecord, store.jobTimes.get(jobId), store.rejections.get(jobId));
+  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as PostRecord, store.jobTimes.get(jobId), store.rejections.get(jobId));
 
   /**
    * The scheduler learns of targets only once their change is committed and durable. A
@@ -109,7 +109,7 @@ export function createJobsService(deps: JobsServiceDeps) {
 
   /** The post event of a change, in its transaction, with the targets as they now are. */
   function recordChange(type: Parameters<typeof jobChangeEvent>[0], jobId: string, ids: readonly string[], now: number, extra?: Record<string, unknown>) {
-    store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as JobRecord, ids, now, extra));
+    store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as PostRecord, ids, now, extra));
   }
 
   async function decide(user: User, jobId: string, action: 'approve' | 'reject', opts: DecideOptions = {}): Promise<JobChange> {

@@ -39,7 +39,7 @@ export interface ClaimedTargetRow {
 }
 
 /** The job's columns a claim reads. */
-export interface ClaimedJobRow {
+export interface ClaimedPostRow {
   caption: string;
   platform_captions: string;
   media_urls: string;
@@ -54,7 +54,7 @@ export const CLAIMED_TARGET_COLUMNS = 'id, job_id, user_id, platform, type, due_
 export const CLAIMED_JOB_COLUMNS = 'caption, platform_captions, media_urls, platform_options, follow_ups AS job_follow_ups';
 
 /** What an adapter gets from the target's and its job's rows: the caption and options for the target's platform. */
-export function toClaimed(t: ClaimedTargetRow, j: ClaimedJobRow): ClaimedTarget {
+export function toClaimed(t: ClaimedTargetRow, j: ClaimedPostRow): ClaimedTarget {
   const captions = JSON.parse(j.platform_captions) as Record<string, string | undefined>;
   return {
     id: t.id,
@@ -73,7 +73,7 @@ export function toClaimed(t: ClaimedTargetRow, j: ClaimedJobRow): ClaimedTarget 
   };
 }
 
-function repliesOf(t: ClaimedTargetRow, j: ClaimedJobRow): Pick<ClaimedTarget, 'thread' | 'firstComment' | 'replies'> {
+function repliesOf(t: ClaimedTargetRow, j: ClaimedPostRow): Pick<ClaimedTarget, 'thread' | 'firstComment' | 'replies'> {
   const asked = JSON.parse(j.job_follow_ups) as PostReplies;
   return { thread: threadFor(asked, t.platform), firstComment: firstCommentFor(asked, t.platform, t.type), replies: JSON.parse(t.follow_ups) as TargetReplies };
 }

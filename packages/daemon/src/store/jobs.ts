@@ -36,7 +36,7 @@ export interface PostStepRecord {
   error?: string;
 }
 
-export interface JobRecord {
+export interface PostRecord {
   id: string;
   userId: string;
   caption: string;
@@ -63,14 +63,14 @@ export interface JobRecord {
 }
 
 /** A job to write; `source` defaults to api; without platformOptions it has none ({}). */
-export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions' | 'replies'> & {
+export type NewPost = Omit<PostRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions' | 'replies'> & {
   source?: JobSource;
   platformOptions?: PlatformOptions;
   replies?: PostReplies;
 };
 export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'>;
 
-interface JobRow {
+interface PostRow {
   id: string;
   user_id: string;
   caption: string;
@@ -137,7 +137,7 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   ...(r.post_steps ? { postSteps: JSON.parse(r.post_steps) as Record<string, PostStepRecord> } : {}),
 });
 
-const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
+const toJob = (r: PostRow, targets: TargetRecord[]): PostRecord => ({
   id: r.id,
   userId: r.user_id,
   caption: r.caption,
@@ -195,16 +195,16 @@ export function createJobsRepository(db: DB) {
     `INSERT INTO targets (id, job_id, user_id, platform, type, schedule_key, due_at, status, updated_at)
      VALUES (@id, @jobId, @userId, @platform, @type, @scheduleKey, @dueAt, @status, @now)`,
   );
-  const jobById = db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`);
+  const jobById = db.prepare<[string], PostRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`);
   const targetsOfJob = db.prepare<[string], TargetRow>(`SELECT ${TARGET_COLUMNS} FROM targets WHERE job_id = ? ORDER BY due_at, rowid`);
   const targetsOfJobs = db.prepare<[string], TargetRow>(
     `SELECT ${TARGET_COLUMNS} FROM targets WHERE job_id IN (SELECT value FROM json_each(?)) ORDER BY job_id, due_at, rowid`,
   );
   type PageParams = { userId: string; sortAt: number; id: string; limit: number; status?: string };
-  const pageAll = db.prepare<[PageParams], JobRow>(
+  const pageAll = db.prepare<[PageParams], PostRow>(
     `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = @userId AND (sort_at, id) > (@sortAt, @id) ORDER BY sort_at, id LIMIT @limit`,
   );
-  const pageByStatus = db.prepare<[PageParams], JobRow>(
+  const pageByStatus = db.prepare<[PageParams], PostRow>(
     `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = @userId AND status = @status AND (sort_at, id) > (@sortAt, @id)
      ORDER BY sort_at, id LIMIT @limit`,
   );
@@ -233,7 +233,7 @@ export function createJobsRepository(db: DB) {
 
   return {
     /** Writes a job and its targets. Call inside the caller's transaction with anything that must commit with it. */
-    create(job: NewJob, targets: readonly NewTarget[]): void {
+    create(job: NewPost, targets: readonly NewTarget[]): void {
       insertJob.run({
         id: job.id,
         userId: job.userId,
@@ -256,12 +256,12 @@ export function createJobsRepository(db: DB) {
         insertTarget.run({ ...t, jobId: job.id, userId: job.userId, now: job.createdAt });
       }
     },
-    get(jobId: string): JobRecord | null {
+    get(jobId: string): PostRecord | null {
       const row = jobById.get(jobId);
       return row ? toJob(row, targetsOfJob.all(jobId).map(toTarget)) : null;
     },
     /** One page of a user's jobs in (sort_at, id) order, and the position after it when more follow. */
-    list(userId: string, opts: ListOptions): { jobs: JobRecord[]; next: ListPosition | null } {
+    list(userId: string, opts: ListOptions): { jobs: PostRecord[]; next: ListPosition | null } {
       const params: PageParams = {
         userId,
         sortAt: opts.after?.sortAt ?? BEFORE_ALL,
@@ -282,7 +282,7 @@ export function createJobsRepository(db: DB) {
     /** Rewrites the editable fields of a job. */
     update(
       jobId: string,
-      fields: Pick<JobRecord, 'caption' | 'platformCaptions' | 'typeSchedule' | 'platformOptions' | 'scheduledFor' | 'publishNow' | 'sortAt'>,
+      fields: Pick<PostRecord, 'caption' | 'platformCaptions' | 'typeSchedule' | 'platformOptions' | 'scheduledFor' | 'publishNow' | 'sortAt'>,
       now: number,
     ): void {
       updateJob.run({
