@@ -5,7 +5,7 @@ import type { User } from '../store/users';
 import { newId } from '../util/ids';
 
 /** A checked publish request as rows to store, and the answer that acknowledges it. */
-export interface BuiltJob {
+export interface BuiltPost {
   job: NewPost;
   targets: NewTarget[];
   result: PublishResult;
@@ -24,7 +24,7 @@ export function buildJob(
   now: number,
   times: JobTimes = NO_TIMES,
   source: JobSource = 'api',
-): BuiltJob {
+): BuiltPost {
   const heldForAgent = source === 'mcp' && user.agentApproval;
   const held = request.require_approval === true || user.approvalWorkflow || heldForAgent;
   const jobId = newId('job');
