@@ -28,7 +28,7 @@ import { zoneUpdate } from './retime-zone';
 import { repeatedCaptionWarnings } from './duplicate-captions';
 import { userZone } from './user-zone';
 
-export interface JobsServiceDeps {
+export interface PostsServiceDeps {
   store: Store;
   clock: Clock;
   logger: RootLogger;
@@ -43,7 +43,7 @@ export interface JobsServiceDeps {
 }
 
 /** A job the service stored, as the API shows it, with a one-line account of the change. */
-export interface JobChange {
+export interface PostChange {
   message: string;
   post: Post;
 }
@@ -67,7 +67,7 @@ export interface DecideOptions {
   reason?: string | null;
 }
 
-export type JobsService = ReturnType<typeof createJobsService>;
+export type PostsService = ReturnType<typeof createPostsService>;
 
 const statusOf = (job: PostRecord) => deriveJobStatus(job.targets.map((t) => t.status));
 
@@ -78,7 +78,7 @@ const statusOf = (job: PostRecord) => deriveJobStatus(job.targets.map((t) => t.s
  * scheduler after the commit, and returns the stored job. Refusals are ServiceErrors with
  * the API's codes.
  */
-export function createJobsService(deps: JobsServiceDeps) {
+export function createPostsService(deps: PostsServiceDeps) {
   const { store, clock } = deps;
   const rules = { store, mediaLookup: deps.mediaLookup, adapters: deps.adapters, publicBaseUrl: deps.publicBaseUrl };
   const accounts = { store, clock, logger: deps.logger, adapters: deps.adapters, ...(deps.sandboxBaseUrl ? { sandboxBaseUrl: deps.sandboxBaseUrl } : {}) };
@@ -112,7 +112,7 @@ export function createJobsService(deps: JobsServiceDeps) {
     store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as PostRecord, ids, now, extra));
   }
 
-  async function decide(user: User, jobId: string, action: 'approve' | 'reject', opts: DecideOptions = {}): Promise<JobChange> {
+  async function decide(user: User, jobId: string, action: 'approve' | 'reject', opts: DecideOptions = {}): Promise<PostChange> {
     const job = ownJob(user, jobId);
     // agent-approval means a person decides: an agent may not approve, through MCP, what it made through MCP.
     if (action === 'approve' && opts.source === 'mcp' && user.agentApproval && job.source === 'mcp') {
@@ -187,7 +187,7 @@ export function createJobsService(deps: JobsServiceDeps) {
     },
 
     /** Edits a job's captions and times; the targets not yet started move, the rules run again on the new captions. */
-    async update(user: User, jobId: string, upd: UpdateRequest): Promise<JobChange> {
+    async update(user: User, jobId: string, upd: UpdateRequest): Promise<PostChange> {
       const job = ownJob(user, jobId);
       const now = clock.now();
       const movable = job.targets.filter((t) => isNotStarted(t.status));
