@@ -178,13 +178,13 @@ const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";
 /** Below any epoch-ms time: the start of the list. */
 const BEFORE_ALL = -Number.MAX_SAFE_INTEGER;
 
-export type JobsRepository = ReturnType<typeof createJobsRepository>;
+export type PostsRepository = ReturnType<typeof createPostsRepository>;
 
 /**
  * Jobs and their targets. Writes that move target states are compare-and-set on the
  * current status, so a target the publisher has claimed in the meantime is left alone.
  */
-export function createJobsRepository(db: DB) {
+export function createPostsRepository(db: DB) {
   const insertJob = db.prepare(
     `INSERT INTO jobs (id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for,
        type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at)

@@ -8,7 +8,7 @@ import { createDashboardSessionsRepository } from './dashboard-sessions';
 import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
 import { createJobTimesRepository } from './job-times';
-import { createJobsRepository } from './jobs';
+import { createPostsRepository } from './jobs';
 import { createOAuthAppsRepository } from './oauth-apps';
 import { createQueuesRepository } from './queues';
 import { createSeriesRepository } from './series';
@@ -35,7 +35,7 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     commits: createCommits(db, opts.sync ?? 'full'),
     users: createUsersRepository(db),
     apiKeys: createApiKeysRepository(db),
-    jobs: createJobsRepository(db),
+    jobs: createPostsRepository(db),
     jobTimes: createJobTimesRepository(db),
     queues: createQueuesRepository(db),
     series: createSeriesRepository(db),
