@@ -1,5 +1,5 @@
 import { formatInstant, typesFor, wallTimeOf, type JobSource, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
-import { NO_TIMES, type JobTimes } from '../store/job-times';
+import { NO_TIMES, type PostTimes } from '../store/job-times';
 import type { NewPost, NewTarget } from '../store/jobs';
 import type { User } from '../store/users';
 import { newId } from '../util/ids';
@@ -22,7 +22,7 @@ export function buildJob(
   base: number | null,
   planned: readonly PlannedTarget[],
   now: number,
-  times: JobTimes = NO_TIMES,
+  times: PostTimes = NO_TIMES,
   source: JobSource = 'api',
 ): BuiltPost {
   const heldForAgent = source === 'mcp' && user.agentApproval;

@@ -1,5 +1,5 @@
 import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf, type PostStep, type PostReplies, type Post, type Target } from '@socialpub/core';
-import { NO_TIMES, type JobTimes } from '../store/job-times';
+import { NO_TIMES, type PostTimes } from '../store/job-times';
 import type { PostRecord, TargetRecord } from '../store/jobs';
 import type { Rejection } from '../store/rejections';
 
@@ -42,7 +42,7 @@ function presentPostSteps(steps: NonNullable<TargetRecord['postSteps']>): Record
 }
 
 /** A job as the API shows it; the status is derived from its targets, local times from its zone. */
-export function presentPost(job: PostRecord, times: JobTimes = NO_TIMES, rejection: Rejection | null = null): Post {
+export function presentPost(job: PostRecord, times: PostTimes = NO_TIMES, rejection: Rejection | null = null): Post {
   const zone = times.timezone ?? 'UTC';
   return {
     job_id: job.id,

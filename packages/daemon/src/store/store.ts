@@ -7,7 +7,7 @@ import { createConnectionsRepository } from './connections';
 import { createDashboardSessionsRepository } from './dashboard-sessions';
 import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
-import { createJobTimesRepository } from './job-times';
+import { createPostTimesRepository } from './job-times';
 import { createPostsRepository } from './jobs';
 import { createOAuthAppsRepository } from './oauth-apps';
 import { createQueuesRepository } from './queues';
@@ -36,7 +36,7 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     users: createUsersRepository(db),
     apiKeys: createApiKeysRepository(db),
     jobs: createPostsRepository(db),
-    jobTimes: createJobTimesRepository(db),
+    jobTimes: createPostTimesRepository(db),
     queues: createQueuesRepository(db),
     series: createSeriesRepository(db),
     idempotency: createIdempotencyRepository(db),
