@@ -25,8 +25,8 @@ export const JOB_STATUSES = Object.freeze([
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
 /** How a job was created: declared by the client (X-SocialPub-Source), `api` when it says nothing. */
-export const JOB_SOURCES = Object.freeze(['api', 'mcp', 'cli'] as const);
-export type JobSource = (typeof JOB_SOURCES)[number];
+export const POST_SOURCES = Object.freeze(['api', 'mcp', 'cli'] as const);
+export type PostSource = (typeof POST_SOURCES)[number];
 
 /** Targets that have not started: they can still be re-timed, cancelled, approved. */
 export const NOT_STARTED: readonly TargetStatus[] = Object.freeze(['pending_approval', 'scheduled']);

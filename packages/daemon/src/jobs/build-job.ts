@@ -1,4 +1,4 @@
-import { formatInstant, typesFor, wallTimeOf, type JobSource, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
+import { formatInstant, typesFor, wallTimeOf, type PostSource, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
 import { NO_TIMES, type PostTimes } from '../store/job-times';
 import type { NewPost, NewTarget } from '../store/jobs';
 import type { User } from '../store/users';
@@ -23,7 +23,7 @@ export function buildJob(
   planned: readonly PlannedTarget[],
   now: number,
   times: PostTimes = NO_TIMES,
-  source: JobSource = 'api',
+  source: PostSource = 'api',
 ): BuiltPost {
   const heldForAgent = source === 'mcp' && user.agentApproval;
   const held = request.require_approval === true || user.approvalWorkflow || heldForAgent;

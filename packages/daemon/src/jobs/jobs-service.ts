@@ -2,7 +2,7 @@ import {
   deriveJobStatus,
   formatInstant,
   type CancelResponse,
-  type JobSource,
+  type PostSource,
   type Platform,
   type Post,
   type PublishRequest,
@@ -55,12 +55,12 @@ export interface PublishOptions {
    */
   alsoCommit?: (result: PublishResult, now: number) => void;
   /** How the request came (recorded on the job; `mcp` is held while the user's agent-approval is on). Default api. */
-  source?: JobSource;
+  source?: PostSource;
 }
 
 export interface DecideOptions {
   /** How the approval request came: with agent-approval on, `mcp` may not release a job made through `mcp`. Default api. */
-  source?: JobSource;
+  source?: PostSource;
   /** The decision came through a review link: recorded with the link (and its comment), and the event says `source: "review_link"` with the link's id. */
   reviewLink?: { id: string; comment: string | null };
   /** Reject: why (shown on the post as `rejection.reason`, and in the post.rejected event). */

@@ -1,4 +1,4 @@
-import type { ContentType, PostReplies, JobSource, JobStatus, Platform, PlatformOptions, TargetReplies, TargetStatus } from '@socialpub/core';
+import type { ContentType, PostReplies, PostSource, JobStatus, Platform, PlatformOptions, TargetReplies, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
 import type { TargetRemoval } from './removals';
 
@@ -54,7 +54,7 @@ export interface PostRecord {
   /** The request's thread and first_comment as accepted; {} when it gave neither. */
   replies: PostReplies;
   /** How the job was created (api, mcp, cli): a label the client declares. */
-  source: JobSource;
+  source: PostSource;
   /** scheduled_for, or the creation time for publish_now: the list order. */
   sortAt: number;
   createdAt: number;
@@ -64,7 +64,7 @@ export interface PostRecord {
 
 /** A job to write; `source` defaults to api; without platformOptions it has none ({}). */
 export type NewPost = Omit<PostRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions' | 'replies'> & {
-  source?: JobSource;
+  source?: PostSource;
   platformOptions?: PlatformOptions;
   replies?: PostReplies;
 };
@@ -84,7 +84,7 @@ interface PostRow {
   require_approval: number;
   platform_options: string;
   follow_ups: string;
-  source: JobSource;
+  source: PostSource;
   sort_at: number;
   created_at: number;
   updated_at: number;
