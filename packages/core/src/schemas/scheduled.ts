@@ -80,7 +80,7 @@ export const PostSchema = z
     platform_options: PlatformOptionsSchema,
     thread: ThreadSchema.optional().meta({ description: 'The reply chain asked for (sent when the request had one).' }),
     first_comment: FirstCommentSchema.optional().meta({ description: 'The first comment asked for (sent when the request had one).' }),
-    source: z.enum(POST_SOURCES).meta({ description: 'How the job was created: api, mcp (an agent through the MCP server) or cli.' }),
+    source: z.enum(POST_SOURCES).meta({ description: 'How the post was created: api, mcp (an agent through the MCP server) or cli.' }),
     created_at: InstantOut,
     updated_at: InstantOut,
     targets: z.array(TargetSchema),
