@@ -13,7 +13,7 @@ export type CommentPlatform = (typeof COMMENT_PLATFORMS)[number];
 /** The content types that carry a first comment: stories take none through any API. */
 export const COMMENT_TYPES: readonly ContentType[] = ['feed', 'reels', 'tweet', 'post', 'video', 'shorts', 'document'];
 
-/** Follow-up parts after the post itself (the post is part 1 of the chain). */
+/** Thread parts after the post itself (the post is part 1 of the chain). */
 export const MAX_THREAD_PARTS = 24;
 
 /** Longest first comment accepted before the platform's own rule (YouTube's ~10,000; the shorter platforms check theirs). */
@@ -34,15 +34,15 @@ export type ThreadPart = z.infer<typeof ThreadPartSchema>;
 
 const ThreadParts = z
   .array(ThreadPartSchema)
-  .min(1, { error: 'a thread lists at least one follow-up part' })
-  .max(MAX_THREAD_PARTS, { error: `a thread takes at most ${MAX_THREAD_PARTS} follow-up parts` });
+  .min(1, { error: 'a thread lists at least one thread part' })
+  .max(MAX_THREAD_PARTS, { error: `a thread takes at most ${MAX_THREAD_PARTS} thread parts` });
 
 export const ThreadSchema = z
   .union([ThreadParts, z.strictObject({ twitter: ThreadParts.optional(), threads: ThreadParts.optional(), bluesky: ThreadParts.optional(), mastodon: ThreadParts.optional() })])
   .meta({
     id: 'Thread',
     description:
-      'Follow-up parts published as a reply chain after the post, in order (twitter, threads, bluesky and mastodon). A list applies to every listed platform that has reply chains; an object gives each its own. Other platforms publish the post alone.',
+      'Thread parts published as a reply chain after the post, in order (twitter, threads, bluesky and mastodon). A list applies to every listed platform that has reply chains; an object gives each its own. Other platforms publish the post alone.',
   });
 export type Thread = z.infer<typeof ThreadSchema>;
 
@@ -80,7 +80,7 @@ interface ReplyFields {
 
 const includes = <T extends string>(list: readonly T[], p: string): p is T => (list as readonly string[]).includes(p);
 
-/** The follow-up parts a platform publishes for this request ([] when none). */
+/** The thread parts a platform publishes for this request ([] when none). */
 export function threadFor(req: Pick<ReplyFields, 'thread'>, platform: Platform): ThreadPart[] {
   if (!req.thread || !includes(THREAD_PLATFORMS, platform)) return [];
   return Array.isArray(req.thread) ? req.thread : (req.thread[platform] ?? []);
@@ -113,7 +113,7 @@ export function checkReplies(req: ReplyFields, ctx: z.RefinementCtx): void {
   check('first_comment', req.first_comment, typeof req.first_comment === 'string', COMMENT_PLATFORMS, 'takes a first comment');
 }
 
-/** A follow-up part that is out: part 2 is the first reply under the post (part 1). */
+/** A thread part that is out: part 2 is the first reply under the post (part 1). */
 export const ThreadPostSchema = z
   .object({ part: z.number().int(), post_id: z.string(), post_url: z.string().nullable() })
   .meta({ id: 'ThreadPost' });

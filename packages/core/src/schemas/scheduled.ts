@@ -45,7 +45,7 @@ export const TargetSchema = z
     error: TargetErrorSchema.nullable(),
     scheduled_local: z.string().optional().meta({ description: 'scheduled_for as local wall time in the post timezone (always sent).' }),
     thread_posts: z.array(ThreadPostSchema).optional().meta({
-      description: "The follow-up parts of the thread already out, in order (part 2 is the first reply); sent when the target has a thread. On a failed target: how far the chain got.",
+      description: "The thread parts of the thread already out, in order (part 2 is the first reply); sent when the target has a thread. On a failed target: how far the chain got.",
     }),
     comment: CommentResultSchema.nullable().optional().meta({
       description: 'The first comment: {id, url} once posted, {error} when it could not be; null while not yet posted; sent when the target has one.',

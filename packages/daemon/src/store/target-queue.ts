@@ -160,7 +160,7 @@ export function createTargetQueue(db: DB) {
         .immediate();
     },
     /**
-     * Merges `patch` into the checkpoint (and `followUps` into the target's follow-ups, in the
+     * Merges `patch` into the checkpoint (and `followUps` into the target's replies, its follow_ups column, in the
      * same statement) and extends the lease; false when the lease is no longer ours.
      */
     saveCheckpoint(id: string, owner: string, patch: Record<string, unknown>, now: number, leaseUntil: number, followUps: TargetReplies = {}): boolean {
