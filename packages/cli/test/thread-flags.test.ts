@@ -30,7 +30,7 @@ describe('socialpub publish --thread, --thread-media and --first-comment against
     expect(shown.first_comment).toBe('Questions welcome');
     // People see what came of them per target (nothing yet: the post is scheduled).
     const human = await t.run(`schedule show ${id}`);
-    expect(human.stdout).toMatch(/FOLLOW-UPS/);
+    expect(human.stdout).toMatch(/REPLIES/);
     expect(human.stdout).toMatch(/twitter .*thread 0 parts out, comment pending/);
   });
 

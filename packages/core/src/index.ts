@@ -7,7 +7,7 @@ export * from './plan-targets';
 export * from './zoned';
 export * from './schemas/common';
 export * from './schemas/publish';
-export * from './schemas/follow-ups';
+export * from './schemas/replies';
 export * from './schemas/media-urls';
 export * from './schemas/platform-options';
 export * from './schemas/scheduled';

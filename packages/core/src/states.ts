@@ -1,4 +1,4 @@
-/** Target and job states: one frozen list each, shared by the SQL CHECK constraints and the types. */
+/** Target and post states: one frozen list each, shared by the SQL CHECK constraints and the types. */
 export const TARGET_STATUSES = Object.freeze([
   'pending_approval',
   'scheduled',
@@ -11,6 +11,7 @@ export const TARGET_STATUSES = Object.freeze([
 ] as const);
 export type TargetStatus = (typeof TARGET_STATUSES)[number];
 
+/** A post's status. Named JobStatus after the interface's job_id: the SDK exports it under this name (docs/api.md#names-and-deprecated-aliases). */
 export const JOB_STATUSES = Object.freeze([
   'pending_approval',
   'scheduled',
@@ -24,9 +25,9 @@ export const JOB_STATUSES = Object.freeze([
 ] as const);
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
-/** How a job was created: declared by the client (X-SocialPub-Source), `api` when it says nothing. */
-export const JOB_SOURCES = Object.freeze(['api', 'mcp', 'cli'] as const);
-export type JobSource = (typeof JOB_SOURCES)[number];
+/** How a post was created: declared by the client (X-SocialPub-Source), `api` when it says nothing. */
+export const POST_SOURCES = Object.freeze(['api', 'mcp', 'cli'] as const);
+export type PostSource = (typeof POST_SOURCES)[number];
 
 /** Targets that have not started: they can still be re-timed, cancelled, approved. */
 export const NOT_STARTED: readonly TargetStatus[] = Object.freeze(['pending_approval', 'scheduled']);
@@ -34,7 +35,7 @@ export const NOT_STARTED: readonly TargetStatus[] = Object.freeze(['pending_appr
 export const TERMINAL: readonly TargetStatus[] = Object.freeze(['published', 'failed', 'cancelled', 'needs_review', 'removed']);
 
 /**
- * A job's status, derived from its targets (never stored, so it cannot drift):
+ * A post's status, derived from its targets (never stored, so it cannot drift):
  * anything still waiting for approval wins, then anything in flight or queued, then
  * needs_review (a person must look), then the settled mix: all published, some still
  * published (`partially_published`, also when others were taken down), nothing published

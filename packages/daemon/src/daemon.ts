@@ -22,7 +22,7 @@ import { startSandboxOrigins, type SandboxEndpoints } from './platforms/sandbox-
 import type { AppliedFault } from './platforms/sandbox/fault-stage';
 import { sandboxProxy } from './platforms/sandbox/sandbox-proxy';
 import { startSandboxProcess, type SandboxProcess, type SelfCommand } from './platforms/sandbox/sandbox-process';
-import { TokenRefresher } from './connect/token-refresher';
+import { TokenRefreshLoop } from './connect/token-refresh-loop';
 import type { MediaLookup, SchedulerHooks } from './services';
 import { startCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
@@ -178,7 +178,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     ...(opts.eventsNotify === false ? { notify: false } : {}),
     ...(opts.webhookResolve ? { resolve: opts.webhookResolve } : {}),
   });
-  const tokenRefresher = new TokenRefresher({
+  const tokenRefresher = new TokenRefreshLoop({
     connections: store.connections,
     clock,
     log: logger,

@@ -26,7 +26,7 @@ export const PUBLISH_RULES = `Rules:
 - platform_types maps a platform to its content types; a platform left out gets its default type.
 - type_schedule (needs scheduled_for) maps a content type ("story"), a platform ("twitter") or both ("instagram.story") to an offset from scheduled_for (+1h, +30m, +1h30m; "+0h" is the base time) or an absolute ISO 8601 time; the most specific key wins.
 - media_urls are public http(s) URLs of prepared files (prepare_media or upload_file return them), at most 10.
-- thread: follow-up parts [{caption, media_urls}] published as a reply chain after the post on twitter, threads, bluesky and mastodon (other platforms post alone); each part follows the platform's caption and media rules.
+- thread: thread parts [{caption, media_urls}] published as a reply chain after the post on twitter, threads, bluesky and mastodon (other platforms post alone); each part follows the platform's caption and media rules.
 - first_comment: a string (or {platform: text}) posted under the post on instagram, facebook, youtube, linkedin, threads, twitter, bluesky and mastodon; its failure leaves the post published (get_post shows comment.error).
 - pinterest: the caption is the pin's description; platform_options.pinterest.board_id picks one of the account's boards (list_platforms shows them), title/link/alt_text are optional, and a video_pin needs cover_image_url or cover_key_frame_sec.
 Content types per platform (media each needs; caption limit):

@@ -16,7 +16,7 @@ export function definePublish(program: Program, kit: Kit): void {
       .option('--at <time>', 'when: ISO time (2026-12-25T10:00:00Z; no zone = local time) or +30m/+2h from now')
       .option('--offset <key=when>', 'per type/platform time: story=+0h, feed=+1h, instagram.story=<ISO> (repeatable)', collect)
       .option('--option <platform.field=value>', 'a platform option, typed from its schema: youtube.title="…", youtube.privacy_status=unlisted, youtube.tags=a,b, tiktok.privacy_level=SELF_ONLY, tiktok.disable_duet=true, twitter.poll.options=Yes,No, mastodon.visibility=unlisted, mastodon.spoiler_text="…", linkedin.visibility=LOGGED_IN, linkedin.organization=2414183, linkedin.document_title="Q3 deck", pinterest.board_id=549755885175, pinterest.title="…", pinterest.link=https://…, pinterest.cover_key_frame_sec=3 (a list item with a comma: ["a, b","c"]) (repeatable; see `socialpub platforms` and docs/cli.md)', collect)
-      .option('--thread <text>', 'a follow-up part published as a reply to the part before, on twitter, threads, bluesky and mastodon (repeatable, in order)', collect)
+      .option('--thread <text>', 'a thread part published as a reply to the part before, on twitter, threads, bluesky and mastodon (repeatable, in order)', collect)
       .option('--thread-media <files>', 'media of the --thread of the same rank: URLs or local files, comma-separated; - for none (repeatable)', collect)
       .option('--first-comment <text>', 'a comment posted under the post once it is out (instagram, facebook, youtube, linkedin; a self-reply on twitter, threads, bluesky and mastodon)')
       .option('--first-comment-for <platform=text>', 'a first comment for one platform (repeatable)', collect)

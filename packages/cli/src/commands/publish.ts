@@ -6,12 +6,12 @@ import { parsePlatform, platformName } from '../platform-name';
 import { parseAssignments, parseWhen, scheduleValue, wallTime } from '../time-input';
 import { parseOptionFlags } from '../option-input';
 import { renderTargets, shortTime, truncate } from '../ui/format';
-import { followUpFields, type FollowUpFlags } from './follow-up-flags';
+import { replyFields, type ReplyFlags } from './reply-flags';
 import { followJob } from './follow-job';
 import { askMedia, askPlatformOptions, targetsNeedingMedia } from './publish-questions';
 import { localFile, uploadFile } from './upload-file';
 
-export interface PublishOptions extends FollowUpFlags {
+export interface PublishOptions extends ReplyFlags {
   caption?: string | undefined;
   /** Comma-separated platforms. */
   platforms?: string | undefined;
@@ -170,7 +170,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
 
   // Media: local files go through the daemon's preparation first.
   const mediaUrls = await resolveMedia(ctx, media);
-  const followUps = await followUpFields(o, platforms, (items, flag) => resolveMedia(ctx, items, flag));
+  const followUps = await replyFields(o, platforms, (items, flag) => resolveMedia(ctx, items, flag));
 
   const body: PublishParams = {
     caption,
@@ -193,7 +193,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
       [
         `Caption:   ${truncate(caption, 60)}`,
         ...(mediaUrls.length ? [`Media:     ${mediaUrls.length} file(s)`] : []),
-        ...(o.thread.length ? [`Thread:    ${o.thread.length} follow-up part(s) (twitter, threads, bluesky, mastodon)`] : []),
+        ...(o.thread.length ? [`Thread:    ${o.thread.length} thread part(s) (twitter, threads, bluesky, mastodon)`] : []),
         ...(followUps.first_comment ? [`Comment:   ${typeof followUps.first_comment === 'string' ? truncate(followUps.first_comment, 60) : Object.keys(followUps.first_comment).join(', ')}`] : []),
         `When:      ${publishNow ? 'now' : o.queue ? 'the next free queue slot' : o.tz ? `${(scheduledFor ?? '').replace('T', ' ')} ${o.tz}` : shortTime(scheduledFor)}`,
         ...(o.repeat ? [`Repeat:    ${o.repeat}`] : []),

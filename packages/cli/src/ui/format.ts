@@ -64,12 +64,12 @@ export function renderTargets(log: Logger, targets: readonly Target[], zone?: st
     { header: 'RESULT', value: (t) => t.post_url ?? (t.error ? `${t.error.code}: ${truncate(t.error.message, 60)}` : '') },
   ];
   // Only posts with a thread or a first comment get the column, so other output stays as it was.
-  if (targets.some((t) => t.thread_posts !== undefined || t.comment !== undefined)) columns.push({ header: 'FOLLOW-UPS', value: followUpsText });
+  if (targets.some((t) => t.thread_posts !== undefined || t.comment !== undefined)) columns.push({ header: 'REPLIES', value: repliesText });
   return log.table(targets, columns);
 }
 
 /** `thread 2 parts out, comment posted` / `comment failed: …`: what came of a target's thread and first comment. */
-function followUpsText(t: Target): string {
+function repliesText(t: Target): string {
   const out: string[] = [];
   if (t.thread_posts !== undefined) out.push(`thread ${t.thread_posts.length} part${t.thread_posts.length === 1 ? '' : 's'} out`);
   if (t.comment !== undefined) out.push(t.comment === null ? 'comment pending' : 'error' in t.comment ? `comment failed: ${truncate(t.comment.error, 40)}` : 'comment posted');

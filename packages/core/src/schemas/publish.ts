@@ -5,7 +5,7 @@ import { InstantOut, PlatformId } from './common';
 import { RecurrenceSchema, TimeIn, ZoneName } from './zoned';
 import { PlatformOptionsSchema } from './platform-options';
 import { MediaUrlListSchema } from './media-urls';
-import { FirstCommentSchema, ThreadSchema, checkFollowUps } from './follow-ups';
+import { FirstCommentSchema, ThreadSchema, checkReplies } from './replies';
 
 const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).refine((s) => s.trim().length > 0, { error: `${what} must not be empty` });
 
@@ -50,7 +50,7 @@ export const PublishRequestSchema = z
         }
       }
     }
-    checkFollowUps(req, ctx);
+    checkReplies(req, ctx);
     for (const [p, types] of Object.entries(req.platform_types ?? {})) {
       if (!isPlatform(p)) continue;
       types.forEach((t, i) => {

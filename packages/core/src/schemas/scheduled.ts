@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { JOB_SOURCES, JOB_STATUSES } from '../states';
+import { POST_SOURCES, JOB_STATUSES } from '../states';
 import { InstantOut, PlatformId } from './common';
 import { TimeIn, ZoneName } from './zoned';
 import { PlatformOptionsSchema } from './platform-options';
 import { TargetStatusSchema } from './publish';
-import { CommentResultSchema, FirstCommentSchema, ThreadPostSchema, ThreadSchema } from './follow-ups';
+import { CommentResultSchema, FirstCommentSchema, ThreadPostSchema, ThreadSchema } from './replies';
 
 export const JobStatusSchema = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
 
@@ -23,14 +23,14 @@ export const TargetRemovalSchema = z
   })
   .meta({ id: 'TargetRemoval', description: 'The last take-down attempt of a target that is still published, else null.' });
 
-export const FollowUpSchema = z
+export const PostStepSchema = z
   .object({
     status: z.enum(['done', 'failed', 'unknown']).meta({ description: 'unknown: the request was sent and no answer came (it may have taken effect).' }),
     id: z.string().optional().meta({ description: 'What the step made, when it has an id (a playlist item).' }),
     error: z.string().optional(),
   })
-  .meta({ id: 'FollowUp' });
-export type FollowUp = z.infer<typeof FollowUpSchema>;
+  .meta({ id: 'PostStep' });
+export type PostStep = z.infer<typeof PostStepSchema>;
 
 export const TargetSchema = z
   .object({
@@ -45,7 +45,7 @@ export const TargetSchema = z
     error: TargetErrorSchema.nullable(),
     scheduled_local: z.string().optional().meta({ description: 'scheduled_for as local wall time in the post timezone (always sent).' }),
     thread_posts: z.array(ThreadPostSchema).optional().meta({
-      description: "The follow-up parts of the thread already out, in order (part 2 is the first reply); sent when the target has a thread. On a failed target: how far the chain got.",
+      description: "The thread parts of the thread already out, in order (part 2 is the first reply); sent when the target has a thread. On a failed target: how far the chain got.",
     }),
     comment: CommentResultSchema.nullable().optional().meta({
       description: 'The first comment: {id, url} once posted, {error} when it could not be; null while not yet posted; sent when the target has one.',
@@ -53,10 +53,14 @@ export const TargetSchema = z
     // Take-downs (POST /content/scheduled/unpublish): always sent; optional in the type for older fixtures.
     removed_at: InstantOut.nullable().optional().meta({ description: 'When the post was taken down (status removed), else null.' }),
     removal: TargetRemovalSchema.nullable().optional(),
-    follow_ups: z
-      .record(z.string(), FollowUpSchema)
+    post_steps: z
+      .record(z.string(), PostStepSchema)
       .optional()
       .meta({ description: 'Steps after the post that do not decide whether it is published (youtube: thumbnail, playlist), by name; present once a step ran. A failed step leaves the post published.' }),
+    follow_ups: z
+      .record(z.string(), PostStepSchema)
+      .optional()
+      .meta({ deprecated: true, description: 'Deprecated alias of post_steps: the same value, sent whenever post_steps is. Read post_steps.' }),
   })
   .meta({ id: 'Target' });
 export type Target = z.infer<typeof TargetSchema>;
@@ -76,7 +80,7 @@ export const PostSchema = z
     platform_options: PlatformOptionsSchema,
     thread: ThreadSchema.optional().meta({ description: 'The reply chain asked for (sent when the request had one).' }),
     first_comment: FirstCommentSchema.optional().meta({ description: 'The first comment asked for (sent when the request had one).' }),
-    source: z.enum(JOB_SOURCES).meta({ description: 'How the job was created: api, mcp (an agent through the MCP server) or cli.' }),
+    source: z.enum(POST_SOURCES).meta({ description: 'How the post was created: api, mcp (an agent through the MCP server) or cli.' }),
     created_at: InstantOut,
     updated_at: InstantOut,
     targets: z.array(TargetSchema),

@@ -10,7 +10,7 @@ export { isLoopbackRedirect, runLoopbackOAuth, OAuthFlowError, type AuthorizePar
 export { ConnectError } from './connect-error';
 export type { ConnectIO } from './connect-io';
 export type { ConnectDeps, ConnectOptions } from '../platforms/platform-module';
-export { TokenRefresher, type RefreshReport, type TokenRefresherOptions } from './token-refresher';
+export { TokenRefreshLoop, type RefreshReport, type TokenRefreshLoopOptions } from './token-refresh-loop';
 
 /** `socialpub connect <platform>` (live): runs the platform's OAuth flow and stores the connection. */
 export async function connectLive(platform: Platform, options: ConnectOptions, io: ConnectIO, deps: ConnectDeps): Promise<ConnectionInfo> {

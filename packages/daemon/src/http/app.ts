@@ -5,7 +5,7 @@ import { HTTPException } from 'hono/http-exception';
 import { RATE_CLASSES, type DaemonConfig, type RateClass } from '../config';
 import { EventsHub } from '../events/events-hub';
 import { createWebhooksService } from '../events/webhooks-service';
-import { createJobsService } from '../jobs/jobs-service';
+import { createPostsService } from '../jobs/jobs-service';
 import { createTakedownService, type RemoverEntry } from '../jobs/takedown';
 import type { HostResolver } from '../media/address-guard';
 import type { PlatformAdapter } from '../platforms/adapter';
@@ -127,7 +127,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const commits = store.commits;
   const mediaLookup = deps.mediaLookup ?? guessingMediaLookup;
   const adapters = deps.adapters ?? createAdapters(config.platforms);
-  const jobs = createJobsService({
+  const jobs = createPostsService({
     store,
     clock,
     logger,

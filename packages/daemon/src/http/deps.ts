@@ -1,6 +1,6 @@
 import type { Platform } from '@socialpub/core';
 import type { DaemonConfig } from '../config';
-import type { JobsService } from '../jobs/jobs-service';
+import type { PostsService } from '../jobs/jobs-service';
 import type { TakedownService } from '../jobs/takedown';
 import type { PlatformAdapter } from '../platforms/adapter';
 import type { MediaLookup, SchedulerHooks } from '../services';
@@ -16,7 +16,7 @@ export interface RouteDeps {
   logger: RootLogger;
   scheduler: SchedulerHooks;
   /** The content service the job routes call. */
-  jobs: JobsService;
+  jobs: PostsService;
   /** Take-downs (POST /content/scheduled/unpublish). */
   takedowns: TakedownService;
   mediaLookup: MediaLookup;

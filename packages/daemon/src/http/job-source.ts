@@ -1,4 +1,4 @@
-import { JOB_SOURCES, type JobSource } from '@socialpub/core';
+import { POST_SOURCES, type PostSource } from '@socialpub/core';
 import type { Context } from 'hono';
 import { invalid } from './errors';
 
@@ -10,9 +10,9 @@ export const SOURCE_HEADER = 'X-SocialPub-Source';
  * decides whether agent-approval holds the job (a key holder who skips MCP is not an
  * agent working through our tools, and could call the API directly anyway).
  */
-export function jobSourceOf(c: Context): JobSource {
+export function jobSourceOf(c: Context): PostSource {
   const raw = c.req.header(SOURCE_HEADER)?.trim().toLowerCase();
   if (raw === undefined || raw === '') return 'api';
-  if ((JOB_SOURCES as readonly string[]).includes(raw)) return raw as JobSource;
-  throw invalid([{ path: `header ${SOURCE_HEADER}`, message: `must be one of ${JOB_SOURCES.join(', ')}` }]);
+  if ((POST_SOURCES as readonly string[]).includes(raw)) return raw as PostSource;
+  throw invalid([{ path: `header ${SOURCE_HEADER}`, message: `must be one of ${POST_SOURCES.join(', ')}` }]);
 }

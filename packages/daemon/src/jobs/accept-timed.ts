@@ -1,4 +1,4 @@
-import { wallTimeOf, type JobSource, type PublishResult } from '@socialpub/core';
+import { wallTimeOf, type PostSource, type PublishResult } from '@socialpub/core';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import { newId } from '../util/ids';
@@ -15,7 +15,7 @@ import { createOccurrences, SERIES_HORIZON_MS } from './recurrence';
  * request's transaction, in the same turn as the check: a queue slot is chosen and taken
  * without an await between, so two requests cannot take the last place twice.
  */
-export function acceptTimed(store: Store, user: User, check: Extract<PublishCheck, { ok: true }>, now: number, source: JobSource = 'api'): { result: PublishResult; targetIds: string[] } {
+export function acceptTimed(store: Store, user: User, check: Extract<PublishCheck, { ok: true }>, now: number, source: PostSource = 'api'): { result: PublishResult; targetIds: string[] } {
   const { request, timing } = check;
   if (timing.series) {
     const id = newId('ser');

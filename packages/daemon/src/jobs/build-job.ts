@@ -1,12 +1,12 @@
-import { formatInstant, typesFor, wallTimeOf, type JobSource, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
-import { NO_TIMES, type JobTimes } from '../store/job-times';
-import type { NewJob, NewTarget } from '../store/jobs';
+import { formatInstant, typesFor, wallTimeOf, type PostSource, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
+import { NO_TIMES, type PostTimes } from '../store/job-times';
+import type { NewPost, NewTarget } from '../store/jobs';
 import type { User } from '../store/users';
 import { newId } from '../util/ids';
 
 /** A checked publish request as rows to store, and the answer that acknowledges it. */
-export interface BuiltJob {
-  job: NewJob;
+export interface BuiltPost {
+  job: NewPost;
   targets: NewTarget[];
   result: PublishResult;
 }
@@ -22,9 +22,9 @@ export function buildJob(
   base: number | null,
   planned: readonly PlannedTarget[],
   now: number,
-  times: JobTimes = NO_TIMES,
-  source: JobSource = 'api',
-): BuiltJob {
+  times: PostTimes = NO_TIMES,
+  source: PostSource = 'api',
+): BuiltPost {
   const heldForAgent = source === 'mcp' && user.agentApproval;
   const held = request.require_approval === true || user.approvalWorkflow || heldForAgent;
   const jobId = newId('job');
@@ -59,7 +59,7 @@ export function buildJob(
     series_id: times.seriesId,
     warnings: [],
   };
-  const job: NewJob = {
+  const job: NewPost = {
     id: jobId,
     userId: user.id,
     caption: request.caption,
@@ -72,7 +72,7 @@ export function buildJob(
     typeSchedule: request.type_schedule ?? {},
     requireApproval: request.require_approval === true,
     platformOptions: request.platform_options ?? {},
-    followUps: {
+    replies: {
       ...(request.thread ? { thread: request.thread } : {}),
       ...(request.first_comment ? { first_comment: request.first_comment } : {}),
     },

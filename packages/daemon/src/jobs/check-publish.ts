@@ -14,7 +14,7 @@ import type { MediaLookup } from '../services';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import { issuesToDetails } from '../util/service-error';
-import { checkFollowUpRules } from './follow-up-rules';
+import { checkReplyRules } from './reply-rules';
 import { keepOptionIssues } from './option-fit';
 import { checkTargetRules } from './platform-rules';
 import { resolveTiming, type Timing } from './resolve-timing';
@@ -116,7 +116,7 @@ export function checkPublishRequest(deps: PublishCheckDeps, user: User, request:
   const media = deps.mediaLookup.describe(user.id, request.media_urls ?? []);
   const ruleIssues = [
     ...checkRules(deps, { caption: request.caption, platformCaptions: request.platform_captions, media, targets: plan.targets, platformOptions: request.platform_options, userId: user.id }),
-    ...checkFollowUpRules(
+    ...checkReplyRules(
       { ...deps, describe: (urls) => deps.mediaLookup.describe(user.id, urls), connectionMeta: (platform) => deps.store.connections.get(user.id, platform)?.meta ?? null },
       request,
       plan.targets,

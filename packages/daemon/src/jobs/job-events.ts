@@ -1,6 +1,6 @@
-import type { JobRecord } from '../store/jobs';
+import type { PostRecord } from '../store/jobs';
 import type { NewEvent } from '../store/events';
-import type { BuiltJob } from './build-job';
+import type { BuiltPost } from './build-job';
 
 // The post events the jobs service decides, written inside the transaction of the change
 // (docs/events.md). Times are epoch ms here; the events module presents them as ISO.
@@ -9,7 +9,7 @@ const targetsOf = (targets: readonly { id: string; platform: string; type: strin
   targets.map((t) => ({ target_id: t.id, platform: t.platform, type: t.type, scheduled_for: t.dueAt, status: t.status }));
 
 /** post.accepted, and post.pending_approval when the job is held. */
-export function acceptedEvents(built: BuiltJob, now: number): NewEvent[] {
+export function acceptedEvents(built: BuiltPost, now: number): NewEvent[] {
   const { job, targets, result } = built;
   const data = { job_id: job.id, status: result.status, publish_now: job.publishNow, scheduled_for: job.scheduledFor, platforms: job.platforms, targets: targetsOf(targets) };
   const base = { userId: job.userId, jobId: job.id, subject: job.id, at: now };
@@ -21,7 +21,7 @@ export function acceptedEvents(built: BuiltJob, now: number): NewEvent[] {
 /** post.approved / post.rejected / post.cancelled / post.retimed for the targets `ids` the change touched. */
 export function jobChangeEvent(
   type: 'post.approved' | 'post.rejected' | 'post.cancelled' | 'post.retimed',
-  job: JobRecord,
+  job: PostRecord,
   ids: readonly string[],
   now: number,
   extra: Record<string, unknown> = {},

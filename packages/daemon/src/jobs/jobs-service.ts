@@ -2,7 +2,7 @@ import {
   deriveJobStatus,
   formatInstant,
   type CancelResponse,
-  type JobSource,
+  type PostSource,
   type Platform,
   type Post,
   type PublishRequest,
@@ -12,7 +12,7 @@ import {
 } from '@socialpub/core';
 import type { PlatformAdapter } from '../platforms/adapter';
 import type { MediaLookup, SchedulerHooks } from '../services';
-import type { JobRecord, ListOptions, ListPosition } from '../store/jobs';
+import type { PostRecord, ListOptions, ListPosition } from '../store/jobs';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import type { Clock } from '../util/clock';
@@ -28,7 +28,7 @@ import { zoneUpdate } from './retime-zone';
 import { repeatedCaptionWarnings } from './duplicate-captions';
 import { userZone } from './user-zone';
 
-export interface JobsServiceDeps {
+export interface PostsServiceDeps {
   store: Store;
   clock: Clock;
   logger: RootLogger;
@@ -43,7 +43,7 @@ export interface JobsServiceDeps {
 }
 
 /** A job the service stored, as the API shows it, with a one-line account of the change. */
-export interface JobChange {
+export interface PostChange {
   message: string;
   post: Post;
 }
@@ -55,21 +55,21 @@ export interface PublishOptions {
    */
   alsoCommit?: (result: PublishResult, now: number) => void;
   /** How the request came (recorded on the job; `mcp` is held while the user's agent-approval is on). Default api. */
-  source?: JobSource;
+  source?: PostSource;
 }
 
 export interface DecideOptions {
   /** How the approval request came: with agent-approval on, `mcp` may not release a job made through `mcp`. Default api. */
-  source?: JobSource;
+  source?: PostSource;
   /** The decision came through a review link: recorded with the link (and its comment), and the event says `source: "review_link"` with the link's id. */
   reviewLink?: { id: string; comment: string | null };
   /** Reject: why (shown on the post as `rejection.reason`, and in the post.rejected event). */
   reason?: string | null;
 }
 
-export type JobsService = ReturnType<typeof createJobsService>;
+export type PostsService = ReturnType<typeof createPostsService>;
 
-const statusOf = (job: JobRecord) => deriveJobStatus(job.targets.map((t) => t.status));
+const statusOf = (job: PostRecord) => deriveJobStatus(job.targets.map((t) => t.status));
 
 /**
  * The content service: every rule about jobs, between the front ends (HTTP routes, later
@@ -78,20 +78,20 @@ const statusOf = (job: JobRecord) => deriveJobStatus(job.targets.map((t) => t.st
  * scheduler after the commit, and returns the stored job. Refusals are ServiceErrors with
  * the API's codes.
  */
-export function createJobsService(deps: JobsServiceDeps) {
+export function createPostsService(deps: PostsServiceDeps) {
   const { store, clock } = deps;
   const rules = { store, mediaLookup: deps.mediaLookup, adapters: deps.adapters, publicBaseUrl: deps.publicBaseUrl };
   const accounts = { store, clock, logger: deps.logger, adapters: deps.adapters, ...(deps.sandboxBaseUrl ? { sandboxBaseUrl: deps.sandboxBaseUrl } : {}) };
 
   /** The job, if it exists and belongs to the user: not_found when unknown, forbidden when another user's. */
-  function ownJob(user: User, jobId: string): JobRecord {
+  function ownJob(user: User, jobId: string): PostRecord {
     const job = store.jobs.get(jobId);
     if (!job) throw new ServiceError('not_found', `no job ${jobId}`);
     if (job.userId !== user.id) throw new ServiceError('forbidden', `job ${jobId} belongs to another user`);
     return job;
   }
 
-  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as JobRecord, store.jobTimes.get(jobId), store.rejections.get(jobId));
+  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as PostRecord, store.jobTimes.get(jobId), store.rejections.get(jobId));
 
   /**
    * The scheduler learns of targets only once their change is committed and durable. A
@@ -109,10 +109,10 @@ export function createJobsService(deps: JobsServiceDeps) {
 
   /** The post event of a change, in its transaction, with the targets as they now are. */
   function recordChange(type: Parameters<typeof jobChangeEvent>[0], jobId: string, ids: readonly string[], now: number, extra?: Record<string, unknown>) {
-    store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as JobRecord, ids, now, extra));
+    store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as PostRecord, ids, now, extra));
   }
 
-  async function decide(user: User, jobId: string, action: 'approve' | 'reject', opts: DecideOptions = {}): Promise<JobChange> {
+  async function decide(user: User, jobId: string, action: 'approve' | 'reject', opts: DecideOptions = {}): Promise<PostChange> {
     const job = ownJob(user, jobId);
     // agent-approval means a person decides: an agent may not approve, through MCP, what it made through MCP.
     if (action === 'approve' && opts.source === 'mcp' && user.agentApproval && job.source === 'mcp') {
@@ -187,7 +187,7 @@ export function createJobsService(deps: JobsServiceDeps) {
     },
 
     /** Edits a job's captions and times; the targets not yet started move, the rules run again on the new captions. */
-    async update(user: User, jobId: string, upd: UpdateRequest): Promise<JobChange> {
+    async update(user: User, jobId: string, upd: UpdateRequest): Promise<PostChange> {
       const job = ownJob(user, jobId);
       const now = clock.now();
       const movable = job.targets.filter((t) => isNotStarted(t.status));

@@ -1,5 +1,5 @@
 import { NOT_STARTED, PAST_TOLERANCE_MS, formatInstant, parseInstant, planTargets, type ErrorDetail, type PlatformOptions, type UpdateRequest } from '@socialpub/core';
-import type { JobRecord, TargetRecord } from '../store/jobs';
+import type { PostRecord, TargetRecord } from '../store/jobs';
 
 /** A target's new due time. */
 export interface TargetMove {
@@ -29,7 +29,7 @@ export const isNotStarted = (s: string) => (NOT_STARTED as readonly string[]).in
  * moves into the past. The caption rules are checked by the caller with the shared rules loop.
  */
 export function planUpdate(
-  job: JobRecord,
+  job: PostRecord,
   movable: readonly TargetRecord[],
   upd: UpdateRequest,
   now: number,

@@ -1,13 +1,13 @@
-import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf, type FollowUp, type JobFollowUps, type Post, type Target } from '@socialpub/core';
-import { NO_TIMES, type JobTimes } from '../store/job-times';
-import type { JobRecord, TargetRecord } from '../store/jobs';
+import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf, type PostStep, type PostReplies, type Post, type Target } from '@socialpub/core';
+import { NO_TIMES, type PostTimes } from '../store/job-times';
+import type { PostRecord, TargetRecord } from '../store/jobs';
 import type { Rejection } from '../store/rejections';
 
 /**
  * A target as the API shows it. `thread_posts` and `comment` appear only on a target whose
  * job asked for a thread or first comment on it, so other posts look exactly as before.
  */
-export function presentTarget(t: TargetRecord, zone = 'UTC', asked: JobFollowUps = {}): Target {
+export function presentTarget(t: TargetRecord, zone = 'UTC', asked: PostReplies = {}): Target {
   const out: Target = {
     platform: t.platform,
     type: t.type,
@@ -21,14 +21,18 @@ export function presentTarget(t: TargetRecord, zone = 'UTC', asked: JobFollowUps
     scheduled_local: wallTimeOf(t.dueAt, zone),
     removed_at: t.removedAt === null ? null : formatInstant(t.removedAt),
     removal: t.removal === null ? null : { state: t.removal.state, code: t.removal.code, message: t.removal.message, at: formatInstant(t.removal.at) },
-    ...(t.postSteps ? { follow_ups: presentFollowUps(t.postSteps) } : {}),
   };
-  if (threadFor(asked, t.platform).length > 0) out.thread_posts = t.followUps.thread ?? [];
-  if (firstCommentFor(asked, t.platform, t.type) !== null) out.comment = t.followUps.comment ?? null;
+  if (t.postSteps) {
+    // follow_ups: the deprecated alias of post_steps, the same value (docs/api.md).
+    out.post_steps = presentPostSteps(t.postSteps);
+    out.follow_ups = out.post_steps;
+  }
+  if (threadFor(asked, t.platform).length > 0) out.thread_posts = t.replies.thread ?? [];
+  if (firstCommentFor(asked, t.platform, t.type) !== null) out.comment = t.replies.comment ?? null;
   return out;
 }
 
-function presentFollowUps(steps: NonNullable<TargetRecord['postSteps']>): Record<string, FollowUp> {
+function presentPostSteps(steps: NonNullable<TargetRecord['postSteps']>): Record<string, PostStep> {
   return Object.fromEntries(
     Object.entries(steps).map(([name, s]) => [
       name,
@@ -38,7 +42,7 @@ function presentFollowUps(steps: NonNullable<TargetRecord['postSteps']>): Record
 }
 
 /** A job as the API shows it; the status is derived from its targets, local times from its zone. */
-export function presentPost(job: JobRecord, times: JobTimes = NO_TIMES, rejection: Rejection | null = null): Post {
+export function presentPost(job: PostRecord, times: PostTimes = NO_TIMES, rejection: Rejection | null = null): Post {
   const zone = times.timezone ?? 'UTC';
   return {
     job_id: job.id,
@@ -52,12 +56,12 @@ export function presentPost(job: JobRecord, times: JobTimes = NO_TIMES, rejectio
     type_schedule: job.typeSchedule,
     require_approval: job.requireApproval,
     platform_options: job.platformOptions,
-    ...(job.followUps.thread ? { thread: job.followUps.thread } : {}),
-    ...(job.followUps.first_comment ? { first_comment: job.followUps.first_comment } : {}),
+    ...(job.replies.thread ? { thread: job.replies.thread } : {}),
+    ...(job.replies.first_comment ? { first_comment: job.replies.first_comment } : {}),
     source: job.source,
     created_at: formatInstant(job.createdAt),
     updated_at: formatInstant(job.updatedAt),
-    targets: job.targets.map((t) => presentTarget(t, zone, job.followUps)),
+    targets: job.targets.map((t) => presentTarget(t, zone, job.replies)),
     timezone: zone,
     scheduled_local: job.scheduledFor === null ? null : (times.scheduledLocal ?? wallTimeOf(job.scheduledFor, zone)),
     queue_slot: times.queueSlot,

@@ -4,7 +4,7 @@ import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
-import { buildJob, type BuiltJob } from './build-job';
+import { buildJob, type BuiltPost } from './build-job';
 import { acceptedEvents } from './job-events';
 
 /**
@@ -21,8 +21,8 @@ export const SERIES_CHECK_MS = 3_600_000;
  * planned from the series' template at the occurrence's time and recording the series'
  * source, and records the progress. Call inside a transaction. Returns the jobs created.
  */
-export function createOccurrences(store: Store, user: User, s: SeriesRecord, until: number, now: number): BuiltJob[] {
-  const created: BuiltJob[] = [];
+export function createOccurrences(store: Store, user: User, s: SeriesRecord, until: number, now: number): BuiltPost[] {
+  const created: BuiltPost[] = [];
   let i = s.created;
   for (; i < s.occurrences.length && (s.occurrences[i] as number) <= until; i++) {
     const at = s.occurrences[i] as number;

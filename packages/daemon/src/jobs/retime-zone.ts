@@ -1,6 +1,6 @@
 import { canonicalZone, formatInstant, resolveTimeIn, resolveWallTime, Temporal, timeIssue, wallTimeOf, type ErrorDetail, type UpdateRequest } from '@socialpub/core';
-import type { JobTimes } from '../store/job-times';
-import type { JobRecord } from '../store/jobs';
+import type { PostTimes } from '../store/job-times';
+import type { PostRecord } from '../store/jobs';
 
 export type ZonedUpdate =
   | {
@@ -10,7 +10,7 @@ export type ZonedUpdate =
       /** The zone wall times of this update are read in (type_schedule too). */
       zone: string | null;
       /** The job's time facts after the update. */
-      times: JobTimes;
+      times: PostTimes;
     }
   | { ok: false; issues: ErrorDetail[] };
 
@@ -20,7 +20,7 @@ export type ZonedUpdate =
  * local wall time and moves the instant (10:00 New York becomes 10:00 Berlin). A new time
  * takes the job out of its queue slot (it no longer sits in one).
  */
-export function zoneUpdate(job: JobRecord, times: JobTimes, upd: UpdateRequest, userZone: string | null): ZonedUpdate {
+export function zoneUpdate(job: PostRecord, times: PostTimes, upd: UpdateRequest, userZone: string | null): ZonedUpdate {
   const newZone = upd.timezone !== undefined ? canonicalZone(upd.timezone) : null;
   const zone = newZone ?? times.timezone ?? userZone;
   let update = upd;

@@ -7,7 +7,7 @@ import type { User } from '../store/users';
 import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
 import { ServiceError } from '../util/service-error';
-import type { JobsService } from './jobs-service';
+import type { PostsService } from './jobs-service';
 import { takeDownTarget, type TargetTakedown } from './take-down-target';
 
 /** A platform's take-down support (platforms/registry.ts createRemovers). */
@@ -17,7 +17,7 @@ export interface TakedownServiceDeps {
   store: Store;
   clock: Clock;
   logger: RootLogger;
-  jobs: Pick<JobsService, 'get'>;
+  jobs: Pick<PostsService, 'get'>;
   removers: Map<Platform, RemoverEntry>;
   /** How calls on a connection's behalf are made (tokens stored, sandbox connections to the simulators). */
   calls: ConnectionCallDeps;

@@ -1,4 +1,4 @@
-import type { ContentType, ErrorDetail, Platform, PlatformInfo, TargetFollowUps, ThreadPart } from '@socialpub/core';
+import type { ContentType, ErrorDetail, Platform, PlatformInfo, TargetReplies, ThreadPart } from '@socialpub/core';
 import type { MediaItem, ValidationMedia } from '../media/media-item';
 import type { Credentials, TokenUpdate } from '../store/credentials';
 import type { Clock } from '../util/clock';
@@ -72,11 +72,12 @@ export type AccountCheckResult = { issues: ErrorDetail[] } | { unavailable: stri
 
 /**
  * Steps after the post that do not decide whether it is published (a YouTube thumbnail or
- * playlist): kept in the checkpoint under FOLLOW_UPS_KEY, step name -> result, and shown
- * on the target as `follow_ups`. Their failure never fails the target.
+ * playlist): kept in the checkpoint under POST_STEPS_KEY, step name -> result, and shown
+ * on the target as `post_steps`. Their failure never fails the target. The key's value
+ * stays `followUps`: checkpoints written before the rename hold it (store/jobs.ts reads it).
  */
-export const FOLLOW_UPS_KEY = 'followUps';
-export interface FollowUp {
+export const POST_STEPS_KEY = 'followUps';
+export interface PostStep {
   status: 'done' | 'failed';
   /** What the step made, when it made something with an id (a playlist item). */
   id?: string;
@@ -111,18 +112,18 @@ export interface CheckpointStore {
 export type CallContext = Omit<PublishContext, 'media' | 'checkpoint' | 'target' | 'publicBaseUrl'> & { target: Pick<PublishContext['target'], 'platform'> };
 
 /**
- * What a target publishes after its post (a reply chain, a first comment) and what is out
- * so far. Saving writes the target's follow-ups (shown in GET /content/post) and a
+ * The replies a target publishes under its post (a reply chain, a first comment) and what
+ * is out so far. Saving writes the target's replies (shown in GET /content/scheduled) and a
  * checkpoint patch in one statement.
  */
-export interface FollowUpContext {
-  /** The follow-up parts, in order (part 2 first). */
+export interface RepliesContext {
+  /** The thread's parts, in order (part 2 first). */
   thread: ThreadPart[];
   /** Each part's media, resolved like the post's ([] in reconcile, which never posts). */
   threadMedia: MediaItem[][];
   firstComment: string | null;
-  readonly data: TargetFollowUps;
-  save(patch: TargetFollowUps, checkpoint?: Record<string, unknown>): Promise<void>;
+  readonly data: TargetReplies;
+  save(patch: TargetReplies, checkpoint?: Record<string, unknown>): Promise<void>;
 }
 
 export interface PublishContext {
@@ -153,8 +154,8 @@ export interface PublishContext {
   /** Marks the connection expired (a refresh failed for good); the target then fails with auth_expired. */
   markConnectionExpired(reason: string): Promise<void>;
   checkpoint: CheckpointStore;
-  /** The target's thread and first comment; absent when the job asked for neither. */
-  followUps?: FollowUpContext;
+  /** The target's replies (thread, first comment); absent when the post asked for neither. */
+  replies?: RepliesContext;
   /** `https://<host>` live; the daemon's own simulator for sandbox connections. */
   baseUrl(host: string): string;
   /** The daemon's public base URL, or null. */

@@ -4,11 +4,11 @@ import type { ApiVersion, Platform, PlatformInfo } from '@socialpub/core';
 import type { ConnectIO } from '../connect/connect-io';
 import type { DB } from '../store/database';
 import type { ConnectionInfo, ConnectionInput } from '../store/connections';
-import type { Credentials, TokenUpdate } from '../store/credentials';
 import type { Clock } from '../util/clock';
 import type { PlatformAdapter } from './adapter';
 import type { PostRemover } from './remove-post';
 import type { MetaConnectOptions } from './meta/connect';
+import type { TokenRefresher } from './shared/token-env';
 import type { OAuthApp } from '../store/oauth-apps';
 
 /**
@@ -26,7 +26,7 @@ export interface PlatformModule {
   /** `socialpub connect <platform>` (live): the platform's OAuth flow. */
   readonly connect: Connector;
   /** Keeps live tokens fresh in the background; null when the platform's tokens need no refresh. */
-  readonly refresher: Refresher | null;
+  readonly refresher: TokenRefresher | null;
   /** Take-downs (POST /content/scheduled/unpublish): how the platform deletes a post, or why it cannot. */
   readonly deletion: Deletion;
   /** The API version in use (GET /platforms), for platforms versioned by date (LinkedIn); absent for the others. */
@@ -91,16 +91,3 @@ export interface ConnectDeps {
 }
 
 export type Connector = (options: ConnectOptions, io: ConnectIO, deps: ConnectDeps) => Promise<ConnectionInfo>;
-
-/** A platform's way of refreshing a connection's token ahead of expiry. */
-export interface Refresher {
-  platform: Platform;
-  /** Whether this connection's tokens can be refreshed this way (e.g. Instagram Login, not Facebook Login). */
-  applies(credentials: Credentials): boolean;
-  /** The platform refuses a refresh of a younger token (Instagram and Threads: 24 h). */
-  minAgeMs: number;
-  /** Returns the new tokens; throws on failure. */
-  refresh(credentials: Credentials, deps: { baseUrl(host: string): string; signal: AbortSignal; clock: Clock }): Promise<TokenUpdate>;
-  /** A failure that does not mean the grant is gone (network, 5xx): retry later, keep the connection. */
-  isTransient(err: unknown): boolean;
-}

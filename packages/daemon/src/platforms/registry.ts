@@ -6,8 +6,9 @@ import { instagram } from './instagram';
 import { linkedin } from './linkedin';
 import { mastodon } from './mastodon';
 import { pinterest } from './pinterest';
-import type { PlatformModule, PlatformsConfig, Refresher, SimulatorFactory } from './platform-module';
+import type { PlatformModule, PlatformsConfig, SimulatorFactory } from './platform-module';
 import type { PostRemover } from './remove-post';
+import type { TokenRefresher } from './shared/token-env';
 import { threads } from './threads';
 import { tiktok } from './tiktok';
 import { twitter } from './twitter';
@@ -40,7 +41,7 @@ export function simulatedPlatforms(factory: SimulatorFactory): Platform[] {
   return PLATFORMS.filter((m) => m.simulator === factory).map((m) => m.platform);
 }
 
-/** The background token refreshers of the platforms that have one. */
-export function refreshers(): Refresher[] {
+/** The token refreshers of the platforms that have one (the background TokenRefreshLoop's list). */
+export function tokenRefreshers(): TokenRefresher[] {
   return PLATFORMS.flatMap((m) => (m.refresher ? [m.refresher] : []));
 }

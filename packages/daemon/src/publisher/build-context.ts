@@ -1,5 +1,5 @@
-import type { TargetFollowUps } from '@socialpub/core';
-import type { Credentials, FollowUpContext, MediaItem, PublishContext } from '../platforms/adapter';
+import type { TargetReplies } from '@socialpub/core';
+import type { Credentials, RepliesContext, MediaItem, PublishContext } from '../platforms/adapter';
 import type { ClaimedTarget } from '../store/target-queue';
 import type { ResolvedOptions } from './options';
 import { PermanentError } from '../platforms/errors';
@@ -28,7 +28,7 @@ export function buildContext(
   const data: Record<string, unknown> = { ...t.checkpoint };
   const sandbox = o.sandboxBaseUrl;
   /** On disk before the adapter's next step (group-committed with the other writes of the moment). */
-  const save = async (patch: Record<string, unknown>, followUps?: TargetFollowUps) => {
+  const save = async (patch: Record<string, unknown>, followUps?: TargetReplies) => {
     const now = clock.now();
     if (!(await writes.run(() => queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs, followUps)))) throw new LeaseLostError(t.id);
     for (const [k, v] of Object.entries(patch)) {
@@ -36,9 +36,9 @@ export function buildContext(
       else data[k] = v;
     }
   };
-  let followUps: FollowUpContext | undefined;
+  let followUps: RepliesContext | undefined;
   if (t.thread.length > 0 || t.firstComment !== null) {
-    const done: TargetFollowUps = { ...t.followUps };
+    const done: TargetReplies = { ...t.replies };
     followUps = {
       thread: t.thread,
       threadMedia,
@@ -72,7 +72,7 @@ export function buildContext(
       await connections.markExpired(credentials.connectionId, reason);
     },
     checkpoint: { data, save: (patch) => save(patch) },
-    ...(followUps ? { followUps } : {}),
+    ...(followUps ? { replies: followUps } : {}),
     baseUrl: (host) => {
       if (credentials.mode === 'live') return `https://${host}`;
       if (!sandbox) throw new PermanentError(`no ${t.platform} simulator is available for sandbox connections`);

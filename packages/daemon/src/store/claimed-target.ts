@@ -1,4 +1,4 @@
-import { firstCommentFor, threadFor, type ContentType, type JobFollowUps, type Platform, type TargetFollowUps, type ThreadPart } from '@socialpub/core';
+import { firstCommentFor, threadFor, type ContentType, type PostReplies, type Platform, type TargetReplies, type ThreadPart } from '@socialpub/core';
 
 /** A target this process now holds the lease on, with what an adapter needs to publish it. */
 export interface ClaimedTarget {
@@ -16,12 +16,12 @@ export interface ClaimedTarget {
   mediaUrls: string[];
   /** The job's platform_options entry for this target's platform ({} when none). */
   options: Record<string, unknown>;
-  /** The follow-up parts to publish as a reply chain after the post ([] when none). */
+  /** The thread parts to publish as a reply chain after the post ([] when none). */
   thread: ThreadPart[];
   /** The first comment to post under the post, or null. */
   firstComment: string | null;
-  /** What became of the follow-ups so far (the parts out, the comment). */
-  followUps: TargetFollowUps;
+  /** What became of the replies so far (the parts out, the comment). */
+  replies: TargetReplies;
 }
 
 /** The target's columns a claim reads (the `t.` part of CLAIMED_COLUMNS). */
@@ -39,12 +39,12 @@ export interface ClaimedTargetRow {
 }
 
 /** The job's columns a claim reads. */
-export interface ClaimedJobRow {
+export interface ClaimedPostRow {
   caption: string;
   platform_captions: string;
   media_urls: string;
   platform_options: string;
-  /** The job's follow_ups column (what was asked: thread, first comment). */
+  /** The job's follow_ups column: the replies asked for (thread, first comment). */
   job_follow_ups: string;
 }
 
@@ -54,7 +54,7 @@ export const CLAIMED_TARGET_COLUMNS = 'id, job_id, user_id, platform, type, due_
 export const CLAIMED_JOB_COLUMNS = 'caption, platform_captions, media_urls, platform_options, follow_ups AS job_follow_ups';
 
 /** What an adapter gets from the target's and its job's rows: the caption and options for the target's platform. */
-export function toClaimed(t: ClaimedTargetRow, j: ClaimedJobRow): ClaimedTarget {
+export function toClaimed(t: ClaimedTargetRow, j: ClaimedPostRow): ClaimedTarget {
   const captions = JSON.parse(j.platform_captions) as Record<string, string | undefined>;
   return {
     id: t.id,
@@ -69,11 +69,11 @@ export function toClaimed(t: ClaimedTargetRow, j: ClaimedJobRow): ClaimedTarget 
     caption: captions[t.platform] ?? j.caption,
     mediaUrls: JSON.parse(j.media_urls) as string[],
     options: (JSON.parse(j.platform_options) as Record<string, Record<string, unknown> | undefined>)[t.platform] ?? {},
-    ...followUpsOf(t, j),
+    ...repliesOf(t, j),
   };
 }
 
-function followUpsOf(t: ClaimedTargetRow, j: ClaimedJobRow): Pick<ClaimedTarget, 'thread' | 'firstComment' | 'followUps'> {
-  const asked = JSON.parse(j.job_follow_ups) as JobFollowUps;
-  return { thread: threadFor(asked, t.platform), firstComment: firstCommentFor(asked, t.platform, t.type), followUps: JSON.parse(t.follow_ups) as TargetFollowUps };
+function repliesOf(t: ClaimedTargetRow, j: ClaimedPostRow): Pick<ClaimedTarget, 'thread' | 'firstComment' | 'replies'> {
+  const asked = JSON.parse(j.job_follow_ups) as PostReplies;
+  return { thread: threadFor(asked, t.platform), firstComment: firstCommentFor(asked, t.platform, t.type), replies: JSON.parse(t.follow_ups) as TargetReplies };
 }

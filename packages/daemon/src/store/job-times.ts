@@ -1,7 +1,7 @@
 import type { DB } from './database';
 
 /** A job's time facts beside the job: its zone, the wall time asked for, its queue slot or series. */
-export interface JobTimes {
+export interface PostTimes {
   /** The zone its times were read in; null: none applied (shown as UTC). */
   timezone: string | null;
   scheduledLocal: string | null;
@@ -19,7 +19,7 @@ interface Row {
   occurrence: number | null;
 }
 
-const toTimes = (r: Row): JobTimes => ({
+const toTimes = (r: Row): PostTimes => ({
   timezone: r.timezone,
   scheduledLocal: r.scheduled_local,
   queueSlot: r.queue_slot,
@@ -27,11 +27,11 @@ const toTimes = (r: Row): JobTimes => ({
   occurrence: r.occurrence,
 });
 
-export const NO_TIMES: JobTimes = Object.freeze({ timezone: null, scheduledLocal: null, queueSlot: null, seriesId: null, occurrence: null });
+export const NO_TIMES: PostTimes = Object.freeze({ timezone: null, scheduledLocal: null, queueSlot: null, seriesId: null, occurrence: null });
 
-export type JobTimesRepository = ReturnType<typeof createJobTimesRepository>;
+export type PostTimesRepository = ReturnType<typeof createPostTimesRepository>;
 
-export function createJobTimesRepository(db: DB) {
+export function createPostTimesRepository(db: DB) {
   const upsert = db.prepare(
     `INSERT INTO job_times (job_id, user_id, timezone, scheduled_local, queue_slot, series_id, occurrence)
      VALUES (@jobId, @userId, @timezone, @scheduledLocal, @queueSlot, @seriesId, @occurrence)
@@ -50,10 +50,10 @@ export function createJobTimesRepository(db: DB) {
     'SELECT job_id, occurrence FROM job_times WHERE series_id = ? ORDER BY occurrence',
   );
   return {
-    set(jobId: string, userId: string, t: JobTimes): void {
+    set(jobId: string, userId: string, t: PostTimes): void {
       upsert.run({ jobId, userId, ...t });
     },
-    get(jobId: string): JobTimes {
+    get(jobId: string): PostTimes {
       const r = one.get(jobId);
       return r ? toTimes(r) : NO_TIMES;
     },

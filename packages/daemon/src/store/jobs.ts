@@ -1,4 +1,4 @@
-import type { ContentType, JobFollowUps, JobSource, JobStatus, Platform, PlatformOptions, TargetFollowUps, TargetStatus } from '@socialpub/core';
+import type { ContentType, PostReplies, PostSource, JobStatus, Platform, PlatformOptions, TargetReplies, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
 import type { TargetRemoval } from './removals';
 
@@ -18,25 +18,25 @@ export interface TargetRecord {
   errorCode: string | null;
   errorMessage: string | null;
   platformCode: string | null;
-  /** The follow-up parts already out and the first comment's outcome ({} when none). */
-  followUps: TargetFollowUps;
+  /** The replies: the thread parts already out and the first comment's outcome ({} when none; column follow_ups). */
+  replies: TargetReplies;
   updatedAt: number;
   /** When the post was taken down (status removed), else null. */
   removedAt: number | null;
   /** The last take-down that did not end in removed (store/removals.ts), else null. */
   removal: TargetRemoval | null;
   /** Steps after the post (a YouTube thumbnail, playlist), from the adapter's checkpoint; absent when none. */
-  postSteps?: Record<string, FollowUpRecord>;
+  postSteps?: Record<string, PostStepRecord>;
 }
 
-/** One follow-up step as the checkpoint holds it (platforms/adapter.ts FollowUp; `requested`: sent, answer unknown). */
-export interface FollowUpRecord {
+/** One post step as the checkpoint holds it (platforms/adapter.ts PostStep; `requested`: sent, answer unknown). */
+export interface PostStepRecord {
   status: 'done' | 'failed' | 'requested';
   id?: string;
   error?: string;
 }
 
-export interface JobRecord {
+export interface PostRecord {
   id: string;
   userId: string;
   caption: string;
@@ -52,9 +52,9 @@ export interface JobRecord {
   /** Per-platform options as accepted (platform_options); {} when the request gave none. */
   platformOptions: PlatformOptions;
   /** The request's thread and first_comment as accepted; {} when it gave neither. */
-  followUps: JobFollowUps;
+  replies: PostReplies;
   /** How the job was created (api, mcp, cli): a label the client declares. */
-  source: JobSource;
+  source: PostSource;
   /** scheduled_for, or the creation time for publish_now: the list order. */
   sortAt: number;
   createdAt: number;
@@ -63,14 +63,14 @@ export interface JobRecord {
 }
 
 /** A job to write; `source` defaults to api; without platformOptions it has none ({}). */
-export type NewJob = Omit<JobRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions' | 'followUps'> & {
-  source?: JobSource;
+export type NewPost = Omit<PostRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions' | 'replies'> & {
+  source?: PostSource;
   platformOptions?: PlatformOptions;
-  followUps?: JobFollowUps;
+  replies?: PostReplies;
 };
 export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'>;
 
-interface JobRow {
+interface PostRow {
   id: string;
   user_id: string;
   caption: string;
@@ -84,7 +84,7 @@ interface JobRow {
   require_approval: number;
   platform_options: string;
   follow_ups: string;
-  source: JobSource;
+  source: PostSource;
   sort_at: number;
   created_at: number;
   updated_at: number;
@@ -130,14 +130,14 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   errorCode: r.error_code,
   errorMessage: r.error_message,
   platformCode: r.platform_code,
-  followUps: JSON.parse(r.follow_ups) as TargetFollowUps,
+  replies: JSON.parse(r.follow_ups) as TargetReplies,
   updatedAt: r.updated_at,
   removedAt: r.removed_at,
   removal: r.removal === null ? null : (JSON.parse(r.removal) as TargetRemoval),
-  ...(r.post_steps ? { postSteps: JSON.parse(r.post_steps) as Record<string, FollowUpRecord> } : {}),
+  ...(r.post_steps ? { postSteps: JSON.parse(r.post_steps) as Record<string, PostStepRecord> } : {}),
 });
 
-const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
+const toJob = (r: PostRow, targets: TargetRecord[]): PostRecord => ({
   id: r.id,
   userId: r.user_id,
   caption: r.caption,
@@ -150,7 +150,7 @@ const toJob = (r: JobRow, targets: TargetRecord[]): JobRecord => ({
   typeSchedule: JSON.parse(r.type_schedule) as Record<string, string>,
   requireApproval: r.require_approval === 1,
   platformOptions: JSON.parse(r.platform_options) as PlatformOptions,
-  followUps: JSON.parse(r.follow_ups) as JobFollowUps,
+  replies: JSON.parse(r.follow_ups) as PostReplies,
   source: r.source,
   sortAt: r.sort_at,
   createdAt: r.created_at,
@@ -178,13 +178,13 @@ const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";
 /** Below any epoch-ms time: the start of the list. */
 const BEFORE_ALL = -Number.MAX_SAFE_INTEGER;
 
-export type JobsRepository = ReturnType<typeof createJobsRepository>;
+export type PostsRepository = ReturnType<typeof createPostsRepository>;
 
 /**
  * Jobs and their targets. Writes that move target states are compare-and-set on the
  * current status, so a target the publisher has claimed in the meantime is left alone.
  */
-export function createJobsRepository(db: DB) {
+export function createPostsRepository(db: DB) {
   const insertJob = db.prepare(
     `INSERT INTO jobs (id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for,
        type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at)
@@ -195,16 +195,16 @@ export function createJobsRepository(db: DB) {
     `INSERT INTO targets (id, job_id, user_id, platform, type, schedule_key, due_at, status, updated_at)
      VALUES (@id, @jobId, @userId, @platform, @type, @scheduleKey, @dueAt, @status, @now)`,
   );
-  const jobById = db.prepare<[string], JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`);
+  const jobById = db.prepare<[string], PostRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`);
   const targetsOfJob = db.prepare<[string], TargetRow>(`SELECT ${TARGET_COLUMNS} FROM targets WHERE job_id = ? ORDER BY due_at, rowid`);
   const targetsOfJobs = db.prepare<[string], TargetRow>(
     `SELECT ${TARGET_COLUMNS} FROM targets WHERE job_id IN (SELECT value FROM json_each(?)) ORDER BY job_id, due_at, rowid`,
   );
   type PageParams = { userId: string; sortAt: number; id: string; limit: number; status?: string };
-  const pageAll = db.prepare<[PageParams], JobRow>(
+  const pageAll = db.prepare<[PageParams], PostRow>(
     `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = @userId AND (sort_at, id) > (@sortAt, @id) ORDER BY sort_at, id LIMIT @limit`,
   );
-  const pageByStatus = db.prepare<[PageParams], JobRow>(
+  const pageByStatus = db.prepare<[PageParams], PostRow>(
     `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = @userId AND status = @status AND (sort_at, id) > (@sortAt, @id)
      ORDER BY sort_at, id LIMIT @limit`,
   );
@@ -233,7 +233,7 @@ export function createJobsRepository(db: DB) {
 
   return {
     /** Writes a job and its targets. Call inside the caller's transaction with anything that must commit with it. */
-    create(job: NewJob, targets: readonly NewTarget[]): void {
+    create(job: NewPost, targets: readonly NewTarget[]): void {
       insertJob.run({
         id: job.id,
         userId: job.userId,
@@ -247,7 +247,7 @@ export function createJobsRepository(db: DB) {
         typeSchedule: JSON.stringify(job.typeSchedule),
         requireApproval: job.requireApproval ? 1 : 0,
         platformOptions: JSON.stringify(job.platformOptions ?? {}),
-        followUps: JSON.stringify(job.followUps ?? {}),
+        followUps: JSON.stringify(job.replies ?? {}),
         source: job.source ?? 'api',
         sortAt: job.sortAt,
         createdAt: job.createdAt,
@@ -256,12 +256,12 @@ export function createJobsRepository(db: DB) {
         insertTarget.run({ ...t, jobId: job.id, userId: job.userId, now: job.createdAt });
       }
     },
-    get(jobId: string): JobRecord | null {
+    get(jobId: string): PostRecord | null {
       const row = jobById.get(jobId);
       return row ? toJob(row, targetsOfJob.all(jobId).map(toTarget)) : null;
     },
     /** One page of a user's jobs in (sort_at, id) order, and the position after it when more follow. */
-    list(userId: string, opts: ListOptions): { jobs: JobRecord[]; next: ListPosition | null } {
+    list(userId: string, opts: ListOptions): { jobs: PostRecord[]; next: ListPosition | null } {
       const params: PageParams = {
         userId,
         sortAt: opts.after?.sortAt ?? BEFORE_ALL,
@@ -282,7 +282,7 @@ export function createJobsRepository(db: DB) {
     /** Rewrites the editable fields of a job. */
     update(
       jobId: string,
-      fields: Pick<JobRecord, 'caption' | 'platformCaptions' | 'typeSchedule' | 'platformOptions' | 'scheduledFor' | 'publishNow' | 'sortAt'>,
+      fields: Pick<PostRecord, 'caption' | 'platformCaptions' | 'typeSchedule' | 'platformOptions' | 'scheduledFor' | 'publishNow' | 'sortAt'>,
       now: number,
     ): void {
       updateJob.run({

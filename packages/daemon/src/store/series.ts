@@ -1,4 +1,4 @@
-import type { JobSource, PublishRequest } from '@socialpub/core';
+import type { PostSource, PublishRequest } from '@socialpub/core';
 import type { DB } from './database';
 
 export type SeriesStatus = 'active' | 'finished' | 'cancelled';
@@ -14,7 +14,7 @@ export interface SeriesRecord {
   /** The publish request every occurrence is made from (its scheduled_for is replaced per occurrence). */
   template: PublishRequest;
   /** How the series was created: every occurrence's job records it. */
-  source: JobSource;
+  source: PostSource;
   /** Every occurrence, epoch ms, in time order. */
   occurrences: number[];
   /** How many occurrences have their job (always the first ones). */
@@ -34,7 +34,7 @@ interface Row {
   timezone: string;
   start_at: number;
   template: string;
-  source: JobSource;
+  source: PostSource;
   occurrences: string;
   created: number;
   status: SeriesStatus;

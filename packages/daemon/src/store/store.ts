@@ -7,8 +7,8 @@ import { createConnectionsRepository } from './connections';
 import { createDashboardSessionsRepository } from './dashboard-sessions';
 import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
-import { createJobTimesRepository } from './job-times';
-import { createJobsRepository } from './jobs';
+import { createPostTimesRepository } from './job-times';
+import { createPostsRepository } from './jobs';
 import { createOAuthAppsRepository } from './oauth-apps';
 import { createQueuesRepository } from './queues';
 import { createSeriesRepository } from './series';
@@ -35,8 +35,8 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     commits: createCommits(db, opts.sync ?? 'full'),
     users: createUsersRepository(db),
     apiKeys: createApiKeysRepository(db),
-    jobs: createJobsRepository(db),
-    jobTimes: createJobTimesRepository(db),
+    jobs: createPostsRepository(db),
+    jobTimes: createPostTimesRepository(db),
     queues: createQueuesRepository(db),
     series: createSeriesRepository(db),
     idempotency: createIdempotencyRepository(db),

@@ -1,4 +1,4 @@
-import type { ClaimedJobRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
+import type { ClaimedPostRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
 import type { DB } from './database';
 import { CLAIMED_JOB_COLUMNS, CLAIMED_TARGET_COLUMNS, toClaimed } from './claimed-target';
 
@@ -19,7 +19,7 @@ export function createTargetClaims(db: DB) {
      WHERE id IN (SELECT value FROM json_each(@ids)) AND +status = 'scheduled' AND COALESCE(next_attempt_at, due_at) <= @now
      RETURNING ${CLAIMED_TARGET_COLUMNS}`,
   );
-  const jobsOf = db.prepare<[string], ClaimedJobRow & { id: string }>(
+  const jobsOf = db.prepare<[string], ClaimedPostRow & { id: string }>(
     `SELECT id, ${CLAIMED_JOB_COLUMNS} FROM jobs WHERE id IN (SELECT value FROM json_each(?))`,
   );
   const openAttempt = db.prepare('INSERT INTO attempts (target_id, number, started_at) VALUES (?, ?, ?)');
@@ -29,7 +29,7 @@ export function createTargetClaims(db: DB) {
     const rows = new Map<string, ClaimedTargetRow>();
     for (const r of claimUpdate.all({ ids: JSON.stringify(ids), now, owner, leaseUntil })) rows.set(r.id, r);
     if (rows.size === 0) return ids.map(() => null);
-    const jobs = new Map<string, ClaimedJobRow>();
+    const jobs = new Map<string, ClaimedPostRow>();
     for (const j of jobsOf.all(JSON.stringify([...new Set([...rows.values()].map((r) => r.job_id))]))) jobs.set(j.id, j);
     const out: (ClaimedTarget | null)[] = [];
     for (const id of ids) {

@@ -1,5 +1,5 @@
-import type { Platform, TargetFollowUps, TargetStatus } from '@socialpub/core';
-import type { ClaimedJobRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
+import type { Platform, TargetReplies, TargetStatus } from '@socialpub/core';
+import type { ClaimedPostRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
 import type { DB } from './database';
 import { createAttemptFinish } from './attempt-finish';
 import { toClaimed } from './claimed-target';
@@ -69,7 +69,7 @@ export function createTargetQueue(db: DB) {
     "SELECT id FROM targets WHERE status = 'publishing' AND lease_owner = ? ORDER BY attempt_started_at, id",
   );
 
-  const claimedRow = db.prepare<[string], ClaimedTargetRow & ClaimedJobRow>(
+  const claimedRow = db.prepare<[string], ClaimedTargetRow & ClaimedPostRow>(
     `SELECT t.id, t.job_id, t.user_id, t.platform, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint, t.follow_ups,
             j.caption, j.platform_captions, j.media_urls, j.platform_options, j.follow_ups AS job_follow_ups
        FROM targets t JOIN jobs j ON j.id = t.job_id WHERE t.id = ?`,
@@ -154,16 +154,16 @@ export function createTargetQueue(db: DB) {
       return db
         .transaction(() => {
           if (takeOver.run({ id, now, owner, leaseUntil, deadOwner }).changes !== 1) return null;
-          const row = claimedRow.get(id) as ClaimedTargetRow & ClaimedJobRow;
+          const row = claimedRow.get(id) as ClaimedTargetRow & ClaimedPostRow;
           return toClaimed(row, row);
         })
         .immediate();
     },
     /**
-     * Merges `patch` into the checkpoint (and `followUps` into the target's follow-ups, in the
+     * Merges `patch` into the checkpoint (and `followUps` into the target's replies, its follow_ups column, in the
      * same statement) and extends the lease; false when the lease is no longer ours.
      */
-    saveCheckpoint(id: string, owner: string, patch: Record<string, unknown>, now: number, leaseUntil: number, followUps: TargetFollowUps = {}): boolean {
+    saveCheckpoint(id: string, owner: string, patch: Record<string, unknown>, now: number, leaseUntil: number, followUps: TargetReplies = {}): boolean {
       return saveCheckpoint.run({ id, owner, patch: JSON.stringify(patch), followUps: JSON.stringify(followUps), now, leaseUntil }).changes === 1;
     },
     checkpointOf(id: string): Record<string, unknown> {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TokenRefresher } from '../../src/connect/token-refresher';
+import { TokenRefreshLoop } from '../../src/connect/token-refresh-loop';
 import { createConnectionsRepository } from '../../src/store/connections';
 import { openDatabase, type DB } from '../../src/store/database';
 import { SecretBox } from '../../src/util/secrets';
@@ -31,7 +31,7 @@ function setup(token: string, obtainedAgoMs: number, platform: 'instagram' | 'th
     tokenExpiresAt: now - obtainedAgoMs + 60 * DAY,
     meta: { login: 'instagram' },
   });
-  const refresher = new TokenRefresher({ connections, clock: s.clock, baseUrl: s.baseUrl });
+  const refresher = new TokenRefreshLoop({ connections, clock: s.clock, baseUrl: s.baseUrl });
   return { connections, conn, refresher };
 }
 

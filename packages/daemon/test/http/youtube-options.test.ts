@@ -36,7 +36,7 @@ describe('platform_options.youtube thumbnail_url and playlist_id', () => {
     expect((await errorOf(patch)).details?.map((d) => d.path)).toContain(path);
   });
 
-  it('stores valid ones, and the target shows the follow-ups its checkpoint records (unknown for a sent insert)', async () => {
+  it('stores valid ones, and the target shows the post steps its checkpoint records (unknown for a sent insert), also under the deprecated follow_ups', async () => {
     const h = setup();
     const youtube = { thumbnail_url: 'https://cdn.example.com/thumb.jpg', playlist_id: 'PLabcDEF123_-x' };
     const res = await h.call('POST', PUBLISH, { body: video(youtube) });
@@ -44,11 +44,16 @@ describe('platform_options.youtube thumbnail_url and playlist_id', () => {
     const { job_id } = (await res.json()) as { job_id: string };
     const show = async () => ((await (await h.call('GET', `${SCHEDULED}?job_id=${job_id}`)).json()) as { post: { platform_options: unknown; targets: Record<string, unknown>[] } }).post;
     expect((await show()).platform_options).toEqual({ youtube });
+    expect((await show()).targets[0]).not.toHaveProperty('post_steps');
     expect((await show()).targets[0]).not.toHaveProperty('follow_ups');
     h.db.prepare("UPDATE targets SET status = 'published', checkpoint = ? WHERE job_id = ?").run(
       JSON.stringify({ videoId: 'abcdefghijk', followUps: { thumbnail: { status: 'failed', error: 'the thumbnail URL answered 404 Not Found' }, playlist: { status: 'requested' } } }),
       job_id,
     );
-    expect((await show()).targets[0]!.follow_ups).toEqual({ thumbnail: { status: 'failed', error: 'the thumbnail URL answered 404 Not Found' }, playlist: { status: 'unknown' } });
+    const steps = { thumbnail: { status: 'failed', error: 'the thumbnail URL answered 404 Not Found' }, playlist: { status: 'unknown' } };
+    const target = (await show()).targets[0]!;
+    expect(target.post_steps).toEqual(steps);
+    // The deprecated alias carries the same value, so a receiver written against it keeps working.
+    expect(target.follow_ups).toEqual(steps);
   });
 });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Platform } from '@socialpub/core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { createJobsService, type JobsService } from '../../src/jobs/jobs-service';
+import { createPostsService, type PostsService } from '../../src/jobs/jobs-service';
 import { guessingMediaLookup } from '../../src/services';
 import { openDatabase } from '../../src/store/database';
 import { createStore, type Store } from '../../src/store/store';
@@ -30,7 +30,7 @@ describe('jobs service (called without HTTP)', () => {
   let store: Store;
   let clock: ManualClock;
   let scheduler: RecordingScheduler;
-  let jobs: JobsService;
+  let jobs: PostsService;
   let user: User;
 
   const connect = (platforms: Platform[], userId = user.id) => {
@@ -41,7 +41,7 @@ describe('jobs service (called without HTTP)', () => {
     clock = new ManualClock(NOW);
     store = createStore(openDatabase(':memory:'), { secrets: new SecretBox(randomBytes(32)), clock });
     scheduler = new RecordingScheduler();
-    jobs = createJobsService({ store, clock, logger: silentLogger, scheduler, mediaLookup: guessingMediaLookup, adapters: new Map(), publicBaseUrl: null });
+    jobs = createPostsService({ store, clock, logger: silentLogger, scheduler, mediaLookup: guessingMediaLookup, adapters: new Map(), publicBaseUrl: null });
     user = store.users.ensure('me@example.com', NOW).user;
     connect(['twitter', 'threads']);
   });
@@ -166,7 +166,7 @@ describe('jobs service (called without HTTP)', () => {
   it('a failing scheduler notification does not undo or fail a stored change', async () => {
     const errors: string[] = [];
     const logger = { ...silentLogger, error: (msg: string) => void errors.push(msg) };
-    const broken = createJobsService({
+    const broken = createPostsService({
       store, clock, logger, mediaLookup: guessingMediaLookup, adapters: new Map(), publicBaseUrl: null,
       scheduler: { targetsChanged: () => { throw new Error('down'); }, status: scheduler.status },
     });

@@ -1,7 +1,7 @@
 import { PLATFORMS as CORE_PLATFORMS, PLATFORM_INFO } from '@socialpub/core';
 import { describe, expect, it } from 'vitest';
 import { platformsFromEnv, resolveConfig } from '../../src/config';
-import { createAdapters, PLATFORMS, platformModule, refreshers, simulators } from '../../src/platforms/registry';
+import { createAdapters, PLATFORMS, platformModule, simulators, tokenRefreshers } from '../../src/platforms/registry';
 import { metaSandbox } from '../../src/platforms/meta/sim/sandbox';
 import { createSandboxApp } from '../../src/platforms/sandbox';
 import { ManualClock } from '../../src/util/clock';
@@ -33,8 +33,10 @@ describe('the platform registry', () => {
     expect((await app.request('/nowhere.example/x')).status).toBe(404);
   });
 
-  it('has a background refresher for every platform whose tokens expire (not Facebook page tokens)', () => {
-    expect(refreshers().map((r) => r.platform).sort()).toEqual(['bluesky', 'instagram', 'linkedin', 'pinterest', 'threads', 'tiktok', 'twitter', 'youtube']);
+  it('has a token refresher for every platform whose tokens expire (not Facebook page tokens)', () => {
+    expect(tokenRefreshers().map((r) => r.platform).sort()).toEqual(['bluesky', 'instagram', 'linkedin', 'pinterest', 'threads', 'tiktok', 'twitter', 'youtube']);
+    // Rotating refresh tokens (OAuth 2.0, Bluesky sessions) are shared in-process; Meta's long-lived tokens are not refresh tokens.
+    expect(tokenRefreshers().filter((r) => r.rotating).map((r) => r.platform).sort()).toEqual(['bluesky', 'linkedin', 'pinterest', 'tiktok', 'twitter', 'youtube']);
     expect(platformModule('facebook')?.refresher).toBeNull();
   });
 });

@@ -47,13 +47,13 @@ export const YoutubeOptionsSchema = z
       .optional()
       .meta({
         description:
-          'A custom thumbnail set after the upload (thumbnails.set): a JPEG or PNG of at most 50 MB, fetched by the daemon from a public address. Needs a verified channel. A thumbnail that fails leaves the video published and is shown in the target\'s follow_ups.',
+          'A custom thumbnail set after the upload (thumbnails.set): a JPEG or PNG of at most 50 MB, fetched by the daemon from a public address. Needs a verified channel. A thumbnail that fails leaves the video published and is shown in the target\'s post_steps.',
       }),
     playlist_id: z
       .string()
       .regex(/^[A-Za-z0-9_-]{2,64}$/, { error: 'playlist_id is a YouTube playlist id such as PLxxxxxxxxxxxxxxxx' })
       .optional()
-      .meta({ description: 'A playlist of the channel the video is added to after the upload (playlistItems.insert). A failure leaves the video published and is shown in the target\'s follow_ups.' }),
+      .meta({ description: 'A playlist of the channel the video is added to after the upload (playlistItems.insert). A failure leaves the video published and is shown in the target\'s post_steps.' }),
   })
   .meta({ id: 'YoutubeOptions', description: 'YouTube video options (videos.insert snippet and status).' });
 export type YoutubeOptions = z.infer<typeof YoutubeOptionsSchema>;

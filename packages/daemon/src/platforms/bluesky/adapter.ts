@@ -3,15 +3,15 @@ import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
 import type { AddressGuard } from '../../media/address-guard';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
-import type { FollowUpPoster, PostedRef } from '../shared/follow-ups/follow-up-poster';
+import { withReplies } from '../shared/follow-ups/with-replies';
+import type { ReplyPoster, PostedRef } from '../shared/follow-ups/reply-poster';
 import { openSession, parsePostUri, postUrl, type BlueskySession, type StrongRef } from './bluesky-session';
 import { checkpointOf as cpOf } from './checkpoint';
 import { createAtKey } from './create-at-key';
 import { safeLinkCardFetcher, type LinkCardFetcher } from './link-card';
 import { defaultPdsGuard } from './pds-access';
 import { postRecord, type PostRecordOptions, type RecordParts } from './post-record';
-import { blueskySessionRefresher } from './session';
+import { blueskyTokenRefresher } from './session';
 import { recordKeyFor } from './tid';
 import { validateBluesky } from './validate';
 
@@ -31,7 +31,7 @@ export interface BlueskyAdapterDeps {
 
 export function createBlueskyAdapter(deps: BlueskyAdapterDeps = {}): PlatformAdapter {
   const guard = deps.guard ?? defaultPdsGuard;
-  const refresher = blueskySessionRefresher(guard);
+  const refresher = blueskyTokenRefresher(guard);
   const recordOptions: PostRecordOptions = {
     linkCards: deps.linkCards === undefined ? safeLinkCardFetcher(guard) : deps.linkCards,
     video: { http: deps.http, timeoutMs: deps.requestTimeoutMs, maxProcessingMs: deps.maxProcessingMs ?? 30 * 60_000 },
@@ -72,7 +72,7 @@ export function createBlueskyAdapter(deps: BlueskyAdapterDeps = {}): PlatformAda
     return { id: out.postId, url: out.postUrl };
   }
 
-  const followUps: FollowUpPoster = {
+  const followUps: ReplyPoster = {
     // A part's (and the comment's) key is fixed: one whose answer was lost is looked up, never written twice.
     replyResumable: true,
     commentResumable: true,
@@ -80,7 +80,7 @@ export function createBlueskyAdapter(deps: BlueskyAdapterDeps = {}): PlatformAda
     comment: (ctx, post, text) => postReply(ctx, post.postId, 'comment', text, [], 'first comment'),
   };
 
-  return withFollowUps(
+  return withReplies(
     {
       platform: 'bluesky',
       validate: validateBluesky,

@@ -1,7 +1,7 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
 import { createBlueskyAdapter } from './adapter';
-import { blueskyBackgroundRefresher } from './background-refresher';
+import { blueskyTokenRefresher } from './session';
 import { connectBluesky, type BlueskyConnectOptions } from './connect';
 import { createBlueskyRemover } from './remove';
 import { blueskySandbox } from './sim/sandbox';
@@ -13,6 +13,6 @@ export const bluesky: PlatformModule = {
   createAdapter: () => createBlueskyAdapter(),
   simulator: blueskySandbox,
   connect: (o, io, deps) => connectBluesky(o as unknown as BlueskyConnectOptions, io, deps),
-  refresher: blueskyBackgroundRefresher(),
+  refresher: blueskyTokenRefresher(),
   deletion: { supported: true, createRemover: () => createBlueskyRemover() },
 };

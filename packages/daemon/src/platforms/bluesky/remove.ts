@@ -5,7 +5,7 @@ import { PermanentError } from '../errors';
 import { madeRecords } from './checkpoint';
 import { openSession, parsePostUri, POST_COLLECTION } from './bluesky-session';
 import { defaultPdsGuard } from './pds-access';
-import { blueskySessionRefresher } from './session';
+import { blueskyTokenRefresher } from './session';
 
 /**
  * Bluesky take-downs: `com.atproto.repo.deleteRecord` of the post and of every thread part
@@ -14,7 +14,7 @@ import { blueskySessionRefresher } from './session';
  */
 export function createBlueskyRemover(deps: { guard?: AddressGuard; http?: Got; requestTimeoutMs?: number } = {}): PostRemover {
   const guard = deps.guard ?? defaultPdsGuard;
-  const refresher = blueskySessionRefresher(guard);
+  const refresher = blueskyTokenRefresher(guard);
   const keyOf = (uri: string) => {
     const p = parsePostUri(uri);
     if (!p || p.collection !== POST_COLLECTION) throw new PermanentError(`${uri} is not a Bluesky post URI`, { platformCode: 'InvalidRequest' });

@@ -5,7 +5,7 @@ import { AuthExpiredError, OutcomeUnknownError, PermanentError, RetryableError }
 import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { postMetaComment } from '../meta/post-comment';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
+import { withReplies } from '../shared/follow-ups/with-replies';
 import { validateFacebook } from './validate';
 import { validateFacebookOptions } from './validate-options';
 
@@ -416,5 +416,5 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     },
   };
   // The first comment goes under the published post or reel (stories take none).
-  return withFollowUps(adapter, { comment: (ctx, post, text) => postMetaComment(open(ctx).graph, post.postId, text) });
+  return withReplies(adapter, { comment: (ctx, post, text) => postMetaComment(open(ctx).graph, post.postId, text) });
 }

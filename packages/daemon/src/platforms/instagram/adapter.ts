@@ -1,16 +1,16 @@
 import type { InstagramOptions } from '@socialpub/core';
-import type { CallContext, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
+import type { PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
 import { ContainerFlow, type ContainerApi, type Unit } from '../meta/container-flow';
 import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
 import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { postMetaComment } from '../meta/post-comment';
-import { refreshInstagramToken } from '../meta/token-endpoints';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
+import { withReplies } from '../shared/follow-ups/with-replies';
 import { carouselParams, childParams, imageParams, reelParams, storyParams } from './container-options';
 import { validateInstagram, type InstagramRules } from './validate';
 import { validateInstagramOptions } from './validate-options';
+import { instagramTokenRefresher } from './refresh-token';
 
 export interface InstagramAdapterOptions extends MetaAdapterOptions, InstagramRules {
   /** Container status polling: every 20 s (the cadence Postiz found reliable), for up to 30 min (reels process for minutes). */
@@ -46,8 +46,8 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
     const token = requireToken(ctx, LABEL);
     const client = newClient(ctx, options, viaFacebook ? 'graph.facebook.com' : 'graph.instagram.com', options.graphVersion ?? DEFAULT_GRAPH_VERSION, token);
     // Instagram Login tokens refresh (>= 24 h old); Facebook Login tokens cannot: re-authenticate.
-    const refresher = viaFacebook ? null : (c: CallContext, t: string) => refreshInstagramToken({ baseUrl: c.baseUrl('graph.instagram.com'), token: t, signal: c.signal, http: options.http });
-    const run = new MetaRun(ctx, LABEL, client, refresher);
+    const refresher = viaFacebook ? null : instagramTokenRefresher;
+    const run = new MetaRun(ctx, LABEL, client, refresher, options.http);
     return new ContainerFlow(run, api, ctx.credentials.accountId ?? 'me');
   };
 
@@ -101,5 +101,5 @@ export function createInstagramAdapter(options: InstagramAdapterOptions = {}): P
     },
   };
   // The first comment goes under the published media (stories take none).
-  return withFollowUps(adapter, { comment: (ctx, post, text) => postMetaComment(open(ctx).run, post.postId, text) });
+  return withReplies(adapter, { comment: (ctx, post, text) => postMetaComment(open(ctx).run, post.postId, text) });
 }

@@ -1,11 +1,10 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import { connectMeta } from '../meta/connect';
-import { refreshInstagramToken } from '../meta/token-endpoints';
-import { metaRefresher } from '../meta/refresher';
 import { metaSandbox } from '../meta/sim/sandbox';
 import type { PlatformModule } from '../platform-module';
 import { createInstagramAdapter } from './adapter';
 import { createInstagramRemover } from './remove';
+import { instagramTokenRefresher } from './refresh-token';
 
 /** Instagram: Graph API containers (pulled media), Instagram Login or via a Facebook page. */
 export const instagram: PlatformModule = {
@@ -15,6 +14,6 @@ export const instagram: PlatformModule = {
   simulator: metaSandbox,
   connect: (options, io, deps) => connectMeta('instagram', options, io, deps),
   // Instagram Login tokens refresh; a token from Facebook Login lives with its page.
-  refresher: metaRefresher('instagram', 'graph.instagram.com', refreshInstagramToken, (c) => c.meta.login !== 'facebook'),
+  refresher: instagramTokenRefresher,
   deletion: { supported: true, createRemover: (config) => createInstagramRemover({ graphVersion: config.graphVersion }) },
 };

@@ -2,8 +2,8 @@ import type { Got } from 'got';
 import type { LinkedinOptions } from '@socialpub/core';
 import type { AccountAccess, AccountCheckInput, AccountCheckResult, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { OutcomeUnknownError, PublishError, RetryableError } from '../errors';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
-import type { FollowUpPoster } from '../shared/follow-ups/follow-up-poster';
+import { withReplies } from '../shared/follow-ups/with-replies';
+import type { ReplyPoster } from '../shared/follow-ups/reply-poster';
 import type { LinkedinVersions } from './api-version';
 import { header } from '../shared/response-header';
 import { encodeUrn, linkedinSession, postUrl, type LinkedinSession } from './linkedin-session';
@@ -106,7 +106,7 @@ export function createLinkedinAdapter(deps: LinkedinAdapterDeps): PlatformAdapte
 
   const outcome = (urn: string): PublishOutcome => ({ postId: urn, postUrl: postUrl(urn) });
 
-  const followUps: FollowUpPoster = {
+  const followUps: ReplyPoster = {
     async comment(ctx, post, text) {
       const s = await session(ctx);
       const actor = await authorOf(ctx, s);
@@ -119,7 +119,7 @@ export function createLinkedinAdapter(deps: LinkedinAdapterDeps): PlatformAdapte
     },
   };
 
-  const base = withFollowUps(
+  const base = withReplies(
     {
       platform: 'linkedin',
       validate: validateLinkedin,

@@ -1,10 +1,9 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
-import { backgroundRefresher } from '../shared/background-refresher';
 import { createLinkedinAdapter } from './adapter';
 import { LINKEDIN_VERSION_SETTING, LinkedinVersions, linkedinVersions } from './api-version';
 import { connectLinkedin, type LinkedinConnectOptions } from './connect';
-import { refreshLinkedinToken } from './refresh-token';
+import { linkedinTokenRefresher } from './refresh-token';
 import { createLinkedinRemover } from './remove';
 import { linkedinSandbox } from './sim/sandbox';
 
@@ -27,7 +26,7 @@ export const linkedin: PlatformModule = {
       { ...deps, versions: new LinkedinVersions(process.env[LINKEDIN_VERSION_SETTING]?.trim() || null) },
     ),
   // Only where LinkedIn granted a refresh token (approved apps); the others expire after 60 days and ask to reconnect.
-  refresher: backgroundRefresher('linkedin', refreshLinkedinToken, 7 * 24 * 3_600_000),
+  refresher: linkedinTokenRefresher,
   deletion: { supported: true, createRemover: (config) => createLinkedinRemover({ versions: linkedinVersions(config) }) },
   apiVersion: (config, now) => linkedinVersions(config).info(now),
 };

@@ -1,7 +1,7 @@
 import type { AccountAccess } from '../adapter';
 import { AuthExpiredError } from '../errors';
 import { ensureAccessToken } from '../shared/ensure-access-token';
-import { refreshLinkedinToken } from './refresh-token';
+import { linkedinTokenRefresher } from './refresh-token';
 
 export const RECONNECT = 'reconnect with `socialpub connect linkedin`';
 
@@ -16,5 +16,5 @@ export async function linkedinToken(ctx: AccountAccess, force = false): Promise<
     await ctx.markConnectionExpired(reason);
     throw new AuthExpiredError(reason, { platformCode: 'token_expired' });
   }
-  return ensureAccessToken(ctx, refreshLinkedinToken, { force });
+  return ensureAccessToken(ctx, linkedinTokenRefresher, { force });
 }

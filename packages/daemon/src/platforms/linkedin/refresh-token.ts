@@ -1,5 +1,6 @@
 import type { TokenUpdate } from '../adapter';
 import { postTokenForm, type TokenResponse } from '../shared/post-token-form';
+import { oauth2TokenRefresher } from '../shared/oauth2-token-refresher';
 import type { TokenRefresher } from '../shared/token-env';
 import { TokenRefreshError } from '../shared/token-refresh-error';
 
@@ -24,7 +25,7 @@ export function linkedinTokenUpdate(body: LinkedinTokenResponse, now: number): T
  * tokens: approved Marketing/Community Management apps). The refresh token does not
  * rotate; it keeps its own expiry (a year from the first grant).
  */
-export const refreshLinkedinToken: TokenRefresher = async (creds, env) => {
+export const linkedinTokenRefresher: TokenRefresher = oauth2TokenRefresher('linkedin', 7 * 24 * 3_600_000, async (creds, env) => {
   const clientId = creds.secrets.client_id ?? (creds.mode === 'sandbox' ? 'sandbox' : undefined);
   const clientSecret = creds.secrets.client_secret ?? (creds.mode === 'sandbox' ? 'sandbox' : undefined);
   const refreshToken = creds.secrets.refresh_token;
@@ -35,4 +36,4 @@ export const refreshLinkedinToken: TokenRefresher = async (creds, env) => {
     env,
   )) as LinkedinTokenResponse;
   return linkedinTokenUpdate(body, env.clock.now());
-};
+});

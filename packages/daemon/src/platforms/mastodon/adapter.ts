@@ -3,8 +3,8 @@ import { openAsBlob } from 'node:fs';
 import type { MastodonOptions } from '@socialpub/core';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError, PublishError, RetryableError } from '../errors';
-import type { FollowUpPoster, PostedRef } from '../shared/follow-ups/follow-up-poster';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
+import type { ReplyPoster, PostedRef } from '../shared/follow-ups/reply-poster';
+import { withReplies } from '../shared/follow-ups/with-replies';
 import type { MastodonClient } from './mastodon-client';
 import { mapMastodonError } from './map-mastodon-error';
 import { clientFor, type ClientDeps } from './server-of';
@@ -235,7 +235,7 @@ export function createMastodonAdapter(deps: MastodonAdapterDeps = {}): PlatformA
     }
   }
 
-  const followUps: FollowUpPoster = {
+  const followUps: ReplyPoster = {
     // A part or comment whose answer was lost is sent again with the same Idempotency-Key: the server answers with the status it made.
     replyResumable: true,
     commentResumable: true,
@@ -243,7 +243,7 @@ export function createMastodonAdapter(deps: MastodonAdapterDeps = {}): PlatformA
     comment: (ctx, post, text) => postReply(ctx, post.postId, text, [], 'comment', 'first comment'),
   };
 
-  return withFollowUps(
+  return withReplies(
     {
       platform: 'mastodon',
       validate: validateMastodon,

@@ -1,9 +1,9 @@
 import type { Got } from 'got';
-import type { CallContext, PublishContext } from '../adapter';
+import type { CallContext, PublishContext, TokenUpdate } from '../adapter';
 import { AuthExpiredError, RetryableError, type PublishError } from '../errors';
 import { classifyGraphError, isAuthError } from './classify-error';
 import { GraphApiError, GraphClient, GraphTransportError, type GraphCall } from './graph-client';
-import type { TokenGrant } from './token-endpoints';
+import type { TokenRefresher } from '../shared/token-env';
 
 /** Options every Meta adapter takes (documented defaults). */
 export interface MetaAdapterOptions {
@@ -16,9 +16,6 @@ export interface MetaAdapterOptions {
   /** Shared got instance. */
   http?: Got;
 }
-
-/** How a platform refreshes its token; absent where it cannot (Facebook Login: re-authenticate). */
-export type TokenRefresher = (ctx: CallContext, token: string) => Promise<TokenGrant>;
 
 /**
  * One publish (or reconcile) run against a Meta host: every call is classified into the
@@ -33,7 +30,10 @@ export class MetaRun<C extends CallContext = PublishContext> {
     readonly ctx: C,
     readonly label: string,
     readonly client: GraphClient,
+    /** The platform's TokenRefresher; null where the token cannot be refreshed (Facebook Login: re-authenticate). */
     readonly refresher: TokenRefresher | null,
+    /** The got instance the refresh uses (MetaAdapterOptions.http). */
+    readonly http?: Got,
   ) {}
 
   async call<T = Record<string, unknown>>(path: string, call: GraphCall = {}, opts: { publishing?: boolean } = {}): Promise<T> {
@@ -67,9 +67,10 @@ export class MetaRun<C extends CallContext = PublishContext> {
       throw new AuthExpiredError(`${message}. Reconnect with \`socialpub connect ${this.ctx.target.platform}\`.`, { platformCode: reason?.platformCode ?? null, cause });
     }
     this.#refreshed = true;
-    let grant: TokenGrant;
+    let update: TokenUpdate;
     try {
-      grant = await this.refresher(this.ctx, this.client.token);
+      const credentials = { ...this.ctx.credentials, secrets: { ...this.ctx.credentials.secrets, access_token: this.client.token } };
+      update = await this.refresher.refresh(credentials, { baseUrl: (h) => this.ctx.baseUrl(h), clock: this.ctx.clock, signal: this.ctx.signal, ...(this.http ? { http: this.http } : {}) });
     } catch (err) {
       if (err instanceof GraphTransportError || (err instanceof GraphApiError && (err.status >= 500 || err.error.is_transient))) {
         throw new RetryableError(`${this.label}: the token refresh failed for now (${err.message}); will try again`, { cause: err });
@@ -78,13 +79,8 @@ export class MetaRun<C extends CallContext = PublishContext> {
       await this.ctx.markConnectionExpired(message);
       throw new AuthExpiredError(`${message}. Reconnect with \`socialpub connect ${this.ctx.target.platform}\`.`, { cause: err });
     }
-    const now = this.ctx.clock.now();
-    await this.ctx.saveTokens({
-      secrets: { ...this.ctx.credentials.secrets, access_token: grant.accessToken },
-      tokenExpiresAt: grant.expiresIn ? now + grant.expiresIn * 1000 : null,
-      tokenObtainedAt: now,
-    });
-    this.client.setToken(grant.accessToken);
+    await this.ctx.saveTokens(update);
+    this.client.setToken(update.secrets.access_token as string);
     this.ctx.log.info('token refreshed after an auth error', { platform: this.ctx.target.platform });
   }
 }

@@ -1,4 +1,4 @@
-import type { PostedRef } from '../shared/follow-ups/follow-up-poster';
+import type { PostedRef } from '../shared/follow-ups/reply-poster';
 import type { MetaRun } from './meta-run';
 
 /**

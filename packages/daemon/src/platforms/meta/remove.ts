@@ -1,7 +1,8 @@
 import type { CallContext, Credentials } from '../adapter';
 import type { DeleteAnswer, PostRemover, PublishedTarget } from '../remove-post';
 import { GraphApiError } from './graph-client';
-import { MetaRun, newClient, type MetaAdapterOptions, type TokenRefresher } from './meta-run';
+import { MetaRun, newClient, type MetaAdapterOptions } from './meta-run';
+import type { TokenRefresher } from '../shared/token-env';
 
 /** How one Meta platform deletes: its host, version, token and the targets it cannot take down. */
 export interface MetaDeletion {
@@ -29,7 +30,7 @@ function isGone(err: unknown): boolean {
  * Existence: `GET /{object-id}?fields=id`.
  */
 export function createMetaRemover(d: MetaDeletion, options: MetaAdapterOptions): PostRemover {
-  const open = (ctx: CallContext) => new MetaRun(ctx, d.label, newClient(ctx, options, d.host, d.version, d.token(ctx), d.tokenIn ?? 'header'), d.refresher);
+  const open = (ctx: CallContext) => new MetaRun(ctx, d.label, newClient(ctx, options, d.host, d.version, d.token(ctx), d.tokenIn ?? 'header'), d.refresher, options.http);
   return {
     refusal: d.refusal,
     remoteIds: d.remoteIds ?? ((target) => [target.postId]),

@@ -1,9 +1,8 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
-import { backgroundRefresher } from '../shared/background-refresher';
 import { createPinterestAdapter } from './adapter';
 import { connectPinterest, type PinterestConnectOptions } from './connect';
-import { refreshPinterestToken } from './refresh-token';
+import { pinterestTokenRefresher } from './refresh-token';
 import { createPinterestRemover } from './remove';
 import { pinterestSandbox } from './sim/sandbox';
 
@@ -26,6 +25,6 @@ export const pinterest: PlatformModule = {
       deps,
     ),
   // Access tokens live 30 days: refreshed in the background once a week, keeping the year-long refresh token in use.
-  refresher: backgroundRefresher('pinterest', refreshPinterestToken, 7 * 24 * 3_600_000),
+  refresher: pinterestTokenRefresher,
   deletion: { supported: true, createRemover: () => createPinterestRemover() },
 };

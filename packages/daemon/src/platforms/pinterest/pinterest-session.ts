@@ -4,7 +4,7 @@ import { callRenewingToken } from '../shared/call-renewing-token';
 import { ensureAccessToken } from '../shared/ensure-access-token';
 import { mapPinterestError } from './map-pinterest-error';
 import { PinterestApiError, PinterestClient } from './pinterest-client';
-import { PINTEREST_API_HOST, refreshPinterestToken } from './refresh-token';
+import { PINTEREST_API_HOST, pinterestTokenRefresher } from './refresh-token';
 
 export interface SessionDeps {
   http?: Got;
@@ -20,7 +20,7 @@ export interface PinterestSession {
 export async function pinterestSession(ctx: AccountAccess, deps: SessionDeps): Promise<PinterestSession> {
   const client = new PinterestClient({
     baseUrl: ctx.baseUrl(PINTEREST_API_HOST),
-    token: await ensureAccessToken(ctx, refreshPinterestToken),
+    token: await ensureAccessToken(ctx, pinterestTokenRefresher),
     log: ctx.log,
     signal: ctx.signal,
     timeoutMs: deps.requestTimeoutMs,
@@ -31,7 +31,7 @@ export async function pinterestSession(ctx: AccountAccess, deps: SessionDeps): P
     call: (step, creates, run) =>
       callRenewingToken(ctx, () => run(client), {
         refused: (err) => err instanceof PinterestApiError && err.status === 401,
-        renew: async () => client.setToken(await ensureAccessToken(ctx, refreshPinterestToken, { force: true })),
+        renew: async () => client.setToken(await ensureAccessToken(ctx, pinterestTokenRefresher, { force: true })),
         mapError: (err) => mapPinterestError(err, { now: ctx.clock.now(), creates, step }),
       }),
   };

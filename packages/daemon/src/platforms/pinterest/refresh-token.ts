@@ -1,5 +1,6 @@
 import type { TokenUpdate } from '../adapter';
 import { postTokenForm, type TokenResponse } from '../shared/post-token-form';
+import { oauth2TokenRefresher } from '../shared/oauth2-token-refresher';
 import type { TokenRefresher } from '../shared/token-env';
 import { TokenRefreshError } from '../shared/token-refresh-error';
 
@@ -32,7 +33,7 @@ export function pinterestTokenUpdate(body: PinterestTokenResponse, now: number):
  * tokens live 30 days and refresh tokens a year; an answer without a refresh token keeps
  * the stored one (ensure-access-token never overwrites it with an empty one).
  */
-export const refreshPinterestToken: TokenRefresher = async (creds, env) => {
+export const pinterestTokenRefresher: TokenRefresher = oauth2TokenRefresher('pinterest', 7 * 24 * 3_600_000, async (creds, env) => {
   const clientId = creds.secrets.client_id ?? (creds.mode === 'sandbox' ? 'sandbox' : undefined);
   const clientSecret = creds.secrets.client_secret ?? (creds.mode === 'sandbox' ? 'sandbox' : undefined);
   const refreshToken = creds.secrets.refresh_token;
@@ -44,4 +45,4 @@ export const refreshPinterestToken: TokenRefresher = async (creds, env) => {
     basicAuth(clientId, clientSecret),
   )) as PinterestTokenResponse;
   return pinterestTokenUpdate(body, env.clock.now());
-};
+});

@@ -62,7 +62,7 @@ export async function refreshShared(creds: Credentials, refresher: TokenRefreshe
       // A reconnect since then replaced the tokens: the kept refresh is stale.
       const kept = unsaved.get(creds.connectionId);
       const usable = kept && (kept.tokenObtainedAt ?? 0) >= (creds.tokenObtainedAt ?? 0) ? kept : undefined;
-      const update = usable ?? (await refresher(creds, env));
+      const update = usable ?? (await refresher.refresh(creds, env));
       try {
         await persist?.(update);
       } catch (err) {

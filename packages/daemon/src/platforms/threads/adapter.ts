@@ -5,11 +5,11 @@ import { ContainerFlow, type ContainerApi, type Unit } from '../meta/container-f
 import type { Params } from '../meta/graph-client';
 import { pullUrl } from '../meta/pull-url';
 import { MetaRun, newClient, requireToken, type MetaAdapterOptions } from '../meta/meta-run';
-import { refreshThreadsToken } from '../meta/token-endpoints';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
-import type { FollowUpPoster } from '../shared/follow-ups/follow-up-poster';
+import { withReplies } from '../shared/follow-ups/with-replies';
+import type { ReplyPoster } from '../shared/follow-ups/reply-poster';
 import { validateThreads } from './validate';
 import { validateThreadsOptions } from './validate-options';
+import { threadsTokenRefresher } from './refresh-token';
 
 export interface ThreadsAdapterOptions extends MetaAdapterOptions {
   /** Container status polling: every 10 s (Threads suggests ~30 s on average before publishing), for up to 10 min. */
@@ -43,7 +43,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
     const token = requireToken(ctx, LABEL);
     // Threads documents the token as the access_token parameter.
     const client = newClient(ctx, options, 'graph.threads.net', options.threadsVersion ?? 'v1.0', token, 'param');
-    const run = new MetaRun(ctx, LABEL, client, (c, t) => refreshThreadsToken({ baseUrl: c.baseUrl('graph.threads.net'), token: t, signal: c.signal, http: options.http }));
+    const run = new MetaRun(ctx, LABEL, client, threadsTokenRefresher, options.http);
     return new ContainerFlow(run, api, ctx.credentials.accountId ?? 'me');
   };
 
@@ -83,14 +83,14 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
     return { id: out.postId, url: out.postUrl };
   }
 
-  const followUps: FollowUpPoster = {
+  const followUps: ReplyPoster = {
     reply: (ctx, parentId, part) => publishReply(ctx, `part${part.part}`, parentId, part.media, part.caption || null, part.sending),
     // The container of a reply is checkpointed and Threads never publishes one twice: a lost answer is settled from its status.
     replyResumable: true,
     comment: (ctx, post, text) => publishReply(ctx, 'comment', post.postId, [], text),
   };
 
-  return withFollowUps(
+  return withReplies(
     {
       platform: 'threads',
       validate: (input) => [...validateThreads(input), ...validateThreadsOptions(input)],

@@ -1,7 +1,7 @@
 import type { MetaAdapterOptions } from '../meta/meta-run';
 import { requireToken } from '../meta/meta-run';
 import { createMetaRemover } from '../meta/remove';
-import { refreshThreadsToken } from '../meta/token-endpoints';
+import { threadsTokenRefresher } from './refresh-token';
 import type { PostRemover } from '../remove-post';
 
 /**
@@ -17,7 +17,7 @@ export function createThreadsRemover(options: MetaAdapterOptions = {}): PostRemo
       version: options.threadsVersion ?? 'v1.0',
       tokenIn: 'param',
       token: (ctx) => requireToken(ctx, 'Threads'),
-      refresher: (c, t) => refreshThreadsToken({ baseUrl: c.baseUrl('graph.threads.net'), token: t, signal: c.signal, http: options.http }),
+      refresher: threadsTokenRefresher,
       refusal: () => null,
     },
     options,

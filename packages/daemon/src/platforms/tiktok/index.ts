@@ -1,7 +1,7 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
 import { createTiktokAdapter } from './adapter';
-import { tiktokBackgroundRefresher } from './background-refresher';
+import { tiktokTokenRefresher } from './refresh-token';
 import { connectTiktok, type TiktokConnectOptions } from './connect';
 import { tiktokSandbox } from './sim/sandbox';
 
@@ -17,7 +17,7 @@ export const tiktok: PlatformModule = {
   // The user's client key/secret may come as --app-id/--app-secret too.
   connect: (o, io, deps) =>
     connectTiktok({ ...(o as unknown as TiktokConnectOptions), clientKey: (o.clientKey as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
-  refresher: tiktokBackgroundRefresher,
+  refresher: tiktokTokenRefresher,
   // docs/reference/platforms.md §12.5.4: the Content Posting API has no deletion endpoint.
   deletion: { supported: false, reason: 'TikTok offers no API to delete a published post; delete it in the TikTok app' },
 };

@@ -3,8 +3,8 @@ import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, Reconc
 import { OutcomeUnknownError, PermanentError, PublishError, RetryableError } from '../errors';
 import { callRenewingToken } from '../shared/call-renewing-token';
 import { readMediaChunk } from '../shared/read-media-chunk';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
-import type { FollowUpPoster, PostedRef } from '../shared/follow-ups/follow-up-poster';
+import { withReplies } from '../shared/follow-ups/with-replies';
+import type { ReplyPoster, PostedRef } from '../shared/follow-ups/reply-poster';
 import { mapXError } from './map-x-error';
 import { tweetOptionFields, type TweetOptionFields } from './tweet-options';
 import { isGif, validateTwitter } from './validate';
@@ -241,7 +241,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
     return { id: out.postId, url: out.postUrl };
   }
 
-  const followUps: FollowUpPoster = {
+  const followUps: ReplyPoster = {
     async reply(ctx, parentId, part) {
       const client = await clientFor(ctx);
       const mediaIds = await uploadAll(ctx, client, part.media, `p${part.part}.`);
@@ -252,7 +252,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
     },
   };
 
-  return withFollowUps({
+  return withReplies({
     platform: 'twitter',
     validate: validateTwitter,
 

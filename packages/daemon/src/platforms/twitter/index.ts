@@ -2,7 +2,7 @@ import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
 import { createTwitterAdapter } from './adapter';
 import { createTwitterRemover } from './remove';
-import { twitterBackgroundRefresher } from './background-refresher';
+import { twitterTokenRefresher } from './refresh-token';
 import { connectTwitter, type TwitterConnectOptions } from './connect';
 import { twitterSandbox } from './sim/sandbox';
 
@@ -15,6 +15,6 @@ export const twitter: PlatformModule = {
   // The user's client id/secret may come as --app-id/--app-secret too.
   connect: (o, io, deps) =>
     connectTwitter({ ...(o as unknown as TwitterConnectOptions), clientId: (o.clientId as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
-  refresher: twitterBackgroundRefresher,
+  refresher: twitterTokenRefresher,
   deletion: { supported: true, createRemover: () => createTwitterRemover() },
 };

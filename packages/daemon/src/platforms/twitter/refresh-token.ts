@@ -1,3 +1,4 @@
+import { oauth2TokenRefresher } from '../shared/oauth2-token-refresher';
 import type { TokenRefresher } from '../shared/token-env';
 import { postTokenForm } from '../shared/post-token-form';
 import { toTokenUpdate } from '../shared/to-token-update';
@@ -14,8 +15,9 @@ export function xClientAuth(clientId: string, clientSecret: string | undefined):
 /**
  * Refreshes an X OAuth 2.0 user token. X refresh tokens are single-use and rotating: the
  * answer's refresh_token replaces the stored one (ensureAccessToken stores both first).
+ * X OAuth 2.0 connections, refreshed in the background twice a day (OAuth 1.0a tokens never expire and are left alone).
  */
-export const refreshTwitterToken: TokenRefresher = async (creds, env) => {
+export const twitterTokenRefresher: TokenRefresher = oauth2TokenRefresher('twitter', 12 * 3_600_000, async (creds, env) => {
   // Sandbox connections carry no app credentials; the simulator accepts any client id.
   const clientId = creds.secrets.client_id ?? (creds.mode === 'sandbox' ? 'sandbox' : undefined);
   const refreshToken = creds.secrets.refresh_token;
@@ -27,4 +29,4 @@ export const refreshTwitterToken: TokenRefresher = async (creds, env) => {
     xClientAuth(clientId, creds.secrets.client_secret),
   );
   return toTokenUpdate(body, env.clock.now());
-};
+});

@@ -8,14 +8,14 @@ import { onlyVideo } from '../shared/only-video';
 import { readMediaChunk } from '../shared/read-media-chunk';
 import { GoogleApiError, GoogleClient, GoogleTransportError, type SessionState, type VideoResource } from './google-client';
 import { mapGoogleError } from './map-google-error';
-import { refreshYoutubeToken } from './refresh-token';
-import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
+import { youtubeTokenRefresher } from './refresh-token';
+import { withReplies } from '../shared/follow-ups/with-replies';
 import { validateYoutube } from './validate';
 import { videoResource } from './video-metadata';
 import { safeThumbnailFetcher, type ThumbnailFetcher } from './fetch-thumbnail';
-import { runFollowUps } from './follow-ups';
+import { runPostSteps } from './post-steps';
 
-const hasFollowUps = (ctx: PublishContext) => {
+const hasPostSteps = (ctx: PublishContext) => {
   const o = ctx.target.options as YoutubeOptions;
   return o.thumbnail_url !== undefined || o.playlist_id !== undefined;
 };
@@ -52,7 +52,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
   const fetchThumbnail = deps.fetchThumbnail ?? safeThumbnailFetcher();
 
   async function clientFor(ctx: PublishContext): Promise<GoogleClient> {
-    const token = await ensureAccessToken(ctx, refreshYoutubeToken);
+    const token = await ensureAccessToken(ctx, youtubeTokenRefresher);
     return new GoogleClient({ baseUrl: ctx.baseUrl(HOST), token, signal: ctx.signal, timeoutMs: deps.requestTimeoutMs, ...(deps.http ? { http: deps.http } : {}) });
   }
 
@@ -60,7 +60,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
   async function call<T>(ctx: PublishContext, client: GoogleClient, step: string, run: () => Promise<T>): Promise<T> {
     return callRenewingToken(ctx, run, {
       refused: (err) => err instanceof GoogleApiError && err.status === 401,
-      renew: async () => client.setToken(await ensureAccessToken(ctx, refreshYoutubeToken, { force: true })),
+      renew: async () => client.setToken(await ensureAccessToken(ctx, youtubeTokenRefresher, { force: true })),
       mapError: (err) => mapGoogleError(err, { now: ctx.clock.now(), step }),
     });
   }
@@ -72,14 +72,14 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
 
   async function done(ctx: PublishContext, video: VideoResource): Promise<PublishOutcome> {
     const out = outcomeOf(ctx, video);
-    // The video id first: from here on, no attempt uploads again, whatever the follow-ups do.
+    // The video id first: from here on, no attempt uploads again, whatever the post steps do.
     await ctx.checkpoint.save({ videoId: out.postId, postUrl: out.postUrl, sessionUri: null });
     return out;
   }
 
-  /** Thumbnail and playlist after the upload (follow-ups.ts): never failing the published video. */
-  async function followUps(ctx: PublishContext, client: GoogleClient, videoId: string): Promise<void> {
-    await runFollowUps(ctx, client, (step, run) => call(ctx, client, step, run), videoId, fetchThumbnail);
+  /** Thumbnail and playlist after the upload (post-steps.ts): never failing the published video. */
+  async function postSteps(ctx: PublishContext, client: GoogleClient, videoId: string): Promise<void> {
+    await runPostSteps(ctx, client, (step, run) => call(ctx, client, step, run), videoId, fetchThumbnail);
   }
 
   /** Asks the session how much it holds; transient failures back off and ask again. */
@@ -137,10 +137,10 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
     return uri;
   }
 
-  /** The video is there: checkpoint it, then the follow-ups (a failure there, even an abort, leaves the video published). */
+  /** The video is there: checkpoint it, then the post steps (a failure there, even an abort, leaves the video published). */
   async function finishVideo(ctx: PublishContext, client: GoogleClient, video: VideoResource): Promise<PublishOutcome> {
     const out = await done(ctx, video);
-    if (hasFollowUps(ctx)) await followUps(ctx, client, out.postId).catch(() => undefined);
+    if (hasPostSteps(ctx)) await postSteps(ctx, client, out.postId).catch(() => undefined);
     return out;
   }
 
@@ -152,7 +152,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
       const cp = ctx.checkpoint.data as YoutubeCheckpoint;
       if (cp.videoId) {
         const out = { postId: cp.videoId, postUrl: cp.postUrl ?? null };
-        if (hasFollowUps(ctx)) await followUps(ctx, await clientFor(ctx), cp.videoId).catch(() => undefined);
+        if (hasPostSteps(ctx)) await postSteps(ctx, await clientFor(ctx), cp.videoId).catch(() => undefined);
         return out;
       }
       const item = onlyVideo(ctx.media, 'A YouTube upload');
@@ -181,8 +181,8 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
     async reconcile(ctx): Promise<ReconcileResult> {
       const cp = ctx.checkpoint.data as YoutubeCheckpoint;
       if (cp.videoId) {
-        // Interrupted after the upload: the video stands; the follow-ups not yet done are tried now.
-        if (hasFollowUps(ctx)) await clientFor(ctx).then((client) => followUps(ctx, client, cp.videoId as string)).catch(() => undefined);
+        // Interrupted after the upload: the video stands; the post steps not yet done are tried now.
+        if (hasPostSteps(ctx)) await clientFor(ctx).then((client) => postSteps(ctx, client, cp.videoId as string)).catch(() => undefined);
         return { state: 'published', outcome: { postId: cp.videoId, postUrl: cp.postUrl ?? null } };
       }
       if (!cp.sessionUri || !cp.size) return { state: 'not_published', reason: 'No upload session was started' };
@@ -198,7 +198,7 @@ export function createYoutubeAdapter(deps: YoutubeAdapterDeps = {}): PlatformAda
     },
   };
   // The first comment: commentThreads.insert on the new video (scope youtube.force-ssl; docs/reference/platforms.md §12.6.5).
-  return withFollowUps(adapter, {
+  return withReplies(adapter, {
     async comment(ctx, post, text) {
       const client = await clientFor(ctx);
       // The connection's account is its channel (UC…); a sandbox connection's is not, and the channel then follows from the token.

@@ -2,7 +2,7 @@ import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
 import { createYoutubeAdapter } from './adapter';
 import { createYoutubeRemover } from './remove';
-import { youtubeBackgroundRefresher } from './background-refresher';
+import { youtubeTokenRefresher } from './refresh-token';
 import { connectYoutube, type YoutubeConnectOptions } from './connect';
 import { youtubeSandbox } from './sim/sandbox';
 
@@ -15,6 +15,6 @@ export const youtube: PlatformModule = {
   // The user's Google client id/secret may come as --app-id/--app-secret too.
   connect: (o, io, deps) =>
     connectYoutube({ ...(o as unknown as YoutubeConnectOptions), clientId: (o.clientId as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
-  refresher: youtubeBackgroundRefresher,
+  refresher: youtubeTokenRefresher,
   deletion: { supported: true, createRemover: () => createYoutubeRemover() },
 };

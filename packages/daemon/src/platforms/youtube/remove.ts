@@ -6,7 +6,7 @@ import { ensureAccessToken } from '../shared/ensure-access-token';
 import type { PostRemover } from '../remove-post';
 import { GoogleApiError, GoogleClient, GoogleTransportError } from './google-client';
 import { mapGoogleError } from './map-google-error';
-import { refreshYoutubeToken } from './refresh-token';
+import { youtubeTokenRefresher } from './refresh-token';
 
 const HOST = 'www.googleapis.com';
 
@@ -18,11 +18,11 @@ const HOST = 'www.googleapis.com';
  */
 export function createYoutubeRemover(deps: { http?: Got; requestTimeoutMs?: number } = {}): PostRemover {
   async function call<T>(ctx: CallContext, step: string, deletes: boolean, run: (client: GoogleClient) => Promise<T>): Promise<T> {
-    const token = await ensureAccessToken(ctx, refreshYoutubeToken);
+    const token = await ensureAccessToken(ctx, youtubeTokenRefresher);
     const client = new GoogleClient({ baseUrl: ctx.baseUrl(HOST), token, signal: ctx.signal, timeoutMs: deps.requestTimeoutMs, ...(deps.http ? { http: deps.http } : {}) });
     return callRenewingToken(ctx, () => run(client), {
       refused: (err) => err instanceof GoogleApiError && err.status === 401,
-      renew: async () => client.setToken(await ensureAccessToken(ctx, refreshYoutubeToken, { force: true })),
+      renew: async () => client.setToken(await ensureAccessToken(ctx, youtubeTokenRefresher, { force: true })),
       mapError: (err) =>
         // A DELETE sent without an answer may have taken effect: outcome unknown, not a plain retry.
         deletes && err instanceof GoogleTransportError && err.sent

@@ -12,7 +12,7 @@ import { migration070 } from './070-sandbox-state';
 import { migration080 } from './080-platform-pauses';
 import { migration090 } from './090-follow-ups';
 import { migration100, widenTargetStatusCheck } from './100-target-removed';
-import { migration130 } from './130-events-mcp';
+import { migration130 } from './130-webhook-pending-series-source';
 import { migration148 } from './148-sandbox-post-owner';
 import { migration150 } from './150-dashboard';
 
@@ -27,6 +27,9 @@ export interface Migration {
 /**
  * Numbered migrations, applied in order at start, each in its own transaction.
  * Append only: never edit a migration that has shipped; add the next number.
+ * A database records each applied migration by `version` (store/database.ts `migrate`);
+ * `name` and the file name only describe it, so a misleading one may be corrected (130
+ * was `events-mcp` until it was named for what it does) without touching existing databases.
  */
 export const MIGRATIONS: readonly Migration[] = [
   { version: 1, name: 'init', sql: migration001 },
@@ -42,7 +45,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 80, name: 'platform-pauses', sql: migration080 },
   { version: 90, name: 'follow-ups', sql: migration090 },
   { version: 100, name: 'target-removed', sql: migration100, before: widenTargetStatusCheck },
-  { version: 130, name: 'events-mcp', sql: migration130 },
+  { version: 130, name: 'webhook-pending-series-source', sql: migration130 },
   { version: 148, name: 'sandbox-post-owner', sql: migration148 },
   { version: 150, name: 'dashboard', sql: migration150 },
 ];

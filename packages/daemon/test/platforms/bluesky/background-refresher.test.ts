@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blueskyBackgroundRefresher } from '../../../src/platforms/bluesky/background-refresher';
+import { blueskyTokenRefresher } from '../../../src/platforms/bluesky/session';
 import type { Credentials } from '../../../src/platforms/adapter';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { AddressGuard } from '../../../src/media/address-guard';
@@ -23,11 +23,11 @@ async function world() {
   return { ...w, clock, login, deps: { baseUrl: () => w.pdsUrl, signal: new AbortController().signal, clock } };
 }
 
-describe('the Bluesky background refresher', () => {
+describe('the Bluesky token refresher', () => {
   it('rotates the session with refreshSession, keeping the chain alive', async () => {
     const w = await world();
     const creds = await w.login();
-    const r = blueskyBackgroundRefresher(guard);
+    const r = blueskyTokenRefresher(guard);
     expect(r.applies(creds)).toBe(true);
     expect(r.minAgeMs).toBe(86_400_000);
     const update = await r.refresh(creds, w.deps);
@@ -38,7 +38,7 @@ describe('the Bluesky background refresher', () => {
 
   it('opens a new session from the app password when the chain is broken, and gives up for good only when the app password is refused', async () => {
     const w = await world();
-    const r = blueskyBackgroundRefresher(guard);
+    const r = blueskyTokenRefresher(guard);
     const spent = await w.login();
     await fetch(`${w.pdsUrl}/xrpc/com.atproto.server.refreshSession`, { method: 'POST', headers: { authorization: `Bearer ${spent.secrets.refresh_token}` } });
     const renewed = await r.refresh(spent, w.deps);
@@ -55,11 +55,11 @@ describe('the Bluesky background refresher', () => {
   it('keeps the connection when the PDS cannot be reached for now', async () => {
     const w = await world();
     const creds = await w.login();
-    const offline = blueskyBackgroundRefresher(new AddressGuard({ resolve: async () => Promise.reject(new Error('EAI_AGAIN')) }));
+    const offline = blueskyTokenRefresher(new AddressGuard({ resolve: async () => Promise.reject(new Error('EAI_AGAIN')) }));
     const err = await offline.refresh(creds, w.deps).catch((e: unknown) => e);
     expect((err as Error).message).toMatch(/^The Bluesky PDS cannot be reached: could not resolve pds\.frank\.example/);
     expect(offline.isTransient(err)).toBe(true);
-    const refused = blueskyBackgroundRefresher(new AddressGuard());
+    const refused = blueskyTokenRefresher(new AddressGuard());
     const bad = { ...creds, connectionId: 'con_private', meta: { ...creds.meta, pds: 'https://192.168.1.10' } };
     const err2 = await refused.refresh(bad, w.deps).catch((e: unknown) => e);
     expect((err2 as Error).message).toMatch(/^The Bluesky PDS is refused: refused to fetch from 192\.168\.1\.10/);

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ContentType, ThreadPart } from '@socialpub/core';
-import type { Credentials, FollowUpContext, MediaItem, PublishContext, TokenUpdate } from '../../../src/platforms/adapter';
+import type { Credentials, RepliesContext, MediaItem, PublishContext, TokenUpdate } from '../../../src/platforms/adapter';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import type { ManualClock } from '../../../src/util/clock';
 import { flushMicrotasks } from '../../../src/util/clock';
@@ -61,7 +61,7 @@ export function context(clock: ManualClock, baseUrl: (host: string) => string, o
   const expired: string[] = [];
   const credentials = o.credentials ?? sandboxCreds();
   let fuData: Record<string, unknown> = {};
-  const followUps: FollowUpContext | undefined =
+  const followUps: RepliesContext | undefined =
     o.thread || o.firstComment
       ? {
           thread: o.thread ?? [],
@@ -98,7 +98,7 @@ export function context(clock: ManualClock, baseUrl: (host: string) => string, o
         }
       },
     },
-    ...(followUps ? { followUps } : {}),
+    ...(followUps ? { replies: followUps } : {}),
     baseUrl,
     publicBaseUrl: null,
     clock,

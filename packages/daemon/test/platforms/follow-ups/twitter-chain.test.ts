@@ -1,6 +1,6 @@
-import type { TargetFollowUps, ThreadPart } from '@socialpub/core';
+import type { TargetReplies, ThreadPart } from '@socialpub/core';
 import { describe, expect, it } from 'vitest';
-import type { FollowUpContext, MediaItem } from '../../../src/platforms/adapter';
+import type { RepliesContext, MediaItem } from '../../../src/platforms/adapter';
 import { OutcomeUnknownError, PermanentError, RateLimitedError } from '../../../src/platforms/errors';
 import { createTwitterAdapter } from '../../../src/platforms/twitter/adapter';
 import type { TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
@@ -17,7 +17,7 @@ useXSimulator((w) => ({ clock, sim, server } = w), { openApi: true });
 const adapter = createTwitterAdapter({ requestTimeoutMs: 2_000, reconcileSettleMs: 0 });
 
 /** A context whose follow-ups live in memory, saved as the store saves them (checkpoint and follow-ups together). */
-function chainCtx(thread: ThreadPart[], firstComment: string | null, state: { checkpoint?: Record<string, unknown>; done?: TargetFollowUps } = {}) {
+function chainCtx(thread: ThreadPart[], firstComment: string | null, state: { checkpoint?: Record<string, unknown>; done?: TargetReplies } = {}) {
   const ctx = makeContext({
     platform: 'twitter',
     type: 'tweet',
@@ -29,8 +29,8 @@ function chainCtx(thread: ThreadPart[], firstComment: string | null, state: { ch
     server,
     checkpoint: state.checkpoint ?? {},
   });
-  const done: TargetFollowUps = { ...state.done };
-  const fu: FollowUpContext = {
+  const done: TargetReplies = { ...state.done };
+  const fu: RepliesContext = {
     thread,
     threadMedia: thread.map((): MediaItem[] => []),
     firstComment,
@@ -40,7 +40,7 @@ function chainCtx(thread: ThreadPart[], firstComment: string | null, state: { ch
       Object.assign(done, patch);
     },
   };
-  ctx.followUps = fu;
+  ctx.replies = fu;
   return { ctx, done };
 }
 

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { LinkedinVersions } from '../../../src/platforms/linkedin/api-version';
 import { connectLinkedin, LINKEDIN_SCOPES } from '../../../src/platforms/linkedin/connect';
-import { refreshLinkedinToken } from '../../../src/platforms/linkedin/refresh-token';
+import { linkedinTokenRefresher } from '../../../src/platforms/linkedin/refresh-token';
 import { createLinkedinSimulator, LINKEDIN_API_HOST, LINKEDIN_WWW_HOST, type LinkedinSimulator } from '../../../src/platforms/linkedin/sim/simulator';
 import { ManualClock } from '../../../src/util/clock';
 import { fakeConnections, fakeIO, serveSimulators, type SimServer } from '../shared/harness';
@@ -88,10 +88,10 @@ describe('socialpub connect linkedin', () => {
       meta: {},
     };
     clock.set(clock.now() + 30 * 86_400_000);
-    const update = await refreshLinkedinToken(creds, { baseUrl, clock });
+    const update = await linkedinTokenRefresher.refresh(creds, { baseUrl, clock });
     expect(update.secrets.refresh_token).toBe(t.refresh_token);
     expect(update.tokenExpiresAt).toBe(clock.now() + 60 * 86_400_000);
     expect(update.refreshExpiresAt).toBe(clock.now() + 335 * 86_400_000);
-    await expect(refreshLinkedinToken({ ...creds, secrets: { ...creds.secrets, refresh_token: 'AQXforged' } }, { baseUrl, clock })).rejects.toMatchObject({ permanent: true });
+    await expect(linkedinTokenRefresher.refresh({ ...creds, secrets: { ...creds.secrets, refresh_token: 'AQXforged' } }, { baseUrl, clock })).rejects.toMatchObject({ permanent: true });
   });
 });

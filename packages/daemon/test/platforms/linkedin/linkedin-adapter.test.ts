@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { FollowUpContext, MediaItem } from '../../../src/platforms/adapter';
+import type { RepliesContext, MediaItem } from '../../../src/platforms/adapter';
 import { AuthExpiredError, OutcomeUnknownError, PermanentError } from '../../../src/platforms/errors';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { createLinkedinAdapter } from '../../../src/platforms/linkedin/adapter';
@@ -170,7 +170,7 @@ describe('linkedin adapter against the LinkedIn simulator', () => {
     const adapter = createLinkedinAdapter({ versions: new LinkedinVersions(null) });
     const ctx = ctxFor('with a comment');
     const done: Record<string, unknown> = {};
-    const fu: FollowUpContext = {
+    const fu: RepliesContext = {
       thread: [],
       threadMedia: [],
       firstComment: 'Details (and links) in here',
@@ -180,7 +180,7 @@ describe('linkedin adapter against the LinkedIn simulator', () => {
         Object.assign(done, patch);
       },
     };
-    ctx.followUps = fu;
+    ctx.replies = fu;
     const out = await adapter.publish(ctx);
     const req = sim.log.requests.find((r) => r.path.startsWith('/rest/socialActions/'))!;
     expect(req.path).toBe(`/rest/socialActions/${encodeURIComponent(out.postId)}/comments`);

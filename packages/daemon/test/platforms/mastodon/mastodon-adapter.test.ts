@@ -1,6 +1,6 @@
-import type { TargetFollowUps, ThreadPart } from '@socialpub/core';
+import type { TargetReplies, ThreadPart } from '@socialpub/core';
 import { describe, expect, it } from 'vitest';
-import type { FollowUpContext, MediaItem } from '../../../src/platforms/adapter';
+import type { RepliesContext, MediaItem } from '../../../src/platforms/adapter';
 import { AuthExpiredError, PermanentError, RateLimitedError, RetryableError } from '../../../src/platforms/errors';
 import { createMastodonAdapter, IDEMPOTENCY_TRUST_MS, idempotencyKey } from '../../../src/platforms/mastodon/adapter';
 import { createMastodonRemover } from '../../../src/platforms/mastodon/remove';
@@ -114,8 +114,8 @@ describe('mastodon adapter against the simulator', () => {
 describe('a mastodon thread', () => {
   function chainCtx(thread: ThreadPart[], firstComment: string | null, options: Record<string, unknown> = {}) {
     const ctx = ctxFor('Part 1', [], options);
-    const done: TargetFollowUps = {};
-    const fu: FollowUpContext = {
+    const done: TargetReplies = {};
+    const fu: RepliesContext = {
       thread,
       threadMedia: thread.map((): MediaItem[] => []),
       firstComment,
@@ -125,7 +125,7 @@ describe('a mastodon thread', () => {
         Object.assign(done, patch);
       },
     };
-    ctx.followUps = fu;
+    ctx.replies = fu;
     return { ctx, done };
   }
 

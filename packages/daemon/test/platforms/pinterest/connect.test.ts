@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectPinterest, PINTEREST_SCOPES } from '../../../src/platforms/pinterest/connect';
-import { refreshPinterestToken } from '../../../src/platforms/pinterest/refresh-token';
+import { pinterestTokenRefresher } from '../../../src/platforms/pinterest/refresh-token';
 import { createPinterestSimulator, PINTEREST_API_HOST, PINTEREST_WWW_HOST, type PinterestSimulator } from '../../../src/platforms/pinterest/sim/simulator';
 import { ManualClock } from '../../../src/util/clock';
 import { fakeConnections, fakeIO, serveSimulators, type SimServer } from '../shared/harness';
@@ -93,11 +93,11 @@ describe('socialpub connect pinterest', () => {
     };
     const started = clock.now();
     clock.set(started + 20 * 86_400_000);
-    const update = await refreshPinterestToken(creds, { baseUrl, clock });
+    const update = await pinterestTokenRefresher.refresh(creds, { baseUrl, clock });
     expect(update.secrets.refresh_token).toBe(t.refresh_token);
     expect(update.secrets.access_token).not.toBe(t.access_token);
     expect(update.tokenExpiresAt).toBe(clock.now() + 30 * 86_400_000);
     expect(update.refreshExpiresAt).toBe(Math.floor((started + 365 * 86_400_000) / 1000) * 1000);
-    await expect(refreshPinterestToken({ ...creds, secrets: { ...creds.secrets, refresh_token: 'pinr_forged' } }, { baseUrl, clock })).rejects.toMatchObject({ permanent: true });
+    await expect(pinterestTokenRefresher.refresh({ ...creds, secrets: { ...creds.secrets, refresh_token: 'pinr_forged' } }, { baseUrl, clock })).rejects.toMatchObject({ permanent: true });
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TokenRefresher, type RefreshableConnections } from '../../../src/connect/token-refresher';
-import { twitterBackgroundRefresher } from '../../../src/platforms/twitter/background-refresher';
+import { TokenRefreshLoop, type RefreshableConnections } from '../../../src/connect/token-refresh-loop';
+import { twitterTokenRefresher } from '../../../src/platforms/twitter/refresh-token';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
 import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
 import type { Credentials, TokenUpdate } from '../../../src/platforms/adapter';
@@ -57,7 +57,7 @@ describe('the X background refresher', () => {
     const first = sim.issueTokens('client-1');
     const c = creds(first.refresh_token!);
     const s = store(c);
-    const refresher = new TokenRefresher({ connections: s.connections, clock, refreshers: [twitterBackgroundRefresher], baseUrl: server.baseUrl });
+    const refresher = new TokenRefreshLoop({ connections: s.connections, clock, refreshers: [twitterTokenRefresher], baseUrl: server.baseUrl });
     expect(await refresher.runOnce()).toEqual({ refreshed: ['con_bg'], expired: [], deferred: [] });
     expect(s.saved[0]!.secrets.refresh_token).not.toBe(first.refresh_token);
     expect(sim.refreshTokenUsed(first.refresh_token!)).toBe(true);
@@ -69,7 +69,7 @@ describe('the X background refresher', () => {
     await clock.advance(400 * 86_400_000);
     const c = creds(sim.issueTokens('client-1').refresh_token!);
     const s = store(c);
-    const refresher = new TokenRefresher({ connections: s.connections, clock, refreshers: [twitterBackgroundRefresher], baseUrl: server.baseUrl });
+    const refresher = new TokenRefreshLoop({ connections: s.connections, clock, refreshers: [twitterTokenRefresher], baseUrl: server.baseUrl });
     expect(await refresher.runOnce()).toEqual({ refreshed: ['con_bg'], expired: [], deferred: [] });
     expect(s.saved[0]!.tokenObtainedAt).toBe(clock.now());
     expect(s.saved[0]!.tokenExpiresAt).toBe(clock.now() + 7200 * 1000);
@@ -79,7 +79,7 @@ describe('the X background refresher', () => {
     sim.log.inject({ method: 'POST', path: '/2/oauth2/token', kind: 'respond', status: 502, body: 'bad gateway', headers: { 'content-type': 'text/plain' } });
     const c = creds('xrt-unknown');
     const s = store(c);
-    const refresher = new TokenRefresher({ connections: s.connections, clock, refreshers: [twitterBackgroundRefresher], baseUrl: server.baseUrl });
+    const refresher = new TokenRefreshLoop({ connections: s.connections, clock, refreshers: [twitterTokenRefresher], baseUrl: server.baseUrl });
     expect(await refresher.runOnce()).toEqual({ refreshed: [], expired: [], deferred: ['con_bg'] });
     expect(await refresher.runOnce()).toEqual({ refreshed: [], expired: ['con_bg'], deferred: [] });
     expect(s.expired[0]).toMatch(/Value passed for the token was invalid/);
@@ -87,7 +87,7 @@ describe('the X background refresher', () => {
 
   it('leaves OAuth 1.0a connections alone', () => {
     const c = creds('x');
-    expect(twitterBackgroundRefresher.applies({ ...c, secrets: { oauth_token: 't', oauth_token_secret: 's' } })).toBe(false);
-    expect(twitterBackgroundRefresher.applies(c)).toBe(true);
+    expect(twitterTokenRefresher.applies({ ...c, secrets: { oauth_token: 't', oauth_token_secret: 's' } })).toBe(false);
+    expect(twitterTokenRefresher.applies(c)).toBe(true);
   });
 });

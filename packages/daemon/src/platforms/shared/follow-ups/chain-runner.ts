@@ -1,7 +1,7 @@
 import type { ThreadPost } from '@socialpub/core';
-import type { FollowUpContext, PublishContext, PublishOutcome } from '../../adapter';
+import type { RepliesContext, PublishContext, PublishOutcome } from '../../adapter';
 import { OutcomeUnknownError, PublishError } from '../../errors';
-import type { FollowUpPoster } from './follow-up-poster';
+import type { ReplyPoster } from './reply-poster';
 
 /** Checkpoint key: the part whose request is out and unanswered (cleared once its id is saved). */
 export const CHAIN_REQUEST = 'chainRequest';
@@ -17,7 +17,7 @@ export function pendingPart(ctx: PublishContext): number | null {
 }
 
 /** The chain so far, the post itself as part 1 (what the target shows as thread_posts). */
-function chainSoFar(fu: FollowUpContext, post: PublishOutcome): ThreadPost[] {
+function chainSoFar(fu: RepliesContext, post: PublishOutcome): ThreadPost[] {
   const out = fu.data.thread ?? [];
   return out.length > 0 ? [...out] : [{ part: 1, post_id: post.postId, post_url: post.postUrl }];
 }
@@ -29,7 +29,7 @@ function chainSoFar(fu: FollowUpContext, post: PublishOutcome): ThreadPost[] {
  * last part saved and never posts one twice: a part sent but unanswered is outcome unknown
  * (needs review) unless the platform dedupes it (`replyResumable`).
  */
-export async function runChain(ctx: PublishContext, fu: FollowUpContext, post: PublishOutcome, poster: FollowUpPoster): Promise<void> {
+export async function runChain(ctx: PublishContext, fu: RepliesContext, post: PublishOutcome, poster: ReplyPoster): Promise<void> {
   if (fu.thread.length === 0) return;
   if (!poster.reply) throw new Error(`${ctx.target.platform} publishes no reply chains`);
   const total = fu.thread.length + 1;
@@ -62,7 +62,7 @@ export async function runChain(ctx: PublishContext, fu: FollowUpContext, post: P
 }
 
 /** Where an interrupted chain stands, for reconcile: complete, resumable, or unknown. */
-export function chainState(ctx: PublishContext, fu: FollowUpContext, poster: FollowUpPoster): { state: 'complete' } | { state: 'incomplete' | 'unknown'; reason: string } {
+export function chainState(ctx: PublishContext, fu: RepliesContext, poster: ReplyPoster): { state: 'complete' } | { state: 'incomplete' | 'unknown'; reason: string } {
   if (fu.thread.length === 0) return { state: 'complete' };
   const total = fu.thread.length + 1;
   const out = Math.max(1, fu.data.thread?.length ?? 0);

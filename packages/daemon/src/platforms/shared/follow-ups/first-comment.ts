@@ -1,6 +1,6 @@
-import type { FollowUpContext, PublishContext, PublishOutcome } from '../../adapter';
+import type { RepliesContext, PublishContext, PublishOutcome } from '../../adapter';
 import { PublishError } from '../../errors';
-import type { FollowUpPoster } from './follow-up-poster';
+import type { ReplyPoster } from './reply-poster';
 
 /** Checkpoint key: the comment request is out and unanswered. */
 export const COMMENT_REQUEST = 'commentRequest';
@@ -14,7 +14,7 @@ export const COMMENT_INTERRUPTED =
  * request, so it is never posted twice: a request left unanswered by a crash is reported,
  * not repeated.
  */
-export async function runFirstComment(ctx: PublishContext, fu: FollowUpContext, post: PublishOutcome, poster: FollowUpPoster): Promise<void> {
+export async function runFirstComment(ctx: PublishContext, fu: RepliesContext, post: PublishOutcome, poster: ReplyPoster): Promise<void> {
   if (fu.firstComment === null || fu.data.comment) return;
   if (ctx.checkpoint.data[COMMENT_REQUEST] != null && !poster.commentResumable) {
     await fu.save({ comment: { error: COMMENT_INTERRUPTED } }, { [COMMENT_REQUEST]: null });

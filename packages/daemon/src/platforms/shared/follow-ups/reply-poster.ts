@@ -1,6 +1,6 @@
 import type { MediaItem, PublishContext, PublishOutcome } from '../../adapter';
 
-/** One follow-up part to post: its number in the chain (the post is part 1), text and media. */
+/** One thread part to post: its number in the chain (the post is part 1), text and media. */
 export interface PartToPost {
   part: number;
   caption: string;
@@ -23,7 +23,7 @@ export interface PostedRef {
  * after the post exists and are called once per part / comment (the runner checkpoints
  * around them).
  */
-export interface FollowUpPoster {
+export interface ReplyPoster {
   /** Posts one part as a reply to `parentId` (twitter, threads). */
   reply?(ctx: PublishContext, parentId: string, part: PartToPost): Promise<PostedRef>;
   /**

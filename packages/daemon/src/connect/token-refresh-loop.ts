@@ -1,6 +1,7 @@
 import type { Platform } from '@socialpub/core';
-import type { Refresher } from '../platforms/platform-module';
-import { refreshers } from '../platforms/registry';
+import { tokenRefreshers } from '../platforms/registry';
+import { refreshShared } from '../platforms/shared/ensure-access-token';
+import type { TokenRefresher } from '../platforms/shared/token-env';
 import type { Credentials, TokenUpdate } from '../store/credentials';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';
@@ -15,12 +16,12 @@ export interface RefreshableConnections {
   markExpired(id: string, reason: string): void;
 }
 
-export interface TokenRefresherOptions {
+export interface TokenRefreshLoopOptions {
   connections: RefreshableConnections;
   clock: Clock;
   log?: Logger;
   /** Refreshers to use. Default: every platform's (platforms/registry.ts). */
-  refreshers?: Refresher[];
+  refreshers?: TokenRefresher[];
   /** How often connections are looked at. Default 1 hour. */
   intervalMs?: number;
   /** Refresh once the token expires within this. Default 30 days (Meta long-lived tokens last 60). */
@@ -44,15 +45,15 @@ export interface RefreshReport {
  * and GET /platforms, and its targets fail with auth_expired); a transient error leaves it
  * as it is for the next round.
  */
-export class TokenRefresher {
-  readonly #o: Required<Omit<TokenRefresherOptions, 'refreshers' | 'log'>> & { log: Logger | null };
-  readonly #refreshers: readonly Refresher[];
+export class TokenRefreshLoop {
+  readonly #o: Required<Omit<TokenRefreshLoopOptions, 'refreshers' | 'log'>> & { log: Logger | null };
+  readonly #refreshers: readonly TokenRefresher[];
   #stop: AbortController | null = null;
   #loop: Promise<void> | null = null;
 
-  constructor(options: TokenRefresherOptions) {
+  constructor(options: TokenRefreshLoopOptions) {
     this.#o = { intervalMs: 3_600_000, aheadMs: 30 * DAY, baseUrl: (h) => `https://${h}`, log: null, onRefreshFailed: () => {}, ...options };
-    this.#refreshers = options.refreshers ?? refreshers();
+    this.#refreshers = options.refreshers ?? tokenRefreshers();
   }
 
   async runOnce(signal: AbortSignal = new AbortController().signal): Promise<RefreshReport> {
@@ -69,7 +70,9 @@ export class TokenRefresher {
       const creds = connections.credentialsById(conn.id);
       if (!creds || !refresher.applies(creds)) continue;
       try {
-        const update = await refresher.refresh(creds, { baseUrl: this.#o.baseUrl, signal, clock });
+        const env = { baseUrl: this.#o.baseUrl, signal, clock };
+        // A rotating refresh token is shared with publishing targets refreshing at the same moment.
+        const update = refresher.rotating ? await refreshShared(creds, refresher, env) : await refresher.refresh(creds, env);
         connections.saveTokens(conn.id, update);
         report.refreshed.push(conn.id);
         this.#o.log?.info('token refreshed', { connection: conn.id, platform: conn.platform });

@@ -74,7 +74,7 @@ describe('YouTube thumbnail_url and playlist_id after the upload', () => {
     expect(sim.playlist(PLAYLIST)!.items).toEqual([{ itemId, videoId: out.postId }]);
     expect(sim.log.posts.map((p) => p.kind)).toEqual(['video', 'thumbnail', 'playlist_item']);
     expect(ctx.checkpoint.data.followUps).toEqual({ thumbnail: { status: 'done' }, playlist: { status: 'done', id: itemId } });
-    // The video id is checkpointed before any follow-up.
+    // The video id is checkpointed before any post step.
     const keys = ctx.checkpointHistory.map((p) => Object.keys(p).sort().join(','));
     expect(keys.indexOf('postUrl,sessionUri,videoId')).toBeLessThan(keys.indexOf('followUps'));
   });
@@ -101,7 +101,7 @@ describe('YouTube thumbnail_url and playlist_id after the upload', () => {
     expect(uploads()).toBe(3);
   });
 
-  it('after a crash past the upload, resumes the follow-ups without uploading again or adding the video twice', async () => {
+  it('after a crash past the upload, resumes the post steps without uploading again or adding the video twice', async () => {
     const first = ctxFor({ playlist_id: PLAYLIST });
     const out = await adapter.publish(first);
     expect(sim.playlist(PLAYLIST)!.items).toHaveLength(1);

@@ -1,29 +1,29 @@
 import type { YoutubeOptions } from '@socialpub/core';
-import { FOLLOW_UPS_KEY, type FollowUp, type PublishContext } from '../adapter';
+import { POST_STEPS_KEY, type PostStep, type PublishContext } from '../adapter';
 import type { GoogleClient } from './google-client';
 import type { ThumbnailFetcher } from './fetch-thumbnail';
 
 type Call = <T>(step: string, run: () => Promise<T>) => Promise<T>;
 
-/** The follow-ups as the checkpoint holds them; `requested` marks a playlist insert sent without a known answer. */
-type Steps = Record<string, FollowUp | { status: 'requested' }>;
+/** The post steps as the checkpoint holds them; `requested` marks a playlist insert sent without a known answer. */
+type Steps = Record<string, PostStep | { status: 'requested' }>;
 
 const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err));
 
 /**
  * What comes after the upload of an already published video: the custom thumbnail
  * (thumbnails.set) and the playlist (playlistItems.insert), each tried once and its result
- * checkpointed under `followUps`, where the target shows it. A failure never fails the
+ * checkpointed under POST_STEPS_KEY, where the target shows it as `post_steps`. A failure never fails the
  * target or repeats the upload. A playlist insert is marked `requested` before it is sent,
  * so after a crash the playlist is looked at instead of adding the video twice.
  */
-export async function runFollowUps(ctx: PublishContext, client: GoogleClient, call: Call, videoId: string, fetchThumbnail: ThumbnailFetcher): Promise<void> {
+export async function runPostSteps(ctx: PublishContext, client: GoogleClient, call: Call, videoId: string, fetchThumbnail: ThumbnailFetcher): Promise<void> {
   const options = ctx.target.options as YoutubeOptions;
-  const steps = (): Steps => ({ ...((ctx.checkpoint.data[FOLLOW_UPS_KEY] as Steps | undefined) ?? {}) });
-  const save = (name: string, value: Steps[string]) => ctx.checkpoint.save({ [FOLLOW_UPS_KEY]: { ...steps(), [name]: value } });
+  const steps = (): Steps => ({ ...((ctx.checkpoint.data[POST_STEPS_KEY] as Steps | undefined) ?? {}) });
+  const save = (name: string, value: Steps[string]) => ctx.checkpoint.save({ [POST_STEPS_KEY]: { ...steps(), [name]: value } });
   /** Runs one step; a shutdown (abort) leaves it pending for the next attempt rather than calling it failed. */
-  async function attempt(name: string, run: () => Promise<FollowUp>): Promise<void> {
-    let result: FollowUp;
+  async function attempt(name: string, run: () => Promise<PostStep>): Promise<void> {
+    let result: PostStep;
     try {
       result = await run();
     } catch (err) {

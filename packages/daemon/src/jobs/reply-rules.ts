@@ -2,7 +2,7 @@ import { threadFor, firstCommentFor, type ContentType, type ErrorDetail, type Pl
 import type { PlatformAdapter, ValidationMedia } from '../platforms/adapter';
 import { checkTargetRules } from './platform-rules';
 
-export interface FollowUpRulesDeps {
+export interface ReplyRulesDeps {
   adapters: Map<Platform, PlatformAdapter>;
   publicBaseUrl: string | null;
   /** Describes media URLs as the post's are described (sniffed kinds of prepared files). */
@@ -20,7 +20,7 @@ const COMMENT_IS_POST: readonly Platform[] = ['twitter', 'threads', 'bluesky', '
  * `thread.2.caption` (zero-based, as media_urls.0), or `thread.twitter.2.caption` when
  * the thread is given per platform.
  */
-export function checkFollowUpRules(deps: FollowUpRulesDeps, request: Pick<PublishRequest, 'thread' | 'first_comment' | 'caption' | 'platform_captions'>, targets: readonly { platform: Platform; type: ContentType }[]): ErrorDetail[] {
+export function checkReplyRules(deps: ReplyRulesDeps, request: Pick<PublishRequest, 'thread' | 'first_comment' | 'caption' | 'platform_captions'>, targets: readonly { platform: Platform; type: ContentType }[]): ErrorDetail[] {
   const issues: ErrorDetail[] = [];
   const seen = new Set<string>();
   for (const t of targets) {

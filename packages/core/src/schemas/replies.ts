@@ -13,7 +13,7 @@ export type CommentPlatform = (typeof COMMENT_PLATFORMS)[number];
 /** The content types that carry a first comment: stories take none through any API. */
 export const COMMENT_TYPES: readonly ContentType[] = ['feed', 'reels', 'tweet', 'post', 'video', 'shorts', 'document'];
 
-/** Follow-up parts after the post itself (the post is part 1 of the chain). */
+/** Thread parts after the post itself (the post is part 1 of the chain). */
 export const MAX_THREAD_PARTS = 24;
 
 /** Longest first comment accepted before the platform's own rule (YouTube's ~10,000; the shorter platforms check theirs). */
@@ -34,15 +34,15 @@ export type ThreadPart = z.infer<typeof ThreadPartSchema>;
 
 const ThreadParts = z
   .array(ThreadPartSchema)
-  .min(1, { error: 'a thread lists at least one follow-up part' })
-  .max(MAX_THREAD_PARTS, { error: `a thread takes at most ${MAX_THREAD_PARTS} follow-up parts` });
+  .min(1, { error: 'a thread lists at least one thread part' })
+  .max(MAX_THREAD_PARTS, { error: `a thread takes at most ${MAX_THREAD_PARTS} thread parts` });
 
 export const ThreadSchema = z
   .union([ThreadParts, z.strictObject({ twitter: ThreadParts.optional(), threads: ThreadParts.optional(), bluesky: ThreadParts.optional(), mastodon: ThreadParts.optional() })])
   .meta({
     id: 'Thread',
     description:
-      'Follow-up parts published as a reply chain after the post, in order (twitter, threads, bluesky and mastodon). A list applies to every listed platform that has reply chains; an object gives each its own. Other platforms publish the post alone.',
+      'Thread parts published as a reply chain after the post, in order (twitter, threads, bluesky and mastodon). A list applies to every listed platform that has reply chains; an object gives each its own. Other platforms publish the post alone.',
   });
 export type Thread = z.infer<typeof ThreadSchema>;
 
@@ -72,7 +72,7 @@ export const FirstCommentSchema = z
   });
 export type FirstComment = z.infer<typeof FirstCommentSchema>;
 
-interface FollowUpFields {
+interface ReplyFields {
   platforms: readonly Platform[];
   thread?: Thread | null;
   first_comment?: FirstComment | null;
@@ -80,14 +80,14 @@ interface FollowUpFields {
 
 const includes = <T extends string>(list: readonly T[], p: string): p is T => (list as readonly string[]).includes(p);
 
-/** The follow-up parts a platform publishes for this request ([] when none). */
-export function threadFor(req: Pick<FollowUpFields, 'thread'>, platform: Platform): ThreadPart[] {
+/** The thread parts a platform publishes for this request ([] when none). */
+export function threadFor(req: Pick<ReplyFields, 'thread'>, platform: Platform): ThreadPart[] {
   if (!req.thread || !includes(THREAD_PLATFORMS, platform)) return [];
   return Array.isArray(req.thread) ? req.thread : (req.thread[platform] ?? []);
 }
 
 /** The first comment a target of this platform and type posts, or null. */
-export function firstCommentFor(req: Pick<FollowUpFields, 'first_comment'>, platform: Platform, type?: ContentType): string | null {
+export function firstCommentFor(req: Pick<ReplyFields, 'first_comment'>, platform: Platform, type?: ContentType): string | null {
   const fc = req.first_comment;
   if (fc == null || !includes(COMMENT_PLATFORMS, platform)) return null;
   if (type !== undefined && !COMMENT_TYPES.includes(type)) return null;
@@ -95,7 +95,7 @@ export function firstCommentFor(req: Pick<FollowUpFields, 'first_comment'>, plat
 }
 
 /** Cross-field rules of thread and first_comment: per-platform keys must be listed platforms; a shared value must reach one. */
-export function checkFollowUps(req: FollowUpFields, ctx: z.RefinementCtx): void {
+export function checkReplies(req: ReplyFields, ctx: z.RefinementCtx): void {
   const listed = new Set<string>(req.platforms);
   const check = (field: 'thread' | 'first_comment', value: unknown, shared: boolean, able: readonly string[], what: string) => {
     if (value == null) return;
@@ -113,7 +113,7 @@ export function checkFollowUps(req: FollowUpFields, ctx: z.RefinementCtx): void 
   check('first_comment', req.first_comment, typeof req.first_comment === 'string', COMMENT_PLATFORMS, 'takes a first comment');
 }
 
-/** A follow-up part that is out: part 2 is the first reply under the post (part 1). */
+/** A thread part that is out: part 2 is the first reply under the post (part 1). */
 export const ThreadPostSchema = z
   .object({ part: z.number().int(), post_id: z.string(), post_url: z.string().nullable() })
   .meta({ id: 'ThreadPost' });
@@ -124,14 +124,14 @@ export const CommentResultSchema = z
   .meta({ id: 'CommentResult', description: 'The first comment: its id and URL once posted, or why it could not be posted.' });
 export type CommentResult = z.infer<typeof CommentResultSchema>;
 
-/** What became of a target's follow-ups, as stored on the target and shown in its view. */
-export interface TargetFollowUps {
+/** What became of a target's replies (thread parts, first comment), as stored on the target and shown in its view. */
+export interface TargetReplies {
   thread?: ThreadPost[];
   comment?: CommentResult;
 }
 
-/** What a job asked for beyond the post, as stored with the job. */
-export interface JobFollowUps {
+/** The replies a post asks for (thread, first comment), as stored with the post. */
+export interface PostReplies {
   thread?: Thread;
   first_comment?: FirstComment;
 }

@@ -2,7 +2,7 @@ import type { PlatformAdapter, ReconcileResult } from '../../adapter';
 import { chainState, runChain } from './chain-runner';
 import { COMMENT_INTERRUPTED, COMMENT_REQUEST } from './first-comment';
 import { runFirstComment } from './first-comment';
-import type { FollowUpPoster } from './follow-up-poster';
+import type { ReplyPoster } from './reply-poster';
 
 /**
  * An adapter that, after its post, publishes the target's thread (a reply chain) and then
@@ -15,7 +15,7 @@ import type { FollowUpPoster } from './follow-up-poster';
  * with the next part), a part sent but unanswered is `unknown` (needs review), and a
  * comment never started makes the attempt resume for it.
  */
-export function withFollowUps(base: PlatformAdapter, poster: FollowUpPoster): PlatformAdapter {
+export function withReplies(base: PlatformAdapter, poster: ReplyPoster): PlatformAdapter {
   return {
     platform: base.platform,
     validate: (input) => base.validate(input),
@@ -24,7 +24,7 @@ export function withFollowUps(base: PlatformAdapter, poster: FollowUpPoster): Pl
 
     async publish(ctx) {
       const outcome = await base.publish(ctx);
-      const fu = ctx.followUps;
+      const fu = ctx.replies;
       if (!fu) return outcome;
       await runChain(ctx, fu, outcome, poster);
       await runFirstComment(ctx, fu, outcome, poster);
@@ -33,7 +33,7 @@ export function withFollowUps(base: PlatformAdapter, poster: FollowUpPoster): Pl
 
     async reconcile(ctx): Promise<ReconcileResult> {
       const result = await base.reconcile(ctx);
-      const fu = ctx.followUps;
+      const fu = ctx.replies;
       if (result.state !== 'published' || !fu) return result;
       const chain = chainState(ctx, fu, poster);
       if (chain.state === 'unknown') return { state: 'unknown', reason: chain.reason };

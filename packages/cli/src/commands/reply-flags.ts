@@ -2,8 +2,8 @@ import { COMMENT_PLATFORMS, type Platform, type PublishRequestInput } from '@soc
 import { UsageError } from '../errors';
 import { parsePlatform } from '../platform-name';
 
-export interface FollowUpFlags {
-  /** `--thread "<text>"`, repeatable: the follow-up parts in order. */
+export interface ReplyFlags {
+  /** `--thread "<text>"`, repeatable: the thread parts in order. */
   thread: string[];
   /** `--thread-media <files>`, repeatable: the k-th belongs to the k-th --thread; `-` for none; comma-separated for several. */
   threadMedia: string[];
@@ -18,8 +18,8 @@ export interface FollowUpFlags {
  * position with the --thread of the same rank; its files and URLs go through `resolveMedia`
  * (local files are uploaded) like --media.
  */
-export async function followUpFields(
-  o: FollowUpFlags,
+export async function replyFields(
+  o: ReplyFlags,
   platforms: readonly Platform[],
   resolveMedia: (items: string[], flag: string) => Promise<string[]>,
 ): Promise<Pick<PublishRequestInput, 'thread' | 'first_comment'>> {
