@@ -33,6 +33,10 @@ export interface PlatformModule {
   apiVersion?(config: PlatformsConfig, now: number): ApiVersion;
   /** What a sandbox connection keeps in its meta besides `sandbox: true` (Mastodon: the simulated server and its limits). */
   readonly sandboxMeta?: Record<string, unknown>;
+  /** A sandbox connection's page and meta of its own (Facebook: a sandbox page; Pinterest: the simulated account's boards, the first chosen). */
+  sandboxAccount?(suffix: string): { pageId: string; pageName: string; meta?: Record<string, unknown> };
+  /** What GET /platforms shows of a connection beyond the common fields, from its meta (Pinterest: its boards). */
+  connectionFields?(meta: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** Whether a platform's API deletes published posts (docs/reference/platforms.md §12). */

@@ -15,4 +15,5 @@ export const facebook: PlatformModule = {
   // Page tokens from a long-lived user token do not expire.
   refresher: null,
   deletion: { supported: true, createRemover: (config) => createFacebookRemover({ graphVersion: config.graphVersion }) },
+  sandboxAccount: (suffix) => ({ pageId: `sandbox_page_${suffix}`, pageName: 'Sandbox page' }),
 };
