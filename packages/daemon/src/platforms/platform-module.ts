@@ -35,6 +35,8 @@ export interface PlatformModule {
   readonly sandboxMeta?: Record<string, unknown>;
   /** A sandbox connection's page and meta of its own (Facebook: a sandbox page; Pinterest: the simulated account's boards, the first chosen). */
   sandboxAccount?(suffix: string): { pageId: string; pageName: string; meta?: Record<string, unknown> };
+  /** The platform's settings from the environment (its settings.ts); throws, naming the setting, on a value it cannot use. */
+  settings?(read: SettingReader): Partial<PlatformsConfig>;
   /** What GET /platforms shows of a connection beyond the common fields, from its meta (Pinterest: its boards). */
   connectionFields?(meta: Record<string, unknown>): Record<string, unknown>;
 }
@@ -42,21 +44,16 @@ export interface PlatformModule {
 /** Whether a platform's API deletes published posts (docs/reference/platforms.md §12). */
 export type Deletion = { supported: true; createRemover(config: PlatformsConfig): PostRemover } | { supported: false; reason: string };
 
-/** Platform settings from the daemon's configuration (`DaemonConfig.platforms`). */
-export interface PlatformsConfig {
-  /** Graph API version for the Meta platforms (default v25.0). */
-  graphVersion?: string;
-  /** Instagram hashtags per caption (default 5). */
-  instagramMaxHashtags?: number;
-  /** TikTok privacy level for connections whose meta sets none. */
-  tiktokPrivacyLevel?: string;
-  /** Whether the TikTok app passed TikTok's audit (unaudited apps may only post SELF_ONLY). */
-  tiktokAudited?: boolean;
-  /** YouTube privacy status for connections whose meta sets none (default public). */
-  youtubePrivacyStatus?: string;
-  /** Pins LinkedIn's API version (`YYYYMM`, SOCIALPUB_LINKEDIN_VERSION); default: worked out from the date, stepping forward when LinkedIn retires it. */
-  linkedinVersion?: string;
-}
+/**
+ * Platform settings from the daemon's configuration (`DaemonConfig.platforms`). Each platform
+ * adds its own keys in its folder's settings.ts (declaration merging) and reads them from the
+ * environment through its module's `settings`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the platforms' settings.ts
+export interface PlatformsConfig {}
+
+/** Reads one environment setting (trimmed; undefined when unset or empty). */
+export type SettingReader = (name: string) => string | undefined;
 
 /** What every simulator factory receives. */
 export interface SandboxDeps {

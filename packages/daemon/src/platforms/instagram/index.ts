@@ -4,6 +4,7 @@ import { refreshInstagramToken } from '../meta/token-endpoints';
 import { metaRefresher } from '../meta/refresher';
 import { metaSandbox } from '../meta/sim/sandbox';
 import type { PlatformModule } from '../platform-module';
+import { instagramSettings } from './settings';
 import { createInstagramAdapter } from './adapter';
 import { createInstagramRemover } from './remove';
 
@@ -16,5 +17,6 @@ export const instagram: PlatformModule = {
   connect: (options, io, deps) => connectMeta('instagram', options, io, deps),
   // Instagram Login tokens refresh; a token from Facebook Login lives with its page.
   refresher: metaRefresher('instagram', 'graph.instagram.com', refreshInstagramToken, (c) => c.meta.login !== 'facebook'),
+  settings: instagramSettings,
   deletion: { supported: true, createRemover: (config) => createInstagramRemover({ graphVersion: config.graphVersion }) },
 };

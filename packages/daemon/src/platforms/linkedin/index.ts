@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { linkedinSettings } from './settings';
 import { backgroundRefresher } from '../shared/background-refresher';
 import { createLinkedinAdapter } from './adapter';
 import { LINKEDIN_VERSION_SETTING, LinkedinVersions, linkedinVersions } from './api-version';
@@ -28,6 +29,7 @@ export const linkedin: PlatformModule = {
     ),
   // Only where LinkedIn granted a refresh token (approved apps); the others expire after 60 days and ask to reconnect.
   refresher: backgroundRefresher('linkedin', refreshLinkedinToken, 7 * 24 * 3_600_000),
+  settings: linkedinSettings,
   deletion: { supported: true, createRemover: (config) => createLinkedinRemover({ versions: linkedinVersions(config) }) },
   apiVersion: (config, now) => linkedinVersions(config).info(now),
 };
