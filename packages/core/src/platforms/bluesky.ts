@@ -1,5 +1,11 @@
 import { definePlatform, IMAGE_OR_VIDEO, mediaRule } from './description';
 
+/**
+ * The self-labels a Bluesky post may carry as its content warning (com.atproto.label.defs#selfLabels;
+ * the values Bluesky's moderation service defines for adult and graphic content).
+ */
+export const BLUESKY_SELF_LABELS = ['sexual', 'nudity', 'porn', 'graphic-media'] as const;
+
 export const bluesky = definePlatform({
   id: 'bluesky',
   name: 'Bluesky',
@@ -21,7 +27,13 @@ export const bluesky = definePlatform({
     questions: { 'Bluesky handle': '--handle (the Bluesky handle, e.g. alice.bsky.social)', 'App password': '--app-password (a Bluesky app password)' },
     examples: ['socialpub connect bluesky --handle alice.bsky.social --app-password xxxx-xxxx-xxxx-xxxx'],
   },
-  cli: { optionExamples: [] },
+  cli: {
+    optionExamples: [],
+    questions: [
+      { option: 'langs', ask: 'Bluesky languages (e.g. en,fr; empty: none):', kind: 'list' },
+      { option: 'labels', ask: 'Bluesky content warning?', kind: 'choice', asList: true, choices: [{ value: '', name: 'none' }, ...BLUESKY_SELF_LABELS.map((l) => ({ value: l, name: l }))] },
+    ],
+  },
   mcp: {},
   docs: { page: 'docs/platforms/bluesky.md', summary: "Posts with facets, link cards, images or a video and reply chains, written to the account's PDS over the AT Protocol with an app password." },
 });

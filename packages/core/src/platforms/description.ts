@@ -82,6 +82,42 @@ export interface ConnectDescription {
   examples: readonly string[];
 }
 
+/**
+ * A question `socialpub publish` asks in a terminal about one of the platform's options when
+ * no --option gave it (docs/cli.md "In a terminal"). Answers are checked with the option's
+ * own schema.
+ */
+export interface PublishQuestion {
+  /** The platform_options field the answer fills. */
+  option: string;
+  /** The prompt. */
+  ask: string;
+  /**
+   * text: one line; list: comma-separated values (empty: none); choice: one of `choices`;
+   * seconds-or-url: a whole number of seconds fills `option`, an http(s) URL `urlOption`.
+   */
+  kind: 'text' | 'list' | 'choice' | 'seconds-or-url';
+  /** Asked only when one of these of the platform's types is chosen (a LinkedIn document's title). */
+  types?: readonly ContentType[];
+  /** text: the caption's first line is offered, cut to `max` characters, `strip`'s characters removed. */
+  captionDefault?: { max: number; strip?: string };
+  /** text: an empty answer is refused with this message. */
+  required?: string;
+  /** seconds-or-url: the answer offered; the option a URL answer fills; the message for anything else. */
+  default?: string;
+  urlOption?: string;
+  invalid?: string;
+  /** choice: the choices; the one with `value: ''` leaves the option unset. */
+  choices?: readonly { value: string; name: string }[];
+  /** choice: the answer is given as a one-item list (Bluesky's labels). */
+  asList?: boolean;
+  /**
+   * choice: only the choices the account allows, read from the list at `field` of what the
+   * SDK's `client.platforms[method]()` answers; unreadable: not asked, with a warning naming `what`.
+   */
+  choicesFromAccount?: { method: string; field: string; what: string };
+}
+
 export interface PlatformDescription<Id extends string = string> {
   /** The identifier in the API (`platforms: ["bluesky"]`). */
   readonly id: Id;
@@ -96,6 +132,8 @@ export interface PlatformDescription<Id extends string = string> {
   readonly cli: {
     /** `--option` examples for `publish --help`: `bluesky.langs=en,fr`. */
     optionExamples: readonly string[];
+    /** The publish wizard's questions about the platform's options, in order. */
+    questions?: readonly PublishQuestion[];
   };
   readonly mcp: {
     /** A rule agents need beyond the table (a line of publish_post's description). */

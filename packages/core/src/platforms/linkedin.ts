@@ -25,7 +25,12 @@ export const linkedin = definePlatform({
     pageWord: 'organization',
     examples: ['socialpub connect linkedin --client-id 86abc --client-secret s3cr3t --organization 2414183'],
   },
-  cli: { optionExamples: ['linkedin.visibility=LOGGED_IN', 'linkedin.organization=2414183', 'linkedin.document_title="Q3 deck"'] },
+  cli: {
+    optionExamples: ['linkedin.visibility=LOGGED_IN', 'linkedin.organization=2414183', 'linkedin.document_title="Q3 deck"'],
+    questions: [
+      { option: 'document_title', ask: 'LinkedIn document title:', kind: 'text', types: ['document'], captionDefault: { max: 400 }, required: 'a document post needs a title' },
+    ],
+  },
   mcp: {},
   docs: { page: 'docs/platforms/linkedin.md', summary: "Posts and PDF documents as a member or an organization, through LinkedIn's versioned REST API." },
 });

@@ -19,7 +19,23 @@ export const mastodon = definePlatform({
     questions: { 'Mastodon server (e.g. https://mastodon.social)': '--server (the Mastodon server, e.g. https://mastodon.social)' },
     examples: ['socialpub connect mastodon --server https://mastodon.social'],
   },
-  cli: { optionExamples: ['mastodon.visibility=unlisted', 'mastodon.spoiler_text="…"'] },
+  cli: {
+    optionExamples: ['mastodon.visibility=unlisted', 'mastodon.spoiler_text="…"'],
+    questions: [
+      {
+        option: 'visibility',
+        ask: 'Who sees the Mastodon status?',
+        kind: 'choice',
+        choices: [
+          { value: '', name: "the account's default visibility" },
+          { value: 'public', name: 'public' },
+          { value: 'unlisted', name: 'unlisted (public, kept out of public timelines)' },
+          { value: 'private', name: 'private (followers only)' },
+          { value: 'direct', name: 'direct (only the accounts mentioned)' },
+        ],
+      },
+    ],
+  },
   mcp: { connection: 'its server, whose own limits the caption and media rules are' },
   docs: { page: 'docs/platforms/mastodon.md', summary: "Statuses on any Mastodon server, checked against that server's own limits, with an Idempotency-Key on every status." },
 });

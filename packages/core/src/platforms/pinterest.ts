@@ -19,7 +19,20 @@ export const pinterest = definePlatform({
     pageWord: 'board',
     examples: ['socialpub connect pinterest --client-id 1484362 --client-secret s3cr3t --board 549755885175'],
   },
-  cli: { optionExamples: ['pinterest.board_id=549755885175', 'pinterest.title="…"', 'pinterest.link=https://…', 'pinterest.cover_key_frame_sec=3'] },
+  cli: {
+    optionExamples: ['pinterest.board_id=549755885175', 'pinterest.title="…"', 'pinterest.link=https://…', 'pinterest.cover_key_frame_sec=3'],
+    questions: [
+      {
+        option: 'cover_key_frame_sec',
+        urlOption: 'cover_image_url',
+        ask: 'Pinterest video pin cover (an image URL, or the second of the video to use, e.g. 3):',
+        kind: 'seconds-or-url',
+        types: ['video_pin'],
+        default: '0',
+        invalid: 'an http(s) image URL, or a whole number of seconds',
+      },
+    ],
+  },
   mcp: {
     publishRule:
       "the caption is the pin's description; platform_options.pinterest.board_id picks one of the account's boards (list_platforms shows them), title/link/alt_text are optional, and a video_pin needs cover_image_url or cover_key_frame_sec.",

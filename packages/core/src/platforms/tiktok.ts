@@ -18,7 +18,24 @@ export const tiktok = definePlatform({
     questions: { 'TikTok client key': '--client-id (the TikTok client key)', 'TikTok client secret': '--client-secret (the TikTok client secret)' },
     examples: [],
   },
-  cli: { optionExamples: ['tiktok.privacy_level=SELF_ONLY', 'tiktok.disable_duet=true'] },
+  cli: {
+    optionExamples: ['tiktok.privacy_level=SELF_ONLY', 'tiktok.disable_duet=true'],
+    questions: [
+      {
+        option: 'privacy_level',
+        ask: 'Who can see the TikTok video?',
+        kind: 'choice',
+        choices: [
+          { value: 'PUBLIC_TO_EVERYONE', name: 'everyone (PUBLIC_TO_EVERYONE)' },
+          { value: 'MUTUAL_FOLLOW_FRIENDS', name: 'friends (MUTUAL_FOLLOW_FRIENDS)' },
+          { value: 'FOLLOWER_OF_CREATOR', name: 'followers (FOLLOWER_OF_CREATOR)' },
+          { value: 'SELF_ONLY', name: 'only me (SELF_ONLY)' },
+        ],
+        // The creator's current options (GET /platforms/tiktok/creator-info); not connected or not answering: the connection's setting applies.
+        choicesFromAccount: { method: 'tiktokCreatorInfo', field: 'creator_info.privacy_level_options', what: "TikTok's creator info" },
+      },
+    ],
+  },
   mcp: {},
   docs: { page: 'docs/platforms/tiktok.md', summary: "Videos (uploaded in chunks) and photo posts through TikTok's Content Posting API, with the creator's privacy choices." },
 });
