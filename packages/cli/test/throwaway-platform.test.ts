@@ -154,9 +154,9 @@ describe('a platform registered from a test', () => {
     expect(live.code, live.stderr).toBe(0);
     expect(live.json()).toMatchObject({ platform: 'throwaway', mode: 'live', account_name: 'Throwaway tk_live', email: 'live@example.com' });
 
-    const sandbox = await t.run(['connect', 'throwaway', '--sandbox', '--user', t.key.email, '--json']);
+    const sandbox = await t.run(['connect', 'throwaway', '--sandbox', '--user', 'sandbox@example.com', '--json']);
     expect(sandbox.code, sandbox.stderr).toBe(0);
-    expect(sandbox.json()).toMatchObject({ platform: 'throwaway', mode: 'sandbox', email: t.key.email });
+    expect(sandbox.json()).toMatchObject({ platform: 'throwaway', mode: 'sandbox', email: 'sandbox@example.com' });
   });
 
   it("publish --help lists it and its option example", async () => {
@@ -168,6 +168,7 @@ describe('a platform registered from a test', () => {
   });
 
   it('publishes through its adapter to the fake, with its option, and its own rule refuses a caption', async () => {
+    t.connect('throwaway');
     const refused = await api('/content/publish', { method: 'POST', body: JSON.stringify({ caption: 'a forbidden word', platforms: ['throwaway'], publish_now: true }) });
     expect(refused.status).toBe(400);
     expect(JSON.stringify(await refused.json())).toContain('throwaway refuses the word');
