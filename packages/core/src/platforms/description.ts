@@ -123,6 +123,8 @@ export interface PlatformDescription<Id extends string = string> {
   readonly id: Id;
   /** The name people know it by. */
   readonly name: string;
+  /** Other names people type for it, which the CLI accepts (`x` for twitter). */
+  readonly aliases?: readonly string[];
   /** Content types, caption and media limits (docs/reference/platforms.md §7). */
   readonly info: PlatformInfo;
   readonly followUps: FollowUpRules;

@@ -3,6 +3,8 @@ import { definePlatform, IMAGE_OR_VIDEO, mediaRule } from './description';
 export const twitter = definePlatform({
   id: 'twitter',
   name: 'X',
+  // X is Twitter's name since 2023.
+  aliases: ['x'],
   info: {
     types: ['tweet'],
     defaultType: 'tweet',
