@@ -8,7 +8,6 @@ import type { Credentials, TokenUpdate } from '../store/credentials';
 import type { Clock } from '../util/clock';
 import type { PlatformAdapter } from './adapter';
 import type { PostRemover } from './remove-post';
-import type { MetaConnectOptions } from './meta/connect';
 import type { OAuthApp } from '../store/oauth-apps';
 
 /**
@@ -77,8 +76,25 @@ export interface Simulator {
 
 export type SimulatorFactory = (deps: SandboxDeps) => Simulator;
 
-/** Options any live connect takes; each platform reads the ones it knows. */
-export type ConnectOptions = MetaConnectOptions & Record<string, unknown>;
+/**
+ * Options any live connect takes: the shared ones typed, and the platforms' own (their
+ * descriptions' connect flags' `option`s: pageId, boardId, handle...) by name; each platform
+ * reads the ones it knows.
+ */
+export interface ConnectOptions {
+  /** The socialpub user the connection belongs to. */
+  userId: string;
+  /** The user's own app (--client-id / --client-secret), under both names platforms use. */
+  appId?: string;
+  appSecret?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** The redirect URI registered in the app (--redirect-uri). */
+  redirectUri?: string;
+  /** A page-like choice made in advance (--page): the Facebook page, or another platform's equivalent. */
+  pageId?: string;
+  [option: string]: unknown;
+}
 
 /** What a connect flow needs from the daemon. */
 export interface ConnectDeps {
