@@ -4,6 +4,7 @@ import { parsePublishConcurrency, publishConcurrencyPairs, type PublishConcurren
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { PlatformsConfig } from './platforms/platform-module';
+import { PLATFORMS as PLATFORM_MODULES } from './platforms/registry';
 import type { SqliteSync } from './store/commits';
 import type { LogLevel } from './util/logger';
 
@@ -97,7 +98,7 @@ export interface DaemonConfig {
    * Absent: none.
    */
   sandboxFaults?: SandboxFaults;
-  /** Platform settings (SOCIALPUB_GRAPH_VERSION, SOCIALPUB_INSTAGRAM_MAX_HASHTAGS, SOCIALPUB_TIKTOK_*, SOCIALPUB_YOUTUBE_PRIVACY_STATUS, SOCIALPUB_LINKEDIN_VERSION). */
+  /** Platform settings, each platform's own (platforms/<platform>/settings.ts: SOCIALPUB_GRAPH_VERSION, SOCIALPUB_INSTAGRAM_MAX_HASHTAGS, SOCIALPUB_TIKTOK_*, SOCIALPUB_YOUTUBE_PRIVACY_STATUS, SOCIALPUB_LINKEDIN_VERSION). */
   platforms: PlatformsConfig;
 }
 
@@ -397,23 +398,16 @@ export function sandboxFaultsFrom(file: ConfigFile, env: NodeJS.ProcessEnv): San
   return checked.data;
 }
 
-/** The platform settings the environment gives; unset ones keep each platform's default. */
+/** The platform settings the environment gives, as each platform's module reads them (its settings.ts); unset ones keep each platform's default. */
 export function platformsFromEnv(env: NodeJS.ProcessEnv): PlatformsConfig {
-  const text = (name: string) => env[name]?.trim() || undefined;
-  const hashtags = Number(text('SOCIALPUB_INSTAGRAM_MAX_HASHTAGS'));
-  return {
-    graphVersion: text('SOCIALPUB_GRAPH_VERSION'),
-    instagramMaxHashtags: Number.isFinite(hashtags) && hashtags > 0 ? hashtags : undefined,
-    tiktokPrivacyLevel: text('SOCIALPUB_TIKTOK_PRIVACY_LEVEL'),
-    tiktokAudited: text('SOCIALPUB_TIKTOK_AUDITED') === '1',
-    youtubePrivacyStatus: text('SOCIALPUB_YOUTUBE_PRIVACY_STATUS'),
-    linkedinVersion: linkedinVersionFrom(text('SOCIALPUB_LINKEDIN_VERSION')),
-  };
-}
-
-/** SOCIALPUB_LINKEDIN_VERSION: `YYYYMM` (or LinkedIn's `YYYYMM.RR`); anything else is refused at start, naming the setting. */
-function linkedinVersionFrom(value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  if (!/^20[0-9]{2}(0[1-9]|1[0-2])(\.[0-9]{2})?$/.test(value)) throw new ConfigError(`SOCIALPUB_LINKEDIN_VERSION must be a LinkedIn API version such as 202609 (YYYYMM), not "${value}"`);
-  return value;
+  const read = (name: string) => env[name]?.trim() || undefined;
+  const out: PlatformsConfig = {};
+  for (const module of PLATFORM_MODULES) {
+    try {
+      Object.assign(out, module.settings?.(read));
+    } catch (err) {
+      throw new ConfigError((err as Error).message);
+    }
+  }
+  return out;
 }

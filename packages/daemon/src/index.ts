@@ -29,3 +29,7 @@ export { sandboxCertFile } from './platforms/sandbox-tls';
 export { serveSandbox, type ServedSandbox, type ServeSandboxOptions } from './platforms/sandbox/serve-sandbox';
 export { SANDBOX_CHILD_ENV, SANDBOX_FAULTS_ENV, type SelfCommand } from './platforms/sandbox/sandbox-process';
 export { connectLive, type ConnectIO, type ConnectOptions } from './connect/index';
+// A platform registered from outside (core's registerPlatform, then its module here): docs/platforms/adding-a-platform.md.
+export { registerPlatformModule } from './platforms/registry';
+export type { PlatformModule, SimulatorFactory, Simulator, SandboxDeps, Connector } from './platforms/platform-module';
+export type { PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult, ValidationInput } from './platforms/adapter';

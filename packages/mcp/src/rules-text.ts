@@ -1,4 +1,4 @@
-import { PLATFORMS, PLATFORM_INFO, type ContentType, type MediaRule } from '@socialpub/core';
+import { PLATFORMS, PLATFORM_INFO, platformDescriptions, platformsWithInWords, type ContentType, type MediaRule } from '@socialpub/core';
 
 function mediaText(rule: MediaRule | undefined): string {
   if (!rule) return 'no media';
@@ -19,6 +19,13 @@ export function platformRulesText(): string {
   }).join('\n');
 }
 
+/** The rules of each platform's description that agents need (mcp.publishRule), one line each. */
+function platformNotes(): string {
+  return platformDescriptions()
+    .flatMap((d) => (d.mcp.publishRule ? [`- ${d.id}: ${d.mcp.publishRule}\n`] : []))
+    .join('');
+}
+
 /** The rules agents most often get wrong, shared by the publish and validate descriptions. */
 export const PUBLISH_RULES = `Rules:
 - Exactly one of publish_now: true or scheduled_for.
@@ -26,8 +33,7 @@ export const PUBLISH_RULES = `Rules:
 - platform_types maps a platform to its content types; a platform left out gets its default type.
 - type_schedule (needs scheduled_for) maps a content type ("story"), a platform ("twitter") or both ("instagram.story") to an offset from scheduled_for (+1h, +30m, +1h30m; "+0h" is the base time) or an absolute ISO 8601 time; the most specific key wins.
 - media_urls are public http(s) URLs of prepared files (prepare_media or upload_file return them), at most 10.
-- thread: thread parts [{caption, media_urls}] published as a reply chain after the post on twitter, threads, bluesky and mastodon (other platforms post alone); each part follows the platform's caption and media rules.
-- first_comment: a string (or {platform: text}) posted under the post on instagram, facebook, youtube, linkedin, threads, twitter, bluesky and mastodon; its failure leaves the post published (get_post shows comment.error).
-- pinterest: the caption is the pin's description; platform_options.pinterest.board_id picks one of the account's boards (list_platforms shows them), title/link/alt_text are optional, and a video_pin needs cover_image_url or cover_key_frame_sec.
-Content types per platform (media each needs; caption limit):
+- thread: thread parts [{caption, media_urls}] published as a reply chain after the post on ${platformsWithInWords('thread')} (other platforms post alone); each part follows the platform's caption and media rules.
+- first_comment: a string (or {platform: text}) posted under the post on ${platformsWithInWords('firstComment')}; its failure leaves the post published (get_post shows comment.error).
+${platformNotes()}Content types per platform (media each needs; caption limit):
 ${platformRulesText()}`;

@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { VERSION } from '@socialpub/core';
+import { VERSION, platformsInWords } from '@socialpub/core';
 import type { LocalFiles, SocialPubBackend } from './backend';
 import { fileRoots } from './file-roots';
 import { guardToolCalls } from './tool-call-guard';
@@ -28,7 +28,7 @@ export interface SocialPubMcpOptions {
   changesFromEvents?: boolean | undefined;
 }
 
-export const INSTRUCTIONS = `socialpub publishes posts to instagram, facebook, twitter, threads, tiktok, youtube, bluesky, mastodon, linkedin and pinterest through the user's own daemon.
+export const INSTRUCTIONS = `socialpub publishes posts to ${platformsInWords()} through the user's own daemon.
 Start with list_platforms (content types, limits, your connections). Check a post with validate_post, then publish_post.
 Media: prepare_media (URLs) or upload_file (a local file, stdio only) give prepared URLs for media_urls.
 Posts made here may wait for a person's approval (agent-approval): publish_post's result says so; get_post shows progress.

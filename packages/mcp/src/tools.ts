@@ -21,6 +21,10 @@ import {
   UnpublishResponseSchema,
   UpdateResponseSchema,
   ValidateResultSchema,
+  PLATFORMS,
+  noTakedownsInWords,
+  platformDescriptions,
+  takedownsInWords,
 } from '@socialpub/core';
 import { z } from 'zod';
 import type { LocalFiles, SocialPubBackend } from './backend';
@@ -29,6 +33,12 @@ import type { ResourceNotifier } from './resources';
 import { PUBLISH_RULES } from './rules-text';
 import { toolError, toolResult } from './tool-result';
 import { waitForMedia, type MediaWaitOptions, type ToolExtra } from './wait-for-media';
+
+/** What list_platforms shows of a connection beyond the common fields, from each description (`; for mastodon its server`). */
+const connectionNotes = (): string =>
+  platformDescriptions()
+    .flatMap((d) => (d.mcp.connection ? [`; for ${d.id} ${d.mcp.connection}`] : []))
+    .join('');
 
 /**
  * core's schemas carry an OpenAPI id; converted at the root that becomes a bare `$ref`,
@@ -88,7 +98,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'Platforms and my connections',
       description:
-        'For each platform (instagram, facebook, twitter, threads, tiktok, youtube, bluesky, mastodon, linkedin, pinterest): its content types and default, caption limit and how it is counted, media rules per type, and your connection (live, sandbox, or null when not connected; for mastodon its server, whose own limits the caption and media rules are; for pinterest its boards). Call it before publishing to a platform you have not used.',
+        `For each platform (${PLATFORMS.join(', ')}): its content types and default, caption limit and how it is counted, media rules per type, and your connection (live, sandbox, or null when not connected${connectionNotes()}). Call it before publishing to a platform you have not used.`,
       outputSchema: plain(PlatformsResponseSchema),
       annotations: READ,
     },
@@ -239,7 +249,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'Take a published post down',
       description:
-        'Deletes the published posts of a job on every platform that allows it (twitter, facebook, threads, youtube, bluesky, mastodon, linkedin, pinterest; instagram when connected through Facebook Login); those targets become removed. TikTok and the rest answer per target why they stay published. This cannot be undone: do it only when the user asked for it. Calling again changes nothing more (changed: false); a deletion whose answer was lost (unknown) is looked up before any second attempt. Nothing published: conflict.',
+        `Deletes the published posts of a job on every platform that allows it (${takedownsInWords()}); those targets become removed. ${noTakedownsInWords()} and the rest answer per target why they stay published. This cannot be undone: do it only when the user asked for it. Calling again changes nothing more (changed: false); a deletion whose answer was lost (unknown) is looked up before any second attempt. Nothing published: conflict.`,
       inputSchema: JobIdQuerySchema,
       outputSchema: plain(UnpublishResponseSchema),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },

@@ -1,23 +1,25 @@
 import type { Ctx } from '../context';
-import { PLATFORM_INFO, type Platform } from '@socialpub/core';
+import { PLATFORM_INFO, platformDescription, type Platform } from '@socialpub/core';
 import { UsageError } from '../errors';
 import type { ConnectionListing } from '@socialpub/daemon';
 import { withAdmin } from '../local/admin';
+import { givenPlatformFlags, platformFlagProblems } from '../local/connect-flags';
 import { parsePlatform } from '../platform-name';
 import type { LiveCredentials } from '../local/connect-live';
 
-export interface ConnectOptions extends LiveCredentials {
+export interface ConnectOptions extends Omit<LiveCredentials, 'flags'> {
   platform: string;
   sandbox: boolean;
   user?: string | undefined;
-  login?: string | undefined;
+  /** Everything commander parsed, the platforms' own flags among it (their descriptions name them). */
+  parsed?: Record<string, unknown>;
 }
 
 /**
  * `socialpub connect <platform>`: --sandbox records a connection to the daemon's
  * simulator at once; otherwise runs the platform's OAuth flow in the browser with the
- * user's own app credentials (flags, else prompted by the platform's flow; twitter also
- * takes pasted OAuth 1.0a tokens) and stores the tokens encrypted in the data dir.
+ * user's own app credentials (flags, else prompted by the platform's flow; the platform's
+ * own flags come from its description) and stores the tokens encrypted in the data dir.
  */
 export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
   const platform = parsePlatform(o.platform);
@@ -26,22 +28,17 @@ export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
   if (o.sandbox) {
     connection = await withAdmin(dataDir, (admin) => admin.addSandboxConnection(platform, o.user ? { email: o.user } : {}));
   } else {
-    const login = o.login === undefined ? undefined : loginKind(o.login);
-    if ((o.accessToken === undefined) !== (o.accessSecret === undefined)) throw new UsageError('--access-token and --access-secret come together (an OAuth 1.0a user token pair)');
+    const flags = givenPlatformFlags(o.parsed ?? {});
+    const problem = platformFlagProblems(flags)[0];
+    if (problem) throw new UsageError(problem);
     const { connectLive } = await import('../local/connect-live');
-    const { platform: _named, sandbox: _sandbox, user, login: _login, ...credentials } = o;
-    connection = await connectLive(ctx, { ...credentials, dataDir, platform, email: user, login });
+    connection = await connectLive(ctx, { clientId: o.clientId, clientSecret: o.clientSecret, redirectUri: o.redirectUri, browser: o.browser, flags, dataDir, platform, email: o.user });
   }
   ctx.log.result(connection, () => [
-    `${ctx.log.green('✔')} ${platform} connected (${connection.mode}) for ${connection.email}${connection.account_name ? `: ${connection.account_name}` : ''}${connection.page_name ? `, ${platform === 'linkedin' ? 'organization' : platform === 'pinterest' ? 'board' : 'page'} ${connection.page_name}` : ''}`,
+    `${ctx.log.green('✔')} ${platform} connected (${connection.mode}) for ${connection.email}${connection.account_name ? `: ${connection.account_name}` : ''}${connection.page_name ? `, ${platformDescription(platform)?.connect.pageWord ?? 'page'} ${connection.page_name}` : ''}`,
     ...(connection.boards ? [`boards: ${connection.boards.map((b) => `${b.name} (${b.id})${b.id === connection.page_id ? ' *' : ''}`).join(', ')}`, ctx.log.dim('* pins go here; another board per post: --option pinterest.board_id=<id>')] : []),
     ctx.log.dim(`try: ${firstPublish(platform)}`),
   ]);
-}
-
-function loginKind(text: string): 'instagram' | 'facebook' {
-  if (text === 'instagram' || text === 'facebook') return text;
-  throw new UsageError('--login is instagram or facebook');
 }
 
 /** A first publish that works on this platform as written: with media where text alone is refused. */

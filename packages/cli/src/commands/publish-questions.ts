@@ -1,15 +1,14 @@
-import { BLUESKY_SELF_LABELS, BlueskyOptionsSchema, LinkedinOptionsSchema, PinterestOptionsSchema, PLATFORM_INFO, YoutubeOptionsSchema, type BlueskySelfLabel, type ContentType, type MastodonVisibility, type Platform, type PlatformOptions, type TiktokPrivacyLevel } from '@socialpub/core';
+import { PLATFORM_INFO, PLATFORM_OPTION_SCHEMAS, platformDescription, type ContentType, type Platform, type PlatformOptions, type PublishQuestion } from '@socialpub/core';
+import type { z } from 'zod';
 import type { SocialPub } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { localFile } from './upload-file';
 
 /**
  * The publish wizard's questions beyond platforms, caption, types and time (docs/cli.md
- * "In a terminal"): media when a chosen type needs it, YouTube's title and privacy,
- * TikTok's privacy level from the creator's current options, Bluesky's languages and
- * content warning, Mastodon's visibility, a LinkedIn document's title, and a Pinterest
- * video pin's cover. Each is asked only in a
- * terminal and only when no flag supplied it.
+ * "In a terminal"): media when a chosen type needs it, and the questions each platform's
+ * description asks about its options. Each is asked only in a terminal and only when no
+ * flag supplied it.
  */
 
 /** The chosen targets that cannot go without media, with what they take ("instagram.story (image or video)"). */
@@ -46,80 +45,9 @@ export async function askMedia(ctx: Ctx, needing: readonly string[]): Promise<st
   }
 }
 
-const PRIVACY_NAMES: Record<TiktokPrivacyLevel, string> = {
-  PUBLIC_TO_EVERYONE: 'everyone (PUBLIC_TO_EVERYONE)',
-  MUTUAL_FOLLOW_FRIENDS: 'friends (MUTUAL_FOLLOW_FRIENDS)',
-  FOLLOWER_OF_CREATOR: 'followers (FOLLOWER_OF_CREATOR)',
-  SELF_ONLY: 'only me (SELF_ONLY)',
-};
-
-/** YouTube's title (default: the caption's first line, as the daemon would take it) and privacy. */
-async function askYoutube(ctx: Ctx, caption: string, given: NonNullable<PlatformOptions['youtube']>): Promise<NonNullable<PlatformOptions['youtube']>> {
-  const out = { ...given };
-  if (out.title === undefined) {
-    const firstLine = [...(caption.split('\n')[0] ?? '').replace(/[<>]/g, '').trim()].slice(0, 100).join('');
-    const title = await ctx.prompts.input('YouTube title (at most 100 characters, no < or >):', '--option youtube.title=…', {
-      ...(firstLine ? { default: firstLine } : {}),
-      validate: (v) => {
-        const r = YoutubeOptionsSchema.shape.title.safeParse(v);
-        return r.success ? true : (r.error.issues[0]?.message ?? 'not a YouTube title');
-      },
-    });
-    out.title = title.trim();
-  }
-  if (out.privacy_status === undefined) {
-    const privacy = await ctx.prompts.select<'default' | 'public' | 'unlisted' | 'private'>('YouTube privacy?', '--option youtube.privacy_status=…', [
-      { value: 'default', name: "the connection's setting (else public)" },
-      { value: 'public', name: 'public' },
-      { value: 'unlisted', name: 'unlisted' },
-      { value: 'private', name: 'private' },
-    ]);
-    if (privacy !== 'default') out.privacy_status = privacy;
-  }
-  return out;
-}
-
-/** TikTok's privacy level, offered from the creator's current options (GET /platforms/tiktok/creator-info). */
-async function askTiktok(ctx: Ctx, client: SocialPub, given: NonNullable<PlatformOptions['tiktok']>): Promise<NonNullable<PlatformOptions['tiktok']>> {
-  if (given.privacy_level !== undefined) return given;
-  let options: TiktokPrivacyLevel[];
-  try {
-    options = (await client.platforms.tiktokCreatorInfo()).creator_info.privacy_level_options.filter((o): o is TiktokPrivacyLevel => o in PRIVACY_NAMES);
-  } catch (err) {
-    // Not connected, or TikTok not answering: the summary's validation says what is wrong.
-    ctx.log.warn(`could not read TikTok's creator info (${(err as Error).message}); the connection's privacy setting applies`);
-    return given;
-  }
-  if (options.length === 0) return given;
-  const level = await ctx.prompts.select<TiktokPrivacyLevel>(
-    'Who can see the TikTok video?',
-    '--option tiktok.privacy_level=…',
-    options.map((o) => ({ value: o, name: PRIVACY_NAMES[o] })),
-  );
-  return { ...given, privacy_level: level };
-}
-
-/** Bluesky's languages (empty: none) and content warning (a self-label, or none). */
-async function askBluesky(ctx: Ctx, given: NonNullable<PlatformOptions['bluesky']>): Promise<NonNullable<PlatformOptions['bluesky']>> {
-  const out = { ...given };
-  if (out.langs === undefined) {
-    const langs = await ctx.prompts.input('Bluesky languages (e.g. en,fr; empty: none):', '--option bluesky.langs=…', {
-      validate: (v) => {
-        if (!v.trim()) return true;
-        const r = BlueskyOptionsSchema.shape.langs.safeParse(split(v));
-        return r.success ? true : (r.error.issues[0]?.message ?? 'not a list of languages');
-      },
-    });
-    if (langs.trim()) out.langs = split(langs);
-  }
-  if (out.labels === undefined) {
-    const label = await ctx.prompts.select<BlueskySelfLabel | 'none'>('Bluesky content warning?', '--option bluesky.labels=…', [
-      { value: 'none', name: 'none' },
-      ...BLUESKY_SELF_LABELS.map((l) => ({ value: l, name: l })),
-    ]);
-    if (label !== 'none') out.labels = [label];
-  }
-  return out;
+/** The schema of one option field (its answers are checked with it), if the platform has options. */
+function fieldSchema(platform: Platform, option: string): z.ZodType | undefined {
+  return (PLATFORM_OPTION_SCHEMAS as Record<string, z.ZodObject | undefined>)[platform]?.shape[option] as z.ZodType | undefined;
 }
 
 const split = (v: string) =>
@@ -128,50 +56,82 @@ const split = (v: string) =>
     .map((x) => x.trim())
     .filter(Boolean);
 
-/** Mastodon's visibility (the account's own default unless one is chosen). */
-async function askMastodon(ctx: Ctx, given: NonNullable<PlatformOptions['mastodon']>): Promise<NonNullable<PlatformOptions['mastodon']>> {
-  if (given.visibility !== undefined) return given;
-  const visibility = await ctx.prompts.select<'default' | MastodonVisibility>('Who sees the Mastodon status?', '--option mastodon.visibility=…', [
-    { value: 'default', name: "the account's default visibility" },
-    { value: 'public', name: 'public' },
-    { value: 'unlisted', name: 'unlisted (public, kept out of public timelines)' },
-    { value: 'private', name: 'private (followers only)' },
-    { value: 'direct', name: 'direct (only the accounts mentioned)' },
-  ]);
-  return visibility === 'default' ? given : { ...given, visibility };
+/** The value at a dot path of an answer (`creator_info.privacy_level_options`). */
+const at = (value: unknown, path: string): unknown => path.split('.').reduce<unknown>((v, k) => (v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[k] : undefined), value);
+
+/** The choices of a question the account narrows (TikTok's privacy levels from the creator's info); null: not asked. */
+async function accountChoices(ctx: Ctx, client: SocialPub, q: PublishQuestion): Promise<PublishQuestion['choices'] | null> {
+  const choices = q.choices ?? [];
+  if (!q.choicesFromAccount) return choices;
+  const { method, field, what } = q.choicesFromAccount;
+  let allowed: unknown;
+  try {
+    const read = (client.platforms as unknown as Record<string, (() => Promise<unknown>) | undefined>)[method];
+    if (!read) throw new Error(`the client has no platforms.${method}`);
+    allowed = at(await read.call(client.platforms), field);
+  } catch (err) {
+    // Not connected, or the platform not answering: the summary's validation says what is wrong.
+    ctx.log.warn(`could not read ${what} (${(err as Error).message}); the connection's own ${q.option.replace(/_/g, ' ')} setting applies`);
+    return null;
+  }
+  const offered = choices.filter((c) => Array.isArray(allowed) && allowed.includes(c.value));
+  return offered.length > 0 ? offered : null;
 }
 
-/** A LinkedIn document post's title (required there; default: the caption's first line). */
-async function askLinkedinDocumentTitle(ctx: Ctx, caption: string, given: NonNullable<PlatformOptions['linkedin']>): Promise<NonNullable<PlatformOptions['linkedin']>> {
-  if (given.document_title !== undefined) return given;
-  const firstLine = [...(caption.split('\n')[0] ?? '').trim()].slice(0, 400).join('');
-  const title = await ctx.prompts.input('LinkedIn document title:', '--option linkedin.document_title=…', {
-    ...(firstLine ? { default: firstLine } : {}),
-    validate: (v) => {
-      const r = LinkedinOptionsSchema.shape.document_title.safeParse(v);
-      return r.success && v.trim() !== '' ? true : (r.error?.issues[0]?.message ?? 'a document post needs a title');
-    },
-  });
-  return { ...given, document_title: title.trim() };
+/** Asks one question; the options with its answer (unchanged when the answer leaves the option unset). */
+async function ask(ctx: Ctx, client: SocialPub, platform: Platform, q: PublishQuestion, caption: string, given: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const hint = q.urlOption ? `--option ${platform}.${q.urlOption}=… or ${platform}.${q.option}=…` : `--option ${platform}.${q.option}=…`;
+  const schema = fieldSchema(platform, q.option);
+  const check = (value: unknown, fallback: string): true | string => {
+    const r = schema?.safeParse(value);
+    return !r || r.success ? true : (r.error.issues[0]?.message ?? fallback);
+  };
+  switch (q.kind) {
+    case 'text': {
+      const strip = q.captionDefault?.strip ? new RegExp(`[${q.captionDefault.strip.replace(/[\\\]^-]/g, '\\$&')}]`, 'g') : null;
+      const line = caption.split('\n')[0] ?? '';
+      const firstLine = q.captionDefault ? [...(strip ? line.replace(strip, '') : line).trim()].slice(0, q.captionDefault.max).join('') : '';
+      const answer = await ctx.prompts.input(q.ask, hint, {
+        ...(firstLine ? { default: firstLine } : {}),
+        validate: (v) => (q.required && v.trim() === '' ? q.required : check(v, q.required ?? `not a valid ${q.option}`)),
+      });
+      return { ...given, [q.option]: answer.trim() };
+    }
+    case 'list': {
+      const answer = await ctx.prompts.input(q.ask, hint, { validate: (v) => (!v.trim() ? true : check(split(v), `not a list of ${q.option}`)) });
+      return answer.trim() ? { ...given, [q.option]: split(answer) } : given;
+    }
+    case 'choice': {
+      const choices = await accountChoices(ctx, client, q);
+      if (!choices) return given;
+      const picked = await ctx.prompts.select<string>(q.ask, hint, choices.map((c) => ({ value: c.value, name: c.name })));
+      if (picked === '') return given;
+      return { ...given, [q.option]: q.asList ? [picked] : picked };
+    }
+    case 'seconds-or-url': {
+      const answer = await ctx.prompts.input(q.ask, hint, {
+        ...(q.default !== undefined ? { default: q.default } : {}),
+        validate: (v) => {
+          const t = v.trim();
+          if (/^[0-9]+$/.test(t)) return true;
+          const r = q.urlOption ? fieldSchema(platform, q.urlOption)?.safeParse(t) : undefined;
+          return r?.success ? true : (q.invalid ?? 'a URL or a whole number of seconds');
+        },
+      });
+      const t = answer.trim();
+      return /^[0-9]+$/.test(t) ? { ...given, [q.option]: Number(t) } : { ...given, [q.urlOption ?? q.option]: t };
+    }
+  }
 }
 
-/** A Pinterest video pin's cover (required there): an image URL, or a second of the video whose frame becomes the cover. */
-async function askPinterestCover(ctx: Ctx, given: NonNullable<PlatformOptions['pinterest']>): Promise<NonNullable<PlatformOptions['pinterest']>> {
-  if (given.cover_image_url !== undefined || given.cover_key_frame_sec !== undefined) return given;
-  const answer = await ctx.prompts.input('Pinterest video pin cover (an image URL, or the second of the video to use, e.g. 3):', '--option pinterest.cover_image_url=… or pinterest.cover_key_frame_sec=…', {
-    default: '0',
-    validate: (v) => {
-      const t = v.trim();
-      if (/^[0-9]+$/.test(t)) return true;
-      const r = PinterestOptionsSchema.shape.cover_image_url.safeParse(t);
-      return r.success ? true : 'an http(s) image URL, or a whole number of seconds';
-    },
-  });
-  const t = answer.trim();
-  return /^[0-9]+$/.test(t) ? { ...given, cover_key_frame_sec: Number(t) } : { ...given, cover_image_url: t };
-}
-
-/** Adds the YouTube, TikTok, Bluesky, Mastodon, LinkedIn and Pinterest answers to the options the flags gave. */
+/**
+ * Adds the answers to the questions of the chosen platforms' descriptions (cli.questions:
+ * YouTube's title and privacy, TikTok's privacy level from the creator's current options,
+ * Bluesky's languages and content warning, Mastodon's visibility, a LinkedIn document's
+ * title, a Pinterest video pin's cover...) to the options the flags gave, platform by
+ * platform in the order given. A question whose option a flag gave is not asked; one tied
+ * to content types only when such a type is chosen.
+ */
 export async function askPlatformOptions(
   ctx: Ctx,
   client: SocialPub,
@@ -180,21 +140,16 @@ export async function askPlatformOptions(
   given: PlatformOptions,
   types: Partial<Record<Platform, ContentType[]>> = {},
 ): Promise<PlatformOptions> {
-  const out: PlatformOptions = { ...given };
-  if (platforms.includes('linkedin') && (types.linkedin ?? []).includes('document')) out.linkedin = await askLinkedinDocumentTitle(ctx, caption, given.linkedin ?? {});
-  if (platforms.includes('pinterest') && (types.pinterest ?? []).includes('video_pin')) out.pinterest = await askPinterestCover(ctx, given.pinterest ?? {});
-  if (platforms.includes('youtube')) out.youtube = await askYoutube(ctx, caption, given.youtube ?? {});
-  if (platforms.includes('tiktok')) {
-    const tiktok = await askTiktok(ctx, client, given.tiktok ?? {});
-    if (Object.keys(tiktok).length > 0) out.tiktok = tiktok;
+  const out: Record<string, Record<string, unknown>> = { ...(given as Record<string, Record<string, unknown>>) };
+  for (const platform of platforms) {
+    const chosen = types[platform] ?? [PLATFORM_INFO[platform].defaultType];
+    let options: Record<string, unknown> = { ...out[platform] };
+    for (const q of platformDescription(platform)?.cli.questions ?? []) {
+      if (q.types && !chosen.some((t) => q.types!.includes(t))) continue;
+      if (options[q.option] !== undefined || (q.urlOption && options[q.urlOption] !== undefined)) continue;
+      options = await ask(ctx, client, platform, q, caption, options);
+    }
+    if (Object.keys(options).length > 0) out[platform] = options;
   }
-  if (platforms.includes('bluesky')) {
-    const bluesky = await askBluesky(ctx, given.bluesky ?? {});
-    if (Object.keys(bluesky).length > 0) out.bluesky = bluesky;
-  }
-  if (platforms.includes('mastodon')) {
-    const mastodon = await askMastodon(ctx, given.mastodon ?? {});
-    if (Object.keys(mastodon).length > 0) out.mastodon = mastodon;
-  }
-  return out;
+  return out as PlatformOptions;
 }

@@ -1,5 +1,16 @@
+import { PLATFORMS, platformDescriptions, platformsWithInWords } from '@socialpub/core';
 import { collect, examples, parseCount, type Kit } from '../command-kit';
 import type { Program } from '../program';
+
+/** The platforms' `--option` examples, from their descriptions. */
+const optionExamples = () => platformDescriptions().flatMap((d) => d.cli.optionExamples).join(', ');
+
+/** The platforms whose first comment is a comment (not a self-reply). */
+const commentPlatforms = () =>
+  platformDescriptions()
+    .filter((d) => d.followUps.firstComment && !d.followUps.commentIsPost)
+    .map((d) => d.id)
+    .join(', ');
 
 /** `socialpub publish [caption]`: publish now or schedule; a wizard in a terminal. */
 export function definePublish(program: Program, kit: Kit): void {
@@ -8,17 +19,17 @@ export function definePublish(program: Program, kit: Kit): void {
       .command('publish')
       .description('publish now or schedule; asks for what is missing when run in a terminal')
       .argument('[caption]', 'the caption (default for every platform)')
-      .option('-p, --platforms <list>', 'comma-separated platforms, e.g. instagram,twitter')
+      .option('-p, --platforms <list>', `comma-separated platforms, e.g. instagram,twitter (${PLATFORMS.join(', ')})`)
       .option('--caption-for <platform=text>', 'a caption for one platform (repeatable)', collect)
       .option('--type <platform=types>', 'content types for a platform, e.g. instagram=story,feed (repeatable)', collect)
       .option('--media <url|file>', 'a media URL or a local file (repeatable)', collect)
       .option('--now', 'publish now')
       .option('--at <time>', 'when: ISO time (2026-12-25T10:00:00Z; no zone = local time) or +30m/+2h from now')
       .option('--offset <key=when>', 'per type/platform time: story=+0h, feed=+1h, instagram.story=<ISO> (repeatable)', collect)
-      .option('--option <platform.field=value>', 'a platform option, typed from its schema: youtube.title="…", youtube.privacy_status=unlisted, youtube.tags=a,b, tiktok.privacy_level=SELF_ONLY, tiktok.disable_duet=true, twitter.poll.options=Yes,No, mastodon.visibility=unlisted, mastodon.spoiler_text="…", linkedin.visibility=LOGGED_IN, linkedin.organization=2414183, linkedin.document_title="Q3 deck", pinterest.board_id=549755885175, pinterest.title="…", pinterest.link=https://…, pinterest.cover_key_frame_sec=3 (a list item with a comma: ["a, b","c"]) (repeatable; see `socialpub platforms` and docs/cli.md)', collect)
-      .option('--thread <text>', 'a thread part published as a reply to the part before, on twitter, threads, bluesky and mastodon (repeatable, in order)', collect)
+      .option('--option <platform.field=value>', `a platform option, typed from its schema: ${optionExamples()} (a list item with a comma: ["a, b","c"]) (repeatable; see \`socialpub platforms\` and docs/cli.md)`, collect)
+      .option('--thread <text>', `a thread part published as a reply to the part before, on ${platformsWithInWords('thread')} (repeatable, in order)`, collect)
       .option('--thread-media <files>', 'media of the --thread of the same rank: URLs or local files, comma-separated; - for none (repeatable)', collect)
-      .option('--first-comment <text>', 'a comment posted under the post once it is out (instagram, facebook, youtube, linkedin; a self-reply on twitter, threads, bluesky and mastodon)')
+      .option('--first-comment <text>', `a comment posted under the post once it is out (${commentPlatforms()}; a self-reply on ${platformsWithInWords('commentIsPost')})`)
       .option('--first-comment-for <platform=text>', 'a first comment for one platform (repeatable)', collect)
       .option('--require-approval', 'hold the job until `schedule approve`')
       .option('--wait', 'follow every target to its end and print post URLs')

@@ -1,4 +1,4 @@
-import { PLATFORMS, PLATFORM_INFO, allowsType, formatInstant, repeatToRrule, type ContentType, type Platform, type Post, type PublishResult, type Target } from '@socialpub/core';
+import { PLATFORMS, PLATFORM_INFO, THREAD_PLATFORMS, allowsType, formatInstant, repeatToRrule, type ContentType, type Platform, type Post, type PublishResult, type Target } from '@socialpub/core';
 import type { PublishParams } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors';
@@ -193,7 +193,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
       [
         `Caption:   ${truncate(caption, 60)}`,
         ...(mediaUrls.length ? [`Media:     ${mediaUrls.length} file(s)`] : []),
-        ...(o.thread.length ? [`Thread:    ${o.thread.length} thread part(s) (twitter, threads, bluesky, mastodon)`] : []),
+        ...(o.thread.length ? [`Thread:    ${o.thread.length} thread part(s) (${THREAD_PLATFORMS.join(', ')})`] : []),
         ...(followUps.first_comment ? [`Comment:   ${typeof followUps.first_comment === 'string' ? truncate(followUps.first_comment, 60) : Object.keys(followUps.first_comment).join(', ')}`] : []),
         `When:      ${publishNow ? 'now' : o.queue ? 'the next free queue slot' : o.tz ? `${(scheduledFor ?? '').replace('T', ' ')} ${o.tz}` : shortTime(scheduledFor)}`,
         ...(o.repeat ? [`Repeat:    ${o.repeat}`] : []),

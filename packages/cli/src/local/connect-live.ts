@@ -3,28 +3,16 @@ import type { ConnectionListing } from '@socialpub/daemon';
 import type { Ctx } from '../context';
 import { CliError, EXIT } from '../errors';
 import { withAdmin } from './admin';
-import { missingFlag } from './connect-flags';
+import { connectFlowOptions, missingFlag } from './connect-flags';
 import { openBrowser } from './open-browser';
 
 /** What `socialpub connect` takes for a live connection, as its flags give it. */
 export interface LiveCredentials {
   clientId?: string | undefined;
   clientSecret?: string | undefined;
-  page?: string | undefined;
-  /** linkedin: the organization to post as (id or URN), or `member`. */
-  organization?: string | undefined;
-  /** pinterest: the board pins go to (its id). */
-  board?: string | undefined;
   redirectUri?: string | undefined;
-  consumerKey?: string | undefined;
-  consumerSecret?: string | undefined;
-  accessToken?: string | undefined;
-  accessSecret?: string | undefined;
-  /** bluesky: the handle and an app password. */
-  handle?: string | undefined;
-  appPassword?: string | undefined;
-  /** mastodon: the server the account lives on. */
-  server?: string | undefined;
+  /** The platforms' own flags given (`--board`, `--handle`...), by commander's attribute name (connect-flags.ts). */
+  flags: Record<string, string>;
   browser: boolean;
 }
 
@@ -32,7 +20,6 @@ export interface LiveConnectInput extends LiveCredentials {
   dataDir: string;
   platform: Platform;
   email?: string | undefined;
-  login?: 'instagram' | 'facebook' | undefined;
 }
 
 /**
@@ -64,18 +51,8 @@ export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<Co
       userId: user.id,
       ...(input.clientId ? { appId: input.clientId, clientId: input.clientId } : {}),
       ...(input.clientSecret ? { appSecret: input.clientSecret, clientSecret: input.clientSecret } : {}),
-      ...(input.page ? { pageId: input.page } : {}),
-      ...(input.organization ? { organizationId: input.organization } : {}),
-      ...(input.board ? { boardId: input.board } : {}),
-      ...(input.login ? { login: input.login } : {}),
       ...(input.redirectUri ? { redirectUri: input.redirectUri } : {}),
-      ...(input.consumerKey ? { consumerKey: input.consumerKey, auth: 'oauth1' } : {}),
-      ...(input.consumerSecret ? { consumerSecret: input.consumerSecret } : {}),
-      ...(input.accessToken ? { accessToken: input.accessToken } : {}),
-      ...(input.accessSecret ? { accessTokenSecret: input.accessSecret } : {}),
-      ...(input.handle ? { handle: input.handle } : {}),
-      ...(input.appPassword ? { appPassword: input.appPassword } : {}),
-      ...(input.server ? { server: input.server } : {}),
+      ...connectFlowOptions(input.flags),
     };
     const saved = await connectLivePlatform(input.platform, options, io, { connections: admin.store.connections, oauthApps: admin.store.oauthApps });
     const listing = admin.listConnections({ email: user.email }).find((c) => c.connection_id === saved.id);

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors';
-import { PLATFORMS } from '../platforms';
+import { platformIds } from '../platforms';
 import { parseInstant } from '../time';
 
-export const PlatformId = z.enum(PLATFORMS).meta({ id: 'Platform', description: 'A platform identifier.' });
+export const PlatformId = z.enum(platformIds()).meta({ id: 'Platform', description: 'A platform identifier.' });
 
 /** An ISO 8601 date-time with a zone designator (Z or +hh:mm); impossible dates are refused. */
 export const InstantIn = z

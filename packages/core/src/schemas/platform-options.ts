@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { platformDescriptions, type Platform } from '../platforms';
 import { BlueskyOptionsSchema } from './options/bluesky';
 import { FacebookOptionsSchema } from './options/facebook';
 import { InstagramOptionsSchema } from './options/instagram';
@@ -21,8 +22,8 @@ export * from './options/tiktok';
 export * from './options/twitter';
 export * from './options/youtube';
 
-/** The options schema of each platform that has options so far. */
-export const PLATFORM_OPTION_SCHEMAS = {
+/** The options schemas of core's own platforms: one line each (a platform without options has none). */
+const BUILT_IN_OPTIONS = {
   youtube: YoutubeOptionsSchema,
   tiktok: TiktokOptionsSchema,
   instagram: InstagramOptionsSchema,
@@ -33,21 +34,18 @@ export const PLATFORM_OPTION_SCHEMAS = {
   mastodon: MastodonOptionsSchema,
   linkedin: LinkedinOptionsSchema,
   pinterest: PinterestOptionsSchema,
-} as const;
+} as const satisfies Partial<Record<Platform, z.ZodObject>>;
+
+/** The options schema of each platform that has options: core's own, then those of registered platforms' descriptions. */
+export const PLATFORM_OPTION_SCHEMAS = {
+  ...BUILT_IN_OPTIONS,
+  ...Object.fromEntries(platformDescriptions().flatMap((d) => (d.options ? [[d.id, d.options]] : []))),
+} as typeof BUILT_IN_OPTIONS;
+
+type OptionsShape = { [P in keyof typeof BUILT_IN_OPTIONS]: z.ZodOptional<(typeof BUILT_IN_OPTIONS)[P]> };
 
 export const PlatformOptionsSchema = z
-  .strictObject({
-    youtube: YoutubeOptionsSchema.optional(),
-    tiktok: TiktokOptionsSchema.optional(),
-    instagram: InstagramOptionsSchema.optional(),
-    facebook: FacebookOptionsSchema.optional(),
-    threads: ThreadsOptionsSchema.optional(),
-    twitter: TwitterOptionsSchema.optional(),
-    bluesky: BlueskyOptionsSchema.optional(),
-    mastodon: MastodonOptionsSchema.optional(),
-    linkedin: LinkedinOptionsSchema.optional(),
-    pinterest: PinterestOptionsSchema.optional(),
-  })
+  .strictObject(Object.fromEntries(Object.entries(PLATFORM_OPTION_SCHEMAS).map(([p, schema]) => [p, schema.optional()])) as OptionsShape)
   .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });
 export type PlatformOptions = z.infer<typeof PlatformOptionsSchema>;
 

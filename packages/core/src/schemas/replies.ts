@@ -1,14 +1,24 @@
 import { z } from 'zod';
-import type { ContentType, Platform } from '../platforms';
+import { listInWords, platformDescriptions, platformsWithInWords, type ContentType, type FollowUpRules, type Platform } from '../platforms';
 import { MediaUrlListSchema } from './media-urls';
 
-/** Platforms that publish reply chains (docs/reference/platforms.md §12.3.2, §12.4.1). */
-export const THREAD_PLATFORMS = ['twitter', 'threads', 'bluesky', 'mastodon'] as const satisfies readonly Platform[];
-export type ThreadPlatform = (typeof THREAD_PLATFORMS)[number];
+/** The platforms whose description has this follow-up rule, in the registry's order. */
+export function platformsWith(rule: keyof FollowUpRules): Platform[] {
+  return platformDescriptions()
+    .filter((d) => d.followUps[rule])
+    .map((d) => d.id as Platform);
+}
 
-/** Platforms where socialpub posts a first comment (a self-reply on twitter, threads, bluesky and mastodon; docs/reference/platforms.md §12). */
-export const COMMENT_PLATFORMS = ['instagram', 'facebook', 'youtube', 'threads', 'twitter', 'bluesky', 'mastodon', 'linkedin'] as const satisfies readonly Platform[];
-export type CommentPlatform = (typeof COMMENT_PLATFORMS)[number];
+/** Platforms that publish reply chains (their descriptions' followUps.thread; docs/reference/platforms.md §12.3.2, §12.4.1). */
+export const THREAD_PLATFORMS: readonly Platform[] = platformsWith('thread');
+/** A platform that publishes reply chains (one of THREAD_PLATFORMS). */
+export type ThreadPlatform = Platform;
+
+/** Platforms where socialpub posts a first comment (followUps.firstComment; a self-reply where followUps.commentIsPost; docs/reference/platforms.md §12). */
+export const COMMENT_PLATFORMS: readonly Platform[] = platformsWith('firstComment');
+/** A platform that takes a first comment (one of COMMENT_PLATFORMS). */
+export type CommentPlatform = Platform;
+
 
 /** The content types that carry a first comment: stories take none through any API. */
 export const COMMENT_TYPES: readonly ContentType[] = ['feed', 'reels', 'tweet', 'post', 'video', 'shorts', 'document'];
@@ -38,11 +48,10 @@ const ThreadParts = z
   .max(MAX_THREAD_PARTS, { error: `a thread takes at most ${MAX_THREAD_PARTS} thread parts` });
 
 export const ThreadSchema = z
-  .union([ThreadParts, z.strictObject({ twitter: ThreadParts.optional(), threads: ThreadParts.optional(), bluesky: ThreadParts.optional(), mastodon: ThreadParts.optional() })])
+  .union([ThreadParts, z.strictObject(Object.fromEntries(THREAD_PLATFORMS.map((p) => [p, ThreadParts.optional()])) as Record<ThreadPlatform, z.ZodOptional<typeof ThreadParts>>)])
   .meta({
     id: 'Thread',
-    description:
-      'Thread parts published as a reply chain after the post, in order (twitter, threads, bluesky and mastodon). A list applies to every listed platform that has reply chains; an object gives each its own. Other platforms publish the post alone.',
+    description: `Thread parts published as a reply chain after the post, in order (${listInWords(THREAD_PLATFORMS)}). A list applies to every listed platform that has reply chains; an object gives each its own. Other platforms publish the post alone.`,
   });
 export type Thread = z.infer<typeof ThreadSchema>;
 
@@ -54,21 +63,11 @@ const CommentText = z
 export const FirstCommentSchema = z
   .union([
     CommentText,
-    z.strictObject({
-      instagram: CommentText.optional(),
-      facebook: CommentText.optional(),
-      youtube: CommentText.optional(),
-      threads: CommentText.optional(),
-      twitter: CommentText.optional(),
-      bluesky: CommentText.optional(),
-      mastodon: CommentText.optional(),
-      linkedin: CommentText.optional(),
-    }),
+    z.strictObject(Object.fromEntries(COMMENT_PLATFORMS.map((p) => [p, CommentText.optional()])) as Record<CommentPlatform, z.ZodOptional<typeof CommentText>>),
   ])
   .meta({
     id: 'FirstComment',
-    description:
-      'A comment posted under the post once it is published (twitter, threads, bluesky and mastodon: a self-reply). One string for every listed platform that takes comments, or one per platform. Its failure does not fail the post.',
+    description: `A comment posted under the post once it is published (${platformsWithInWords('commentIsPost')}: a self-reply). One string for every listed platform that takes comments, or one per platform. Its failure does not fail the post.`,
   });
 export type FirstComment = z.infer<typeof FirstCommentSchema>;
 

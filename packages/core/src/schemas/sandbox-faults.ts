@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { PLATFORMS, type Platform } from '../platforms';
+import { PLATFORMS, platformIds, type Platform } from '../platforms';
 
 /** The longest latency a simulator may be told to add (2 minutes). */
 export const SANDBOX_LATENCY_MAX_MS = 120_000;
@@ -43,7 +43,7 @@ export const SandboxFaultSpecSchema = z
 export type SandboxFaultSpec = z.infer<typeof SandboxFaultSpecSchema>;
 
 /** `all` or a platform: what a sandbox call to that platform meets. */
-export const SANDBOX_FAULT_SCOPES = ['all', ...PLATFORMS] as const;
+export const SANDBOX_FAULT_SCOPES = ['all', ...platformIds()] as const;
 export type SandboxFaultScope = 'all' | Platform;
 
 export const SandboxFaultsSchema = z

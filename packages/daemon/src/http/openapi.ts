@@ -1,4 +1,4 @@
-import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_NEXT_SLOTS, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, SANDBOX_POSTS_LIMIT_DEFAULT, SANDBOX_POSTS_LIMIT_MAX, VERSION } from '@socialpub/core';
+import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_NEXT_SLOTS, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, SANDBOX_POSTS_LIMIT_DEFAULT, SANDBOX_POSTS_LIMIT_MAX, VERSION, noTakedownsInWords, platformsInWords, takedownsInWords } from '@socialpub/core';
 import { z } from 'zod';
 import { eventsPaths } from './openapi-events';
 import { dashboardPaths } from './openapi-dashboard';
@@ -142,7 +142,7 @@ export function openApiDocument(): Json {
     info: {
       title: 'socialpub',
       version: VERSION,
-      description: 'Self-hosted social publishing: publish and schedule posts to instagram, facebook, twitter, threads, tiktok, youtube, bluesky, mastodon, linkedin and pinterest.',
+      description: `Self-hosted social publishing: publish and schedule posts to ${platformsInWords()}.`,
     },
     servers: [{ url: 'http://127.0.0.1:8787', description: 'The local daemon (default address)' }],
     // Every /api/agents/v1 endpoint also takes the dashboard's session cookie (unsafe methods with X-CSRF-Token).
@@ -232,7 +232,7 @@ export function openApiDocument(): Json {
           operationId: 'unpublishScheduled',
           summary: 'Take a published post down: delete it on every platform that allows it (extension)',
           description:
-            'Each published target whose platform deletes posts (twitter, facebook, threads, youtube, bluesky, mastodon, linkedin, pinterest; instagram through Facebook Login) is deleted there and becomes `removed`; the others answer per target why they stay published (tiktok has no deletion API). Idempotent: a repeated call sends nothing for removed targets and answers `changed: false`. A deletion whose answer was lost is `unknown`; the next call looks the post up before deleting. Nothing published: 409.',
+            `Each published target whose platform deletes posts (${takedownsInWords()}) is deleted there and becomes \`removed\`; the others answer per target why they stay published (${noTakedownsInWords()} has no deletion API). Idempotent: a repeated call sends nothing for removed targets and answers \`changed: false\`. A deletion whose answer was lost is \`unknown\`; the next call looks the post up before deleting. Nothing published: 409.`,
           tags: ['scheduled'],
           parameters: [JOB_ID],
           responses: { 200: limited(ok('UnpublishResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },

@@ -1,4 +1,4 @@
-import { threadFor, firstCommentFor, type ContentType, type ErrorDetail, type Platform, type PublishRequest } from '@socialpub/core';
+import { platformDescription, threadFor, firstCommentFor, type ContentType, type ErrorDetail, type Platform, type PublishRequest } from '@socialpub/core';
 import type { PlatformAdapter, ValidationMedia } from '../platforms/adapter';
 import { checkTargetRules } from './platform-rules';
 
@@ -11,8 +11,8 @@ export interface ReplyRulesDeps {
   connectionMeta?(platform: Platform): Record<string, unknown> | null;
 }
 
-/** Platforms whose first comment is itself a post (a self-reply): its text follows their caption rules. */
-const COMMENT_IS_POST: readonly Platform[] = ['twitter', 'threads', 'bluesky', 'mastodon'];
+/** The platform's follow-up rules from its description (commentIsPost: a first comment that is a self-reply follows the caption rules). */
+const followUpRulesOf = (platform: Platform) => platformDescription(platform)?.followUps;
 
 /**
  * The platform rules for each thread part (caption and media, as a post of the target's
@@ -24,6 +24,8 @@ export function checkReplyRules(deps: ReplyRulesDeps, request: Pick<PublishReque
   const issues: ErrorDetail[] = [];
   const seen = new Set<string>();
   for (const t of targets) {
+    const followUps = followUpRulesOf(t.platform);
+    const name = platformDescription(t.platform)?.name ?? t.platform;
     const adapter = deps.adapters.get(t.platform);
     const connectionMeta = deps.connectionMeta?.(t.platform) ?? null;
     const parts = threadFor(request, t.platform);
@@ -48,19 +50,19 @@ export function checkReplyRules(deps: ReplyRulesDeps, request: Pick<PublishReque
       });
       for (const d of rules) issues.push({ ...d, path: d.path.replace(/^media_urls/, `${at}.media_urls`), platform: t.platform, type: t.type });
       // X refuses a post whose text repeats one of the account's (docs/reference/platforms.md §3): a chain must not repeat itself.
-      if (t.platform === 'twitter' && caption.trim() !== '' && texts.some((x) => x.normalize('NFC').trim() === caption.normalize('NFC').trim())) {
-        issues.push({ path: `${at}.caption`, message: 'X refuses a post with the same text as another of the account; this part repeats the post or an earlier part', platform: t.platform, type: t.type });
+      if (followUps?.refusesRepeatedText && caption.trim() !== '' && texts.some((x) => x.normalize('NFC').trim() === caption.normalize('NFC').trim())) {
+        issues.push({ path: `${at}.caption`, message: `${name} refuses a post with the same text as another of the account; this part repeats the post or an earlier part`, platform: t.platform, type: t.type });
       }
       texts.push(caption);
     });
     const comment = firstCommentFor(request, t.platform, t.type);
-    if (comment !== null && COMMENT_IS_POST.includes(t.platform)) {
+    if (comment !== null && followUps?.commentIsPost) {
       const path = typeof request.first_comment === 'string' ? 'first_comment' : `first_comment.${t.platform}`;
       for (const d of checkTargetRules({ platform: t.platform, type: t.type, caption: comment, captionPath: path, media: [], publicBaseUrl: deps.publicBaseUrl, adapter, connectionMeta })) {
         issues.push({ ...d, platform: t.platform, type: t.type });
       }
-      if (t.platform === 'twitter' && texts.some((x) => x.normalize('NFC').trim() === comment.normalize('NFC').trim())) {
-        issues.push({ path, message: 'X refuses a post with the same text as another of the account; the first comment repeats the post or a thread part', platform: t.platform, type: t.type });
+      if (followUps?.refusesRepeatedText && texts.some((x) => x.normalize('NFC').trim() === comment.normalize('NFC').trim())) {
+        issues.push({ path, message: `${name} refuses a post with the same text as another of the account; the first comment repeats the post or a thread part`, platform: t.platform, type: t.type });
       }
     }
   }

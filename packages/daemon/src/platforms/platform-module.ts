@@ -7,7 +7,6 @@ import type { ConnectionInfo, ConnectionInput } from '../store/connections';
 import type { Clock } from '../util/clock';
 import type { PlatformAdapter } from './adapter';
 import type { PostRemover } from './remove-post';
-import type { MetaConnectOptions } from './meta/connect';
 import type { TokenRefresher } from './shared/token-env';
 import type { OAuthApp } from '../store/oauth-apps';
 
@@ -33,26 +32,27 @@ export interface PlatformModule {
   apiVersion?(config: PlatformsConfig, now: number): ApiVersion;
   /** What a sandbox connection keeps in its meta besides `sandbox: true` (Mastodon: the simulated server and its limits). */
   readonly sandboxMeta?: Record<string, unknown>;
+  /** A sandbox connection's page and meta of its own (Facebook: a sandbox page; Pinterest: the simulated account's boards, the first chosen). */
+  sandboxAccount?(suffix: string): { pageId: string; pageName: string; meta?: Record<string, unknown> };
+  /** The platform's settings from the environment (its settings.ts); throws, naming the setting, on a value it cannot use. */
+  settings?(read: SettingReader): Partial<PlatformsConfig>;
+  /** What GET /platforms shows of a connection beyond the common fields, from its meta (Pinterest: its boards). */
+  connectionFields?(meta: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** Whether a platform's API deletes published posts (docs/reference/platforms.md §12). */
 export type Deletion = { supported: true; createRemover(config: PlatformsConfig): PostRemover } | { supported: false; reason: string };
 
-/** Platform settings from the daemon's configuration (`DaemonConfig.platforms`). */
-export interface PlatformsConfig {
-  /** Graph API version for the Meta platforms (default v25.0). */
-  graphVersion?: string;
-  /** Instagram hashtags per caption (default 5). */
-  instagramMaxHashtags?: number;
-  /** TikTok privacy level for connections whose meta sets none. */
-  tiktokPrivacyLevel?: string;
-  /** Whether the TikTok app passed TikTok's audit (unaudited apps may only post SELF_ONLY). */
-  tiktokAudited?: boolean;
-  /** YouTube privacy status for connections whose meta sets none (default public). */
-  youtubePrivacyStatus?: string;
-  /** Pins LinkedIn's API version (`YYYYMM`, SOCIALPUB_LINKEDIN_VERSION); default: worked out from the date, stepping forward when LinkedIn retires it. */
-  linkedinVersion?: string;
-}
+/**
+ * Platform settings from the daemon's configuration (`DaemonConfig.platforms`). Each platform
+ * adds its own keys in its folder's settings.ts (declaration merging) and reads them from the
+ * environment through its module's `settings`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the platforms' settings.ts
+export interface PlatformsConfig {}
+
+/** Reads one environment setting (trimmed; undefined when unset or empty). */
+export type SettingReader = (name: string) => string | undefined;
 
 /** What every simulator factory receives. */
 export interface SandboxDeps {
@@ -76,8 +76,25 @@ export interface Simulator {
 
 export type SimulatorFactory = (deps: SandboxDeps) => Simulator;
 
-/** Options any live connect takes; each platform reads the ones it knows. */
-export type ConnectOptions = MetaConnectOptions & Record<string, unknown>;
+/**
+ * Options any live connect takes: the shared ones typed, and the platforms' own (their
+ * descriptions' connect flags' `option`s: pageId, boardId, handle...) by name; each platform
+ * reads the ones it knows.
+ */
+export interface ConnectOptions {
+  /** The socialpub user the connection belongs to. */
+  userId: string;
+  /** The user's own app (--client-id / --client-secret), under both names platforms use. */
+  appId?: string;
+  appSecret?: string;
+  clientId?: string;
+  clientSecret?: string;
+  /** The redirect URI registered in the app (--redirect-uri). */
+  redirectUri?: string;
+  /** A page-like choice made in advance (--page): the Facebook page, or another platform's equivalent. */
+  pageId?: string;
+  [option: string]: unknown;
+}
 
 /** What a connect flow needs from the daemon. */
 export interface ConnectDeps {

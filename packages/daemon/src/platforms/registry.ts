@@ -1,4 +1,4 @@
-import type { Platform } from '@socialpub/core';
+import { platformDescription, type Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './adapter';
 import { bluesky } from './bluesky';
 import { facebook } from './facebook';
@@ -14,8 +14,22 @@ import { tiktok } from './tiktok';
 import { twitter } from './twitter';
 import { youtube } from './youtube';
 
-/** Every platform the daemon publishes to: one line each. */
-export const PLATFORMS: readonly PlatformModule[] = [instagram, facebook, threads, twitter, tiktok, youtube, bluesky, mastodon, linkedin, pinterest];
+const modules: PlatformModule[] = [instagram, facebook, threads, twitter, tiktok, youtube, bluesky, mastodon, linkedin, pinterest];
+
+/** Every platform the daemon publishes to: one line each (a module per core description, keyed by its id). */
+export const PLATFORMS: readonly PlatformModule[] = modules;
+
+/**
+ * Adds the module of a platform registered in core (registerPlatform), e.g. a test's: its
+ * adapter, simulator, connect flow and refresher join the daemon's like a built-in one's.
+ */
+export function registerPlatformModule(module: PlatformModule): void {
+  const description = platformDescription(module.platform);
+  if (!description) throw new Error(`platform ${module.platform} has no description in core: registerPlatform() it first`);
+  if (module.limits !== description.info) throw new Error(`platform ${module.platform}: limits must be its description's info`);
+  if (modules.some((m) => m.platform === module.platform)) throw new Error(`platform ${module.platform} already has a module`);
+  modules.push(module);
+}
 
 export function platformModule(platform: Platform): PlatformModule | undefined {
   return PLATFORMS.find((m) => m.platform === platform);

@@ -1,10 +1,7 @@
 import { z } from 'zod';
+import { BLUESKY_SELF_LABELS } from '../../platforms/bluesky';
 
-/**
- * The self-labels a Bluesky post may carry as its content warning (com.atproto.label.defs#selfLabels;
- * the values Bluesky's moderation service defines for adult and graphic content).
- */
-export const BLUESKY_SELF_LABELS = ['sexual', 'nudity', 'porn', 'graphic-media'] as const;
+export { BLUESKY_SELF_LABELS };
 export type BlueskySelfLabel = (typeof BLUESKY_SELF_LABELS)[number];
 
 /** app.bsky.feed.post `langs`: at most 3 language tags. Alt text: the Bluesky app's 2,000-grapheme limit. */

@@ -8,10 +8,6 @@ import { rateClass } from '../middleware/rate-limit';
 
 const apiVersionOf = (platform: Parameters<typeof platformModule>[0]) => platformModule(platform)?.apiVersion;
 
-/** A Pinterest connection's boards as listed at connect time (meta.boards). */
-const boardsOf = (meta: Record<string, unknown>): Array<{ id: string; name: string }> =>
-  Array.isArray(meta.boards) ? (meta.boards as Array<{ id?: unknown; name?: unknown }>).filter((b) => typeof b.id === 'string').map((b) => ({ id: String(b.id), name: String(b.name ?? b.id) })) : [];
-
 /** GET /platforms: the platform table, and the caller's connection to each (and the API version of a platform versioned by date). */
 export function platformsRoutes(deps: RouteDeps) {
   return new Hono<AppEnv>().get('/', rateClass('platforms'), (c) => {
@@ -50,7 +46,7 @@ export function platformsRoutes(deps: RouteDeps) {
                 page: conn.pageName ?? conn.pageId,
                 token_expires_at: conn.tokenExpiresAt === null ? null : formatInstant(conn.tokenExpiresAt),
                 paused: pauseInfo(deps.store.platformPauses.forConnection(user.id, platform, now)),
-                ...(platform === 'pinterest' ? { boards: boardsOf(conn.meta) } : {}),
+                ...platformModule(platform)?.connectionFields?.(conn.meta),
                 ...(typeof conn.meta.server === 'string' ? { server: conn.meta.server, server_limits: (conn.meta.limits as ServerLimits | undefined) ?? null } : {}),
               }
             : null,

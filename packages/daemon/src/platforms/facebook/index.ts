@@ -2,6 +2,7 @@ import { PLATFORM_INFO } from '@socialpub/core';
 import { connectMeta } from '../meta/connect';
 import { metaSandbox } from '../meta/sim/sandbox';
 import type { PlatformModule } from '../platform-module';
+import { metaSettings } from '../meta/settings';
 import { createFacebookAdapter } from './adapter';
 import { createFacebookRemover } from './remove';
 
@@ -14,5 +15,7 @@ export const facebook: PlatformModule = {
   connect: (options, io, deps) => connectMeta('facebook', options, io, deps),
   // Page tokens from a long-lived user token do not expire.
   refresher: null,
+  settings: metaSettings,
   deletion: { supported: true, createRemover: (config) => createFacebookRemover({ graphVersion: config.graphVersion }) },
+  sandboxAccount: (suffix) => ({ pageId: `sandbox_page_${suffix}`, pageName: 'Sandbox page' }),
 };

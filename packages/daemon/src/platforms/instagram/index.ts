@@ -2,6 +2,7 @@ import { PLATFORM_INFO } from '@socialpub/core';
 import { connectMeta } from '../meta/connect';
 import { metaSandbox } from '../meta/sim/sandbox';
 import type { PlatformModule } from '../platform-module';
+import { instagramSettings } from './settings';
 import { createInstagramAdapter } from './adapter';
 import { createInstagramRemover } from './remove';
 import { instagramTokenRefresher } from './refresh-token';
@@ -15,5 +16,6 @@ export const instagram: PlatformModule = {
   connect: (options, io, deps) => connectMeta('instagram', options, io, deps),
   // Instagram Login tokens refresh; a token from Facebook Login lives with its page.
   refresher: instagramTokenRefresher,
+  settings: instagramSettings,
   deletion: { supported: true, createRemover: (config) => createInstagramRemover({ graphVersion: config.graphVersion }) },
 };

@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { linkedinSettings } from './settings';
 import { createLinkedinAdapter } from './adapter';
 import { LINKEDIN_VERSION_SETTING, LinkedinVersions, linkedinVersions } from './api-version';
 import { connectLinkedin, type LinkedinConnectOptions } from './connect';
@@ -27,6 +28,7 @@ export const linkedin: PlatformModule = {
     ),
   // Only where LinkedIn granted a refresh token (approved apps); the others expire after 60 days and ask to reconnect.
   refresher: linkedinTokenRefresher,
+  settings: linkedinSettings,
   deletion: { supported: true, createRemover: (config) => createLinkedinRemover({ versions: linkedinVersions(config) }) },
   apiVersion: (config, now) => linkedinVersions(config).info(now),
 };

@@ -5,6 +5,7 @@ import { connectPinterest, type PinterestConnectOptions } from './connect';
 import { pinterestTokenRefresher } from './refresh-token';
 import { createPinterestRemover } from './remove';
 import { pinterestSandbox } from './sim/sandbox';
+import { sandboxBoards } from './sim/sandbox-boards';
 
 /** Pinterest: pins and video pins through REST API v5, OAuth 2.0 with refresh tokens. */
 export const pinterest: PlatformModule = {
@@ -27,4 +28,14 @@ export const pinterest: PlatformModule = {
   // Access tokens live 30 days: refreshed in the background once a week, keeping the year-long refresh token in use.
   refresher: pinterestTokenRefresher,
   deletion: { supported: true, createRemover: () => createPinterestRemover() },
+  // The simulated account's two boards, the first one chosen (as `connect pinterest` lists and picks).
+  sandboxAccount: (suffix) => {
+    const boards = sandboxBoards(suffix);
+    return { pageId: boards[0]!.id, pageName: boards[0]!.name, meta: { boards } };
+  },
+  // GET /platforms: the account's boards as listed at connect time (meta.boards).
+  connectionFields: (meta) => ({ boards: boardsOf(meta) }),
 };
+
+const boardsOf = (meta: Record<string, unknown>): Array<{ id: string; name: string }> =>
+  Array.isArray(meta.boards) ? (meta.boards as Array<{ id?: unknown; name?: unknown }>).filter((b) => typeof b.id === 'string').map((b) => ({ id: String(b.id), name: String(b.name ?? b.id) })) : [];

@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { tiktokSettings } from './settings';
 import { createTiktokAdapter } from './adapter';
 import { tiktokTokenRefresher } from './refresh-token';
 import { connectTiktok, type TiktokConnectOptions } from './connect';
@@ -19,5 +20,6 @@ export const tiktok: PlatformModule = {
     connectTiktok({ ...(o as unknown as TiktokConnectOptions), clientKey: (o.clientKey as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
   refresher: tiktokTokenRefresher,
   // docs/reference/platforms.md §12.5.4: the Content Posting API has no deletion endpoint.
+  settings: tiktokSettings,
   deletion: { supported: false, reason: 'TikTok offers no API to delete a published post; delete it in the TikTok app' },
 };

@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { youtubeSettings } from './settings';
 import { createYoutubeAdapter } from './adapter';
 import { createYoutubeRemover } from './remove';
 import { youtubeTokenRefresher } from './refresh-token';
@@ -16,5 +17,6 @@ export const youtube: PlatformModule = {
   connect: (o, io, deps) =>
     connectYoutube({ ...(o as unknown as YoutubeConnectOptions), clientId: (o.clientId as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
   refresher: youtubeTokenRefresher,
+  settings: youtubeSettings,
   deletion: { supported: true, createRemover: () => createYoutubeRemover() },
 };

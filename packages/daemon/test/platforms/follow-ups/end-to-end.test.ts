@@ -119,7 +119,7 @@ describe('threads and first comments through the daemon and the sandbox', () => 
       ['thread', 'none of the platforms publishes reply chains (thread applies to twitter, threads, bluesky, mastodon)'],
     ]);
     expect(await check({ caption: 'x', platforms: ['tiktok'], media_urls: ['https://cdn.example.com/a.mp4'], first_comment: 'hi' })).toEqual([
-      ['first_comment', 'none of the platforms takes a first comment (first_comment applies to instagram, facebook, youtube, threads, twitter, bluesky, mastodon, linkedin)'],
+      ['first_comment', 'none of the platforms takes a first comment (first_comment applies to instagram, facebook, twitter, threads, youtube, bluesky, mastodon, linkedin)'],
     ]);
     expect(await check({ caption: 'x', platforms: ['twitter'], thread: { threads: [{ caption: 'more' }] } })).toEqual([['thread.threads', 'threads is not among platforms']]);
     expect(await check({ caption: 'x', platforms: ['twitter'], thread: [{ caption: 'fine' }, {}] })).toEqual([['thread.1.caption', 'a thread part needs a caption or media_urls']]);

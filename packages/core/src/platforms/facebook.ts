@@ -1,0 +1,23 @@
+import { definePlatform, IMAGE_OR_VIDEO, mediaRule, VIDEO } from './description';
+
+export const facebook = definePlatform({
+  id: 'facebook',
+  name: 'Facebook',
+  info: {
+    types: ['feed', 'story', 'reels'],
+    defaultType: 'feed',
+    caption: { max: 63206, counting: 'characters' },
+    media: { feed: mediaRule(0, 10, IMAGE_OR_VIDEO), story: mediaRule(1, 10, IMAGE_OR_VIDEO, false), reels: mediaRule(1, 1, VIDEO) },
+    pullsMedia: false,
+  },
+  followUps: { thread: false, firstComment: true, commentIsPost: false, refusesRepeatedText: false },
+  takedown: true,
+  connect: {
+    flags: [{ flags: '--page <id>', description: 'facebook (and instagram via facebook): the page to publish to (asked when several)', option: 'pageId' }],
+    questions: { 'Meta app id': '--client-id (the Meta app id)', 'App secret': '--client-secret (the app secret)', 'Which Facebook page?': '--page (the Facebook page id)' },
+    examples: ['socialpub connect facebook --sandbox --user ana@example.com'],
+  },
+  cli: { optionExamples: [] },
+  mcp: {},
+  docs: { page: 'docs/platforms/facebook.md', summary: "Posts, stories and reels on a Facebook page the user manages, through the Graph API with the page's token." },
+});

@@ -1,0 +1,23 @@
+import { definePlatform, IMAGE_OR_VIDEO, mediaRule, VIDEO } from './description';
+
+export const instagram = definePlatform({
+  id: 'instagram',
+  name: 'Instagram',
+  info: {
+    types: ['feed', 'story', 'reels'],
+    defaultType: 'feed',
+    caption: { max: 2200, counting: 'characters', maxHashtags: 5, maxMentions: 20 },
+    media: { feed: mediaRule(1, 10, IMAGE_OR_VIDEO, false), story: mediaRule(1, 10, IMAGE_OR_VIDEO, false), reels: mediaRule(1, 1, VIDEO) },
+    pullsMedia: true,
+  },
+  followUps: { thread: false, firstComment: true, commentIsPost: false, refusesRepeatedText: false },
+  takedown: 'when connected through Facebook Login',
+  connect: {
+    flags: [{ flags: '--login <kind>', description: 'instagram: instagram (Instagram Login, default) or facebook (through a Facebook page)', option: 'login', choices: ['instagram', 'facebook'] }],
+    questions: { 'Meta app id': '--client-id (the Meta app id)', 'App secret': '--client-secret (the app secret)' },
+    examples: ['socialpub connect instagram --client-id 123456 --client-secret s3cr3t'],
+  },
+  cli: { optionExamples: [] },
+  mcp: {},
+  docs: { page: 'docs/platforms/instagram.md', summary: 'Feed posts, stories and reels of a professional account, through Instagram Login or a Facebook page; Instagram pulls the media from public URLs.' },
+});

@@ -1,0 +1,36 @@
+import { definePlatform, IMAGE_OR_VIDEO, mediaRule } from './description';
+
+export const linkedin = definePlatform({
+  id: 'linkedin',
+  name: 'LinkedIn',
+  info: {
+    // post: text, 1-20 images (a multi-image post from 2) or one video; document: one PDF with a title (docs/reference/platforms.md §15).
+    types: ['post', 'document'],
+    defaultType: 'post',
+    caption: { max: 3000, counting: 'utf16' },
+    media: { post: mediaRule(0, 20, IMAGE_OR_VIDEO), document: mediaRule(1, 1, ['document']) },
+    pullsMedia: false,
+  },
+  followUps: { thread: false, firstComment: true, commentIsPost: false, refusesRepeatedText: false },
+  takedown: true,
+  connect: {
+    flags: [
+      {
+        flags: '--organization <id>',
+        description: 'linkedin: post as this organization you administer (its id or urn:li:organization:<id>), or `member` to post as yourself (asked when you administer any)',
+        option: 'organizationId',
+      },
+    ],
+    questions: { 'LinkedIn client id': '--client-id (the LinkedIn app client id)', 'LinkedIn client secret': '--client-secret (the LinkedIn app client secret)', 'Post to LinkedIn as?': '--organization (an organization id you administer, or member)' },
+    pageWord: 'organization',
+    examples: ['socialpub connect linkedin --client-id 86abc --client-secret s3cr3t --organization 2414183'],
+  },
+  cli: {
+    optionExamples: ['linkedin.visibility=LOGGED_IN', 'linkedin.organization=2414183', 'linkedin.document_title="Q3 deck"'],
+    questions: [
+      { option: 'document_title', ask: 'LinkedIn document title:', kind: 'text', types: ['document'], captionDefault: { max: 400 }, required: 'a document post needs a title' },
+    ],
+  },
+  mcp: {},
+  docs: { page: 'docs/platforms/linkedin.md', summary: "Posts and PDF documents as a member or an organization, through LinkedIn's versioned REST API." },
+});

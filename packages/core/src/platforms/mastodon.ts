@@ -1,0 +1,41 @@
+import { definePlatform, IMAGE_OR_VIDEO, mediaRule } from './description';
+
+export const mastodon = definePlatform({
+  id: 'mastodon',
+  name: 'Mastodon',
+  info: {
+    // A default Mastodon server's limits (docs/reference/platforms.md, Mastodon): each server
+    // states its own in /api/v2/instance, kept with the connection and used in place of these.
+    types: ['post'],
+    defaultType: 'post',
+    caption: { max: 500, counting: 'mastodon', urlLength: 23 },
+    media: { post: mediaRule(0, 4, IMAGE_OR_VIDEO) },
+    pullsMedia: false,
+  },
+  followUps: { thread: true, firstComment: true, commentIsPost: true, refusesRepeatedText: false },
+  takedown: true,
+  connect: {
+    flags: [{ flags: '--server <url>', description: 'mastodon: the server the account lives on, e.g. https://mastodon.social (asked when missing)', option: 'server' }],
+    questions: { 'Mastodon server (e.g. https://mastodon.social)': '--server (the Mastodon server, e.g. https://mastodon.social)' },
+    examples: ['socialpub connect mastodon --server https://mastodon.social'],
+  },
+  cli: {
+    optionExamples: ['mastodon.visibility=unlisted', 'mastodon.spoiler_text="…"'],
+    questions: [
+      {
+        option: 'visibility',
+        ask: 'Who sees the Mastodon status?',
+        kind: 'choice',
+        choices: [
+          { value: '', name: "the account's default visibility" },
+          { value: 'public', name: 'public' },
+          { value: 'unlisted', name: 'unlisted (public, kept out of public timelines)' },
+          { value: 'private', name: 'private (followers only)' },
+          { value: 'direct', name: 'direct (only the accounts mentioned)' },
+        ],
+      },
+    ],
+  },
+  mcp: { connection: 'its server, whose own limits the caption and media rules are' },
+  docs: { page: 'docs/platforms/mastodon.md', summary: "Statuses on any Mastodon server, checked against that server's own limits, with an Idempotency-Key on every status." },
+});
