@@ -1,7 +1,7 @@
 // One preparation in a fresh process, so its peak RSS is the preparation's own
 // (plus Node, tsx and SQLite). Prints JSON: {ms, size, sha256, maxRssBytes}.
 import { join } from 'node:path';
-import { AddressGuard } from '../../packages/daemon/src/media/address-guard';
+import { AddressGuard } from '../../packages/daemon/src/net/address-guard';
 import { MediaService } from '../../packages/daemon/src/media/media-service';
 import { openDatabase } from '../../packages/daemon/src/store/database';
 

@@ -2,7 +2,7 @@ import type { Hono } from 'hono';
 import type { AppEnv } from './http/env';
 import { createFileRoutes, createMediaRoutes } from './http/routes/media';
 import type { Logger } from './util/logger';
-import type { MediaLookup, MediaResolver } from './services';
+import type { MediaLookup, MediaResolver } from './ports/media';
 import type { DB } from './store/database';
 import { createIdempotencyRepository } from './store/idempotency';
 import type { Clock } from './util/clock';

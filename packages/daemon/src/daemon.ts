@@ -23,7 +23,8 @@ import type { AppliedFault } from './platforms/sandbox/fault-stage';
 import { sandboxProxy } from './platforms/sandbox/sandbox-proxy';
 import { startSandboxProcess, type SandboxProcess, type SelfCommand } from './platforms/sandbox/sandbox-process';
 import { TokenRefresher } from './connect/token-refresher';
-import type { MediaLookup, SchedulerHooks } from './services';
+import type { MediaLookup } from './ports/media';
+import type { SchedulerHooks } from './ports/scheduler';
 import { startCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
 import { secureDataDir } from './store/private-files';
@@ -33,7 +34,7 @@ import { systemClock, type Clock } from './util/clock';
 import { createLogger, type RootLogger } from './util/logger';
 import { guardProcess } from './util/process-guard';
 import { SecretBox } from './util/secrets';
-import type { HostResolver } from './media/address-guard';
+import type { HostResolver } from './net/address-guard';
 
 export interface StartOptions {
   /** Default: the system clock. */

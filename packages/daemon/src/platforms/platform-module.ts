@@ -1,7 +1,7 @@
 import type { Got } from 'got';
 import type { Context, Hono } from 'hono';
 import type { ApiVersion, Platform, PlatformInfo } from '@socialpub/core';
-import type { ConnectIO } from '../connect/connect-io';
+import type { ConnectIO } from '../oauth/connect-io';
 import type { DB } from '../store/database';
 import type { ConnectionInfo, ConnectionInput } from '../store/connections';
 import type { Credentials, TokenUpdate } from '../store/credentials';

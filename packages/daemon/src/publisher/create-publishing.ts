@@ -1,7 +1,7 @@
 import type { Platform } from '@socialpub/core';
 import type { Logger, PlatformAdapter } from '../platforms/adapter';
 import type { SchedulerOptions } from '../scheduler/scheduler';
-import type { MediaResolver } from '../services';
+import type { MediaResolver } from '../ports/media';
 import type { Commits } from '../store/commits';
 import type { DB } from '../store/database';
 import type { Clock } from '../util/clock';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectLive } from '../../src/connect/index';
-import type { ConnectIO } from '../../src/connect/connect-io';
+import type { ConnectIO } from '../../src/oauth/connect-io';
 import type { SimPlatform } from '../../src/platforms/meta/sim/core';
 import { createConnectionsRepository } from '../../src/store/connections';
 import { openDatabase, type DB } from '../../src/store/database';

@@ -14,7 +14,7 @@ import type { Fault } from '../../src/platforms/shared/sim/simulator-recorder';
 import type { ConnectionSource } from '../../src/publisher/connection-source';
 import { Publisher } from '../../src/publisher/publisher';
 import { Scheduler } from '../../src/scheduler/scheduler';
-import type { MediaResolver } from '../../src/services';
+import type { MediaResolver } from '../../src/ports/media';
 import { openDatabase } from '../../src/store/database';
 import { createTargetQueue } from '../../src/store/target-queue';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';

@@ -9,7 +9,7 @@ import type { Platform } from '@socialpub/core';
 import type { Credentials, MediaItem } from '../../src/platforms/adapter';
 import type { ConnectionSource } from '../../src/publisher/connection-source';
 import { createPublishing, type PublishingDeps } from '../../src/publisher/create-publishing';
-import type { MediaResolver } from '../../src/services';
+import type { MediaResolver } from '../../src/ports/media';
 import { createCommits } from '../../src/store/commits';
 import { openDatabase, type DB } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';

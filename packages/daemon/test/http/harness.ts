@@ -4,7 +4,7 @@ import type { Hono } from 'hono';
 import { resolveConfig, type ConfigInput, type DaemonConfig } from '../../src/config';
 import { createApp, type AppDeps } from '../../src/http/app';
 import type { AppEnv } from '../../src/http/env';
-import type { SchedulerHooks, SchedulerStatus } from '../../src/services';
+import type { SchedulerHooks, SchedulerStatus } from '../../src/ports/scheduler';
 import { openDatabase, type DB } from '../../src/store/database';
 import { createStore, type Store } from '../../src/store/store';
 import type { User } from '../../src/store/users';

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Platform } from '@socialpub/core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createJobsService, type JobsService } from '../../src/jobs/jobs-service';
-import { guessingMediaLookup } from '../../src/services';
+import { guessingMediaLookup } from '../../src/ports/media';
 import { openDatabase } from '../../src/store/database';
 import { createStore, type Store } from '../../src/store/store';
 import type { User } from '../../src/store/users';

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFileRoutes, createMediaRoutes, parseRange } from '../../src/http/routes/media';
-import { AddressGuard } from '../../src/media/address-guard';
+import { AddressGuard } from '../../src/net/address-guard';
 import { createMediaLookup } from '../../src/media/media-lookup';
 import { createMediaResolver } from '../../src/media/media-resolver';
 import { MediaSweeper } from '../../src/media/media-sweeper';

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MEDIA_BYTES } from '@socialpub/core';
-import { AddressGuard } from '../../src/media/address-guard';
+import { AddressGuard } from '../../src/net/address-guard';
 import { MediaService } from '../../src/media/media-service';
 import { openDatabase } from '../../src/store/database';
 import { ManualClock } from '../../src/util/clock';

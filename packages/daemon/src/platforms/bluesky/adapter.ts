@@ -2,7 +2,7 @@ import type { BlueskyOptions } from '@socialpub/core';
 import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
-import type { AddressGuard } from '../../media/address-guard';
+import type { AddressGuard } from '../../net/address-guard';
 import { withFollowUps } from '../shared/follow-ups/with-follow-ups';
 import type { FollowUpPoster, PostedRef } from '../shared/follow-ups/follow-up-poster';
 import { openSession, parsePostUri, postUrl, type BlueskySession, type StrongRef } from './bluesky-session';

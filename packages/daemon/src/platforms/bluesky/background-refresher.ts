@@ -1,4 +1,4 @@
-import type { AddressGuard } from '../../media/address-guard';
+import type { AddressGuard } from '../../net/address-guard';
 import type { Refresher } from '../platform-module';
 import { refreshShared } from '../shared/ensure-access-token';
 import { TokenRefreshError } from '../shared/token-refresh-error';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectBluesky } from '../../../src/platforms/bluesky/connect';
 import type { DidDocument, IdentityResolver } from '../../../src/platforms/bluesky/identity';
-import { AddressGuard } from '../../../src/media/address-guard';
+import { AddressGuard } from '../../../src/net/address-guard';
 import { openDatabase } from '../../../src/store/database';
 import { createStore } from '../../../src/store/store';
 import { ManualClock } from '../../../src/util/clock';
