@@ -7,13 +7,13 @@ import { Hono } from 'hono';
 import { ConfigError, isLoopback, type DaemonConfig } from './config';
 import { createEvents } from './events/create-events';
 import { createApp } from './http/app';
+import { createServices } from './compose';
 import { answerClientError, answerConnect } from './http/client-error';
 import { createMedia } from './create-media';
 import type { AppEnv } from './http/env';
 import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './platforms/adapter';
-import { createAdapters, platformModule } from './platforms/registry';
-import { BrowserConnects } from './connect/browser-connect';
+import { createAdapters } from './platforms/registry';
 import { publisherConcurrencyOptions } from './publish-concurrency';
 import { createPublishing } from './publisher/create-publishing';
 import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
@@ -192,12 +192,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // whatever it throws uncaught is logged, and the daemon keeps serving requests.
   if (opts.guardProcess !== false) stops.push(guardProcess(logger));
 
-  // HTTP. Connects started from the dashboard end with the daemon.
-  const browserConnects = new BrowserConnects({ clock, deps: { clock, connections: store.connections }, connector: (p) => platformModule(p)?.connect });
-  stops.push(() => browserConnects.close());
-  const app = createApp({
-    browserConnects,
-    db,
+  // The services behind the HTTP interface (compose.ts); connects started from the dashboard end with the daemon.
+  const services = createServices({
     store,
     config,
     clock,
@@ -206,14 +202,14 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     scheduler,
     mediaLookup,
     adapters,
-    mediaRoutes,
-    fileRoutes,
-    sandbox,
     sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(simulatorsUrl(), host),
     hub: events.hub,
     webhookQueued: () => events.deliverer.pump(),
     ...(opts.webhookResolve ? { webhookResolve: opts.webhookResolve } : {}),
   });
+  stops.push(() => services.browserConnects.close());
+  // HTTP: createApp only wires the routes over them.
+  const app = createApp({ store, config, clock, logger, scheduler, mediaLookup, adapters, services, mediaRoutes, fileRoutes, sandbox });
   const server: ServerType = serve({
     fetch: app.fetch,
     hostname: config.host,

@@ -16,6 +16,8 @@ export {
   type RateLimit,
 } from './config';
 export { createApp, type AppDeps } from './http/app';
+export { createServices, type ServiceParts } from './compose';
+export type { AppServices } from './http/deps';
 export type { AppEnv, AppVariables } from './http/env';
 export { ApiError } from './http/errors';
 export { openAdmin, AdminError, DEFAULT_EMAIL, type Admin, type CreatedKey, type KeyListing, type ConnectionListing } from './admin/index';

@@ -4,7 +4,7 @@ import { UsageError } from '../errors';
 import type { ConnectionListing } from '@socialpub/daemon';
 import { withAdmin } from '../local/admin';
 import { parsePlatform } from '../platform-name';
-import type { LiveCredentials } from '../local/connect-live';
+import type { LiveCredentials } from './connect-live';
 
 export interface ConnectOptions extends LiveCredentials {
   platform: string;
@@ -28,7 +28,7 @@ export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
   } else {
     const login = o.login === undefined ? undefined : loginKind(o.login);
     if ((o.accessToken === undefined) !== (o.accessSecret === undefined)) throw new UsageError('--access-token and --access-secret come together (an OAuth 1.0a user token pair)');
-    const { connectLive } = await import('../local/connect-live');
+    const { connectLive } = await import('./connect-live');
     const { platform: _named, sandbox: _sandbox, user, login: _login, ...credentials } = o;
     connection = await connectLive(ctx, { ...credentials, dataDir, platform, email: user, login });
   }
