@@ -67,7 +67,7 @@ export function createServices(p: ServiceParts): AppServices {
   });
   const removers = p.removers ?? createRemovers(config.platforms);
   // Calls on a connection's behalf outside a publish (take-downs, TikTok creator info).
-  const calls: ConnectionCallDeps = { connections: store.connections, clock, logger, sandboxBaseUrl: p.sandboxBaseUrl ?? null };
+  const calls: ConnectionCallDeps = { credentials: store.credentials, clock, logger, sandboxBaseUrl: p.sandboxBaseUrl ?? null };
   const takedowns = createTakedownService({ store, clock, logger, jobs, removers, calls });
   const hub = p.hub ?? new EventsHub(store.events, logger);
   const webhooks = createWebhooksService({

@@ -136,7 +136,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // they would (rightly) refuse the daemon's own certificate, often self-signed.
   let sandboxUrl: string | null = null;
   const media = createMedia({
-    db,
+    store,
     dir: config.mediaDir,
     publicBaseUrl: () => config.publicUrl ?? listenUrl,
     clock,
@@ -149,7 +149,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const mediaRoutes: Hono<AppEnv> | undefined = media.mediaRoutes;
   const fileRoutes: Hono | undefined = media.fileRoutes;
   const onFault = (f: AppliedFault) => logger.info('sandbox fault', { fault: f.kind, platform: f.platform, method: f.method, path: f.path, ...(f.latencyMs !== undefined ? { latency_ms: f.latencyMs } : {}) });
-  const sandboxParts = sandboxChild ? null : createSandbox({ db, clock }, undefined, { faults: () => config.sandboxFaults ?? {}, onFault });
+  const sandboxParts = sandboxChild ? null : createSandbox({ store: store.sandbox, clock }, undefined, { faults: () => config.sandboxFaults ?? {}, onFault });
   const sandbox: Hono | undefined = sandboxChild ? sandboxProxy(() => sandboxChild.url) : sandboxParts!.app;
   // Where the adapters reach the simulators: the process's own loopback URL, else this daemon (or its TLS-free loopback listener).
   const simulatorsUrl = () => (sandboxChild ? sandboxChild.url : (sandboxUrl ?? listenUrl));
@@ -159,7 +159,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     commits: store.commits,
     clock,
     adapters,
-    connections: store.connections,
+    connections: store.credentials,
     media: media.resolver,
     log: logger,
     publisher: {
@@ -180,7 +180,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     ...(opts.webhookResolve ? { resolve: opts.webhookResolve } : {}),
   });
   const tokenRefresher = new TokenRefresher({
-    connections: store.connections,
+    // The connections to look at; their secrets through the credentials service.
+    connections: { list: store.connections.list, ...store.credentials },
     clock,
     log: logger,
     onRefreshFailed: (conn, error, willRetry) => store.commits.relaxed(() => store.events.refreshFailed(conn.id, error, willRetry, clock.now())),

@@ -26,7 +26,7 @@ export { useSqliteDriver, type SqliteDriver } from './store/sqlite-driver';
 export { createStore, type Store } from './store/store';
 export { createLogger, silentLogger, redact, type RootLogger, type LogLevel } from './util/logger';
 export { ManualClock, systemClock, type Clock } from './util/clock';
-export { listSandboxPosts, presentSandboxPost, readSandboxEndpoints, readSandboxHttpsEndpoints, type SandboxPost } from './platforms/sandbox';
+export { presentSandboxPost, readSandboxEndpoints, readSandboxHttpsEndpoints, type SandboxPost } from './platforms/sandbox';
 export { sandboxCertFile } from './platforms/sandbox-tls';
 export { serveSandbox, type ServedSandbox, type ServeSandboxOptions } from './platforms/sandbox/serve-sandbox';
 export { SANDBOX_CHILD_ENV, SANDBOX_FAULTS_ENV, type SelfCommand } from './platforms/sandbox/sandbox-process';

@@ -66,7 +66,7 @@ describe('local admin on the data dir', () => {
     const tw = admin.addSandboxConnection('twitter');
     expect(tw.page_id).toBeNull();
     expect(admin.listConnections().map((c) => c.platform)).toEqual(['facebook', 'twitter']);
-    expect(admin.store.connections.credentialsFor(tw.user_id, 'twitter')!.secrets.access_token).toMatch(/^sandbox_at_/);
+    expect(admin.store.credentials.credentialsFor(tw.user_id, 'twitter')!.secrets.access_token).toMatch(/^sandbox_at_/);
     admin.removeConnection('twitter');
     admin.removeConnection(fb.connection_id);
     expect(admin.listConnections()).toEqual([]);

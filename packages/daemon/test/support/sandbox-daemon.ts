@@ -55,7 +55,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   const secrets = SecretBox.fromKeyFile(join(dir, 'secret.key'));
   const store = createStore(db, { secrets, clock });
   const config = resolveConfig({ dataDir: dir, publicUrl: PUBLIC }, {});
-  const media = createMedia({ db, dir: join(dir, 'media'), publicBaseUrl: PUBLIC, clock, allowPrivate: true });
+  const media = createMedia({ store, dir: join(dir, 'media'), publicBaseUrl: PUBLIC, clock, allowPrivate: true });
   defer(() => media.stop());
   const queue = createTargetQueue(db);
   const adapters = opts.adapters ?? createAdapters(config.platforms);
@@ -66,7 +66,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   let url = '';
   const { app } = testApp({
     db, store, config, clock, secrets, scheduler, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes,
-    sandbox: createSandboxApp({ db, clock }, opts.simulators, { faults: () => opts.sandboxFaults ?? {}, ...(opts.onFault ? { onFault: opts.onFault } : {}) }),
+    sandbox: createSandboxApp({ store: store.sandbox, clock }, opts.simulators, { faults: () => opts.sandboxFaults ?? {}, ...(opts.onFault ? { onFault: opts.onFault } : {}) }),
     sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host),
   });
   const server: ServerType = await new Promise((resolve) => {
@@ -74,7 +74,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   });
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   defer(() => new Promise<void>((r) => server.close(() => r())));
-  publisher = new Publisher({ queue, clock, adapters, connections: store.connections, media: media.resolver, scheduler, publicBaseUrl: PUBLIC, sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host) });
+  publisher = new Publisher({ queue, clock, adapters, connections: store.credentials, media: media.resolver, scheduler, publicBaseUrl: PUBLIC, sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host) });
   publisher.start();
   await scheduler.start();
   defer(async () => {

@@ -48,7 +48,7 @@ describe('socialpub connect bluesky', () => {
     const info = await connectBluesky({ userId: user.id }, io, { ...w.deps, connections: store.connections });
     expect(info).toMatchObject({ platform: 'bluesky', mode: 'live', accountId: w.did, accountName: 'alice.example', meta: { auth: 'app-password', handle: 'alice.example', did: w.did, pds: 'https://pds.alice.example' } });
     expect(info.tokenExpiresAt).toBe(T0 + 2 * 3_600_000);
-    const creds = store.connections.credentialsFor(user.id, 'bluesky')!;
+    const creds = store.credentials.credentialsFor(user.id, 'bluesky')!;
     expect(creds.secrets.app_password).toBe('sandbox-app-password');
     expect(creds.secrets.access_token).toMatch(/^ey/);
     // Sealed at rest: neither the app password nor the tokens appear in the database file's rows.
