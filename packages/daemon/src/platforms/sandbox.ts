@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { formatInstant, type Platform, type SandboxFaults, type SandboxPost as SandboxPostView } from '@socialpub/core';
+import { formatInstant, type SandboxFaults, type SandboxPost as SandboxPostView } from '@socialpub/core';
 import type { StoredSandboxPost } from '../store/sandbox-store';
 import type { SettingsRepository } from '../store/settings';
 import type { SandboxDeps } from './platform-module';
