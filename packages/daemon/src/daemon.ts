@@ -27,6 +27,7 @@ import type { MediaLookup } from './ports/media';
 import type { SchedulerHooks } from './ports/scheduler';
 import { startCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
+import { createTargetQueue } from './store/target-queue';
 import { secureDataDir } from './store/private-files';
 import { createStore, type Store } from './store/store';
 import { startSeriesMaterializer } from './jobs/recurrence';
@@ -155,7 +156,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const simulatorsUrl = () => (sandboxChild ? sandboxChild.url : (sandboxUrl ?? listenUrl));
   // Scheduler and publisher: started once listening (sandbox URLs need the port), stopped before the store closes.
   const publishing = createPublishing({
-    db,
+    queue: createTargetQueue(db),
     commits: store.commits,
     clock,
     adapters,
