@@ -21,7 +21,7 @@ export interface ThumbnailFetcherOptions {
 }
 
 /**
- * The daemon's SSRF-safe fetch (media/safe-fetch: public addresses only, checked per
+ * The daemon's SSRF-safe fetch (net/safe-fetch: public addresses only, checked per
  * redirect hop, the socket pinned to the checked address) for a thumbnail: at most
  * `maxBytes`, and JPEG or PNG judged from the bytes, not the name or Content-Type.
  */
