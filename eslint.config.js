@@ -1,24 +1,16 @@
 import js from '@eslint/js';
 import importX, { createNodeResolver } from 'eslint-plugin-import-x';
 import tseslint from 'typescript-eslint';
+import { layerZones } from './scripts/layers.mjs';
 const NO_CLI = { group: ['**/cli/src/**'], message: 'Nothing imports the CLI.' };
 
 /**
- * The daemon's layers, lowest first: util <- store <- media <- platforms <- the rest
- * (connect, scheduler, publisher, http, admin, the composition root). A folder imports its
- * own layer and those below, never one above (docs/architecture.md, "Layers").
+ * The layers of every package (scripts/layers.mjs, lowest first; docs/architecture.md,
+ * "Layers"): a folder or root file of a package's src/ imports its own layer and those
+ * below, never one above. `pnpm lint` also runs scripts/check-layers.mjs, which fails when an
+ * entry of a src/ is in no layer, so every folder and root file is covered.
  */
-const src = (...dirs) => dirs.map((d) => `./packages/daemon/src/${d}`);
-const ROOT = ['daemon.ts', 'config.ts', 'create-media.ts', 'index.ts'];
-const UPPER = ['connect', 'scheduler', 'publisher', 'http', 'admin', 'jobs', 'events', 'mcp', ...ROOT];
-const zone = (target, from, message) => ({ target: src(target), from: src(...from), message });
-const LAYERS = [
-  zone('util', ['store', 'media', 'platforms', ...UPPER], 'util/ is the bottom layer.'),
-  zone('store', ['media', 'platforms', ...UPPER], 'store/ sits below media, platforms and the services.'),
-  zone('media', ['platforms', ...UPPER], 'media/ sits below platforms and the services.'),
-  zone('platforms', UPPER.filter((f) => f !== 'connect').concat('connect/index.ts', 'connect/token-refresher.ts'), 'platforms/ uses only the OAuth helpers of connect/; the registry is used from above.'),
-  zone('scheduler', ['media', 'platforms', 'connect', 'publisher', 'http', 'admin', 'jobs', 'events', 'mcp', ...ROOT], 'the scheduler knows nothing about platforms, media or HTTP.'),
-];
+const LAYERS = layerZones();
 
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/node_modules/**', '.tools/**', 'coverage/**'] },
@@ -61,10 +53,10 @@ export default tseslint.config(
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly', setTimeout: 'readonly', clearTimeout: 'readonly', Buffer: 'readonly', performance: 'readonly' } },
   },
   {
-    // Layers of the daemon; import circles are checked by scripts/check-import-cycles.mjs (also in `pnpm lint`).
-    files: ['packages/daemon/src/**/*.ts'],
+    // Layers of every package; import circles are checked by scripts/check-import-cycles.mjs (also in `pnpm lint`).
+    files: ['packages/*/src/**/*.ts', 'packages/*/src/**/*.tsx'],
     plugins: { 'import-x': importX },
-    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.js', '.json'] })] },
+    settings: { 'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.json'] })] },
     rules: { 'import-x/no-restricted-paths': ['error', { zones: LAYERS }] },
   },
 );

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Fails when the packages' source has an import circle. Type-only imports count too: a
+// Fails when the packages' source (.ts and .tsx, every package: core, sdk, mcp, daemon, cli,
+// dashboard) has an import circle. Type-only imports count too: a
 // circle of types still ties two modules together (eslint's import-x/no-cycle skips them).
 // Run by `pnpm lint`; arguments name the packages to check (default: all).
 // Usage: node scripts/check-import-cycles.mjs [core daemon ...]
@@ -13,7 +14,7 @@ function walk(dir, out = []) {
   for (const name of readdirSync(dir)) {
     const p = join(dir, name);
     if (statSync(p).isDirectory()) walk(p, out);
-    else if (p.endsWith('.ts') && !p.endsWith('.d.ts')) out.push(p);
+    else if (/\.tsx?$/.test(p) && !p.endsWith('.d.ts')) out.push(p);
   }
   return out;
 }
@@ -37,8 +38,8 @@ function resolveSpecifier(from, spec) {
   if (packageEntry.has(spec)) return packageEntry.get(spec);
   if (!spec.startsWith('.')) return null;
   const base = resolve(dirname(from), spec);
-  for (const candidate of [base, `${base}.ts`, join(base, 'index.ts'), base.replace(/\.js$/, '.ts')]) {
-    if (candidate.endsWith('.ts') && existsSync(candidate)) return candidate;
+  for (const candidate of [base, `${base}.ts`, `${base}.tsx`, join(base, 'index.ts'), base.replace(/\.js$/, '.ts')]) {
+    if (/\.tsx?$/.test(candidate) && existsSync(candidate)) return candidate;
   }
   return null;
 }

@@ -4,7 +4,10 @@
 // Prints one JSON line {port, key} on stdout once listening.
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
-import { createApp, createLogger, createStore, openAdmin, openDatabase, resolveConfig, startDaemon, systemClock } from '../../packages/daemon/src/index';
+import { createAdapters } from '../../packages/daemon/src/platforms/registry';
+import { guessingMediaLookup } from '../../packages/daemon/src/ports/media';
+import { idleScheduler } from '../../packages/daemon/src/ports/scheduler';
+import { createApp, createLogger, createServices, createStore, openAdmin, openDatabase, resolveConfig, startDaemon, systemClock } from '../../packages/daemon/src/index';
 import { SecretBox } from '../../packages/daemon/src/util/secrets';
 
 // bench/ is not a package: take hono and its Node server from the daemon's dependencies.
@@ -53,12 +56,16 @@ if (mode === 'bare') {
 } else if (mode === 'memory') {
   // The daemon's HTTP app over an in-memory store: the cost of the HTTP layer without the disk.
   const db = openDatabase(':memory:');
-  const store = createStore(db, { secrets: SecretBox.fromKeyFile(`${dataDir}/secret.key`), clock: systemClock });
+  const secrets = SecretBox.fromKeyFile(`${dataDir}/secret.key`);
+  const store = createStore(db, { secrets, clock: systemClock });
   const { user } = store.users.ensure('bench@example.com', Date.now());
   const key = store.apiKeys.create(user.id, null, Date.now()).apiKey;
   store.connections.save(user.id, 'twitter', { mode: 'sandbox' });
   const config = resolveConfig({ dataDir, port: 0 }, { SOCIALPUB_RATE_LIMITS: 'off' });
-  const app = createApp({ db, store, config, logger: createLogger({ level: 'warn', write: () => {} }) });
+  const logger = createLogger({ level: 'warn', write: () => {} });
+  // The daemon's composition without its background parts: no scheduler, media kinds from URL extensions.
+  const parts = { store, config, clock: systemClock, logger, scheduler: idleScheduler, mediaLookup: guessingMediaLookup, adapters: createAdapters(config.platforms) };
+  const app = createApp({ ...parts, services: createServices({ ...parts, secrets }) });
   const server = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, (info) => {
     console.log(JSON.stringify({ port: info.port, key }));
   });

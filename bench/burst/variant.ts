@@ -16,6 +16,7 @@ import { createPublishing } from '../../packages/daemon/src/publisher/create-pub
 import { startCheckpointer } from '../../packages/daemon/src/store/checkpointer';
 import { createCommits } from '../../packages/daemon/src/store/commits';
 import { openDatabase } from '../../packages/daemon/src/store/database';
+import { createTargetQueue } from '../../packages/daemon/src/store/target-queue';
 import { systemClock } from '../../packages/daemon/src/util/clock';
 
 const [variant = 'ours', usersArg = '50', perArg = '2', dir = '.'] = process.argv.slice(2);
@@ -68,7 +69,7 @@ const credentials = (userId: string, platform: Platform) => sandboxCredentials(u
 const checkpointer = startCheckpointer(db);
 const ledger = new MemoryLedger();
 const publishing = createPublishing({
-  db,
+  queue: createTargetQueue(db),
   // As the daemon: the batches' fsync through the group commit, off the event loop.
   commits: createCommits(db),
   clock: systemClock,

@@ -2,9 +2,8 @@ import type { Hono } from 'hono';
 import type { AppEnv } from './http/env';
 import { createFileRoutes, createMediaRoutes } from './http/routes/media';
 import type { Logger } from './util/logger';
-import type { MediaLookup, MediaResolver } from './services';
-import type { DB } from './store/database';
-import { createIdempotencyRepository } from './store/idempotency';
+import type { MediaLookup, MediaResolver } from './ports/media';
+import type { Store } from './store/store';
 import type { Clock } from './util/clock';
 import { createMediaLookup } from './media/media-lookup';
 import { createMediaResolver } from './media/media-resolver';
@@ -12,7 +11,8 @@ import { MediaService, type MediaServiceOptions } from './media/media-service';
 import { MediaSweeper } from './media/media-sweeper';
 
 export interface CreateMediaOptions {
-  db: DB;
+  /** The repositories media uses: media_tasks and media_files, and the idempotency records of POST /prepare. */
+  store: Pick<Store, 'media' | 'idempotency'>;
   /** config.mediaDir */
   dir: string;
   /** config.publicUrl, else the listen address (http://127.0.0.1:8787); a function when known only after listening. */
@@ -45,7 +45,7 @@ export interface MediaModule {
 /** Media preparation, wired: the composition root (daemon.ts) calls this once. */
 export function createMedia(options: CreateMediaOptions): MediaModule {
   const service = new MediaService({
-    db: options.db,
+    files: options.store.media,
     dir: options.dir,
     publicBaseUrl: options.publicBaseUrl,
     clock: options.clock,
@@ -60,7 +60,7 @@ export function createMedia(options: CreateMediaOptions): MediaModule {
     sweeper,
     lookup: createMediaLookup(service),
     resolver: createMediaResolver(service),
-    mediaRoutes: createMediaRoutes({ media: service, idempotency: createIdempotencyRepository(options.db) }),
+    mediaRoutes: createMediaRoutes({ media: service, idempotency: options.store.idempotency }),
     fileRoutes: createFileRoutes({ media: service }),
     async start() {
       await service.resume();

@@ -7,13 +7,13 @@ import { Hono } from 'hono';
 import { ConfigError, isLoopback, type DaemonConfig } from './config';
 import { createEvents } from './events/create-events';
 import { createApp } from './http/app';
+import { createServices } from './compose';
 import { answerClientError, answerConnect } from './http/client-error';
 import { createMedia } from './create-media';
 import type { AppEnv } from './http/env';
 import type { Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './platforms/adapter';
-import { createAdapters, platformModule } from './platforms/registry';
-import { BrowserConnects } from './connect/browser-connect';
+import { createAdapters } from './platforms/registry';
 import { publisherConcurrencyOptions } from './publish-concurrency';
 import { createPublishing } from './publisher/create-publishing';
 import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
@@ -23,9 +23,11 @@ import type { AppliedFault } from './platforms/sandbox/fault-stage';
 import { sandboxProxy } from './platforms/sandbox/sandbox-proxy';
 import { startSandboxProcess, type SandboxProcess, type SelfCommand } from './platforms/sandbox/sandbox-process';
 import { TokenRefreshLoop } from './connect/token-refresh-loop';
-import type { MediaLookup, SchedulerHooks } from './services';
+import type { MediaLookup } from './ports/media';
+import type { SchedulerHooks } from './ports/scheduler';
 import { startCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
+import { createTargetQueue } from './store/target-queue';
 import { secureDataDir } from './store/private-files';
 import { createStore, type Store } from './store/store';
 import { startSeriesMaterializer } from './jobs/recurrence';
@@ -33,7 +35,7 @@ import { systemClock, type Clock } from './util/clock';
 import { createLogger, type RootLogger } from './util/logger';
 import { guardProcess } from './util/process-guard';
 import { SecretBox } from './util/secrets';
-import type { HostResolver } from './media/address-guard';
+import type { HostResolver } from './net/address-guard';
 
 export interface StartOptions {
   /** Default: the system clock. */
@@ -135,7 +137,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // they would (rightly) refuse the daemon's own certificate, often self-signed.
   let sandboxUrl: string | null = null;
   const media = createMedia({
-    db,
+    store,
     dir: config.mediaDir,
     publicBaseUrl: () => config.publicUrl ?? listenUrl,
     clock,
@@ -148,17 +150,17 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const mediaRoutes: Hono<AppEnv> | undefined = media.mediaRoutes;
   const fileRoutes: Hono | undefined = media.fileRoutes;
   const onFault = (f: AppliedFault) => logger.info('sandbox fault', { fault: f.kind, platform: f.platform, method: f.method, path: f.path, ...(f.latencyMs !== undefined ? { latency_ms: f.latencyMs } : {}) });
-  const sandboxParts = sandboxChild ? null : createSandbox({ db, clock }, undefined, { faults: () => config.sandboxFaults ?? {}, onFault });
+  const sandboxParts = sandboxChild ? null : createSandbox({ store: store.sandbox, clock }, undefined, { faults: () => config.sandboxFaults ?? {}, onFault });
   const sandbox: Hono | undefined = sandboxChild ? sandboxProxy(() => sandboxChild.url) : sandboxParts!.app;
   // Where the adapters reach the simulators: the process's own loopback URL, else this daemon (or its TLS-free loopback listener).
   const simulatorsUrl = () => (sandboxChild ? sandboxChild.url : (sandboxUrl ?? listenUrl));
   // Scheduler and publisher: started once listening (sandbox URLs need the port), stopped before the store closes.
   const publishing = createPublishing({
-    db,
+    queue: createTargetQueue(db),
     commits: store.commits,
     clock,
     adapters,
-    connections: store.connections,
+    connections: store.credentials,
     media: media.resolver,
     log: logger,
     publisher: {
@@ -179,7 +181,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     ...(opts.webhookResolve ? { resolve: opts.webhookResolve } : {}),
   });
   const tokenRefresher = new TokenRefreshLoop({
-    connections: store.connections,
+    // The connections to look at; their secrets through the credentials service.
+    connections: { list: store.connections.list, ...store.credentials },
     clock,
     log: logger,
     onRefreshFailed: (conn, error, willRetry) => store.commits.relaxed(() => store.events.refreshFailed(conn.id, error, willRetry, clock.now())),
@@ -191,12 +194,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // whatever it throws uncaught is logged, and the daemon keeps serving requests.
   if (opts.guardProcess !== false) stops.push(guardProcess(logger));
 
-  // HTTP. Connects started from the dashboard end with the daemon.
-  const browserConnects = new BrowserConnects({ clock, deps: { clock, connections: store.connections }, connector: (p) => platformModule(p)?.connect });
-  stops.push(() => browserConnects.close());
-  const app = createApp({
-    browserConnects,
-    db,
+  // The services behind the HTTP interface (compose.ts); connects started from the dashboard end with the daemon.
+  const services = createServices({
     store,
     config,
     clock,
@@ -205,14 +204,14 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     scheduler,
     mediaLookup,
     adapters,
-    mediaRoutes,
-    fileRoutes,
-    sandbox,
     sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(simulatorsUrl(), host),
     hub: events.hub,
     webhookQueued: () => events.deliverer.pump(),
     ...(opts.webhookResolve ? { webhookResolve: opts.webhookResolve } : {}),
   });
+  stops.push(() => services.browserConnects.close());
+  // HTTP: createApp only wires the routes over them.
+  const app = createApp({ store, config, clock, logger, scheduler, mediaLookup, adapters, services, mediaRoutes, fileRoutes, sandbox });
   const server: ServerType = serve({
     fetch: app.fetch,
     hostname: config.host,

@@ -16,6 +16,8 @@ export {
   type RateLimit,
 } from './config';
 export { createApp, type AppDeps } from './http/app';
+export { createServices, type ServiceParts } from './compose';
+export type { AppServices } from './http/deps';
 export type { AppEnv, AppVariables } from './http/env';
 export { ApiError } from './http/errors';
 export { openAdmin, AdminError, DEFAULT_EMAIL, type Admin, type CreatedKey, type KeyListing, type ConnectionListing } from './admin/index';
@@ -24,7 +26,7 @@ export { useSqliteDriver, type SqliteDriver } from './store/sqlite-driver';
 export { createStore, type Store } from './store/store';
 export { createLogger, silentLogger, redact, type RootLogger, type LogLevel } from './util/logger';
 export { ManualClock, systemClock, type Clock } from './util/clock';
-export { listSandboxPosts, presentSandboxPost, readSandboxEndpoints, readSandboxHttpsEndpoints, type SandboxPost } from './platforms/sandbox';
+export { presentSandboxPost, readSandboxEndpoints, readSandboxHttpsEndpoints, type SandboxPost } from './platforms/sandbox';
 export { sandboxCertFile } from './platforms/sandbox-tls';
 export { serveSandbox, type ServedSandbox, type ServeSandboxOptions } from './platforms/sandbox/serve-sandbox';
 export { SANDBOX_CHILD_ENV, SANDBOX_FAULTS_ENV, type SelfCommand } from './platforms/sandbox/sandbox-process';

@@ -1,6 +1,7 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { LATEST_PROTOCOL_VERSION } from '@modelcontextprotocol/sdk/types.js';
-import { openAdmin } from '@socialpub/daemon';
+import { join } from 'node:path';
+import { openAdmin, openDatabase } from '@socialpub/daemon';
 import { SocialPub } from '@socialpub/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HTTP_TOOLS, httpClient, startTestDaemon, text, toolErrorOf, type TestDaemon } from './harness';
@@ -35,11 +36,11 @@ async function openSession(query = ''): Promise<{ id: string; response: Response
 }
 
 const jobCount = () => {
-  const admin = openAdmin(t.dataDir);
+  const db = openDatabase(join(t.dataDir, 'socialpub.db'));
   try {
-    return (admin.store.db.prepare('SELECT count(*) AS n FROM jobs').get() as { n: number }).n;
+    return (db.prepare('SELECT count(*) AS n FROM jobs').get() as { n: number }).n;
   } finally {
-    admin.close();
+    db.close();
   }
 };
 

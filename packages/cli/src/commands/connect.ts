@@ -5,7 +5,7 @@ import type { ConnectionListing } from '@socialpub/daemon';
 import { withAdmin } from '../local/admin';
 import { givenPlatformFlags, platformFlagProblems } from '../local/connect-flags';
 import { parsePlatform } from '../platform-name';
-import type { LiveCredentials } from '../local/connect-live';
+import type { LiveCredentials } from './connect-live';
 
 export interface ConnectOptions extends Omit<LiveCredentials, 'flags'> {
   platform: string;
@@ -31,7 +31,7 @@ export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
     const flags = givenPlatformFlags(o.parsed ?? {});
     const problem = platformFlagProblems(flags)[0];
     if (problem) throw new UsageError(problem);
-    const { connectLive } = await import('../local/connect-live');
+    const { connectLive } = await import('./connect-live');
     connection = await connectLive(ctx, { clientId: o.clientId, clientSecret: o.clientSecret, redirectUri: o.redirectUri, browser: o.browser, flags, dataDir, platform, email: o.user });
   }
   ctx.log.result(connection, () => [

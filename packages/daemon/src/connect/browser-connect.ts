@@ -3,8 +3,8 @@ import type { Platform } from '@socialpub/core';
 import type { ConnectionInfo } from '../store/connections';
 import type { Clock } from '../util/clock';
 import type { ConnectDeps, ConnectOptions, Connector } from '../platforms/platform-module';
-import { ConnectError } from './connect-error';
-import type { ConnectIO } from './connect-io';
+import { ConnectError } from '../oauth/connect-error';
+import type { ConnectIO } from '../oauth/connect-io';
 
 /** A connect flow started from the dashboard lives this long (the consent page, a page choice). */
 export const BROWSER_CONNECT_TTL_MS = 10 * 60_000;

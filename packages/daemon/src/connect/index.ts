@@ -2,13 +2,13 @@ import type { Platform } from '@socialpub/core';
 import type { ConnectionInfo } from '../store/connections';
 import type { ConnectDeps, ConnectOptions } from '../platforms/platform-module';
 import { platformModule } from '../platforms/registry';
-import { ConnectError } from './connect-error';
-import type { ConnectIO } from './connect-io';
+import { ConnectError } from '../oauth/connect-error';
+import type { ConnectIO } from '../oauth/connect-io';
 
-export { authorizeByPaste } from './paste-oauth';
-export { isLoopbackRedirect, runLoopbackOAuth, OAuthFlowError, type AuthorizeParams, type LoopbackOAuthOptions, type LoopbackOAuthResult } from './loopback-oauth';
-export { ConnectError } from './connect-error';
-export type { ConnectIO } from './connect-io';
+export { authorizeByPaste } from '../oauth/paste-oauth';
+export { isLoopbackRedirect, runLoopbackOAuth, OAuthFlowError, type AuthorizeParams, type LoopbackOAuthOptions, type LoopbackOAuthResult } from '../oauth/loopback-oauth';
+export { ConnectError } from '../oauth/connect-error';
+export type { ConnectIO } from '../oauth/connect-io';
 export type { ConnectDeps, ConnectOptions } from '../platforms/platform-module';
 export { TokenRefreshLoop, type RefreshReport, type TokenRefreshLoopOptions } from './token-refresh-loop';
 

@@ -8,7 +8,7 @@ import type { Logger } from '../util/logger';
 
 const DAY = 86_400_000;
 
-/** What the refresher needs from the connections repository (store/connections.ts fits). */
+/** What the refresher needs: the connections (store.connections.list) and their credentials (store.credentials). */
 export interface RefreshableConnections {
   list(): { id: string; platform: Platform; mode: 'live' | 'sandbox'; status: 'active' | 'expired'; tokenExpiresAt: number | null; tokenObtainedAt: number | null }[];
   credentialsById(id: string): Credentials | null;

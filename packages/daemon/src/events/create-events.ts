@@ -1,5 +1,5 @@
 import type { DaemonConfig } from '../config';
-import type { HostResolver } from '../media/address-guard';
+import type { HostResolver } from '../net/address-guard';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';

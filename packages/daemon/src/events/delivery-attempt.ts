@@ -1,4 +1,4 @@
-import type { ResolvedAddress } from '../media/address-guard';
+import type { ResolvedAddress } from '../net/address-guard';
 import type { AttemptRecord } from '../store/webhooks';
 import type { Clock } from '../util/clock';
 import type { PostFn } from './webhook-post';

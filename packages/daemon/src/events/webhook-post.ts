@@ -1,8 +1,8 @@
 import http from 'node:http';
 import https from 'node:https';
-import type { LookupFunction } from 'node:net';
 import { VERSION } from '@socialpub/core';
-import type { ResolvedAddress } from '../media/address-guard';
+import type { ResolvedAddress } from '../net/address-guard';
+import { pinnedLookup } from '../net/pinned-lookup';
 
 export interface PostRequest {
   url: URL;
@@ -25,22 +25,11 @@ const agents = {
 
 export const postWebhook: PostFn = (req) =>
   new Promise<number>((resolve, reject) => {
-    // Answers on the next tick, as dns.lookup does. A lookup that calls back synchronously
-    // makes the socket connect inside tls.connect()/the agent: a connect that fails at once
-    // (ENETUNREACH: a name whose address has no route, e.g. IPv6 on a host without it)
-    // then destroys the socket before its error listeners exist, and the 'error' event
-    // becomes an uncaught exception that ends the process (issue 28, item 1).
-    const pinned: LookupFunction = (_host, options, callback) => {
-      process.nextTick(() => {
-        if ((options as { all?: boolean }).all) (callback as unknown as (e: null, a: { address: string; family: number }[]) => void)(null, [req.address]);
-        else callback(null, req.address.address, req.address.family);
-      });
-    };
     const isHttps = req.url.protocol === 'https:';
     const request = (isHttps ? https : http).request(req.url, {
       method: 'POST',
       agent: isHttps ? agents.https : agents.http,
-      lookup: pinned,
+      lookup: pinnedLookup(req.address),
       signal: req.signal,
       headers: {
         ...req.headers,

@@ -1,5 +1,5 @@
-import { AddressGuard, type HostResolver, type ResolvedAddress } from '../media/address-guard';
-import { MediaError } from '../media/media-error';
+import { AddressGuard, type HostResolver, type ResolvedAddress } from '../net/address-guard';
+import { MediaError } from '../net/media-error';
 
 export interface TargetPolicy {
   /** webhook_allow_private: private and loopback addresses over http too (metadata stays refused). */

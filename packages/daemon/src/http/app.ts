@@ -1,27 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { API_PREFIX, type Platform } from '@socialpub/core';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { RATE_CLASSES, type DaemonConfig, type RateClass } from '../config';
-import { EventsHub } from '../events/events-hub';
-import { createWebhooksService } from '../events/webhooks-service';
-import { createPostsService } from '../jobs/jobs-service';
-import { createTakedownService, type RemoverEntry } from '../jobs/takedown';
-import type { HostResolver } from '../media/address-guard';
 import type { PlatformAdapter } from '../platforms/adapter';
-import { createAdapters, createRemovers } from '../platforms/registry';
-import { guessingMediaLookup, idleScheduler, type MediaLookup, type SchedulerHooks } from '../services';
-import type { DB } from '../store/database';
-import { createStore, type Store } from '../store/store';
-import { systemClock, type Clock } from '../util/clock';
-import { silentLogger, type RootLogger } from '../util/logger';
-import { SecretBox } from '../util/secrets';
+import type { MediaLookup } from '../ports/media';
+import type { SchedulerHooks } from '../ports/scheduler';
+import type { Store } from '../store/store';
+import type { Clock } from '../util/clock';
+import type { RootLogger } from '../util/logger';
 import { ServiceError } from '../util/service-error';
-import type { RouteDeps } from './deps';
+import type { AppServices, RouteDeps } from './deps';
 import type { AppEnv } from './env';
 import { mcpHandler } from '../mcp/mcp-endpoint';
-import { feedMcpSessions } from '../mcp/mcp-event-feed';
-import { McpSessions } from '../mcp/mcp-sessions';
 import { originCheck } from '../mcp/origin-check';
 import { ApiError } from './errors';
 import { auth } from './middleware/auth';
@@ -30,9 +20,6 @@ import { dashboardRoutes, reviewLinkPageRoutes } from './dashboard/dashboard-rou
 import type { DashboardFiles } from './dashboard/dashboard-files';
 import { dashboardAuthRoutes } from './routes/dashboard-auth';
 import { connectCallbackRoutes } from './dashboard/connect-callback';
-import { BrowserConnects } from '../connect/browser-connect';
-import type { ConnectDeps } from '../platforms/platform-module';
-import { platformModule } from '../platforms/registry';
 import { connectionsRoutes } from './routes/connections';
 import { keysRoutes } from './routes/keys';
 import { publicReviewRoutes, reviewLinksRoutes } from './routes/review-links';
@@ -49,7 +36,6 @@ import { eventsRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { platformsRoutes } from './routes/platforms';
 import { tiktokCreatorInfoRoutes } from './routes/tiktok-creator-info';
-import type { ConnectionCallDeps } from '../platforms/connection-call';
 import { sandboxFaultsRoutes } from './routes/sandbox-faults';
 import { sandboxPostsRoutes } from './routes/sandbox-posts';
 import { scheduledRoutes } from './routes/scheduled';
@@ -59,50 +45,28 @@ import { seriesRoutes } from './routes/series';
 import { settingsRoutes } from './routes/settings';
 
 export interface AppDeps {
-  db: DB;
   config: DaemonConfig;
-  /** Default: the system clock. */
-  clock?: Clock;
-  /** Default: silent. */
-  logger?: RootLogger;
-  /** Opens connection secrets. Default: a throwaway key (the HTTP layer never opens secrets itself). */
-  secrets?: SecretBox;
-  /** Repositories over `db`; built here with config.sqliteSync when not given (give it to share prepared statements and commits with other parts). */
-  store?: Store;
-  /** Default: idleScheduler. */
-  scheduler?: SchedulerHooks;
-  /** Default: guessingMediaLookup (kinds from URL extensions). */
-  mediaLookup?: MediaLookup;
-  /** Default: createAdapters(config.platforms). */
-  adapters?: Map<Platform, PlatformAdapter>;
-  /** Take-down support per platform. Default: createRemovers(config.platforms). */
-  removers?: Map<Platform, RemoverEntry>;
+  clock: Clock;
+  logger: RootLogger;
+  /** The repositories: the only way to the database. */
+  store: Store;
+  scheduler: SchedulerHooks;
+  mediaLookup: MediaLookup;
+  adapters: Map<Platform, PlatformAdapter>;
+  /** The services the routes call, built by the composition root (compose.ts createServices()). */
+  services: AppServices;
   /** Mounted at /api/agents/v1/media behind auth, the media rate limit, the body limit (not on POST /upload) and Idempotency-Key on POST /prepare. */
   mediaRoutes?: Hono<AppEnv>;
   /** Prepared files, mounted at /files, unauthenticated. */
   fileRoutes?: Hono;
   /** Platform simulators for sandbox connections, mounted at /sandbox, unauthenticated. */
   sandbox?: Hono;
-  /** Where a sandbox connection's simulator answers for `host` (the daemon's own URL), for calls outside a publish: take-downs and the account checks at acceptance (TikTok's creator info); default: none served. */
-  sandboxBaseUrl?: (platform: Platform, host: string) => string;
   /** How the client address is found for the failed-authentication limit (default: socket, or X-Forwarded-For behind a proxy). */
   clientAddress?: (c: Context) => string;
-  /** Wakes SSE streams on new events. Default: a hub of its own (not started: tests call check()). */
-  hub?: EventsHub;
-  /** Told when a webhook delivery was queued (the deliverer's pump). */
-  webhookQueued?: () => void;
-  /** Resolves webhook host names (tests). */
-  webhookResolve?: HostResolver;
   /** SSE heartbeat interval (ms of the clock). */
   heartbeatMs?: number;
-  /** The MCP endpoint's open sessions (default: a new set; the daemon closes them at shutdown). */
-  mcpSessions?: McpSessions;
   /** The dashboard's built files. Default: dashboardFiles() (the workspace build, the CLI bundle's copy or the executable's). */
   dashboardFiles?: () => DashboardFiles | null;
-  /** Live connects started from the dashboard (default: a set of its own over store.connections and the real platform hosts; the daemon closes it at shutdown). */
-  browserConnects?: BrowserConnects;
-  /** For the default browserConnects: where the platforms are (tests point them at the simulators). */
-  connectDeps?: Omit<ConnectDeps, 'connections'>;
 }
 
 /** POST /media/upload (an extension): exempt from the JSON body limit. */
@@ -118,49 +82,11 @@ const PUBLIC_REVIEW_PREFIX = `${API_PREFIX}/review-links/public/`;
  * `app.request()` directly. daemon.ts serves it.
  */
 export function createApp(deps: AppDeps): Hono<AppEnv> {
-  const clock = deps.clock ?? systemClock;
-  const logger = deps.logger ?? silentLogger;
-  const config = deps.config;
-  const secrets = deps.secrets ?? new SecretBox(randomBytes(32));
-  const store = deps.store ?? createStore(deps.db, { secrets, clock, sync: config.sqliteSync });
-  const scheduler = deps.scheduler ?? idleScheduler;
+  const { clock, logger, config, store, scheduler, mediaLookup, adapters } = deps;
   const commits = store.commits;
-  const mediaLookup = deps.mediaLookup ?? guessingMediaLookup;
-  const adapters = deps.adapters ?? createAdapters(config.platforms);
-  const jobs = createPostsService({
-    store,
-    clock,
-    logger,
-    scheduler,
-    mediaLookup,
-    adapters,
-    publicBaseUrl: config.publicUrl,
-    ...(deps.sandboxBaseUrl ? { sandboxBaseUrl: deps.sandboxBaseUrl } : {}),
-  });
-  const removers = deps.removers ?? createRemovers(config.platforms);
-  // Calls on a connection's behalf outside a publish (take-downs, TikTok creator info).
-  const calls: ConnectionCallDeps = { connections: store.connections, clock, logger, sandboxBaseUrl: deps.sandboxBaseUrl ?? null };
-  const routeDeps: RouteDeps = {
-    store,
-    clock,
-    config,
-    logger,
-    scheduler,
-    jobs,
-    takedowns: createTakedownService({ store, clock, logger, jobs, removers, calls }),
-    mediaLookup,
-    adapters,
-    startedAt: clock.now(),
-  };
+  const { jobs, takedowns, calls, webhooks, hub } = deps.services;
+  const routeDeps: RouteDeps = { store, clock, config, logger, scheduler, jobs, takedowns, mediaLookup, adapters, startedAt: clock.now() };
   const limits = config.rateLimits;
-  const hub = deps.hub ?? new EventsHub(store.events, logger);
-  const webhooks = createWebhooksService({
-    store,
-    clock,
-    secrets,
-    policy: { allowPrivate: config.webhookAllowPrivate, ...(deps.webhookResolve ? { resolve: deps.webhookResolve } : {}) },
-    queued: deps.webhookQueued,
-  });
 
   const app = new Hono<AppEnv>();
   app.use('*', requestContext({ logger }));
@@ -213,7 +139,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const dashboard = { store, clock, config, ...(deps.dashboardFiles ? { files: deps.dashboardFiles } : {}) };
   app.route('/auth', dashboardAuthRoutes({ store, clock, config, limits, address: addressOf }));
   app.route('/r', reviewLinkPageRoutes(dashboard));
-  const connects = deps.browserConnects ?? new BrowserConnects({ clock, deps: { clock, ...deps.connectDeps, connections: store.connections }, connector: (p) => platformModule(p)?.connect });
+  const connects = deps.services.browserConnects;
   app.route('/connect', connectCallbackRoutes(connects));
   app.route('/', dashboardRoutes(dashboard));
 
@@ -256,9 +182,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/sandbox/faults`, sandboxFaultsRoutes(routeDeps));
   // MCP (Streamable HTTP): the same keys, and each tool call is the REST call it stands for,
   // made in-process, so it meets that call's rate-limit class and rules.
-  const sessions = deps.mcpSessions ?? new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });
-  // Resource notifications for every change, from the outbox (ends with the hub).
-  feedMcpSessions({ hub, events: store.events, sessions });
+  const sessions = deps.services.mcpSessions;
   const inProcess = (path: string, init: RequestInit, address: string) => app.request(path, init, { incoming: { socket: { remoteAddress: address } } });
   const mcp = mcpHandler({ sessions, fetch: async (path, init, address) => inProcess(path, init, address), address: addressOf });
   app.use('/mcp', originCheck({ publicUrl: config.publicUrl }), authenticate);

@@ -28,12 +28,12 @@ export interface AccountCheckRequest {
  * has no active connection for the platform (the connection check reports that).
  */
 function accessFor(deps: AccountCheckDeps, userId: string, platform: Platform, signal: AbortSignal): AccountAccess | null {
-  const credentials = deps.store.connections.credentialsFor(userId, platform);
+  const credentials = deps.store.credentials.credentialsFor(userId, platform);
   if (!credentials) return null;
   return {
     credentials,
-    saveTokens: (update) => Promise.resolve(deps.store.connections.saveTokens(credentials.connectionId, update)),
-    markConnectionExpired: (reason) => Promise.resolve(deps.store.connections.markExpired(credentials.connectionId, reason)),
+    saveTokens: (update) => Promise.resolve(deps.store.credentials.saveTokens(credentials.connectionId, update)),
+    markConnectionExpired: (reason) => Promise.resolve(deps.store.credentials.markExpired(credentials.connectionId, reason)),
     baseUrl: (host) => {
       if (credentials.mode === 'live') return `https://${host}`;
       if (!deps.sandboxBaseUrl) throw new Error(`no ${platform} simulator is available for sandbox connections`);

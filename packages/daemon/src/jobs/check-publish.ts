@@ -10,7 +10,7 @@ import {
   type PublishRequest,
 } from '@socialpub/core';
 import type { PlatformAdapter, ValidationMedia } from '../platforms/adapter';
-import type { MediaLookup } from '../services';
+import type { MediaLookup } from '../ports/media';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import { issuesToDetails } from '../util/service-error';

@@ -11,7 +11,8 @@ import {
   type ValidateResult,
 } from '@socialpub/core';
 import type { PlatformAdapter } from '../platforms/adapter';
-import type { MediaLookup, SchedulerHooks } from '../services';
+import type { MediaLookup } from '../ports/media';
+import type { SchedulerHooks } from '../ports/scheduler';
 import type { PostRecord, ListOptions, ListPosition } from '../store/jobs';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';

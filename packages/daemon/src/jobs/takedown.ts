@@ -43,7 +43,7 @@ export function createTakedownService(deps: TakedownServiceDeps) {
     const answer = (result: TakedownTarget['result'], message: string, status = t.status): TakedownTarget => ({ platform: t.platform, type: t.type, status, result, post_id: t.postId, message });
     const remover = deps.removers.get(t.platform);
     if (!remover || 'unsupported' in remover) return answer('not_supported', remover?.unsupported ?? `${t.platform} has no take-down support`);
-    const credentials = store.connections.credentialsFor(userId, t.platform);
+    const credentials = store.credentials.credentialsFor(userId, t.platform);
     const published = { type: t.type, postId: t.postId, checkpoint: store.removals.checkpointOf(t.id) };
     let outcome: TargetTakedown;
     if (!credentials) {

@@ -1,12 +1,12 @@
 import { rm } from 'node:fs/promises';
 import { MAX_MEDIA_BYTES } from '@socialpub/core';
-import type { AddressGuard } from './address-guard';
+import type { AddressGuard } from '../net/address-guard';
 import { formatBytes } from './format-bytes';
 import { HashingFileSink } from './hashing-file-sink';
-import type { Http1Response } from './http1-get';
-import { MediaError } from './media-error';
+import type { Http1Response } from '../net/http1-get';
+import { MediaError } from '../net/media-error';
 import type { ResolvedSource } from './resolve-source';
-import { safeFetch, type CookieJar, type SafeResponse } from './safe-fetch';
+import { safeFetch, type CookieJar, type SafeResponse } from '../net/safe-fetch';
 import { dispositionFileName, safeFileName } from './safe-name';
 import { SNIFF_BYTES, sniffFormat, type SniffedFormat } from './sniff';
 

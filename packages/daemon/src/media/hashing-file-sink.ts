@@ -1,8 +1,8 @@
 import { closeSync, openSync, writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
 import { formatBytes } from './format-bytes';
-import type { BodySink } from './http1-get';
-import { MediaError } from './media-error';
+import type { BodySink } from '../net/http1-get';
+import { MediaError } from '../net/media-error';
 
 /** Bytes go to the hashing thread in batches of this size, passed by transfer (no copy). */
 const BATCH_BYTES = 1024 * 1024;

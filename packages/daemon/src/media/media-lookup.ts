@@ -1,5 +1,5 @@
-import type { ValidationMedia } from './media-item';
-import { guessingMediaLookup, type MediaLookup } from '../services';
+import type { ValidationMedia } from '../ports/media-item';
+import { guessingMediaLookup, type MediaLookup } from '../ports/media';
 import type { MediaService } from './media-service';
 
 /**

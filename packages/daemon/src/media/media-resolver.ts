@@ -1,8 +1,8 @@
 import { stat } from 'node:fs/promises';
-import type { MediaItem } from './media-item';
+import type { MediaItem } from '../ports/media-item';
 import { PermanentError, RetryableError } from '../util/publish-errors';
-import type { MediaResolver } from '../services';
-import { toMediaError } from './media-error';
+import type { MediaResolver } from '../ports/media';
+import { toMediaError } from '../net/media-error';
 import type { MediaService } from './media-service';
 
 /**

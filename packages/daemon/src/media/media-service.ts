@@ -12,20 +12,20 @@ import {
   type PreparedFile,
 } from '@socialpub/core';
 import type { Logger } from '../util/logger';
-import type { DB } from '../store/database';
 import { systemClock, type Clock } from '../util/clock';
 import { newId, randomToken } from '../util/ids';
-import { AddressGuard } from './address-guard';
+import { AddressGuard } from '../net/address-guard';
 import { downloadToFile, type DownloadResult } from './download';
-import { MediaError, toMediaError } from './media-error';
-import { MediaStore, type FileRow, type FileWithUser, type TaskRow } from './media-store';
+import { MediaError, toMediaError } from '../net/media-error';
+import type { MediaStore, FileRow, FileWithUser, TaskRow } from '../store/media-files';
 import { receiveUpload, type ReceivedFile } from './receive-upload';
 import { resolveSource } from './resolve-source';
 import { DEFAULT_SHARE_HOSTS, type ShareHosts } from './share-hosts';
 import { Slots } from './slots';
 
 export interface MediaServiceOptions {
-  db: DB;
+  /** media_tasks and media_files (store.media). */
+  files: MediaStore;
   /** The media dir (prepared files in files/, partial downloads in tmp/). */
   dir: string;
   /**
@@ -103,7 +103,7 @@ export class MediaService {
   #closed = false;
 
   constructor(options: MediaServiceOptions) {
-    this.store = new MediaStore(options.db);
+    this.store = options.files;
     this.filesDir = join(options.dir, 'files');
     this.tmpDir = join(options.dir, 'tmp');
     mkdirSync(this.filesDir, { recursive: true, mode: 0o700 });

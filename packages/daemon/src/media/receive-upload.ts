@@ -1,7 +1,7 @@
 import { rm } from 'node:fs/promises';
 import { formatBytes } from './format-bytes';
 import { HashingFileSink } from './hashing-file-sink';
-import { MediaError } from './media-error';
+import { MediaError } from '../net/media-error';
 import { safeFileName } from './safe-name';
 import { SNIFF_BYTES, sniffFormat, type SniffedFormat } from './sniff';
 

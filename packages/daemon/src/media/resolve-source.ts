@@ -1,4 +1,4 @@
-import { MediaError } from './media-error';
+import { MediaError } from '../net/media-error';
 import { parseDriveConfirmation } from './drive-confirmation';
 import { DEFAULT_SHARE_HOSTS, type ShareHosts } from './share-hosts';
 

@@ -1,5 +1,5 @@
 import type { ContentType, ErrorDetail, Platform, PlatformInfo, TargetReplies, ThreadPart } from '@socialpub/core';
-import type { MediaItem, ValidationMedia } from '../media/media-item';
+import type { MediaItem, ValidationMedia } from '../ports/media-item';
 import type { Credentials, TokenUpdate } from '../store/credentials';
 import type { Clock } from '../util/clock';
 import type { Logger } from '../util/logger';

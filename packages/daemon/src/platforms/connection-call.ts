@@ -1,5 +1,5 @@
 import type { Platform } from '@socialpub/core';
-import type { ConnectionsRepository } from '../store/connections';
+import type { CredentialsService } from '../store/credentials';
 import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
 import { ServiceError } from '../util/service-error';
@@ -7,7 +7,8 @@ import type { CallContext, Credentials } from './adapter';
 
 /** What a call on a connection's behalf outside a publish needs from the daemon. */
 export interface ConnectionCallDeps {
-  connections: Pick<ConnectionsRepository, 'saveTokens' | 'markExpired'>;
+  /** Where renewed tokens and expiries go (store.credentials). */
+  credentials: Pick<CredentialsService, 'saveTokens' | 'markExpired'>;
   clock: Clock;
   logger: RootLogger;
   /** The daemon's simulator for sandbox connections (null when none is served). */
@@ -23,8 +24,8 @@ export function connectionCall(deps: ConnectionCallDeps, platform: Platform, cre
   return {
     target: { platform },
     credentials,
-    saveTokens: async (update) => deps.connections.saveTokens(credentials.connectionId, update),
-    markConnectionExpired: async (reason) => deps.connections.markExpired(credentials.connectionId, reason),
+    saveTokens: async (update) => deps.credentials.saveTokens(credentials.connectionId, update),
+    markConnectionExpired: async (reason) => deps.credentials.markExpired(credentials.connectionId, reason),
     baseUrl: (host) => {
       if (credentials.mode === 'live') return `https://${host}`;
       if (!deps.sandboxBaseUrl) throw new ServiceError('unavailable', `no ${platform} simulator is served for sandbox connections`);

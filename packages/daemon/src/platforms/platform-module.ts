@@ -1,8 +1,8 @@
 import type { Got } from 'got';
 import type { Context, Hono } from 'hono';
 import type { ApiVersion, Platform, PlatformInfo } from '@socialpub/core';
-import type { ConnectIO } from '../connect/connect-io';
-import type { DB } from '../store/database';
+import type { ConnectIO } from '../oauth/connect-io';
+import type { SandboxStore } from '../store/sandbox-store';
 import type { ConnectionInfo, ConnectionInput } from '../store/connections';
 import type { Clock } from '../util/clock';
 import type { PlatformAdapter } from './adapter';
@@ -56,8 +56,8 @@ export type SettingReader = (name: string) => string | undefined;
 
 /** What every simulator factory receives. */
 export interface SandboxDeps {
-  /** Posts go to sandbox_posts, so `socialpub sandbox posts` lists them across restarts. */
-  db: DB | null;
+  /** The simulators' store (state, sandbox_posts, so `socialpub sandbox posts` lists them across restarts); null: memory only. */
+  store: SandboxStore | null;
   clock: Clock;
 }
 

@@ -1,25 +1,25 @@
 import type { Platform } from '@socialpub/core';
 import type { Logger, PlatformAdapter } from '../platforms/adapter';
 import type { SchedulerOptions } from '../scheduler/scheduler';
-import type { MediaResolver } from '../services';
+import type { MediaResolver } from '../ports/media';
 import type { Commits } from '../store/commits';
-import type { DB } from '../store/database';
 import type { Clock } from '../util/clock';
 import type { ConnectionSource } from './connection-source';
 import type { PublisherOptions } from './publisher';
 import { Scheduler } from '../scheduler/scheduler';
-import { createTargetQueue } from '../store/target-queue';
+import type { TargetQueue } from '../store/target-queue';
 import { Publisher } from './publisher';
 
 export interface PublishingDeps {
-  db: DB;
+  /** The due targets and their claims (store/target-queue.ts), made by the composition root over its connection. */
+  queue: TargetQueue;
   clock: Clock;
   adapters: ReadonlyMap<Platform, PlatformAdapter>;
   connections: ConnectionSource;
   media: MediaResolver;
   log?: Logger;
   /**
-   * The daemon's group commit over `db`, shared with the HTTP layer, so claims, checkpoints,
+   * The daemon's group commit over the database, shared with the HTTP layer, so claims, checkpoints,
    * attempt ends and accepted requests share fsyncs; when absent each of the publisher's
    * writes commits on its own with the connection's setting (FULL: one fsync each).
    */
@@ -41,7 +41,7 @@ export interface Publishing {
 
 /** The scheduler and the publisher over one store, wired to each other (daemon.ts and the crash test use it). */
 export function createPublishing(deps: PublishingDeps): Publishing {
-  const queue = createTargetQueue(deps.db);
+  const queue = deps.queue;
   const log = deps.log;
   // The scheduler calls the publisher and the publisher tells the scheduler about retries;
   // the publisher exists before the first call, since nothing fires before start().

@@ -1,6 +1,7 @@
 import type { Platform } from '@socialpub/core';
 import type { Logger, PlatformAdapter } from '../platforms/adapter';
-import type { MediaResolver, SchedulerHooks } from '../services';
+import type { MediaResolver } from '../ports/media';
+import type { SchedulerHooks } from '../ports/scheduler';
 import type { ClaimedTarget, FinishRequest, TargetQueue } from '../store/target-queue';
 import type { Clock } from '../util/clock';
 import type { BackoffOptions } from './backoff';

@@ -1,4 +1,4 @@
-import type { SchedulerHooks, SchedulerStatus } from '../services';
+import type { SchedulerHooks, SchedulerStatus } from '../ports/scheduler';
 import type { Logger } from '../util/logger';
 import type { TargetQueue } from '../store/target-queue';
 import type { Clock } from '../util/clock';

@@ -1,5 +1,5 @@
 import type { Platform } from '@socialpub/core';
-import type { Credentials, TokenUpdate } from './credentials';
+import { nonEmptySecrets } from './credentials';
 import type { Clock } from '../util/clock';
 import type { SecretBox } from '../util/secrets';
 import type { DB } from './database';
@@ -77,18 +77,12 @@ const toInfo = (r: Row): ConnectionInfo => ({
   updatedAt: r.updated_at,
 });
 
-/** Drops empty values, so that a missing or empty token never replaces a stored one. */
-function nonEmpty(secrets: Record<string, string | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(secrets)) if (typeof v === 'string' && v !== '') out[k] = v;
-  return out;
-}
-
 export type ConnectionsRepository = ReturnType<typeof createConnectionsRepository>;
 
 /**
- * A user's credentials per platform. Secrets are sealed with the SecretBox (AES-256-GCM,
- * key file in the data dir) and only opened by credentialsFor/credentialsById.
+ * A user's connection per platform. Secrets are sealed here with the SecretBox (AES-256-GCM,
+ * key file in the data dir) when a connection is saved, and opened only by the credentials
+ * service (credentials.ts), which also renews and expires them.
  */
 export function createConnectionsRepository(db: DB, box: SecretBox, clock: Clock) {
   const byUserPlatform = db.prepare<[string, string], Row>('SELECT * FROM connections WHERE user_id = ? AND platform = ?');
@@ -106,31 +100,9 @@ export function createConnectionsRepository(db: DB, box: SecretBox, clock: Clock
        refresh_expires_at = excluded.refresh_expires_at, token_obtained_at = excluded.token_obtained_at,
        meta = excluded.meta, updated_at = excluded.updated_at`,
   );
-  const writeTokens = db.prepare(
-    `UPDATE connections SET secrets_enc = @secretsEnc, token_expires_at = @tokenExpiresAt, refresh_expires_at = @refreshExpiresAt,
-       token_obtained_at = @tokenObtainedAt, status = 'active', status_reason = NULL, updated_at = @now WHERE id = @id`,
-  );
-  const expire = db.prepare("UPDATE connections SET status = 'expired', status_reason = ?, updated_at = ? WHERE id = ?");
   const selectPage = db.prepare('UPDATE connections SET page_id = ?, page_name = ?, updated_at = ? WHERE id = ?');
   const removeOne = db.prepare('DELETE FROM connections WHERE user_id = ? AND platform = ?');
   const removeById = db.prepare('DELETE FROM connections WHERE id = ?');
-
-  const open = (r: Row): Record<string, string | undefined> =>
-    r.secrets_enc ? box.openJson<Record<string, string | undefined>>(r.secrets_enc) : {};
-
-  const credentials = (r: Row): Credentials => ({
-    connectionId: r.id,
-    mode: r.mode,
-    accountId: r.account_id,
-    accountName: r.account_name,
-    pageId: r.page_id,
-    pageName: r.page_name,
-    secrets: open(r),
-    tokenExpiresAt: r.token_expires_at,
-    refreshExpiresAt: r.refresh_expires_at,
-    tokenObtainedAt: r.token_obtained_at,
-    meta: JSON.parse(r.meta) as Record<string, unknown>,
-  });
 
   return {
     /** Creates or replaces the user's connection to `platform` (one per platform); it starts active. */
@@ -147,7 +119,7 @@ export function createConnectionsRepository(db: DB, box: SecretBox, clock: Clock
         accountName: input.accountName ?? null,
         pageId: input.pageId ?? null,
         pageName: input.pageName ?? null,
-        secretsEnc: box.sealJson(nonEmpty(input.secrets ?? {})),
+        secretsEnc: box.sealJson(nonEmptySecrets(input.secrets ?? {})),
         tokenExpiresAt: input.tokenExpiresAt ?? null,
         refreshExpiresAt: input.refreshExpiresAt ?? null,
         tokenObtainedAt: input.tokenObtainedAt ?? null,
@@ -169,40 +141,6 @@ export function createConnectionsRepository(db: DB, box: SecretBox, clock: Clock
     },
     list(): ConnectionInfo[] {
       return all.all().map(toInfo);
-    },
-    /** Decrypted credentials of the user's connection, or null when there is none. */
-    credentialsFor(userId: string, platform: Platform): Credentials | null {
-      const r = byUserPlatform.get(userId, platform);
-      return r ? credentials(r) : null;
-    },
-    credentialsById(connectionId: string): Credentials | null {
-      const r = byId.get(connectionId);
-      return r ? credentials(r) : null;
-    },
-    /**
-     * Stores refreshed tokens in one transaction: the new access token and a rotated refresh
-     * token land together. An empty or missing value never overwrites a stored one (some
-     * platforms answer a refresh without a new refresh token). The connection becomes active.
-     */
-    saveTokens(connectionId: string, update: TokenUpdate): void {
-      const now = clock.now();
-      db.transaction(() => {
-        const r = byId.get(connectionId);
-        if (!r) throw new Error(`no connection ${connectionId}`);
-        const merged = { ...nonEmpty(open(r)), ...nonEmpty(update.secrets) };
-        writeTokens.run({
-          id: connectionId,
-          secretsEnc: box.sealJson(merged),
-          tokenExpiresAt: update.tokenExpiresAt === undefined ? r.token_expires_at : update.tokenExpiresAt,
-          refreshExpiresAt: update.refreshExpiresAt === undefined ? r.refresh_expires_at : update.refreshExpiresAt,
-          tokenObtainedAt: update.tokenObtainedAt === undefined ? now : update.tokenObtainedAt,
-          now,
-        });
-      }).immediate();
-    },
-    /** A refresh failed for good: publishing treats the platform as not connected until it is reconnected. */
-    markExpired(connectionId: string, reason: string): void {
-      expire.run(reason, clock.now(), connectionId);
     },
     selectPage(connectionId: string, page: { id: string; name: string | null }): void {
       selectPage.run(page.id, page.name, clock.now(), connectionId);

@@ -1,3 +1,8 @@
+import type { Platform } from '@socialpub/core';
+import type { Clock } from '../util/clock';
+import type { SecretBox } from '../util/secrets';
+import type { DB } from './database';
+
 /** A connection's credentials as adapters, refreshers and the publisher see them (secrets decrypted). */
 export interface Credentials {
   connectionId: string;
@@ -20,4 +25,106 @@ export interface TokenUpdate {
   tokenExpiresAt?: number | null;
   refreshExpiresAt?: number | null;
   tokenObtainedAt?: number | null;
+}
+
+/** Drops empty values, so that a missing or empty token never replaces a stored one. */
+export function nonEmptySecrets(secrets: Record<string, string | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(secrets)) if (typeof v === 'string' && v !== '') out[k] = v;
+  return out;
+}
+
+interface CredentialsRow {
+  id: string;
+  mode: 'live' | 'sandbox';
+  account_id: string | null;
+  account_name: string | null;
+  page_id: string | null;
+  page_name: string | null;
+  secrets_enc: string | null;
+  token_expires_at: number | null;
+  refresh_expires_at: number | null;
+  token_obtained_at: number | null;
+  meta: string;
+}
+
+export type CredentialsService = ReturnType<typeof createCredentialsService>;
+
+/**
+ * The one way to a connection's secrets (`store.credentials`): it opens them (the
+ * SecretBox, AES-256-GCM, key file in the data dir), stores renewed tokens sealed, and marks
+ * a connection expired when they stop working. store/connections.ts seals secrets when a
+ * connection is saved and never opens them. Who calls it (docs/security.md):
+ * - the publisher: publish-attempt.ts and reconcile-attempt.ts open a target's connection,
+ *   and an adapter's saveTokens/markConnectionExpired land here (build-context.ts);
+ * - the token refresher (connect/token-refresher.ts), through daemon.ts;
+ * - take-downs (jobs/takedown.ts) and the account checks at acceptance
+ *   (jobs/account-checks.ts, http/routes/tiktok-creator-info.ts), through
+ *   platforms/connection-call.ts for the writes;
+ * - GET /sandbox/posts (http/routes/sandbox-posts.ts), for the sandbox token that tells
+ *   which simulated posts are the user's.
+ */
+export function createCredentialsService(db: DB, box: SecretBox, clock: Clock) {
+  const columns = 'id, mode, account_id, account_name, page_id, page_name, secrets_enc, token_expires_at, refresh_expires_at, token_obtained_at, meta';
+  const byUserPlatform = db.prepare<[string, string], CredentialsRow>(`SELECT ${columns} FROM connections WHERE user_id = ? AND platform = ?`);
+  const byId = db.prepare<[string], CredentialsRow>(`SELECT ${columns} FROM connections WHERE id = ?`);
+  const writeTokens = db.prepare(
+    `UPDATE connections SET secrets_enc = @secretsEnc, token_expires_at = @tokenExpiresAt, refresh_expires_at = @refreshExpiresAt,
+       token_obtained_at = @tokenObtainedAt, status = 'active', status_reason = NULL, updated_at = @now WHERE id = @id`,
+  );
+  const expire = db.prepare("UPDATE connections SET status = 'expired', status_reason = ?, updated_at = ? WHERE id = ?");
+
+  const open = (r: CredentialsRow): Record<string, string | undefined> =>
+    r.secrets_enc ? box.openJson<Record<string, string | undefined>>(r.secrets_enc) : {};
+
+  const credentials = (r: CredentialsRow): Credentials => ({
+    connectionId: r.id,
+    mode: r.mode,
+    accountId: r.account_id,
+    accountName: r.account_name,
+    pageId: r.page_id,
+    pageName: r.page_name,
+    secrets: open(r),
+    tokenExpiresAt: r.token_expires_at,
+    refreshExpiresAt: r.refresh_expires_at,
+    tokenObtainedAt: r.token_obtained_at,
+    meta: JSON.parse(r.meta) as Record<string, unknown>,
+  });
+
+  return {
+    /** Decrypted credentials of the user's connection, or null when there is none. */
+    credentialsFor(userId: string, platform: Platform): Credentials | null {
+      const r = byUserPlatform.get(userId, platform);
+      return r ? credentials(r) : null;
+    },
+    credentialsById(connectionId: string): Credentials | null {
+      const r = byId.get(connectionId);
+      return r ? credentials(r) : null;
+    },
+    /**
+     * Stores refreshed tokens in one transaction: the new access token and a rotated refresh
+     * token land together. An empty or missing value never overwrites a stored one (some
+     * platforms answer a refresh without a new refresh token). The connection becomes active.
+     */
+    saveTokens(connectionId: string, update: TokenUpdate): void {
+      const now = clock.now();
+      db.transaction(() => {
+        const r = byId.get(connectionId);
+        if (!r) throw new Error(`no connection ${connectionId}`);
+        const merged = { ...nonEmptySecrets(open(r)), ...nonEmptySecrets(update.secrets) };
+        writeTokens.run({
+          id: connectionId,
+          secretsEnc: box.sealJson(merged),
+          tokenExpiresAt: update.tokenExpiresAt === undefined ? r.token_expires_at : update.tokenExpiresAt,
+          refreshExpiresAt: update.refreshExpiresAt === undefined ? r.refresh_expires_at : update.refreshExpiresAt,
+          tokenObtainedAt: update.tokenObtainedAt === undefined ? now : update.tokenObtainedAt,
+          now,
+        });
+      }).immediate();
+    },
+    /** A refresh failed for good: publishing treats the platform as not connected until it is reconnected. */
+    markExpired(connectionId: string, reason: string): void {
+      expire.run(reason, clock.now(), connectionId);
+    },
+  };
 }

@@ -4,6 +4,7 @@ import { createCommits, type SqliteSync } from './commits';
 import type { DB } from './database';
 import { createApiKeysRepository } from './api-keys';
 import { createConnectionsRepository } from './connections';
+import { createCredentialsService } from './credentials';
 import { createDashboardSessionsRepository } from './dashboard-sessions';
 import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
@@ -17,21 +18,24 @@ import { createRateWindowsRepository } from './rate-windows';
 import { createRemovalsRepository } from './removals';
 import { createReviewLinksRepository } from './review-links';
 import { createRejectionsRepository } from './rejections';
+import { createSandboxStore } from './sandbox-store';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
+import { MediaStore } from './media-files';
 import { createWebhooksRepository } from './webhooks';
 
 export type Store = ReturnType<typeof createStore>;
 
 /**
- * The repositories over one connection, each preparing its statements once, and the one
- * way to write several of them atomically: `commits` (durable, group-committed
+ * The repositories over one connection, each preparing its statements once: the only way
+ * to the database (the connection itself is not handed out: a PostgreSQL store implements
+ * the same repositories), and the one way to write several of them atomically: `commits` (durable, group-committed
  * transactions; `sync` is SOCIALPUB_SQLITE_SYNC, default full). Close `commits` with the
  * database.
  */
 export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sync?: SqliteSync }) {
+  const settings = createSettingsRepository(db);
   return {
-    db,
     commits: createCommits(db, opts.sync ?? 'full'),
     users: createUsersRepository(db),
     apiKeys: createApiKeysRepository(db),
@@ -41,8 +45,10 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     series: createSeriesRepository(db),
     idempotency: createIdempotencyRepository(db),
     rateWindows: createRateWindowsRepository(db),
-    settings: createSettingsRepository(db),
+    settings,
     connections: createConnectionsRepository(db, opts.secrets, opts.clock),
+    /** The one way to a connection's secrets (opened, renewed, expired). */
+    credentials: createCredentialsService(db, opts.secrets, opts.clock),
     oauthApps: createOAuthAppsRepository(db, opts.secrets),
     events: createEventsRepository(db),
     webhooks: createWebhooksRepository(db),
@@ -51,5 +57,9 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     dashboardSessions: createDashboardSessionsRepository(db),
     reviewLinks: createReviewLinksRepository(db),
     rejections: createRejectionsRepository(db),
+    /** What the simulators keep (their state, sandbox_posts); the simulators' own process opens its own over the same file. */
+    sandbox: createSandboxStore(db, settings),
+    /** media_tasks and media_files. */
+    media: new MediaStore(db),
   };
 }

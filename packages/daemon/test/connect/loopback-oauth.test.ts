@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { OAuthFlowError, runLoopbackOAuth } from '../../src/connect/loopback-oauth';
+import { OAuthFlowError, runLoopbackOAuth } from '../../src/oauth/loopback-oauth';
 import { ManualClock } from '../../src/util/clock';
 
 describe('runLoopbackOAuth', () => {

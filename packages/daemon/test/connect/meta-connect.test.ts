@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { connectLive } from '../../src/connect/index';
-import type { ConnectIO } from '../../src/connect/connect-io';
+import type { ConnectIO } from '../../src/oauth/connect-io';
 import type { SimPlatform } from '../../src/platforms/meta/sim/core';
 import { createConnectionsRepository } from '../../src/store/connections';
+import { createCredentialsService, type CredentialsService } from '../../src/store/credentials';
 import { openDatabase, type DB } from '../../src/store/database';
 import { SecretBox } from '../../src/util/secrets';
 import { startSim, type Sim } from '../platforms/meta/harness';
@@ -11,12 +12,15 @@ import { startSim, type Sim } from '../platforms/meta/harness';
 let s: Sim;
 let db: DB;
 let connections: ReturnType<typeof createConnectionsRepository>;
+let credentials: CredentialsService;
 
 beforeEach(async () => {
   s = await startSim();
   db = openDatabase(':memory:');
   db.prepare('INSERT INTO users (id, email, approval_workflow, created_at) VALUES (?, ?, 0, ?)').run('u1', 'a@example.com', 0);
-  connections = createConnectionsRepository(db, new SecretBox(randomBytes(32)), s.clock);
+  const box = new SecretBox(randomBytes(32));
+  connections = createConnectionsRepository(db, box, s.clock);
+  credentials = createCredentialsService(db, box, s.clock);
   s.state.apps.set('1234', { appId: '1234', appSecret: 'app-secret' });
 });
 afterEach(async () => {
@@ -56,7 +60,7 @@ describe('connecting Meta accounts', () => {
     expect(term.opened[0]).toMatch(/^https:\/\/www\.instagram\.com\/oauth\/authorize\?client_id=1234&.*scope=instagram_business_basic%2Cinstagram_business_content_publish/);
     expect(s.sequence()).toEqual(['POST api.instagram.com /oauth/access_token', 'GET graph.instagram.com /access_token', 'GET graph.instagram.com /me']);
     expect(info).toMatchObject({ platform: 'instagram', mode: 'live', accountId: '1789', accountName: 'shop', tokenExpiresAt: s.clock.now() + 5_184_000_000, meta: { login: 'instagram' } });
-    const creds = connections.credentialsById(info.id)!;
+    const creds = credentials.credentialsById(info.id)!;
     expect(creds.secrets.access_token).toMatch(/^IGL/);
     expect(s.state.tokens.get(creds.secrets.access_token!)!.longLived).toBe(true);
     const raw = db.prepare('SELECT secrets_enc FROM connections').pluck().get() as string;
@@ -79,7 +83,7 @@ describe('connecting Meta accounts', () => {
     const info = await connectLive('facebook', opts, term, { connections, clock: s.clock, baseUrl: s.baseUrl });
     expect(term.opened[0]).toMatch(/^https:\/\/www\.facebook\.com\/v25\.0\/dialog\/oauth\?/);
     expect(info).toMatchObject({ platform: 'facebook', accountId: 'fbu', pageId: 'p2', pageName: 'Second page', tokenExpiresAt: null });
-    const creds = connections.credentialsById(info.id)!;
+    const creds = credentials.credentialsById(info.id)!;
     expect(s.state.tokens.get(creds.secrets.access_token!)).toMatchObject({ kind: 'fb_page', accountId: 'p2' });
     expect(s.state.tokens.get(creds.secrets.user_token!)).toMatchObject({ kind: 'fb_user', longLived: true });
   });

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { TokenRefreshLoop } from '../../src/connect/token-refresh-loop';
 import { createConnectionsRepository } from '../../src/store/connections';
+import { createCredentialsService } from '../../src/store/credentials';
 import { openDatabase, type DB } from '../../src/store/database';
 import { SecretBox } from '../../src/util/secrets';
 import { startSim, type Sim } from '../platforms/meta/harness';
@@ -21,7 +22,8 @@ afterEach(async () => {
 });
 
 function setup(token: string, obtainedAgoMs: number, platform: 'instagram' | 'threads' = 'instagram') {
-  const connections = createConnectionsRepository(db, new SecretBox(randomBytes(32)), s.clock);
+  const box = new SecretBox(randomBytes(32));
+  const connections = { ...createConnectionsRepository(db, box, s.clock), ...createCredentialsService(db, box, s.clock) };
   const now = s.clock.now();
   const conn = connections.save('u1', platform, {
     mode: 'live',

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ConnectError } from '../../src/connect/connect-error';
-import type { ConnectIO } from '../../src/connect/connect-io';
-import { isLoopbackRedirect, OAuthFlowError } from '../../src/connect/loopback-oauth';
-import { authorizeByPaste } from '../../src/connect/paste-oauth';
+import { ConnectError } from '../../src/oauth/connect-error';
+import type { ConnectIO } from '../../src/oauth/connect-io';
+import { isLoopbackRedirect, OAuthFlowError } from '../../src/oauth/loopback-oauth';
+import { authorizeByPaste } from '../../src/oauth/paste-oauth';
 
 /** A user who opens the authorize URL and pastes back what `landed` makes of its state. */
 function pastingUser(landed: (state: string) => string): ConnectIO & { opened: string[]; questions: string[] } {

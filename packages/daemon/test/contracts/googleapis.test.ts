@@ -7,6 +7,7 @@ import { createYoutubeSimulator, type YoutubeSimulator } from '../../src/platfor
 import { openDatabase, type DB } from '../../src/store/database';
 import { fakeBytes, RecordingClock } from '../platforms/shared/harness';
 import { serveContractOrigins, type ContractOrigins } from './harness';
+import { sandboxStore } from '../support/sandbox-records';
 
 /**
  * Issue 15, deliverable 6: Google's own Node client, `googleapis`, unmodified, against the
@@ -23,7 +24,7 @@ let origins: ContractOrigins;
 
 beforeEach(async () => {
   db = openDatabase(':memory:');
-  sim = createYoutubeSimulator({ clock: new RecordingClock(), state: simState(db, 'youtube') });
+  sim = createYoutubeSimulator({ clock: new RecordingClock(), state: simState(sandboxStore(db), 'youtube') });
   const app = new Hono();
   for (const { host, app: hostApp } of sim.apps) app.route(`/${host}`, hostApp);
   origins = await serveContractOrigins([{ hosts: sim.apps.map((a) => a.host), app }]);

@@ -29,7 +29,7 @@ let globalInterceptor: number;
 
 beforeEach(async () => {
   clock = new ManualClock();
-  const sandbox = createSandbox({ db: null, clock }, [linkedinSandbox]);
+  const sandbox = createSandbox({ store: null, clock }, [linkedinSandbox]);
   origins = await startSandboxOrigins(sandbox.app, sandbox.hosts);
   globalInterceptor = axios.interceptors.request.use(redirect(origins));
 });

@@ -4,6 +4,7 @@ import { openDatabase, type DB } from '../../src/store/database';
 import { ManualClock } from '../../src/util/clock';
 import { fakeBytes } from '../platforms/shared/harness';
 import { serveContractOrigins, type ContractOrigins } from './harness';
+import { sandboxStore } from '../support/sandbox-records';
 
 /**
  * Issue 15, deliverable 6 for Instagram, Facebook and Threads: Graph calls exactly as Meta's
@@ -21,7 +22,7 @@ let origins: ContractOrigins;
 beforeEach(async () => {
   db = openDatabase(':memory:');
   clock = new ManualClock();
-  origins = await serveContractOrigins([metaSandbox({ db, clock })]);
+  origins = await serveContractOrigins([metaSandbox({ store: sandboxStore(db), clock })]);
 });
 afterEach(async () => {
   await origins.close();

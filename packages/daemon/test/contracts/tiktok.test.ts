@@ -6,6 +6,7 @@ import { openDatabase, type DB } from '../../src/store/database';
 import { ManualClock } from '../../src/util/clock';
 import { fakeBytes } from '../platforms/shared/harness';
 import { serveContractOrigins, type ContractOrigins } from './harness';
+import { sandboxStore } from '../support/sandbox-records';
 
 /**
  * Issue 15 for TikTok: no official Node client exists, so the Content Posting API's calls are
@@ -25,7 +26,7 @@ let sim: TiktokSimulator;
 let origins: ContractOrigins;
 
 async function start(previous?: ContractOrigins): Promise<void> {
-  sim = createTiktokSimulator({ clock, chunkRules: RULES, processingMs: 3_000, state: simState(db, 'tiktok') });
+  sim = createTiktokSimulator({ clock, chunkRules: RULES, processingMs: 3_000, state: simState(sandboxStore(db), 'tiktok') });
   origins = await serveContractOrigins([{ hosts: [TIKTOK_HOST], app: new Hono().route(`/${TIKTOK_HOST}`, sim.app) }], previous);
 }
 beforeEach(async () => {

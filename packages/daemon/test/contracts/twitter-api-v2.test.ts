@@ -8,6 +8,7 @@ import { systemClock } from '../../src/util/clock';
 import { fakeBytes } from '../platforms/shared/harness';
 import { checkTraffic } from '../platforms/twitter/openapi-check';
 import { serveContractOrigins, type ContractOrigins } from './harness';
+import { sandboxStore } from '../support/sandbox-records';
 
 /**
  * Issue 15, deliverable 6: X's most used Node client, `twitter-api-v2`, unmodified, against
@@ -24,7 +25,7 @@ let origins: ContractOrigins;
 beforeEach(async () => {
   db = openDatabase(':memory:');
   // The real clock: the client waits out video processing with its own timers (check_after_secs).
-  sim = createTwitterSimulator({ clock: systemClock, state: simState(db, 'x'), processingMs: 1_500 });
+  sim = createTwitterSimulator({ clock: systemClock, state: simState(sandboxStore(db), 'x'), processingMs: 1_500 });
   origins = await serveContractOrigins([{ hosts: [X_HOST], app: new Hono().route(`/${X_HOST}`, sim.app) }]);
 });
 afterEach(async () => {

@@ -22,12 +22,13 @@ import { createYoutubeAdapter } from '../../src/platforms/youtube/adapter';
 import { openDatabase } from '../../src/store/database';
 import { systemClock } from '../../src/util/clock';
 import { credentialsOnly, runPublishingChild } from './publishing-child';
+import { sandboxStore } from '../support/sandbox-records';
 
 const [dbPath, portArg, mediaDir] = process.argv.slice(2);
 if (!dbPath || !portArg || !mediaDir) throw new Error('usage: adapters-child.ts <db> <sandbox port> <media dir>');
 
 const db = openDatabase(dbPath);
-const sandbox = createSandboxApp({ db, clock: systemClock });
+const sandbox = createSandboxApp({ store: sandboxStore(db), clock: systemClock });
 const server = serve({ fetch: sandbox.fetch, hostname: '127.0.0.1', port: Number(portArg) });
 await new Promise((r) => server.once('listening', r));
 const simUrl = `http://127.0.0.1:${portArg}`;

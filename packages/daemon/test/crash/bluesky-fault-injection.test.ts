@@ -14,11 +14,12 @@ import type { Fault } from '../../src/platforms/shared/sim/simulator-recorder';
 import type { ConnectionSource } from '../../src/publisher/connection-source';
 import { Publisher } from '../../src/publisher/publisher';
 import { Scheduler } from '../../src/scheduler/scheduler';
-import type { MediaResolver } from '../../src/services';
+import type { MediaResolver } from '../../src/ports/media';
 import { openDatabase } from '../../src/store/database';
 import { createTargetQueue } from '../../src/store/target-queue';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';
 import { T0 } from '../scheduler/harness';
+import { sandboxStore } from '../support/sandbox-records';
 
 /**
  * Bluesky through every step, as fault-injection.test.ts does for the other six: for each
@@ -65,7 +66,7 @@ async function makeWorld() {
   const clock = new ManualClock(T0);
   const db = openDatabase(':memory:');
   db.prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)').run('u1', 'u1@example.test', T0);
-  const sim = createBlueskySimulator({ clock, onPost: sandboxPostSink(db), processingMs: 2_000 });
+  const sim = createBlueskySimulator({ clock, onPost: sandboxPostSink(sandboxStore(db)), processingMs: 2_000 });
   const root = new Hono();
   root.route(`/${BSKY_HOST}`, sim.pds);
   root.route(`/${VIDEO_HOST}`, sim.video);

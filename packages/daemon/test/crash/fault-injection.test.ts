@@ -17,11 +17,12 @@ import { createYoutubeSimulator } from '../../src/platforms/youtube/sim/simulato
 import type { ConnectionSource } from '../../src/publisher/connection-source';
 import { Publisher } from '../../src/publisher/publisher';
 import { Scheduler } from '../../src/scheduler/scheduler';
-import type { MediaResolver } from '../../src/services';
+import type { MediaResolver } from '../../src/ports/media';
 import { openDatabase } from '../../src/store/database';
 import { createTargetQueue } from '../../src/store/target-queue';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';
 import { T0 } from '../scheduler/harness';
+import { sandboxStore } from '../support/sandbox-records';
 
 /**
  * Fault injection across the six adapters, in process, on a ManualClock: for every request
@@ -75,8 +76,8 @@ async function makeWorld() {
   const clock = new ManualClock(T0);
   const db = openDatabase(':memory:');
   db.prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)').run('u1', 'u1@example.test', T0);
-  const sink = sandboxPostSink(db);
-  const meta = new MetaSimulator({ clock, db, config: { imageProcessingMs: 0, videoProcessingMs: 2_000 } });
+  const sink = sandboxPostSink(sandboxStore(db));
+  const meta = new MetaSimulator({ clock, store: sandboxStore(db), config: { imageProcessingMs: 0, videoProcessingMs: 2_000 } });
   const x = createTwitterSimulator({ clock, onPost: sink, processingMs: 1_000 });
   const tiktok = createTiktokSimulator({ clock, onPost: sink, processingMs: 1_000 });
   const youtube = createYoutubeSimulator({ clock, onPost: sink });

@@ -9,9 +9,10 @@ import type { Platform } from '@socialpub/core';
 import type { Credentials, MediaItem } from '../../src/platforms/adapter';
 import type { ConnectionSource } from '../../src/publisher/connection-source';
 import { createPublishing, type PublishingDeps } from '../../src/publisher/create-publishing';
-import type { MediaResolver } from '../../src/services';
+import type { MediaResolver } from '../../src/ports/media';
 import { createCommits } from '../../src/store/commits';
 import { openDatabase, type DB } from '../../src/store/database';
+import { createTargetQueue } from '../../src/store/target-queue';
 import { systemClock } from '../../src/util/clock';
 
 /** The child's arguments (after the script), all required; `usage` names them when one is missing. */
@@ -54,9 +55,9 @@ export const noMedia: MediaResolver = { resolve: async () => [] };
  * prints "ready", and on SIGTERM stops them (2 s for attempts in flight), runs `onStop`,
  * closes the database and exits 0.
  */
-export async function runPublishingChild(db: DB | string, deps: Omit<PublishingDeps, 'db' | 'commits' | 'clock'>, onStop?: () => void): Promise<void> {
+export async function runPublishingChild(db: DB | string, deps: Omit<PublishingDeps, 'queue' | 'commits' | 'clock'>, onStop?: () => void): Promise<void> {
   const database = typeof db === 'string' ? openDatabase(db) : db;
-  const publishing = createPublishing({ ...deps, db: database, commits: createCommits(database), clock: systemClock });
+  const publishing = createPublishing({ ...deps, queue: createTargetQueue(database), commits: createCommits(database), clock: systemClock });
   await publishing.start();
   process.stdout.write('ready\n');
   process.on('SIGTERM', () => {

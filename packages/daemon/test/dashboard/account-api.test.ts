@@ -134,7 +134,7 @@ describe('connections (/connections)', () => {
     expect(done.status).toBe('connected');
     expect(done.connection).toMatchObject({ platform: 'facebook', page_id: 'p2', page_name: 'Second page', sandbox: false, status: 'active' });
     // The page's own token is stored (sealed), not the user token the code was exchanged for.
-    const stored = h.store.connections.credentialsFor(h.user.id, 'facebook')?.secrets.access_token;
+    const stored = h.store.credentials.credentialsFor(h.user.id, 'facebook')?.secrets.access_token;
     expect(stored).toMatch(/^\S{8,}$/);
 
     // The same callback again belongs to no flow.

@@ -142,7 +142,7 @@ describe('outbox: media, connections, retention', () => {
     w.db.prepare("UPDATE media_tasks SET status = 'completed', updated_at = ? WHERE id = 'task_a'").run(now + 5);
     w.db.prepare("UPDATE media_tasks SET status = 'failed', error_code = 'too_large', error_message = 'big', updated_at = ? WHERE id = 'task_b'").run(now + 6);
     const conn = w.store.connections.get(w.user.id, 'twitter')!;
-    w.store.connections.markExpired(conn.id, 'token revoked');
+    w.store.credentials.markExpired(conn.id, 'token revoked');
     w.store.events.refreshFailed(conn.id, 'HTTP 503', true, now);
     const yt = w.store.connections.get(w.user.id, 'youtube')!;
     w.db.prepare("UPDATE connections SET mode = 'live', token_expires_at = ? WHERE id = ?").run(now + 3_600_000, yt.id);

@@ -6,7 +6,7 @@
  */
 import { resolveConfig } from '../../src/config';
 import { startDaemon } from '../../src/daemon';
-import { systemResolver, type HostResolver } from '../../src/media/address-guard';
+import { systemResolver, type HostResolver } from '../../src/net/address-guard';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: daemon-child.ts <data dir>');

@@ -96,7 +96,7 @@ describe('GET /sandbox/posts', () => {
     h.connect(['twitter']);
     // The harness's connection tokens have no account key; give twitter's one, as the local admin issues them.
     const conn = h.store.connections.get(h.user.id, 'twitter')!;
-    h.store.connections.saveTokens(conn.id, { secrets: { access_token: 'sandbox_at_k1.secret' } });
+    h.store.credentials.saveTokens(conn.id, { secrets: { access_token: 'sandbox_at_k1.secret' } });
     const insert = h.db.prepare('INSERT INTO sandbox_posts (platform, account_id, post_id, post_url, kind, body, created_at, account_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
     insert.run('twitter', 'acct_twitter', '1', 'https://x.com/s/status/1', 'tweet', JSON.stringify({ text: 'one' }), 1000, 'k1');
     insert.run('threads', 'acct_threads', '2', null, 'post', JSON.stringify({ text: 'not mine' }), 2000, 'k1');

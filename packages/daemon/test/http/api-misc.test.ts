@@ -7,7 +7,6 @@ import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../src/http/env';
 import { openApiDocument, toOpenApiPath } from '../../src/http/openapi';
 import { createMedia } from '../../src/create-media';
-import { openDatabase } from '../../src/store/database';
 import { API, errorOf, harness } from './harness';
 import { rateClass } from '../../src/http/middleware/rate-limit';
 
@@ -225,8 +224,8 @@ describe('OpenAPI document', () => {
 
   it('describes every route the app serves, and every method, with the real media module mounted', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'sp-openapi-'));
-    const db = openDatabase(':memory:');
-    const media = createMedia({ db, dir, publicBaseUrl: 'http://127.0.0.1:8787' });
+    const base = harness();
+    const media = createMedia({ store: base.store, dir, publicBaseUrl: 'http://127.0.0.1:8787' });
     const h = harness({ deps: { mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes } });
     rmSync(dir, { recursive: true, force: true });
     const paths = (openApiDocument() as { paths: Record<string, Record<string, unknown>> }).paths;

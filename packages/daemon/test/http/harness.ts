@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { Platform } from '@socialpub/core';
 import type { Hono } from 'hono';
 import { resolveConfig, type ConfigInput, type DaemonConfig } from '../../src/config';
-import { createApp, type AppDeps } from '../../src/http/app';
 import type { AppEnv } from '../../src/http/env';
-import type { SchedulerHooks, SchedulerStatus } from '../../src/services';
+import type { SchedulerHooks, SchedulerStatus } from '../../src/ports/scheduler';
 import { openDatabase, type DB } from '../../src/store/database';
 import { createStore, type Store } from '../../src/store/store';
 import type { User } from '../../src/store/users';
 import { ManualClock } from '../../src/util/clock';
 import { SecretBox } from '../../src/util/secrets';
+import { testApp, type TestAppDeps } from '../support/test-app';
 
 export const API = '/api/agents/v1';
 
@@ -30,7 +30,7 @@ export interface HarnessOptions {
   dbPath?: string;
   config?: ConfigInput;
   secrets?: SecretBox;
-  deps?: Partial<AppDeps>;
+  deps?: Partial<TestAppDeps>;
 }
 
 export interface Harness {
@@ -57,7 +57,7 @@ export function harness(opts: HarnessOptions = {}): Harness {
   const store = createStore(db, { secrets, clock });
   const config = resolveConfig({ dataDir: '/nonexistent/socialpub-test', ...opts.config }, {});
   const scheduler = new RecordingScheduler();
-  const app = createApp({ db, store, config, clock, scheduler, adapters: new Map(), ...opts.deps });
+  const { app } = testApp({ db, store, config, clock, scheduler, adapters: new Map(), ...opts.deps });
 
   const addUser = (email: string) => {
     const { user } = store.users.ensure(email, clock.now());

@@ -215,7 +215,7 @@ describe('POST /content/publish: connections', () => {
   it('counts an expired connection as not connected', async () => {
     const h = harness();
     h.connect(['twitter']);
-    h.store.connections.markExpired(h.store.connections.get(h.user.id, 'twitter')!.id, 'refresh failed');
+    h.store.credentials.markExpired(h.store.connections.get(h.user.id, 'twitter')!.id, 'refresh failed');
     const res = await h.call('POST', PUBLISH, { body: scheduled() });
     expect(res.status).toBe(403);
     expect((await errorOf(res)).code).toBe('platform_not_connected');

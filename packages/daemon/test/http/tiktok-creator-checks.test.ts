@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTiktokAdapter } from '../../src/platforms/tiktok/adapter';
 import { createTiktokSimulator, TIKTOK_HOST, type TiktokSimulator } from '../../src/platforms/tiktok/sim/simulator';
 import { forgetRefreshes } from '../../src/platforms/shared/ensure-access-token';
-import type { MediaLookup } from '../../src/services';
+import type { MediaLookup } from '../../src/ports/media';
 import { ManualClock } from '../../src/util/clock';
 import { serveSimulators, type SimServer } from '../platforms/shared/harness';
 import { API, errorOf, harness, type Harness } from './harness';

@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Platform } from '@socialpub/core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPostsService, type PostsService } from '../../src/jobs/jobs-service';
-import { guessingMediaLookup } from '../../src/services';
-import { openDatabase } from '../../src/store/database';
+import { guessingMediaLookup } from '../../src/ports/media';
+import { openDatabase, type DB } from '../../src/store/database';
 import { createStore, type Store } from '../../src/store/store';
 import type { User } from '../../src/store/users';
 import { ManualClock } from '../../src/util/clock';
@@ -28,6 +28,7 @@ async function refusal(p: Promise<unknown> | (() => unknown)): Promise<ServiceEr
 
 describe('jobs service (called without HTTP)', () => {
   let store: Store;
+  let db: DB;
   let clock: ManualClock;
   let scheduler: RecordingScheduler;
   let jobs: PostsService;
@@ -39,7 +40,8 @@ describe('jobs service (called without HTTP)', () => {
 
   beforeEach(() => {
     clock = new ManualClock(NOW);
-    store = createStore(openDatabase(':memory:'), { secrets: new SecretBox(randomBytes(32)), clock });
+    db = openDatabase(':memory:');
+    store = createStore(db, { secrets: new SecretBox(randomBytes(32)), clock });
     scheduler = new RecordingScheduler();
     jobs = createPostsService({ store, clock, logger: silentLogger, scheduler, mediaLookup: guessingMediaLookup, adapters: new Map(), publicBaseUrl: null });
     user = store.users.ensure('me@example.com', NOW).user;
@@ -51,7 +53,7 @@ describe('jobs service (called without HTTP)', () => {
     const result = await jobs.publish(
       user,
       { caption: 'hello', platforms: ['twitter', 'threads'], scheduled_for: iso(10), type_schedule: { threads: '+2h' } },
-      { alsoCommit: (answer, now) => inside.push(store.db.inTransaction && answer.job_id.startsWith('job_') && now === NOW) },
+      { alsoCommit: (answer, now) => inside.push(db.inTransaction && answer.job_id.startsWith('job_') && now === NOW) },
     );
     expect(inside).toEqual([true]);
     expect(result.status).toBe('scheduled');
@@ -123,7 +125,7 @@ describe('jobs service (called without HTTP)', () => {
     expect((await jobs.cancel(user, a.job_id)).status).toBe('cancelled');
 
     const b = await jobs.publish(user, { caption: 'b', platforms: ['twitter'], scheduled_for: iso(10) });
-    store.db.prepare("UPDATE targets SET status = 'published' WHERE job_id = ?").run(b.job_id);
+    db.prepare("UPDATE targets SET status = 'published' WHERE job_id = ?").run(b.job_id);
     const e = await refusal(jobs.cancel(user, b.job_id));
     expect(e.code).toBe('conflict');
     expect(e.message).toBe(`nothing left to cancel: ${b.job_id} is published; targets that started or finished cannot be cancelled`);

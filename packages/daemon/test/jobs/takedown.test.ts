@@ -2,12 +2,12 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { SandboxDeps, Simulator } from '../../src/platforms/platform-module';
 import { simulators } from '../../src/platforms/registry';
-import { listSandboxPosts } from '../../src/platforms/sandbox';
 import { sandboxPostRemoval, sandboxPostSink } from '../../src/platforms/shared/sim/sandbox-post-sink';
 import { createTwitterSimulator, X_HOST } from '../../src/platforms/twitter/sim/simulator';
 import { twitterSandbox } from '../../src/platforms/twitter/sim/sandbox';
 import { useCleanups } from '../support/cleanups';
 import { advanceUntil, prepareMedia, serveSamples, startSandboxDaemon, type SandboxDaemon } from '../support/sandbox-daemon';
+import { listSandboxPosts } from '../support/sandbox-records';
 
 const defer = useCleanups();
 const ALL = ['instagram', 'facebook', 'threads', 'twitter', 'tiktok', 'youtube'] as const;
@@ -41,7 +41,7 @@ const byPlatform = (body: Record<string, unknown>) =>
 function reachableX() {
   let sim!: ReturnType<typeof createTwitterSimulator>;
   const factory = (deps: SandboxDeps): Simulator => {
-    sim = createTwitterSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.db), onRemove: sandboxPostRemoval(deps.db) });
+    sim = createTwitterSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.store), onRemove: sandboxPostRemoval(deps.store) });
     const app = new Hono();
     app.route(`/${X_HOST}`, sim.app);
     return { hosts: [X_HOST], app };
@@ -170,7 +170,7 @@ describe('POST /content/scheduled/unpublish (take-downs)', () => {
     const w = await startSandboxDaemon(defer, { platforms: ['twitter'], simulators: x.factories });
     const job = await publishAndSettle(w, { caption: 'Deleted by hand', platforms: ['twitter'] });
     const tweetId = targetsOf(w, job)[0]!.post_id!;
-    const token = w.store.connections.credentialsFor(String(w.db.prepare('SELECT user_id FROM jobs WHERE id = ?').pluck().get(job)), 'twitter')!.secrets.access_token;
+    const token = w.store.credentials.credentialsFor(String(w.db.prepare('SELECT user_id FROM jobs WHERE id = ?').pluck().get(job)), 'twitter')!.secrets.access_token;
     // The user deleted it in the X app.
     const byHand = await x.sim().app.request(`/2/tweets/${tweetId}`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
     expect(byHand.status).toBe(200);

@@ -6,9 +6,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Hono } from 'hono';
 import type { MediaStatus } from '@socialpub/core';
-import { AddressGuard, type HostResolver } from '../../src/media/address-guard';
-import type { AddressCheck } from '../../src/media/address-policy';
+import { AddressGuard, type HostResolver } from '../../src/net/address-guard';
+import type { AddressCheck } from '../../src/net/address-policy';
 import { MediaService, type MediaServiceOptions } from '../../src/media/media-service';
+import { MediaStore } from '../../src/store/media-files';
 import type { ShareHosts } from '../../src/media/share-hosts';
 import { openDatabase, type DB } from '../../src/store/database';
 import type { AppEnv } from '../../src/http/env';
@@ -148,7 +149,7 @@ export function harness(
   const userId = 'user-1';
   if (!db.prepare('SELECT 1 FROM users WHERE id = ?').get(userId)) addUser(db, userId);
   const guard = options.guard ?? new AddressGuard({ allowPrivate: options.allowPrivate ?? true, resolve: options.resolve ?? loopbackResolver, check: options.check });
-  const media = new MediaService({ publicBaseUrl: 'http://127.0.0.1:8787', ...options, db, dir: join(tmp.dir, 'media'), guard });
+  const media = new MediaService({ publicBaseUrl: 'http://127.0.0.1:8787', ...options, files: new MediaStore(db), dir: join(tmp.dir, 'media'), guard });
   return {
     db,
     dir: tmp.dir,

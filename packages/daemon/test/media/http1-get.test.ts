@@ -6,8 +6,8 @@ import net from 'node:net';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { http1Get, type Http1Response } from '../../src/media/http1-get';
-import { MediaError } from '../../src/media/media-error';
+import { http1Get, type Http1Response } from '../../src/net/http1-get';
+import { MediaError } from '../../src/net/media-error';
 
 /** A raw TCP server that answers each connection with `script` (bytes written in pieces). */
 async function rawServer(script: (socket: net.Socket, request: string) => void): Promise<{ port: number; close: () => Promise<void> }> {

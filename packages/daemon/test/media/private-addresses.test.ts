@@ -1,10 +1,10 @@
 import net from 'node:net';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AddressGuard, type HostResolver } from '../../src/media/address-guard';
-import { classifyAddress, parseIPv4, parseIPv6 } from '../../src/media/address-policy';
+import { AddressGuard, type HostResolver } from '../../src/net/address-guard';
+import { classifyAddress, parseIPv4, parseIPv6 } from '../../src/net/address-policy';
 import { downloadToFile } from '../../src/media/download';
-import { MediaError } from '../../src/media/media-error';
+import { MediaError } from '../../src/net/media-error';
 import { resolveSource } from '../../src/media/resolve-source';
 import { harness, prepareAndWait, redirect, SAMPLES, send, startServer, tempDir, type TestServer } from './helpers';
 

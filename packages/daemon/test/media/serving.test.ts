@@ -1,11 +1,12 @@
 import { existsSync } from 'node:fs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createFileRoutes, createMediaRoutes, parseRange } from '../../src/http/routes/media';
-import { AddressGuard } from '../../src/media/address-guard';
+import { AddressGuard } from '../../src/net/address-guard';
 import { createMediaLookup } from '../../src/media/media-lookup';
 import { createMediaResolver } from '../../src/media/media-resolver';
 import { MediaSweeper } from '../../src/media/media-sweeper';
 import { MediaService } from '../../src/media/media-service';
+import { MediaStore } from '../../src/store/media-files';
 import { PermanentError, RetryableError } from '../../src/platforms/errors';
 import { ManualClock } from '../../src/util/clock';
 import { addUser, harness, loopbackResolver, prepareAndWait, SAMPLES, send, startServer, testApp, type Harness, type TestServer } from './helpers';
@@ -174,7 +175,7 @@ describe('the sweeper', () => {
     const { path } = await prepared();
     await h.media.close();
     clock.set(clock.now() + 3 * DAY);
-    const restarted = new MediaService({ db: h.db, dir: `${h.dir}/media`, publicBaseUrl: 'http://127.0.0.1:8787', clock, guard: new AddressGuard({ allowPrivate: true, resolve: loopbackResolver }) });
+    const restarted = new MediaService({ files: new MediaStore(h.db), dir: `${h.dir}/media`, publicBaseUrl: 'http://127.0.0.1:8787', clock, guard: new AddressGuard({ allowPrivate: true, resolve: loopbackResolver }) });
     await restarted.resume();
     expect(await new MediaSweeper(restarted).sweep()).toEqual({ deleted: 1, kept: 0 });
     expect(restarted.fileForUrl(`http://x${path}`)?.status).toBe('expired');
@@ -280,7 +281,7 @@ describe('lookup and resolver (what publishing sees)', () => {
     const signal = new AbortController().signal;
     await expect(resolver.resolve(h.userId, [`${server.origin}/busy.jpg`], signal)).rejects.toBeInstanceOf(RetryableError);
     await expect(resolver.resolve(h.userId, [`${server.origin}/login.jpg`], signal)).rejects.toBeInstanceOf(PermanentError);
-    const strict = new MediaService({ db: h.db, dir: `${h.dir}/media`, publicBaseUrl: 'http://127.0.0.1:8787', clock, guard: new AddressGuard({ allowPrivate: false }) });
+    const strict = new MediaService({ files: new MediaStore(h.db), dir: `${h.dir}/media`, publicBaseUrl: 'http://127.0.0.1:8787', clock, guard: new AddressGuard({ allowPrivate: false }) });
     await expect(createMediaResolver(strict).resolve(h.userId, ['http://169.254.169.254/latest/'], signal)).rejects.toThrow(/private_address/);
     const { file } = await prepared('/photo.jpg');
     await clock.advance(DAY);

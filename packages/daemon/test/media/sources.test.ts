@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MediaError } from '../../src/media/media-error';
+import { MediaError } from '../../src/net/media-error';
 import { resolveSource } from '../../src/media/resolve-source';
 import type { ShareHosts } from '../../src/media/share-hosts';
 import { harness, prepareAndWait, redirect, SAMPLES, send, sha256, startServer, type Harness, type Handler, type TestServer } from './helpers';

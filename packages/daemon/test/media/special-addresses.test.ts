@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { blockedHostName, classifyAddress, defaultAddressCheck, METADATA_ADDRESSES, type AddressVerdict } from '../../src/media/address-policy';
+import { blockedHostName, classifyAddress, defaultAddressCheck, METADATA_ADDRESSES, type AddressVerdict } from '../../src/net/address-policy';
 
 /**
  * One row per entry of IANA's IPv4 and IPv6 Special-Purpose Address Registries (as of

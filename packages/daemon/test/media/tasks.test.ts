@@ -3,8 +3,9 @@ import type { ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_MEDIA_BYTES } from '@socialpub/core';
-import { AddressGuard } from '../../src/media/address-guard';
+import { AddressGuard } from '../../src/net/address-guard';
 import { MediaService } from '../../src/media/media-service';
+import { MediaStore } from '../../src/store/media-files';
 import { openDatabase } from '../../src/store/database';
 import { ManualClock } from '../../src/util/clock';
 import { ACCEPTED_FORMATS, finished, harness, loopbackResolver, prepareAndWait, SAMPLES, send, sha256, startServer, type Handler, type Harness, type TestServer } from './helpers';
@@ -208,7 +209,7 @@ describe('preparing files', () => {
       await h.media.close();
       g.release();
       clock.set(clock.now() + 11 * 60_000); // the daemon was down past the deadline
-      const again = new MediaService({ db: h.db, dir: join(h.dir, 'media'), publicBaseUrl: 'http://127.0.0.1:8787', clock, guard: new AddressGuard({ allowPrivate: true, resolve: loopbackResolver }) });
+      const again = new MediaService({ files: new MediaStore(h.db), dir: join(h.dir, 'media'), publicBaseUrl: 'http://127.0.0.1:8787', clock, guard: new AddressGuard({ allowPrivate: true, resolve: loopbackResolver }) });
       expect(await again.resume()).toBe(1);
       await again.settled(taskId);
       const status = finished(again.status(taskId)!.status);
@@ -238,7 +239,7 @@ describe('preparing files', () => {
 
       routes['/gated'] = send(SAMPLES.mp4, 'video/mp4');
       const db = openDatabase(join(h.dir, 'socialpub.db'));
-      const restarted = new MediaService({ db, dir: join(h.dir, 'media'), publicBaseUrl: 'http://127.0.0.1:8787', guard: new AddressGuard({ allowPrivate: true, resolve: loopbackResolver }) });
+      const restarted = new MediaService({ files: new MediaStore(db), dir: join(h.dir, 'media'), publicBaseUrl: 'http://127.0.0.1:8787', guard: new AddressGuard({ allowPrivate: true, resolve: loopbackResolver }) });
       try {
         expect(await restarted.resume()).toBe(1);
         await restarted.settled(taskId);

@@ -20,13 +20,13 @@ describe('the platform registry', () => {
     const factories = simulators();
     expect(factories).toHaveLength(8);
     expect(factories.filter((f) => f === metaSandbox)).toHaveLength(1);
-    const hosts = factories.flatMap((f) => f({ db: null, clock: new ManualClock(0) }).hosts);
+    const hosts = factories.flatMap((f) => f({ store: null, clock: new ManualClock(0) }).hosts);
     expect(new Set(hosts).size).toBe(hosts.length);
     expect(hosts).toEqual(expect.arrayContaining(['graph.facebook.com', 'graph.instagram.com', 'graph.threads.net', 'api.x.com', 'open.tiktokapis.com', 'www.googleapis.com', 'bsky.social', 'video.bsky.app', 'mastodon.social', 'api.linkedin.com', 'www.linkedin.com', 'api.pinterest.com', 'www.pinterest.com']));
   });
 
   it('mounts every simulator host under the sandbox app', async () => {
-    const app = createSandboxApp({ db: null, clock: new ManualClock(0) });
+    const app = createSandboxApp({ store: null, clock: new ManualClock(0) });
     const statuses = await Promise.all(['/api.x.com/2/users/me', '/www.googleapis.com/youtube/v3/channels?part=id&mine=true', '/graph.facebook.com/v25.0/me', '/open.tiktokapis.com/v2/user/info/', '/bsky.social/xrpc/com.atproto.server.getSession', '/api.linkedin.com/v2/userinfo', '/api.pinterest.com/v5/user_account'].map(async (path) => (await app.request(path)).status));
     // Each simulator is there and refuses a call without a token, as its platform does.
     expect(statuses.every((s) => s === 400 || s === 401 || s === 403)).toBe(true);

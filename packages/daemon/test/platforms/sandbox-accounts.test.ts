@@ -11,6 +11,7 @@ import { ManualClock } from '../../src/util/clock';
 import { PermanentError, RateLimitedError } from '../../src/platforms/errors';
 import { useTempDirs } from '../support/temp-dirs';
 import { context, drive, type Sim } from './meta/harness';
+import { sandboxStore } from '../support/sandbox-records';
 
 /**
  * Issue 15's "done when", on the daemon's own layout: sandbox connections recorded by the
@@ -25,7 +26,7 @@ afterEach(async () => {
 
 async function daemonLike(db: DB, clock: ManualClock): Promise<{ sim: Sim; stop(): Promise<void> }> {
   const app = new Hono();
-  app.route('/sandbox', createSandboxApp({ db, clock }));
+  app.route('/sandbox', createSandboxApp({ store: sandboxStore(db), clock }));
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });
@@ -41,7 +42,7 @@ function twoUsers(dir: string) {
   admin.createKey({ email: 'bob@example.com' });
   const ann = admin.addSandboxConnection('twitter', { email: 'ann@example.com' });
   const bob = admin.addSandboxConnection('twitter', { email: 'bob@example.com' });
-  const creds = [ann, bob].map((c) => admin.store.connections.credentialsFor(c.user_id, 'twitter')!);
+  const creds = [ann, bob].map((c) => admin.store.credentials.credentialsFor(c.user_id, 'twitter')!);
   admin.close();
   return creds;
 }

@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Platform, SandboxFaults } from '@socialpub/core';
-import { listSandboxPosts } from '../../src/platforms/sandbox';
 import { createTwitterAdapter } from '../../src/platforms/twitter/adapter';
 import { createAdapters } from '../../src/platforms/registry';
 import type { AppliedFault } from '../../src/platforms/sandbox/fault-stage';
 import { useCleanups } from '../support/cleanups';
 import { advanceUntil, startSandboxDaemon, type SandboxDaemon } from '../support/sandbox-daemon';
+import { listSandboxPosts } from '../support/sandbox-records';
 
 const defer = useCleanups();
 

@@ -24,7 +24,7 @@ describe('simulators at origins of their own', () => {
     const dir = tempDir('sp-origins-');
     const daemon = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), quiet);
     closers.push(() => daemon.close());
-    const endpoints = readSandboxEndpoints(daemon.store.db);
+    const endpoints = readSandboxEndpoints(daemon.store.settings);
     expect(Object.keys(endpoints)).toEqual(expect.arrayContaining(['api.x.com', 'www.googleapis.com', 'oauth2.googleapis.com', 'graph.facebook.com', 'graph.threads.net', 'open.tiktokapis.com']));
     for (const origin of Object.values(endpoints)) expect(origin).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
@@ -50,7 +50,7 @@ describe('simulators at origins of their own', () => {
     expect(((await threads.json()) as { id: string }).id).toMatch(/^[0-9]{16}$/);
 
     // The same hosts over https, presenting the data dir's self-signed certificate; trusting that file is enough.
-    const https = readSandboxHttpsEndpoints(daemon.store.db);
+    const https = readSandboxHttpsEndpoints(daemon.store.settings);
     expect(Object.keys(https).sort()).toEqual(Object.keys(endpoints).sort());
     for (const origin of Object.values(https)) expect(origin).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/);
     const cert = readFileSync(sandboxCertFile(dir), 'utf8');
@@ -61,8 +61,8 @@ describe('simulators at origins of their own', () => {
     closers.length = 0;
     const again = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), quiet);
     closers.push(() => again.close());
-    expect(readSandboxEndpoints(again.store.db)).toEqual(endpoints);
-    expect(readSandboxHttpsEndpoints(again.store.db)).toEqual(https);
+    expect(readSandboxEndpoints(again.store.settings)).toEqual(endpoints);
+    expect(readSandboxHttpsEndpoints(again.store.settings)).toEqual(https);
     expect(readFileSync(sandboxCertFile(dir), 'utf8')).toBe(cert); // generated once, trusted once
     expect((await fetch(`${endpoints['api.x.com']}/2/users/me`, { headers: auth })).status).toBe(200);
   });

@@ -5,10 +5,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openAdmin } from '../../src/admin/index';
 import { resolveConfig } from '../../src/config';
 import { startDaemon, type DaemonHandle } from '../../src/daemon';
-import { createSandbox, listSandboxPosts, readSandboxEndpoints } from '../../src/platforms/sandbox';
+import { createSandbox, readSandboxEndpoints } from '../../src/platforms/sandbox';
 import { systemClock } from '../../src/util/clock';
 import { createLogger } from '../../src/util/logger';
 import { useTempDirs } from '../support/temp-dirs';
+import { listSandboxPosts } from '../support/sandbox-records';
 
 /**
  * The simulators in their own process (`socialpub sandbox serve`, what `daemon run` uses):
@@ -51,15 +52,15 @@ describe('the simulators in their own process', () => {
     const { daemon, dir } = await start('process');
     expect(daemon.sandbox.mode).toBe('process');
     expect(daemon.sandbox.pid).not.toBe(process.pid);
-    const origins = readSandboxEndpoints(daemon.store.db);
+    const origins = readSandboxEndpoints(daemon.store.settings);
     // Every simulator of the platform registry, none listed by hand (platforms added elsewhere come along).
-    expect(Object.keys(origins).sort()).toEqual(createSandbox({ db: null, clock: systemClock }).hosts.sort());
+    expect(Object.keys(origins).sort()).toEqual(createSandbox({ store: null, clock: systemClock }).hosts.sort());
     expect(Object.keys(origins)).toEqual(expect.arrayContaining(['api.x.com', 'graph.facebook.com', 'graph.threads.net', 'open.tiktokapis.com', 'www.googleapis.com']));
 
     expect((await tweet(`${daemon.url}/sandbox/api.x.com`, 'through the daemon')).status).toBe(201);
     expect((await tweet(origins['api.x.com']!, 'at its origin')).status).toBe(201);
     // The daemon's connection reads what the simulators' process wrote.
-    expect(listSandboxPosts(daemon.store.db).map((p) => p.body.text)).toEqual(['through the daemon', 'at its origin']);
+    expect(listSandboxPosts(daemon.store).map((p) => p.body.text)).toEqual(['through the daemon', 'at its origin']);
 
     const admin = openAdmin(dir);
     const key = admin.createKey({ email: 'proc@example.com' }).api_key;
@@ -70,7 +71,7 @@ describe('the simulators in their own process', () => {
     const published = async (caption: string) => {
       const res = await api('POST', '/content/publish', { caption, platforms: ['threads'], scheduled_for: new Date().toISOString() });
       expect(res.status).toBeLessThan(300);
-      await until(() => listSandboxPosts(daemon.store.db, { platform: 'threads' }).some((p) => p.body.text === caption), 20_000);
+      await until(() => listSandboxPosts(daemon.store, { platform: 'threads' }).some((p) => p.body.text === caption), 20_000);
     };
     await published('before the crash');
 
@@ -83,7 +84,7 @@ describe('the simulators in their own process', () => {
     await until(async () => (await tweet(`${daemon.url}/sandbox/api.x.com`, 'after the restart').catch(() => null))?.status === 201, 20_000);
     expect(daemon.sandbox.url).toBe(url);
     await published('after the crash');
-    expect(listSandboxPosts(daemon.store.db, { platform: 'threads' })).toHaveLength(2);
+    expect(listSandboxPosts(daemon.store, { platform: 'threads' })).toHaveLength(2);
 
     // Stopping the daemon stops its simulators.
     const pid = daemon.sandbox.pid!;
@@ -145,14 +146,14 @@ if (failed) { console.error(failed + ' uploads failed'); process.exit(1); }`;
 
 async function loopDelayDuringBurst(mode: 'process' | 'in-process'): Promise<{ p99: number; max: number; ms: number }> {
   const { daemon } = await start(mode);
-  const origin = readSandboxEndpoints(daemon.store.db)['www.googleapis.com']!;
+  const origin = readSandboxEndpoints(daemon.store.settings)['www.googleapis.com']!;
   const h = monitorEventLoopDelay({ resolution: 5 });
   h.enable();
   const began = performance.now();
   await burst(origin);
   const ms = performance.now() - began;
   h.disable();
-  expect(listSandboxPosts(daemon.store.db, { platform: 'youtube', limit: 1000 })).toHaveLength(200);
+  expect(listSandboxPosts(daemon.store, { platform: 'youtube', limit: 1000 })).toHaveLength(200);
   return { p99: h.percentile(99) / 1e6, max: h.max / 1e6, ms };
 }
 

@@ -70,13 +70,13 @@ describe('socialpub down && up keeps every simulator where it was', () => {
   it('keeps posts, ids and duplicate memory for X, YouTube, Instagram, Facebook, Threads and TikTok', async () => {
     const dir = tempDir('sp-sandbox-restart-all-');
     const first = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), quiet);
-    const o = readSandboxEndpoints(first.store.db);
+    const o = readSandboxEndpoints(first.store.settings);
     const before = await postEverywhere(o, 'before');
     await first.close();
 
     const again = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), quiet);
     closers.push(() => again.close());
-    expect(readSandboxEndpoints(again.store.db)).toEqual(o);
+    expect(readSandboxEndpoints(again.store.settings)).toEqual(o);
 
     // The posts are still there, read back at the same origins.
     expect((await call(`${o['api.x.com']}/2/tweets/${before.x}`)).body.data).toMatchObject({ id: before.x, text: 'Tweet before' });

@@ -3,7 +3,7 @@ import type { Credentials, MediaItem } from '../../src/platforms/adapter';
 import type { ConnectionSource } from '../../src/publisher/connection-source';
 import type { PublisherOptions, Settled } from '../../src/publisher/publisher';
 import type { SchedulerOptions } from '../../src/scheduler/scheduler';
-import type { MediaResolver } from '../../src/services';
+import type { MediaResolver } from '../../src/ports/media';
 import type { DB } from '../../src/store/database';
 import { PLATFORMS } from '@socialpub/core';
 import { afterEach } from 'vitest';

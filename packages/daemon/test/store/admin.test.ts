@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { AdminError, DEFAULT_EMAIL, openAdmin } from '../../src/admin/admin';
 import { resolveConfig } from '../../src/config';
-import { createApp } from '../../src/http/app';
+import { testApp } from '../support/test-app';
 import { openDatabase } from '../../src/store/database';
 import { useTempDirs } from '../support/temp-dirs';
 
@@ -20,7 +20,7 @@ describe('local admin on the data dir', () => {
     admin.close();
 
     const db = openDatabase(join(dir, 'socialpub.db'));
-    const app = createApp({ db, config: resolveConfig({ dataDir: dir }, {}) });
+    const { app } = testApp({ db, config: resolveConfig({ dataDir: dir }, {}) });
     const res = await app.request('/api/agents/v1/auth/validate', { method: 'POST', headers: { 'X-API-Key': created.api_key } });
     expect(res.status).toBe(200);
     expect(((await res.json()) as { user: { id: string } }).user.id).toBe(created.user_id);
@@ -66,7 +66,7 @@ describe('local admin on the data dir', () => {
     const tw = admin.addSandboxConnection('twitter');
     expect(tw.page_id).toBeNull();
     expect(admin.listConnections().map((c) => c.platform)).toEqual(['facebook', 'twitter']);
-    expect(admin.store.connections.credentialsFor(tw.user_id, 'twitter')!.secrets.access_token).toMatch(/^sandbox_at_/);
+    expect(admin.store.credentials.credentialsFor(tw.user_id, 'twitter')!.secrets.access_token).toMatch(/^sandbox_at_/);
     admin.removeConnection('twitter');
     admin.removeConnection(fb.connection_id);
     expect(admin.listConnections()).toEqual([]);

@@ -20,22 +20,22 @@ describe('connections repository', () => {
     const raw = JSON.stringify(db.prepare('SELECT * FROM connections').all());
     expect(raw).not.toContain('AT-plain');
     expect(raw).not.toContain('RT-plain');
-    const creds = store.connections.credentialsFor(user.id, 'twitter')!;
+    const creds = store.credentials.credentialsFor(user.id, 'twitter')!;
     expect(creds).toMatchObject({ mode: 'live', accountId: '42', secrets: { access_token: 'AT-plain', refresh_token: 'RT-plain' }, tokenExpiresAt: 5 });
-    expect(store.connections.credentialsFor(user.id, 'threads')).toBeNull();
+    expect(store.credentials.credentialsFor(user.id, 'threads')).toBeNull();
   });
 
   it('saves refreshed tokens together, and an empty refresh token never overwrites the stored one', () => {
     const { clock, store, user } = setup();
     const conn = store.connections.save(user.id, 'twitter', { mode: 'live', secrets: { access_token: 'a1', refresh_token: 'r1', client_id: 'cid' }, tokenExpiresAt: 1 });
     clock.set(clock.now() + 1000);
-    store.connections.saveTokens(conn.id, { secrets: { access_token: 'a2', refresh_token: '' }, tokenExpiresAt: 99 });
-    let creds = store.connections.credentialsById(conn.id)!;
+    store.credentials.saveTokens(conn.id, { secrets: { access_token: 'a2', refresh_token: '' }, tokenExpiresAt: 99 });
+    let creds = store.credentials.credentialsById(conn.id)!;
     expect(creds.secrets).toEqual({ access_token: 'a2', refresh_token: 'r1', client_id: 'cid' });
     expect(creds.tokenExpiresAt).toBe(99);
     expect(creds.tokenObtainedAt).toBe(clock.now());
-    store.connections.saveTokens(conn.id, { secrets: { access_token: 'a3', refresh_token: 'r2' } });
-    creds = store.connections.credentialsById(conn.id)!;
+    store.credentials.saveTokens(conn.id, { secrets: { access_token: 'a3', refresh_token: 'r2' } });
+    creds = store.credentials.credentialsById(conn.id)!;
     expect(creds.secrets).toEqual({ access_token: 'a3', refresh_token: 'r2', client_id: 'cid' });
     expect(creds.tokenExpiresAt).toBe(99);
   });
@@ -43,9 +43,9 @@ describe('connections repository', () => {
   it('marks a connection expired, and saving tokens makes it active again', () => {
     const { store, user } = setup();
     const conn = store.connections.save(user.id, 'threads', { mode: 'live', secrets: { access_token: 'a' } });
-    store.connections.markExpired(conn.id, 'refresh token revoked');
+    store.credentials.markExpired(conn.id, 'refresh token revoked');
     expect(store.connections.get(user.id, 'threads')).toMatchObject({ status: 'expired', statusReason: 'refresh token revoked' });
-    store.connections.saveTokens(conn.id, { secrets: { access_token: 'b' } });
+    store.credentials.saveTokens(conn.id, { secrets: { access_token: 'b' } });
     expect(store.connections.get(user.id, 'threads')).toMatchObject({ status: 'active', statusReason: null });
   });
 

@@ -9,7 +9,6 @@ import { serve, type ServerType } from '@hono/node-server';
 import { expect } from 'vitest';
 import { openAdmin } from '../../src/admin/index';
 import { resolveConfig } from '../../src/config';
-import { createApp } from '../../src/http/app';
 import { createMedia } from '../../src/create-media';
 import { createAdapters } from '../../src/platforms/registry';
 import { createSandboxApp, sandboxBaseUrl } from '../../src/platforms/sandbox';
@@ -21,6 +20,7 @@ import { createStore } from '../../src/store/store';
 import { createTargetQueue } from '../../src/store/target-queue';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';
 import { SecretBox } from '../../src/util/secrets';
+import { testApp } from './test-app';
 
 const API = '/api/agents/v1';
 export const PUBLIC = 'https://socialpub.example.test';
@@ -55,7 +55,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   const secrets = SecretBox.fromKeyFile(join(dir, 'secret.key'));
   const store = createStore(db, { secrets, clock });
   const config = resolveConfig({ dataDir: dir, publicUrl: PUBLIC }, {});
-  const media = createMedia({ db, dir: join(dir, 'media'), publicBaseUrl: PUBLIC, clock, allowPrivate: true });
+  const media = createMedia({ store, dir: join(dir, 'media'), publicBaseUrl: PUBLIC, clock, allowPrivate: true });
   defer(() => media.stop());
   const queue = createTargetQueue(db);
   const adapters = opts.adapters ?? createAdapters(config.platforms);
@@ -64,9 +64,9 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   const scheduler = new Scheduler({ queue, clock, onDue: (id) => publisher.dispatch(id) });
   // Known once listening; take-downs (like the publisher) reach the simulators through it.
   let url = '';
-  const app = createApp({
+  const { app } = testApp({
     db, store, config, clock, secrets, scheduler, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes,
-    sandbox: createSandboxApp({ db, clock }, opts.simulators, { faults: () => opts.sandboxFaults ?? {}, ...(opts.onFault ? { onFault: opts.onFault } : {}) }),
+    sandbox: createSandboxApp({ store: store.sandbox, clock }, opts.simulators, { faults: () => opts.sandboxFaults ?? {}, ...(opts.onFault ? { onFault: opts.onFault } : {}) }),
     sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host),
   });
   const server: ServerType = await new Promise((resolve) => {
@@ -74,7 +74,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   });
   url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   defer(() => new Promise<void>((r) => server.close(() => r())));
-  publisher = new Publisher({ queue, clock, adapters, connections: store.connections, media: media.resolver, scheduler, publicBaseUrl: PUBLIC, sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host) });
+  publisher = new Publisher({ queue, clock, adapters, connections: store.credentials, media: media.resolver, scheduler, publicBaseUrl: PUBLIC, sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host) });
   publisher.start();
   await scheduler.start();
   defer(async () => {

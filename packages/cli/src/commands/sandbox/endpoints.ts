@@ -8,7 +8,7 @@ import { withAdmin } from '../../local/admin';
 export async function sandboxEndpoints(ctx: Ctx): Promise<void> {
   const { readSandboxEndpoints, readSandboxHttpsEndpoints, sandboxCertFile } = await import('../../local/daemon-extras');
   const dataDir = await ctx.dataDir();
-  const { endpoints, https } = await withAdmin(dataDir, (admin) => ({ endpoints: readSandboxEndpoints(admin.store.db), https: readSandboxHttpsEndpoints(admin.store.db) }));
+  const { endpoints, https } = await withAdmin(dataDir, (admin) => ({ endpoints: readSandboxEndpoints(admin.store.settings), https: readSandboxHttpsEndpoints(admin.store.settings) }));
   const rows = Object.entries(endpoints).map(([host, origin]) => ({ host, origin, https: https[host] ?? '' }));
   const caFile = Object.keys(https).length > 0 ? sandboxCertFile(dataDir) : null;
   ctx.log.result({ endpoints, https_endpoints: https, ca_file: caFile }, () => [

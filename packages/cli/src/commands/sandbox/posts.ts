@@ -6,8 +6,8 @@ import { shortTime, truncate } from '../../ui/format';
 /** `socialpub sandbox posts [--platform P]`: what the simulators received — the user's view of a dry run. */
 export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string | undefined }): Promise<void> {
   const only = platform === undefined ? undefined : parsePlatform(platform);
-  const { listSandboxPosts, presentSandboxPost } = await import('../../local/daemon-extras');
-  const rows = await withAdmin(await ctx.dataDir(), (admin) => listSandboxPosts(admin.store.db, only ? { platform: only } : {}));
+  const { presentSandboxPost } = await import('../../local/daemon-extras');
+  const rows = await withAdmin(await ctx.dataDir(), (admin) => admin.store.sandbox.posts.list(only ? { platform: only } : {}));
   const posts = rows.map(presentSandboxPost);
   const text = (body: Record<string, unknown>) => {
     const v = body.text ?? body.caption ?? body.message ?? body.description ?? body.title ?? body.status;

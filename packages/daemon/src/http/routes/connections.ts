@@ -1,7 +1,7 @@
 import { PLATFORMS, formatInstant, isPlatform, type Platform } from '@socialpub/core';
 import { Hono, type Context } from 'hono';
 import type { BrowserConnects, PendingConnect } from '../../connect/browser-connect';
-import { ConnectError } from '../../connect/connect-error';
+import { ConnectError } from '../../oauth/connect-error';
 import { saveSandboxConnection } from '../../connect/sandbox-connection';
 import type { ConnectionInfo } from '../../store/connections';
 import { pauseInfo } from '../../store/platform-pauses';

@@ -4,7 +4,7 @@ import { Hono } from 'hono';
 import { createHash } from 'node:crypto';
 import { MediaUploadQuerySchema, PrepareRequestSchema } from '@socialpub/core';
 import { formatBytes } from '../../media/format-bytes';
-import { MediaError } from '../../media/media-error';
+import { MediaError } from '../../net/media-error';
 import { EmptyUploadError } from '../../media/receive-upload';
 import type { MediaService, ReceivedUpload } from '../../media/media-service';
 import type { IdempotencyRepository } from '../../store/idempotency';

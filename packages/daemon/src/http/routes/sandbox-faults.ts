@@ -18,7 +18,7 @@ export function sandboxFaultsRoutes(deps: RouteDeps) {
   const { store } = deps;
   const answer = (faults: SandboxFaults): SandboxFaultsResponse => ({ success: true, faults, global: deps.config.sandboxFaults ?? {} });
   return new Hono<AppEnv>()
-    .get('/', rateClass('sandbox'), (c) => c.json(answer(readUserSandboxFaults(store.db, c.get('user').id)), 200))
+    .get('/', rateClass('sandbox'), (c) => c.json(answer(readUserSandboxFaults(store.settings, c.get('user').id)), 200))
     .put('/', rateClass('sandbox'), async (c) => {
       const parsed = SandboxFaultsPutSchema.safeParse(await readJsonObject(c));
       if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));

@@ -1,6 +1,7 @@
 import { SandboxPostsQuerySchema, type SandboxPostsResponse } from '@socialpub/core';
 import { Hono } from 'hono';
-import { listSandboxPosts, presentSandboxPost, type SandboxAccount } from '../../platforms/sandbox';
+import { presentSandboxPost } from '../../platforms/sandbox';
+import type { SandboxAccount } from '../../store/sandbox-store';
 import { sandboxAccountKey } from '../../platforms/shared/is-sandbox-token';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
@@ -22,11 +23,11 @@ export function sandboxPostsRoutes(deps: RouteDeps) {
     // (The account key of its tokens, as the simulators read it: sandboxAccountKey.)
     const userId = c.get('user').id;
     for (const x of deps.store.connections.listForUser(userId)) {
-      const token = x.mode === 'sandbox' ? deps.store.connections.credentialsFor(userId, x.platform)?.secrets.access_token : undefined;
+      const token = x.mode === 'sandbox' ? deps.store.credentials.credentialsFor(userId, x.platform)?.secrets.access_token : undefined;
       const key = token ? sandboxAccountKey(token) : null;
       if (key !== null) accounts.push({ platform: x.platform, accountKey: key });
     }
-    const rows = listSandboxPosts(deps.store.db, { platform, limit, latest: true, accounts });
+    const rows = deps.store.sandbox.posts.list({ platform, limit, latest: true, accounts });
     const body: SandboxPostsResponse = { success: true, posts: rows.map(presentSandboxPost) };
     return c.json(body, 200);
   });

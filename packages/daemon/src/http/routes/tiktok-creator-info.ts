@@ -17,7 +17,7 @@ import { rateClass } from '../middleware/rate-limit';
 export function tiktokCreatorInfoRoutes(deps: RouteDeps & { calls: ConnectionCallDeps }) {
   return new Hono<AppEnv>().get('/', rateClass('creator_info'), async (c) => {
     const user = c.get('user');
-    const credentials = deps.store.connections.credentialsFor(user.id, 'tiktok');
+    const credentials = deps.store.credentials.credentialsFor(user.id, 'tiktok');
     if (!credentials) throw new ServiceError('platform_not_connected', 'tiktok is not connected: run `socialpub connect tiktok` first', [{ path: 'platform', message: 'not connected', platform: 'tiktok' }]);
     try {
       const ctx = connectionCall(deps.calls, 'tiktok', credentials, AbortSignal.timeout(60_000), { op: 'creator_info', request: c.get('requestId') });

@@ -2,7 +2,7 @@ import type { BlueskyOptions } from '@socialpub/core';
 import type { Got } from 'got';
 import type { MediaItem, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../adapter';
 import { PermanentError } from '../errors';
-import type { AddressGuard } from '../../media/address-guard';
+import type { AddressGuard } from '../../net/address-guard';
 import { withReplies } from '../shared/follow-ups/with-replies';
 import type { ReplyPoster, PostedRef } from '../shared/follow-ups/reply-poster';
 import { openSession, parsePostUri, postUrl, type BlueskySession, type StrongRef } from './bluesky-session';

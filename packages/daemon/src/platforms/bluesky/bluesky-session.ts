@@ -1,8 +1,8 @@
 import type { Got } from 'got';
 import type { CallContext } from '../adapter';
 import { PermanentError, RetryableError } from '../errors';
-import type { AddressGuard } from '../../media/address-guard';
-import { MediaError } from '../../media/media-error';
+import type { AddressGuard } from '../../net/address-guard';
+import { MediaError } from '../../net/media-error';
 import { callRenewingToken } from '../shared/call-renewing-token';
 import { ensureAccessToken } from '../shared/ensure-access-token';
 import type { TokenRefresher } from '../shared/token-env';

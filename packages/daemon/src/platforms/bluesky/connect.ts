@@ -1,7 +1,7 @@
-import { ConnectError } from '../../connect/connect-error';
-import type { ConnectIO } from '../../connect/connect-io';
-import { AddressGuard } from '../../media/address-guard';
-import { MediaError } from '../../media/media-error';
+import { ConnectError } from '../../oauth/connect-error';
+import type { ConnectIO } from '../../oauth/connect-io';
+import { AddressGuard } from '../../net/address-guard';
+import { MediaError } from '../../net/media-error';
 import type { ConnectionInfo } from '../../store/connections';
 import { systemClock } from '../../util/clock';
 import type { ConnectDeps } from '../platform-module';

@@ -1,5 +1,5 @@
 import { resolveTxt } from 'node:dns/promises';
-import type { AddressGuard } from '../../media/address-guard';
+import type { AddressGuard } from '../../net/address-guard';
 import { HANDLE } from './facets';
 import { safeGet } from './safe-get';
 

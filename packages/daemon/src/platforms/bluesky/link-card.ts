@@ -1,4 +1,4 @@
-import type { AddressGuard } from '../../media/address-guard';
+import type { AddressGuard } from '../../net/address-guard';
 import { sniffFormat } from '../../media/sniff';
 import { safeGet } from './safe-get';
 import { BLUESKY_LIMITS } from './validate';

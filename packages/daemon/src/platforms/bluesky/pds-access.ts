@@ -1,7 +1,7 @@
 import type { LookupFunction } from 'node:net';
 import got, { type Got } from 'got';
 import type { Credentials } from '../adapter';
-import { AddressGuard, type ResolvedAddress } from '../../media/address-guard';
+import { AddressGuard, type ResolvedAddress } from '../../net/address-guard';
 
 /** The simulated PDS (and entryway) every sandbox connection talks to. */
 export const BSKY_HOST = 'bsky.social';

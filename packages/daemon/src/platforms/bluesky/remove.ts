@@ -1,6 +1,6 @@
 import type { Got } from 'got';
 import type { DeleteAnswer, PostRemover } from '../remove-post';
-import type { AddressGuard } from '../../media/address-guard';
+import type { AddressGuard } from '../../net/address-guard';
 import { PermanentError } from '../errors';
 import { madeRecords } from './checkpoint';
 import { openSession, parsePostUri, POST_COLLECTION } from './bluesky-session';

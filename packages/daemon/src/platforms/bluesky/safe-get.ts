@@ -1,5 +1,5 @@
-import type { AddressGuard } from '../../media/address-guard';
-import { safeFetch } from '../../media/safe-fetch';
+import type { AddressGuard } from '../../net/address-guard';
+import { safeFetch } from '../../net/safe-fetch';
 
 export interface SafeBody {
   status: number;

@@ -1,6 +1,6 @@
 import type { Credentials, TokenUpdate } from '../adapter';
-import type { AddressGuard } from '../../media/address-guard';
-import { MediaError } from '../../media/media-error';
+import type { AddressGuard } from '../../net/address-guard';
+import { MediaError } from '../../net/media-error';
 import type { TokenEnv, TokenRefresher } from '../shared/token-env';
 import { TokenRefreshError } from '../shared/token-refresh-error';
 import { defaultPdsGuard, pdsAccess } from './pds-access';

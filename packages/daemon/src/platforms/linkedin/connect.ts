@@ -1,5 +1,5 @@
-import { ConnectError } from '../../connect/connect-error';
-import type { ConnectIO } from '../../connect/connect-io';
+import { ConnectError } from '../../oauth/connect-error';
+import type { ConnectIO } from '../../oauth/connect-io';
 import type { ConnectionInfo } from '../../store/connections';
 import { systemClock } from '../../util/clock';
 import { ask } from '../shared/ask';

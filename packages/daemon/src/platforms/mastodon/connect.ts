@@ -1,6 +1,6 @@
-import { ConnectError } from '../../connect/connect-error';
-import type { ConnectIO } from '../../connect/connect-io';
-import { AddressGuard } from '../../media/address-guard';
+import { ConnectError } from '../../oauth/connect-error';
+import type { ConnectIO } from '../../oauth/connect-io';
+import { AddressGuard } from '../../net/address-guard';
 import type { ConnectionInfo } from '../../store/connections';
 import type { OAuthApp } from '../../store/oauth-apps';
 import { systemClock } from '../../util/clock';

@@ -1,6 +1,6 @@
 import { isIP, type LookupFunction } from 'node:net';
 import got, { type Got, type OptionsInit, type Response } from 'got';
-import type { AddressGuard } from '../../media/address-guard';
+import type { AddressGuard } from '../../net/address-guard';
 import { parseJsonText } from '../shared/parse-json-text';
 import { singleAttempt } from '../shared/single-attempt';
 import { TransportError } from '../shared/transport-error';

@@ -1,5 +1,5 @@
 import type { Got } from 'got';
-import { AddressGuard } from '../../media/address-guard';
+import { AddressGuard } from '../../net/address-guard';
 import type { CallContext } from '../adapter';
 import { AuthExpiredError } from '../errors';
 import { MastodonClient } from './mastodon-client';

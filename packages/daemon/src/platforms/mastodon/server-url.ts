@@ -1,5 +1,5 @@
-import { ConnectError } from '../../connect/connect-error';
-import { MEDIA_ALLOW_PRIVATE_HINT, type AddressGuard } from '../../media/address-guard';
+import { ConnectError } from '../../oauth/connect-error';
+import { MEDIA_ALLOW_PRIVATE_HINT, type AddressGuard } from '../../net/address-guard';
 
 /**
  * The server a user names (`https://mastodon.social`, or just `mastodon.social`) as its

@@ -3,10 +3,10 @@ import { DEFAULT_GRAPH_VERSION, GraphClient } from './graph-client';
 import { exchangeCode, exchangeFacebookCode, exchangeLongLived } from './token-endpoints';
 import type { ConnectionInfo, ConnectionInput } from '../../store/connections';
 import { systemClock, type Clock } from '../../util/clock';
-import { ConnectError } from '../../connect/connect-error';
-import type { ConnectIO } from '../../connect/connect-io';
-import { isLoopbackRedirect, runLoopbackOAuth, type AuthorizeParams } from '../../connect/loopback-oauth';
-import { authorizeByPaste } from '../../connect/paste-oauth';
+import { ConnectError } from '../../oauth/connect-error';
+import type { ConnectIO } from '../../oauth/connect-io';
+import { isLoopbackRedirect, runLoopbackOAuth, type AuthorizeParams } from '../../oauth/loopback-oauth';
+import { authorizeByPaste } from '../../oauth/paste-oauth';
 
 export type MetaPlatform = 'instagram' | 'facebook' | 'threads';
 

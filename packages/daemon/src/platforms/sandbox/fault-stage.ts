@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, MiddlewareHandler } from 'hono';
 import { effectiveSandboxFault, type Platform, type SandboxFaultKind, type SandboxFaults, type SandboxFaultSpec } from '@socialpub/core';
-import type { DB } from '../../store/database';
+import type { SandboxStore } from '../../store/sandbox-store';
 import { sandboxAccountKey } from '../shared/is-sandbox-token';
 import { trackMade } from '../shared/sim/made-in-request';
 import { readUserSandboxFaults } from './faults-store';
@@ -15,7 +15,7 @@ export interface StagedHost {
 }
 
 export interface FaultStageOptions {
-  db: DB | null;
+  store: SandboxStore | null;
   /** The simulators' clock (rate-limit reset times). */
   now: () => number;
   /** host -> what it serves. */
@@ -56,17 +56,14 @@ const HOLD_MAX_MS = 10 * 60_000;
 export function faultStage(opts: FaultStageOptions): MiddlewareHandler {
   const random = opts.random ?? Math.random;
   const owners = new Map<string, { userId: string; platform: Platform } | null>();
-  const findOwner = opts.db
-    ? opts.db.prepare<[string], { user_id: string; platform: Platform }>("SELECT user_id, platform FROM connections WHERE mode = 'sandbox' AND account_id = ?")
-    : null;
   const ownerOf = (key: string, platforms: readonly Platform[]) => {
     const cacheKey = `${platforms.join('+')}:${key}`;
     if (owners.has(cacheKey)) return owners.get(cacheKey)!;
     let found: { userId: string; platform: Platform } | null = null;
     for (const p of platforms) {
-      const row = findOwner?.get(`sandbox_${p}_${key}`);
+      const row = opts.store?.ownerOf(`sandbox_${p}_${key}`);
       if (row) {
-        found = { userId: row.user_id, platform: row.platform };
+        found = row;
         break;
       }
     }
@@ -85,7 +82,7 @@ export function faultStage(opts: FaultStageOptions): MiddlewareHandler {
     const key = token ? sandboxAccountKey(token) : null;
     const owner = key ? ownerOf(key, staged.platforms) : null;
     const platform = owner?.platform ?? (staged.platforms.length === 1 ? staged.platforms[0]! : null);
-    const user = owner && opts.db ? readUserSandboxFaults(opts.db, owner.userId) : {};
+    const user = owner && opts.store ? readUserSandboxFaults(opts.store.settings, owner.userId) : {};
     const spec = effectiveSandboxFault(platform, global, user);
     if (isEmpty(spec)) return next();
 

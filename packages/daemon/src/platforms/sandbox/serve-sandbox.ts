@@ -3,8 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { SandboxFaults } from '@socialpub/core';
-import { openDatabase } from '../../store/database';
-import { createSettingsRepository } from '../../store/settings';
+import { openSandboxStore } from '../../store/sandbox-store';
 import { systemClock, type Clock } from '../../util/clock';
 import type { RootLogger } from '../../util/logger';
 import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY } from '../sandbox';
@@ -43,16 +42,16 @@ export interface ServedSandbox {
  */
 export async function serveSandbox(opts: ServeSandboxOptions): Promise<ServedSandbox> {
   const clock = opts.clock ?? systemClock;
-  const db = openDatabase(opts.dbPath);
-  const settings = createSettingsRepository(db);
-  const closers: (() => Promise<void> | void)[] = [() => void db.close()];
+  const opened = openSandboxStore(opts.dbPath);
+  const { settings } = opened.store;
+  const closers: (() => Promise<void> | void)[] = [() => opened.close()];
   const close = async () => {
     for (const c of closers.splice(0).reverse()) await c();
   };
   try {
     const faults = opts.faults ?? {};
     const onFault = opts.logger ? (f: AppliedFault) => opts.logger!.info('sandbox fault', { fault: f.kind, platform: f.platform, method: f.method, path: f.path, ...(f.latencyMs !== undefined ? { latency_ms: f.latencyMs } : {}) }) : undefined;
-    const sandbox = createSandbox({ db, clock }, undefined, { faults: () => faults, ...(onFault ? { onFault } : {}) });
+    const sandbox = createSandbox({ store: opened.store, clock }, undefined, { faults: () => faults, ...(onFault ? { onFault } : {}) });
     const app = new Hono().route('/sandbox', sandbox.app);
     const server: ServerType = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: opts.port ?? 0 });
     closers.push(() => closeServer(server));

@@ -1,5 +1,5 @@
-import { ConnectError } from '../../connect/connect-error';
-import type { ConnectIO } from '../../connect/connect-io';
+import { ConnectError } from '../../oauth/connect-error';
+import type { ConnectIO } from '../../oauth/connect-io';
 
 /** Asks for a value unless it was given (flags), trimming it; empty is refused unless `optional`. */
 export async function ask(io: ConnectIO, given: string | undefined, question: string, opts: { secret?: boolean; optional?: boolean } = {}): Promise<string> {

@@ -1,7 +1,7 @@
-import { ConnectError } from '../../connect/connect-error';
-import type { ConnectIO } from '../../connect/connect-io';
-import { isLoopbackRedirect, runLoopbackOAuth } from '../../connect/loopback-oauth';
-import { authorizeByPaste } from '../../connect/paste-oauth';
+import { ConnectError } from '../../oauth/connect-error';
+import type { ConnectIO } from '../../oauth/connect-io';
+import { isLoopbackRedirect, runLoopbackOAuth } from '../../oauth/loopback-oauth';
+import { authorizeByPaste } from '../../oauth/paste-oauth';
 import type { Clock } from '../../util/clock';
 
 /**

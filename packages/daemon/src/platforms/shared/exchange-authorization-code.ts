@@ -1,4 +1,4 @@
-import { ConnectError } from '../../connect/connect-error';
+import { ConnectError } from '../../oauth/connect-error';
 import { postTokenForm, type TokenResponse } from './post-token-form';
 import type { TokenEnv } from './token-env';
 import { TokenRefreshError } from './token-refresh-error';

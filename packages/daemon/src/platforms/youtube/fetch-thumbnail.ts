@@ -1,5 +1,5 @@
-import { AddressGuard, type HostResolver } from '../../media/address-guard';
-import { safeFetch } from '../../media/safe-fetch';
+import { AddressGuard, type HostResolver } from '../../net/address-guard';
+import { safeFetch } from '../../net/safe-fetch';
 import { sniffFormat } from '../../media/sniff';
 
 /** thumbnails.set takes JPEG or PNG up to 50 MB (docs/reference/platforms.md §12.6.3; the older 2 MB limit, §12.8, no longer applies). */
@@ -21,7 +21,7 @@ export interface ThumbnailFetcherOptions {
 }
 
 /**
- * The daemon's SSRF-safe fetch (media/safe-fetch: public addresses only, checked per
+ * The daemon's SSRF-safe fetch (net/safe-fetch: public addresses only, checked per
  * redirect hop, the socket pinned to the checked address) for a thumbnail: at most
  * `maxBytes`, and JPEG or PNG judged from the bytes, not the name or Content-Type.
  */

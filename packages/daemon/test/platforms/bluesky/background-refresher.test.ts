@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blueskyTokenRefresher } from '../../../src/platforms/bluesky/session';
 import type { Credentials } from '../../../src/platforms/adapter';
 import { forgetRefreshes } from '../../../src/platforms/shared/ensure-access-token';
-import { AddressGuard } from '../../../src/media/address-guard';
+import { AddressGuard } from '../../../src/net/address-guard';
 import { ManualClock } from '../../../src/util/clock';
 import { useCleanups } from '../../support/cleanups';
 import { useBlueskySimulator } from './use-bluesky-simulator';

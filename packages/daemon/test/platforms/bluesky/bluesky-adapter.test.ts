@@ -5,7 +5,7 @@ import { createBlueskyAdapter } from '../../../src/platforms/bluesky/adapter';
 import { createBlueskyRemover } from '../../../src/platforms/bluesky/remove';
 import { recordKeyFor, TID } from '../../../src/platforms/bluesky/tid';
 import { AuthExpiredError, PermanentError } from '../../../src/platforms/errors';
-import { AddressGuard } from '../../../src/media/address-guard';
+import { AddressGuard } from '../../../src/net/address-guard';
 import { ManualClock } from '../../../src/util/clock';
 import { useCleanups } from '../../support/cleanups';
 import { context, drive, JPEG, mediaItem, sandboxCreds } from './harness';

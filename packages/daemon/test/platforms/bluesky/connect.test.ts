@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { connectBluesky } from '../../../src/platforms/bluesky/connect';
 import type { DidDocument, IdentityResolver } from '../../../src/platforms/bluesky/identity';
-import { AddressGuard } from '../../../src/media/address-guard';
+import { AddressGuard } from '../../../src/net/address-guard';
 import { openDatabase } from '../../../src/store/database';
 import { createStore } from '../../../src/store/store';
 import { ManualClock } from '../../../src/util/clock';
@@ -48,7 +48,7 @@ describe('socialpub connect bluesky', () => {
     const info = await connectBluesky({ userId: user.id }, io, { ...w.deps, connections: store.connections });
     expect(info).toMatchObject({ platform: 'bluesky', mode: 'live', accountId: w.did, accountName: 'alice.example', meta: { auth: 'app-password', handle: 'alice.example', did: w.did, pds: 'https://pds.alice.example' } });
     expect(info.tokenExpiresAt).toBe(T0 + 2 * 3_600_000);
-    const creds = store.connections.credentialsFor(user.id, 'bluesky')!;
+    const creds = store.credentials.credentialsFor(user.id, 'bluesky')!;
     expect(creds.secrets.app_password).toBe('sandbox-app-password');
     expect(creds.secrets.access_token).toMatch(/^ey/);
     // Sealed at rest: neither the app password nor the tokens appear in the database file's rows.

@@ -1,9 +1,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { listSandboxPosts } from '../../../src/platforms/sandbox';
 import { useCleanups } from '../../support/cleanups';
 import { advanceUntil, JPEG, prepareMedia, serveSamples, startSandboxDaemon, type SandboxDaemon } from '../../support/sandbox-daemon';
+import { listSandboxPosts } from '../../support/sandbox-records';
 
 /** Bluesky through the daemon: the API, the scheduler, the publisher, the adapter and the sandbox simulator. */
 

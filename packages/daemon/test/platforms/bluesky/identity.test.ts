@@ -2,7 +2,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { defaultIdentityResolver, resolveIdentity } from '../../../src/platforms/bluesky/identity';
-import { AddressGuard } from '../../../src/media/address-guard';
+import { AddressGuard } from '../../../src/net/address-guard';
 import { useCleanups } from '../../support/cleanups';
 
 const defer = useCleanups();

@@ -19,7 +19,7 @@ describe('the Bluesky sandbox served by the daemon', () => {
   it('lists bsky.social and video.bsky.app among its origins; @atproto/api posts there, and the account and post survive a restart', async () => {
     const dir = tempDir('sp-bsky-served-');
     let daemon = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), quiet);
-    let endpoints = readSandboxEndpoints(daemon.store.db);
+    let endpoints = readSandboxEndpoints(daemon.store.settings);
     expect(endpoints['bsky.social']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(endpoints['video.bsky.app']).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
 
@@ -36,7 +36,7 @@ describe('the Bluesky sandbox served by the daemon', () => {
 
     daemon = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), quiet);
     closers.push(() => daemon.close());
-    endpoints = readSandboxEndpoints(daemon.store.db);
+    endpoints = readSandboxEndpoints(daemon.store.settings);
     const again = new AtpAgent({ service: endpoints['bsky.social']! });
     expect((await again.login({ identifier: 'restart.bsky.social', password: 'sandbox-app-password' })).data.did).toBe(login.data.did);
     const got = await again.getPost({ repo: login.data.did, rkey: post.uri.split('/').pop()! });
@@ -44,7 +44,6 @@ describe('the Bluesky sandbox served by the daemon', () => {
     // The old session's refresh token still works after the restart (the signing secret is kept).
     const refreshed = await fetch(`${endpoints['bsky.social']}/xrpc/com.atproto.server.refreshSession`, { method: 'POST', headers: { authorization: `Bearer ${login.data.refreshJwt}` } });
     expect(refreshed.status).toBe(200);
-    const rows = daemon.store.db.prepare("SELECT count(*) FROM sandbox_posts WHERE platform = 'bluesky'").pluck().get();
-    expect(rows).toBe(1);
+    expect(daemon.store.sandbox.posts.list({ platform: 'bluesky' })).toHaveLength(1);
   });
 });

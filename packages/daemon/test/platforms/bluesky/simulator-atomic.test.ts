@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { blueskySandbox } from '../../../src/platforms/bluesky/sim/sandbox';
 import { openDatabase } from '../../../src/store/database';
 import { ManualClock } from '../../../src/util/clock';
+import { sandboxStore } from '../../support/sandbox-records';
 
 /** A record and the sandbox_posts row that says it was posted: written in one transaction, or neither. */
 
@@ -11,7 +12,7 @@ const json = (body: unknown, token?: string) => ({ method: 'POST', headers: { 'c
 describe('the Bluesky sandbox in SQLite', () => {
   it('writes a record and its sandbox post together; when the post row cannot be written, the record is not there either', async () => {
     const db = openDatabase(':memory:');
-    const sim = blueskySandbox({ db, clock: new ManualClock(T0) });
+    const sim = blueskySandbox({ store: sandboxStore(db), clock: new ManualClock(T0) });
     const call = (path: string, init?: RequestInit) => sim.app.request(`/bsky.social/xrpc/${path}`, init);
     const session = (await (await call('com.atproto.server.createSession', json({ identifier: 'gina.bsky.social', password: 'sandbox-app-password' }))).json()) as { accessJwt: string; did: string };
     const create = (rkey: string) => call('com.atproto.repo.createRecord', json({ repo: session.did, collection: 'app.bsky.feed.post', rkey, record: { $type: 'app.bsky.feed.post', text: `post ${rkey}`, createdAt: new Date(T0).toISOString() } }, session.accessJwt));

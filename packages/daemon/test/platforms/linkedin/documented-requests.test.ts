@@ -21,7 +21,7 @@ let www: string;
 
 beforeEach(async () => {
   clock = new ManualClock();
-  const sandbox = createSandbox({ db: null, clock }, [linkedinSandbox]);
+  const sandbox = createSandbox({ store: null, clock }, [linkedinSandbox]);
   origins = await startSandboxOrigins(sandbox.app, sandbox.hosts);
   api = origins.endpoints['api.linkedin.com']!;
   www = origins.endpoints['www.linkedin.com']!;

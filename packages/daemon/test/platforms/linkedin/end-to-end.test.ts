@@ -2,13 +2,13 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { SandboxDeps, Simulator } from '../../../src/platforms/platform-module';
 import { simulators } from '../../../src/platforms/registry';
-import { listSandboxPosts } from '../../../src/platforms/sandbox';
 import { sandboxPostRemoval, sandboxPostSink } from '../../../src/platforms/shared/sim/sandbox-post-sink';
 import { linkedinSandbox } from '../../../src/platforms/linkedin/sim/sandbox';
 import { createLinkedinSimulator, LINKEDIN_API_HOST, LINKEDIN_WWW_HOST, type LinkedinSimulator } from '../../../src/platforms/linkedin/sim/simulator';
 import { defaultVersion, monthVersion } from '../../../src/platforms/linkedin/api-version';
 import { useCleanups } from '../../support/cleanups';
 import { advanceUntil, JPEG, prepareMedia, publish, serveSamples, settled, startSandboxDaemon, targetsOf } from '../../support/sandbox-daemon';
+import { listSandboxPosts } from '../../support/sandbox-records';
 
 const defer = useCleanups();
 
@@ -16,7 +16,7 @@ const defer = useCleanups();
 function reachableLinkedin() {
   let sim!: LinkedinSimulator;
   const factory = (deps: SandboxDeps): Simulator => {
-    sim = createLinkedinSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.db), onRemove: sandboxPostRemoval(deps.db), processingMs: 2_000 });
+    sim = createLinkedinSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.store), onRemove: sandboxPostRemoval(deps.store), processingMs: 2_000 });
     const app = new Hono();
     app.route(`/${LINKEDIN_API_HOST}`, sim.api);
     app.route(`/${LINKEDIN_WWW_HOST}`, sim.www);

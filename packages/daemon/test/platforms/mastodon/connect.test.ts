@@ -1,7 +1,7 @@
 import { createServer } from 'node:net';
 import { Hono } from 'hono';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { AddressGuard } from '../../../src/media/address-guard';
+import { AddressGuard } from '../../../src/net/address-guard';
 import { connectMastodon } from '../../../src/platforms/mastodon/connect';
 import { createMastodonSimulator, MASTODON_HOST, type MastodonSimulator } from '../../../src/platforms/mastodon/sim/simulator';
 import type { OAuthApp } from '../../../src/store/oauth-apps';

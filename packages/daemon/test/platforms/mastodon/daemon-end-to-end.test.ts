@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createMastodonSimulator, MASTODON_HOST } from '../../../src/platforms/mastodon/sim/simulator';
 import { DEFAULT_SERVER_LIMITS } from '../../../src/platforms/mastodon/server-limits';
-import { listSandboxPosts } from '../../../src/platforms/sandbox';
 import { sandboxPostSink } from '../../../src/platforms/shared/sim/sandbox-post-sink';
 import type { SandboxDeps, Simulator } from '../../../src/platforms/platform-module';
 import { Hono } from 'hono';
 import { useCleanups } from '../../support/cleanups';
 import { advanceUntil, prepareMedia, serveSamples, startSandboxDaemon, type SandboxDaemon } from '../../support/sandbox-daemon';
+import { listSandboxPosts } from '../../support/sandbox-records';
 
 const defer = useCleanups();
 
@@ -37,7 +37,7 @@ async function publishAndSettle(w: SandboxDaemon, body: Record<string, unknown>)
 
 /** A Mastodon server of 5,000 characters, served in place of mastodon.social's 500. */
 function bigServer(deps: SandboxDeps): Simulator {
-  const sim = createMastodonSimulator({ clock: deps.clock, limits: { characters: 5000 }, processingMs: 2_000, onPost: sandboxPostSink(deps.db) });
+  const sim = createMastodonSimulator({ clock: deps.clock, limits: { characters: 5000 }, processingMs: 2_000, onPost: sandboxPostSink(deps.store) });
   const app = new Hono();
   app.route(`/${MASTODON_HOST}`, sim.app);
   return { hosts: [MASTODON_HOST], app };

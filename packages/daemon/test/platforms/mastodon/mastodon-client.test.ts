@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AddressGuard } from '../../../src/media/address-guard';
+import { AddressGuard } from '../../../src/net/address-guard';
 import { MastodonClient, MastodonTransportError, PRIVATE_ADDRESS } from '../../../src/platforms/mastodon/mastodon-client';
 import type { MastodonSimulator } from '../../../src/platforms/mastodon/sim/simulator';
 import type { SimServer } from '../shared/harness';

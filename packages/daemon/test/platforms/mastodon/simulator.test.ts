@@ -5,9 +5,9 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { mastodonSandbox } from '../../../src/platforms/mastodon/sim/sandbox';
 import { createMastodonSimulator } from '../../../src/platforms/mastodon/sim/simulator';
-import { listSandboxPosts } from '../../../src/platforms/sandbox';
 import { openDatabase } from '../../../src/store/database';
 import { ManualClock } from '../../../src/util/clock';
+import { listSandboxPosts, sandboxStore } from '../../support/sandbox-records';
 
 const dir = mkdtempSync(join(tmpdir(), 'sp-mastodon-sim-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -71,7 +71,7 @@ describe('the Mastodon simulator', () => {
   it('keeps one account per sandbox connection, and its statuses, keys and ids across a restart, each status recorded with its key in one transaction', async () => {
     const db = openDatabase(join(dir, 'socialpub.db'));
     const clock = new ManualClock(Date.UTC(2026, 0, 1));
-    const first = mastodonSandbox({ db, clock });
+    const first = mastodonSandbox({ store: sandboxStore(db), clock });
     const me = async (sim: typeof first, token: string) => ((await (await sim.app.request('/mastodon.social/api/v1/accounts/verify_credentials', { headers: auth(token) })).json()) as { id: string; username: string });
     const ana = await me(first, 'sandbox_at_ana.secret');
     const bob = await me(first, 'sandbox_at_bob.secret');
@@ -82,7 +82,7 @@ describe('the Mastodon simulator', () => {
     expect(idempotency.get()).toBe(1);
     expect(listSandboxPosts(db, { platform: 'mastodon' }).map((p) => p.postId)).toEqual([made.id]);
 
-    const second = mastodonSandbox({ db, clock });
+    const second = mastodonSandbox({ store: sandboxStore(db), clock });
     expect((await me(second, 'sandbox_at_ana.secret')).id).toBe(ana.id);
     expect((await post(second)).id).toBe(made.id);
     const next = (await (await second.app.request('/mastodon.social/api/v1/statuses', json('sandbox_at_ana.secret', { status: 'after the restart' }))).json()) as { id: string };

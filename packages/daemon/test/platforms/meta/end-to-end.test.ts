@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { listSandboxPosts } from '../../../src/platforms/sandbox';
 import { useCleanups } from '../../support/cleanups';
 import { advanceUntil, prepareMedia, serveSamples, startSandboxDaemon } from '../../support/sandbox-daemon';
+import { listSandboxPosts } from '../../support/sandbox-records';
 
 const defer = useCleanups();
 const world = () => startSandboxDaemon(defer, { platforms: ['instagram', 'facebook', 'threads'] });

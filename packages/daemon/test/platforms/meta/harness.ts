@@ -9,11 +9,12 @@ import { MetaSimulator } from '../../../src/platforms/meta/sim/simulator';
 import type { MetaSimConfig } from '../../../src/platforms/meta/sim/core';
 import type { DB } from '../../../src/store/database';
 import { ManualClock } from '../../../src/util/clock';
+import { sandboxStore } from '../../support/sandbox-records';
 
 /** A Meta simulator on 127.0.0.1 (port 0) with a ManualClock. */
 export async function startSim(opts: { config?: Partial<MetaSimConfig>; db?: DB; clock?: ManualClock } = {}) {
   const clock = opts.clock ?? new ManualClock();
-  const sim = new MetaSimulator({ clock, db: opts.db ?? null, config: opts.config });
+  const sim = new MetaSimulator({ clock, store: sandboxStore(opts.db ?? null), config: opts.config });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: sim.app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });

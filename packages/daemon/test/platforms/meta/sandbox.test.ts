@@ -6,10 +6,11 @@ import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createAdapters } from '../../../src/platforms/registry';
-import { createSandboxApp, listSandboxPosts, sandboxBaseUrl } from '../../../src/platforms/sandbox';
+import { createSandboxApp, sandboxBaseUrl } from '../../../src/platforms/sandbox';
 import { openDatabase, type DB } from '../../../src/store/database';
 import { ManualClock } from '../../../src/util/clock';
 import { context, drive, mediaFile, type Sim } from './harness';
+import { listSandboxPosts, sandboxStore } from '../../support/sandbox-records';
 
 const closers: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -19,7 +20,7 @@ afterEach(async () => {
 /** The daemon's layout: the sandbox app mounted at /sandbox of an outer app. */
 async function daemonLike(db: DB, clock: ManualClock) {
   const app = new Hono();
-  app.route('/sandbox', createSandboxApp({ db, clock }));
+  app.route('/sandbox', createSandboxApp({ store: sandboxStore(db), clock }));
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
   });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { MetaSimulator } from '../../../src/platforms/meta/sim/simulator';
 import { openDatabase, type DB } from '../../../src/store/database';
 import { ManualClock } from '../../../src/util/clock';
+import { sandboxStore } from '../../support/sandbox-records';
 
 /**
  * Issue 15, deliverable 4 for the Meta simulator: its state in SQLite, so a restart (a new
@@ -19,7 +20,7 @@ beforeEach(() => {
 afterEach(() => db.close());
 
 const TOKEN = 'sandbox_at_metarestart.secret';
-const start = () => new MetaSimulator({ clock, db, config: { imageProcessingMs: 0, videoProcessingMs: 60_000 } });
+const start = () => new MetaSimulator({ clock, store: sandboxStore(db), config: { imageProcessingMs: 0, videoProcessingMs: 60_000 } });
 
 async function graph(sim: MetaSimulator, method: string, path: string): Promise<Record<string, unknown>> {
   const res = await sim.app.request(`http://127.0.0.1/graph.instagram.com/v23.0${path}`, { method, headers: { authorization: `Bearer ${TOKEN}` } });

@@ -19,7 +19,7 @@ let www: string;
 
 beforeEach(async () => {
   clock = new ManualClock();
-  const sandbox = createSandbox({ db: null, clock }, [pinterestSandbox]);
+  const sandbox = createSandbox({ store: null, clock }, [pinterestSandbox]);
   origins = await startSandboxOrigins(sandbox.app, sandbox.hosts);
   api = origins.endpoints['api.pinterest.com']!;
   www = origins.endpoints['www.pinterest.com']!;

@@ -28,7 +28,7 @@ describe('the Pinterest simulator across a restart', () => {
   it('keeps boards, pins, media uploads in progress and ids', async () => {
     const dir = tempDir('sp-pinterest-restart-');
     const first = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), quiet);
-    const api = readSandboxEndpoints(first.store.db)['api.pinterest.com']!;
+    const api = readSandboxEndpoints(first.store.settings)['api.pinterest.com']!;
     const boards = ((await get(`${api}/v5/boards`)).items as Array<{ id: string; name: string }>).map((b) => ({ id: b.id, name: b.name }));
     // The boards are the ones the daemon lists for the connection (derived from its account key).
     expect(boards).toEqual(sandboxBoards('restartpin'));
@@ -38,7 +38,7 @@ describe('the Pinterest simulator across a restart', () => {
 
     const again = await startDaemon(resolveConfig({ dataDir: dir, port: 0 }, {}), quiet);
     closers.push(() => again.close());
-    const api2 = readSandboxEndpoints(again.store.db)['api.pinterest.com']!;
+    const api2 = readSandboxEndpoints(again.store.settings)['api.pinterest.com']!;
     expect(api2).toBe(api);
     expect(((await get(`${api}/v5/boards`)).items as Array<{ id: string }>).map((b) => b.id)).toEqual(boards.map((b) => b.id));
     expect(await get(`${api}/v5/pins/${pin.id as string}`)).toMatchObject({ id: pin.id, description: 'Before', board_id: boards[0]!.id });

@@ -8,6 +8,7 @@ import { SANDBOX_FAULTS_KEY } from '../../../src/platforms/sandbox/faults-store'
 import { openDatabase, type DB } from '../../../src/store/database';
 import { ManualClock } from '../../../src/util/clock';
 import { useTempDirs } from '../../support/temp-dirs';
+import { sandboxStore } from '../../support/sandbox-records';
 
 /**
  * The fault stage in front of the simulators, served in-process (app.request: a reset
@@ -31,7 +32,7 @@ function world(global: SandboxFaults = {}, randoms: number[] = []) {
   dbs.push(db);
   const applied: AppliedFault[] = [];
   const queue = [...randoms];
-  const app = createSandboxApp({ db, clock: new ManualClock() }, undefined, {
+  const app = createSandboxApp({ store: sandboxStore(db), clock: new ManualClock() }, undefined, {
     faults: () => global,
     onFault: (f) => applied.push(f),
     random: () => (queue.length ? queue.shift()! : 0.999),

@@ -24,6 +24,7 @@ import { openDatabase, type DB } from '../../../src/store/database';
 import { ManualClock } from '../../../src/util/clock';
 import { context, drive, mediaFile } from '../meta/harness';
 import { fakeBytes, mediaFile as sharedMediaFile } from './harness';
+import { sandboxStore } from '../../support/sandbox-records';
 
 /**
  * Issue 28 item 4: a simulated post and the state that says it was made are one
@@ -112,7 +113,7 @@ const rows = (db: DB, platform: Platform) => db.prepare('SELECT count(*) FROM sa
 
 function metaWorld(platform: Platform, type: string): (db: DB, clock: ManualClock) => World {
   return (db, clock) => {
-    const sim = new MetaSimulator({ clock, db, config: { imageProcessingMs: 0, videoProcessingMs: 0 } });
+    const sim = new MetaSimulator({ clock, store: sandboxStore(db), config: { imageProcessingMs: 0, videoProcessingMs: 0 } });
     return { app: sim.app, count: () => ({ platform: [...sim.state.objects.values()].filter((o) => o._type === type).length, rows: rows(db, platform) }) };
   };
 }
@@ -145,7 +146,7 @@ const CASES: Case[] = [
     platform: 'youtube',
     adapter: createYoutubeAdapter({ chunkBytes: 256 * 1024 }),
     world(db, clock) {
-      const sim = createYoutubeSimulator({ clock, onPost: sandboxPostSink(db), onRemove: sandboxPostRemoval(db), state: simState(db, 'youtube') });
+      const sim = createYoutubeSimulator({ clock, onPost: sandboxPostSink(sandboxStore(db)), onRemove: sandboxPostRemoval(sandboxStore(db)), state: simState(sandboxStore(db), 'youtube') });
       const app = new Hono();
       for (const a of sim.apps) app.route(`/${a.host}`, a.app);
       return { app, count: () => ({ platform: db.prepare("SELECT count(*) FROM sandbox_state WHERE simulator = 'youtube' AND kind = 'videos'").pluck().get() as number, rows: rows(db, 'youtube') }) };
@@ -157,7 +158,7 @@ const CASES: Case[] = [
     platform: 'twitter',
     adapter: createTwitterAdapter({ reconcileSettleMs: 0 }),
     world(db, clock) {
-      const sim = createTwitterSimulator({ clock, onPost: sandboxPostSink(db), state: simState(db, 'x') });
+      const sim = createTwitterSimulator({ clock, onPost: sandboxPostSink(sandboxStore(db)), state: simState(sandboxStore(db), 'x') });
       const app = new Hono();
       app.route(`/${sim.host}`, sim.app);
       return { app, count: () => ({ platform: db.prepare("SELECT count(*) FROM sandbox_state WHERE simulator = 'x' AND kind = 'posts'").pluck().get() as number, rows: rows(db, 'twitter') }) };
@@ -169,7 +170,7 @@ const CASES: Case[] = [
     platform: 'tiktok',
     adapter: createTiktokAdapter({ pollMs: 1_000 }),
     world(db, clock) {
-      const sim = createTiktokSimulator({ clock, onPost: sandboxPostSink(db), processingMs: 0, state: simState(db, 'tiktok') });
+      const sim = createTiktokSimulator({ clock, onPost: sandboxPostSink(sandboxStore(db)), processingMs: 0, state: simState(sandboxStore(db), 'tiktok') });
       const app = new Hono();
       app.route(`/${sim.host}`, sim.app);
       return {

@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { sandboxPostSink } from '../../../src/platforms/shared/sim/sandbox-post-sink';
 import { simState } from '../../../src/platforms/shared/sim/sim-state';
 import { openDatabase } from '../../../src/store/database';
+import { sandboxStore } from '../../support/sandbox-records';
 
 const dir = mkdtempSync(join(tmpdir(), 'sp-sim-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -28,9 +29,9 @@ const post = (id: string) => ({ platform: 'twitter' as const, accountId: 'a', po
 describe('SimState.atomically', () => {
   it('puts the state and the sandbox_posts row in one transaction: nothing is committed until it ends', () => {
     const f = files();
-    const state = simState(f.db, 'sim');
+    const state = simState(sandboxStore(f.db), 'sim');
     const posts = state.map<{ id: string }>('posts');
-    const sink = sandboxPostSink(f.db)!;
+    const sink = sandboxPostSink(sandboxStore(f.db))!;
     let inside: ReturnType<typeof f.committed> | null = null;
     state.atomically(() => {
       posts.set('p1', { id: 'p1' });
@@ -44,7 +45,7 @@ describe('SimState.atomically', () => {
 
   it('commits what was written when fn throws (disk matches memory), and joins an enclosing call', () => {
     const f = files();
-    const state = simState(f.db, 'sim');
+    const state = simState(sandboxStore(f.db), 'sim');
     const posts = state.map<{ id: string }>('posts');
     expect(() =>
       state.atomically(() => {
@@ -61,7 +62,7 @@ describe('SimState.atomically', () => {
 
   it('refuses an async fn (a transaction cannot span an await) and restores the connection to synchronous=FULL', () => {
     const f = files();
-    const state = simState(f.db, 'sim');
+    const state = simState(sandboxStore(f.db), 'sim');
     expect(() => state.atomically(async () => undefined)).toThrow(/must be synchronous/);
     expect(f.db.pragma('synchronous', { simple: true })).toBe(2);
     f.close();

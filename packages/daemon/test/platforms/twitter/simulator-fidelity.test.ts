@@ -4,6 +4,7 @@ import { simState } from '../../../src/platforms/shared/sim/sim-state';
 import { createTwitterSimulator, X_HOST, type TwitterSimulator } from '../../../src/platforms/twitter/sim/simulator';
 import { fakeBytes, RecordingClock, serveSimulators, type SimServer } from '../shared/harness';
 import { checkTraffic } from './openapi-check';
+import { sandboxStore } from '../../support/sandbox-records';
 
 /** Issue 15: the request forms X documents, reads and deletes, X's error shapes, one account per sandbox connection, state across restarts. */
 
@@ -13,7 +14,7 @@ let sim: TwitterSimulator;
 let server: SimServer;
 
 async function start(): Promise<void> {
-  sim = createTwitterSimulator({ clock, state: simState(db, 'x') });
+  sim = createTwitterSimulator({ clock, state: simState(sandboxStore(db), 'x') });
   server = await serveSimulators([{ host: X_HOST, app: sim.app }]);
 }
 

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
-import { listSandboxPosts } from '../../../src/platforms/sandbox';
 import { sandboxPostSink } from '../../../src/platforms/shared/sim/sandbox-post-sink';
 import { createYoutubeSimulator } from '../../../src/platforms/youtube/sim/simulator';
 import { useCleanups } from '../../support/cleanups';
 import { advanceUntil, JPEG, MP4, prepareMedia as prepare, serveSamples, startSandboxDaemon, type SandboxDaemonOptions } from '../../support/sandbox-daemon';
+import { listSandboxPosts } from '../../support/sandbox-records';
 
 const defer = useCleanups();
 const world = (simulators?: SandboxDaemonOptions['simulators'], start?: number) => startSandboxDaemon(defer, { platforms: ['twitter', 'tiktok', 'youtube'], simulators, start });
@@ -81,7 +81,7 @@ describe('the YouTube upload quota', () => {
     let sim: ReturnType<typeof createYoutubeSimulator> | undefined;
     const w = await world([
       (deps) => {
-        sim = createYoutubeSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.db), insertsPerDay: 0 });
+        sim = createYoutubeSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.store), insertsPerDay: 0 });
         const app = new Hono();
         for (const { host, app: a } of sim.apps) app.route(`/${host}`, a);
         return { hosts: sim.apps.map((a) => a.host), app };

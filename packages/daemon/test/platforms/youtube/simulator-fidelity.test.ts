@@ -5,6 +5,7 @@ import { simState } from '../../../src/platforms/shared/sim/sim-state';
 import { createYoutubeSimulator, YOUTUBE_HOST, type YoutubeSimulator } from '../../../src/platforms/youtube/sim/simulator';
 import { ManualClock } from '../../../src/util/clock';
 import { serveSimulators, type SimServer } from '../shared/harness';
+import { sandboxStore } from '../../support/sandbox-records';
 
 /** Issue 15: the upload forms Google documents, any listed part, reads/updates/deletes, Google's errors, a channel per connection, state across a restart. */
 
@@ -14,7 +15,7 @@ let sim: YoutubeSimulator;
 let server: SimServer;
 
 async function start(): Promise<void> {
-  sim = createYoutubeSimulator({ clock, state: simState(db, 'youtube') });
+  sim = createYoutubeSimulator({ clock, state: simState(sandboxStore(db), 'youtube') });
   server = await serveSimulators(sim.apps);
 }
 beforeEach(async () => {

@@ -11,14 +11,14 @@ import { createBlueskySimulator } from './simulator';
  * SQLite, a record and its sandbox_posts row written in one transaction; videos take 2 s.
  */
 export function blueskySandbox(deps: SandboxDeps): Simulator {
-  const db = deps.db;
+  const store = deps.store;
   const sim = createBlueskySimulator({
     clock: deps.clock,
-    onPost: sandboxPostSink(db),
-    onRemove: sandboxPostRemoval(db),
-    state: simState(db, 'bluesky'),
+    onPost: sandboxPostSink(store),
+    onRemove: sandboxPostRemoval(store),
+    state: simState(store, 'bluesky'),
     processingMs: 2_000,
-    ...(db ? { atomically: (write: () => void) => db.transaction(write)() } : {}),
+    ...(store ? { atomically: (write: () => void) => store.transaction(write) } : {}),
   });
   const app = new Hono();
   app.route(`/${BSKY_HOST}`, sim.pds);

@@ -10,12 +10,12 @@ import { createLinkedinSimulator, LINKEDIN_API_HOST, LINKEDIN_WWW_HOST } from '.
  * sandbox_state, and a post's state and its sandbox_posts row commit in one transaction.
  */
 export function linkedinSandbox(deps: SandboxDeps): Simulator {
-  const db = deps.db;
+  const store = deps.store;
   const sim = createLinkedinSimulator({
     clock: deps.clock,
-    onPost: sandboxPostSink(db),
-    onRemove: sandboxPostRemoval(db),
-    state: simState(db, 'linkedin'),
+    onPost: sandboxPostSink(store),
+    onRemove: sandboxPostRemoval(store),
+    state: simState(store, 'linkedin'),
     processingMs: 2_000,
   });
   const app = new Hono();

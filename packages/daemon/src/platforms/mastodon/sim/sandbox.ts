@@ -6,14 +6,14 @@ import { createMastodonSimulator, MASTODON_HOST } from './simulator';
 
 /** The Mastodon simulator as the daemon serves it for sandbox connections (`/sandbox/mastodon.social/...`); video processing takes 2 s. */
 export function mastodonSandbox(deps: SandboxDeps): Simulator {
-  const db = deps.db;
+  const store = deps.store;
   const sim = createMastodonSimulator({
     clock: deps.clock,
-    onPost: sandboxPostSink(db),
-    onRemove: sandboxPostRemoval(db),
+    onPost: sandboxPostSink(store),
+    onRemove: sandboxPostRemoval(store),
     processingMs: 2_000,
-    state: simState(db, 'mastodon'),
-    ...(db ? { transaction: <T>(fn: () => T): T => db.transaction(fn)() } : {}),
+    state: simState(store, 'mastodon'),
+    ...(store ? { transaction: <T>(fn: () => T): T => store.transaction(fn) } : {}),
   });
   const app = new Hono();
   app.route(`/${MASTODON_HOST}`, sim.app);

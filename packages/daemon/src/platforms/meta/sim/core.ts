@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'hono';
-import type { DB } from '../../../store/database';
+import type { SandboxStore } from '../../../store/sandbox-store';
 import type { Clock } from '../../../util/clock';
 import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
 import { readBody } from '../../shared/read-body';
@@ -178,7 +178,7 @@ export class MetaSimState {
 
   constructor(
     readonly clock: Clock,
-    readonly db: DB | null,
+    readonly store: SandboxStore | null,
     config: Partial<MetaSimConfig> = {},
   ) {
     this.config = {
@@ -188,9 +188,9 @@ export class MetaSimState {
       ...config,
       quota: { instagram: 100, threads: 250, facebookReels: 30, ...config.quota },
     };
-    this.#persistPost = sandboxPostSink(db);
-    this.#persistRemoval = sandboxPostRemoval(db);
-    const state = simState(db, 'meta');
+    this.#persistPost = sandboxPostSink(store);
+    this.#persistRemoval = sandboxPostRemoval(store);
+    const state = simState(store, 'meta');
     this.#state = state;
     this.tokens = state.tracked('tokens');
     this.accounts = state.tracked('accounts');

@@ -9,7 +9,7 @@ import { META_SIMULATOR_HOSTS, MetaSimulator } from './simulator';
  * simulator's own, slower defaults to exercise IN_PROGRESS).
  */
 export function metaSandbox(deps: SandboxDeps): Simulator {
-  const sim = new MetaSimulator({ clock: deps.clock, db: deps.db, config: { imageProcessingMs: 0, videoProcessingMs: 15_000 } });
+  const sim = new MetaSimulator({ clock: deps.clock, store: deps.store, config: { imageProcessingMs: 0, videoProcessingMs: 15_000 } });
   return { hosts: META_SIMULATOR_HOSTS, app: sim.app, rateLimited };
 }
 

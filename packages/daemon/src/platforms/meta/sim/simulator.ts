@@ -1,5 +1,5 @@
 import { Hono, type Context } from 'hono';
-import type { DB } from '../../../store/database';
+import type { SandboxStore } from '../../../store/sandbox-store';
 import type { Clock } from '../../../util/clock';
 import { facebookRoutes } from '../../facebook/sim/simulator';
 import { instagramRoutes } from '../../instagram/sim/simulator';
@@ -25,8 +25,8 @@ export const META_SIMULATOR_HOSTS = Object.keys(HOSTS);
 
 export interface MetaSimulatorOptions {
   clock: Clock;
-  /** Posts are written to its sandbox_posts table (so `socialpub sandbox posts` survives restarts). */
-  db?: DB | null;
+  /** The simulators' store: state and sandbox_posts (so `socialpub sandbox posts` survives restarts). */
+  store?: SandboxStore | null;
   config?: Partial<MetaSimConfig>;
 }
 
@@ -39,7 +39,7 @@ export class MetaSimulator {
   readonly app: Hono;
 
   constructor(options: MetaSimulatorOptions) {
-    this.state = new MetaSimState(options.clock, options.db ?? null, options.config);
+    this.state = new MetaSimState(options.clock, options.store ?? null, options.config);
     this.app = new Hono();
     for (const [host, routes] of Object.entries(HOSTS)) {
       const handler = (c: Context) => this.#handle(c, host, routes);

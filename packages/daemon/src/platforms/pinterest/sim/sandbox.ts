@@ -10,12 +10,12 @@ import { createPinterestSimulator, PINTEREST_API_HOST, PINTEREST_WWW_HOST } from
  * sandbox_state, and a pin's state and its sandbox_posts row commit in one transaction.
  */
 export function pinterestSandbox(deps: SandboxDeps): Simulator {
-  const db = deps.db;
+  const store = deps.store;
   const sim = createPinterestSimulator({
     clock: deps.clock,
-    onPost: sandboxPostSink(db),
-    onRemove: sandboxPostRemoval(db),
-    state: simState(db, 'pinterest'),
+    onPost: sandboxPostSink(store),
+    onRemove: sandboxPostRemoval(store),
+    state: simState(store, 'pinterest'),
     processingMs: 2_000,
   });
   const app = new Hono();

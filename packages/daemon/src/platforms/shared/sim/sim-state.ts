@@ -1,4 +1,4 @@
-import type { DB } from '../../../store/database';
+import { checkSync, type SandboxStore } from '../../../store/sandbox-store';
 
 /**
  * A simulator's state kept in SQLite (table sandbox_state), so `socialpub down && up`
@@ -35,35 +35,11 @@ export interface SimState {
 }
 
 /**
- * One transaction around `fn` on `db` (see SimState.atomically): BEGIN IMMEDIATE, then
- * COMMIT whether `fn` returns or throws; joins an open transaction. `fn` must not be async:
- * a transaction cannot span an await (other requests would write into it).
- *
- * It commits with synchronous=NORMAL, as the daemon's relaxed writes do (store/commits.ts):
- * committed, so a killed process keeps it, without an fsync holding the event loop on every
- * simulated request. The WAL keeps commits in order and the daemon's next durable commit
- * syncs every frame before its own, so no record of the daemon that follows a simulated post
- * can outlive the post, even on power loss.
+ * One transaction around `fn` in the simulators' store (SandboxStore.atomically, see
+ * SimState.atomically); without a store it just runs `fn`.
  */
-export function atomicWrites<T>(db: DB | null, fn: () => T): T {
-  if (!db || db.inTransaction) return checkSync(fn());
-  const baseline = Number(db.pragma('synchronous', { simple: true }));
-  if (baseline > 1 && !db.memory) db.exec('PRAGMA synchronous = NORMAL');
-  try {
-    db.exec('BEGIN IMMEDIATE');
-    try {
-      return checkSync(fn());
-    } finally {
-      db.exec('COMMIT');
-    }
-  } finally {
-    if (baseline > 1 && !db.memory) db.exec(`PRAGMA synchronous = ${baseline}`);
-  }
-}
-
-function checkSync<T>(value: T): T {
-  if (value instanceof Promise) throw new TypeError('atomically(fn): fn must be synchronous (a transaction cannot span an await)');
-  return value;
+export function atomicWrites<T>(store: SandboxStore | null, fn: () => T): T {
+  return store ? store.atomically(fn) : checkSync(fn());
 }
 
 /** A Map whose entries are written to the simulator's state by `flush()` once read or set and changed. */
@@ -164,9 +140,9 @@ export class SimMap<V> {
 
 const COUNTERS = '#counter';
 
-/** The state of one simulator (`x`, `youtube`, `meta`, `tiktok`), persisted in `db` when given. */
-export function simState(db: DB | null, simulator: string): SimState {
-  if (!db) {
+/** The state of one simulator (`x`, `youtube`, `meta`, `tiktok`), persisted in the simulators' store (sandbox_state) when given. */
+export function simState(store: SandboxStore | null, simulator: string): SimState {
+  if (!store) {
     return {
       map: <V>() => new SimMap<V>([], () => undefined),
       counter(_name, first) {
@@ -177,18 +153,13 @@ export function simState(db: DB | null, simulator: string): SimState {
       atomically: (fn) => atomicWrites(null, fn),
     };
   }
-  const load = db.prepare<[string, string], { key: string; value: string }>('SELECT key, value FROM sandbox_state WHERE simulator = ? AND kind = ?');
-  const upsert = db.prepare('INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value');
-  const remove = db.prepare('DELETE FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?');
+  const state = store.state;
   // Each write outside `atomically` is a transaction of its own, committed as atomically does (no fsync on the event loop).
   const writer =
     (kind: string) =>
     (key: string, value: unknown): void =>
-      atomicWrites(db, () => {
-        if (value === undefined) remove.run(simulator, kind, key);
-        else upsert.run(simulator, kind, key, JSON.stringify(value));
-      });
-  const read = (kind: string) => load.all(simulator, kind).map((r) => [r.key, JSON.parse(r.value)] as [string, unknown]);
+      atomicWrites(store, () => state.write(simulator, kind, key, value));
+  const read = (kind: string) => state.read(simulator, kind);
   return {
     map<V>(kind: string) {
       if (kind === COUNTERS) throw new Error(`${COUNTERS} is reserved`);
@@ -203,10 +174,10 @@ export function simState(db: DB | null, simulator: string): SimState {
       let next = typeof stored === 'string' ? BigInt(stored) : first;
       return () => {
         const value = next++;
-        atomicWrites(db, () => upsert.run(simulator, COUNTERS, name, JSON.stringify(String(next))));
+        atomicWrites(store, () => state.write(simulator, COUNTERS, name, String(next)));
         return value;
       };
     },
-    atomically: (fn) => atomicWrites(db, fn),
+    atomically: (fn) => atomicWrites(store, fn),
   };
 }

@@ -10,7 +10,7 @@ import { createTiktokSimulator, TIKTOK_HOST } from './simulator';
  * publishes settle at once on the real clock (the contract tests cover the progression).
  */
 export function tiktokSandbox(deps: SandboxDeps): Simulator {
-  const sim = createTiktokSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.db), processingMs: 0, state: simState(deps.db, 'tiktok') });
+  const sim = createTiktokSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.store), processingMs: 0, state: simState(deps.store, 'tiktok') });
   const app = new Hono();
   app.route(`/${TIKTOK_HOST}`, sim.app);
   return { hosts: [TIKTOK_HOST], app, rateLimited };

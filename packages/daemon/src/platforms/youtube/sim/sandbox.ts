@@ -6,7 +6,7 @@ import { createYoutubeSimulator } from './simulator';
 
 /** The YouTube and Google OAuth simulators as the daemon serves them (`/sandbox/www.googleapis.com/...`). */
 export function youtubeSandbox(deps: SandboxDeps): Simulator {
-  const sim = createYoutubeSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.db), onRemove: sandboxPostRemoval(deps.db), state: simState(deps.db, 'youtube') });
+  const sim = createYoutubeSimulator({ clock: deps.clock, onPost: sandboxPostSink(deps.store), onRemove: sandboxPostRemoval(deps.store), state: simState(deps.store, 'youtube') });
   const app = new Hono();
   for (const { host, app: hostApp } of sim.apps) app.route(`/${host}`, hostApp);
   return { hosts: sim.apps.map((a) => a.host), app, rateLimited };

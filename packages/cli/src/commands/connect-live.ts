@@ -2,9 +2,9 @@ import type { Platform } from '@socialpub/core';
 import type { ConnectionListing } from '@socialpub/daemon';
 import type { Ctx } from '../context';
 import { CliError, EXIT } from '../errors';
-import { withAdmin } from './admin';
-import { connectFlowOptions, missingFlag } from './connect-flags';
-import { openBrowser } from './open-browser';
+import { withAdmin } from '../local/admin';
+import { connectFlowOptions, missingFlag } from '../local/connect-flags';
+import { openBrowser } from '../local/open-browser';
 
 /** What `socialpub connect` takes for a live connection, as its flags give it. */
 export interface LiveCredentials {
@@ -29,7 +29,7 @@ export interface LiveConnectInput extends LiveCredentials {
  * and a browser opener; the connection is saved through the data dir's store.
  */
 export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<ConnectionListing> {
-  const { connectLivePlatform } = await import('./daemon-extras');
+  const { connectLivePlatform } = await import('../local/daemon-extras');
   const io = {
     prompt: async (question: string, opts: { secret?: boolean } = {}) =>
       opts.secret ? ctx.prompts.password(`${question}:`, missingFlag(question)) : ctx.prompts.input(`${question}:`, missingFlag(question)),

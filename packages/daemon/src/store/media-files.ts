@@ -1,5 +1,5 @@
 import type { MediaErrorCode, MediaKind } from '@socialpub/core';
-import type { DB } from '../store/database';
+import type { DB } from './database';
 
 export type TaskStatus = 'processing' | 'completed' | 'failed';
 export type FileStatus = 'pending' | 'fetching' | 'ready' | 'failed' | 'expired';

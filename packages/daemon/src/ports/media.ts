@@ -1,30 +1,9 @@
-import type { MediaItem, ValidationMedia } from './media/media-item';
+import type { MediaItem, ValidationMedia } from './media-item';
 
 /**
- * Seams between the parts of the daemon, so each can be built and tested alone and the
- * composition root (daemon.ts) wires the real ones.
+ * The media seams: what the jobs service and the publisher need from media/, implemented
+ * there (media-lookup.ts, media-resolver.ts) and wired by the composition root.
  */
-
-/** What the scheduler exposes to the HTTP layer. */
-export interface SchedulerHooks {
-  /** Targets were created, re-timed, approved or cancelled: re-read them from the store now. */
-  targetsChanged(targetIds: readonly string[]): void;
-  status(): SchedulerStatus;
-}
-
-export interface SchedulerStatus {
-  running: boolean;
-  /** Epoch ms of the last wheel tick, or null before the first. */
-  lastTick: number | null;
-  stalled: boolean;
-  wheelSize: number;
-}
-
-/** Used when no scheduler runs (tests of the HTTP layer alone, admin commands). */
-export const idleScheduler: SchedulerHooks = {
-  targetsChanged: () => {},
-  status: () => ({ running: false, lastTick: null, stalled: false, wheelSize: 0 }),
-};
 
 /** What publish/validate learn about media_urls before accepting (synchronous, from SQLite). */
 export interface MediaLookup {

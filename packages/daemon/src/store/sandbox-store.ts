@@ -1,0 +1,184 @@
+import type { Platform } from '@socialpub/core';
+import { openDatabase, type DB } from './database';
+import { createSettingsRepository, type SettingsRepository } from './settings';
+
+/** A post a simulator made, as sandbox_posts keeps it (what `socialpub sandbox posts` lists). */
+export interface SandboxPostRecord {
+  platform: Platform;
+  accountId: string | null;
+  postId: string;
+  postUrl: string | null;
+  kind: string;
+  body: Record<string, unknown>;
+  createdAt: number;
+  /** When the simulator deleted it (a take-down); absent or null while it is up. */
+  removedAt?: number | null;
+}
+
+/** A stored simulated post, with its row id. */
+export interface StoredSandboxPost extends SandboxPostRecord {
+  id: number;
+}
+
+/** A sandbox connection as the simulators know it: its platform and the account key of its tokens. */
+export interface SandboxAccount {
+  platform: Platform;
+  accountKey: string;
+}
+
+export interface SandboxPostFilter {
+  platform?: Platform;
+  limit?: number;
+  /** The most recent `limit` posts (still oldest first) instead of the first ones. */
+  latest?: boolean;
+  /** Only the posts these sandbox connections made (none when empty). */
+  accounts?: readonly SandboxAccount[];
+}
+
+interface SandboxPostRow {
+  id: number;
+  platform: Platform;
+  account_id: string | null;
+  post_id: string;
+  post_url: string | null;
+  kind: string;
+  body: string;
+  created_at: number;
+  removed_at: number | null;
+}
+
+export type SandboxPostsRepository = ReturnType<typeof createSandboxPostsRepository>;
+
+/** sandbox_posts: what the simulators made, across restarts. */
+export function createSandboxPostsRepository(db: DB) {
+  const insert = db.prepare('INSERT INTO sandbox_posts (platform, account_id, post_id, post_url, kind, body, created_at, account_key) VALUES (?, ?, ?, ?, ?, ?, ?, ?)');
+  const mark = db.prepare('UPDATE sandbox_posts SET removed_at = ? WHERE platform = ? AND post_id = ? AND removed_at IS NULL');
+  return {
+    /** `accountKey`: the sandbox connection whose request made the post (platforms/shared/sim/sandbox-caller.ts). */
+    add(p: SandboxPostRecord, accountKey: string | null): void {
+      insert.run(p.platform, p.accountId, p.postId, p.postUrl, p.kind, JSON.stringify(p.body), p.createdAt, accountKey);
+    },
+    /** Marks a simulated post deleted, so `socialpub sandbox posts` shows it removed. */
+    markRemoved(platform: Platform, postId: string, at: number): void {
+      mark.run(at, platform, postId);
+    },
+    /** What the simulators received, oldest first (`latest`: the most recent `limit`, still oldest first). */
+    list(filter: SandboxPostFilter = {}): StoredSandboxPost[] {
+      const limit = Math.max(1, Math.min(filter.limit ?? 1000, 100_000));
+      const order = filter.latest ? 'created_at DESC, id DESC' : 'created_at, id';
+      const where: string[] = [];
+      const params: (string | number)[] = [];
+      if (filter.platform) {
+        where.push('platform = ?');
+        params.push(filter.platform);
+      }
+      if (filter.accounts) {
+        const pairs = filter.accounts.map(() => '(platform = ? AND account_key = ?)');
+        where.push(pairs.length > 0 ? `(${pairs.join(' OR ')})` : '0');
+        for (const a of filter.accounts) params.push(a.platform, a.accountKey);
+      }
+      const selected = db
+        .prepare<(string | number)[], SandboxPostRow>(`SELECT * FROM sandbox_posts ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY ${order} LIMIT ?`)
+        .all(...params, limit);
+      const rows = filter.latest ? selected.reverse() : selected;
+      return rows.map((r) => ({
+        id: r.id,
+        platform: r.platform,
+        accountId: r.account_id,
+        postId: r.post_id,
+        postUrl: r.post_url,
+        kind: r.kind,
+        body: JSON.parse(r.body) as Record<string, unknown>,
+        createdAt: r.created_at,
+        removedAt: r.removed_at,
+      }));
+    },
+  };
+}
+
+export type SandboxStateRepository = ReturnType<typeof createSandboxStateRepository>;
+
+/** sandbox_state: each simulator's persisted maps and counters (platforms/shared/sim/sim-state.ts). */
+export function createSandboxStateRepository(db: DB) {
+  const load = db.prepare<[string, string], { key: string; value: string }>('SELECT key, value FROM sandbox_state WHERE simulator = ? AND kind = ?');
+  const upsert = db.prepare('INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value');
+  const remove = db.prepare('DELETE FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?');
+  return {
+    /** The entries of one kind, their values parsed. */
+    read(simulator: string, kind: string): [string, unknown][] {
+      return load.all(simulator, kind).map((r) => [r.key, JSON.parse(r.value)] as [string, unknown]);
+    },
+    /** Writes an entry's value (as JSON); `undefined` deletes it. */
+    write(simulator: string, kind: string, key: string, value: unknown): void {
+      if (value === undefined) remove.run(simulator, kind, key);
+      else upsert.run(simulator, kind, key, JSON.stringify(value));
+    },
+  };
+}
+
+export type SandboxStore = ReturnType<typeof createSandboxStore>;
+
+/**
+ * What the simulators keep in the database: their state, their posts, the sandbox
+ * connections' owners and faults, and the transactions around them. The daemon's store holds
+ * one (`store.sandbox`); the simulators' own process (platforms/sandbox/serve-sandbox.ts)
+ * opens one over its own connection to the same file.
+ */
+export function createSandboxStore(db: DB, settings: SettingsRepository = createSettingsRepository(db)) {
+  const owner = db.prepare<[string], { user_id: string; platform: Platform }>("SELECT user_id, platform FROM connections WHERE mode = 'sandbox' AND account_id = ?");
+  return {
+    state: createSandboxStateRepository(db),
+    posts: createSandboxPostsRepository(db),
+    settings,
+    /** The user (and platform) of the sandbox connection with this account id, if any. */
+    ownerOf(accountId: string): { userId: string; platform: Platform } | undefined {
+      const row = owner.get(accountId);
+      return row ? { userId: row.user_id, platform: row.platform } : undefined;
+    },
+    /**
+     * One transaction around `fn` (platforms/shared/sim/sim-state.ts SimState.atomically):
+     * BEGIN IMMEDIATE, then COMMIT whether `fn` returns or throws; joins an open transaction.
+     * `fn` must not be async: a transaction cannot span an await (other requests would write
+     * into it).
+     *
+     * It commits with synchronous=NORMAL, as the daemon's relaxed writes do (commits.ts):
+     * committed, so a killed process keeps it, without an fsync holding the event loop on
+     * every simulated request. The WAL keeps commits in order and the daemon's next durable
+     * commit syncs every frame before its own, so no record of the daemon that follows a
+     * simulated post can outlive the post, even on power loss.
+     */
+    atomically<T>(fn: () => T): T {
+      if (db.inTransaction) return checkSync(fn());
+      const baseline = Number(db.pragma('synchronous', { simple: true }));
+      if (baseline > 1 && !db.memory) db.exec('PRAGMA synchronous = NORMAL');
+      try {
+        db.exec('BEGIN IMMEDIATE');
+        try {
+          return checkSync(fn());
+        } finally {
+          db.exec('COMMIT');
+        }
+      } finally {
+        if (baseline > 1 && !db.memory) db.exec(`PRAGMA synchronous = ${baseline}`);
+      }
+    },
+    /** better-sqlite3's transaction around `fn`: rolled back when it throws. */
+    transaction<T>(fn: () => T): T {
+      return db.transaction(fn)();
+    },
+  };
+}
+
+export function checkSync<T>(value: T): T {
+  if (value instanceof Promise) throw new TypeError('atomically(fn): fn must be synchronous (a transaction cannot span an await)');
+  return value;
+}
+
+/**
+ * The simulators' own store over the database file at `path` (their own process,
+ * platforms/sandbox/serve-sandbox.ts), and how to close it.
+ */
+export function openSandboxStore(path: string): { store: SandboxStore; close(): void } {
+  const db = openDatabase(path);
+  return { store: createSandboxStore(db), close: () => db.close() };
+}
