@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../event-types';
 import { InstantOut } from './common';
+import { EVENT_DATA_SCHEMAS, WebhookTestDataSchema } from './event-data';
 
 export { EVENT_TYPES, type EventType } from '../event-types';
 
@@ -14,17 +15,43 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 export const EventTypeSchema = z.enum(EVENT_TYPES).meta({ id: 'EventType', description: 'An event type from the catalogue (docs/events.md).' });
 
+const envelope = {
+  id: z.string().meta({ description: 'evt_<n>: n grows with every event, in commit order.', example: 'evt_42' }),
+  version: z.number().int().meta({ description: `The payload version (${EVENT_VERSION} today); a change that breaks a payload bumps it.` }),
+  timestamp: InstantOut,
+  job_id: z.string().nullable().meta({ description: 'The job the event is about (post.* and target.*), else null.' }),
+};
+
+/** `DataSchema` -> `DataEvent` as the component id of the envelope around it. */
+const eventOf = <T extends string, D extends z.ZodType>(type: T, data: D, description: string) =>
+  z.object({ ...envelope, type: z.literal(type), data }).meta({ id: `${eventName(type)}Event`, description });
+
+/** post.pending_approval -> PostPendingApproval */
+const eventName = (type: string) =>
+  type
+    .split(/[._]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('');
+
+const variants = <const K extends readonly (keyof typeof EVENT_DATA_SCHEMAS)[]>(types: K) =>
+  types.map((t) => eventOf(t, EVENT_DATA_SCHEMAS[t], `A ${t} event.`)) as { [I in keyof K]: ReturnType<typeof eventOf<K[I], (typeof EVENT_DATA_SCHEMAS)[K[I]]>> };
+
+/** One event of the catalogue, per type with its own data schema (event-data.ts). */
+const catalogueEvents = variants(EVENT_TYPES);
+
+/** The webhook.test event (POST /webhooks/{id}/test; not in the catalogue, never in the outbox). */
+export const WebhookTestEventSchema = eventOf(WEBHOOK_TEST_EVENT, WebhookTestDataSchema, 'The event of POST /webhooks/{id}/test (id evt_test).');
+
+/**
+ * One event: the body of a webhook delivery, the data of an SSE message, what MCP resource
+ * notifications refer to. Discriminated on `type`; each type's `data` has its own schema.
+ */
 export const EventSchema = z
-  .object({
-    id: z.string().meta({ description: 'evt_<n>: n grows with every event, in commit order.', example: 'evt_42' }),
-    type: z.string(),
-    version: z.number().int(),
-    timestamp: InstantOut,
-    job_id: z.string().nullable(),
-    data: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: 'Event', description: 'One event: the body of a webhook delivery and the data of an SSE message.' });
+  .discriminatedUnion('type', [...catalogueEvents, WebhookTestEventSchema])
+  .meta({ id: 'Event', description: 'One event: the body of a webhook delivery and the data of an SSE message; `type` tells which data it carries.' });
 export type SocialpubEvent = z.infer<typeof EventSchema>;
+/** The event of one type. */
+export type SocialpubEventOf<T extends SocialpubEvent['type']> = Extract<SocialpubEvent, { type: T }>;
 
 export const EventsQuerySchema = z
   .object({
