@@ -5,9 +5,11 @@ import { TargetStatusSchema } from './publish';
 
 /**
  * The `data` of each event type (docs/events.md, "Catalogue"), as webhooks, the SSE stream
- * and MCP notifications carry it. Times are ISO 8601 UTC instants. Objects are open: a
- * version may add fields (never remove or rename one), so a receiver ignores what it does
- * not know. Each schema has an id, so the OpenAPI document names it as a component.
+ * and MCP notifications carry it. Times are ISO 8601 UTC instants. Each type's data is an
+ * open object (`looseObject`: additionalProperties in the OpenAPI document): a version may
+ * add fields (never remove or rename one), so a receiver ignores what it does not know, and
+ * code written when `data` was a plain record (`event.data.job_id`) still compiles. Each
+ * schema has an id, so the OpenAPI document names it as a component.
  */
 
 const targetId = z.string().meta({ description: 'The target (tgt_…).' });
@@ -16,12 +18,12 @@ const contentType = z.string().meta({ description: 'The content type of the targ
 
 /** A target as the post events list it. */
 export const EventTargetSchema = z
-  .object({ target_id: targetId, platform: PlatformId, type: contentType, scheduled_for: InstantOut, status: TargetStatusSchema })
+  .looseObject({ target_id: targetId, platform: PlatformId, type: contentType, scheduled_for: InstantOut, status: TargetStatusSchema })
   .meta({ id: 'EventTarget', description: 'A target of the job as it is after the change.' });
 
 /** A target as post.finished lists it. */
 export const EventFinishedTargetSchema = z
-  .object({
+  .looseObject({
     target_id: targetId,
     platform: PlatformId,
     type: contentType,
@@ -33,12 +35,12 @@ export const EventFinishedTargetSchema = z
 
 /** The error of a failed or unknown attempt. */
 export const EventTargetErrorSchema = z
-  .object({ code: z.string(), message: z.string(), platform_code: z.string().nullable() })
+  .looseObject({ code: z.string(), message: z.string(), platform_code: z.string().nullable() })
   .meta({ id: 'EventTargetError', description: 'code is a target error code (docs/api.md); platform_code what the platform said, when it said something.' });
 
 /** The error of an attempt that will be retried: null fields when the retry follows a check that found the post not published. */
 export const EventRetryErrorSchema = z
-  .object({ code: z.string().nullable(), message: z.string().nullable(), platform_code: z.string().nullable() })
+  .looseObject({ code: z.string().nullable(), message: z.string().nullable(), platform_code: z.string().nullable() })
   .meta({ id: 'EventRetryError' });
 
 const targetFields = {
@@ -53,7 +55,7 @@ const followUpFields = {
 };
 
 export const PostAcceptedDataSchema = z
-  .object({
+  .looseObject({
     job_id: jobId,
     status: z.enum(['publishing', 'scheduled', 'pending_approval']),
     publish_now: z.boolean(),
@@ -64,7 +66,7 @@ export const PostAcceptedDataSchema = z
   .meta({ id: 'PostAcceptedData', description: 'post.accepted: a publish request was stored.' });
 
 export const PostPendingApprovalDataSchema = z
-  .object({ job_id: jobId, targets: z.array(EventTargetSchema) })
+  .looseObject({ job_id: jobId, targets: z.array(EventTargetSchema) })
   .meta({ id: 'PostPendingApprovalData', description: 'post.pending_approval: the job is held for approval (sent with post.accepted).' });
 
 const jobChange = { job_id: jobId, target_ids: z.array(z.string()).meta({ description: 'The targets the change touched.' }), targets: z.array(EventTargetSchema) };
@@ -74,70 +76,70 @@ const decision = {
   comment: z.string().nullable().optional().meta({ description: "The review link's comment (with source)." }),
 };
 
-export const PostApprovedDataSchema = z.object({ ...jobChange, ...decision }).meta({ id: 'PostApprovedData', description: 'post.approved: the held targets are scheduled.' });
+export const PostApprovedDataSchema = z.looseObject({ ...jobChange, ...decision }).meta({ id: 'PostApprovedData', description: 'post.approved: the held targets are scheduled.' });
 
 export const PostRejectedDataSchema = z
-  .object({ ...jobChange, ...decision, reason: z.string().optional().meta({ description: 'Why (the request\'s reason or the review link\'s comment), when one was given.' }) })
+  .looseObject({ ...jobChange, ...decision, reason: z.string().optional().meta({ description: 'Why (the request\'s reason or the review link\'s comment), when one was given.' }) })
   .meta({ id: 'PostRejectedData', description: 'post.rejected: the held targets are cancelled.' });
 
-export const PostRetimedDataSchema = z.object(jobChange).meta({ id: 'PostRetimedData', description: 'post.retimed: a PATCH moved targets (targets carry the new scheduled_for).' });
+export const PostRetimedDataSchema = z.looseObject(jobChange).meta({ id: 'PostRetimedData', description: 'post.retimed: a PATCH moved targets (targets carry the new scheduled_for).' });
 
-export const PostCancelledDataSchema = z.object(jobChange).meta({ id: 'PostCancelledData', description: 'post.cancelled: DELETE cancelled the targets not yet started.' });
+export const PostCancelledDataSchema = z.looseObject(jobChange).meta({ id: 'PostCancelledData', description: 'post.cancelled: DELETE cancelled the targets not yet started.' });
 
 export const PostFinishedDataSchema = z
-  .object({ job_id: jobId, status: z.enum(['published', 'partially_published', 'failed']), targets: z.array(EventFinishedTargetSchema) })
+  .looseObject({ job_id: jobId, status: z.enum(['published', 'partially_published', 'failed']), targets: z.array(EventFinishedTargetSchema) })
   .meta({ id: 'PostFinishedData', description: 'post.finished: the job settled (once per job; a take-down later is not a second finish).' });
 
 export const TargetPublishingDataSchema = z
-  .object({ ...targetFields, started_at: InstantOut })
+  .looseObject({ ...targetFields, started_at: InstantOut })
   .meta({ id: 'TargetPublishingData', description: 'target.publishing: an attempt started.' });
 
 export const TargetPublishedDataSchema = z
-  .object({ ...targetFields, post_id: z.string(), post_url: z.string().nullable(), published_at: InstantOut, ...followUpFields })
+  .looseObject({ ...targetFields, post_id: z.string(), post_url: z.string().nullable(), published_at: InstantOut, ...followUpFields })
   .meta({ id: 'TargetPublishedData', description: 'target.published: the post is out.' });
 
 export const TargetRetryingDataSchema = z
-  .object({ ...targetFields, error: EventRetryErrorSchema, next_attempt_at: InstantOut })
+  .looseObject({ ...targetFields, error: EventRetryErrorSchema, next_attempt_at: InstantOut })
   .meta({ id: 'TargetRetryingData', description: 'target.retrying: an attempt failed and will be retried at next_attempt_at.' });
 
 export const TargetFailedDataSchema = z
-  .object({ ...targetFields, error: EventTargetErrorSchema, ...followUpFields })
+  .looseObject({ ...targetFields, error: EventTargetErrorSchema, ...followUpFields })
   .meta({ id: 'TargetFailedData', description: 'target.failed: gave up (with a thread: the parts already out).' });
 
 export const TargetNeedsReviewDataSchema = z
-  .object({ ...targetFields, error: EventTargetErrorSchema })
+  .looseObject({ ...targetFields, error: EventTargetErrorSchema })
   .meta({ id: 'TargetNeedsReviewData', description: 'target.needs_review: the outcome is unknown (never published twice).' });
 
 export const TargetRemovedDataSchema = z
-  .object({ target_id: targetId, platform: PlatformId, type: contentType, post_id: z.string().nullable(), post_url: z.string().nullable(), removed_at: InstantOut })
+  .looseObject({ target_id: targetId, platform: PlatformId, type: contentType, post_id: z.string().nullable(), post_url: z.string().nullable(), removed_at: InstantOut })
   .meta({ id: 'TargetRemovedData', description: 'target.removed: a published target was taken down.' });
 
 export const MediaTaskCompletedDataSchema = z
-  .object({ task_id: z.string(), status: z.literal('completed'), error: z.null() })
+  .looseObject({ task_id: z.string(), status: z.literal('completed'), error: z.null() })
   .meta({ id: 'MediaTaskCompletedData', description: 'media.task_completed: every file of the task is ready.' });
 
 export const MediaTaskFailedDataSchema = z
-  .object({ task_id: z.string(), status: z.literal('failed'), error: z.object({ code: z.string(), message: z.string() }).nullable() })
+  .looseObject({ task_id: z.string(), status: z.literal('failed'), error: z.looseObject({ code: z.string(), message: z.string() }).nullable() })
   .meta({ id: 'MediaTaskFailedData', description: 'media.task_failed: the task ended without every file ready.' });
 
 export const ConnectionExpiredDataSchema = z
-  .object({ connection_id: z.string(), platform: PlatformId, reason: z.string().nullable() })
+  .looseObject({ connection_id: z.string(), platform: PlatformId, reason: z.string().nullable() })
   .meta({ id: 'ConnectionExpiredData', description: 'connection.expired: the connection must be connected again.' });
 
 export const ConnectionRefreshFailedDataSchema = z
-  .object({ connection_id: z.string(), platform: PlatformId, error: z.string(), will_retry: z.boolean() })
+  .looseObject({ connection_id: z.string(), platform: PlatformId, error: z.string(), will_retry: z.boolean() })
   .meta({ id: 'ConnectionRefreshFailedData', description: 'connection.refresh_failed: a token refresh failed.' });
 
 export const ConnectionExpiringSoonDataSchema = z
-  .object({ connection_id: z.string(), platform: PlatformId, expires_at: InstantOut })
+  .looseObject({ connection_id: z.string(), platform: PlatformId, expires_at: InstantOut })
   .meta({ id: 'ConnectionExpiringSoonData', description: 'connection.expiring_soon: a live token runs out within 3 days (once per expiry).' });
 
 export const WebhookEndpointDisabledDataSchema = z
-  .object({ endpoint_id: z.string(), url: z.string(), reason: z.string() })
+  .looseObject({ endpoint_id: z.string(), url: z.string(), reason: z.string() })
   .meta({ id: 'WebhookEndpointDisabledData', description: 'webhook.endpoint_disabled: an endpoint was disabled (410, or failing 5 days).' });
 
 export const WebhookTestDataSchema = z
-  .object({ endpoint_id: z.string() })
+  .looseObject({ endpoint_id: z.string() })
   .meta({ id: 'WebhookTestData', description: 'webhook.test: sent only by POST /webhooks/{id}/test (id evt_test).' });
 
 /** Each catalogue type's data schema (the catalogue is event-types.ts; a test checks they match). */

@@ -4,6 +4,7 @@ import type { Clock } from '../util/clock';
 import type { SecretBox } from '../util/secrets';
 import type { DB } from './database';
 import { newId } from '../util/ids';
+import { createOutboxWriter } from './outbox';
 
 /** A connection without its secrets: safe to list, log and answer with. */
 export interface ConnectionInfo {
@@ -110,7 +111,24 @@ export function createConnectionsRepository(db: DB, box: SecretBox, clock: Clock
     `UPDATE connections SET secrets_enc = @secretsEnc, token_expires_at = @tokenExpiresAt, refresh_expires_at = @refreshExpiresAt,
        token_obtained_at = @tokenObtainedAt, status = 'active', status_reason = NULL, updated_at = @now WHERE id = @id`,
   );
-  const expire = db.prepare("UPDATE connections SET status = 'expired', status_reason = ?, updated_at = ? WHERE id = ?");
+  const expire = db.prepare<[string, number, string], { user_id: string; platform: string; status_reason: string | null; updated_at: number }>(
+    "UPDATE connections SET status = 'expired', status_reason = ?, updated_at = ? WHERE id = ? RETURNING user_id, platform, status_reason, updated_at",
+  );
+  const statusOf = db.prepare<[string], { status: string }>('SELECT status FROM connections WHERE id = ?');
+  const outbox = createOutboxWriter(db);
+  // active -> expired reports connection.expired in the same transaction (an expired one marked again reports nothing).
+  const markExpired = db.transaction((connectionId: string, reason: string, now: number) => {
+    const was = statusOf.get(connectionId)?.status;
+    const r = expire.get(reason, now, connectionId);
+    if (!r || was !== 'active') return;
+    outbox.append({
+      userId: r.user_id,
+      type: 'connection.expired',
+      subject: connectionId,
+      data: { connection_id: connectionId, platform: r.platform, reason: r.status_reason },
+      at: r.updated_at,
+    });
+  });
   const selectPage = db.prepare('UPDATE connections SET page_id = ?, page_name = ?, updated_at = ? WHERE id = ?');
   const removeOne = db.prepare('DELETE FROM connections WHERE user_id = ? AND platform = ?');
   const removeById = db.prepare('DELETE FROM connections WHERE id = ?');
@@ -202,7 +220,7 @@ export function createConnectionsRepository(db: DB, box: SecretBox, clock: Clock
     },
     /** A refresh failed for good: publishing treats the platform as not connected until it is reconnected. */
     markExpired(connectionId: string, reason: string): void {
-      expire.run(reason, clock.now(), connectionId);
+      markExpired(connectionId, reason, clock.now());
     },
     selectPage(connectionId: string, page: { id: string; name: string | null }): void {
       selectPage.run(page.id, page.name, clock.now(), connectionId);
