@@ -22,16 +22,16 @@ const envelope = {
   job_id: z.string().nullable().meta({ description: 'The job the event is about (post.* and target.*), else null.' }),
 };
 
-/** `DataSchema` -> `DataEvent` as the component id of the envelope around it. */
-const eventOf = <T extends string, D extends z.ZodType>(type: T, data: D, description = `A ${type} event.`) =>
-  z.object({ ...envelope, type: z.literal(type), data }).meta({ id: `${eventName(type)}Event`, description });
-
-/** post.pending_approval -> PostPendingApproval */
-const eventName = (type: string) =>
-  type
+/** The OpenAPI component id of a type's event: post.pending_approval -> PostPendingApprovalEvent (its data: …Data). */
+export const eventComponentId = (type: string) =>
+  `${type
     .split(/[._]/)
     .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
-    .join('');
+    .join('')}Event`;
+
+/** The envelope around a type's data schema. */
+const eventOf = <T extends string, D extends z.ZodType>(type: T, data: D, description = `A ${type} event.`) =>
+  z.object({ ...envelope, type: z.literal(type), data }).meta({ id: eventComponentId(type), description });
 
 /** One event of the catalogue per type, each with its own data schema (event-data.ts); a test checks it covers EVENT_TYPES. */
 const catalogueEvents = [
