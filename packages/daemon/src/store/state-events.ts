@@ -8,7 +8,8 @@ import type { NewEvent } from './outbox';
  * removals.ts), and the operations that can settle a job append post.finished
  * (`createJobFinishes`). Times are epoch ms here, ISO once presented; the data of each type
  * is core's schema of it (schemas/event-data.ts). Until migration 160 SQL triggers wrote
- * these; the payloads are the triggers' to the byte (key order included).
+ * these; the payloads are theirs, key for key (a first comment keeps `url: null`, which the
+ * trigger's json_patch dropped).
  */
 
 /** The target columns an event needs, as a RETURNING or SELECT list (`p` prefixes them, e.g. `targets.`). */
