@@ -1,5 +1,5 @@
 import type { DB } from './database';
-import { createOutboxWriter, type NewEvent } from './outbox';
+import { createOutboxWriter } from './outbox';
 
 export type { NewEvent } from './outbox';
 
@@ -77,7 +77,7 @@ export function createEventsRepository(db: DB) {
         data: { connection_id: c.id, platform: c.platform, expires_at: c.token_expires_at },
         at: now,
       })),
-      );
+    );
     return due.length;
   });
 

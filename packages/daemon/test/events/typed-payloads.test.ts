@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { EVENT_DATA_SCHEMAS, EVENT_TYPES, EventSchema, eventComponentId, WEBHOOK_TEST_EVENT, type SocialpubEvent } from '@socialpub/core';
 import openapiTS, { astToString } from 'openapi-typescript';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import type { z } from 'zod';
 import { openAdmin } from '../../src/admin/index';
 import { resolveConfig } from '../../src/config';
 import { startDaemon, type DaemonHandle } from '../../src/daemon';
