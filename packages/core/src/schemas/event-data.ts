@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { InstantOut, PlatformId } from './common';
-import { CommentResultSchema, ThreadPostSchema } from './follow-ups';
+import { ThreadPostSchema } from './follow-ups';
 import { TargetStatusSchema } from './publish';
 
 /**
@@ -49,9 +49,14 @@ const targetFields = {
   type: contentType,
   attempt: z.number().int().meta({ description: 'The attempt number (1 on the first).' }),
 };
+/** The first comment as stored on the target: `url` is left out while unknown (stored with json_patch, which drops nulls). */
+export const EventCommentSchema = z
+  .union([z.looseObject({ id: z.string(), url: z.string().nullable().optional() }), z.looseObject({ error: z.string() })])
+  .meta({ id: 'EventComment', description: 'The first comment: {id, url} once posted (url absent when the platform gave none), or {error} when it could not be posted.' });
+
 const followUpFields = {
   thread_posts: z.array(ThreadPostSchema).optional().meta({ description: 'The reply-chain parts already out (sent when the target has a thread).' }),
-  comment: CommentResultSchema.optional().meta({ description: 'The first comment: {id, url} once posted, {error} when it could not be (sent when there is one).' }),
+  comment: EventCommentSchema.optional().meta({ description: 'The first comment: {id, url} once posted, {error} when it could not be (sent when there is one).' }),
 };
 
 export const PostAcceptedDataSchema = z

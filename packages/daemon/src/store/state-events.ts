@@ -8,8 +8,8 @@ import type { NewEvent } from './outbox';
  * removals.ts), and the operations that can settle a job append post.finished
  * (`createJobFinishes`). Times are epoch ms here, ISO once presented; the data of each type
  * is core's schema of it (schemas/event-data.ts). Until migration 160 SQL triggers wrote
- * these; the payloads are theirs, key for key (a first comment keeps `url: null`, which the
- * trigger's json_patch dropped).
+ * these; the payloads are theirs, key for key (test/store/state-events.test.ts passes on
+ * both).
  */
 
 /** The target columns an event needs, as a RETURNING or SELECT list (`p` prefixes them, e.g. `targets.`). */
