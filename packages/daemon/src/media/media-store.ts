@@ -1,6 +1,6 @@
 import type { MediaErrorCode, MediaKind } from '@socialpub/core';
 import type { DB } from '../store/database';
-import { createOutboxWriter, type OutboxWriter } from '../store/outbox';
+import { createOutboxWriter, type OutboxWriter, type StoredData } from '../store/outbox';
 
 export type TaskStatus = 'processing' | 'completed' | 'failed';
 export type FileStatus = 'pending' | 'fetching' | 'ready' | 'failed' | 'expired';
@@ -138,13 +138,12 @@ export class MediaStore {
   #finish(status: 'completed' | 'failed', error: { code: string; message: string } | null, now: number, id: string): void {
     const r = this.#s.finishTask.get(status, error?.code ?? null, error?.message ?? null, now, id);
     if (!r) return;
-    this.#outbox.append({
-      userId: r.user_id,
-      type: r.status === 'completed' ? 'media.task_completed' : 'media.task_failed',
-      subject: r.id,
-      data: { task_id: r.id, status: r.status, error: r.error_code === null ? null : { code: r.error_code, message: r.error_message } },
-      at: r.updated_at,
-    });
+    // A completed task has no error (finishTask's callers pass none with completed).
+    const data: StoredData<'media.task_completed' | 'media.task_failed'> =
+      r.status === 'completed'
+        ? { task_id: r.id, status: 'completed', error: null }
+        : { task_id: r.id, status: 'failed', error: r.error_code === null ? null : { code: r.error_code, message: r.error_message as string } };
+    this.#outbox.append({ userId: r.user_id, type: `media.task_${data.status}`, subject: r.id, data, at: r.updated_at });
   }
 
   task(id: string): TaskRow | undefined {

@@ -4,7 +4,7 @@ import type { Clock } from '../util/clock';
 import type { SecretBox } from '../util/secrets';
 import type { DB } from './database';
 import { newId } from '../util/ids';
-import { createOutboxWriter } from './outbox';
+import { createOutboxWriter, type StoredData } from './outbox';
 
 /** A connection without its secrets: safe to list, log and answer with. */
 export interface ConnectionInfo {
@@ -111,7 +111,7 @@ export function createConnectionsRepository(db: DB, box: SecretBox, clock: Clock
     `UPDATE connections SET secrets_enc = @secretsEnc, token_expires_at = @tokenExpiresAt, refresh_expires_at = @refreshExpiresAt,
        token_obtained_at = @tokenObtainedAt, status = 'active', status_reason = NULL, updated_at = @now WHERE id = @id`,
   );
-  const expire = db.prepare<[string, number, string], { user_id: string; platform: string; status_reason: string | null; updated_at: number }>(
+  const expire = db.prepare<[string, number, string], { user_id: string; platform: Platform; status_reason: string | null; updated_at: number }>(
     "UPDATE connections SET status = 'expired', status_reason = ?, updated_at = ? WHERE id = ? RETURNING user_id, platform, status_reason, updated_at",
   );
   const statusOf = db.prepare<[string], { status: string }>('SELECT status FROM connections WHERE id = ?');
@@ -121,13 +121,8 @@ export function createConnectionsRepository(db: DB, box: SecretBox, clock: Clock
     const was = statusOf.get(connectionId)?.status;
     const r = expire.get(reason, now, connectionId);
     if (!r || was !== 'active') return;
-    outbox.append({
-      userId: r.user_id,
-      type: 'connection.expired',
-      subject: connectionId,
-      data: { connection_id: connectionId, platform: r.platform, reason: r.status_reason },
-      at: r.updated_at,
-    });
+    const data: StoredData<'connection.expired'> = { connection_id: connectionId, platform: r.platform, reason: r.status_reason };
+    outbox.append({ userId: r.user_id, type: 'connection.expired', subject: connectionId, data, at: r.updated_at });
   });
   const selectPage = db.prepare('UPDATE connections SET page_id = ?, page_name = ?, updated_at = ? WHERE id = ?');
   const removeOne = db.prepare('DELETE FROM connections WHERE user_id = ? AND platform = ?');

@@ -1,4 +1,15 @@
+import type { EventDataOf } from '@socialpub/core';
 import type { DB } from './database';
+
+/** A payload as stored: core's data of the type with its times (`*_at`, `scheduled_for`) as epoch ms. */
+export type Stored<T> = T extends readonly (infer U)[]
+  ? Stored<U>[]
+  : T extends object
+    ? { [K in keyof T]: K extends `${string}_at` | 'scheduled_for' ? (null extends T[K] ? number | null : number) : Stored<T[K]> }
+    : T;
+
+/** The stored data of an event type (core's schemas/event-data.ts): builders annotate with it, so the compiler checks them against the schema. */
+export type StoredData<T extends keyof EventDataOf> = Stored<EventDataOf[T]>;
 
 /**
  * An event to write: `data` holds the payload facts with times as epoch ms under `*_at`

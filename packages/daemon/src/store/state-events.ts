@@ -1,5 +1,7 @@
+import type { EventTargetErrorSchema, Platform, TargetStatus } from '@socialpub/core';
+import type { z } from 'zod';
 import type { DB } from './database';
-import type { NewEvent } from './outbox';
+import type { NewEvent, StoredData } from './outbox';
 
 /**
  * The events of target and job state changes (docs/events.md), built from the rows the
@@ -23,7 +25,7 @@ export interface TargetEventRow {
   id: string;
   job_id: string;
   user_id: string;
-  platform: string;
+  platform: Platform;
   type: string;
   attempts: number;
   attempt_started_at: number | null;
@@ -52,12 +54,17 @@ const TYPE: Record<TargetEventStatus, string> = {
   removed: 'target.removed',
 };
 
-const errorOf = (r: TargetEventRow) => ({ code: r.error_code, message: r.error_message, platform_code: r.platform_code });
+/** The error of a retry (null fields after a check that found nothing published). */
+const retryErrorOf = (r: TargetEventRow) => ({ code: r.error_code, message: r.error_message, platform_code: r.platform_code });
+/** The error of a failed or unknown end, which always has a code and a message (attempt-finish.ts writes them). */
+const errorOf = (r: TargetEventRow): z.infer<typeof EventTargetErrorSchema> => ({ code: r.error_code as string, message: r.error_message as string, platform_code: r.platform_code });
+
+type FollowUps = Pick<StoredData<'target.published'>, 'thread_posts' | 'comment'>;
 
 /** What came of the follow-ups (`thread_posts`, `comment`), when the target has any: the keys of the target view. */
-function followUpsOf(r: TargetEventRow): Record<string, unknown> {
-  const f = JSON.parse(r.follow_ups) as { thread?: unknown; comment?: unknown };
-  const out: Record<string, unknown> = {};
+function followUpsOf(r: TargetEventRow): FollowUps {
+  const f = JSON.parse(r.follow_ups) as { thread?: FollowUps['thread_posts'] | null; comment?: FollowUps['comment'] | null };
+  const out: FollowUps = {};
   if (f.thread != null) out.thread_posts = f.thread;
   if (f.comment != null) out.comment = f.comment;
   return out;
@@ -68,32 +75,36 @@ export function publishingEvent(
   r: Pick<TargetEventRow, 'id' | 'job_id' | 'user_id' | 'platform' | 'type' | 'attempts' | 'attempt_started_at'>,
   at: number,
 ): NewEvent {
-  const data = { target_id: r.id, platform: r.platform, type: r.type, attempt: r.attempts, started_at: r.attempt_started_at };
+  const data: StoredData<'target.publishing'> = { target_id: r.id, platform: r.platform, type: r.type, attempt: r.attempts, started_at: r.attempt_started_at as number };
   return { userId: r.user_id, type: TYPE.publishing, jobId: r.job_id, subject: r.id, data, at };
 }
 
-/** The event of a target's move to `status` (the row as the write left it). */
+/**
+ * The event of a target's move to `status` (the row as the write left it: the columns the
+ * write sets, such as post_id with published, are set; the casts say so). Each payload is
+ * checked against core's schema of its type (`StoredData`).
+ */
 export function targetEvent(status: TargetEventStatus, r: TargetEventRow): NewEvent {
   const base = { target_id: r.id, platform: r.platform, type: r.type };
   const attempt = { ...base, attempt: r.attempts };
-  let data: Record<string, unknown>;
+  let data: StoredData<'target.published' | 'target.retrying' | 'target.failed' | 'target.needs_review' | 'target.removed'>;
   switch (status) {
     case 'publishing':
       return publishingEvent(r, r.updated_at);
     case 'published':
-      data = { ...attempt, post_id: r.post_id, post_url: r.post_url, published_at: r.published_at, ...followUpsOf(r) };
+      data = { ...attempt, post_id: r.post_id as string, post_url: r.post_url, published_at: r.published_at as number, ...followUpsOf(r) } satisfies StoredData<'target.published'>;
       break;
     case 'retrying':
-      data = { ...attempt, error: errorOf(r), next_attempt_at: r.next_attempt_at ?? r.due_at };
+      data = { ...attempt, error: retryErrorOf(r), next_attempt_at: r.next_attempt_at ?? r.due_at } satisfies StoredData<'target.retrying'>;
       break;
     case 'failed':
-      data = { ...attempt, error: errorOf(r), ...followUpsOf(r) };
+      data = { ...attempt, error: errorOf(r), ...followUpsOf(r) } satisfies StoredData<'target.failed'>;
       break;
     case 'needs_review':
-      data = { ...attempt, error: errorOf(r) };
+      data = { ...attempt, error: errorOf(r) } satisfies StoredData<'target.needs_review'>;
       break;
     case 'removed':
-      data = { ...base, post_id: r.post_id, post_url: r.post_url, removed_at: r.removed_at };
+      data = { ...base, post_id: r.post_id, post_url: r.post_url, removed_at: r.removed_at as number } satisfies StoredData<'target.removed'>;
       break;
   }
   return { userId: r.user_id, type: TYPE[status], jobId: r.job_id, subject: r.id, data, at: r.updated_at };
@@ -104,15 +115,16 @@ interface FinishedRow {
   user_id: string;
   job_status: string;
   id: string;
-  platform: string;
+  platform: Platform;
   type: string;
-  status: string;
+  status: TargetStatus;
   post_id: string | null;
   post_url: string | null;
   updated_at: number;
 }
 
-const FINISHED = new Set(['published', 'partially_published', 'failed']);
+type Finished = StoredData<'post.finished'>['status'];
+const FINISHED = new Set<string>(['published', 'partially_published', 'failed'] satisfies Finished[]);
 
 export type JobFinishes = ReturnType<typeof createJobFinishes>;
 
@@ -148,14 +160,8 @@ export function createJobFinishes(db: DB) {
       const status = first.job_status === 'removed' ? (rows.some((r) => r.status === 'failed') ? 'failed' : null) : first.job_status;
       if (status === null || !FINISHED.has(status)) continue;
       const targets = rows.map((r) => ({ target_id: r.id, platform: r.platform, type: r.type, status: r.status, post_id: r.post_id, post_url: r.post_url }));
-      out.set(jobId, {
-        userId: first.user_id,
-        type: 'post.finished',
-        jobId,
-        subject: jobId,
-        data: { job_id: jobId, status, targets },
-        at: Math.max(...rows.map((r) => r.updated_at)),
-      });
+      const data: StoredData<'post.finished'> = { job_id: jobId, status: status as Finished, targets };
+      out.set(jobId, { userId: first.user_id, type: 'post.finished', jobId, subject: jobId, data, at: Math.max(...rows.map((r) => r.updated_at)) });
     }
     return out;
   }
