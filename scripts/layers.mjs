@@ -11,6 +11,7 @@ export const LAYERS = {
   core: [
     ['version.ts'],
     ['errors.ts', 'time.ts', 'states.ts', 'event-types.ts', 'mastodon-length.ts'],
+    ['platforms'],
     ['platforms.ts'],
     ['caption-length.ts', 'zoned'],
     ['plan-targets.ts', 'schemas'],

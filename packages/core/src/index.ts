@@ -14,6 +14,7 @@ export * from './schemas/scheduled';
 export * from './schemas/media';
 export * from './schemas/account';
 export * from './schemas/events';
+export * from './schemas/event-data';
 export * from './schemas/zoned';
 export * from './schemas/time-resources';
 export * from './schemas/sandbox';

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EVENT_TYPES } from '../event-types';
 import { InstantOut } from './common';
+import { EVENT_DATA_SCHEMAS, WebhookTestDataSchema } from './event-data';
 
 export { EVENT_TYPES, type EventType } from '../event-types';
 
@@ -14,17 +15,60 @@ export const WEBHOOK_TEST_EVENT = 'webhook.test';
 
 export const EventTypeSchema = z.enum(EVENT_TYPES).meta({ id: 'EventType', description: 'An event type from the catalogue (docs/events.md).' });
 
+const envelope = {
+  id: z.string().meta({ description: 'evt_<n>: n grows with every event, in commit order.', example: 'evt_42' }),
+  version: z.number().int().meta({ description: `The payload version (${EVENT_VERSION} today); a change that breaks a payload bumps it.` }),
+  timestamp: InstantOut,
+  job_id: z.string().nullable().meta({ description: 'The job the event is about (post.* and target.*), else null.' }),
+};
+
+/** The OpenAPI component id of a type's event: post.pending_approval -> PostPendingApprovalEvent (its data: …Data). */
+export const eventComponentId = (type: string) =>
+  `${type
+    .split(/[._]/)
+    .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+    .join('')}Event`;
+
+/** The envelope around a type's data schema. */
+const eventOf = <T extends string, D extends z.ZodType>(type: T, data: D, description = `A ${type} event.`) =>
+  z.object({ ...envelope, type: z.literal(type), data }).meta({ id: eventComponentId(type), description });
+
+/** One event of the catalogue per type, each with its own data schema (event-data.ts); a test checks it covers EVENT_TYPES. */
+const catalogueEvents = [
+  eventOf('post.accepted', EVENT_DATA_SCHEMAS['post.accepted']),
+  eventOf('post.pending_approval', EVENT_DATA_SCHEMAS['post.pending_approval']),
+  eventOf('post.approved', EVENT_DATA_SCHEMAS['post.approved']),
+  eventOf('post.rejected', EVENT_DATA_SCHEMAS['post.rejected']),
+  eventOf('post.retimed', EVENT_DATA_SCHEMAS['post.retimed']),
+  eventOf('post.cancelled', EVENT_DATA_SCHEMAS['post.cancelled']),
+  eventOf('post.finished', EVENT_DATA_SCHEMAS['post.finished']),
+  eventOf('target.publishing', EVENT_DATA_SCHEMAS['target.publishing']),
+  eventOf('target.published', EVENT_DATA_SCHEMAS['target.published']),
+  eventOf('target.retrying', EVENT_DATA_SCHEMAS['target.retrying']),
+  eventOf('target.failed', EVENT_DATA_SCHEMAS['target.failed']),
+  eventOf('target.needs_review', EVENT_DATA_SCHEMAS['target.needs_review']),
+  eventOf('target.removed', EVENT_DATA_SCHEMAS['target.removed']),
+  eventOf('media.task_completed', EVENT_DATA_SCHEMAS['media.task_completed']),
+  eventOf('media.task_failed', EVENT_DATA_SCHEMAS['media.task_failed']),
+  eventOf('connection.expired', EVENT_DATA_SCHEMAS['connection.expired']),
+  eventOf('connection.refresh_failed', EVENT_DATA_SCHEMAS['connection.refresh_failed']),
+  eventOf('connection.expiring_soon', EVENT_DATA_SCHEMAS['connection.expiring_soon']),
+  eventOf('webhook.endpoint_disabled', EVENT_DATA_SCHEMAS['webhook.endpoint_disabled']),
+] as const;
+
+/** The webhook.test event (POST /webhooks/{id}/test; not in the catalogue, never in the outbox). */
+export const WebhookTestEventSchema = eventOf(WEBHOOK_TEST_EVENT, WebhookTestDataSchema, 'The event of POST /webhooks/{id}/test (id evt_test).');
+
+/**
+ * One event: the body of a webhook delivery, the data of an SSE message, what MCP resource
+ * notifications refer to. Discriminated on `type`; each type's `data` has its own schema.
+ */
 export const EventSchema = z
-  .object({
-    id: z.string().meta({ description: 'evt_<n>: n grows with every event, in commit order.', example: 'evt_42' }),
-    type: z.string(),
-    version: z.number().int(),
-    timestamp: InstantOut,
-    job_id: z.string().nullable(),
-    data: z.record(z.string(), z.unknown()),
-  })
-  .meta({ id: 'Event', description: 'One event: the body of a webhook delivery and the data of an SSE message.' });
+  .discriminatedUnion('type', [...catalogueEvents, WebhookTestEventSchema])
+  .meta({ id: 'Event', description: 'One event: the body of a webhook delivery and the data of an SSE message; `type` tells which data it carries.' });
 export type SocialpubEvent = z.infer<typeof EventSchema>;
+/** The event of one type. */
+export type SocialpubEventOf<T extends SocialpubEvent['type']> = Extract<SocialpubEvent, { type: T }>;
 
 export const EventsQuerySchema = z
   .object({

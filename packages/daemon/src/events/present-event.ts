@@ -21,7 +21,11 @@ export function parseEventId(text: string): number | null {
   return m ? Number(m[1]) : null;
 }
 
-/** An outbox row as the API shows it (SSE data and webhook body). */
+/**
+ * An outbox row as the API shows it (SSE data, webhook body, what MCP notifications point
+ * at): the envelope of core's EventSchema, `data` the type's schema (schemas/event-data.ts),
+ * which the store wrote (store/state-events.ts, jobs/job-events.ts) with times as epoch ms.
+ */
 export function presentEvent(e: StoredEvent): SocialpubEvent {
   return {
     id: eventId(e.id),
@@ -29,6 +33,6 @@ export function presentEvent(e: StoredEvent): SocialpubEvent {
     version: EVENT_VERSION,
     timestamp: formatInstant(e.createdAt),
     job_id: e.jobId,
-    data: present(e.data) as Record<string, unknown>,
-  };
+    data: present(e.data),
+  } as SocialpubEvent;
 }

@@ -1,6 +1,6 @@
 import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_NEXT_SLOTS, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, SANDBOX_POSTS_LIMIT_DEFAULT, SANDBOX_POSTS_LIMIT_MAX, VERSION, noTakedownsInWords, platformsInWords, takedownsInWords } from '@socialpub/core';
 import { z } from 'zod';
-import { eventsPaths } from './openapi-events';
+import { eventsPaths, eventsWebhooks } from './openapi-events';
 import { dashboardPaths } from './openapi-dashboard';
 
 type Json = Record<string, unknown>;
@@ -422,6 +422,7 @@ export function openApiDocument(): Json {
         },
       },
     },
+    webhooks: eventsWebhooks(),
     components: {
       schemas: componentSchemas(),
       securitySchemes: {

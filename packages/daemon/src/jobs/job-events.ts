@@ -1,20 +1,24 @@
+import type { Platform, TargetStatus } from '@socialpub/core';
 import type { PostRecord } from '../store/jobs';
 import type { NewEvent } from '../store/events';
+import type { StoredData } from '../store/outbox';
 import type { BuiltPost } from './build-job';
 
 // The post events the jobs service decides, written inside the transaction of the change
-// (docs/events.md). Times are epoch ms here; the events module presents them as ISO.
+// (docs/events.md). Times are epoch ms here; the events module presents them as ISO. Each
+// payload is checked against core's schema of its type (StoredData, schemas/event-data.ts).
 
-const targetsOf = (targets: readonly { id: string; platform: string; type: string; dueAt: number; status: string }[]) =>
+const targetsOf = (targets: readonly { id: string; platform: Platform; type: string; dueAt: number; status: TargetStatus }[]): StoredData<'post.accepted'>['targets'] =>
   targets.map((t) => ({ target_id: t.id, platform: t.platform, type: t.type, scheduled_for: t.dueAt, status: t.status }));
 
 /** post.accepted, and post.pending_approval when the job is held. */
 export function acceptedEvents(built: BuiltPost, now: number): NewEvent[] {
   const { job, targets, result } = built;
-  const data = { job_id: job.id, status: result.status, publish_now: job.publishNow, scheduled_for: job.scheduledFor, platforms: job.platforms, targets: targetsOf(targets) };
+  const data: StoredData<'post.accepted'> = { job_id: job.id, status: result.status, publish_now: job.publishNow, scheduled_for: job.scheduledFor, platforms: job.platforms, targets: targetsOf(targets) };
   const base = { userId: job.userId, jobId: job.id, subject: job.id, at: now };
   const events: NewEvent[] = [{ ...base, type: 'post.accepted', data }];
-  if (result.status === 'pending_approval') events.push({ ...base, type: 'post.pending_approval', data: { job_id: job.id, targets: data.targets } });
+  const held: StoredData<'post.pending_approval'> = { job_id: job.id, targets: data.targets };
+  if (result.status === 'pending_approval') events.push({ ...base, type: 'post.pending_approval', data: held });
   return events;
 }
 
@@ -27,12 +31,13 @@ export function jobChangeEvent(
   extra: Record<string, unknown> = {},
 ): NewEvent {
   const touched = new Set(ids);
+  const data: StoredData<typeof type> = { job_id: job.id, target_ids: [...ids], targets: targetsOf(job.targets.filter((t) => touched.has(t.id))), ...extra };
   return {
     userId: job.userId,
     jobId: job.id,
     subject: job.id,
     type,
     at: now,
-    data: { job_id: job.id, target_ids: [...ids], targets: targetsOf(job.targets.filter((t) => touched.has(t.id))), ...extra },
+    data,
   };
 }

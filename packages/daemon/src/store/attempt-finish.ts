@@ -1,5 +1,7 @@
 import type { TargetErrorCode } from '@socialpub/core';
 import type { DB } from './database';
+import { createOutboxWriter, type NewEvent } from './outbox';
+import { createJobFinishes, targetEvent, targetEventColumns, type TargetEventRow } from './state-events';
 
 /** The end of an attempt, written together with its attempts row. */
 export type AttemptEnd =
@@ -39,25 +41,28 @@ interface AttemptColumns {
 
 /**
  * Attempt ends: the target's new state (compare-and-set on its lease) and its attempts row
- * closed, together. Ends asked for at one moment are written together (`finishMany`): the
- * targets that were published — nearly all of a burst — in one UPDATE, whose fixed cost
- * (the targets' triggers: job status, outbox events) is paid once for the lot.
+ * closed, together, with their events (target.published / retrying / failed / needs_review,
+ * and post.finished when the job settled: store/state-events.ts). Ends asked for at one
+ * moment are written together (`finishMany`): the targets that were published — nearly all
+ * of a burst — in one UPDATE, whose fixed cost (the targets' job-status triggers) is paid
+ * once for the lot, and all their events in one INSERT.
  */
 export function createAttemptFinish(db: DB) {
-  const endPublished = db.prepare(
+  const RETURNING = `RETURNING ${targetEventColumns()}`;
+  const endPublished = db.prepare<[Record<string, unknown>], TargetEventRow>(
     `UPDATE targets SET status = 'published', post_id = @postId, post_url = @postUrl, published_at = @publishedAt,
        lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL,
        error_code = NULL, error_message = NULL, platform_code = NULL, updated_at = @now
-     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
+     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner ${RETURNING}`,
   );
   // The same for many: one row of the JSON array per target. `+status` keeps SQLite on the primary key.
-  const endPublishedMany = db.prepare<[string], { id: string }>(
+  const endPublishedMany = db.prepare<[string], TargetEventRow>(
     `UPDATE targets SET status = 'published', post_id = j.value->>'postId', post_url = j.value->>'postUrl',
        published_at = j.value->>'publishedAt', lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL,
        error_code = NULL, error_message = NULL, platform_code = NULL, updated_at = j.value->>'now'
      FROM json_each(?) AS j
      WHERE targets.id = j.value->>'id' AND +targets.status = 'publishing' AND targets.lease_owner = j.value->>'owner'
-     RETURNING targets.id`,
+     RETURNING ${targetEventColumns('targets.')}`,
   );
   // Their attempts rows closed the same way: each target's open attempt (the latest, as closeAttempt).
   const closePublishedMany = db.prepare<[string], { target_id: string }>(
@@ -68,16 +73,18 @@ export function createAttemptFinish(db: DB) {
        AND attempts.id = (SELECT max(a.id) FROM attempts a WHERE a.target_id = attempts.target_id AND a.ended_at IS NULL)
      RETURNING attempts.target_id`,
   );
-  const endScheduled = db.prepare(
+  const endScheduled = db.prepare<[Record<string, unknown>], TargetEventRow>(
     `UPDATE targets SET status = 'scheduled', next_attempt_at = @nextAttemptAt, lease_until = NULL, lease_owner = NULL,
        error_code = @code, error_message = @message, platform_code = @platformCode, updated_at = @now
-     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
+     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner ${RETURNING}`,
   );
-  const endWithError = db.prepare(
+  const endWithError = db.prepare<[Record<string, unknown>], TargetEventRow>(
     `UPDATE targets SET status = @status, lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL,
        error_code = @code, error_message = @message, platform_code = @platformCode, updated_at = @now
-     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
+     WHERE id = @id AND status = 'publishing' AND lease_owner = @owner ${RETURNING}`,
   );
+  const outbox = createOutboxWriter(db);
+  const finishes = createJobFinishes(db);
   const closeAttempt = db.prepare(
     `UPDATE attempts SET ended_at = @now, outcome = @outcome, error_code = @code, error_message = @message,
        platform_code = @platformCode, detail = @detail
@@ -95,15 +102,15 @@ export function createAttemptFinish(db: DB) {
     if (closeAttempt.run(params).changes === 0) insertClosedAttempt.run(params);
   }
 
-  /** The target's new state, if `owner` still holds its lease; the attempts row's outcome and error. */
-  function writeEnd({ id, owner, now, end }: FinishRequest): AttemptColumns | null {
-    let changed: number;
+  /** The target's new state, if `owner` still holds its lease: the attempts row's outcome and error, and the target's event. */
+  function writeEnd({ id, owner, now, end }: FinishRequest): { attempt: AttemptColumns; event: NewEvent } | null {
+    let row: TargetEventRow | undefined;
     switch (end.status) {
       case 'published':
-        changed = endPublished.run({ id, owner, now, postId: end.postId, postUrl: end.postUrl, publishedAt: end.publishedAt }).changes;
-        return changed === 1 ? publishedAttempt(end.outcome) : null;
+        row = endPublished.get({ id, owner, now, postId: end.postId, postUrl: end.postUrl, publishedAt: end.publishedAt });
+        return row ? { attempt: publishedAttempt(end.outcome), event: targetEvent('published', row) } : null;
       case 'scheduled':
-        changed = endScheduled.run({
+        row = endScheduled.get({
           id,
           owner,
           now,
@@ -111,13 +118,16 @@ export function createAttemptFinish(db: DB) {
           code: end.error?.code ?? null,
           message: end.error?.message ?? null,
           platformCode: end.error?.platformCode ?? null,
-        }).changes;
-        return changed === 1
-          ? { outcome: end.outcome, code: end.attemptErrorCode, message: end.error?.message ?? null, platformCode: end.error?.platformCode ?? null }
+        });
+        return row
+          ? {
+              attempt: { outcome: end.outcome, code: end.attemptErrorCode, message: end.error?.message ?? null, platformCode: end.error?.platformCode ?? null },
+              event: targetEvent('retrying', row),
+            }
           : null;
       case 'failed':
       case 'needs_review':
-        changed = endWithError.run({
+        row = endWithError.get({
           id,
           owner,
           now,
@@ -125,15 +135,24 @@ export function createAttemptFinish(db: DB) {
           code: end.error.code,
           message: end.error.message,
           platformCode: end.error.platformCode,
-        }).changes;
-        return changed === 1 ? { outcome: end.status, code: end.error.code, message: end.error.message, platformCode: end.error.platformCode } : null;
+        });
+        return row
+          ? { attempt: { outcome: end.status, code: end.error.code, message: end.error.message, platformCode: end.error.platformCode }, event: targetEvent(end.status, row) }
+          : null;
     }
   }
 
+  /** The events of the ends written, and post.finished of the jobs they settled (only a published or failed end can). */
+  function appendEvents(events: readonly NewEvent[]): void {
+    const settling = events.filter((e) => e.type === 'target.published' || e.type === 'target.failed').map((e) => e.jobId as string);
+    outbox.appendMany(settling.length === 0 ? events : finishes.withFinishes(events, settling));
+  }
+
   const finish = db.transaction((r: FinishRequest): boolean => {
-    const attempt = writeEnd(r);
-    if (!attempt) return false;
-    closeAttemptOf(r, attempt);
+    const written = writeEnd(r);
+    if (!written) return false;
+    closeAttemptOf(r, written.attempt);
+    appendEvents([written.event]);
     return true;
   });
 
@@ -143,11 +162,15 @@ export function createAttemptFinish(db: DB) {
     const batched = new Map<string, FinishRequest>();
     for (const r of requests) if (r.end.status === 'published' && !batched.has(r.id)) batched.set(r.id, r);
     const written = new Set<string>();
+    const events: NewEvent[] = [];
     if (batched.size > 1) {
       const rows = [...batched.values()].map(({ id, owner, now, end }) =>
         end.status === 'published' ? { id, owner, now, postId: end.postId, postUrl: end.postUrl, publishedAt: end.publishedAt } : null,
       );
-      for (const r of endPublishedMany.all(JSON.stringify(rows))) written.add(r.id);
+      for (const r of endPublishedMany.all(JSON.stringify(rows))) {
+        written.add(r.id);
+        events.push(targetEvent('published', r));
+      }
       const closing = [...written].map((id) => {
         const { now, end, detail } = batched.get(id) as FinishRequest;
         return { id, now, detail, outcome: end.status === 'published' ? end.outcome : null };
@@ -158,13 +181,16 @@ export function createAttemptFinish(db: DB) {
     } else {
       batched.clear();
     }
-    return requests.map((r) => {
+    const out = requests.map((r) => {
       if (batched.get(r.id) === r) return written.has(r.id);
-      const attempt = writeEnd(r);
-      if (!attempt) return false;
-      closeAttemptOf(r, attempt);
+      const end = writeEnd(r);
+      if (!end) return false;
+      closeAttemptOf(r, end.attempt);
+      events.push(end.event);
       return true;
     });
+    appendEvents(events);
+    return out;
   });
 
   return {

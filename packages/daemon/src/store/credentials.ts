@@ -2,6 +2,7 @@ import type { Platform } from '@socialpub/core';
 import type { Clock } from '../util/clock';
 import type { SecretBox } from '../util/secrets';
 import type { DB } from './database';
+import { createOutboxWriter, type StoredData } from './outbox';
 
 /** A connection's credentials as adapters, refreshers and the publisher see them (secrets decrypted). */
 export interface Credentials {
@@ -72,7 +73,19 @@ export function createCredentialsService(db: DB, box: SecretBox, clock: Clock) {
     `UPDATE connections SET secrets_enc = @secretsEnc, token_expires_at = @tokenExpiresAt, refresh_expires_at = @refreshExpiresAt,
        token_obtained_at = @tokenObtainedAt, status = 'active', status_reason = NULL, updated_at = @now WHERE id = @id`,
   );
-  const expire = db.prepare("UPDATE connections SET status = 'expired', status_reason = ?, updated_at = ? WHERE id = ?");
+  const expire = db.prepare<[string, number, string], { user_id: string; platform: Platform; status_reason: string | null; updated_at: number }>(
+    "UPDATE connections SET status = 'expired', status_reason = ?, updated_at = ? WHERE id = ? RETURNING user_id, platform, status_reason, updated_at",
+  );
+  const statusOf = db.prepare<[string], { status: string }>('SELECT status FROM connections WHERE id = ?');
+  const outbox = createOutboxWriter(db);
+  // active -> expired reports connection.expired in the same transaction (an expired one marked again reports nothing).
+  const markExpired = db.transaction((connectionId: string, reason: string, now: number) => {
+    const was = statusOf.get(connectionId)?.status;
+    const r = expire.get(reason, now, connectionId);
+    if (!r || was !== 'active') return;
+    const data: StoredData<'connection.expired'> = { connection_id: connectionId, platform: r.platform, reason: r.status_reason };
+    outbox.append({ userId: r.user_id, type: 'connection.expired', subject: connectionId, data, at: r.updated_at });
+  });
 
   const open = (r: CredentialsRow): Record<string, string | undefined> =>
     r.secrets_enc ? box.openJson<Record<string, string | undefined>>(r.secrets_enc) : {};
@@ -124,7 +137,7 @@ export function createCredentialsService(db: DB, box: SecretBox, clock: Clock) {
     },
     /** A refresh failed for good: publishing treats the platform as not connected until it is reconnected. */
     markExpired(connectionId: string, reason: string): void {
-      expire.run(reason, clock.now(), connectionId);
+      markExpired(connectionId, reason, clock.now());
     },
   };
 }

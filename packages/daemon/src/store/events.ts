@@ -1,4 +1,8 @@
+import type { Platform } from '@socialpub/core';
 import type { DB } from './database';
+import { createOutboxWriter, type StoredData } from './outbox';
+
+export type { NewEvent } from './outbox';
 
 /** An event as stored: `data` holds the payload facts with times as epoch ms in `*_at` keys. */
 export interface StoredEvent {
@@ -9,15 +13,6 @@ export interface StoredEvent {
   subject: string | null;
   data: Record<string, unknown>;
   createdAt: number;
-}
-
-export interface NewEvent {
-  userId: string;
-  type: string;
-  jobId?: string | null;
-  subject?: string | null;
-  data: Record<string, unknown>;
-  at: number;
 }
 
 export interface EventRow {
@@ -49,13 +44,11 @@ export interface EventFilter {
 export type EventsRepository = ReturnType<typeof createEventsRepository>;
 
 /**
- * The outbox. `append` is called inside the transaction of the change it reports (the
- * triggers of migration 040 append the others); readers page by id.
+ * The outbox. Events are appended inside the transaction of the change they report, by the
+ * store operation that makes it (state-events.ts) or the service deciding it; readers page by id.
  */
 export function createEventsRepository(db: DB) {
-  const insert = db.prepare(
-    'INSERT INTO events (user_id, type, job_id, subject, data, created_at) VALUES (@userId, @type, @jobId, @subject, @data, @at)',
-  );
+  const outbox = createOutboxWriter(db);
   const after = db.prepare<[string, number, number], EventRow>('SELECT * FROM events WHERE user_id = ? AND id > ? ORDER BY id LIMIT ?');
   const byId = db.prepare<[number], EventRow>('SELECT * FROM events WHERE id = ?');
   const last = db.prepare<[], { id: number | null }>('SELECT max(id) AS id FROM events');
@@ -64,33 +57,37 @@ export function createEventsRepository(db: DB) {
   const prune = db.prepare(
     `DELETE FROM events WHERE created_at < ? AND id NOT IN (SELECT event_id FROM webhook_messages WHERE status = 'pending' AND event_id IS NOT NULL)`,
   );
-  const expiring = db.prepare(
-    `INSERT INTO events (user_id, type, job_id, subject, data, created_at)
-     SELECT c.user_id, 'connection.expiring_soon', NULL, c.id,
-            json_object('connection_id', c.id, 'platform', c.platform, 'expires_at', c.token_expires_at), @now
-     FROM connections c
+  // Live tokens running out within the window whose expiry has had no warning yet.
+  const expiring = db.prepare<[{ now: number; ahead: number }], { id: string; user_id: string; platform: Platform; token_expires_at: number }>(
+    `SELECT c.id, c.user_id, c.platform, c.token_expires_at FROM connections c
      WHERE c.status = 'active' AND c.mode = 'live' AND c.token_expires_at IS NOT NULL
        AND c.token_expires_at > @now AND c.token_expires_at <= @now + @ahead
        AND NOT EXISTS (SELECT 1 FROM events e WHERE e.subject = c.id AND e.type = 'connection.expiring_soon'
                        AND json_extract(e.data, '$.expires_at') = c.token_expires_at)`,
   );
+  const connection = db.prepare<[string], { user_id: string; platform: Platform }>('SELECT user_id, platform FROM connections WHERE id = ?');
 
-  const refreshFailed = db.prepare(
-    `INSERT INTO events (user_id, type, job_id, subject, data, created_at)
-     SELECT user_id, 'connection.refresh_failed', NULL, id,
-            json_object('connection_id', id, 'platform', platform, 'error', @error, 'will_retry', json(@willRetry)), @now
-     FROM connections WHERE id = @id`,
-  );
+  // The read and the warnings in one transaction (a savepoint inside the sweep's): each expiry warned once.
+  const warn = db.transaction((now: number, aheadMs: number): number => {
+    const due = expiring.all({ now, ahead: aheadMs });
+    outbox.appendMany(
+      due.map((c) => {
+        const data: StoredData<'connection.expiring_soon'> = { connection_id: c.id, platform: c.platform, expires_at: c.token_expires_at };
+        return { userId: c.user_id, type: 'connection.expiring_soon', subject: c.id, data, at: now };
+      }),
+    );
+    return due.length;
+  });
 
   const matches = (e: StoredEvent, f: EventFilter) =>
     (f.jobId === undefined || e.jobId === f.jobId) &&
     (f.types === undefined || f.types.length === 0 || f.types.some((t) => (t.endsWith('.') ? e.type.startsWith(t) : e.type === t)));
 
   return {
-    append(e: NewEvent): number {
-      const data = JSON.stringify(e.data);
-      return Number(insert.run({ userId: e.userId, type: e.type, jobId: e.jobId ?? null, subject: e.subject ?? null, data, at: e.at }).lastInsertRowid);
-    },
+    /** Appends an event (inside the transaction of the change it reports); returns its id. */
+    append: outbox.append,
+    /** Appends events in order, in one statement. */
+    appendMany: outbox.appendMany,
     get(id: number): StoredEvent | null {
       const r = byId.get(id);
       return r ? toEvent(r) : null;
@@ -124,15 +121,18 @@ export function createEventsRepository(db: DB) {
     },
     /** connection.refresh_failed for a connection (its user from the row). */
     refreshFailed(connectionId: string, error: string, willRetry: boolean, now: number): void {
-      refreshFailed.run({ id: connectionId, error, willRetry: willRetry ? 'true' : 'false', now });
+      const c = connection.get(connectionId);
+      if (!c) return;
+      const data: StoredData<'connection.refresh_failed'> = { connection_id: connectionId, platform: c.platform, error, will_retry: willRetry };
+      outbox.append({ userId: c.user_id, type: 'connection.refresh_failed', subject: connectionId, data, at: now });
     },
     /** connection.expiring_soon once per token expiry for live tokens running out within `aheadMs`. */
     warnExpiring(now: number, aheadMs: number): number {
-      return expiring.run({ now, ahead: aheadMs }).changes;
+      return warn(now, aheadMs);
     },
     /**
      * Calls `written` whenever this connection inserts an event (whoever writes it: the
-     * jobs service, a trigger under the publisher, the media worker, the deliverer). It runs
+     * jobs service, the publisher's and media worker's store writes, the deliverer). It runs
      * inside the writing transaction, before the commit: it must only take note (schedule
      * work for after the current synchronous code), never touch the database. A TEMP
      * trigger calling a function of this connection: nothing is stored in the file, so other

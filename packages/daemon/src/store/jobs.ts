@@ -1,6 +1,8 @@
 import type { ContentType, PostReplies, PostSource, JobStatus, Platform, PlatformOptions, TargetReplies, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
+import { createOutboxWriter } from './outbox';
 import type { TargetRemoval } from './removals';
+import { createJobFinishes } from './state-events';
 
 export interface TargetRecord {
   id: string;
@@ -230,6 +232,13 @@ export function createPostsRepository(db: DB) {
   const countByStatus = db.prepare<[], { status: TargetStatus; n: number }>('SELECT status, count(*) AS n FROM targets GROUP BY status');
 
   const touch = (jobId: string, now: number) => touchJob.run(now, jobId);
+  const outbox = createOutboxWriter(db);
+  const finishes = createJobFinishes(db);
+  /** Cancelling the last unsettled targets settles a job whose others are published or failed: its post.finished (state-events.ts). */
+  const settle = (jobId: string) => {
+    const finished = finishes.finished([jobId]).get(jobId);
+    if (finished) outbox.append(finished);
+  };
 
   return {
     /** Writes a job and its targets. Call inside the caller's transaction with anything that must commit with it. */
@@ -306,7 +315,10 @@ export function createPostsRepository(db: DB) {
     /** Cancels every target not yet started; returns their ids. */
     cancel(jobId: string, now: number): string[] {
       const ids = cancel.all(now, jobId).map((r) => r.id);
-      if (ids.length > 0) touch(jobId, now);
+      if (ids.length > 0) {
+        settle(jobId);
+        touch(jobId, now);
+      }
       return ids;
     },
     /** pending_approval -> scheduled (due now if its time has passed); returns the ids. */
@@ -318,7 +330,10 @@ export function createPostsRepository(db: DB) {
     /** pending_approval -> cancelled; returns the ids. */
     reject(jobId: string, now: number): string[] {
       const ids = reject.all(now, jobId).map((r) => r.id);
-      if (ids.length > 0) touch(jobId, now);
+      if (ids.length > 0) {
+        settle(jobId);
+        touch(jobId, now);
+      }
       return ids;
     },
     /** Number of targets per status (for /healthz). */

@@ -1,5 +1,6 @@
 import type { MediaErrorCode, MediaKind } from '@socialpub/core';
 import type { DB } from './database';
+import { createOutboxWriter, type OutboxWriter, type StoredData } from './outbox';
 
 export type TaskStatus = 'processing' | 'completed' | 'failed';
 export type FileStatus = 'pending' | 'fetching' | 'ready' | 'failed' | 'expired';
@@ -58,9 +59,11 @@ const LIVE_TARGETS = "('pending_approval', 'scheduled', 'publishing')";
 export class MediaStore {
   readonly #db: DB;
   readonly #s;
+  readonly #outbox: OutboxWriter;
 
   constructor(db: DB) {
     this.#db = db;
+    this.#outbox = createOutboxWriter(db);
     this.#s = {
       insertTask: db.prepare(
         `INSERT INTO media_tasks (id, user_id, status, deadline_at, created_at, updated_at) VALUES (?, ?, 'processing', ?, ?, ?)`,
@@ -80,8 +83,8 @@ export class MediaStore {
       failed: db.prepare(
         `UPDATE media_files SET status = 'failed', error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status IN ('pending', 'fetching')`,
       ),
-      finishTask: db.prepare(
-        `UPDATE media_tasks SET status = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status = 'processing'`,
+      finishTask: db.prepare<[TaskStatus, string | null, string | null, number, string], TaskRow>(
+        `UPDATE media_tasks SET status = ?, error_code = ?, error_message = ?, updated_at = ? WHERE id = ? AND status = 'processing' RETURNING *`,
       ),
       byToken: db.prepare(
         'SELECT f.*, t.user_id FROM media_files f JOIN media_tasks t ON t.id = f.task_id WHERE f.token = ?',
@@ -126,9 +129,21 @@ export class MediaStore {
         this.#s.insertTask.run(task.id, task.userId, task.now, task.now, task.now);
         this.#s.insertFile.run(file.id, task.id, 0, file.url, file.token, task.now);
         this.#s.ready.run(ready.kind, ready.mimeType, ready.size, ready.sha256, ready.path, ready.name, ready.preparedAt, ready.expiresAt, task.now, file.id);
-        this.#s.finishTask.run('completed', null, null, task.now, task.id);
+        this.#finish('completed', null, task.now, task.id);
       })
       .immediate();
+  }
+
+  /** processing -> completed/failed, and its media.task_completed / media.task_failed event in the same transaction. */
+  #finish(status: 'completed' | 'failed', error: { code: string; message: string } | null, now: number, id: string): void {
+    const r = this.#s.finishTask.get(status, error?.code ?? null, error?.message ?? null, now, id);
+    if (!r) return;
+    // A completed task has no error (finishTask's callers pass none with completed).
+    const data: StoredData<'media.task_completed' | 'media.task_failed'> =
+      r.status === 'completed'
+        ? { task_id: r.id, status: 'completed', error: null }
+        : { task_id: r.id, status: 'failed', error: r.error_code === null ? null : { code: r.error_code, message: r.error_message as string } };
+    this.#outbox.append({ userId: r.user_id, type: `media.task_${data.status}`, subject: r.id, data, at: r.updated_at });
   }
 
   task(id: string): TaskRow | undefined {
@@ -161,7 +176,7 @@ export class MediaStore {
   }
 
   finishTask(id: string, status: 'completed' | 'failed', error: { code: string; message: string } | null, now: number): void {
-    this.#s.finishTask.run(status, error?.code ?? null, error?.message ?? null, now, id);
+    this.#db.transaction(() => this.#finish(status, error, now, id)).immediate();
   }
 
   byToken(token: string): FileWithUser | undefined {

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { presentEvent } from '../../src/events/present-event';
 import { openDatabase } from '../../src/store/database';
+import { MediaStore } from '../../src/store/media-files';
 import { createEventsRepository } from '../../src/store/events';
+import { createTargetQueue } from '../../src/store/target-queue';
 import { API } from '../http/harness';
 import { T0, useWorlds } from '../scheduler/harness';
 import { eventsWorld } from './world';
@@ -12,7 +14,7 @@ type Row = { id: number; type: string; job_id: string | null; subject: string | 
 const eventsOf = (db: ReturnType<typeof openDatabase>) =>
   (db.prepare('SELECT * FROM events ORDER BY id').all() as Row[]).map((r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> }));
 
-describe('outbox: events of the publisher, written by triggers in the same transaction', () => {
+describe('outbox: events of the publisher, written by its store operations in the same transaction', () => {
   it('a published target: publishing, published (post id, URL), then post.finished', async () => {
     const w = world();
     const id = w.add({ due: T0 + 1_000 });
@@ -69,14 +71,17 @@ describe('outbox: events of the publisher, written by triggers in the same trans
     db.prepare("INSERT INTO jobs (id, user_id, caption, platforms, sort_at, created_at, updated_at) VALUES ('job_1', 'u', 'c', '[]', 0, 0, 0)").run();
     db.prepare("INSERT INTO targets (id, job_id, user_id, platform, type, due_at, status, updated_at) VALUES ('tgt_1', 'job_1', 'u', 'twitter', 'tweet', 0, 'publishing', 0)").run();
     db.prepare("INSERT INTO webhook_endpoints (id, user_id, url, event_types, secret_enc, created_at, updated_at) VALUES ('whk_1', 'u', 'https://x.example/h', '[\"*\"]', 's', 0, 0)").run();
+    db.prepare("UPDATE targets SET lease_owner = 'me' WHERE id = 'tgt_1'").run();
+    const queue = createTargetQueue(db);
+    const published = { status: 'published', postId: 'p', postUrl: null, publishedAt: 5, outcome: 'published' } as const;
     const change = db.transaction(() => {
-      db.prepare("UPDATE targets SET status = 'published', post_id = 'p', updated_at = 5 WHERE id = 'tgt_1'").run();
+      expect(queue.finish('tgt_1', 'me', 5, published)).toBe(true);
       throw new Error('crash before commit');
     });
     expect(() => change()).toThrow('crash before commit');
     expect(eventsOf(db)).toEqual([]);
     expect(db.prepare('SELECT count(*) AS n FROM webhook_messages').get()).toEqual({ n: 0 });
-    db.prepare("UPDATE targets SET status = 'published', post_id = 'p', updated_at = 5 WHERE id = 'tgt_1'").run();
+    expect(queue.finish('tgt_1', 'me', 5, published)).toBe(true);
     expect(eventsOf(db).map((e) => e.type)).toEqual(['target.published', 'post.finished']);
     // Fanned out to the endpoint in the same commit, in event order.
     expect(db.prepare('SELECT event_id FROM webhook_messages ORDER BY id').pluck().all()).toEqual(eventsOf(db).map((e) => e.id));
@@ -139,10 +144,13 @@ describe('outbox: media, connections, retention', () => {
     const now = w.clock.now();
     w.db.prepare("INSERT INTO media_tasks (id, user_id, status, deadline_at, created_at, updated_at) VALUES ('task_a', ?, 'processing', ?, ?, ?)").run(w.user.id, now + 1, now, now);
     w.db.prepare("INSERT INTO media_tasks (id, user_id, status, deadline_at, created_at, updated_at) VALUES ('task_b', ?, 'processing', ?, ?, ?)").run(w.user.id, now + 1, now, now);
-    w.db.prepare("UPDATE media_tasks SET status = 'completed', updated_at = ? WHERE id = 'task_a'").run(now + 5);
-    w.db.prepare("UPDATE media_tasks SET status = 'failed', error_code = 'too_large', error_message = 'big', updated_at = ? WHERE id = 'task_b'").run(now + 6);
+    const media = new MediaStore(w.db);
+    media.finishTask('task_a', 'completed', null, now + 5);
+    media.finishTask('task_b', 'failed', { code: 'too_large', message: 'big' }, now + 6);
+    media.finishTask('task_b', 'failed', { code: 'too_large', message: 'again' }, now + 7); // no longer processing: no second event
     const conn = w.store.connections.get(w.user.id, 'twitter')!;
     w.store.credentials.markExpired(conn.id, 'token revoked');
+    w.store.credentials.markExpired(conn.id, 'still revoked'); // already expired: no second event
     w.store.events.refreshFailed(conn.id, 'HTTP 503', true, now);
     const yt = w.store.connections.get(w.user.id, 'youtube')!;
     w.db.prepare("UPDATE connections SET mode = 'live', token_expires_at = ? WHERE id = ?").run(now + 3_600_000, yt.id);
@@ -159,6 +167,7 @@ describe('outbox: media, connections, retention', () => {
       'connection.expiring_soon',
       'connection.expiring_soon',
     ]);
+    expect(rows[0]).toMatchObject({ subject: 'task_a', created_at: now + 5, data: { task_id: 'task_a', status: 'completed', error: null } });
     expect(rows[1]?.data).toEqual({ task_id: 'task_b', status: 'failed', error: { code: 'too_large', message: 'big' } });
     expect(rows[2]?.data).toEqual({ connection_id: conn.id, platform: 'twitter', reason: 'token revoked' });
     expect(rows[3]?.data).toEqual({ connection_id: conn.id, platform: 'twitter', error: 'HTTP 503', will_retry: true });

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from '../../src/store/database';
 import { MIGRATIONS } from '../../src/store/migrations/index';
+import { createRemovalsRepository } from '../../src/store/removals';
 
 /** A database as a daemon before take-downs left it: every migration below 100 applied. */
 function before100() {
@@ -30,7 +31,8 @@ describe('migration 100 (target status removed)', () => {
     migrate(db);
     expect(db.prepare('SELECT count(*) AS n FROM attempts').get()).toEqual({ n: 1 });
     expect(db.prepare("SELECT status FROM jobs WHERE id = 'job_a'").get()).toEqual({ status: 'published' });
-    db.prepare("UPDATE targets SET status = 'removed', removed_at = 5, updated_at = 5 WHERE id = 't1'").run();
+    // The take-down through its store operation, which writes target.removed since migration 160.
+    expect(createRemovalsRepository(db).markRemoved('job_a', 't1', 5)).toBe(true);
     expect(db.prepare("SELECT status FROM jobs WHERE id = 'job_a'").get()).toEqual({ status: 'removed' });
     expect(db.prepare("SELECT type, subject, json_extract(data, '$.post_id') AS post_id FROM events WHERE type = 'target.removed'").all()).toEqual([{ type: 'target.removed', subject: 't1', post_id: '123' }]);
     expect(() => db.prepare("UPDATE targets SET status = 'gone' WHERE id = 't1'").run()).toThrow(/CHECK constraint failed/);

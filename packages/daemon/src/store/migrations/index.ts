@@ -15,6 +15,7 @@ import { migration100, widenTargetStatusCheck } from './100-target-removed';
 import { migration130 } from './130-webhook-pending-series-source';
 import { migration148 } from './148-sandbox-post-owner';
 import { migration150 } from './150-dashboard';
+import { migration160 } from './160-events-in-code';
 
 export interface Migration {
   version: number;
@@ -48,4 +49,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 130, name: 'webhook-pending-series-source', sql: migration130 },
   { version: 148, name: 'sandbox-post-owner', sql: migration148 },
   { version: 150, name: 'dashboard', sql: migration150 },
+  { version: 160, name: 'events-in-code', sql: migration160 },
 ];

@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { InstantOut, PlatformId } from './common';
+import { ThreadPostSchema } from './replies';
+import { TargetStatusSchema } from './publish';
+
+/**
+ * The `data` of each event type (docs/events.md, "Catalogue"), as webhooks, the SSE stream
+ * and MCP notifications carry it. Times are ISO 8601 UTC instants. Each type's data is an
+ * open object (`looseObject`: additionalProperties in the OpenAPI document): a version may
+ * add fields (never remove or rename one), so a receiver ignores what it does not know, and
+ * code written when `data` was a plain record (`event.data.job_id`) still compiles. Each
+ * schema has an id, so the OpenAPI document names it as a component.
+ */
+
+const targetId = z.string().meta({ description: 'The target (tgt_…).' });
+const jobId = z.string().meta({ description: 'The job (job_…).' });
+const contentType = z.string().meta({ description: 'The content type of the target (tweet, feed, story, …).' });
+
+/** A target as the post events list it. */
+export const EventTargetSchema = z
+  .looseObject({ target_id: targetId, platform: PlatformId, type: contentType, scheduled_for: InstantOut, status: TargetStatusSchema })
+  .meta({ id: 'EventTarget', description: 'A target of the job as it is after the change.' });
+
+/** A target as post.finished lists it. */
+export const EventFinishedTargetSchema = z
+  .looseObject({
+    target_id: targetId,
+    platform: PlatformId,
+    type: contentType,
+    status: TargetStatusSchema,
+    post_id: z.string().nullable(),
+    post_url: z.string().nullable(),
+  })
+  .meta({ id: 'EventFinishedTarget' });
+
+/** The error of a failed or unknown attempt. */
+export const EventTargetErrorSchema = z
+  .looseObject({ code: z.string(), message: z.string(), platform_code: z.string().nullable() })
+  .meta({ id: 'EventTargetError', description: 'code is a target error code (docs/api.md); platform_code what the platform said, when it said something.' });
+
+/** The error of an attempt that will be retried: null fields when the retry follows a check that found the post not published. */
+export const EventRetryErrorSchema = z
+  .looseObject({ code: z.string().nullable(), message: z.string().nullable(), platform_code: z.string().nullable() })
+  .meta({ id: 'EventRetryError' });
+
+const targetFields = {
+  target_id: targetId,
+  platform: PlatformId,
+  type: contentType,
+  attempt: z.number().int().meta({ description: 'The attempt number (1 on the first).' }),
+};
+/** The first comment as stored on the target: `url` is left out while unknown (stored with json_patch, which drops nulls). */
+export const EventCommentSchema = z
+  .union([z.looseObject({ id: z.string(), url: z.string().nullable().optional() }), z.looseObject({ error: z.string() })])
+  .meta({ id: 'EventComment', description: 'The first comment: {id, url} once posted (url absent when the platform gave none), or {error} when it could not be posted.' });
+
+const followUpFields = {
+  thread_posts: z.array(ThreadPostSchema).optional().meta({ description: 'The reply-chain parts already out (sent when the target has a thread).' }),
+  comment: EventCommentSchema.optional().meta({ description: 'The first comment: {id, url} once posted, {error} when it could not be (sent when there is one).' }),
+};
+
+export const PostAcceptedDataSchema = z
+  .looseObject({
+    job_id: jobId,
+    status: z.enum(['publishing', 'scheduled', 'pending_approval']),
+    publish_now: z.boolean(),
+    scheduled_for: InstantOut.nullable(),
+    platforms: z.array(PlatformId),
+    targets: z.array(EventTargetSchema),
+  })
+  .meta({ id: 'PostAcceptedData', description: 'post.accepted: a publish request was stored.' });
+
+export const PostPendingApprovalDataSchema = z
+  .looseObject({ job_id: jobId, targets: z.array(EventTargetSchema) })
+  .meta({ id: 'PostPendingApprovalData', description: 'post.pending_approval: the job is held for approval (sent with post.accepted).' });
+
+const jobChange = { job_id: jobId, target_ids: z.array(z.string()).meta({ description: 'The targets the change touched.' }), targets: z.array(EventTargetSchema) };
+const decision = {
+  source: z.literal('review_link').optional().meta({ description: 'Sent when the decision came through a review link.' }),
+  review_link_id: z.string().optional().meta({ description: 'The review link (with source).' }),
+  comment: z.string().nullable().optional().meta({ description: "The review link's comment (with source)." }),
+};
+
+export const PostApprovedDataSchema = z.looseObject({ ...jobChange, ...decision }).meta({ id: 'PostApprovedData', description: 'post.approved: the held targets are scheduled.' });
+
+export const PostRejectedDataSchema = z
+  .looseObject({ ...jobChange, ...decision, reason: z.string().optional().meta({ description: 'Why (the request\'s reason or the review link\'s comment), when one was given.' }) })
+  .meta({ id: 'PostRejectedData', description: 'post.rejected: the held targets are cancelled.' });
+
+export const PostRetimedDataSchema = z.looseObject(jobChange).meta({ id: 'PostRetimedData', description: 'post.retimed: a PATCH moved targets (targets carry the new scheduled_for).' });
+
+export const PostCancelledDataSchema = z.looseObject(jobChange).meta({ id: 'PostCancelledData', description: 'post.cancelled: DELETE cancelled the targets not yet started.' });
+
+export const PostFinishedDataSchema = z
+  .looseObject({ job_id: jobId, status: z.enum(['published', 'partially_published', 'failed']), targets: z.array(EventFinishedTargetSchema) })
+  .meta({ id: 'PostFinishedData', description: 'post.finished: the job settled (once per job; a take-down later is not a second finish).' });
+
+export const TargetPublishingDataSchema = z
+  .looseObject({ ...targetFields, started_at: InstantOut })
+  .meta({ id: 'TargetPublishingData', description: 'target.publishing: an attempt started.' });
+
+export const TargetPublishedDataSchema = z
+  .looseObject({ ...targetFields, post_id: z.string(), post_url: z.string().nullable(), published_at: InstantOut, ...followUpFields })
+  .meta({ id: 'TargetPublishedData', description: 'target.published: the post is out.' });
+
+export const TargetRetryingDataSchema = z
+  .looseObject({ ...targetFields, error: EventRetryErrorSchema, next_attempt_at: InstantOut })
+  .meta({ id: 'TargetRetryingData', description: 'target.retrying: an attempt failed and will be retried at next_attempt_at.' });
+
+export const TargetFailedDataSchema = z
+  .looseObject({ ...targetFields, error: EventTargetErrorSchema, ...followUpFields })
+  .meta({ id: 'TargetFailedData', description: 'target.failed: gave up (with a thread: the parts already out).' });
+
+export const TargetNeedsReviewDataSchema = z
+  .looseObject({ ...targetFields, error: EventTargetErrorSchema })
+  .meta({ id: 'TargetNeedsReviewData', description: 'target.needs_review: the outcome is unknown (never published twice).' });
+
+export const TargetRemovedDataSchema = z
+  .looseObject({ target_id: targetId, platform: PlatformId, type: contentType, post_id: z.string().nullable(), post_url: z.string().nullable(), removed_at: InstantOut })
+  .meta({ id: 'TargetRemovedData', description: 'target.removed: a published target was taken down.' });
+
+export const MediaTaskCompletedDataSchema = z
+  .looseObject({ task_id: z.string(), status: z.literal('completed'), error: z.null() })
+  .meta({ id: 'MediaTaskCompletedData', description: 'media.task_completed: every file of the task is ready.' });
+
+export const MediaTaskFailedDataSchema = z
+  .looseObject({ task_id: z.string(), status: z.literal('failed'), error: z.looseObject({ code: z.string(), message: z.string() }).nullable() })
+  .meta({ id: 'MediaTaskFailedData', description: 'media.task_failed: the task ended without every file ready.' });
+
+export const ConnectionExpiredDataSchema = z
+  .looseObject({ connection_id: z.string(), platform: PlatformId, reason: z.string().nullable() })
+  .meta({ id: 'ConnectionExpiredData', description: 'connection.expired: the connection must be connected again.' });
+
+export const ConnectionRefreshFailedDataSchema = z
+  .looseObject({ connection_id: z.string(), platform: PlatformId, error: z.string(), will_retry: z.boolean() })
+  .meta({ id: 'ConnectionRefreshFailedData', description: 'connection.refresh_failed: a token refresh failed.' });
+
+export const ConnectionExpiringSoonDataSchema = z
+  .looseObject({ connection_id: z.string(), platform: PlatformId, expires_at: InstantOut })
+  .meta({ id: 'ConnectionExpiringSoonData', description: 'connection.expiring_soon: a live token runs out within 3 days (once per expiry).' });
+
+export const WebhookEndpointDisabledDataSchema = z
+  .looseObject({ endpoint_id: z.string(), url: z.string(), reason: z.string() })
+  .meta({ id: 'WebhookEndpointDisabledData', description: 'webhook.endpoint_disabled: an endpoint was disabled (410, or failing 5 days).' });
+
+export const WebhookTestDataSchema = z
+  .looseObject({ endpoint_id: z.string() })
+  .meta({ id: 'WebhookTestData', description: 'webhook.test: sent only by POST /webhooks/{id}/test (id evt_test).' });
+
+/** Each catalogue type's data schema (the catalogue is event-types.ts; a test checks they match). */
+export const EVENT_DATA_SCHEMAS = {
+  'post.accepted': PostAcceptedDataSchema,
+  'post.pending_approval': PostPendingApprovalDataSchema,
+  'post.approved': PostApprovedDataSchema,
+  'post.rejected': PostRejectedDataSchema,
+  'post.retimed': PostRetimedDataSchema,
+  'post.cancelled': PostCancelledDataSchema,
+  'post.finished': PostFinishedDataSchema,
+  'target.publishing': TargetPublishingDataSchema,
+  'target.published': TargetPublishedDataSchema,
+  'target.retrying': TargetRetryingDataSchema,
+  'target.failed': TargetFailedDataSchema,
+  'target.needs_review': TargetNeedsReviewDataSchema,
+  'target.removed': TargetRemovedDataSchema,
+  'media.task_completed': MediaTaskCompletedDataSchema,
+  'media.task_failed': MediaTaskFailedDataSchema,
+  'connection.expired': ConnectionExpiredDataSchema,
+  'connection.refresh_failed': ConnectionRefreshFailedDataSchema,
+  'connection.expiring_soon': ConnectionExpiringSoonDataSchema,
+  'webhook.endpoint_disabled': WebhookEndpointDisabledDataSchema,
+} as const;
+
+export type EventDataOf = { [T in keyof typeof EVENT_DATA_SCHEMAS]: z.infer<(typeof EVENT_DATA_SCHEMAS)[T]> };
