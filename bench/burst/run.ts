@@ -23,7 +23,10 @@
  * `--e2e-sandbox=in-process` runs one. The same aims apply (to the shipped setup).
  * `--profile` profiles the daemon during the 3,000 burst (the first setup run) and prints
  * where its time goes (self time by module and by function); `--no-e2e` / `--e2e-only`
- * run one mode.
+ * run one mode. `--e2e-baseline=<dir>` also runs, just before each end-to-end burst with the
+ * simulators in their own process, the same burst through the daemon of another checkout
+ * (a worktree of main, set up with ./scripts/setup) and prints ours against it: a change
+ * measured against its baseline in the same minutes, on a machine whose load moves.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -71,6 +74,7 @@ const label: Record<string, string> = {
   floor: 'floor: platform latency',
   e2e: 'end to end, sandbox process',
   'e2e-in-process': 'end to end, sandbox in-process',
+  'e2e-baseline': 'baseline: --e2e-baseline daemon',
 };
 const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'n/a');
 
@@ -82,6 +86,7 @@ try {
   const sandboxArg = process.argv.find((a) => a.startsWith('--e2e-sandbox='))?.slice('--e2e-sandbox='.length);
   if (sandboxArg !== undefined && sandboxArg !== 'process' && sandboxArg !== 'in-process') throw new Error(`--e2e-sandbox=process or --e2e-sandbox=in-process, not ${sandboxArg}`);
   const sandboxModes: SandboxMode[] = sandboxArg ? [sandboxArg] : ['process', 'in-process'];
+  const baseline = process.argv.find((a) => a.startsWith('--e2e-baseline='))?.slice('--e2e-baseline='.length);
   const latencySupported = sandboxLatencySupported();
   const aims: [string, boolean][] = [];
   console.log(`load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores; platform call 200-400 ms; all targets due in the same instant`);
@@ -101,6 +106,11 @@ try {
     if (publisherOnly) runs.push(measure('ours', targets));
     if (publisherOnly && (targets <= 300 || withBaseline3000)) runs.push(measure('today', targets));
     for (const [i, sandbox] of (e2e ? sandboxModes : []).entries()) {
+      if (baseline && sandbox === 'process') {
+        const b = await runE2e(targets, POSTS_PER_CONNECTION, { sandbox, baseline });
+        runs.push(b);
+        extra.push(`${label[b.variant]} at ${targets}: intake ${b.intakePerSecond} POST/s, last settled ${(b.settleMs / 1000).toFixed(2)} s after due, daemon peak RSS ${b.rssMb} MB; targets ${JSON.stringify(b.statuses)}, attempts ${JSON.stringify(b.attempts)}`);
+      }
       const profilePath = profile && i === 0 && targets === 3_000 ? join(dir, 'daemon-3000.cpuprofile') : undefined;
       const r = await runE2e(targets, POSTS_PER_CONNECTION, { sandbox, ...(profilePath ? { profilePath } : {}) });
       runs.push(r);
@@ -126,7 +136,12 @@ try {
     for (const b of runs.slice(1)) {
       console.log(`ratio of ${label[first.variant]} to ${label[b.variant]}: p99 ${(first.p99 / b.p99).toFixed(2)}x, max ${(first.max / b.max).toFixed(2)}x`);
     }
-    for (const e of runs.filter((r) => r.variant.startsWith('e2e'))) {
+    const ours = runs.find((r) => r.variant === 'e2e');
+    const base = runs.find((r) => r.variant === 'e2e-baseline');
+    if (ours && base) {
+      console.log(`ours against the baseline daemon: p99 ${(ours.p99 / base.p99).toFixed(2)}x, p50 ${(ours.p50 / base.p50).toFixed(2)}x, daemon CPU/target ${((ours.cpuUsPerTarget ?? 0) / (base.cpuUsPerTarget ?? 1)).toFixed(2)}x`);
+    }
+    for (const e of runs.filter((r) => r.variant.startsWith('e2e') && r.variant !== 'e2e-baseline')) {
       if (e !== first) console.log(`ratio of ${label[e.variant]} to ${label[first.variant]}: p99 ${(e.p99 / first.p99).toFixed(2)}x, CPU/target ${((e.cpuUsPerTarget ?? 0) / (first.cpuUsPerTarget ?? 1)).toFixed(1)}x`);
     }
     if (publisherOnly) {
