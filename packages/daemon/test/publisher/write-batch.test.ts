@@ -35,4 +35,59 @@ describe('WriteBatch', () => {
     expect(transactions).toEqual([1, 1]);
     db.close();
   });
+
+  it('holds the writes of later turns while a batch waits for its fsync, then commits them in one transaction, none resolving before its own is on disk', async () => {
+    const db = openDatabase(':memory:');
+    db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY)');
+    const transactions: number[][] = [];
+    const syncs: (() => void)[] = [];
+    const batch = new WriteBatch(
+      {
+        durable: async (fn) => {
+          const r = fn();
+          await new Promise<void>((resolve) => syncs.push(resolve));
+          return r;
+        },
+      },
+      (fn) => {
+        const before = db.prepare('SELECT count(*) FROM t').pluck().get() as number;
+        db.transaction(fn).immediate();
+        transactions.push([before, db.prepare('SELECT count(*) FROM t').pluck().get() as number]);
+      },
+    );
+    const insert = db.prepare('INSERT INTO t (id) VALUES (?)');
+    const resolved: number[] = [];
+    const write = (id: number) => batch.run(() => insert.run(id)).then(() => void resolved.push(id));
+    const first = write(1);
+    const turn = () => new Promise((r) => setImmediate(r));
+    await turn();
+    expect(transactions).toEqual([[0, 1]]);
+    // Two more turns while the first batch's fsync runs: nothing committed, nothing resolved.
+    const second = write(2);
+    await turn();
+    const third = write(3);
+    await turn();
+    await turn();
+    expect(transactions).toEqual([[0, 1]]);
+    expect(resolved).toEqual([]);
+    syncs[0]!();
+    await first;
+    await turn();
+    // Both later writes in one transaction, committed once the first was on disk.
+    expect(transactions).toEqual([
+      [0, 1],
+      [1, 3],
+    ]);
+    expect(resolved).toEqual([1]);
+    syncs[1]!();
+    await Promise.all([second, third]);
+    expect(resolved).toEqual([1, 2, 3]);
+    // Idle again: the next write commits at the end of its turn.
+    const fourth = write(4);
+    await turn();
+    expect(transactions).toHaveLength(3);
+    syncs[2]!();
+    await fourth;
+    db.close();
+  });
 });
