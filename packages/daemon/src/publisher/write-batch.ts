@@ -17,22 +17,12 @@ interface PendingWrite {
  * Each write keeps its own atomicity (a write that is a transaction runs as a savepoint;
  * one statement is atomic on its own), and one that throws rejects only its caller: the
  * others in the batch still commit.
- *
- * While a batch waits for its fsync, the writes asked for in the turns after it wait too,
- * and commit together in one transaction once it is on disk: they could not be on disk
- * before the next fsync anyway, which starts only after the running one (commits.ts), so
- * nobody waits longer, and a burst whose answers arrive a few per turn makes one
- * transaction per fsync instead of one per turn (each commit writes its pages to the WAL
- * again: in bench/burst's end-to-end profile, BEGIN/COMMIT of the small batches was about a
- * tenth of the daemon's CPU).
  */
 export class WriteBatch {
   readonly #commits: Pick<Commits, 'durable'>;
   readonly #transaction: (fn: () => void) => void;
   #pending: PendingWrite[] = [];
   #scheduled = false;
-  /** The batch committed and waiting for its fsync, if any. */
-  #syncing: Promise<void> | null = null;
 
   /** `transaction(fn)` runs fn in one immediate transaction; `commits.durable` puts it on disk. */
   constructor(commits: Pick<Commits, 'durable'>, transaction: (fn: () => void) => void) {
@@ -47,17 +37,8 @@ export class WriteBatch {
       if (this.#scheduled) return;
       this.#scheduled = true;
       // At the end of this turn: writes asked for by every timer and I/O callback of the turn join.
-      setImmediate(() => void this.#flushAfterSync());
+      setImmediate(() => void this.#flush());
     });
-  }
-
-  /** Commits what is pending once no batch of ours is waiting for its fsync (see above). */
-  async #flushAfterSync(): Promise<void> {
-    while (this.#syncing) await this.#syncing;
-    const done = this.#flush();
-    this.#syncing = done;
-    await done;
-    if (this.#syncing === done) this.#syncing = null;
   }
 
   async #flush(): Promise<void> {
