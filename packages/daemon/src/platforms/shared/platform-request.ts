@@ -31,10 +31,20 @@ export class PlatformRequestError extends Error {
 /**
  * One keep-alive connection pool per platform origin, shared by every connection and
  * attempt of the daemon: a call reuses an idle socket to its host instead of opening one.
- * No cap on sockets per origin (the publisher's concurrency caps bound the calls in flight),
- * and idle sockets are closed after 4 s (under the 5 s keep-alive of Node's servers).
+ * At most 256 sockets to one origin; calls past that wait in the pool for a free socket.
+ * Unbounded, a burst opened a socket for every call in flight at once (1,536 to the
+ * sandbox's one origin in bench/burst's 3,000): more connections at once than a server's
+ * accept queue holds (511 for Node's servers), and about 250 of those calls met a reset
+ * (`ListenOverflows` in /proc/net/netstat counts such drops) — a publishing call's outcome
+ * then unknown, settled by reading the page back and retried a minute later. A call holds
+ * its socket 200-400 ms there, so 256 sockets carry over 600 calls a second.
+ * An idle socket is kept at most 1 s, whatever keep-alive the server offers: a call written
+ * to a socket the server is closing meets a reset (an unknown outcome for a publishing
+ * call), and the daemon's timers run late when a burst loads the machine, so the margin to
+ * the server's own idle timeout (5 s for Node's servers, the simulators') is kept wide.
+ * Within a burst calls follow each other on a socket well inside that second.
  */
-const agent = new Agent({ keepAliveTimeout: 4_000, keepAliveMaxTimeout: 60_000, connections: null });
+const agent = new Agent({ keepAliveTimeout: 1_000, keepAliveMaxTimeout: 1_000, connections: 256 });
 
 /** got options the undici path carries over; any other option set sends the call through got. */
 const CARRIED = new Set(['method', 'headers', 'form', 'json', 'body', 'searchParams', 'signal', 'timeout', 'throwHttpErrors', 'retry', 'followRedirect']);
