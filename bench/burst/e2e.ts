@@ -32,7 +32,7 @@ export const SANDBOX_LATENCY = '200-400';
 export type SandboxMode = 'process' | 'in-process';
 
 export interface E2eResult {
-  variant: 'e2e' | 'e2e-in-process';
+  variant: 'e2e' | 'e2e-in-process' | 'e2e-baseline';
   sandbox: SandboxMode;
   targets: number;
   published: number;
@@ -116,8 +116,11 @@ export interface BenchDaemon {
   stop(): Promise<void>;
 }
 
-export async function startBenchDaemon(dataDir: string, opts: { env?: NodeJS.ProcessEnv; sandbox?: SandboxMode } = {}): Promise<BenchDaemon> {
-  const child = spawn(process.execPath, ['--conditions=@socialpub/source', '--import', 'tsx', daemonScript, dataDir, opts.sandbox ?? 'process'], {
+/** `root`: another checkout (a worktree of main) whose daemon to run instead of this one's, for a baseline in the same run. */
+export async function startBenchDaemon(dataDir: string, opts: { env?: NodeJS.ProcessEnv; sandbox?: SandboxMode; root?: string } = {}): Promise<BenchDaemon> {
+  const script = opts.root ? join(opts.root, 'bench/burst/e2e-daemon.ts') : daemonScript;
+  const child = spawn(process.execPath, ['--conditions=@socialpub/source', '--import', 'tsx', script, dataDir, opts.sandbox ?? 'process'], {
+    ...(opts.root ? { cwd: opts.root } : {}),
     stdio: ['pipe', 'pipe', 'inherit'],
     env: { ...process.env, SOCIALPUB_SANDBOX_LATENCY_MS: SANDBOX_LATENCY, ...opts.env },
   });
@@ -280,8 +283,13 @@ export function lateness(records: Map<string, number[]>, userIndexes: number[], 
   return { published: late.length, doubled, lost, p50: pct(late, 0.5), p99: pct(late, 0.99), max: late[late.length - 1] ?? Number.NaN };
 }
 
-/** One end-to-end burst of `targets` targets (users x 3 platforms x postsPerUser). */
-export async function runE2e(targets: number, postsPerUser: number, opts: { profilePath?: string; sandbox?: SandboxMode } = {}): Promise<E2eResult> {
+/**
+ * One end-to-end burst of `targets` targets (users x 3 platforms x postsPerUser). `baseline`:
+ * the daemon of another checkout (`--e2e-baseline=<dir>`, e.g. a worktree of main, set up
+ * with ./scripts/setup) over the same kind of data dir, made by this checkout's admin (the
+ * schema must be the same).
+ */
+export async function runE2e(targets: number, postsPerUser: number, opts: { profilePath?: string; sandbox?: SandboxMode; baseline?: string } = {}): Promise<E2eResult> {
   const mode = opts.sandbox ?? 'process';
   const users = targets / (postsPerUser * E2E_PLATFORMS.length);
   const dataDir = mkdtempSync(join(tmpdir(), 'socialpub-bench-e2e-'));
@@ -289,7 +297,7 @@ export async function runE2e(targets: number, postsPerUser: number, opts: { prof
   let daemon: BenchDaemon | undefined;
   try {
     const list = createUsers(dataDir, users);
-    daemon = await startBenchDaemon(dataDir, { sandbox: mode });
+    daemon = await startBenchDaemon(dataDir, { sandbox: mode, ...(opts.baseline ? { root: opts.baseline } : {}) });
     // In-process the handle's pid is the daemon's own: no process apart to measure.
     const sandboxPid = mode === 'process' ? daemon.sandbox.pid : null;
     // The simulators' process's CPU (0 in-process, where it is in the daemon's).
@@ -317,7 +325,7 @@ export async function runE2e(targets: number, postsPerUser: number, opts: { prof
     const records = await simulatorRecords(daemon.url, list, run);
     const figures = lateness(records, Array.from({ length: users }, (_, i) => i), postsPerUser, due);
     return {
-      variant: mode === 'process' ? 'e2e' : 'e2e-in-process',
+      variant: opts.baseline ? 'e2e-baseline' : mode === 'process' ? 'e2e' : 'e2e-in-process',
       sandbox: mode,
       targets,
       ...figures,

@@ -23,14 +23,17 @@
  * `--e2e-sandbox=in-process` runs one. The same aims apply (to the shipped setup).
  * `--profile` profiles the daemon during the 3,000 burst (the first setup run) and prints
  * where its time goes (self time by module and by function); `--no-e2e` / `--e2e-only`
- * run one mode.
+ * run one mode. `--e2e-baseline=<dir>` also runs, just before each end-to-end burst with the
+ * simulators in their own process, the same burst through the daemon of another checkout
+ * (a worktree of main, set up with ./scripts/setup) and prints ours against it: a change
+ * measured against its baseline in the same minutes, on a machine whose load moves.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { runE2e, SANDBOX_LATENCY, sandboxLatencySupported, type E2eResult, type SandboxMode } from './e2e';
+import { pct, runE2e, SANDBOX_LATENCY, sandboxLatencySupported, type E2eResult, type SandboxMode } from './e2e';
 import { summarise } from './profile-summary';
 
 interface Result {
@@ -65,12 +68,40 @@ function measure(variant: string, targets: number): Result {
 // The platform latency alone, uniform in 200-400 ms.
 const floor = (targets: number): Result => ({ variant: 'floor', targets, published: targets, doubled: 0, lost: 0, p50: 300, p99: 398, max: 400 });
 
+/**
+ * The end-to-end floor: the sandbox latency along the calls each target makes in a row
+ * before the simulator records its post, with no CPU at all — X and Facebook one call
+ * (`POST /2/tweets`, `POST /{page}/feed`), a Threads text post `threadsCalls` (2: container,
+ * threads_publish; 4 before issue 29 item 3: publishing limit, container, status,
+ * threads_publish). Each call a uniform draw in 200-400 ms (a fixed seed: the same figures
+ * every run); a third of the targets are Threads'.
+ */
+function e2eFloor(targets: number, threadsCalls: number, variant: string): Result {
+  // mulberry32, seeded: uniform in [0, 1).
+  let seed = 29;
+  const draw = () => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return 200 + (200 * ((t ^ (t >>> 14)) >>> 0)) / 2 ** 32;
+  };
+  const late = Array.from({ length: targets }, (_, i) => {
+    let ms = 0;
+    for (let c = 0; c < (i % PLATFORM_COUNT === 1 ? threadsCalls : 1); c++) ms += draw();
+    return ms;
+  }).sort((a, b) => a - b);
+  return { variant, targets, published: targets, doubled: 0, lost: 0, p50: pct(late, 0.5), p99: pct(late, 0.99), max: late[late.length - 1] as number };
+}
+
 const label: Record<string, string> = {
   ours: 'per-connection gate (ours)',
   today: 'before: 4 per platform',
   floor: 'floor: platform latency',
   e2e: 'end to end, sandbox process',
   'e2e-in-process': 'end to end, sandbox in-process',
+  'e2e-baseline': 'baseline: --e2e-baseline daemon',
+  'e2e-floor': 'floor e2e: Threads 2 calls in row',
+  'e2e-floor-before': 'floor e2e before: Threads 4 calls',
 };
 const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'n/a');
 
@@ -82,6 +113,7 @@ try {
   const sandboxArg = process.argv.find((a) => a.startsWith('--e2e-sandbox='))?.slice('--e2e-sandbox='.length);
   if (sandboxArg !== undefined && sandboxArg !== 'process' && sandboxArg !== 'in-process') throw new Error(`--e2e-sandbox=process or --e2e-sandbox=in-process, not ${sandboxArg}`);
   const sandboxModes: SandboxMode[] = sandboxArg ? [sandboxArg] : ['process', 'in-process'];
+  const baseline = process.argv.find((a) => a.startsWith('--e2e-baseline='))?.slice('--e2e-baseline='.length);
   const latencySupported = sandboxLatencySupported();
   const aims: [string, boolean][] = [];
   console.log(`load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores; platform call 200-400 ms; all targets due in the same instant`);
@@ -101,7 +133,12 @@ try {
     if (publisherOnly) runs.push(measure('ours', targets));
     if (publisherOnly && (targets <= 300 || withBaseline3000)) runs.push(measure('today', targets));
     for (const [i, sandbox] of (e2e ? sandboxModes : []).entries()) {
-      const profilePath = profile && i === 0 && targets === 3_000 ? join(dir, 'daemon-3000.cpuprofile') : undefined;
+      if (baseline && sandbox === 'process') {
+        const b = await runE2e(targets, POSTS_PER_CONNECTION, { sandbox, baseline });
+        runs.push(b);
+        extra.push(`${label[b.variant]} at ${targets}: intake ${b.intakePerSecond} POST/s, last settled ${(b.settleMs / 1000).toFixed(2)} s after due, daemon peak RSS ${b.rssMb} MB; targets ${JSON.stringify(b.statuses)}, attempts ${JSON.stringify(b.attempts)}`);
+      }
+      const profilePath = profile && i === 0 && targets === 3_000 ? join(process.env.BENCH_PROFILE_DIR ?? dir, 'daemon-3000.cpuprofile') : undefined;
       const r = await runE2e(targets, POSTS_PER_CONNECTION, { sandbox, ...(profilePath ? { profilePath } : {}) });
       runs.push(r);
       const sim = r.sandboxCpuUsPerTarget === null ? (sandbox === 'process' ? `simulators' process restarted ${r.sandboxRestarts}x, its CPU not measured` : "simulators' CPU inside the daemon's") : `simulators' process ${r.sandboxCpuUsPerTarget} µs CPU a target`;
@@ -115,6 +152,7 @@ try {
       );
     }
     runs.push(floor(targets));
+    if (e2e) runs.push(e2eFloor(targets, 2, 'e2e-floor'), e2eFloor(targets, 4, 'e2e-floor-before'));
     console.log(`\n${targets.toLocaleString()} targets (${targets / (POSTS_PER_CONNECTION * PLATFORM_COUNT)} users x ${PLATFORM_COUNT} platforms x ${POSTS_PER_CONNECTION} posts)`);
     console.log(`${'variant'.padEnd(34)}${'p50'.padStart(10)}${'p99'.padStart(10)}${'max'.padStart(10)}${'published'.padStart(11)}${'doubled'.padStart(9)}${'lost'.padStart(6)}${'CPU/target'.padStart(12)}`);
     for (const r of runs) {
@@ -126,7 +164,12 @@ try {
     for (const b of runs.slice(1)) {
       console.log(`ratio of ${label[first.variant]} to ${label[b.variant]}: p99 ${(first.p99 / b.p99).toFixed(2)}x, max ${(first.max / b.max).toFixed(2)}x`);
     }
-    for (const e of runs.filter((r) => r.variant.startsWith('e2e'))) {
+    const ours = runs.find((r) => r.variant === 'e2e');
+    const base = runs.find((r) => r.variant === 'e2e-baseline');
+    if (ours && base) {
+      console.log(`ours against the baseline daemon: p99 ${(ours.p99 / base.p99).toFixed(2)}x, p50 ${(ours.p50 / base.p50).toFixed(2)}x, daemon CPU/target ${((ours.cpuUsPerTarget ?? 0) / (base.cpuUsPerTarget ?? 1)).toFixed(2)}x`);
+    }
+    for (const e of runs.filter((r) => r.variant.startsWith('e2e') && r.variant !== 'e2e-baseline' && !r.variant.startsWith('e2e-floor'))) {
       if (e !== first) console.log(`ratio of ${label[e.variant]} to ${label[first.variant]}: p99 ${(e.p99 / first.p99).toFixed(2)}x, CPU/target ${((e.cpuUsPerTarget ?? 0) / (first.cpuUsPerTarget ?? 1)).toFixed(1)}x`);
     }
     if (publisherOnly) {

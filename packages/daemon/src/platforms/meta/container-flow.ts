@@ -51,6 +51,8 @@ export class ContainerFlow {
   readonly units: Record<string, Unit>;
   /** The units as last saved, so a save can delete what was dropped (json_patch keeps what a patch omits). */
   #saved: Record<string, Unit>;
+  /** Containers this run created (not read from a checkpoint): they cannot be published or expired yet. */
+  readonly #createdNow = new Set<string>();
 
   constructor(
     readonly run: MetaRun,
@@ -106,6 +108,7 @@ export class ContainerFlow {
     if (unit.containerId) return unit.containerId;
     const body = await this.run.call<{ id: string }>(`${this.accountId}/${this.api.createEdge}`, { method: 'POST', params });
     unit.containerId = String(body.id);
+    this.#createdNow.add(unit.containerId);
     await this.save();
     return unit.containerId;
   }
@@ -176,8 +179,15 @@ export class ContainerFlow {
     }
   }
 
-  /** Publishes the unit's container exactly once; resumes safely after a lost answer or a crash. */
-  async publish(unit: Unit): Promise<void> {
+  /**
+   * Publishes the unit's container exactly once; resumes safely after a lost answer or a crash.
+   * `needsNoProcessing` (a Threads TEXT container: nothing to fetch or transcode) skips the
+   * status read before the publish call when this run made the container: the platform
+   * refuses to publish a container that is not ready (9007 / 2207027), and that refusal
+   * takes the polling path below, so the read only cost a call in a row before the post.
+   * A container from a checkpoint is always read first (it may be published or expired).
+   */
+  async publish(unit: Unit, opts: { needsNoProcessing?: boolean } = {}): Promise<void> {
     if (unit.mediaId) return;
     const cid = unit.containerId;
     if (!cid) throw new Error(`publish before the container of ${unit.key} exists`);
@@ -191,7 +201,8 @@ export class ContainerFlow {
         throw new OutcomeUnknownError(`${this.api.label}: container ${cid} is ${st.code} after the publish call; the post may or may not exist`, { platformCode: 'container_status_unknown' });
       }
     }
-    if ((await this.waitReady(unit, cid)) === 'PUBLISHED') return this.recover(unit);
+    const readFirst = !(opts.needsNoProcessing && this.#createdNow.has(cid) && !resumed);
+    if (readFirst && (await this.waitReady(unit, cid)) === 'PUBLISHED') return this.recover(unit);
     unit.publishCalledAt ??= this.clock.now();
     await this.save();
     for (let tries = 0; ; tries++) {
@@ -227,7 +238,10 @@ export class ContainerFlow {
       throw original;
     }
     if (st.code === 'PUBLISHED') return this.recover(unit);
-    if (st.code === 'FINISHED') {
+    // FINISHED, or still IN_PROGRESS (a container published without its status read first, that
+    // the platform refused as not ready): not published. Publishing again is safe either way,
+    // since the platform refuses to publish a container twice (see publish()).
+    if (st.code === 'FINISHED' || st.code === 'IN_PROGRESS') {
       throw new RetryableError(`${original.message}; the container is not published, so publishing will be tried again`, { after: this.api.pollIntervalMs, platformCode: original.platformCode });
     }
     throw original;

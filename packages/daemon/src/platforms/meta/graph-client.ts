@@ -1,5 +1,6 @@
-import got, { type Got, type OptionsInit } from 'got';
+import type { Got, OptionsInit } from 'got';
 import { parseJsonText } from '../shared/parse-json-text';
+import { platformRequest } from '../shared/platform-request';
 import { singleAttempt } from '../shared/single-attempt';
 import { wasSent } from '../shared/was-sent';
 
@@ -72,7 +73,7 @@ export interface GraphClientOptions {
   signal?: AbortSignal;
   /** Per-request timeout. Default 60 s. */
   timeoutMs?: number;
-  /** Shared got instance (tests may pass one with hooks). */
+  /** A got instance (tests may pass one with hooks); default: platformRequest's keep-alive pool. */
   http?: Got;
 }
 
@@ -83,16 +84,17 @@ const clean = (p: Params | undefined): Record<string, string> => {
 };
 
 /**
- * A thin Graph API client over got: one request per call, no retries (the publisher owns
+ * A thin Graph API client (platformRequest: undici's pool, got for multipart and streamed
+ * bodies or an injected got): one request per call, no retries (the publisher owns
  * retries, and a retried publishing call could post twice), errors as typed values.
  */
 export class GraphClient {
   #token: string;
-  readonly #http: Got;
+  readonly #http: Got | undefined;
 
   constructor(readonly options: GraphClientOptions) {
     this.#token = options.token;
-    this.#http = options.http ?? got;
+    this.#http = options.http;
   }
 
   /** After a token refresh, later calls use the new token. */
@@ -138,7 +140,7 @@ export class GraphClient {
 
     let res: { statusCode: number; body: unknown; headers: Record<string, string | string[] | undefined> };
     try {
-      res = (await this.#http(this.url(path), opts)) as typeof res;
+      res = await platformRequest(this.#http, this.url(path), opts);
     } catch (err) {
       const code = (err as { code?: string }).code;
       throw new GraphTransportError(`No answer from ${new URL(this.url(path)).host}: ${(err as Error).message}`, code, { cause: err }, wasSent(err));

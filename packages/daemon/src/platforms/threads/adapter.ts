@@ -57,6 +57,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
     if (media.length === 0) {
       if (!text) throw new PermanentError('A Threads post without media needs text');
       await flow.ensureContainer(unit, { media_type: 'TEXT', text, ...textParams, ...params });
+      return flow.publish(unit, { needsNoProcessing: true });
     } else if (media.length === 1) {
       const m = media[0] as MediaItem;
       await flow.ensureContainer(unit, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, 0), text: text ?? undefined, ...params });
@@ -98,7 +99,11 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
       async publish(ctx: PublishContext): Promise<PublishOutcome> {
         const flow = open(ctx);
         const text = ctx.target.caption || null;
-        if (flow.fresh) await flow.checkQuota();
+        // A media container makes Threads fetch (and transcode) the media: refuse before making
+        // one when the quota is used up. A text container costs nothing and expires unused, and
+        // threads_publish enforces the quota itself (code 9, read back by the flow for its
+        // window), so a text post skips this call: two calls in a row before the post, not three.
+        if (flow.fresh && ctx.media.length > 0) await flow.checkQuota();
         const unit = flow.unit('post', 'post', text);
         const o = ctx.target.options as ThreadsOptions;
         const post = { reply_control: o.reply_control, topic_tag: o.topic_tag, quote_post_id: o.quote_post_id };

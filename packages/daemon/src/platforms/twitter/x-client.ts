@@ -1,5 +1,6 @@
-import got, { type Got, type OptionsInit, type Response } from 'got';
+import type { Got, OptionsInit } from 'got';
 import { parseJsonText } from '../shared/parse-json-text';
+import { platformRequest, type PlatformAnswer } from '../shared/platform-request';
 import { singleAttempt } from '../shared/single-attempt';
 import { TransportError } from '../shared/transport-error';
 import { wasSent } from '../shared/was-sent';
@@ -54,7 +55,8 @@ export interface XClientOptions {
 }
 
 /**
- * A thin X API v2 client over got: one request per call and no automatic retries (a
+ * A thin X API v2 client (platformRequest: undici's pool, got for multipart uploads or an
+ * injected got): one request per call and no automatic retries (a
  * retried POST /2/tweets could post twice); errors come back as XApiError / XTransportError.
  */
 export class XClient {
@@ -84,9 +86,9 @@ export class XClient {
     if (call.json !== undefined) opts.json = call.json;
     else if (call.multipart) opts.body = call.multipart;
 
-    let res: Response<string>;
+    let res: PlatformAnswer;
     try {
-      res = (await (this.options.http ?? got)(url, opts)) as Response<string>;
+      res = await platformRequest(this.options.http, url, opts);
     } catch (err) {
       const code = (err as { code?: string }).code;
       throw new XTransportError(`No answer from X (${call.method} ${path}): ${(err as Error).message}`, code, wasSent(err), { cause: err });

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createThreadsAdapter } from '../../../src/platforms/threads/adapter';
-import { PermanentError, RateLimitedError } from '../../../src/platforms/errors';
+import { PermanentError, RateLimitedError, RetryableError } from '../../../src/platforms/errors';
 import { threadsLength } from '../../../src/platforms/meta/text-rules';
 import { context, drive, mediaFile, startSim, type Sim } from '../meta/harness';
 
@@ -16,20 +16,48 @@ afterEach(async () => s.close());
 const created = () => s.requests('/threads-acct/threads').map((r) => r.params);
 
 describe('threads adapter against the simulator', () => {
-  it('publishes a text post: quota check, TEXT container, status, threads_publish, permalink', async () => {
+  it('publishes a text post in two calls in a row: TEXT container, threads_publish (then the permalink)', async () => {
+    // A text container with nothing to process is FINISHED at once (as in the sandbox).
+    s.state.config.imageProcessingMs = 0;
     const ctx = context(s, { platform: 'threads', type: 'post', caption: 'hello threads' });
+    const out = await drive(s.clock, adapter.publish(ctx));
+    expect(s.sequence()).toEqual([`POST ${TH} /threads-acct/threads`, `POST ${TH} /threads-acct/threads_publish`, `GET ${TH} /${out.postId}`]);
+    expect(created()).toEqual([{ media_type: 'TEXT', text: 'hello threads' }]);
+    expect(s.state.requests.every((r) => r.version === 'v1.0')).toBe(true);
+    expect(out).toEqual({ postId: s.state.posts[0]!.postId, postUrl: expect.stringMatching(/^https:\/\/www\.threads\.net\/@[\w.]+\/post\/\w+$/) });
+  });
+
+  it('publishes a text container still processing after the refusal: polls, then threads_publish once', async () => {
+    // The harness's default: a text container stays IN_PROGRESS for 3 s.
+    const ctx = context(s, { platform: 'threads', type: 'post', caption: 'slow text' });
     const out = await drive(s.clock, adapter.publish(ctx));
     const cid = (ctx.checkpoint.data.units as { post: { containerId: string } }).post.containerId;
     expect(s.sequence()).toEqual([
-      `GET ${TH} /threads-acct/threads_publishing_limit`,
       `POST ${TH} /threads-acct/threads`,
+      `POST ${TH} /threads-acct/threads_publish`,
       `GET ${TH} /${cid}`,
       `POST ${TH} /threads-acct/threads_publish`,
       `GET ${TH} /${out.postId}`,
     ]);
-    expect(created()).toEqual([{ media_type: 'TEXT', text: 'hello threads' }]);
-    expect(s.state.requests.every((r) => r.version === 'v1.0')).toBe(true);
-    expect(out).toEqual({ postId: s.state.posts[0]!.postId, postUrl: expect.stringMatching(/^https:\/\/www\.threads\.net\/@[\w.]+\/post\/\w+$/) });
+    expect(s.state.requests.filter((r) => r.path === '/threads-acct/threads_publish').map((r) => r.status)).toEqual([400, 200]);
+    expect(s.state.posts.map((p) => p.postId)).toEqual([out.postId]);
+  });
+
+  it('reads the publishing limit before making a media container, never before a text one', async () => {
+    s.state.config.imageProcessingMs = 0;
+    await drive(s.clock, adapter.publish(context(s, { platform: 'threads', type: 'post', caption: 'pic', media: [mediaFile('image')] })));
+    expect(s.sequence().slice(0, 2)).toEqual([`GET ${TH} /threads-acct/threads_publishing_limit`, `POST ${TH} /threads-acct/threads`]);
+  });
+
+  it('retries, never reviews, a lost answer to a publish refused as not ready: the container is still IN_PROGRESS', async () => {
+    s.state.faults.push({ path: '/threads_publish', hangUpAfter: true });
+    const ctx = context(s, { platform: 'threads', type: 'post', caption: 'early' });
+    const err = await drive(s.clock, adapter.publish(ctx)).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(RetryableError);
+    expect(s.state.posts).toHaveLength(0);
+    await s.clock.advance(3_000);
+    const out = await drive(s.clock, adapter.publish(context(s, { platform: 'threads', type: 'post', caption: 'early', checkpoint: ctx.checkpoint.data })));
+    expect(s.state.posts.map((p) => p.postId)).toEqual([out.postId]);
   });
 
   it('publishes an image and a video post from their public URLs', async () => {
@@ -79,6 +107,7 @@ describe('threads adapter against the simulator', () => {
   });
 
   it('settles a timed-out threads_publish from the container: published exactly once', async () => {
+    s.state.config.imageProcessingMs = 0;
     s.state.faults.push({ path: '/threads_publish', hangUpAfter: true });
     const ctx = context(s, { platform: 'threads', type: 'post', caption: 'just once' });
     const out = await drive(s.clock, adapter.publish(ctx));
