@@ -1,23 +1,22 @@
 /**
  * The main script of the single executable (scripts/build-binary.ts). The CLI is not one
- * big script here but the chunks of a split build, embedded as assets (`js/<chunk>`), each
- * with V8's code cache for it (`js/<chunk>.cache`): a chunk is compiled only when first
- * required, from its cache, so a command pays for the code it runs and not for the daemon,
- * the MCP server or prompts (docs/architecture.md, "Start-up"). Chunks are CommonJS and
- * require each other by './name'; anything else is a Node builtin. The entry chunk is
- * sea-main.js (packages/cli/src/binary/sea-main.ts).
+ * big script here but the chunks of a split build (scripts/cli-chunks.ts), embedded as
+ * assets (`js/<chunk>`) with the code cache V8 made for each when building
+ * (`js/<chunk>.cache`), run by the same chunk loader as dist/cli.js
+ * (packages/cli/src/loader/chunk-loader.ts): a chunk is compiled only when first required,
+ * so a command pays for the code it runs and not for the daemon, the MCP server or prompts
+ * (docs/architecture.md, "Start-up"). The caches made at the end of a command's run (which
+ * hold the functions it ran, not only the top level) are kept under the user's cache dir,
+ * `code-cache/sea-<Node version>-<arch>`; the built ones serve until then. Anything not a
+ * chunk is a Node builtin. The entry chunk is sea-main-<hash>.js (packages/cli/src/binary/sea-main.ts).
  */
-import { chunkWrapper } from './sea-chunk-wrapper';
+import { cacheDir } from '../packages/cli/src/cache-dir';
+import { createChunkLoader } from '../packages/cli/src/loader/chunk-loader';
 
-interface ChunkModule {
-  exports: unknown;
-}
+/** The entry chunk (`sea-main-<hash>.js`), named by scripts/build-binary.ts. */
+declare const __SOCIALPUB_ENTRY_CHUNK__: string;
 
 const sea = process.getBuiltinModule('node:sea');
-const vm = process.getBuiltinModule('node:vm');
-const loaded = new Map<string, ChunkModule>();
-const filename = process.execPath;
-const dir = process.getBuiltinModule('node:path').dirname(filename);
 
 function asset(name: string): ArrayBuffer | undefined {
   try {
@@ -27,27 +26,29 @@ function asset(name: string): ArrayBuffer | undefined {
   }
 }
 
-function load(name: string): unknown {
-  const known = loaded.get(name);
-  if (known) return known.exports;
-  const source = asset(`js/${name}`);
-  if (source === undefined) throw new Error(`socialpub: the executable has no module ${name}`);
-  const cache = asset(`js/${name}.cache`);
-  const script = new vm.Script(chunkWrapper(new TextDecoder().decode(source)), {
-    filename: `socialpub:${name}`,
-    ...(cache ? { cachedData: new Uint8Array(cache) } : {}),
-  });
-  const module: ChunkModule = { exports: {} };
-  loaded.set(name, module);
-  (script.runInThisContext() as (...args: unknown[]) => void).call(module.exports, module.exports, requireFromChunk, module, filename, dir);
-  return module.exports;
-}
-
-function requireFromChunk(id: string): unknown {
-  if (id.startsWith('./')) return load(id.slice(2));
-  const builtin = process.getBuiltinModule(id);
-  if (builtin === undefined) throw new Error(`socialpub: the executable cannot load ${id}`);
-  return builtin;
-}
-
-load('sea-main.js');
+const off = process.env.SOCIALPUB_CODE_CACHE === 'off';
+const loader = createChunkLoader({
+  source: {
+    code(name) {
+      const bytes = asset(`js/${name}`);
+      return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
+    },
+    builtCache(name) {
+      const bytes = off ? undefined : asset(`js/${name}.cache`);
+      return bytes === undefined ? undefined : new Uint8Array(bytes);
+    },
+    filename: () => process.execPath,
+    scriptName: (name) => `socialpub:${name}`,
+    require(id) {
+      const builtin = process.getBuiltinModule(id);
+      if (builtin === undefined) throw new Error(`socialpub: the executable cannot load ${id}`);
+      return builtin;
+    },
+  },
+  cacheRoot: off ? undefined : process.getBuiltinModule('node:path').join(cacheDir(process.env), 'code-cache', `sea-${process.version}-${process.arch}`),
+  argv: process.argv.slice(2),
+  trace: process.env.SOCIALPUB_TRACE_CHUNKS,
+});
+// At the end of the run, every function the command ran is compiled: what its cache should hold.
+process.once('exit', loader.saveCaches);
+loader.load(__SOCIALPUB_ENTRY_CHUNK__);

@@ -18,9 +18,6 @@ export async function start(argv: string[]): Promise<void> {
     process.stdout.write(`${VERSION}\n`);
     return;
   }
-  // Cache compiled code between runs (Node >= 22.1): later starts skip most parsing.
-  // (getBuiltinModule, not import(): the ESM facade of node:module would read all its exports.)
-  process.getBuiltinModule('node:module').enableCompileCache?.();
   const [{ runCli }, { processIo }] = await Promise.all([import('./main'), import('./io')]);
   process.exitCode = await runCli(argv, processIo());
 }

@@ -1,0 +1,134 @@
+/**
+ * Runs the CLI's chunks: the CommonJS files of one split build (scripts/cli-chunks.ts),
+ * which require each other by './<name>'. Both forms start through it: dist/cli.js under
+ * Node (loader/node-entry.ts, chunks beside it) and the single executable
+ * (scripts/sea-loader.ts, chunks as assets).
+ *
+ * Each chunk is compiled with vm.Script and V8's code cache for it. The cache is made at
+ * the end of a run, after the command ran, so it holds every function the command
+ * compiled, not only the top level (Node's own compile cache, `module.enableCompileCache`,
+ * is made right after compiling, so the functions a command calls are compiled again on
+ * every start: about a tenth of `schedule list --json`'s CPU). Caches are kept per command
+ * (`schedule list --json` and `publish` run different code from the same chunks) under
+ * the user's cache dir, written once (missing, or refused by V8 after a Node upgrade) to a
+ * temporary name and renamed, so concurrent starts never read half a file. A cache that
+ * cannot be read or written is left out silently: it only makes starts slower.
+ * SOCIALPUB_CODE_CACHE=off turns every code cache off (bench/cli measures with and without).
+ */
+
+export interface ChunkSource {
+  /** The chunk's CommonJS code, or undefined when there is no such chunk. */
+  code(name: string): string | undefined;
+  /** A code cache made when building, used when there is none of this machine's yet. */
+  builtCache?(name: string): Uint8Array | undefined;
+  /** The `__filename` the chunk sees (its file, or the executable). */
+  filename(name: string): string;
+  /** The name stack traces give the chunk; default its filename. */
+  scriptName?(name: string): string;
+  /** What a require of anything but a chunk resolves to (builtins, better-sqlite3). */
+  require(id: string): unknown;
+}
+
+export interface LoaderOptions {
+  source: ChunkSource;
+  /** Where this form's caches go (a directory per command under it); undefined: none kept. */
+  cacheRoot: string | undefined;
+  /** The command line: names the cache set (see cacheKey). */
+  argv: readonly string[];
+  /** Appends every chunk loaded to this file (SOCIALPUB_TRACE_CHUNKS; test/startup-loads.test.ts). */
+  trace?: string | undefined;
+}
+
+interface ChunkModule {
+  exports: unknown;
+}
+
+/** How many cache sets (commands) one form keeps at most. */
+const MAX_CACHE_SETS = 100;
+
+/**
+ * The cache set of a command line: its command words (`schedule.list`), and `.json` under
+ * --json (JSON output runs other code than a table). A word is lower-case letters and
+ * dashes; the first argument that is not (a job id, a caption) ends the name, so
+ * arguments never name a set of their own.
+ */
+export function cacheKey(argv: readonly string[]): string {
+  const words: string[] = [];
+  for (const arg of argv) {
+    if (arg.startsWith('-')) continue;
+    if (words.length === 2 || !/^[a-z][a-z-]{0,23}$/.test(arg)) break;
+    words.push(arg);
+  }
+  return `${words.join('.') || 'socialpub'}${argv.includes('--json') ? '.json' : ''}`;
+}
+
+/** A wrapper with the usual module variables; the same text for compiling and for the cache made at build time. */
+export function chunkWrapper(code: string): string {
+  return `(function (exports, require, module, __filename, __dirname) {${code}\n})`;
+}
+
+export interface ChunkLoader {
+  /** A chunk's exports, running it on first use. */
+  load(name: string): unknown;
+  /** Writes the caches this run made (the entries call it on exit, when every function the command ran is compiled). */
+  saveCaches(): void;
+}
+
+/** Loads chunks by name; the first one loaded is the program's entry. */
+export function createChunkLoader({ source, cacheRoot, argv, trace }: LoaderOptions): ChunkLoader {
+  const fs = process.getBuiltinModule('node:fs');
+  const path = process.getBuiltinModule('node:path');
+  const vm = process.getBuiltinModule('node:vm');
+  const loaded = new Map<string, ChunkModule>();
+  const cacheDir = cacheRoot === undefined ? undefined : path.join(cacheRoot, cacheKey(argv));
+  const toWrite: { name: string; script: import('node:vm').Script }[] = [];
+
+  const readCache = (name: string): Uint8Array | undefined => {
+    if (cacheDir === undefined) return undefined;
+    try {
+      return fs.readFileSync(path.join(cacheDir, `${name}.cache`));
+    } catch {
+      return undefined;
+    }
+  };
+
+  const load = (name: string): unknown => {
+    const known = loaded.get(name);
+    if (known) return known.exports;
+    const code = source.code(name);
+    if (code === undefined) throw new Error(`socialpub: no module ${name} (the build is incomplete: run scripts/pnpm build)`);
+    if (trace) fs.appendFileSync(trace, `${name}\n`);
+    const mine = readCache(name);
+    const cachedData = mine ?? source.builtCache?.(name);
+    const filename = source.filename(name);
+    const script = new vm.Script(chunkWrapper(code), { filename: source.scriptName?.(name) ?? filename, ...(cachedData ? { cachedData } : {}) });
+    if (cacheDir !== undefined && (mine === undefined || script.cachedDataRejected === true)) toWrite.push({ name, script });
+    const module: ChunkModule = { exports: {} };
+    loaded.set(name, module);
+    const run = script.runInThisContext() as (...args: unknown[]) => void;
+    run.call(module.exports, module.exports, requireFromChunk, module, filename, path.dirname(filename));
+    return module.exports;
+  };
+
+  const requireFromChunk = (id: string): unknown => (id.startsWith('./') ? load(id.slice(2)) : source.require(id));
+
+  const saveCaches = () => {
+    if (cacheDir === undefined || toWrite.length === 0) return;
+    try {
+      if (!fs.existsSync(cacheDir)) {
+        // A bounded number of sets: a stray word (`socialpub frobnicate`) cannot grow the cache without end.
+        if (fs.existsSync(cacheRoot as string) && fs.readdirSync(cacheRoot as string).length >= MAX_CACHE_SETS) return;
+        fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+      }
+      for (const { name, script } of toWrite.splice(0)) {
+        const file = path.join(cacheDir, `${name}.cache`);
+        const temp = `${file}.${process.pid}.tmp`;
+        fs.writeFileSync(temp, script.createCachedData(), { mode: 0o600 });
+        fs.renameSync(temp, file);
+      }
+    } catch {
+      // A read-only or full disk: the next start compiles again.
+    }
+  };
+  return { load, saveCaches };
+}
