@@ -18,7 +18,7 @@
  * building on macOS); Windows writes socialpub.exe.
  *
  * Steps: bundle src/binary/sea-main.ts as split chunks, make each CommonJS (SEA runs
- * CommonJS) with V8's code cache for it, all embedded as assets that scripts/sea-loader.ts
+ * CommonJS) with V8's code cache for it, all embedded as assets that packages/cli/src/binary/sea-loader.ts
  * (the main script) compiles on first use; bundle better-sqlite3's JavaScript for the
  * checkpoint thread, take the platform's prebuilt addon, record their sha256 in a
  * manifest, make the blob (node --experimental-sea-config), copy the Node binary and
@@ -34,7 +34,6 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Script } from 'node:vm';
 import { build } from 'esbuild';
-import { chunkWrapper } from '../packages/cli/src/loader/chunk-loader';
 import { buildCliChunks } from './cli-chunks';
 import { DASHBOARD_DIST, dashboardBuildFiles } from './package-dashboard';
 
@@ -73,7 +72,7 @@ const step = (what: string) => console.log(`${((performance.now() - started) / 1
 
 step(`bundling the CLI for ${target}`);
 // The CLI as CommonJS chunks (scripts/cli-chunks.ts), each embedded as an asset with V8's
-// code cache for it; scripts/sea-loader.ts, the executable's main script, compiles a chunk
+// code cache for it; packages/cli/src/binary/sea-loader.ts, the executable's main script, compiles a chunk
 // only when it is first required. One script of everything would be compiled (or its cache
 // deserialized) whole on every start: twice bare node's start-up for `--version` alone
 // (docs/architecture.md, "Start-up").
@@ -85,14 +84,14 @@ for (const name of chunks.names) {
   jsAssets[`js/${name}`] = file;
   if (useCodeCache) {
     // Exactly the source the loader compiles, or V8 refuses the cache.
-    const script = new Script(chunkWrapper(readFileSync(file, 'utf8')), { filename: `socialpub:${name}` });
+    const script = new Script(readFileSync(file, 'utf8'), { filename: `socialpub:${name}` });
     writeFileSync(`${file}.cache`, script.createCachedData());
     jsAssets[`js/${name}.cache`] = `${file}.cache`;
   }
 }
 const main = join(work, 'sea-loader.cjs');
 await build({
-  entryPoints: [join(root, 'scripts', 'sea-loader.ts')],
+  entryPoints: [join(cliDir, 'src', 'binary', 'sea-loader.ts')],
   outfile: main,
   bundle: true,
   format: 'cjs',

@@ -11,6 +11,10 @@ import { userlandPunycode } from './esbuild-punycode';
  * import.meta.url the chunk's own file. A command loads its own definition and action, not
  * the daemon, the MCP server or prompts (docs/architecture.md, "Start-up").
  */
+/** How every chunk is written: packages/cli/src/loader/chunk-loader.ts compiles the file's text as it is. */
+export const CHUNK_WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
+export const CHUNK_WRAPPER_END = '\n})';
+
 export interface ChunkBuild {
   /** Entry name (the chunk `<name>.js`) to its source. */
   entries: Record<string, string>;
@@ -91,7 +95,8 @@ export async function buildCliChunks({ entries, outDir, target, external = [] }:
       logLevel: 'warning',
       logOverride: { 'empty-import-meta': 'error' },
     });
-    writeFileSync(join(outDir, name), code);
+    // A function of the module variables, as the chunk loader compiles it (and the executable's build caches it).
+    writeFileSync(join(outDir, name), `${CHUNK_WRAPPER_START}${code}${CHUNK_WRAPPER_END}`);
     names.push(name);
   }
   rmSync(esmDir, { recursive: true, force: true });

@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CHUNK_WRAPPER_END, CHUNK_WRAPPER_START } from '../../../scripts/cli-chunks';
 import { cacheKey, createChunkLoader, type ChunkSource } from '../src/loader/chunk-loader';
 
 const dirs: string[] = [];
@@ -14,6 +15,11 @@ function tempDir(): string {
   const d = mkdtempSync(join(tmpdir(), 'socialpub-chunk-loader-'));
   dirs.push(d);
   return d;
+}
+
+/** A chunk's file as the build writes it (scripts/cli-chunks.ts): a function of the module variables. */
+function writeChunk(file: string, code: string): void {
+  writeFileSync(file, `${CHUNK_WRAPPER_START}${code}${CHUNK_WRAPPER_END}`);
 }
 
 /** Chunks in a directory, as dist/ holds them; records which builtins they asked for. */
@@ -54,8 +60,8 @@ describe('cacheKey: the cache set of a command line', () => {
 describe('createChunkLoader', () => {
   it("runs the entry, requires chunks by './name' and anything else through the source, each chunk once", () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'entry.js'), "const a = require('./a.js'); const b = require('./a.js'); module.exports = { same: a === b, n: a.count(), sep: require('node:path').sep, file: __filename };");
-    writeFileSync(join(dir, 'a.js'), 'let n = 0; exports.count = () => ++n; n += 10;');
+    writeChunk(join(dir, 'entry.js'), "const a = require('./a.js'); const b = require('./a.js'); module.exports = { same: a === b, n: a.count(), sep: require('node:path').sep, file: __filename };");
+    writeChunk(join(dir, 'a.js'), 'let n = 0; exports.count = () => ++n; n += 10;');
     const asked: string[] = [];
     const { load } = createChunkLoader({ source: dirSource(dir, asked), cacheRoot: undefined, argv: [] });
     expect(load('entry.js')).toEqual({ same: true, n: 11, sep: '/', file: join(dir, 'entry.js') });
@@ -64,7 +70,7 @@ describe('createChunkLoader', () => {
 
   it('says which chunk is missing', () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'entry.js'), "require('./gone.js');");
+    writeChunk(join(dir, 'entry.js'), "require('./gone.js');");
     const { load } = createChunkLoader({ source: dirSource(dir), cacheRoot: undefined, argv: [] });
     expect(() => load('entry.js')).toThrow('socialpub: no module gone.js (the build is incomplete: run scripts/pnpm build)');
   });
@@ -72,8 +78,8 @@ describe('createChunkLoader', () => {
   it('writes a code cache per chunk under the command set once, and uses it on the next run', () => {
     const dir = tempDir();
     const caches = tempDir();
-    writeFileSync(join(dir, 'entry.js'), "module.exports = require('./a.js').twice(21);");
-    writeFileSync(join(dir, 'a.js'), 'exports.twice = (x) => x * 2;');
+    writeChunk(join(dir, 'entry.js'), "module.exports = require('./a.js').twice(21);");
+    writeChunk(join(dir, 'a.js'), 'exports.twice = (x) => x * 2;');
     const first = createChunkLoader({ source: dirSource(dir), cacheRoot: caches, argv: ['schedule', 'list', '--json'] });
     expect(first.load('entry.js')).toBe(42);
     expect(readdirSync(caches)).toEqual([]);
@@ -94,7 +100,7 @@ describe('createChunkLoader', () => {
   it('replaces a cache V8 refuses (another Node, damaged) at the end of the run', () => {
     const dir = tempDir();
     const caches = tempDir();
-    writeFileSync(join(dir, 'entry.js'), 'module.exports = 7;');
+    writeChunk(join(dir, 'entry.js'), 'module.exports = 7;');
     mkdirSync(join(caches, 'status'), { recursive: true });
     writeFileSync(join(caches, 'status', 'entry.js.cache'), 'garbage');
     const loader = createChunkLoader({ source: dirSource(dir), cacheRoot: caches, argv: ['status'] });
@@ -106,7 +112,7 @@ describe('createChunkLoader', () => {
   it('keeps at most 100 command sets', () => {
     const dir = tempDir();
     const caches = tempDir();
-    writeFileSync(join(dir, 'entry.js'), 'module.exports = 1;');
+    writeChunk(join(dir, 'entry.js'), 'module.exports = 1;');
     for (let i = 0; i < 100; i++) mkdirSync(join(caches, `set${i}`));
     const loader = createChunkLoader({ source: dirSource(dir), cacheRoot: caches, argv: ['whoami'] });
     loader.load('entry.js');
@@ -117,8 +123,8 @@ describe('createChunkLoader', () => {
 
   it('names every chunk it loads in the trace file', () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'entry.js'), "require('./a.js');");
-    writeFileSync(join(dir, 'a.js'), '');
+    writeChunk(join(dir, 'entry.js'), "require('./a.js');");
+    writeChunk(join(dir, 'a.js'), '');
     const trace = join(tempDir(), 'trace.log');
     createChunkLoader({ source: dirSource(dir), cacheRoot: undefined, argv: [], trace }).load('entry.js');
     expect(readFileSync(trace, 'utf8')).toBe('entry.js\na.js\n');

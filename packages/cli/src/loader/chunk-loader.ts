@@ -2,7 +2,7 @@
  * Runs the CLI's chunks: the CommonJS files of one split build (scripts/cli-chunks.ts),
  * which require each other by './<name>'. Both forms start through it: dist/cli.js under
  * Node (loader/node-entry.ts, chunks beside it) and the single executable
- * (scripts/sea-loader.ts, chunks as assets).
+ * (src/binary/sea-loader.ts, chunks as assets).
  *
  * Each chunk is compiled with vm.Script and V8's code cache for it. The cache is made at
  * the end of a run, after the command ran, so it holds every function the command
@@ -15,9 +15,15 @@
  * cannot be read or written is left out silently: it only makes starts slower.
  * SOCIALPUB_CODE_CACHE=off turns every code cache off (bench/cli measures with and without).
  */
+import type { Script } from 'node:vm';
 
 export interface ChunkSource {
-  /** The chunk's CommonJS code, or undefined when there is no such chunk. */
+  /**
+   * The chunk's code, or undefined when there is no such chunk: a CommonJS module written as
+   * a function of the usual module variables, `(function (exports, require, module,
+   * __filename, __dirname) {…})`, by the build, so that the code the build makes a cache
+   * for and the code compiled here are the very same text (V8 takes a cache for no other).
+   */
   code(name: string): string | undefined;
   /** A code cache made when building, used when there is none of this machine's yet. */
   builtCache?(name: string): Uint8Array | undefined;
@@ -62,11 +68,6 @@ export function cacheKey(argv: readonly string[]): string {
   return `${words.join('.') || 'socialpub'}${argv.includes('--json') ? '.json' : ''}`;
 }
 
-/** A wrapper with the usual module variables; the same text for compiling and for the cache made at build time. */
-export function chunkWrapper(code: string): string {
-  return `(function (exports, require, module, __filename, __dirname) {${code}\n})`;
-}
-
 export interface ChunkLoader {
   /** A chunk's exports, running it on first use. */
   load(name: string): unknown;
@@ -81,7 +82,7 @@ export function createChunkLoader({ source, cacheRoot, argv, trace }: LoaderOpti
   const vm = process.getBuiltinModule('node:vm');
   const loaded = new Map<string, ChunkModule>();
   const cacheDir = cacheRoot === undefined ? undefined : path.join(cacheRoot, cacheKey(argv));
-  const toWrite: { name: string; script: import('node:vm').Script }[] = [];
+  const toWrite: { name: string; script: Script }[] = [];
 
   const readCache = (name: string): Uint8Array | undefined => {
     if (cacheDir === undefined) return undefined;
@@ -101,7 +102,7 @@ export function createChunkLoader({ source, cacheRoot, argv, trace }: LoaderOpti
     const mine = readCache(name);
     const cachedData = mine ?? source.builtCache?.(name);
     const filename = source.filename(name);
-    const script = new vm.Script(chunkWrapper(code), { filename: source.scriptName?.(name) ?? filename, ...(cachedData ? { cachedData } : {}) });
+    const script = new vm.Script(code, { filename: source.scriptName?.(name) ?? filename, ...(cachedData ? { cachedData } : {}) });
     if (cacheDir !== undefined && (mine === undefined || script.cachedDataRejected === true)) toWrite.push({ name, script });
     const module: ChunkModule = { exports: {} };
     loaded.set(name, module);

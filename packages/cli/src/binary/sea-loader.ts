@@ -3,15 +3,15 @@
  * big script here but the chunks of a split build (scripts/cli-chunks.ts), embedded as
  * assets (`js/<chunk>`) with the code cache V8 made for each when building
  * (`js/<chunk>.cache`), run by the same chunk loader as dist/cli.js
- * (packages/cli/src/loader/chunk-loader.ts): a chunk is compiled only when first required,
+ * (src/loader/chunk-loader.ts): a chunk is compiled only when first required,
  * so a command pays for the code it runs and not for the daemon, the MCP server or prompts
  * (docs/architecture.md, "Start-up"). The caches made at the end of a command's run (which
  * hold the functions it ran, not only the top level) are kept under the user's cache dir,
  * `code-cache/sea-<Node version>-<arch>`; the built ones serve until then. Anything not a
- * chunk is a Node builtin. The entry chunk is sea-main-<hash>.js (packages/cli/src/binary/sea-main.ts).
+ * chunk is a Node builtin. The entry chunk is sea-main-<hash>.js (sea-main.ts).
  */
-import { cacheDir } from '../packages/cli/src/cache-dir';
-import { createChunkLoader } from '../packages/cli/src/loader/chunk-loader';
+import { cacheDir } from '../cache-dir';
+import { createChunkLoader } from '../loader/chunk-loader';
 
 /** The entry chunk (`sea-main-<hash>.js`), named by scripts/build-binary.ts. */
 declare const __SOCIALPUB_ENTRY_CHUNK__: string;
