@@ -98,7 +98,7 @@ await build({
   platform: 'node',
   target: 'node24',
   logLevel: 'warning',
-  define: { __SOCIALPUB_ENTRY_CHUNK__: JSON.stringify(chunks.entries['sea-main']) },
+  define: { __SOCIALPUB_ENTRY_CHUNK__: JSON.stringify(chunks.entries['sea-main']), __SOCIALPUB_BUILD_ID__: JSON.stringify(chunks.buildId) },
 });
 
 step('bundling better-sqlite3 for the checkpoint thread');

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { build, transform, type Plugin } from 'esbuild';
@@ -48,6 +49,8 @@ export interface BuiltChunks {
   names: string[];
   /** Each entry's chunk (`socialpub-<hash>.js`). */
   entries: Record<string, string>;
+  /** A hash of every chunk's name and text as written: names the code caches of this build. */
+  buildId: string;
 }
 
 /**
@@ -106,5 +109,7 @@ export async function buildCliChunks({ entries, outDir, target, external = [] }:
     if (entry) entryChunks[entry[0]] = file.replace(/^.*[\\/]/, '');
   }
   for (const name of Object.keys(entries)) if (!entryChunks[name]) throw new Error(`scripts/cli-chunks.ts: no chunk for the entry ${name}`);
-  return { names: names.sort(), entries: entryChunks };
+  const hash = createHash('sha256');
+  for (const name of names.sort()) hash.update(`${name}\0`).update(readFileSync(join(outDir, name))).update('\0');
+  return { names, entries: entryChunks, buildId: hash.digest('hex').slice(0, 16) };
 }

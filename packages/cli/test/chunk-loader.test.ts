@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -119,6 +119,21 @@ describe('createChunkLoader', () => {
     loader.saveCaches();
     expect(readdirSync(caches)).not.toContain('whoami');
     expect(readdirSync(caches)).toHaveLength(100);
+  });
+
+  it("removes other builds' caches unused for a week when this build's are first written", () => {
+    const dir = tempDir();
+    const base = tempDir();
+    writeChunk(join(dir, 'entry.js'), 'module.exports = 1;');
+    for (const name of ['node-v24-x64-old', 'node-v24-x64-recent', 'sea-v24-x64-old']) mkdirSync(join(base, name, 'status'), { recursive: true });
+    const eightDaysAgo = new Date(Date.now() - 8 * 24 * 3600 * 1000);
+    utimesSync(join(base, 'node-v24-x64-old'), eightDaysAgo, eightDaysAgo);
+    utimesSync(join(base, 'sea-v24-x64-old'), eightDaysAgo, eightDaysAgo);
+    const loader = createChunkLoader({ source: dirSource(dir), cacheRoot: join(base, 'node-v24-x64-new'), earlierRootsPrefix: 'node-v24-x64-', argv: ['status'] });
+    loader.load('entry.js');
+    loader.saveCaches();
+    expect(readdirSync(base).sort()).toEqual(['node-v24-x64-new', 'node-v24-x64-recent', 'sea-v24-x64-old']);
+    expect(readdirSync(join(base, 'node-v24-x64-new', 'status'))).toEqual(['entry.js.cache']);
   });
 
   it('names every chunk it loads in the trace file', () => {

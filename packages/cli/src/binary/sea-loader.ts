@@ -15,6 +15,8 @@ import { createChunkLoader } from '../loader/chunk-loader';
 
 /** The entry chunk (`sea-main-<hash>.js`), named by scripts/build-binary.ts. */
 declare const __SOCIALPUB_ENTRY_CHUNK__: string;
+/** A hash of the build's chunks: names the directory of their code caches. */
+declare const __SOCIALPUB_BUILD_ID__: string;
 
 const sea = process.getBuiltinModule('node:sea');
 
@@ -45,7 +47,8 @@ const loader = createChunkLoader({
       return builtin;
     },
   },
-  cacheRoot: off ? undefined : process.getBuiltinModule('node:path').join(cacheDir(process.env), 'code-cache', `sea-${process.version}-${process.arch}`),
+  cacheRoot: off ? undefined : process.getBuiltinModule('node:path').join(cacheDir(process.env), 'code-cache', `sea-${process.version}-${process.arch}-${__SOCIALPUB_BUILD_ID__}`),
+  earlierRootsPrefix: `sea-${process.version}-${process.arch}-`,
   argv: process.argv.slice(2),
   trace: process.env.SOCIALPUB_TRACE_CHUNKS,
 });

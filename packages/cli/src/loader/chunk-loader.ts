@@ -10,7 +10,7 @@
  * is made right after compiling, so the functions a command calls are compiled again on
  * every start: about a tenth of `schedule list --json`'s CPU). Caches are kept per command
  * (`schedule list --json` and `publish` run different code from the same chunks) under
- * the user's cache dir, written once (missing, or refused by V8 after a Node upgrade) to a
+ * the user's cache dir, in a directory named after the build, written once (missing, or refused by V8 after a Node upgrade) to a
  * temporary name and renamed, so concurrent starts never read half a file. A cache that
  * cannot be read or written is left out silently: it only makes starts slower.
  * SOCIALPUB_CODE_CACHE=off turns every code cache off (bench/cli measures with and without).
@@ -37,8 +37,14 @@ export interface ChunkSource {
 
 export interface LoaderOptions {
   source: ChunkSource;
-  /** Where this form's caches go (a directory per command under it); undefined: none kept. */
+  /**
+   * Where this build's caches go (a directory per command under it); undefined: none kept.
+   * Named after the build (its chunks' content), so no cache outlives the code it was made
+   * for: V8 checks only a cache's source length.
+   */
   cacheRoot: string | undefined;
+  /** When cacheRoot is first made, directories beside it whose names start so (other builds) are removed if unused for a week. */
+  earlierRootsPrefix?: string;
   /** The command line: names the cache set (see cacheKey). */
   argv: readonly string[];
   /** Appends every chunk loaded to this file (SOCIALPUB_TRACE_CHUNKS; test/startup-loads.test.ts). */
@@ -76,7 +82,7 @@ export interface ChunkLoader {
 }
 
 /** Loads chunks by name; the first one loaded is the program's entry. */
-export function createChunkLoader({ source, cacheRoot, argv, trace }: LoaderOptions): ChunkLoader {
+export function createChunkLoader({ source, cacheRoot, earlierRootsPrefix, argv, trace }: LoaderOptions): ChunkLoader {
   const fs = process.getBuiltinModule('node:fs');
   const path = process.getBuiltinModule('node:path');
   const vm = process.getBuiltinModule('node:vm');
@@ -116,10 +122,21 @@ export function createChunkLoader({ source, cacheRoot, argv, trace }: LoaderOpti
   const saveCaches = () => {
     if (cacheDir === undefined || toWrite.length === 0) return;
     try {
+      const root = cacheRoot as string;
+      if (!fs.existsSync(root)) {
+        fs.mkdirSync(root, { recursive: true, mode: 0o700 });
+        const parent = path.dirname(root);
+        // Another build's caches go once unused for a week (two installs of different versions may take turns).
+        const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+        for (const other of earlierRootsPrefix ? fs.readdirSync(parent) : []) {
+          const dir = path.join(parent, other);
+          if (other.startsWith(earlierRootsPrefix as string) && dir !== root && fs.statSync(dir).mtimeMs < weekAgo) fs.rmSync(dir, { recursive: true, force: true });
+        }
+      }
       if (!fs.existsSync(cacheDir)) {
         // A bounded number of sets: a stray word (`socialpub frobnicate`) cannot grow the cache without end.
-        if (fs.existsSync(cacheRoot as string) && fs.readdirSync(cacheRoot as string).length >= MAX_CACHE_SETS) return;
-        fs.mkdirSync(cacheDir, { recursive: true, mode: 0o700 });
+        if (fs.readdirSync(root).length >= MAX_CACHE_SETS) return;
+        fs.mkdirSync(cacheDir, { mode: 0o700 });
       }
       for (const { name, script } of toWrite.splice(0)) {
         const file = path.join(cacheDir, `${name}.cache`);

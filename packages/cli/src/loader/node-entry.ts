@@ -10,6 +10,8 @@ import { createChunkLoader } from './chunk-loader';
 
 /** The entry chunk (`socialpub-<hash>.js`), named by scripts/build-cli.ts. */
 declare const __SOCIALPUB_ENTRY_CHUNK__: string;
+/** A hash of the build's chunks: names the directory of their code caches. */
+declare const __SOCIALPUB_BUILD_ID__: string;
 
 const path = process.getBuiltinModule('node:path');
 const dir = __dirname;
@@ -32,7 +34,8 @@ const loader = createChunkLoader({
       return requireOutside(id);
     },
   },
-  cacheRoot: process.env.SOCIALPUB_CODE_CACHE === 'off' ? undefined : path.join(cacheDir(process.env), 'code-cache', `node-${process.version}-${process.arch}`),
+  cacheRoot: process.env.SOCIALPUB_CODE_CACHE === 'off' ? undefined : path.join(cacheDir(process.env), 'code-cache', `node-${process.version}-${process.arch}-${__SOCIALPUB_BUILD_ID__}`),
+  earlierRootsPrefix: `node-${process.version}-${process.arch}-`,
   argv: process.argv.slice(2),
   trace: process.env.SOCIALPUB_TRACE_CHUNKS,
 });
