@@ -79,7 +79,7 @@ step(`bundling the CLI for ${target}`);
 const jsDir = join(work, 'js');
 const jsAssets: Record<string, string> = {};
 const chunks = await buildCliChunks({ entries: { 'sea-main': join(cliDir, 'src', 'binary', 'sea-main.ts') }, outDir: jsDir, target: 'node24' });
-for (const name of chunks.names) {
+for (const name of chunks.files) {
   const file = join(jsDir, name);
   jsAssets[`js/${name}`] = file;
   if (useCodeCache) {
@@ -98,7 +98,7 @@ await build({
   platform: 'node',
   target: 'node24',
   logLevel: 'warning',
-  define: { __SOCIALPUB_ENTRY_CHUNK__: JSON.stringify(chunks.entries['sea-main']), __SOCIALPUB_BUILD_ID__: JSON.stringify(chunks.buildId) },
+  define: { __SOCIALPUB_ENTRY_CHUNK__: JSON.stringify(chunks.entries['sea-main']), __SOCIALPUB_BUILD_ID__: JSON.stringify(chunks.buildId), __SOCIALPUB_CHUNK_FILES__: JSON.stringify(chunks.fileOf) },
 });
 
 step('bundling better-sqlite3 for the checkpoint thread');

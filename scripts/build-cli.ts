@@ -41,7 +41,7 @@ await build({
   legalComments: 'none',
   banner: { js: '#!/usr/bin/env node' },
   // The chunk to start with (socialpub-<hash>.js).
-  define: { __SOCIALPUB_ENTRY_CHUNK__: JSON.stringify(chunks.entries.socialpub), __SOCIALPUB_BUILD_ID__: JSON.stringify(chunks.buildId) },
+  define: { __SOCIALPUB_ENTRY_CHUNK__: JSON.stringify(chunks.entries.socialpub), __SOCIALPUB_BUILD_ID__: JSON.stringify(chunks.buildId), __SOCIALPUB_CHUNK_FILES__: JSON.stringify(chunks.fileOf) },
 });
 chmodSync(join(outDir, 'cli.js'), 0o755);
 writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);

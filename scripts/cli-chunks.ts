@@ -12,9 +12,54 @@ import { userlandPunycode } from './esbuild-punycode';
  * import.meta.url the chunk's own file. A command loads its own definition and action, not
  * the daemon, the MCP server or prompts (docs/architecture.md, "Start-up").
  */
-/** How every chunk is written: packages/cli/src/loader/chunk-loader.ts compiles the file's text as it is. */
-export const CHUNK_WRAPPER_START = '(function (exports, require, module, __filename, __dirname) {';
-export const CHUNK_WRAPPER_END = '\n})';
+/**
+ * A chunk file as the chunk loader (packages/cli/src/loader/chunk-loader.ts) compiles it,
+ * as it is: an object of CommonJS modules, each a function of the usual module variables.
+ */
+export function chunkFileText(modules: Record<string, string>): string {
+  const entries = Object.entries(modules).map(([name, code]) => `${JSON.stringify(name)}: function (exports, require, module, __filename, __dirname) {${code}\n}`);
+  return `({\n${entries.join(',\n')}\n})`;
+}
+
+const DYNAMIC_REQUIRE = /Promise\.resolve\(\)\.then\(\(\) => (?:__toESM\()?require\("\.\/([\w.-]+)"\)/g;
+const ANY_REQUIRE = /require\("\.\/([\w.-]+)"\)/g;
+
+/**
+ * Which chunks share a file. esbuild makes a chunk of every set of entry points (each
+ * `import()` is one) that share modules, so a command would load a dozen files of a few
+ * KB each at start, each read, compiled and cached on its own. The chunks every start
+ * loads (the entry's static requires, transitively) go in the entry's file; for each
+ * `import()` those make (the CLI's main.ts), the chunks it requires statically and that no
+ * earlier file holds go in its file. The rest stay one to a file. A chunk's file is found
+ * through the map the loader is given, so any order of loading stays right.
+ */
+function groupChunks(code: Map<string, string>, roots: string[]): Map<string, string[]> {
+  const staticDeps = (name: string) => [...(code.get(name) ?? '').replace(DYNAMIC_REQUIRE, '').matchAll(ANY_REQUIRE)].map((m) => m[1] as string);
+  const dynamicDeps = (name: string) => [...(code.get(name) ?? '').matchAll(DYNAMIC_REQUIRE)].map((m) => m[1] as string);
+  const placed = new Set<string>();
+  const files = new Map<string, string[]>();
+  const closure = (root: string) => {
+    const out: string[] = [];
+    const visit = (name: string) => {
+      if (placed.has(name) || out.includes(name) || !code.has(name)) return;
+      out.push(name);
+      for (const dep of staticDeps(name)) visit(dep);
+    };
+    visit(root);
+    return out;
+  };
+  const group = (root: string) => {
+    const members = closure(root);
+    for (const m of members) placed.add(m);
+    if (members.length) files.set(root, members);
+    return members;
+  };
+  for (const root of roots) {
+    for (const member of group(root)) for (const target of dynamicDeps(member)) group(target);
+  }
+  for (const name of [...code.keys()].sort()) if (!placed.has(name)) group(name);
+  return files;
+}
 
 export interface ChunkBuild {
   /** Entry name (the chunk `<name>.js`) to its source. */
@@ -45,11 +90,13 @@ export const lazyChildProcessInCommander: Plugin = {
 };
 
 export interface BuiltChunks {
-  /** Every chunk's file name. */
-  names: string[];
+  /** Every file written. */
+  files: string[];
+  /** The file holding each chunk that is not in a file of its own name. */
+  fileOf: Record<string, string>;
   /** Each entry's chunk (`socialpub-<hash>.js`). */
   entries: Record<string, string>;
-  /** A hash of every chunk's name and text as written: names the code caches of this build. */
+  /** A hash of every file's name and text as written: names the code caches of this build. */
   buildId: string;
 }
 
@@ -84,12 +131,12 @@ export async function buildCliChunks({ entries, outDir, target, external = [] }:
     banner: { js: 'var __socialpub_import_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
   });
   mkdirSync(outDir, { recursive: true });
-  const names: string[] = [];
-  for (const name of readdirSync(esmDir).filter((f) => f.endsWith('.js'))) {
+  const code = new Map<string, string>();
+  for (const name of readdirSync(esmDir).filter((f) => f.endsWith('.js')).sort()) {
     // esbuild's `// <source path>` lines say which modules a chunk holds (test/startup-loads.test.ts
     // reads them); a transform keeps only legal comments, so they are made `//! <path>`.
     const esm = readFileSync(join(esmDir, name), 'utf8').replace(/^\/\/ ((?:\.\.\/|src\/)\S*)$/gm, '//! $1');
-    const { code } = await transform(esm, {
+    const cjs = await transform(esm, {
       format: 'cjs',
       loader: 'js',
       platform: 'node',
@@ -99,9 +146,7 @@ export async function buildCliChunks({ entries, outDir, target, external = [] }:
       logLevel: 'warning',
       logOverride: { 'empty-import-meta': 'error' },
     });
-    // A function of the module variables, as the chunk loader compiles it (and the executable's build caches it).
-    writeFileSync(join(outDir, name), `${CHUNK_WRAPPER_START}${code}${CHUNK_WRAPPER_END}`);
-    names.push(name);
+    code.set(name, cjs.code);
   }
   rmSync(esmDir, { recursive: true, force: true });
   const entryChunks: Record<string, string> = {};
@@ -110,7 +155,16 @@ export async function buildCliChunks({ entries, outDir, target, external = [] }:
     if (entry) entryChunks[entry[0]] = file.replace(/^.*[\\/]/, '');
   }
   for (const name of Object.keys(entries)) if (!entryChunks[name]) throw new Error(`scripts/cli-chunks.ts: no chunk for the entry ${name}`);
+
+  const fileOf: Record<string, string> = {};
+  const files: string[] = [];
   const hash = createHash('sha256');
-  for (const name of names.sort()) hash.update(`${name}\0`).update(readFileSync(join(outDir, name))).update('\0');
-  return { names, entries: entryChunks, buildId: hash.digest('hex').slice(0, 16) };
+  for (const [file, members] of groupChunks(code, Object.values(entryChunks))) {
+    const text = chunkFileText(Object.fromEntries(members.map((m) => [m, code.get(m) as string])));
+    writeFileSync(join(outDir, file), text);
+    files.push(file);
+    for (const m of members) if (m !== file) fileOf[m] = file;
+    hash.update(`${file}\0${text}\0`);
+  }
+  return { files, fileOf, entries: entryChunks, buildId: hash.digest('hex').slice(0, 16) };
 }

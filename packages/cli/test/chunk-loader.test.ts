@@ -1,9 +1,9 @@
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { CHUNK_WRAPPER_END, CHUNK_WRAPPER_START } from '../../../scripts/cli-chunks';
+import { chunkFileText } from '../../../scripts/cli-chunks';
 import { cacheKey, createChunkLoader, type ChunkSource } from '../src/loader/chunk-loader';
 
 const dirs: string[] = [];
@@ -17,9 +17,9 @@ function tempDir(): string {
   return d;
 }
 
-/** A chunk's file as the build writes it (scripts/cli-chunks.ts): a function of the module variables. */
+/** A chunk in a file of its own, as the build writes it (scripts/cli-chunks.ts). */
 function writeChunk(file: string, code: string): void {
-  writeFileSync(file, `${CHUNK_WRAPPER_START}${code}${CHUNK_WRAPPER_END}`);
+  writeFileSync(file, chunkFileText({ [basename(file)]: code }));
 }
 
 /** Chunks in a directory, as dist/ holds them; records which builtins they asked for. */
@@ -66,6 +66,17 @@ describe('createChunkLoader', () => {
     const { load } = createChunkLoader({ source: dirSource(dir, asked), cacheRoot: undefined, argv: [] });
     expect(load('entry.js')).toEqual({ same: true, n: 11, sep: '/', file: join(dir, 'entry.js') });
     expect(asked).toEqual(['node:path']);
+  });
+
+  it('finds a chunk in the file the build put it in, compiling that file once', () => {
+    const dir = tempDir();
+    writeChunk(join(dir, 'entry.js'), "const { b } = require('./b.js'); module.exports = b + require('./c.js').c;");
+    // b.js and c.js share main.js; b.js requires c.js, which is already known.
+    writeFileSync(join(dir, 'main.js'), chunkFileText({ 'b.js': "exports.b = require('./c.js').c * 10;", 'c.js': 'exports.c = 4;' }));
+    const trace = join(tempDir(), 'trace.log');
+    const { load } = createChunkLoader({ source: dirSource(dir), cacheRoot: undefined, fileOf: { 'b.js': 'main.js', 'c.js': 'main.js' }, argv: [], trace });
+    expect(load('entry.js')).toBe(44);
+    expect(readFileSync(trace, 'utf8')).toBe('entry.js\nmain.js\n');
   });
 
   it('says which chunk is missing', () => {

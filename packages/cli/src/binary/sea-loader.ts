@@ -17,6 +17,8 @@ import { createChunkLoader } from '../loader/chunk-loader';
 declare const __SOCIALPUB_ENTRY_CHUNK__: string;
 /** A hash of the build's chunks: names the directory of their code caches. */
 declare const __SOCIALPUB_BUILD_ID__: string;
+/** The file holding each chunk that is not in a file of its own name (scripts/cli-chunks.ts). */
+declare const __SOCIALPUB_CHUNK_FILES__: Record<string, string>;
 
 const sea = process.getBuiltinModule('node:sea');
 
@@ -49,6 +51,7 @@ const loader = createChunkLoader({
   },
   cacheRoot: off ? undefined : process.getBuiltinModule('node:path').join(cacheDir(process.env), 'code-cache', `sea-${process.version}-${process.arch}-${__SOCIALPUB_BUILD_ID__}`),
   earlierRootsPrefix: `sea-${process.version}-${process.arch}-`,
+  fileOf: __SOCIALPUB_CHUNK_FILES__,
   argv: process.argv.slice(2),
   trace: process.env.SOCIALPUB_TRACE_CHUNKS,
 });

@@ -19,18 +19,19 @@ import type { Script } from 'node:vm';
 
 export interface ChunkSource {
   /**
-   * The chunk's code, or undefined when there is no such chunk: a CommonJS module written as
-   * a function of the usual module variables, `(function (exports, require, module,
-   * __filename, __dirname) {…})`, by the build, so that the code the build makes a cache
-   * for and the code compiled here are the very same text (V8 takes a cache for no other).
+   * A chunk file's text, or undefined when there is no such file: the build writes an
+   * object of CommonJS modules (scripts/cli-chunks.ts, `chunkFileText`), `({"chunk-X.js":
+   * function (exports, require, module, __filename, __dirname) {…}, …})`, compiled here as
+   * it is, so the text the executable's build makes a cache for is the very text compiled
+   * (V8 takes a cache for no other).
    */
-  code(name: string): string | undefined;
+  code(file: string): string | undefined;
   /** A code cache made when building, used when there is none of this machine's yet. */
-  builtCache?(name: string): Uint8Array | undefined;
-  /** The `__filename` the chunk sees (its file, or the executable). */
-  filename(name: string): string;
-  /** The name stack traces give the chunk; default its filename. */
-  scriptName?(name: string): string;
+  builtCache?(file: string): Uint8Array | undefined;
+  /** The `__filename` a file's chunks see (the file, or the executable). */
+  filename(file: string): string;
+  /** The name stack traces give the file; default its filename. */
+  scriptName?(file: string): string;
   /** What a require of anything but a chunk resolves to (builtins, better-sqlite3). */
   require(id: string): unknown;
 }
@@ -45,9 +46,11 @@ export interface LoaderOptions {
   cacheRoot: string | undefined;
   /** When cacheRoot is first made, directories beside it whose names start so (other builds) are removed if unused for a week. */
   earlierRootsPrefix?: string;
+  /** The file holding each chunk that is not in a file of its own name. */
+  fileOf?: Readonly<Record<string, string>>;
   /** The command line: names the cache set (see cacheKey). */
   argv: readonly string[];
-  /** Appends every chunk loaded to this file (SOCIALPUB_TRACE_CHUNKS; test/startup-loads.test.ts). */
+  /** Appends every chunk file loaded to this file (SOCIALPUB_TRACE_CHUNKS; test/startup-loads.test.ts). */
   trace?: string | undefined;
 }
 
@@ -81,8 +84,8 @@ export interface ChunkLoader {
   saveCaches(): void;
 }
 
-/** Loads chunks by name; the first one loaded is the program's entry. */
-export function createChunkLoader({ source, cacheRoot, earlierRootsPrefix, argv, trace }: LoaderOptions): ChunkLoader {
+/** Loads chunks by name (each from its file, compiled once); the first one loaded is the program's entry. */
+export function createChunkLoader({ source, cacheRoot, earlierRootsPrefix, fileOf = {}, argv, trace }: LoaderOptions): ChunkLoader {
   const fs = process.getBuiltinModule('node:fs');
   const path = process.getBuiltinModule('node:path');
   const vm = process.getBuiltinModule('node:vm');
@@ -99,21 +102,31 @@ export function createChunkLoader({ source, cacheRoot, earlierRootsPrefix, argv,
     }
   };
 
+  type Define = (this: unknown, ...args: unknown[]) => void;
+  const definitions = new Map<string, { define: Define; filename: string }>();
+
+  /** Compiles and runs a chunk file: its chunks become known, none of them runs yet. */
+  const loadFile = (file: string): void => {
+    const code = source.code(file);
+    if (code === undefined) return;
+    if (trace) fs.appendFileSync(trace, `${file}\n`);
+    const mine = readCache(file);
+    const cachedData = mine ?? source.builtCache?.(file);
+    const filename = source.filename(file);
+    const script = new vm.Script(code, { filename: source.scriptName?.(file) ?? filename, ...(cachedData ? { cachedData } : {}) });
+    if (cacheDir !== undefined && (mine === undefined || script.cachedDataRejected === true)) toWrite.push({ name: file, script });
+    for (const [name, define] of Object.entries(script.runInThisContext() as Record<string, Define>)) definitions.set(name, { define, filename });
+  };
+
   const load = (name: string): unknown => {
     const known = loaded.get(name);
     if (known) return known.exports;
-    const code = source.code(name);
-    if (code === undefined) throw new Error(`socialpub: no module ${name} (the build is incomplete: run scripts/pnpm build)`);
-    if (trace) fs.appendFileSync(trace, `${name}\n`);
-    const mine = readCache(name);
-    const cachedData = mine ?? source.builtCache?.(name);
-    const filename = source.filename(name);
-    const script = new vm.Script(code, { filename: source.scriptName?.(name) ?? filename, ...(cachedData ? { cachedData } : {}) });
-    if (cacheDir !== undefined && (mine === undefined || script.cachedDataRejected === true)) toWrite.push({ name, script });
+    if (!definitions.has(name)) loadFile(fileOf[name] ?? name);
+    const chunk = definitions.get(name);
+    if (chunk === undefined) throw new Error(`socialpub: no module ${name} (the build is incomplete: run scripts/pnpm build)`);
     const module: ChunkModule = { exports: {} };
     loaded.set(name, module);
-    const run = script.runInThisContext() as (...args: unknown[]) => void;
-    run.call(module.exports, module.exports, requireFromChunk, module, filename, path.dirname(filename));
+    chunk.define.call(module.exports, module.exports, requireFromChunk, module, chunk.filename, path.dirname(chunk.filename));
     return module.exports;
   };
 
