@@ -5,7 +5,8 @@
  *   dist/socialpub-<hash>.js  the CLI (src/cli.ts), and chunk-<hash>.js, the chunks it
  *                      loads on use (scripts/cli-chunks.ts), CommonJS run by the chunk loader
  *   dist/package.json  { "type": "commonjs" }: the package is ESM, these files are not
- *   dist/dashboard/    the dashboard's build, which src/cli.ts serves from
+ *   dist/dashboard/    the dashboard's build, which src/cli.ts serves from (its own
+ *                      package.json says `"type": "module"`: its scripts are ESM)
  *   docs/              the documents the README links to
  *
  * Our workspace packages (core, sdk, daemon) are inlined from their TypeScript sources (the
@@ -47,5 +48,6 @@ chmodSync(join(outDir, 'cli.js'), 0o755);
 writeFileSync(join(outDir, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);
 // The package's README links to these docs; the package carries them (docs/ there is a build output).
 packageDocs(cliDir, ['cli.md', 'api.md', 'operations.md']);
-packageDashboard(outDir);
+// The dashboard's scripts are ESM (for the browser); said so beneath dist/'s CommonJS, for the tools that read it (publint).
+if (packageDashboard(outDir) > 0) writeFileSync(join(outDir, 'dashboard', 'package.json'), `${JSON.stringify({ type: 'module' })}\n`);
 console.log('socialpub CLI built: packages/cli/dist/cli.js (commands in chunks loaded on use)');
