@@ -18,7 +18,7 @@
  * building on macOS); Windows writes socialpub.exe.
  *
  * Steps: bundle src/binary/sea-main.ts as split chunks, make each CommonJS (SEA runs
- * CommonJS) with V8's code cache for it, all embedded as assets that scripts/sea-loader.ts
+ * CommonJS) with V8's code cache for it, all embedded as assets that packages/cli/src/binary/sea-loader.ts
  * (the main script) compiles on first use; bundle better-sqlite3's JavaScript for the
  * checkpoint thread, take the platform's prebuilt addon, record their sha256 in a
  * manifest, make the blob (node --experimental-sea-config), copy the Node binary and
@@ -27,15 +27,14 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Script } from 'node:vm';
-import { build, transform } from 'esbuild';
-import { chunkWrapper } from './sea-chunk-wrapper';
-import { userlandPunycode } from './esbuild-punycode';
+import { build } from 'esbuild';
+import { buildCliChunks } from './cli-chunks';
 import { DASHBOARD_DIST, dashboardBuildFiles } from './package-dashboard';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -71,49 +70,36 @@ mkdirSync(dirname(out), { recursive: true });
 const started = performance.now();
 const step = (what: string) => console.log(`${((performance.now() - started) / 1000).toFixed(1).padStart(5)} s  ${what}`);
 
-// import.meta.url in bundled ESM code means "this file": in the executable, the executable.
-const importMetaUrl = { define: { 'import.meta.url': '__socialpub_import_meta_url' }, banner: { js: 'var __socialpub_import_meta_url = require("node:url").pathToFileURL(__filename).href;' } };
-
 step(`bundling the CLI for ${target}`);
-// A split build, each chunk then made CommonJS (SEA runs CommonJS) and embedded as an
-// asset with V8's code cache for it; scripts/sea-loader.ts, the executable's main script,
-// compiles a chunk only when it is first required. One script of everything would be
-// compiled (or its cache deserialized) whole on every start: twice bare node's start-up
-// for `--version` alone (docs/architecture.md, "Start-up").
-const esmDir = join(work, 'esm');
+// The CLI as CommonJS chunks (scripts/cli-chunks.ts), each embedded as an asset with V8's
+// code cache for it; packages/cli/src/binary/sea-loader.ts, the executable's main script, compiles a chunk
+// only when it is first required. One script of everything would be compiled (or its cache
+// deserialized) whole on every start: twice bare node's start-up for `--version` alone
+// (docs/architecture.md, "Start-up").
 const jsDir = join(work, 'js');
-await build({
-  entryPoints: { 'sea-main': join(cliDir, 'src', 'binary', 'sea-main.ts') },
-  outdir: esmDir,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  chunkNames: 'chunk-[hash]',
-  platform: 'node',
-  target: 'node24',
-  conditions: ['@socialpub/source'],
-  plugins: [userlandPunycode],
-  logLevel: 'warning',
-  logOverride: { 'empty-import-meta': 'error' },
-  legalComments: 'none',
-  ...importMetaUrl,
-});
-mkdirSync(jsDir);
 const jsAssets: Record<string, string> = {};
-for (const name of readdirSync(esmDir).filter((f) => f.endsWith('.js'))) {
-  const { code } = await transform(readFileSync(join(esmDir, name), 'utf8'), { format: 'cjs', loader: 'js', platform: 'node', target: 'node24', supported: { 'dynamic-import': false }, logLevel: 'warning', logOverride: { 'empty-import-meta': 'error' } });
+const chunks = await buildCliChunks({ entries: { 'sea-main': join(cliDir, 'src', 'binary', 'sea-main.ts') }, outDir: jsDir, target: 'node24' });
+for (const name of chunks.files) {
   const file = join(jsDir, name);
-  writeFileSync(file, code);
   jsAssets[`js/${name}`] = file;
   if (useCodeCache) {
-    // Exactly the source and name sea-loader.ts compiles, or V8 refuses the cache.
-    const script = new Script(chunkWrapper(code), { filename: `socialpub:${name}` });
+    // Exactly the source the loader compiles, or V8 refuses the cache.
+    const script = new Script(readFileSync(file, 'utf8'), { filename: `socialpub:${name}` });
     writeFileSync(`${file}.cache`, script.createCachedData());
     jsAssets[`js/${name}.cache`] = `${file}.cache`;
   }
 }
 const main = join(work, 'sea-loader.cjs');
-await build({ entryPoints: [join(root, 'scripts', 'sea-loader.ts')], outfile: main, bundle: true, format: 'cjs', platform: 'node', target: 'node24', logLevel: 'warning' });
+await build({
+  entryPoints: [join(cliDir, 'src', 'binary', 'sea-loader.ts')],
+  outfile: main,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node24',
+  logLevel: 'warning',
+  define: { __SOCIALPUB_ENTRY_CHUNK__: JSON.stringify(chunks.entries['sea-main']), __SOCIALPUB_BUILD_ID__: JSON.stringify(chunks.buildId), __SOCIALPUB_CHUNK_FILES__: JSON.stringify(chunks.fileOf) },
+});
 
 step('bundling better-sqlite3 for the checkpoint thread');
 const moduleFile = join(work, 'better-sqlite3.cjs');

@@ -1,5 +1,4 @@
-import { readFile } from 'node:fs/promises';
-import { homedir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type Conf from 'conf';
 import type { Io } from './io';
@@ -21,7 +20,7 @@ export function isConfigKey(key: string): key is ConfigKey {
  */
 export function configDir(env: Io['env']): string {
   if (env.SOCIALPUB_CONFIG_DIR) return env.SOCIALPUB_CONFIG_DIR;
-  const home = env.HOME ?? homedir();
+  const home = env.HOME ?? process.getBuiltinModule('node:os').homedir();
   if (process.platform === 'darwin') return join(home, 'Library', 'Preferences', 'socialpub');
   if (process.platform === 'win32') return join(env.APPDATA ?? join(home, 'AppData', 'Roaming'), 'socialpub', 'Config');
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), 'socialpub');
@@ -44,7 +43,8 @@ export class CliConfig {
     const dir = configDir(io.env);
     let values: ConfigValues = {};
     try {
-      const parsed = JSON.parse(await readFile(join(dir, 'config.json'), 'utf8')) as unknown;
+      // Read at once: a few hundred bytes, and node:fs/promises would load ten more modules on every start.
+      const parsed = JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')) as unknown;
       if (parsed && typeof parsed === 'object') values = parsed as ConfigValues;
     } catch {
       // Missing or unreadable: nothing saved yet (the first write replaces it).

@@ -1,4 +1,3 @@
-import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { SocialPub } from '@socialpub/sdk';
 import type { Io } from './io';
@@ -57,7 +56,7 @@ export class Ctx {
     const fromConfig = (await this.config()).get('data-dir');
     if (fromConfig) return resolve(this.io.cwd, fromConfig);
     const xdg = nonEmpty(this.io.env.XDG_DATA_HOME);
-    return xdg ? join(xdg, 'socialpub') : join(this.io.env.HOME ?? homedir(), '.local', 'share', 'socialpub');
+    return xdg ? join(xdg, 'socialpub') : join(this.io.env.HOME ?? process.getBuiltinModule('node:os').homedir(), '.local', 'share', 'socialpub');
   }
 
   /** --base-url, $SOCIALPUB_BASE_URL, the config, the daemon running on the data dir, or the default. */

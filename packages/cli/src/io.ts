@@ -19,14 +19,22 @@ export interface Io {
   stop?: AbortSignal;
 }
 
+/**
+ * The real process. process.stdin is made on first use: most commands never read it, and
+ * making it costs a start several modules (for a file or /dev/null, fs streams and with
+ * them fs/promises and readline), so whether it is a terminal is asked of the fd.
+ */
 export function processIo(): Io {
+  const isatty = process.getBuiltinModule('node:tty').isatty;
   return {
     stdout: process.stdout,
     stderr: process.stderr,
-    stdin: process.stdin,
+    get stdin() {
+      return process.stdin;
+    },
     env: process.env,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
-    interactive: Boolean(process.stdin.isTTY && process.stderr.isTTY),
+    interactive: isatty(0) && Boolean(process.stderr.isTTY),
     cwd: process.cwd(),
   };
 }

@@ -1,5 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -94,9 +94,12 @@ describe('the CLI build', () => {
   it('says it built in one line, not a line per chunk', () => {
     const out = mkdtempSync(join(tmpdir(), 'socialpub-build-'));
     dirs.push(out);
-    const r = spawnSync(join(root, 'node_modules', '.bin', 'tsup'), ['--out-dir', out], { cwd: join(root, 'packages', 'cli'), encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'build-cli.ts'), '--out-dir', out], { cwd: join(root, 'packages', 'cli'), encoding: 'utf8' });
     expect(r.status, r.stderr).toBe(0);
     expect(existsSync(join(out, 'cli.js'))).toBe(true);
+    // The entry and its chunks are CommonJS inside an ESM package.
+    expect(JSON.parse(readFileSync(join(out, 'package.json'), 'utf8'))).toEqual({ type: 'commonjs' });
+    expect(readdirSync(out).filter((f) => /^socialpub-\w+\.js$/.test(f))).toHaveLength(1);
     expect(`${r.stdout}${r.stderr}`.trim()).toBe('socialpub CLI built: packages/cli/dist/cli.js (commands in chunks loaded on use)');
   }, 60_000);
 });

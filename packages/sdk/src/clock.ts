@@ -1,5 +1,3 @@
-import { setTimeout as delay } from 'node:timers/promises';
-
 /**
  * Where the SDK gets the time and waits between retries and polls. Tests pass a fake one
  * so a Retry-After of 3 s or a poll backoff costs no real time.
@@ -16,7 +14,8 @@ export const systemClock: SdkClock = {
   async sleep(ms, signal) {
     signal?.throwIfAborted();
     try {
-      await delay(ms, undefined, signal ? { signal } : undefined);
+      // timers/promises when first waited on: a program that never waits (a CLI command) never loads it.
+      await process.getBuiltinModule('node:timers/promises').setTimeout(ms, undefined, signal ? { signal } : undefined);
     } catch (error) {
       // timers/promises wraps the reason in its own AbortError; callers expect the reason itself, as fetch gives it.
       if (signal?.aborted) throw signal.reason;

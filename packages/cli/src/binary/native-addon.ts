@@ -1,6 +1,6 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
 import { join } from 'node:path';
+import { cacheDir } from '../cache-dir';
 import type { SqliteDriver } from '@socialpub/daemon/sqlite-driver';
 
 /** Names of the assets scripts/build-binary.mjs embeds in the single executable. */
@@ -25,18 +25,7 @@ export const seaAssets: AssetSource = {
   },
 };
 
-/**
- * Where the executable unpacks what it cannot load from inside itself:
- * $SOCIALPUB_CACHE_DIR, else $XDG_CACHE_HOME/socialpub or ~/.cache/socialpub on Linux,
- * ~/Library/Caches/socialpub on macOS, %LOCALAPPDATA%\socialpub\Cache on Windows.
- */
-export function cacheDir(env: NodeJS.ProcessEnv, platform: NodeJS.Platform = process.platform): string {
-  if (env.SOCIALPUB_CACHE_DIR) return env.SOCIALPUB_CACHE_DIR;
-  const home = env.HOME || homedir();
-  if (platform === 'darwin') return join(home, 'Library', 'Caches', 'socialpub');
-  if (platform === 'win32') return join(env.LOCALAPPDATA || join(home, 'AppData', 'Local'), 'socialpub', 'Cache');
-  return join(env.XDG_CACHE_HOME || join(home, '.cache'), 'socialpub');
-}
+export { cacheDir } from '../cache-dir';
 
 // node:crypto when first needed: every start of the executable loads this module (sea-main.ts).
 const sha256 = (bytes: Uint8Array) => process.getBuiltinModule('node:crypto').createHash('sha256').update(bytes).digest('hex');

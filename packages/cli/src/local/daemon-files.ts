@@ -1,5 +1,8 @@
-import { readFile, rm, writeFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
+
+// node:fs/promises when first used: every command loads this module (Ctx finds the daemon
+// through it), and fs/promises brings ten more modules (readline among them) to each start.
+const fsp = () => process.getBuiltinModule('node:fs/promises');
 
 /** Where a daemon started from the CLI leaves its traces, inside the data dir. */
 export function daemonPaths(dataDir: string) {
@@ -22,7 +25,7 @@ export interface DaemonState {
 
 export async function readDaemonState(dataDir: string): Promise<DaemonState | null> {
   try {
-    const state = JSON.parse(await readFile(daemonPaths(dataDir).state, 'utf8')) as DaemonState;
+    const state = JSON.parse(await fsp().readFile(daemonPaths(dataDir).state, 'utf8')) as DaemonState;
     return typeof state.pid === 'number' && typeof state.url === 'string' ? state : null;
   } catch {
     return null;
@@ -31,11 +34,11 @@ export async function readDaemonState(dataDir: string): Promise<DaemonState | nu
 
 export async function writeDaemonState(state: DaemonState): Promise<void> {
   const paths = daemonPaths(state.data_dir);
-  await mkdir(state.data_dir, { recursive: true, mode: 0o700 });
-  await writeFile(`${paths.state}.tmp`, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  await fsp().mkdir(state.data_dir, { recursive: true, mode: 0o700 });
+  await fsp().writeFile(`${paths.state}.tmp`, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   const { rename } = await import('node:fs/promises');
   await rename(`${paths.state}.tmp`, paths.state);
-  await writeFile(paths.pid, `${state.pid}\n`, { mode: 0o600 });
+  await fsp().writeFile(paths.pid, `${state.pid}\n`, { mode: 0o600 });
 }
 
 /** Removes the pid and state files, but only if they still describe `pid`. */
@@ -43,13 +46,13 @@ export async function clearDaemonState(dataDir: string, pid: number): Promise<vo
   const state = await readDaemonState(dataDir);
   if (state && state.pid !== pid) return;
   const paths = daemonPaths(dataDir);
-  await rm(paths.state, { force: true });
-  await rm(paths.pid, { force: true });
+  await fsp().rm(paths.state, { force: true });
+  await fsp().rm(paths.pid, { force: true });
 }
 
 export async function readPid(dataDir: string): Promise<number | null> {
   try {
-    const pid = Number((await readFile(daemonPaths(dataDir).pid, 'utf8')).trim());
+    const pid = Number((await fsp().readFile(daemonPaths(dataDir).pid, 'utf8')).trim());
     return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;

@@ -1,5 +1,4 @@
 import { createReadStream } from 'node:fs';
-import { stat } from 'node:fs/promises';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import type { MediaStatus, MediaUploadResponse, PrepareResponse } from '@socialpub/core';
@@ -36,7 +35,8 @@ export class Media extends Resource {
     const type = contentType ?? 'application/octet-stream';
     if (typeof source === 'string') {
       // Fails here, with the path in the message, rather than mid-request.
-      const info = await stat(source);
+      // fs/promises when first used: it loads ten modules, which a program that uploads nothing (a CLI command) need not.
+      const info = await process.getBuiltinModule('node:fs/promises').stat(source);
       if (!info.isFile()) throw new TypeError(`media.upload: ${source} is not a file`);
       name ??= basename(source);
       body = { contentType: type, reopenable: true, open: () => createReadStream(source) };

@@ -1,0 +1,170 @@
+import { createHash } from 'node:crypto';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { build, transform, type Plugin } from 'esbuild';
+import { userlandPunycode } from './esbuild-punycode';
+
+/**
+ * The CLI as CommonJS chunks of one split build, for packages/cli/src/loader/chunk-loader.ts:
+ * the npm package's dist/ (scripts/build-cli.ts) and the single executable
+ * (scripts/build-binary.ts). esbuild splits ESM only, so the split output is made
+ * CommonJS chunk by chunk; `import()` of a chunk becomes its `require` in a promise, and
+ * import.meta.url the chunk's own file. A command loads its own definition and action, not
+ * the daemon, the MCP server or prompts (docs/architecture.md, "Start-up").
+ */
+/**
+ * A chunk file as the chunk loader (packages/cli/src/loader/chunk-loader.ts) compiles it,
+ * as it is: an object of CommonJS modules, each a function of the usual module variables.
+ */
+export function chunkFileText(modules: Record<string, string>): string {
+  const entries = Object.entries(modules).map(([name, code]) => `${JSON.stringify(name)}: function (exports, require, module, __filename, __dirname) {${code}\n}`);
+  return `({\n${entries.join(',\n')}\n})`;
+}
+
+const DYNAMIC_REQUIRE = /Promise\.resolve\(\)\.then\(\(\) => (?:__toESM\()?require\("\.\/([\w.-]+)"\)/g;
+const ANY_REQUIRE = /require\("\.\/([\w.-]+)"\)/g;
+
+/**
+ * Which chunks share a file. esbuild makes a chunk of every set of entry points (each
+ * `import()` is one) that share modules, so a command would load a dozen files of a few
+ * KB each at start, each read, compiled and cached on its own. The chunks every start
+ * loads (the entry's static requires, transitively) go in the entry's file; for each
+ * `import()` those make (the CLI's main.ts), the chunks it requires statically and that no
+ * earlier file holds go in its file. The rest stay one to a file. A chunk's file is found
+ * through the map the loader is given, so any order of loading stays right.
+ */
+function groupChunks(code: Map<string, string>, roots: string[]): Map<string, string[]> {
+  const staticDeps = (name: string) => [...(code.get(name) ?? '').replace(DYNAMIC_REQUIRE, '').matchAll(ANY_REQUIRE)].map((m) => m[1] as string);
+  const dynamicDeps = (name: string) => [...(code.get(name) ?? '').matchAll(DYNAMIC_REQUIRE)].map((m) => m[1] as string);
+  const placed = new Set<string>();
+  const files = new Map<string, string[]>();
+  const closure = (root: string) => {
+    const out: string[] = [];
+    const visit = (name: string) => {
+      if (placed.has(name) || out.includes(name) || !code.has(name)) return;
+      out.push(name);
+      for (const dep of staticDeps(name)) visit(dep);
+    };
+    visit(root);
+    return out;
+  };
+  const group = (root: string) => {
+    const members = closure(root);
+    for (const m of members) placed.add(m);
+    if (members.length) files.set(root, members);
+    return members;
+  };
+  for (const root of roots) {
+    for (const member of group(root)) for (const target of dynamicDeps(member)) group(target);
+  }
+  for (const name of [...code.keys()].sort()) if (!placed.has(name)) group(name);
+  return files;
+}
+
+export interface ChunkBuild {
+  /** Entry name (the chunk `<name>.js`) to its source. */
+  entries: Record<string, string>;
+  outDir: string;
+  target: string;
+  external?: string[];
+}
+
+/**
+ * commander requires node:child_process at its top for executable subcommands (a
+ * `git-style` command run as its own program), which the CLI has none of: loading it costs
+ * every start a few modules (child_process, dgram, net's socket list). Bound on first use instead.
+ */
+export const lazyChildProcessInCommander: Plugin = {
+  name: 'lazy-child-process-in-commander',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]command\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const eager = "import childProcess from 'node:child_process';";
+      if (!source.includes(eager)) throw new Error(`${args.path}: commander no longer imports child_process as expected; update scripts/cli-chunks.ts`);
+      return {
+        contents: source.replace(eager, "const childProcess = { spawn: (...args) => process.getBuiltinModule('node:child_process').spawn(...args) };"),
+        loader: 'js',
+      };
+    });
+  },
+};
+
+export interface BuiltChunks {
+  /** Every file written. */
+  files: string[];
+  /** The file holding each chunk that is not in a file of its own name. */
+  fileOf: Record<string, string>;
+  /** Each entry's chunk (`socialpub-<hash>.js`). */
+  entries: Record<string, string>;
+  /** A hash of every file's name and text as written: names the code caches of this build. */
+  buildId: string;
+}
+
+/**
+ * Builds the chunks into outDir (CommonJS, `.js`) and returns their names. Every name
+ * carries a hash of the chunk's content and of what it imports, entries too: the chunk
+ * loader keeps code caches by file name, and V8 checks only a cache's source length.
+ */
+export async function buildCliChunks({ entries, outDir, target, external = [] }: ChunkBuild): Promise<BuiltChunks> {
+  const esmDir = join(outDir, '.esm');
+  rmSync(esmDir, { recursive: true, force: true });
+  const built = await build({
+    entryPoints: entries,
+    outdir: esmDir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    chunkNames: 'chunk-[hash]',
+    entryNames: '[name]-[hash]',
+    metafile: true,
+    platform: 'node',
+    target,
+    external,
+    conditions: ['@socialpub/source'],
+    plugins: [userlandPunycode, lazyChildProcessInCommander],
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'error' },
+    legalComments: 'none',
+    // import.meta.url in bundled ESM code means "this file": the chunk (or, in the executable,
+    // the executable). Made when read: most chunks never read it, and every start loads a dozen.
+    define: { 'import.meta': '__socialpub_import_meta' },
+    banner: { js: 'var __socialpub_import_meta = { get url() { return require("node:url").pathToFileURL(__filename).href; } };' },
+  });
+  mkdirSync(outDir, { recursive: true });
+  const code = new Map<string, string>();
+  for (const name of readdirSync(esmDir).filter((f) => f.endsWith('.js')).sort()) {
+    // esbuild's `// <source path>` lines say which modules a chunk holds (test/startup-loads.test.ts
+    // reads them); a transform keeps only legal comments, so they are made `//! <path>`.
+    const esm = readFileSync(join(esmDir, name), 'utf8').replace(/^\/\/ ((?:\.\.\/|src\/)\S*)$/gm, '//! $1');
+    const cjs = await transform(esm, {
+      format: 'cjs',
+      loader: 'js',
+      platform: 'node',
+      target,
+      supported: { 'dynamic-import': false },
+      legalComments: 'inline',
+      logLevel: 'warning',
+      logOverride: { 'empty-import-meta': 'error' },
+    });
+    code.set(name, cjs.code);
+  }
+  rmSync(esmDir, { recursive: true, force: true });
+  const entryChunks: Record<string, string> = {};
+  for (const [file, output] of Object.entries(built.metafile.outputs)) {
+    const entry = Object.entries(entries).find(([, source]) => output.entryPoint !== undefined && resolve(output.entryPoint) === resolve(source));
+    if (entry) entryChunks[entry[0]] = file.replace(/^.*[\\/]/, '');
+  }
+  for (const name of Object.keys(entries)) if (!entryChunks[name]) throw new Error(`scripts/cli-chunks.ts: no chunk for the entry ${name}`);
+
+  const fileOf: Record<string, string> = {};
+  const files: string[] = [];
+  const hash = createHash('sha256');
+  for (const [file, members] of groupChunks(code, Object.values(entryChunks))) {
+    const text = chunkFileText(Object.fromEntries(members.map((m) => [m, code.get(m) as string])));
+    writeFileSync(join(outDir, file), text);
+    files.push(file);
+    for (const m of members) if (m !== file) fileOf[m] = file;
+    hash.update(`${file}\0${text}\0`);
+  }
+  return { files, fileOf, entries: entryChunks, buildId: hash.digest('hex').slice(0, 16) };
+}
