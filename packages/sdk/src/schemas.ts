@@ -1,4 +1,4 @@
-import { WebhookDeliverySchema, WebhookEndpointSchema } from '@socialpub/core';
+import { SCHEMAS, WebhookDeliverySchema, WebhookEndpointSchema } from '@socialpub/core';
 import { z } from 'zod';
 
 /**
@@ -43,3 +43,18 @@ export const WebhookQueuedSchema = z.object({ success: z.literal(true), message:
 /** 204 No Content: the transport answers undefined without parsing (the DELETE of review links). */
 export const NoContentSchema = z.undefined();
 export const WebhookDoneSchema = z.object({ success: z.literal(true), message: z.string() });
+
+/**
+ * The schema of a route's answer by its keys in core's SCHEMAS (the route table's names):
+ * one schema, or any one of several (transport.call).
+ */
+export function schemaOfKeys(keys: readonly string[]): z.ZodType {
+  const all = keys.map((key) => {
+    const schema = (SCHEMAS as Readonly<Record<string, z.ZodType>>)[key];
+    if (!schema) throw new TypeError(`no schema "${key}" in core's SCHEMAS`);
+    return schema;
+  });
+  const [first, ...rest] = all;
+  if (!first) throw new TypeError('a route declares no answer schema');
+  return rest.length === 0 ? first : z.union([first, ...rest]);
+}

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { API_PREFIX, type Platform } from '@socialpub/core';
+import { API_PREFIX, ROUTES, type Platform, type RouteDecl } from '@socialpub/core';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { RATE_CLASSES, type DaemonConfig, type RateClass } from '../config';
@@ -47,7 +47,8 @@ import { authRoutes } from './routes/auth';
 import { contentRoutes } from './routes/content';
 import { eventsRoutes } from './routes/events';
 import { healthRoutes } from './routes/health';
-import { platformsRoutes } from './routes/platforms';
+import { platformsHandlers } from './routes/platforms';
+import { honoPath, mountRoutes } from './route-table/mount-route';
 import { tiktokCreatorInfoRoutes } from './routes/tiktok-creator-info';
 import type { ConnectionCallDeps } from '../platforms/connection-call';
 import { sandboxFaultsRoutes } from './routes/sandbox-faults';
@@ -56,7 +57,7 @@ import { scheduledRoutes } from './routes/scheduled';
 import { webhooksRoutes } from './routes/webhooks';
 import { queueRoutes } from './routes/queue';
 import { seriesRoutes } from './routes/series';
-import { settingsRoutes } from './routes/settings';
+import { settingsHandlers } from './routes/settings';
 
 export interface AppDeps {
   db: DB;
@@ -103,13 +104,16 @@ export interface AppDeps {
   browserConnects?: BrowserConnects;
   /** For the default browserConnects: where the platforms are (tests point them at the simulators). */
   connectDeps?: Omit<ConnectDeps, 'connections'>;
+  /** Check every answer of a declared route against its schema, failing loudly (500) on a mismatch (tests; default off). */
+  validateResponses?: boolean;
 }
 
-/** POST /media/upload (an extension): exempt from the JSON body limit. */
-const UPLOAD_PATH = `${API_PREFIX}/media/upload`;
+const declared: RouteDecl[] = Object.values(ROUTES);
+/** Routes whose body is a raw upload (POST /media/upload, an extension): exempt from the JSON body limit. */
+const UPLOAD_PATHS = new Set(declared.filter((r) => r.bodyKind === 'upload').map((r) => honoPath(r)));
 
 /** Routes under the prefix that need no key. */
-const PUBLIC_API_PATHS = new Set([`${API_PREFIX}/openapi.json`, `${API_PREFIX}/healthz`]);
+const PUBLIC_API_PATHS = new Set([`${API_PREFIX}/openapi.json`, ...declared.filter((r) => r.auth === 'public' && !r.root).map((r) => honoPath(r))]);
 /** The public side of review links: the token in the path is the credential (routes/review-links.ts). */
 const PUBLIC_REVIEW_PREFIX = `${API_PREFIX}/review-links/public/`;
 
@@ -234,17 +238,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     // the session's reads of the scheduled-content class count in the account class.
     const limiterOf = (cls: RateClass) => limiters[cls === 'scheduled' && c.req.method === 'GET' && c.get('session') ? 'account' : cls];
     // An upload's body is a media file: the media cap applies to it (streamed to disk by the route), not the JSON limit.
-    const inner = c.req.path === UPLOAD_PATH ? next : () => limitBody(c, next) as Promise<void>;
+    const inner = UPLOAD_PATHS.has(c.req.path) ? next : () => limitBody(c, next) as Promise<void>;
     return apiAuth(c, () => (cls ? limiterOf(cls)(c, inner) : inner()) as Promise<void>);
   });
 
+  // The routes declared in core's route table (routes/api-routes.ts), each with its handler.
+  const mounting = { store, clock, validateResponses: deps.validateResponses ?? false };
+  mountRoutes(app, ROUTES, { ...settingsHandlers(routeDeps), ...platformsHandlers(routeDeps) }, mounting);
   app.route(`${API_PREFIX}/auth`, authRoutes());
   app.route(`${API_PREFIX}/content`, contentRoutes(routeDeps));
   app.route(`${API_PREFIX}/content/scheduled`, scheduledRoutes(routeDeps));
   app.route(`${API_PREFIX}/content/series`, seriesRoutes(routeDeps));
-  app.route(`${API_PREFIX}/settings`, settingsRoutes(routeDeps));
   app.route(`${API_PREFIX}/queue`, queueRoutes(routeDeps));
-  app.route(`${API_PREFIX}/platforms`, platformsRoutes(routeDeps));
   app.route(`${API_PREFIX}/platforms/tiktok/creator-info`, tiktokCreatorInfoRoutes({ ...routeDeps, calls }));
   app.route(`${API_PREFIX}/events`, eventsRoutes({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }));
   app.route(`${API_PREFIX}/webhooks`, webhooksRoutes(webhooks));
