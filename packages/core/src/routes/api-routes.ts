@@ -35,6 +35,18 @@ export const ROUTES = defineRoutes({
     summary: 'Health of the daemon and its scheduler (unauthenticated)',
     tags: ['system'],
   },
+  'openapi': {
+    name: 'openapi',
+    method: 'GET',
+    path: '/openapi.json',
+    auth: 'public',
+    bodyKind: 'none',
+    responses: { 200: { schema: 'OpenApiDocument', description: 'OpenAPI 3.1 document' } },
+    errors: [],
+    operationId: 'openapi',
+    summary: 'This document (unauthenticated)',
+    tags: ['system'],
+  },
   'auth.validate': {
     name: 'auth.validate',
     method: 'POST',

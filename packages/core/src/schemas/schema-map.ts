@@ -1,4 +1,4 @@
-import { AuthValidateResponseSchema, HealthResponseSchema, PlatformsResponseSchema } from './account';
+import { AuthValidateResponseSchema, HealthResponseSchema, OpenApiDocumentSchema, PlatformsResponseSchema } from './account';
 import { ErrorBodySchema } from './common';
 import { MediaStatusSchema, MediaTaskParamsSchema, MediaUploadQuerySchema, MediaUploadResponseSchema, PrepareRequestSchema, PrepareResponseSchema } from './media';
 import { PublishRequestSchema, PublishResultSchema, ValidateResultSchema } from './publish';
@@ -29,6 +29,7 @@ import { SettingsResponseSchema, SettingsUpdateSchema } from './time-resources';
 export const SCHEMAS = {
   Error: ErrorBodySchema,
   Health: HealthResponseSchema,
+  OpenApiDocument: OpenApiDocumentSchema,
   AuthValidateResponse: AuthValidateResponseSchema,
   PublishRequest: PublishRequestSchema,
   PublishResult: PublishResultSchema,

@@ -168,15 +168,6 @@ export function openApiDocument(): Json {
       ...eventsPaths(),
       ...dashboardPaths(),
       '/mcp': mcpEndpoint(),
-      [p('/openapi.json')]: {
-        get: {
-          operationId: 'openapi',
-          summary: 'This document (unauthenticated)',
-          tags: ['system'],
-          security: [],
-          responses: { 200: { description: 'OpenAPI 3.1 document', content: json({ type: 'object' }) } },
-        },
-      },
     },
     components: {
       schemas: componentSchemas(),

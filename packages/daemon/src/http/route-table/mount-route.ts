@@ -20,7 +20,11 @@ export const reply = <T>(status: number, body: T) => new RouteReply(status, body
 
 type Answer<R extends RouteDecl, M> = RouteResponse<R, M> | RouteReply<RouteResponse<R, M>> | Response;
 
-/** A handler of a declared route: gets the parsed input, answers with the declared response. */
+/**
+ * A handler of a declared route: gets the parsed input, answers with the declared response
+ * (its body; `reply(status, body)` for another declared status; or a Response sent as it is,
+ * e.g. an idempotent replay through `c.body`, which keeps the headers set on `c`).
+ */
 export type ParsedHandler<R extends RouteDecl, M = SchemaMap> = (input: RouteInput<R, M>, c: Context<AppEnv>) => Answer<R, M> | Promise<Answer<R, M>>;
 /**
  * A handler that reads the request itself: for a route whose parsing is a rule of its own
@@ -38,7 +42,9 @@ export type RouteHandlers<T extends Record<string, RouteDecl>, N extends keyof T
 
 export interface MountOptions {
   /** For Idempotency-Key records. */
-  store: Store;
+  store: Pick<Store, 'idempotency'>;
+  /** The path the app is mounted at by its parent (`app.route(under, app)`): the routes are mounted relative to it. */
+  under?: string;
   clock: Clock;
   /** Parse every answer with its declared schema and fail loudly (500, logged) on a mismatch: tests and development. */
   validateResponses?: boolean;
@@ -105,7 +111,10 @@ export function mountRoute<R extends RouteDecl, M = SchemaMap>(app: Hono<AppEnv>
     if (options.validateResponses) checkAnswer(route, status, body, schemas);
     return c.json(body as object, status as 200);
   };
-  app.on([route.method], [honoPath(route)], ...chain, run);
+  const full = honoPath(route);
+  const under = options.under;
+  if (under !== undefined && !full.startsWith(`${under}/`)) throw new Error(`${route.name} (${full}) is not under ${under}`);
+  app.on([route.method], [under === undefined ? full : full.slice(under.length)], ...chain, run);
 }
 
 /** Mounts the routes of `table` named in `handlers`, each with its handler. */
