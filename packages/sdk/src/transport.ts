@@ -141,7 +141,8 @@ export class Transport {
         ...(body !== undefined ? { body } : {}),
         ...(upload ? { upload } : {}),
         ...(route.readOnly ? { readOnly: true } : {}),
-        ...(route.idempotent ? { idempotent: true } : {}),
+        // A stream read once is never retried, so no key is generated for it (the caller may still give one).
+        ...(route.idempotent && (!upload || upload.reopenable) ? { idempotent: true } : {}),
         schema: (s) => s.schemaOfKeys(keys),
       },
       options,
