@@ -5,8 +5,9 @@ import { z } from 'zod';
  * The schemas answers are checked against, by name. Imported only by transport.ts's
  * loadSchemas(), with import(), so zod and the schemas are built on the first answer
  * checked, never by importing the SDK, and never by a client that does not check
- * (ClientOptions.validateResponses). A resource method picks its own:
- * `schema: (s) => s.ListResponseSchema`; a new method adds its schema here.
+ * (ClientOptions.validateResponses). A method calling a declared route (transport.call) gets
+ * its schema from core's SCHEMAS through schemaOfKeys; a method of a route not yet declared
+ * picks its own: `schema: (s) => s.SeriesListResponseSchema`.
  */
 export {
   AuthValidateResponseSchema,
