@@ -136,7 +136,7 @@ export const JobIdQuerySchema = z.object({ job_id: z.string({ error: 'job_id is 
  * list's parameters are then ignored). The route reads job_id first (JobIdQuerySchema),
  * so this describes the whole query for the OpenAPI document and the SDK.
  */
-export const ScheduledQuerySchema = ListQuerySchema.extend({ job_id: z.string().optional() });
+export const ScheduledQuerySchema = z.object({ job_id: z.string().optional(), ...ListQuerySchema.shape });
 
 export const UpdateRequestSchema = z
   .object({

@@ -41,6 +41,19 @@ describe('one declaration, every artefact derived from it', () => {
     expect(paths['/api/agents/v1/platforms']!.get.operationId).toBe('listPlatforms');
   });
 
+  it('gives each declared route the parameters of its query and path schemas, with the headers it reads', () => {
+    const params = (name: keyof typeof ROUTES) => (operationOf(ROUTES[name]) as { parameters?: Array<{ name: string; in: string; required: boolean; schema: unknown }> }).parameters ?? [];
+    // A query schema with a registry id (MediaUploadQuery) is read through its reference.
+    expect(params('media.upload').map((p) => [p.name, p.in, p.required])).toEqual([
+      ['filename', 'query', false],
+      ['Idempotency-Key', 'header', false],
+    ]);
+    expect(params('media.upload')[0]!.schema).toEqual({ type: 'string', maxLength: 255 });
+    expect(params('media.status').map((p) => [p.name, p.in, p.required])).toEqual([['task_id', 'path', true]]);
+    expect(params('content.publish').map((p) => p.name)).toEqual(['Idempotency-Key', 'X-SocialPub-Source']);
+    expect(params('scheduled.cancel')).toEqual([{ name: 'job_id', in: 'query', required: true, description: 'The job (job_…).', schema: { type: 'string', minLength: 1 } }]);
+  });
+
   it("the mounted route's answer check requires it: an answer without it fails loudly, one with it goes out", async () => {
     const serve = (map: Readonly<Record<string, z.ZodType>>, body: object) => {
       const app = new Hono<AppEnv>();
