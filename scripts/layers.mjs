@@ -9,12 +9,13 @@ import { join } from 'node:path';
 /** @type {Record<string, string[][]>} package folder -> its layers, lowest first */
 export const LAYERS = {
   core: [
-    ['version.ts'],
+    ['version.ts', 'api-limits.ts'],
     ['errors.ts', 'time.ts', 'states.ts', 'event-types.ts', 'mastodon-length.ts'],
     ['platforms'],
     ['platforms.ts'],
     ['caption-length.ts', 'zoned'],
     ['plan-targets.ts', 'schemas'],
+    ['routes'],
     ['index.ts'],
   ],
   sdk: [
@@ -60,7 +61,7 @@ export const LAYERS = {
     ['index.ts'],
   ],
   cli: [
-    ['io.ts', 'version.ts', 'api-fields.ts'],
+    ['io.ts', 'version.ts', 'api-fields.ts', 'cache-dir.ts'],
     ['errors.ts'],
     ['config.ts', 'option-input.ts', 'platform-name.ts', 'time-input.ts', 'ui', 'local', 'sdk-client.ts'],
     ['context.ts'],
@@ -70,6 +71,7 @@ export const LAYERS = {
     ['command-table.ts'],
     ['main.ts'],
     ['start.ts'],
+    ['loader'],
     ['cli.ts', 'binary'],
   ],
   dashboard: [

@@ -23,3 +23,5 @@ export * from './schemas/takedown';
 export * from './schemas/tiktok-creator-info';
 export * from './schemas/dashboard';
 export * from './version';
+export * from './schemas/schema-map';
+export * from './routes/index';

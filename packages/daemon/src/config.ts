@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { mergeSandboxFaults, parseSandboxFaultsList, parseSandboxLatencyList, SandboxFaultsSchema, type SandboxFaults } from '@socialpub/core';
+import { mergeSandboxFaults, parseSandboxFaultsList, parseSandboxLatencyList, RATE_CLASSES, SandboxFaultsSchema, type RateClass, type SandboxFaults } from '@socialpub/core';
 import { parsePublishConcurrency, publishConcurrencyPairs, type PublishConcurrency } from './publish-concurrency';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -8,35 +8,8 @@ import { PLATFORMS as PLATFORM_MODULES } from './platforms/registry';
 import type { SqliteSync } from './store/commits';
 import type { LogLevel } from './util/logger';
 
-/**
- * The rate-limit classes. The interface's endpoints keep the interface's four (auth,
- * publish, media, scheduled); every other endpoint declares one of the rest next to its
- * route (http/middleware/rate-limit.ts `rateClass`); auth_failure counts bad keys per
- * client address. Defaults: DEFAULT_RATE_LIMITS; docs/api.md "Rate limits".
- */
-export const RATE_CLASSES = [
-  'auth',
-  'publish',
-  'media',
-  'scheduled',
-  'media_status',
-  'validate',
-  'review',
-  'unpublish',
-  'upload',
-  'platforms',
-  'creator_info',
-  'settings',
-  'queue',
-  'series',
-  'events',
-  'webhooks',
-  'webhook_send',
-  'sandbox',
-  'account',
-  'auth_failure',
-] as const;
-export type RateClass = (typeof RATE_CLASSES)[number];
+/** The rate-limit classes: their names are core's (each route declaration names its own); the limits are here (DEFAULT_RATE_LIMITS). */
+export { RATE_CLASSES, type RateClass } from '@socialpub/core';
 const RATE_CLASS_SET = new Set<string>(RATE_CLASSES);
 
 export interface RateLimit {

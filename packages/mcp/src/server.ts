@@ -1,5 +1,5 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { VERSION, platformsInWords } from '@socialpub/core';
+import { VERSION, platformsInWords, type SchemaMap } from '@socialpub/core';
 import type { LocalFiles, SocialPubBackend } from './backend';
 import { fileRoots } from './file-roots';
 import { guardToolCalls } from './tool-call-guard';
@@ -26,6 +26,8 @@ export interface SocialPubMcpOptions {
    * reports the session's own changes too, so the tools do not notify them a second time.
    */
   changesFromEvents?: boolean | undefined;
+  /** The schemas the tools' input and output schemas come from (default core's SCHEMAS; tools.ts). */
+  schemas?: SchemaMap | undefined;
 }
 
 export const INSTRUCTIONS = `socialpub publishes posts to ${platformsInWords()} through the user's own daemon.
@@ -42,7 +44,7 @@ const QUIET: ResourceNotifier = { postChanged: () => {}, postsListChanged: () =>
  * transports. Connect it to a transport (stdio, Streamable HTTP); `notifier` tells
  * subscribed clients about changed posts.
  */
-export function createSocialPubMcpServer({ backend, localFiles, fileRoots: roots, mediaWait, changesFromEvents }: SocialPubMcpOptions): { server: McpServer; notifier: ResourceNotifier } {
+export function createSocialPubMcpServer({ backend, localFiles, fileRoots: roots, mediaWait, changesFromEvents, schemas }: SocialPubMcpOptions): { server: McpServer; notifier: ResourceNotifier } {
   const server = new McpServer(
     { name: 'socialpub', title: 'socialpub', version: VERSION },
     { instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
@@ -57,6 +59,7 @@ export function createSocialPubMcpServer({ backend, localFiles, fileRoots: roots
     gatedFiles = { upload: async (path, options) => localFiles.upload(await gate.check(path), options) };
   }
   registerTools(server, {
+    schemas,
     backend,
     localFiles: gatedFiles,
     mediaWait,

@@ -1,31 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import {
-  AuthValidateResponseSchema,
-  CancelResponseSchema,
-  GetResponseSchema,
-  JobIdQuerySchema,
-  ListQuerySchema,
-  ListResponseSchema,
-  MAX_UPLOAD_FILENAME,
-  MediaStatusSchema,
-  MediaUploadResponseSchema,
-  PlatformsResponseSchema,
-  PrepareRequestSchema,
-  PrepareResponseSchema,
-  PublishRequestSchema,
-  PublishResultSchema,
-  SandboxPostsQuerySchema,
-  SandboxPostsResponseSchema,
-  UpdateRequestSchema,
-  UnpublishResponseSchema,
-  UpdateResponseSchema,
-  ValidateResultSchema,
-  PLATFORMS,
-  noTakedownsInWords,
-  platformDescriptions,
-  takedownsInWords,
-} from '@socialpub/core';
+import { ListQuerySchema, MAX_UPLOAD_FILENAME, PLATFORMS, SCHEMAS, noTakedownsInWords, platformDescriptions, takedownsInWords, type SchemaMap } from '@socialpub/core';
 import { z } from 'zod';
 import type { LocalFiles, SocialPubBackend } from './backend';
 import { mediaText, postLine, publishText } from './render';
@@ -62,6 +37,12 @@ export interface ToolOptions {
   mediaWait?: MediaWaitOptions | undefined;
   /** Told when a tool changed a post, so resource subscribers hear of it. */
   hooks: ResourceNotifier;
+  /**
+   * Where the tools' input and output schemas come from: core's SCHEMAS, the map the route
+   * table's declarations name their request and answer schemas by, so a field added to an
+   * answer in core reaches the tool's outputSchema with the REST route's (a test passes its own).
+   */
+  schemas?: SchemaMap | undefined;
 }
 
 /** Runs a tool body; an expected failure (any API error) becomes an isError result. */
@@ -76,7 +57,7 @@ async function run(body: () => Promise<CallToolResult>): Promise<CallToolResult>
 const READ = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false } as const;
 
 /** Registers every socialpub tool on `server`. The one definition both transports use. */
-export function registerTools(server: McpServer, { backend, localFiles, mediaWait, hooks }: ToolOptions): void {
+export function registerTools(server: McpServer, { backend, localFiles, mediaWait, hooks, schemas: S = SCHEMAS }: ToolOptions): void {
   const opts = (extra: ToolExtra, idempotencyKey?: string) => ({ signal: extra.signal, ...(idempotencyKey ? { idempotencyKey } : {}) });
 
   server.registerTool(
@@ -84,7 +65,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'Who am I',
       description: 'The user the API key belongs to (id and email). Use it to check the server is connected and the key works.',
-      outputSchema: plain(AuthValidateResponseSchema),
+      outputSchema: plain(S.AuthValidateResponse),
       annotations: READ,
     },
     (extra) => run(async () => {
@@ -99,7 +80,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
       title: 'Platforms and my connections',
       description:
         `For each platform (${PLATFORMS.join(', ')}): its content types and default, caption limit and how it is counted, media rules per type, and your connection (live, sandbox, or null when not connected${connectionNotes()}). Call it before publishing to a platform you have not used.`,
-      outputSchema: plain(PlatformsResponseSchema),
+      outputSchema: plain(S.PlatformsResponse),
       annotations: READ,
     },
     (extra) => run(async () => {
@@ -116,8 +97,8 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'Validate a post (dry run)',
       description: `Runs every check publish_post runs (fields, times, platform rules, your connections) and stores nothing. Same arguments as publish_post (without idempotency_key).\n${PUBLISH_RULES}`,
-      inputSchema: plain(PublishRequestSchema),
-      outputSchema: plain(ValidateResultSchema),
+      inputSchema: plain(S.PublishRequest),
+      outputSchema: plain(S.ValidateResult),
       annotations: READ,
     },
     (args, extra) => run(async () => {
@@ -134,8 +115,8 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'Publish or schedule a post',
       description: `Publishes now (publish_now: true) or schedules (scheduled_for) one post on one or more platforms. Answers as soon as the job is stored: get_post shows how publishing went. If agent-approval is on (the default), the post waits in pending_approval until a person approves it with \`socialpub schedule approve <job_id>\`; the result says so. Check first with validate_post when unsure.\n${PUBLISH_RULES}`,
-      inputSchema: plain(PublishRequestSchema).safeExtend({ idempotency_key: IdempotencyKey }),
-      outputSchema: plain(PublishResultSchema),
+      inputSchema: plain(S.PublishRequest).safeExtend({ idempotency_key: IdempotencyKey }),
+      outputSchema: plain(S.PublishResult),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     ({ idempotency_key, ...body }, extra) => run(async () => {
@@ -152,7 +133,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
       description:
         'Your posts (jobs), ordered by scheduled time. status filters by job status (pending_approval, scheduled, publishing, published, partially_published, failed, cancelled, needs_review, removed; default all). Pass next_cursor back as cursor for the next page.',
       inputSchema: ListQuerySchema,
-      outputSchema: plain(ListResponseSchema),
+      outputSchema: plain(S.PostList),
       annotations: READ,
     },
     (args, extra) => run(async () => {
@@ -168,8 +149,8 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'Get a post',
       description: 'One post with each target (platform and content type): its status, due time, attempts, post URL once published, and the error if it failed.',
-      inputSchema: JobIdQuerySchema,
-      outputSchema: plain(GetResponseSchema),
+      inputSchema: S.JobIdQuery,
+      outputSchema: plain(S.PostResponse),
       annotations: READ,
     },
     ({ job_id }, extra) => run(async () => {
@@ -184,8 +165,8 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
       title: 'Re-time or edit a scheduled post',
       description:
         'Moves a post (scheduled_for: ISO 8601 with a zone) and/or edits caption, platform_captions or type_schedule of the targets not yet started. Offsets in type_schedule move with the new base; absolute times stay. Nothing left to change (every target started or finished): conflict.',
-      inputSchema: plain(UpdateRequestSchema).safeExtend(JobIdQuerySchema.shape),
-      outputSchema: plain(UpdateResponseSchema),
+      inputSchema: plain(S.UpdateRequest).safeExtend(S.JobIdQuery.shape),
+      outputSchema: plain(S.UpdateResponse),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ job_id, ...body }, extra) => run(async () => {
@@ -200,8 +181,8 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'Cancel a post',
       description: 'Cancels every target of the post not yet started (published ones stay published). Cancelling a cancelled post again answers the same.',
-      inputSchema: JobIdQuerySchema,
-      outputSchema: plain(CancelResponseSchema),
+      inputSchema: S.JobIdQuery,
+      outputSchema: plain(S.CancelResponse),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     },
     ({ job_id }, extra) => run(async () => {
@@ -217,8 +198,8 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
       title: 'Approve a post waiting for approval',
       description:
         'Releases a pending_approval post (held by require_approval or the approval workflow): it publishes at its time, or now if that has passed. Posts made through MCP while agent-approval is on can only be approved by a person (CLI or API), not with this tool.',
-      inputSchema: JobIdQuerySchema,
-      outputSchema: plain(UpdateResponseSchema),
+      inputSchema: S.JobIdQuery,
+      outputSchema: plain(S.UpdateResponse),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     ({ job_id }, extra) => run(async () => {
@@ -233,8 +214,8 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'Reject a post waiting for approval',
       description: 'Cancels the pending_approval targets of a post; nothing of it is published.',
-      inputSchema: JobIdQuerySchema,
-      outputSchema: plain(UpdateResponseSchema),
+      inputSchema: S.JobIdQuery,
+      outputSchema: plain(S.UpdateResponse),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: false },
     },
     ({ job_id }, extra) => run(async () => {
@@ -250,8 +231,8 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
       title: 'Take a published post down',
       description:
         `Deletes the published posts of a job on every platform that allows it (${takedownsInWords()}); those targets become removed. ${noTakedownsInWords()} and the rest answer per target why they stay published. This cannot be undone: do it only when the user asked for it. Calling again changes nothing more (changed: false); a deletion whose answer was lost (unknown) is looked up before any second attempt. Nothing published: conflict.`,
-      inputSchema: JobIdQuerySchema,
-      outputSchema: plain(UnpublishResponseSchema),
+      inputSchema: S.JobIdQuery,
+      outputSchema: plain(S.UnpublishResponse),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: true },
     },
     ({ job_id }, extra) => run(async () => {
@@ -268,8 +249,8 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
       title: 'Prepare media from URLs',
       description:
         'Fetches 1 to 10 media URLs (direct http(s) links, Dropbox/Google Drive share links, s3:// or gs:// public objects), checks them (JPEG, PNG, GIF, MP4, MOV, AVI; at most 500 MB; public addresses only) and re-hosts them for 24 h. Use the prepared_url values in media_urls of publish_post. Without wait it answers with a task_id at once (then call media_status).',
-      inputSchema: plain(PrepareRequestSchema).safeExtend({ wait: Wait, idempotency_key: IdempotencyKey }),
-      outputSchema: plain(PrepareResponseSchema).safeExtend({ task: MediaStatusSchema.optional() }),
+      inputSchema: plain(S.PrepareRequest).safeExtend({ wait: Wait, idempotency_key: IdempotencyKey }),
+      outputSchema: plain(S.PrepareResponse).safeExtend({ task: S.MediaStatus.optional() }),
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     ({ urls, wait, idempotency_key }, extra) => run(async () => {
@@ -286,7 +267,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
       title: 'Media task status',
       description: 'A media task: processing (with progress), completed (files with prepared_url, and any refused in failed) or failed. wait: true waits until it is done, sending progress notifications.',
       inputSchema: z.object({ task_id: z.string().min(1).describe('task_… from prepare_media or upload_file'), wait: Wait }),
-      outputSchema: z.object({ task: MediaStatusSchema }),
+      outputSchema: z.object({ task: S.MediaStatus }),
       annotations: READ,
     },
     ({ task_id, wait }, extra) => run(async () => {
@@ -306,7 +287,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
           path: z.string().min(1).describe('Absolute path of the file, or relative to where the server was started.'),
           filename: z.string().max(MAX_UPLOAD_FILENAME).optional().describe('Name to give it (default: the file name).'),
         }),
-        outputSchema: plain(MediaUploadResponseSchema),
+        outputSchema: plain(S.MediaUploadResponse),
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
       ({ path, filename }, extra) => run(async () => {
@@ -321,8 +302,8 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'What the sandbox received',
       description: 'The latest posts the platform simulators received (oldest first), from your own --sandbox connections: see a dry run land without posting anything for real.',
-      inputSchema: SandboxPostsQuerySchema,
-      outputSchema: plain(SandboxPostsResponseSchema),
+      inputSchema: S.SandboxPostsQuery,
+      outputSchema: plain(S.SandboxPostsResponse),
       annotations: READ,
     },
     (args, extra) => run(async () => {

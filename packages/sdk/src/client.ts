@@ -1,4 +1,4 @@
-import type { HealthResponse } from '@socialpub/core';
+import { ROUTES, type HealthResponse } from '@socialpub/core';
 import { systemClock } from './clock';
 import { InternalServerError } from './errors';
 import { DEFAULT_BASE_URL, DEFAULT_MAX_RETRIES, DEFAULT_MAX_RETRY_AFTER_MS, DEFAULT_TIMEOUT_MS, type ClientOptions, type RequestOptions } from './options';
@@ -93,7 +93,7 @@ export class SocialPub {
    */
   async health(options?: RequestOptions): Promise<HealthResponse> {
     try {
-      return await this.#transport.request({ method: 'GET', path: '/healthz', root: true, auth: false, schema: (s) => s.HealthResponseSchema }, options);
+      return await this.#transport.call(ROUTES.health, {}, options);
     } catch (error) {
       if (error instanceof InternalServerError && error.status === 503) {
         const unhealthy = await this.#transport.readBody((s) => s.HealthResponseSchema, 503, error.body).catch(() => undefined);

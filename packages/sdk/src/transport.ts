@@ -1,4 +1,4 @@
-import { API_PREFIX, VERSION } from '@socialpub/core';
+import { API_PREFIX, VERSION, fillPath, type ResponseKey, type RouteCallInput, type RouteDecl, type RouteResponse, type SchemaOutput } from '@socialpub/core';
 import type { z } from 'zod';
 import type { SdkClock } from './clock';
 import { APIError, APIResponseValidationError, AuthenticationError } from './errors';
@@ -39,6 +39,9 @@ export interface ApiRequest<S extends z.ZodType> {
 
 /** Where a request goes and how it is sent: what the URL and the headers are made from. */
 type RequestTarget = Pick<ApiRequest<z.ZodType>, 'method' | 'path' | 'query' | 'auth' | 'root' | 'upload'>;
+
+/** What transport.call resolves with: the route's usual answer, or the one schema `as` names. */
+export type CallAnswer<R extends RouteDecl, K = never> = [K] extends [never] ? RouteResponse<R> : SchemaOutput<K>;
 
 /** A raw request body: opened afresh for every attempt. */
 export interface UploadBody {
@@ -115,6 +118,35 @@ export class Transport {
         await this.config.clock.sleep(wait, signal);
       }
     }
+  }
+
+  /**
+   * One call of a declared route (core's route table): method, path (its `{params}` filled
+   * in), query, body, the key, Idempotency-Key (generated for an idempotent route), retry
+   * safety (`readOnly`) and the schema the answer is checked against all come from the
+   * declaration. `as` narrows an answer declared as one of several schemas to the one this
+   * call expects (GET /content/scheduled with job_id answers a PostResponse).
+   */
+  call<R extends RouteDecl, K extends ResponseKey<R> = never>(route: R, input: RouteCallInput<R> & { upload?: UploadBody }, options?: RequestOptions, as?: K): Promise<CallAnswer<R, K>> {
+    const { params, query, body, upload } = input as { params?: Record<string, unknown>; query?: Record<string, string | number | undefined>; body?: unknown; upload?: UploadBody };
+    const declared = Object.values(route.responses)[0]?.schema;
+    const keys: readonly string[] = as !== undefined ? [as as string] : typeof declared === 'string' ? [declared] : (declared ?? []);
+    return this.request(
+      {
+        method: route.method,
+        path: fillPath(route.path, params),
+        ...(route.root ? { root: true } : {}),
+        auth: route.auth !== 'public',
+        ...(query ? { query } : {}),
+        ...(body !== undefined ? { body } : {}),
+        ...(upload ? { upload } : {}),
+        ...(route.readOnly ? { readOnly: true } : {}),
+        // A stream read once is never retried, so no key is generated for it (the caller may still give one).
+        ...(route.idempotent && (!upload || upload.reopenable) ? { idempotent: true } : {}),
+        schema: (s) => s.schemaOfKeys(keys),
+      },
+      options,
+    ) as never;
   }
 
   /**

@@ -144,3 +144,6 @@ export const HealthResponseSchema = z
   })
   .meta({ id: 'Health' });
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;
+
+/** Answer of GET /openapi.json: the OpenAPI 3.1 document of the API (its own format; only its version is checked here). */
+export const OpenApiDocumentSchema = z.looseObject({ openapi: z.string() });

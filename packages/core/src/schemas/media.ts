@@ -1,7 +1,8 @@
+import { MAX_PREPARE_URLS } from '../api-limits';
 import { z } from 'zod';
 import { InstantOut } from './common';
 
-export const MAX_PREPARE_URLS = 10;
+export { MAX_PREPARE_URLS };
 export const MAX_MEDIA_BYTES = 500 * 1024 * 1024;
 export const MEDIA_TASK_DEADLINE_MS = 10 * 60_000;
 export const MEDIA_LIFETIME_MS = 24 * 3_600_000;
@@ -85,6 +86,9 @@ export type MediaStatus = z.infer<typeof MediaStatusSchema>;
 export const MAX_UPLOAD_FILENAME = 255;
 
 /** Query of POST /media/upload (an extension): the body is the file's raw bytes. */
+/** Path of GET /media/status/{task_id}. */
+export const MediaTaskParamsSchema = z.object({ task_id: z.string() });
+
 export const MediaUploadQuerySchema = z
   .object({
     filename: z

@@ -1,8 +1,8 @@
+import { SANDBOX_POSTS_LIMIT_DEFAULT, SANDBOX_POSTS_LIMIT_MAX } from '../api-limits';
 import { z } from 'zod';
 import { InstantOut, PlatformId } from './common';
 
-export const SANDBOX_POSTS_LIMIT_DEFAULT = 100;
-export const SANDBOX_POSTS_LIMIT_MAX = 1000;
+export { SANDBOX_POSTS_LIMIT_DEFAULT, SANDBOX_POSTS_LIMIT_MAX };
 
 /** Query of GET /sandbox/posts (an extension): what the platform simulators received. */
 export const SandboxPostsQuerySchema = z.object({

@@ -135,6 +135,13 @@ export type RejectRequest = z.infer<typeof RejectRequestSchema>;
 
 export const JobIdQuerySchema = z.object({ job_id: z.string({ error: 'job_id is required' }).min(1, { error: 'job_id is required' }) });
 
+/**
+ * Query of GET /content/scheduled: a page of the list, or with `job_id` the one post (the
+ * list's parameters are then ignored). The route reads job_id first (JobIdQuerySchema),
+ * so this describes the whole query for the OpenAPI document and the SDK.
+ */
+export const ScheduledQuerySchema = z.object({ job_id: z.string().optional(), ...ListQuerySchema.shape });
+
 export const UpdateRequestSchema = z
   .object({
     scheduled_for: TimeIn.optional(),

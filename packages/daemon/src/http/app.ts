@@ -1,4 +1,4 @@
-import { API_PREFIX, type Platform } from '@socialpub/core';
+import { API_PREFIX, ROUTES, type Platform, type RouteDecl } from '@socialpub/core';
 import { Hono, type Context, type MiddlewareHandler } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import { RATE_CLASSES, type DaemonConfig, type RateClass } from '../config';
@@ -26,23 +26,23 @@ import { publicReviewRoutes, reviewLinksRoutes } from './routes/review-links';
 import { clientAddress } from './middleware/client-address';
 import { bodyLimit } from './middleware/body-limit';
 import { httpsOnly } from './middleware/https-only';
-import { idempotency } from './middleware/idempotency';
 import { checkRateClasses, matchedRateClass, rateLimit } from './middleware/rate-limit';
 import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
-import { authRoutes } from './routes/auth';
-import { contentRoutes } from './routes/content';
+import { authHandlers } from './routes/auth';
+import { contentHandlers } from './routes/content';
 import { eventsRoutes } from './routes/events';
-import { healthRoutes } from './routes/health';
-import { platformsRoutes } from './routes/platforms';
-import { tiktokCreatorInfoRoutes } from './routes/tiktok-creator-info';
+import { healthHandlers } from './routes/health';
+import { platformsHandlers } from './routes/platforms';
+import { honoPath, mountRoutes } from './route-table/mount-route';
+import { tiktokCreatorInfoHandlers } from './routes/tiktok-creator-info';
 import { sandboxFaultsRoutes } from './routes/sandbox-faults';
-import { sandboxPostsRoutes } from './routes/sandbox-posts';
-import { scheduledRoutes } from './routes/scheduled';
+import { sandboxPostsHandlers } from './routes/sandbox-posts';
+import { scheduledHandlers } from './routes/scheduled';
 import { webhooksRoutes } from './routes/webhooks';
 import { queueRoutes } from './routes/queue';
 import { seriesRoutes } from './routes/series';
-import { settingsRoutes } from './routes/settings';
+import { settingsHandlers } from './routes/settings';
 
 export interface AppDeps {
   config: DaemonConfig;
@@ -55,7 +55,7 @@ export interface AppDeps {
   adapters: Map<Platform, PlatformAdapter>;
   /** The services the routes call, built by the composition root (compose.ts createServices()). */
   services: AppServices;
-  /** Mounted at /api/agents/v1/media behind auth, the media rate limit, the body limit (not on POST /upload) and Idempotency-Key on POST /prepare. */
+  /** Mounted at /api/agents/v1/media behind auth and the body limit (not on POST /upload); the module mounts its declared routes with their rate classes and Idempotency-Key (http/routes/media.ts). */
   mediaRoutes?: Hono<AppEnv>;
   /** Prepared files, mounted at /files, unauthenticated. */
   fileRoutes?: Hono;
@@ -67,13 +67,16 @@ export interface AppDeps {
   heartbeatMs?: number;
   /** The dashboard's built files. Default: dashboardFiles() (the workspace build, the CLI bundle's copy or the executable's). */
   dashboardFiles?: () => DashboardFiles | null;
+  /** Check every answer of a declared route against its schema, failing loudly (500) on a mismatch (tests; default off). */
+  validateResponses?: boolean;
 }
 
-/** POST /media/upload (an extension): exempt from the JSON body limit. */
-const UPLOAD_PATH = `${API_PREFIX}/media/upload`;
+const declared: RouteDecl[] = Object.values(ROUTES);
+/** Routes whose body is a raw upload (POST /media/upload, an extension): exempt from the JSON body limit. */
+const UPLOAD_PATHS = new Set(declared.filter((r) => r.bodyKind === 'upload').map((r) => honoPath(r)));
 
 /** Routes under the prefix that need no key. */
-const PUBLIC_API_PATHS = new Set([`${API_PREFIX}/openapi.json`, `${API_PREFIX}/healthz`]);
+const PUBLIC_API_PATHS = new Set([...declared.filter((r) => r.auth === 'public' && !r.root).map((r) => honoPath(r))]);
 /** The public side of review links: the token in the path is the credential (routes/review-links.ts). */
 const PUBLIC_REVIEW_PREFIX = `${API_PREFIX}/review-links/public/`;
 
@@ -127,9 +130,10 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.notFound((c) => c.json(new ApiError('not_found', `no route for ${c.req.method} ${c.req.path}`).body(c.get('requestId')), 404));
 
   // Unauthenticated: health, the OpenAPI document, prepared files, the sandbox simulators.
-  app.route('/healthz', healthRoutes(routeDeps));
-  app.route(`${API_PREFIX}/healthz`, healthRoutes(routeDeps));
-  app.get(`${API_PREFIX}/openapi.json`, (c) => c.json(openApiDocument(), 200));
+  // The routes declared in core's route table (routes/api-routes.ts), each with its handler:
+  // health and this document unauthenticated, the rest behind the middleware below.
+  const mounting = { store, clock, validateResponses: deps.validateResponses ?? false };
+  mountRoutes(app, ROUTES, { ...healthHandlers(routeDeps), openapi: () => openApiDocument() as { openapi: string } }, mounting);
   if (deps.fileRoutes) app.route('/files', deps.fileRoutes);
   if (deps.sandbox) app.route('/sandbox', deps.sandbox);
 
@@ -160,21 +164,28 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
     // the session's reads of the scheduled-content class count in the account class.
     const limiterOf = (cls: RateClass) => limiters[cls === 'scheduled' && c.req.method === 'GET' && c.get('session') ? 'account' : cls];
     // An upload's body is a media file: the media cap applies to it (streamed to disk by the route), not the JSON limit.
-    const inner = c.req.path === UPLOAD_PATH ? next : () => limitBody(c, next) as Promise<void>;
+    const inner = UPLOAD_PATHS.has(c.req.path) ? next : () => limitBody(c, next) as Promise<void>;
     return apiAuth(c, () => (cls ? limiterOf(cls)(c, inner) : inner()) as Promise<void>);
   });
 
-  app.route(`${API_PREFIX}/auth`, authRoutes());
-  app.route(`${API_PREFIX}/content`, contentRoutes(routeDeps));
-  app.route(`${API_PREFIX}/content/scheduled`, scheduledRoutes(routeDeps));
+  mountRoutes(
+    app,
+    ROUTES,
+    {
+      ...authHandlers(),
+      ...contentHandlers(routeDeps),
+      ...scheduledHandlers(routeDeps),
+      ...settingsHandlers(routeDeps),
+      ...platformsHandlers(routeDeps),
+      ...tiktokCreatorInfoHandlers({ ...routeDeps, calls }),
+      ...sandboxPostsHandlers(routeDeps),
+    },
+    mounting,
+  );
   app.route(`${API_PREFIX}/content/series`, seriesRoutes(routeDeps));
-  app.route(`${API_PREFIX}/settings`, settingsRoutes(routeDeps));
   app.route(`${API_PREFIX}/queue`, queueRoutes(routeDeps));
-  app.route(`${API_PREFIX}/platforms`, platformsRoutes(routeDeps));
-  app.route(`${API_PREFIX}/platforms/tiktok/creator-info`, tiktokCreatorInfoRoutes({ ...routeDeps, calls }));
   app.route(`${API_PREFIX}/events`, eventsRoutes({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }));
   app.route(`${API_PREFIX}/webhooks`, webhooksRoutes(webhooks));
-  app.route(`${API_PREFIX}/sandbox`, sandboxPostsRoutes(routeDeps));
   app.route(`${API_PREFIX}/keys`, keysRoutes(routeDeps));
   app.route(`${API_PREFIX}/connections`, connectionsRoutes({ ...routeDeps, connects }));
   app.route(`${API_PREFIX}/review-links/public`, publicReviewRoutes({ ...routeDeps, limits, address: addressOf }));
@@ -188,11 +199,8 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.use('/mcp', originCheck({ publicUrl: config.publicUrl }), authenticate);
   app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c));
 
-  if (deps.mediaRoutes) {
-    const idem = idempotency({ store, clock, route: 'media.prepare' });
-    app.use(`${API_PREFIX}/media/prepare`, (c, next) => (c.req.method === 'POST' ? idem(c, next) : next()));
-    app.route(`${API_PREFIX}/media`, deps.mediaRoutes);
-  }
+  // The media module's routes (declared in the route table; built by create-media.ts with their rate classes and Idempotency-Key).
+  if (deps.mediaRoutes) app.route(`${API_PREFIX}/media`, deps.mediaRoutes);
   checkRateClasses(app.routes, API_PREFIX, (path) => PUBLIC_API_PATHS.has(path) || path.startsWith(PUBLIC_REVIEW_PREFIX));
   return app;
 }

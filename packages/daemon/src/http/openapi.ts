@@ -1,60 +1,11 @@
-import { API_PREFIX, JOB_STATUSES, LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX, MAX_NEXT_SLOTS, MAX_PREPARE_URLS, MAX_UPLOAD_FILENAME, SANDBOX_POSTS_LIMIT_DEFAULT, SANDBOX_POSTS_LIMIT_MAX, VERSION, noTakedownsInWords, platformsInWords, takedownsInWords } from '@socialpub/core';
+import { API_PREFIX, MAX_NEXT_SLOTS, ROUTES, VERSION, noTakedownsInWords, platformsInWords, takedownsInWords } from '@socialpub/core';
 import { z } from 'zod';
 import { eventsPaths, eventsWebhooks } from './openapi-events';
+import { AUTHED, ERR, err, json, limited, ok, pick, ref, type Json } from './openapi-parts';
+import { routePaths } from './route-table/openapi-paths';
 import { dashboardPaths } from './openapi-dashboard';
 
-type Json = Record<string, unknown>;
-
-const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-const json = (schema: Json) => ({ 'application/json': { schema } });
-const ok = (id: string, description = 'Success') => ({ description, content: json(ref(id)) });
-const err = (description: string) => ({ description, content: json(ref('Error')) });
-
-const ERR = {
-  400: err('Invalid or missing parameters (`invalid_request`); `details` lists each problem.'),
-  401: err('API key missing, malformed, unknown, revoked or rotated, or sent in another header (`unauthorized`).'),
-  403: err('Forbidden: another user\'s resource (`forbidden`), a platform not connected (`platform_not_connected`), no Facebook page (`facebook_page_not_selected`), or plain HTTP behind a proxy (`https_required`).'),
-  404: err('No such resource (`not_found`).'),
-  409: err('Conflict with the resource\'s state (`conflict`) or an Idempotency-Key reused with another body (`idempotency_conflict`).'),
-  413: err('Request body larger than 10 MB (`payload_too_large`).'),
-  415: err('Body is not JSON (`unsupported_media_type`).'),
-  429: {
-    description: 'Rate limit of the endpoint class exceeded (`rate_limited`); wait Retry-After seconds.',
-    headers: { 'Retry-After': { description: 'Whole seconds to wait (at least 1).', schema: { type: 'integer', minimum: 1 } } },
-    content: json(ref('Error')),
-  },
-  500: err('Internal error (`internal`); no details leak.'),
-  503: {
-    description: 'The database stayed busy (`unavailable`); nothing was written; retry after Retry-After.',
-    headers: { 'Retry-After': { description: 'Seconds to wait.', schema: { type: 'integer', minimum: 1 } } },
-    content: json(ref('Error')),
-  },
-} as const;
-
-const pick = (...codes: (keyof typeof ERR)[]) => Object.fromEntries(codes.map((c) => [String(c), ERR[c]]));
-const AUTHED = [{ ApiKey: [] }, { Bearer: [] }];
 const SERIES_ID = { name: 'series_id', in: 'query', required: true, description: 'The series (ser_…).', schema: { type: 'string', minLength: 1 } };
-const JOB_ID = { name: 'job_id', in: 'query', required: true, description: 'The job (job_…).', schema: { type: 'string', minLength: 1 } };
-const IDEMPOTENCY_KEY = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  description: 'Replays the first answer for the same body within 24 h (header Idempotent-Replayed: true); another body is a 409.',
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
-};
-const SOURCE = {
-  name: 'X-SocialPub-Source',
-  in: 'header',
-  required: false,
-  description: 'How the job is made, recorded as the post\'s `source`: api (default), mcp or cli. With agent-approval on, an `mcp` job waits in pending_approval.',
-  schema: { type: 'string', enum: ['api', 'mcp', 'cli'] },
-};
-const RATE_HEADERS = {
-  'RateLimit-Limit': { description: 'Requests allowed in the window of this endpoint class.', schema: { type: 'integer' } },
-  'RateLimit-Remaining': { description: 'Requests left in the window.', schema: { type: 'integer' } },
-  'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
-};
-const limited = (response: Json) => ({ ...response, headers: RATE_HEADERS });
 
 /** /mcp: the MCP Streamable HTTP endpoint (JSON-RPC 2.0; its messages are MCP's, not described here: docs/mcp.md). */
 function mcpEndpoint(): Json {
@@ -77,6 +28,17 @@ function mcpEndpoint(): Json {
     get: { ...base, operationId: 'mcpStream', summary: 'Open the session\'s SSE stream of server messages', responses: { 200: { description: 'text/event-stream' }, ...refused } },
     delete: { ...base, operationId: 'mcpEnd', summary: 'End the session', responses: { 200: { description: 'Session ended' }, ...refused } },
   };
+}
+
+/**
+ * The declared routes' paths, with the one text that names platforms from the registry as it
+ * is when the document is made (a platform registered from outside included): take-downs.
+ */
+function declaredPaths(): Record<string, Json> {
+  const paths = routePaths(ROUTES);
+  const unpublish = (paths[`${API_PREFIX}${ROUTES['scheduled.unpublish'].path}`] as Record<string, Json>).post!;
+  unpublish.description = `Each published target whose platform deletes posts (${takedownsInWords()}) is deleted there and becomes \`removed\`; the others answer per target why they stay published (${noTakedownsInWords()} has no deletion API). Idempotent: a repeated call sends nothing for removed targets and answers \`changed: false\`. A deletion whose answer was lost is \`unknown\`; the next call looks the post up before deleting. Nothing published: 409.`;
+  return paths;
 }
 
 /** Every schema in core's registry (those with a `.meta({ id })`), as OpenAPI components. */
@@ -128,15 +90,6 @@ let cached: Json | null = null;
 export function openApiDocument(): Json {
   if (cached) return cached;
   const p = (path: string) => `${API_PREFIX}${path}`;
-  const health = {
-    get: {
-      operationId: 'health',
-      summary: 'Health of the daemon and its scheduler (unauthenticated)',
-      tags: ['system'],
-      security: [],
-      responses: { 200: ok('Health', 'Healthy'), 503: ok('Health', 'The scheduler has stalled') },
-    },
-  };
   cached = {
     openapi: '3.1.0',
     info: {
@@ -149,95 +102,8 @@ export function openApiDocument(): Json {
     security: [...AUTHED, { Session: [] }],
     tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'settings' }, { name: 'queue' }, { name: 'events' }, { name: 'webhooks' }, { name: 'keys' }, { name: 'connections' }, { name: 'review-links' }, { name: 'dashboard' }, { name: 'system' }],
     paths: {
-      [p('/auth/validate')]: {
-        post: {
-          operationId: 'validateKey',
-          summary: 'Check an API key and return its user',
-          tags: ['auth'],
-          responses: { 200: limited(ok('AuthValidateResponse')), ...pick(401, 429, 500, 503) },
-        },
-      },
-      [p('/content/publish')]: {
-        post: {
-          operationId: 'publish',
-          summary: 'Publish now or schedule a post on one or more platforms',
-          tags: ['content'],
-          parameters: [IDEMPOTENCY_KEY, SOURCE],
-          requestBody: { required: true, content: json(ref('PublishRequest')) },
-          responses: { 200: limited(ok('PublishResult', 'Stored; publishing, scheduled or waiting for approval')), ...pick(400, 401, 403, 409, 413, 415, 429, 500, 503) },
-        },
-      },
-      [p('/content/validate')]: {
-        post: {
-          operationId: 'validatePublish',
-          summary: 'Run every check of publish without storing anything',
-          tags: ['content'],
-          requestBody: { required: true, content: json(ref('PublishRequest')) },
-          responses: { 200: limited(ok('ValidateResult')), ...pick(400, 401, 413, 415, 429, 500, 503) },
-        },
-      },
-      [p('/content/scheduled')]: {
-        get: {
-          operationId: 'listScheduled',
-          summary: 'List posts (or get one with job_id)',
-          tags: ['scheduled'],
-          parameters: [
-            { name: 'job_id', in: 'query', required: false, description: 'Return this one post as {post}.', schema: { type: 'string' } },
-            { name: 'status', in: 'query', required: false, schema: { type: 'string', enum: [...JOB_STATUSES, 'all'], default: 'all' } },
-            { name: 'limit', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT } },
-            { name: 'cursor', in: 'query', required: false, description: 'next_cursor of the previous page.', schema: { type: 'string' } },
-          ],
-          responses: {
-            200: limited({ description: 'A page of posts, or one post', content: json({ oneOf: [ref('PostList'), ref('PostResponse')] }) }),
-            ...pick(400, 401, 403, 404, 429, 500, 503),
-          },
-        },
-        patch: {
-          operationId: 'updateScheduled',
-          summary: 'Re-time a post (offsets move, absolute times stay) or edit its captions',
-          tags: ['scheduled'],
-          parameters: [JOB_ID],
-          requestBody: { required: true, content: json(ref('UpdateRequest')) },
-          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 413, 415, 429, 500, 503) },
-        },
-        delete: {
-          operationId: 'cancelScheduled',
-          summary: 'Cancel every target that has not started',
-          tags: ['scheduled'],
-          parameters: [JOB_ID],
-          responses: { 200: limited(ok('CancelResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
-        },
-      },
-      [p('/content/scheduled/approve')]: {
-        post: {
-          operationId: 'approveScheduled',
-          summary: 'Approve a post waiting for approval',
-          tags: ['scheduled'],
-          parameters: [JOB_ID],
-          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
-        },
-      },
-      [p('/content/scheduled/reject')]: {
-        post: {
-          operationId: 'rejectScheduled',
-          summary: 'Reject a post waiting for approval (its pending targets are cancelled), optionally with a reason',
-          tags: ['scheduled'],
-          parameters: [JOB_ID],
-          requestBody: { required: false, content: json(ref('RejectRequest')) },
-          responses: { 200: limited(ok('UpdateResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
-        },
-      },
-      [p('/content/scheduled/unpublish')]: {
-        post: {
-          operationId: 'unpublishScheduled',
-          summary: 'Take a published post down: delete it on every platform that allows it (extension)',
-          description:
-            `Each published target whose platform deletes posts (${takedownsInWords()}) is deleted there and becomes \`removed\`; the others answer per target why they stay published (${noTakedownsInWords()} has no deletion API). Idempotent: a repeated call sends nothing for removed targets and answers \`changed: false\`. A deletion whose answer was lost is \`unknown\`; the next call looks the post up before deleting. Nothing published: 409.`,
-          tags: ['scheduled'],
-          parameters: [JOB_ID],
-          responses: { 200: limited(ok('UnpublishResponse')), ...pick(400, 401, 403, 404, 409, 429, 500, 503) },
-        },
-      },
+      // Every route declared in core's route table (routes/api-routes.ts), generated from it.
+      ...declaredPaths(),
       [p('/content/series')]: {
         get: {
           operationId: 'listSeries',
@@ -255,21 +121,6 @@ export function openApiDocument(): Json {
           tags: ['scheduled'],
           parameters: [SERIES_ID],
           responses: { 200: limited(ok('SeriesCancelResponse')), ...pick(400, 401, 403, 404, 429, 500, 503) },
-        },
-      },
-      [p('/settings')]: {
-        get: {
-          operationId: 'getSettings',
-          summary: 'The caller\'s settings (timezone, approval workflow)',
-          tags: ['settings'],
-          responses: { 200: limited(ok('SettingsResponse')), ...pick(401, 429, 500, 503) },
-        },
-        patch: {
-          operationId: 'updateSettings',
-          summary: 'Change the caller\'s timezone (the approval workflow changes with the CLI only)',
-          tags: ['settings'],
-          requestBody: { required: true, content: json(ref('SettingsUpdate')) },
-          responses: { 200: limited(ok('SettingsResponse')), ...pick(400, 401, 413, 415, 429, 500, 503) },
         },
       },
       [p('/queue')]: {
@@ -299,36 +150,6 @@ export function openApiDocument(): Json {
           responses: { 200: limited(ok('QueueNextResponse')), ...pick(400, 401, 429, 500, 503) },
         },
       },
-      [p('/platforms')]: {
-        get: {
-          operationId: 'listPlatforms',
-          summary: 'Content types, caption limits and media rules per platform, with the caller\'s connections',
-          tags: ['platforms'],
-          responses: { 200: limited(ok('PlatformsResponse')), ...pick(401, 429, 500, 503) },
-        },
-      },
-      [p('/platforms/tiktok/creator-info')]: {
-        get: {
-          operationId: 'getTiktokCreatorInfo',
-          summary: "The caller's TikTok creator info (extension): the privacy levels the creator may post with now, and the interaction settings",
-          description:
-            'The same creator_info/query the publisher makes before every TikTok post. platform_options.tiktok.privacy_level must be one of privacy_level_options. No TikTok connection: 403 platform_not_connected; a refused token: 403 forbidden; TikTok not answering or rate limiting: 503.',
-          tags: ['platforms'],
-          responses: { 200: limited(ok('TiktokCreatorInfoResponse')), ...pick(401, 403, 429, 500, 503) },
-        },
-      },
-      [p('/sandbox/posts')]: {
-        get: {
-          operationId: 'listSandboxPosts',
-          summary: 'What the platform simulators received (extension): the latest posts made by the sandbox connections of the caller',
-          tags: ['platforms'],
-          parameters: [
-            { name: 'platform', in: 'query', required: false, description: 'Only this platform.', schema: ref('Platform') },
-            { name: 'limit', in: 'query', required: false, description: `At most this many, the most recent (default ${SANDBOX_POSTS_LIMIT_DEFAULT}).`, schema: { type: 'integer', minimum: 1, maximum: SANDBOX_POSTS_LIMIT_MAX } },
-          ],
-          responses: { 200: limited(ok('SandboxPostsResponse')), ...pick(400, 401, 429, 500, 503) },
-        },
-      },
       [p('/sandbox/faults')]: {
         get: {
           operationId: 'getSandboxFaults',
@@ -351,58 +172,6 @@ export function openApiDocument(): Json {
           responses: { 200: limited(ok('SandboxFaultsResponse')), ...pick(401, 429, 500, 503) },
         },
       },
-      [p('/media/prepare')]: {
-        post: {
-          operationId: 'prepareMedia',
-          summary: `Fetch, check and re-host up to ${MAX_PREPARE_URLS} media URLs in the background`,
-          tags: ['media'],
-          parameters: [IDEMPOTENCY_KEY],
-          requestBody: { required: true, content: json(ref('PrepareRequest')) },
-          responses: { 200: limited(ok('PrepareResponse')), ...pick(400, 401, 409, 413, 415, 429, 500, 503) },
-        },
-      },
-      [p('/media/upload')]: {
-        post: {
-          operationId: 'uploadMedia',
-          summary: 'Extension: upload one local file as the raw body; answers a media task already completed with it',
-          description:
-            'Not in the base interface. The body (any Content-Type; the format is judged from the bytes) is streamed to disk, never buffered, ' +
-            'under the media cap (500 MB unless the daemon sets a lower one), not the 10 MB JSON limit. The answer has the shape of ' +
-            'GET /media/status/{task_id}; the prepared_url lives 24 h like any prepared file (longer while a scheduled target uses it). ' +
-            'With an Idempotency-Key, the same bytes and file name within 24 h replay the first answer; other bytes are a 409.',
-          tags: ['media'],
-          parameters: [
-            {
-              name: 'filename',
-              in: 'query',
-              required: false,
-              description: 'The file\'s name; only [A-Za-z0-9._-] of its last path segment are kept, with the extension of the sniffed format.',
-              schema: { type: 'string', maxLength: MAX_UPLOAD_FILENAME },
-            },
-            { ...IDEMPOTENCY_KEY, description: 'Replays the first answer for the same bytes and file name within 24 h (Idempotent-Replayed: true); other bytes are a 409.' },
-          ],
-          requestBody: {
-            required: true,
-            content: { '*/*': { schema: { type: 'string', contentMediaType: 'application/octet-stream' } } },
-          },
-          responses: {
-            200: limited(ok('MediaUploadResponse', 'Stored: a completed media task with the one file')),
-            400: err('Empty body, a filename too long, or a malformed Idempotency-Key (`invalid_request`).'),
-            413: err('Declared or actual size past the media cap (`payload_too_large`; details[0].code `too_large`); the connection is closed.'),
-            415: err('An HTML page or a format other than JPEG, PNG, GIF, MP4, MOV or AVI (`unsupported_media_type`; details[0].code `html_page` or `unsupported_format`).'),
-            ...pick(401, 409, 429, 500, 503),
-          },
-        },
-      },
-      [p('/media/status/{task_id}')]: {
-        get: {
-          operationId: 'mediaStatus',
-          summary: 'Progress and prepared files of a media task',
-          tags: ['media'],
-          parameters: [{ name: 'task_id', in: 'path', required: true, schema: { type: 'string' } }],
-          responses: { 200: limited(ok('MediaStatus')), ...pick(401, 403, 404, 429, 500, 503) },
-        },
-      },
       '/files/{token}/{name}': {
         get: preparedFile('preparedFile', 'A prepared media file (unauthenticated, unguessable path; supports Range)'),
         head: preparedFile('preparedFileHead', 'Headers of a prepared media file (size, type, ETag)'),
@@ -410,17 +179,6 @@ export function openApiDocument(): Json {
       ...eventsPaths(),
       ...dashboardPaths(),
       '/mcp': mcpEndpoint(),
-      '/healthz': health,
-      [p('/healthz')]: { get: { ...health.get, operationId: 'healthVersioned' } },
-      [p('/openapi.json')]: {
-        get: {
-          operationId: 'openapi',
-          summary: 'This document (unauthenticated)',
-          tags: ['system'],
-          security: [],
-          responses: { 200: { description: 'OpenAPI 3.1 document', content: json({ type: 'object' }) } },
-        },
-      },
     },
     webhooks: eventsWebhooks(),
     components: {

@@ -1,76 +1,86 @@
-import { API_PREFIX, type ErrorDetail } from '@socialpub/core';
-import { BackendError, type CallOptions, type SocialPubBackend } from '@socialpub/mcp';
+import { APIError, SocialPub } from '@socialpub/sdk';
+import type { SocialPubBackend } from '@socialpub/mcp';
 import { SOURCE_HEADER } from '../http/job-source';
 
 /** Sends one request to the daemon's own app (Hono's `app.request`), no socket involved; `address` stands for the client's. */
 export type AppFetch = (path: string, init: RequestInit, address: string) => Promise<Response>;
 
-interface Call {
-  method: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  path: string;
-  query?: Record<string, string | number | undefined>;
-  body?: unknown;
+/** One attempt as the SDK's transport hands it to its sender (the SDK's OutgoingRequest). */
+interface Attempt {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string | Uint8Array | AsyncIterable<Uint8Array> | undefined;
+  signal?: AbortSignal | undefined;
+}
+
+/** The origin the in-process client's URLs carry; only their path and query reach the app. */
+const IN_PROCESS_ORIGIN = 'http://in-process.invalid';
+
+/** Headers that name the caller's key: the session's own replace whatever the client would send. */
+const KEY_HEADERS = ['authorization', 'x-api-key'];
+
+/**
+ * The SDK's sender over the daemon's app: each attempt is an `app.request` with the
+ * session's headers (its key as it sent it, what a TLS proxy said) and the client's
+ * address; an answer that is not 2xx becomes the SDK's APIError from its body, so the SDK's
+ * one error-body parser serves the MCP tools of both transports.
+ */
+class AppSender {
+  constructor(
+    private readonly fetch: AppFetch,
+    private readonly session: Record<string, string>,
+    private readonly address: string,
+  ) {}
+
+  async send(request: Attempt): Promise<{ statusCode: number; body: string }> {
+    const url = new URL(request.url);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(request.headers)) if (!KEY_HEADERS.includes(name)) headers[name] = value;
+    Object.assign(headers, this.session);
+    if (request.body !== undefined && typeof request.body !== 'string' && !(request.body instanceof Uint8Array)) {
+      throw new TypeError('the in-process client sends no streamed bodies (uploads go to the daemon over HTTP)');
+    }
+    let response: Response;
+    try {
+      response = await this.fetch(`${url.pathname}${url.search}`, { method: request.method, headers, ...(request.body !== undefined ? { body: request.body as NonNullable<RequestInit['body']> } : {}), ...(request.signal ? { signal: request.signal } : {}) }, this.address);
+    } catch (error) {
+      if (request.signal?.aborted) throw request.signal.reason;
+      throw APIError.from(error);
+    }
+    const body = await response.text();
+    if (response.ok) return { statusCode: response.status, body };
+    throw APIError.from({ response: { statusCode: response.status, statusMessage: response.statusText, headers: Object.fromEntries(response.headers), body } });
+  }
+}
+
+/** The key the session was opened with, as the client sent it (Bearer or X-API-Key). */
+function keyOf(session: Record<string, string>): string | undefined {
+  const bearer = /^Bearer\s+(\S+)$/i.exec(session.authorization ?? '')?.[1];
+  return bearer ?? (session['x-api-key']?.trim() || undefined);
 }
 
 /**
- * The MCP tools' backend inside the daemon: each method is the REST call it stands for,
- * made in-process through the app with the session's headers (its API key, forwarding
- * headers) and `X-SocialPub-Source: mcp`. So a tool call meets the same authentication,
- * rate-limit class, idempotency, validation and approval rules as the REST call.
+ * The MCP tools' backend inside the daemon: the SDK's SocialPub client, sending through the
+ * daemon's own app with the session's headers and `X-SocialPub-Source: mcp`. So each tool
+ * call is the REST call it stands for (the route table's declaration, as the SDK builds it)
+ * and meets the same authentication, rate-limit class, idempotency, validation and approval
+ * rules. Like the hand-written backend before it: no retries (an agent sees a 429 or 503
+ * and decides), answers passed on as the daemon sent them (not re-checked).
  */
 export function inProcessBackend(fetch: AppFetch, headers: Record<string, string>, address: string): SocialPubBackend {
-  async function call<T>({ method, path, query, body }: Call, options: CallOptions = {}): Promise<T> {
-    const params = new URLSearchParams();
-    for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v));
-    const qs = params.size > 0 ? `?${params}` : '';
-    const h: Record<string, string> = { ...headers, [SOURCE_HEADER]: 'mcp' };
-    if (body !== undefined) h['content-type'] = 'application/json';
-    if (options.idempotencyKey) h['idempotency-key'] = options.idempotencyKey;
-    const res = await fetch(`${API_PREFIX}${path}${qs}`, {
-      method,
-      headers: h,
-      ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    }, address);
-    const text = await res.text();
-    let parsed: unknown;
-    try {
-      parsed = JSON.parse(text);
-    } catch {
-      parsed = undefined;
+  const sender = new AppSender(fetch, headers, address);
+  const InProcessClient = class extends SocialPub {
+    protected static override createSender() {
+      return sender;
     }
-    if (res.ok) return parsed as T;
-    const error = (parsed as { error?: { code?: string; message?: string; details?: ErrorDetail[]; retry_after?: number } } | undefined)?.error;
-    throw new BackendError({
-      status: res.status,
-      code: error?.code ?? 'internal',
-      message: error?.message ?? `the daemon answered ${res.status}`,
-      details: error?.details,
-      retryAfter: error?.retry_after,
-    });
-  }
-  const byJob = (method: Call['method'], path: string) => (jobId: string, options?: CallOptions) => call<never>({ method, path, query: { job_id: jobId } }, options);
-
-  return {
-    auth: { validate: (o) => call({ method: 'POST', path: '/auth/validate' }, o) },
-    platforms: { list: (o) => call({ method: 'GET', path: '/platforms' }, o) },
-    content: {
-      publish: (body, o) => call({ method: 'POST', path: '/content/publish', body }, o),
-      validate: (body, o) => call({ method: 'POST', path: '/content/validate', body }, o),
-    },
-    scheduled: {
-      list: (params, o) => call({ method: 'GET', path: '/content/scheduled', query: { status: params.status, limit: params.limit, cursor: params.cursor } }, o),
-      get: byJob('GET', '/content/scheduled'),
-      update: (jobId, body, o) => call({ method: 'PATCH', path: '/content/scheduled', query: { job_id: jobId }, body }, o),
-      cancel: byJob('DELETE', '/content/scheduled'),
-      approve: byJob('POST', '/content/scheduled/approve'),
-      reject: byJob('POST', '/content/scheduled/reject'),
-      unpublish: byJob('POST', '/content/scheduled/unpublish'),
-    },
-    media: {
-      prepare: (body, o) => call({ method: 'POST', path: '/media/prepare', body }, o),
-      status: (taskId, o) => call({ method: 'GET', path: `/media/status/${encodeURIComponent(taskId)}` }, o),
-    },
-    sandbox: { posts: (params, o) => call({ method: 'GET', path: '/sandbox/posts', query: { platform: params.platform, limit: params.limit } }, o) },
   };
+  return new InProcessClient({
+    baseUrl: IN_PROCESS_ORIGIN,
+    // The transport wants a key; the sender sends the session's own key headers in its place.
+    apiKey: keyOf(headers) ?? 'in-process',
+    headers: { [SOURCE_HEADER]: 'mcp' },
+    maxRetries: 0,
+    validateResponses: false,
+  });
 }

@@ -9,6 +9,11 @@ import { openApiDocument, toOpenApiPath } from '../../src/http/openapi';
 import { createMedia } from '../../src/create-media';
 import { API, errorOf, harness } from './harness';
 import { rateClass } from '../../src/http/middleware/rate-limit';
+import { ROUTES } from '@socialpub/core';
+import { mountRoutes } from '../../src/http/route-table/mount-route';
+import { createIdempotencyRepository } from '../../src/store/idempotency';
+import { ManualClock } from '../../src/util/clock';
+import { openDatabase } from '../../src/store/database';
 
 describe('POST /content/validate', () => {
   it('reports a valid request with its targets and stores nothing', async () => {
@@ -188,9 +193,20 @@ describe('errors', () => {
 
 describe('media routes of another module', () => {
   it('are mounted behind auth and the media limit, and read the user from the context', async () => {
-    const media = new Hono<AppEnv>()
-      .post('/prepare', rateClass('media'), (c) => c.json({ success: true, task_id: `task_for_${c.get('user').email}`, message: 'ok' }, 200))
-      .get('/status/:task_id', rateClass('media_status'), (c) => c.json({ id: c.req.param('task_id') }, 200));
+    // Another module's app, built from the route table's declarations of the media routes:
+    // they bring their rate classes and POST /prepare's Idempotency-Key with them.
+    const media = new Hono<AppEnv>();
+    const records = openDatabase(':memory:');
+    mountRoutes(
+      media,
+      ROUTES,
+      {
+        'media.prepare': (_input, c) => ({ success: true as const, task_id: `task_for_${c.get('user').email}`, message: 'ok' }),
+        // Not a MediaStatus: this mount does not check answers (validateResponses off), so the stand-in's own shape goes out.
+        'media.status': ({ params }) => ({ id: params.task_id }) as never,
+      },
+      { store: { idempotency: createIdempotencyRepository(records) }, clock: new ManualClock(), under: `${API}/media` },
+    );
     const h = harness({ deps: { mediaRoutes: media }, config: { rateLimits: { media: { limit: 3 } } } });
     expect((await h.call('POST', `${API}/media/prepare`, { body: { urls: ['https://x/a.jpg'] }, headers: { 'X-API-Key': '' } })).status).toBe(401);
     const ok = await h.call('POST', `${API}/media/prepare`, { body: { urls: ['https://x/a.jpg'] }, headers: { 'Idempotency-Key': 'm1' } });

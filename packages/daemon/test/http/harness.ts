@@ -57,7 +57,8 @@ export function harness(opts: HarnessOptions = {}): Harness {
   const store = createStore(db, { secrets, clock });
   const config = resolveConfig({ dataDir: '/nonexistent/socialpub-test', ...opts.config }, {});
   const scheduler = new RecordingScheduler();
-  const { app } = testApp({ db, store, config, clock, scheduler, adapters: new Map(), ...opts.deps });
+  // Every answer of a declared route is checked against its schema (a mismatch is a 500).
+  const { app } = testApp({ db, store, config, clock, scheduler, adapters: new Map(), validateResponses: true, ...opts.deps });
 
   const addUser = (email: string) => {
     const { user } = store.users.ensure(email, clock.now());

@@ -1,4 +1,4 @@
-import type { AuthValidateResponse } from '@socialpub/core';
+import { ROUTES, type AuthValidateResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { Resource } from './resource';
 
@@ -8,6 +8,6 @@ export class Auth extends Resource {
    * rejects with AuthenticationError (401).
    */
   validate(options?: RequestOptions): Promise<AuthValidateResponse> {
-    return this.transport.request({ method: 'POST', path: '/auth/validate', schema: (s) => s.AuthValidateResponseSchema, readOnly: true }, options);
+    return this.transport.call(ROUTES['auth.validate'], {}, options);
   }
 }

@@ -1,4 +1,4 @@
-import type { PublishResult, ValidateResult } from '@socialpub/core';
+import { ROUTES, type PublishResult, type ValidateResult } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import type { PublishParams } from '../types';
 import { Resource } from './resource';
@@ -10,7 +10,7 @@ export class Content extends Resource {
    * this call), so retries never create a second job.
    */
   publish(body: PublishParams, options?: RequestOptions): Promise<PublishResult> {
-    return this.transport.request({ method: 'POST', path: '/content/publish', body, schema: (s) => s.PublishResultSchema, idempotent: true }, options);
+    return this.transport.call(ROUTES['content.publish'], { body }, options);
   }
 
   /**
@@ -18,6 +18,6 @@ export class Content extends Resource {
    * `{ valid, targets, errors }`; a body that is not a publication request at all is a 400.
    */
   validate(body: PublishParams, options?: RequestOptions): Promise<ValidateResult> {
-    return this.transport.request({ method: 'POST', path: '/content/validate', body, schema: (s) => s.ValidateResultSchema, readOnly: true }, options);
+    return this.transport.call(ROUTES['content.validate'], { body }, options);
   }
 }

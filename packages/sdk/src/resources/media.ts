@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
-import type { MediaStatus, MediaUploadResponse, PrepareResponse } from '@socialpub/core';
+import { ROUTES, type MediaStatus, type MediaUploadResponse, type PrepareResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { pollUntil, type WaitOptions } from '../poll';
 import type { UploadBody } from '../transport';
@@ -14,7 +14,7 @@ export class Media extends Resource {
    * at once. Always sends an Idempotency-Key, so a retry never starts a second task.
    */
   prepare(body: PrepareParams, options?: RequestOptions): Promise<PrepareResponse> {
-    return this.transport.request({ method: 'POST', path: '/media/prepare', body, schema: (s) => s.PrepareResponseSchema, idempotent: true }, options);
+    return this.transport.call(ROUTES['media.prepare'], { body }, options);
   }
 
   /**
@@ -49,22 +49,13 @@ export class Media extends Resource {
     } else {
       throw new TypeError('media.upload: source must be a file path, a Buffer or a Readable');
     }
-    return this.transport.request(
-      {
-        method: 'POST',
-        path: '/media/upload',
-        query: { filename: name },
-        schema: (s) => s.MediaUploadResponseSchema,
-        idempotent: body.reopenable,
-        upload: body,
-      },
-      requestOptions,
-    );
+    // An Idempotency-Key is generated for a path or bytes, not for a stream (never retried).
+    return this.transport.call(ROUTES['media.upload'], { query: { filename: name }, upload: body }, requestOptions);
   }
 
   /** GET /media/status/{task_id}: `processing` with progress, `completed` with files, or `failed`. */
   status(taskId: string, options?: RequestOptions): Promise<MediaStatus> {
-    return this.transport.request({ method: 'GET', path: `/media/status/${encodeURIComponent(taskId)}`, schema: (s) => s.MediaStatusSchema }, options);
+    return this.transport.call(ROUTES['media.status'], { params: { task_id: taskId } }, options);
   }
 
   /**

@@ -1,11 +1,11 @@
-import type { PlatformsResponse, TiktokCreatorInfoResponse } from '@socialpub/core';
+import { ROUTES, type PlatformsResponse, type TiktokCreatorInfoResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { Resource } from './resource';
 
 export class Platforms extends Resource {
   /** GET /platforms: each platform's content types, caption and media rules, and your connection to it. */
   list(options?: RequestOptions): Promise<PlatformsResponse> {
-    return this.transport.request({ method: 'GET', path: '/platforms', schema: (s) => s.PlatformsResponseSchema }, options);
+    return this.transport.call(ROUTES['platforms.list'], {}, options);
   }
 
   /**
@@ -15,6 +15,6 @@ export class Platforms extends Resource {
    * PermissionDeniedError (403 `platform_not_connected`).
    */
   tiktokCreatorInfo(options?: RequestOptions): Promise<TiktokCreatorInfoResponse> {
-    return this.transport.request({ method: 'GET', path: '/platforms/tiktok/creator-info', schema: (s) => s.TiktokCreatorInfoResponseSchema }, options);
+    return this.transport.call(ROUTES['platforms.tiktokCreatorInfo'], {}, options);
   }
 }

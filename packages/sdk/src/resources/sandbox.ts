@@ -1,4 +1,4 @@
-import type { SandboxFaults, SandboxFaultsResponse, SandboxPostsQuery, SandboxPostsResponse } from '@socialpub/core';
+import { ROUTES, type SandboxFaults, type SandboxFaultsResponse, type SandboxPostsQuery, type SandboxPostsResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { Resource } from './resource';
 
@@ -8,7 +8,7 @@ export class Sandbox extends Resource {
    * received, oldest first, on the platforms you have a sandbox connection to.
    */
   posts(params: SandboxPostsQuery = {}, options?: RequestOptions): Promise<SandboxPostsResponse> {
-    return this.transport.request({ method: 'GET', path: '/sandbox/posts', query: { platform: params.platform, limit: params.limit }, schema: (s) => s.SandboxPostsResponseSchema }, options);
+    return this.transport.call(ROUTES['sandbox.posts'], { query: { platform: params.platform, limit: params.limit } }, options);
   }
 
   /** GET /sandbox/faults (extension): the latency and faults your sandbox connections meet, and those the daemon sets for everyone. */

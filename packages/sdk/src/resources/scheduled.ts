@@ -1,4 +1,4 @@
-import type { CancelResponse, GetResponse, JobStatus, Post, UnpublishResponse, UpdateResponse } from '@socialpub/core';
+import { ROUTES, type CancelResponse, type GetResponse, type JobStatus, type Post, type UnpublishResponse, type UpdateResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { PostListPromise, PostPage } from '../pagination';
 import { pollUntil, type WaitOptions } from '../poll';
@@ -16,10 +16,7 @@ export class Scheduled extends Resource {
    */
   list(params: ListParams = {}, options?: RequestOptions): PostListPromise {
     const fetchPage = async (cursor: string | undefined): Promise<PostPage> => {
-      const response = await this.transport.request(
-        { method: 'GET', path: '/content/scheduled', query: { status: params.status, limit: params.limit, cursor }, schema: (s) => s.ListResponseSchema },
-        options,
-      );
+      const response = await this.transport.call(ROUTES['scheduled.list'], { query: { status: params.status, limit: params.limit, cursor } }, options, 'PostList');
       return new PostPage(response, fetchPage);
     };
     return new PostListPromise(() => fetchPage(params.cursor));
@@ -27,7 +24,7 @@ export class Scheduled extends Resource {
 
   /** GET /content/scheduled?job_id=: one post with its targets. */
   get(jobId: string, options?: RequestOptions): Promise<GetResponse> {
-    return this.transport.request({ method: 'GET', path: '/content/scheduled', query: { job_id: jobId }, schema: (s) => s.GetResponseSchema }, options);
+    return this.transport.call(ROUTES['scheduled.list'], { query: { job_id: jobId } }, options, 'PostResponse');
   }
 
   /**
@@ -36,7 +33,7 @@ export class Scheduled extends Resource {
    * Nothing left to change: ConflictError (409).
    */
   update(jobId: string, body: UpdateParams, options?: RequestOptions): Promise<UpdateResponse> {
-    return this.transport.request({ method: 'PATCH', path: '/content/scheduled', query: { job_id: jobId }, body, schema: (s) => s.UpdateResponseSchema }, options);
+    return this.transport.call(ROUTES['scheduled.update'], { query: { job_id: jobId }, body }, options);
   }
 
   /**
@@ -44,17 +41,17 @@ export class Scheduled extends Resource {
    * answers the same; a job with nothing left to cancel: ConflictError (409).
    */
   cancel(jobId: string, options?: RequestOptions): Promise<CancelResponse> {
-    return this.transport.request({ method: 'DELETE', path: '/content/scheduled', query: { job_id: jobId }, schema: (s) => s.CancelResponseSchema }, options);
+    return this.transport.call(ROUTES['scheduled.cancel'], { query: { job_id: jobId } }, options);
   }
 
   /** POST /content/scheduled/approve?job_id=: releases a job held for approval. Not pending: ConflictError (409). */
   approve(jobId: string, options?: RequestOptions): Promise<UpdateResponse> {
-    return this.transport.request({ method: 'POST', path: '/content/scheduled/approve', query: { job_id: jobId }, schema: (s) => s.UpdateResponseSchema }, options);
+    return this.transport.call(ROUTES['scheduled.approve'], { query: { job_id: jobId } }, options);
   }
 
   /** POST /content/scheduled/reject?job_id=: cancels a job held for approval. Not pending: ConflictError (409). */
   reject(jobId: string, options?: RequestOptions): Promise<UpdateResponse> {
-    return this.transport.request({ method: 'POST', path: '/content/scheduled/reject', query: { job_id: jobId }, schema: (s) => s.UpdateResponseSchema }, options);
+    return this.transport.call(ROUTES['scheduled.reject'], { query: { job_id: jobId } }, options);
   }
 
   /**
@@ -65,7 +62,7 @@ export class Scheduled extends Resource {
    * again (a lost answer included). Nothing published: ConflictError (409).
    */
   unpublish(jobId: string, options?: RequestOptions): Promise<UnpublishResponse> {
-    return this.transport.request({ method: 'POST', path: '/content/scheduled/unpublish', query: { job_id: jobId }, schema: (s) => s.UnpublishResponseSchema }, options);
+    return this.transport.call(ROUTES['scheduled.unpublish'], { query: { job_id: jobId } }, options);
   }
 
   /**

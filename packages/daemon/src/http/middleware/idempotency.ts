@@ -6,7 +6,7 @@ import type { AppEnv, IdempotencyContext } from '../env';
 import { ApiError } from '../errors';
 
 export interface IdempotencyOptions {
-  store: Store;
+  store: Pick<Store, 'idempotency'>;
   clock: Clock;
   /** The route the keys belong to (a key may be reused on another route). */
   route: string;

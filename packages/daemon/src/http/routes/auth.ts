@@ -1,13 +1,12 @@
-import type { AuthValidateResponse } from '@socialpub/core';
-import { Hono } from 'hono';
-import type { AppEnv } from '../env';
-import { rateClass } from '../middleware/rate-limit';
+import type { AuthValidateResponse, Routes } from '@socialpub/core';
+import type { RouteHandlers } from '../route-table/mount-route';
 
 /** POST /auth/validate: the key was accepted by the auth middleware, so it is valid; answers its user. */
-export function authRoutes() {
-  return new Hono<AppEnv>().post('/validate', rateClass('auth'), (c) => {
-    const user = c.get('user');
-    const body: AuthValidateResponse = { success: true, valid: true, user: { id: user.id, email: user.email } };
-    return c.json(body, 200);
-  });
+export function authHandlers(): RouteHandlers<Routes, 'auth.validate'> {
+  return {
+    'auth.validate': (_input, c): AuthValidateResponse => {
+      const user = c.get('user');
+      return { success: true, valid: true, user: { id: user.id, email: user.email } };
+    },
+  };
 }

@@ -1,11 +1,12 @@
-import { TARGET_STATUSES, VERSION, formatInstant, type HealthResponse } from '@socialpub/core';
-import { Hono } from 'hono';
+import { TARGET_STATUSES, VERSION, formatInstant, type HealthResponse, type Routes } from '@socialpub/core';
+import type { Context } from 'hono';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
+import { reply, type RouteHandlers } from '../route-table/mount-route';
 
-/** GET /healthz: 200 when healthy, 503 when the scheduler has stalled (so a supervisor notices). */
-export function healthRoutes(deps: RouteDeps) {
-  return new Hono<AppEnv>().get('/', (c) => {
+/** GET /healthz (and under the prefix): 200 when healthy, 503 when the scheduler has stalled (so a supervisor notices). */
+export function healthHandlers(deps: RouteDeps): RouteHandlers<Routes, 'health' | 'health.versioned'> {
+  const health = (_input: unknown, c: Context<AppEnv>) => {
     const now = deps.clock.now();
     const s = deps.scheduler.status();
     const counts = deps.store.jobs.countTargetsByStatus();
@@ -19,6 +20,7 @@ export function healthRoutes(deps: RouteDeps) {
       targets,
     };
     c.header('Cache-Control', 'no-store');
-    return c.json(body, s.stalled ? 503 : 200);
-  });
+    return reply(s.stalled ? 503 : 200, body);
+  };
+  return { health, 'health.versioned': health };
 }

@@ -2,112 +2,129 @@ import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { createHash } from 'node:crypto';
-import { MediaUploadQuerySchema, PrepareRequestSchema } from '@socialpub/core';
+import { API_PREFIX, MediaUploadQuerySchema, ROUTES, type MediaStatus, type MediaUploadResponse, type PrepareResponse } from '@socialpub/core';
 import { formatBytes } from '../../media/format-bytes';
 import { MediaError } from '../../net/media-error';
 import { EmptyUploadError } from '../../media/receive-upload';
 import type { MediaService, ReceivedUpload } from '../../media/media-service';
-import type { IdempotencyRepository } from '../../store/idempotency';
+import { IDEMPOTENCY_TTL_MS, type IdempotencyRecord, type IdempotencyRepository } from '../../store/idempotency';
 import type { AppEnv } from '../env';
 import { ApiError, invalid, issuesToDetails } from '../errors';
-import { readJsonObject } from '../json-body';
-import { rateClass } from '../middleware/rate-limit';
+import { mountRoutes, type MountOptions } from '../route-table/mount-route';
 
 export interface MediaRoutesDeps {
   media: MediaService;
-  /** Idempotency-Key records for POST /upload (the body is a stream, so the route keeps them itself). */
+  /** Idempotency-Key records: POST /prepare's (through the mount) and POST /upload's (the body is a stream, so the route keeps them itself). */
   idempotency?: IdempotencyRepository;
+  /** Check each answer against its declared schema (tests). */
+  validateResponses?: boolean;
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const DECIMAL = /^\d+$/;
 
 /**
- * POST /prepare and GET /status/:task_id, mounted by app.ts under /api/agents/v1/media
- * behind auth, the 'media' rate limit and Idempotency-Key.
+ * POST /media/prepare, POST /media/upload and GET /media/status/{task_id} (declared in core's
+ * route table), as an app app.ts mounts under /api/agents/v1/media behind auth; the
+ * declarations give each its rate class and POST /prepare its Idempotency-Key.
  */
-export function createMediaRoutes({ media, idempotency }: MediaRoutesDeps): Hono<AppEnv> {
+export function createMediaRoutes({ media, idempotency, validateResponses }: MediaRoutesDeps): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const uploadsInFlight = new Set<string>();
+  const records: IdempotencyRepository = idempotency ?? memoryRecords();
+  const mounting: MountOptions = { store: { idempotency: records }, clock: media.clock, under: `${API_PREFIX}/media`, validateResponses: validateResponses ?? false };
 
-  app.post('/prepare', rateClass('media'), async (c) => {
-    const parsed = PrepareRequestSchema.safeParse(await readJsonObject(c));
-    if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
-    const { urls } = parsed.data;
-    // The form of each URL is checked now, so a typo is a 400 rather than a failed file later.
-    const problems = media.checkUrls(urls);
-    if (problems.length) throw invalid(problems.map((p) => ({ path: `urls.${p.index}`, message: p.message })));
-    const { taskId } = media.prepare(c.get('user').id, urls);
-    const n = urls.length;
-    return c.json(
-      { success: true, task_id: taskId, message: `preparing ${n} file${n === 1 ? '' : 's'}; poll GET /media/status/${taskId} until it is completed` },
-      200,
-    );
-  });
+  mountRoutes(app, ROUTES, {
+    'media.prepare': ({ body }, c): PrepareResponse => {
+      const { urls } = body;
+      // The form of each URL is checked now, so a typo is a 400 rather than a failed file later.
+      const problems = media.checkUrls(urls);
+      if (problems.length) throw invalid(problems.map((p) => ({ path: `urls.${p.index}`, message: p.message })));
+      const { taskId } = media.prepare(c.get('user').id, urls);
+      const n = urls.length;
+      return { success: true, task_id: taskId, message: `preparing ${n} file${n === 1 ? '' : 's'}; poll GET /media/status/${taskId} until it is completed` };
+    },
 
-  /**
-   * POST /upload (an extension): the raw bytes of one file as the body, streamed to disk
-   * (never buffered), kept like a prepared file; answers the task, already completed.
-   * Mounted outside the 10 MB JSON body limit: the media cap applies instead.
-   */
-  app.post('/upload', rateClass('upload'), async (c) => {
-    const query = MediaUploadQuerySchema.safeParse({ filename: c.req.query('filename') });
-    if (!query.success) throw invalid(issuesToDetails(query.error.issues).map((d) => ({ ...d, path: `filename` })));
-    const declared = c.req.header('content-length');
-    if (declared !== undefined && DECIMAL.test(declared) && Number(declared) > media.maxBytes) {
-      throw uploadTooLarge(`the file is ${formatBytes(Number(declared))}; the limit is ${formatBytes(media.maxBytes)}`);
-    }
-    const key = c.req.header('idempotency-key');
-    if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
-      throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters', [
-        { path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },
-      ]);
-    }
-    const body = c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (ctrl) => ctrl.close() });
-    const user = c.get('user');
-    const slot = key === undefined ? null : `${user.id}\n${key}`;
-    if (slot !== null) {
-      if (uploadsInFlight.has(slot)) throw new ApiError('idempotency_conflict', 'a request with this Idempotency-Key is still being processed');
-      uploadsInFlight.add(slot);
-    }
-    try {
-      let upload: ReceivedUpload;
-      try {
-        upload = await media.receiveUpload(body, { filename: query.data.filename, signal: c.req.raw.signal });
-      } catch (err) {
-        throw uploadError(err);
-      }
-      // The "body" of an upload, for Idempotency-Key: its bytes (by sha256) and its name.
-      const bodyHash = createHash('sha256').update(`${upload.sha256}\n${upload.name}`).digest('hex');
-      const existing = key !== undefined && idempotency ? idempotency.find(user.id, UPLOAD_ROUTE, key, media.clock.now()) : null;
-      if (existing) {
-        await media.discardUpload(upload);
-        if (existing.bodyHash !== bodyHash) throw new ApiError('idempotency_conflict', 'this Idempotency-Key was already used with a different file');
-        c.header('Idempotent-Replayed', 'true');
-        c.header('Content-Type', 'application/json');
-        return c.body(existing.response, existing.status as 200);
-      }
-      const { taskId } = await media.keepUpload(user.id, upload);
-      const status = media.status(taskId)?.status;
-      if (!status) throw new Error(`uploaded task ${taskId} vanished`);
-      if (key !== undefined && idempotency) {
-        idempotency.save(user.id, UPLOAD_ROUTE, key, { bodyHash, status: 200, response: JSON.stringify(status), createdAt: media.clock.now() });
-      }
-      return c.json(status, 200);
-    } finally {
-      if (slot !== null) uploadsInFlight.delete(slot);
-    }
-  });
+    /**
+     * POST /upload (an extension): the raw bytes of one file as the body, streamed to disk
+     * (never buffered), kept like a prepared file; answers the task, already completed.
+     * Outside the 10 MB JSON body limit (its declaration's body kind): the media cap applies instead.
+     */
+    'media.upload': {
+      raw: true,
+      handle: async (c) => {
+        const query = MediaUploadQuerySchema.safeParse({ filename: c.req.query('filename') });
+        if (!query.success) throw invalid(issuesToDetails(query.error.issues).map((d) => ({ ...d, path: `filename` })));
+        const declared = c.req.header('content-length');
+        if (declared !== undefined && DECIMAL.test(declared) && Number(declared) > media.maxBytes) {
+          throw uploadTooLarge(`the file is ${formatBytes(Number(declared))}; the limit is ${formatBytes(media.maxBytes)}`);
+        }
+        const key = c.req.header('idempotency-key');
+        if (key !== undefined && !IDEMPOTENCY_KEY.test(key)) {
+          throw new ApiError('invalid_request', 'Idempotency-Key must be 1 to 255 visible ASCII characters', [
+            { path: 'Idempotency-Key', message: 'must be 1 to 255 visible ASCII characters' },
+          ]);
+        }
+        const body = c.req.raw.body ?? new ReadableStream<Uint8Array>({ start: (ctrl) => ctrl.close() });
+        const user = c.get('user');
+        const slot = key === undefined ? null : `${user.id}\n${key}`;
+        if (slot !== null) {
+          if (uploadsInFlight.has(slot)) throw new ApiError('idempotency_conflict', 'a request with this Idempotency-Key is still being processed');
+          uploadsInFlight.add(slot);
+        }
+        try {
+          let upload: ReceivedUpload;
+          try {
+            upload = await media.receiveUpload(body, { filename: query.data.filename, signal: c.req.raw.signal });
+          } catch (err) {
+            throw uploadError(err);
+          }
+          // The "body" of an upload, for Idempotency-Key: its bytes (by sha256) and its name.
+          const bodyHash = createHash('sha256').update(`${upload.sha256}\n${upload.name}`).digest('hex');
+          const existing = key !== undefined ? records.find(user.id, UPLOAD_ROUTE, key, media.clock.now()) : null;
+          if (existing) {
+            await media.discardUpload(upload);
+            if (existing.bodyHash !== bodyHash) throw new ApiError('idempotency_conflict', 'this Idempotency-Key was already used with a different file');
+            c.header('Idempotent-Replayed', 'true');
+            c.header('Content-Type', 'application/json');
+            return c.body(existing.response, existing.status as 200);
+          }
+          const { taskId } = await media.keepUpload(user.id, upload);
+          const status = media.status(taskId)?.status;
+          if (!status) throw new Error(`uploaded task ${taskId} vanished`);
+          if (key !== undefined) {
+            records.save(user.id, UPLOAD_ROUTE, key, { bodyHash, status: 200, response: JSON.stringify(status), createdAt: media.clock.now() });
+          }
+          return status as MediaUploadResponse;
+        } finally {
+          if (slot !== null) uploadsInFlight.delete(slot);
+        }
+      },
+    },
 
-  app.get('/status/:task_id', rateClass('media_status'), (c) => {
-    const taskId = c.req.param('task_id');
-    const found = media.status(taskId);
-    if (!found) throw new ApiError('not_found', `no media task ${taskId}`);
-    if (found.userId !== c.get('user').id) throw new ApiError('forbidden', 'this media task belongs to another user');
-    return c.json(found.status, 200);
-  });
+    'media.status': ({ params }, c): MediaStatus => {
+      const taskId = params.task_id;
+      const found = media.status(taskId);
+      if (!found) throw new ApiError('not_found', `no media task ${taskId}`);
+      if (found.userId !== c.get('user').id) throw new ApiError('forbidden', 'this media task belongs to another user');
+      return found.status;
+    },
+  }, mounting);
 
   return app;
+}
+
+/** Without a repository (the routes tested alone): the records in memory, for 24 h like the store's. */
+function memoryRecords(): IdempotencyRepository {
+  const records = new Map<string, IdempotencyRecord>();
+  return {
+    find: (userId, route, key, now) => {
+      const r = records.get(`${userId}\n${route}\n${key}`);
+      return r && r.createdAt > now - IDEMPOTENCY_TTL_MS ? r : null;
+    },
+    save: (userId, route, key, rec) => void records.set(`${userId}\n${route}\n${key}`, rec),
+    prune: () => 0,
+  };
 }
 
 const UPLOAD_ROUTE = 'media.upload';

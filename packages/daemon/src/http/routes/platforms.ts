@@ -1,16 +1,14 @@
-import { PLATFORMS, PLATFORM_INFO, formatInstant, platformOptionsJsonSchema, type PlatformsResponse, type ServerLimits } from '@socialpub/core';
-import { Hono } from 'hono';
+import { PLATFORMS, PLATFORM_INFO, formatInstant, platformOptionsJsonSchema, type PlatformsResponse, type Routes, type ServerLimits } from '@socialpub/core';
 import type { RouteDeps } from '../deps';
-import type { AppEnv } from '../env';
 import { pauseInfo } from '../../store/platform-pauses';
 import { platformModule } from '../../platforms/registry';
-import { rateClass } from '../middleware/rate-limit';
+import type { RouteHandlers } from '../route-table/mount-route';
 
 const apiVersionOf = (platform: Parameters<typeof platformModule>[0]) => platformModule(platform)?.apiVersion;
 
 /** GET /platforms: the platform table, and the caller's connection to each (and the API version of a platform versioned by date). */
-export function platformsRoutes(deps: RouteDeps) {
-  return new Hono<AppEnv>().get('/', rateClass('platforms'), (c) => {
+export function platformsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'platforms.list'> {
+  return { 'platforms.list': (_input, c) => {
     const user = c.get('user');
     const connections = new Map(deps.store.connections.listForUser(user.id).map((x) => [x.platform, x]));
     const now = deps.clock.now();
@@ -54,6 +52,6 @@ export function platformsRoutes(deps: RouteDeps) {
         };
       }),
     };
-    return c.json(body, 200);
-  });
+    return body;
+  } };
 }

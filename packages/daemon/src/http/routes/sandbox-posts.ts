@@ -1,23 +1,18 @@
-import { SandboxPostsQuerySchema, type SandboxPostsResponse } from '@socialpub/core';
-import { Hono } from 'hono';
+import type { Routes, SandboxPostsResponse } from '@socialpub/core';
 import { presentSandboxPost } from '../../platforms/sandbox';
 import type { SandboxAccount } from '../../store/sandbox-store';
 import { sandboxAccountKey } from '../../platforms/shared/is-sandbox-token';
 import type { RouteDeps } from '../deps';
-import type { AppEnv } from '../env';
-import { invalid, issuesToDetails } from '../errors';
-import { rateClass } from '../middleware/rate-limit';
+import type { RouteHandlers } from '../route-table/mount-route';
 
 /**
  * GET /sandbox/posts (an extension): what the simulators received from the caller's own
  * sandbox connections — the API view of `socialpub sandbox posts`, so an agent can see its
  * dry run land, and nobody else's.
  */
-export function sandboxPostsRoutes(deps: RouteDeps) {
-  return new Hono<AppEnv>().get('/posts', rateClass('sandbox'), (c) => {
-    const parsed = SandboxPostsQuerySchema.safeParse(c.req.query());
-    if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
-    const { platform, limit } = parsed.data;
+export function sandboxPostsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'sandbox.posts'> {
+  return { 'sandbox.posts': ({ query }, c) => {
+    const { platform, limit } = query;
     // The caller's sandbox connections; a post is theirs when one of them made it.
     const accounts: SandboxAccount[] = [];
     // (The account key of its tokens, as the simulators read it: sandboxAccountKey.)
@@ -29,6 +24,6 @@ export function sandboxPostsRoutes(deps: RouteDeps) {
     }
     const rows = deps.store.sandbox.posts.list({ platform, limit, latest: true, accounts });
     const body: SandboxPostsResponse = { success: true, posts: rows.map(presentSandboxPost) };
-    return c.json(body, 200);
-  });
+    return body;
+  } };
 }

@@ -1,12 +1,11 @@
-import { JobIdQuerySchema, ListQuerySchema, RejectRequestSchema, UpdateRequestSchema, type CancelResponse, type GetResponse, type ListResponse, type UnpublishResponse, type UpdateResponse } from '@socialpub/core';
-import { Hono, type Context } from 'hono';
+import { JobIdQuerySchema, ListQuerySchema, type ListResponse, type Routes } from '@socialpub/core';
+import type { Context } from 'hono';
 import type { ListPosition } from '../../store/jobs';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
 import { jobSourceOf } from '../job-source';
-import { readJsonObject } from '../json-body';
-import { rateClass } from '../middleware/rate-limit';
+import type { RouteHandlers } from '../route-table/mount-route';
 
 /** The opaque list cursor: base64url of `<sort_at>.<job id>`. */
 export function encodeCursor(p: ListPosition): string {
@@ -19,61 +18,45 @@ export function decodeCursor(cursor: string): ListPosition | null {
   return m ? { sortAt: Number(m[1]), id: m[2] as string } : null;
 }
 
-function requireJobId(c: Context): string {
+function requireJobId(c: Context<AppEnv>): string {
   const parsed = JobIdQuerySchema.safeParse({ job_id: c.req.query('job_id') });
   if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
   return parsed.data.job_id;
 }
 
-/** GET, PATCH, DELETE /content/scheduled and POST /content/scheduled/approve|reject|unpublish. */
-export function scheduledRoutes(deps: RouteDeps) {
-  const { jobs } = deps;
+type Names = 'scheduled.list' | 'scheduled.update' | 'scheduled.cancel' | 'scheduled.approve' | 'scheduled.reject' | 'scheduled.unpublish';
 
-  return new Hono<AppEnv>()
-    .get('/', rateClass('scheduled'), (c) => {
-      const user = c.get('user');
-      if (c.req.query('job_id') !== undefined) {
-        const one: GetResponse = { success: true, post: jobs.get(user, requireJobId(c)) };
-        return c.json(one, 200);
-      }
-      const parsed = ListQuerySchema.safeParse(c.req.query());
-      if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
-      const q = parsed.data;
-      let after: ListPosition | null = null;
-      if (q.cursor !== undefined) {
-        after = decodeCursor(q.cursor);
-        if (!after) throw invalid([{ path: 'cursor', message: 'is not a cursor this list returned' }]);
-      }
-      const page = jobs.list(user, { status: q.status, limit: q.limit, after });
-      const body: ListResponse = { success: true, posts: page.posts, next_cursor: page.next ? encodeCursor(page.next) : null };
-      return c.json(body, 200);
-    })
-    .patch('/', rateClass('scheduled'), async (c) => {
-      const jobId = requireJobId(c);
-      const parsed = UpdateRequestSchema.safeParse(await readJsonObject(c));
-      if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
-      const body: UpdateResponse = { success: true, ...(await jobs.update(c.get('user'), jobId, parsed.data)) };
-      return c.json(body, 200);
-    })
-    .delete('/', rateClass('scheduled'), async (c) => {
-      const answer: CancelResponse = await jobs.cancel(c.get('user'), requireJobId(c));
-      return c.json(answer, 200);
-    })
-    .post('/approve', rateClass('review'), async (c) => {
-      const body: UpdateResponse = { success: true, ...(await jobs.approve(c.get('user'), requireJobId(c), { source: jobSourceOf(c) })) };
-      return c.json(body, 200);
-    })
-    .post('/reject', rateClass('review'), async (c) => {
-      const jobId = requireJobId(c);
-      // An optional body {"reason"}: kept on the post (rejection.reason) and in the post.rejected event.
-      const parsed = RejectRequestSchema.safeParse(await readJsonObject(c, { allowEmpty: true }));
-      if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
-      const reason = parsed.data.reason?.trim() || null;
-      const body: UpdateResponse = { success: true, ...(await jobs.reject(c.get('user'), jobId, { source: jobSourceOf(c), reason })) };
-      return c.json(body, 200);
-    })
-    .post('/unpublish', rateClass('unpublish'), async (c) => {
-      const body: UnpublishResponse = await deps.takedowns.unpublish(c.get('user'), requireJobId(c));
-      return c.json(body, 200);
-    });
+/** GET, PATCH, DELETE /content/scheduled and POST /content/scheduled/approve|reject|unpublish. */
+export function scheduledHandlers(deps: RouteDeps): RouteHandlers<Routes, Names> {
+  const { jobs } = deps;
+  return {
+    // With job_id the one post, whatever the list's parameters say; so the query is read here.
+    'scheduled.list': {
+      raw: true,
+      handle: (c) => {
+        const user = c.get('user');
+        if (c.req.query('job_id') !== undefined) return { success: true, post: jobs.get(user, requireJobId(c)) };
+        const parsed = ListQuerySchema.safeParse(c.req.query());
+        if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
+        const q = parsed.data;
+        let after: ListPosition | null = null;
+        if (q.cursor !== undefined) {
+          after = decodeCursor(q.cursor);
+          if (!after) throw invalid([{ path: 'cursor', message: 'is not a cursor this list returned' }]);
+        }
+        const page = jobs.list(user, { status: q.status, limit: q.limit, after });
+        const body: ListResponse = { success: true, posts: page.posts, next_cursor: page.next ? encodeCursor(page.next) : null };
+        return body;
+      },
+    },
+    'scheduled.update': async ({ query, body }, c) => ({ success: true, ...(await jobs.update(c.get('user'), query.job_id, body)) }),
+    'scheduled.cancel': ({ query }, c) => jobs.cancel(c.get('user'), query.job_id),
+    'scheduled.approve': async ({ query }, c) => ({ success: true, ...(await jobs.approve(c.get('user'), query.job_id, { source: jobSourceOf(c) })) }),
+    // An optional body {"reason"}: kept on the post (rejection.reason) and in the post.rejected event.
+    'scheduled.reject': async ({ query, body }, c) => {
+      const reason = body?.reason?.trim() || null;
+      return { success: true, ...(await jobs.reject(c.get('user'), query.job_id, { source: jobSourceOf(c), reason })) };
+    },
+    'scheduled.unpublish': ({ query }, c) => deps.takedowns.unpublish(c.get('user'), query.job_id),
+  };
 }

@@ -1,34 +1,29 @@
-import { SettingsUpdateSchema, canonicalZone, type SettingsResponse } from '@socialpub/core';
-import { Hono } from 'hono';
+import { canonicalZone, type Routes, type SettingsResponse } from '@socialpub/core';
 import { setUserZone, userZone } from '../../jobs/user-zone';
 import type { RouteDeps } from '../deps';
-import type { AppEnv } from '../env';
-import { invalid, issuesToDetails } from '../errors';
-import { readJsonObject } from '../json-body';
-import { rateClass } from '../middleware/rate-limit';
+import type { RouteHandlers } from '../route-table/mount-route';
 
 /**
- * GET and PATCH /settings: the caller's settings. Only `timezone` changes here; the approval
- * workflow is shown but changed with the CLI on the data dir, so an agent holding a key
- * cannot switch off the approval meant to hold its own posts.
+ * GET and PATCH /settings (declared in core's route table): the caller's settings. Only
+ * `timezone` changes here; the approval workflow is shown but changed with the CLI on the
+ * data dir, so an agent holding a key cannot switch off the approval meant to hold its own posts.
  */
-export function settingsRoutes(deps: RouteDeps) {
+export function settingsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'settings.get' | 'settings.update'> {
   const { store } = deps;
   const answer = (userId: string, approval: boolean): SettingsResponse => ({
     success: true,
     settings: { timezone: userZone(store, userId), approval_workflow: approval },
   });
-  return new Hono<AppEnv>()
-    .get('/', rateClass('settings'), (c) => {
+  return {
+    'settings.get': (_input, c) => {
       const user = c.get('user');
-      return c.json(answer(user.id, user.approvalWorkflow), 200);
-    })
-    .patch('/', rateClass('settings'), async (c) => {
-      const parsed = SettingsUpdateSchema.safeParse(await readJsonObject(c));
-      if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
+      return answer(user.id, user.approvalWorkflow);
+    },
+    'settings.update': async ({ body }, c) => {
       const user = c.get('user');
-      const zone = parsed.data.timezone === null ? null : canonicalZone(parsed.data.timezone);
+      const zone = body.timezone === null ? null : canonicalZone(body.timezone);
       await store.commits.durable(() => setUserZone(store, user.id, zone));
-      return c.json(answer(user.id, user.approvalWorkflow), 200);
-    });
+      return answer(user.id, user.approvalWorkflow);
+    },
+  };
 }
