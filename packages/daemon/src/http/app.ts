@@ -55,8 +55,8 @@ import { sandboxFaultsRoutes } from './routes/sandbox-faults';
 import { sandboxPostsRoutes } from './routes/sandbox-posts';
 import { scheduledRoutes } from './routes/scheduled';
 import { webhooksRoutes } from './routes/webhooks';
-import { queueRoutes } from './routes/queue';
-import { seriesRoutes } from './routes/series';
+import { queueHandlers } from './routes/queue';
+import { seriesHandlers } from './routes/series';
 import { settingsHandlers } from './routes/settings';
 
 export interface AppDeps {
@@ -245,11 +245,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // The routes declared in core's route table (routes/api-routes.ts), each with its handler.
   const mounting = { store, clock, validateResponses: deps.validateResponses ?? false };
   mountRoutes(app, ROUTES, { ...settingsHandlers(routeDeps), ...platformsHandlers(routeDeps) }, mounting);
+  // The extensions (core's routes/extension-routes.ts).
+  mountRoutes(app, ROUTES, { ...queueHandlers(routeDeps), ...seriesHandlers(routeDeps) }, mounting);
   app.route(`${API_PREFIX}/auth`, authRoutes());
   app.route(`${API_PREFIX}/content`, contentRoutes(routeDeps));
   app.route(`${API_PREFIX}/content/scheduled`, scheduledRoutes(routeDeps));
-  app.route(`${API_PREFIX}/content/series`, seriesRoutes(routeDeps));
-  app.route(`${API_PREFIX}/queue`, queueRoutes(routeDeps));
   app.route(`${API_PREFIX}/platforms/tiktok/creator-info`, tiktokCreatorInfoRoutes({ ...routeDeps, calls }));
   app.route(`${API_PREFIX}/events`, eventsRoutes({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }));
   app.route(`${API_PREFIX}/webhooks`, webhooksRoutes(webhooks));
