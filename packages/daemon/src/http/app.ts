@@ -45,7 +45,7 @@ import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
 import { authRoutes } from './routes/auth';
 import { contentRoutes } from './routes/content';
-import { eventsRoutes } from './routes/events';
+import { eventsHandlers } from './routes/events';
 import { healthRoutes } from './routes/health';
 import { platformsHandlers } from './routes/platforms';
 import { honoPath, mountRoutes } from './route-table/mount-route';
@@ -54,7 +54,7 @@ import type { ConnectionCallDeps } from '../platforms/connection-call';
 import { sandboxFaultsRoutes } from './routes/sandbox-faults';
 import { sandboxPostsRoutes } from './routes/sandbox-posts';
 import { scheduledRoutes } from './routes/scheduled';
-import { webhooksRoutes } from './routes/webhooks';
+import { webhooksHandlers } from './routes/webhooks';
 import { queueHandlers } from './routes/queue';
 import { seriesHandlers } from './routes/series';
 import { settingsHandlers } from './routes/settings';
@@ -246,13 +246,21 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const mounting = { store, clock, validateResponses: deps.validateResponses ?? false };
   mountRoutes(app, ROUTES, { ...settingsHandlers(routeDeps), ...platformsHandlers(routeDeps) }, mounting);
   // The extensions (core's routes/extension-routes.ts).
-  mountRoutes(app, ROUTES, { ...queueHandlers(routeDeps), ...seriesHandlers(routeDeps) }, mounting);
+  mountRoutes(
+    app,
+    ROUTES,
+    {
+      ...queueHandlers(routeDeps),
+      ...seriesHandlers(routeDeps),
+      ...eventsHandlers({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }),
+      ...webhooksHandlers(webhooks),
+    },
+    mounting,
+  );
   app.route(`${API_PREFIX}/auth`, authRoutes());
   app.route(`${API_PREFIX}/content`, contentRoutes(routeDeps));
   app.route(`${API_PREFIX}/content/scheduled`, scheduledRoutes(routeDeps));
   app.route(`${API_PREFIX}/platforms/tiktok/creator-info`, tiktokCreatorInfoRoutes({ ...routeDeps, calls }));
-  app.route(`${API_PREFIX}/events`, eventsRoutes({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }));
-  app.route(`${API_PREFIX}/webhooks`, webhooksRoutes(webhooks));
   app.route(`${API_PREFIX}/sandbox`, sandboxPostsRoutes(routeDeps));
   app.route(`${API_PREFIX}/keys`, keysRoutes(routeDeps));
   app.route(`${API_PREFIX}/connections`, connectionsRoutes({ ...routeDeps, connects }));

@@ -1,6 +1,5 @@
 import { API_PREFIX, ROUTES, VERSION } from '@socialpub/core';
 import { z } from 'zod';
-import { eventsPaths } from './openapi-events';
 import { AUTHED, ERR, err, json, limited, ok, pick, ref, type Json } from './openapi-parts';
 import { routePaths } from './route-table/openapi-paths';
 import { dashboardPaths } from './openapi-dashboard';
@@ -117,7 +116,6 @@ export function openApiDocument(): Json {
         get: preparedFile('preparedFile', 'A prepared media file (unauthenticated, unguessable path; supports Range)'),
         head: preparedFile('preparedFileHead', 'Headers of a prepared media file (size, type, ETag)'),
       },
-      ...eventsPaths(),
       ...dashboardPaths(),
       '/mcp': mcpEndpoint(),
       [p('/openapi.json')]: {
