@@ -35,8 +35,6 @@ export {
   ReviewLinkListSchema,
 } from '@socialpub/core';
 
-/** 204 No Content: the transport answers undefined without parsing (the DELETE of review links). */
-export const NoContentSchema = z.undefined();
 
 /**
  * The schema of a route's answer by its keys in core's SCHEMAS (the route table's names):

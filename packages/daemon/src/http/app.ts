@@ -33,9 +33,9 @@ import { connectCallbackRoutes } from './dashboard/connect-callback';
 import { BrowserConnects } from '../connect/browser-connect';
 import type { ConnectDeps } from '../platforms/platform-module';
 import { platformModule } from '../platforms/registry';
-import { connectionsRoutes } from './routes/connections';
-import { keysRoutes } from './routes/keys';
-import { publicReviewRoutes, reviewLinksRoutes } from './routes/review-links';
+import { connectionsHandlers } from './routes/connections';
+import { keysHandlers } from './routes/keys';
+import { publicReviewHandlers, reviewLinksHandlers } from './routes/review-links';
 import { clientAddress } from './middleware/client-address';
 import { bodyLimit } from './middleware/body-limit';
 import { httpsOnly } from './middleware/https-only';
@@ -51,7 +51,7 @@ import { platformsHandlers } from './routes/platforms';
 import { honoPath, mountRoutes } from './route-table/mount-route';
 import { tiktokCreatorInfoRoutes } from './routes/tiktok-creator-info';
 import type { ConnectionCallDeps } from '../platforms/connection-call';
-import { sandboxFaultsRoutes } from './routes/sandbox-faults';
+import { sandboxFaultsHandlers } from './routes/sandbox-faults';
 import { sandboxPostsRoutes } from './routes/sandbox-posts';
 import { scheduledRoutes } from './routes/scheduled';
 import { webhooksHandlers } from './routes/webhooks';
@@ -254,6 +254,11 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ...seriesHandlers(routeDeps),
       ...eventsHandlers({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }),
       ...webhooksHandlers(webhooks),
+      ...keysHandlers(routeDeps),
+      ...connectionsHandlers({ ...routeDeps, connects }),
+      ...reviewLinksHandlers(routeDeps),
+      ...publicReviewHandlers({ ...routeDeps, limits, address: addressOf }),
+      ...sandboxFaultsHandlers(routeDeps),
     },
     mounting,
   );
@@ -262,11 +267,6 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   app.route(`${API_PREFIX}/content/scheduled`, scheduledRoutes(routeDeps));
   app.route(`${API_PREFIX}/platforms/tiktok/creator-info`, tiktokCreatorInfoRoutes({ ...routeDeps, calls }));
   app.route(`${API_PREFIX}/sandbox`, sandboxPostsRoutes(routeDeps));
-  app.route(`${API_PREFIX}/keys`, keysRoutes(routeDeps));
-  app.route(`${API_PREFIX}/connections`, connectionsRoutes({ ...routeDeps, connects }));
-  app.route(`${API_PREFIX}/review-links/public`, publicReviewRoutes({ ...routeDeps, limits, address: addressOf }));
-  app.route(`${API_PREFIX}/review-links`, reviewLinksRoutes(routeDeps));
-  app.route(`${API_PREFIX}/sandbox/faults`, sandboxFaultsRoutes(routeDeps));
   // MCP (Streamable HTTP): the same keys, and each tool call is the REST call it stands for,
   // made in-process, so it meets that call's rate-limit class and rules.
   const sessions = deps.mcpSessions ?? new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });

@@ -1,6 +1,6 @@
 import { API_PREFIX, ROUTES, VERSION } from '@socialpub/core';
 import { z } from 'zod';
-import { AUTHED, ERR, err, json, limited, ok, pick, ref, type Json } from './openapi-parts';
+import { AUTHED, ERR, err, json, type Json } from './openapi-parts';
 import { routePaths } from './route-table/openapi-paths';
 import { dashboardPaths } from './openapi-dashboard';
 
@@ -90,28 +90,6 @@ export function openApiDocument(): Json {
     paths: {
       // Every route declared in core's route table (routes/api-routes.ts), generated from it.
       ...routePaths(ROUTES),
-      [p('/sandbox/faults')]: {
-        get: {
-          operationId: 'getSandboxFaults',
-          summary: "The latency and faults the caller's sandbox connections meet (extension), and those the daemon applies to everyone",
-          tags: ['platforms'],
-          responses: { 200: limited(ok('SandboxFaultsResponse')), ...pick(401, 429, 500, 503) },
-        },
-        put: {
-          operationId: 'setSandboxFaults',
-          summary: "Replace the caller's sandbox faults (extension): latency ranges and shares of 5xx, 429, timeouts, resets and made-but-unanswered calls, for all platforms or per platform",
-          description: 'The simulators read them on every call: the next sandbox call of the caller meets them. `{ "faults": {} }` clears them. See docs/platforms/simulators.md for what the daemon does in each case.',
-          tags: ['platforms'],
-          requestBody: { required: true, content: json(ref('SandboxFaultsRequest')) },
-          responses: { 200: limited(ok('SandboxFaultsResponse')), ...pick(400, 401, 413, 415, 429, 500, 503) },
-        },
-        delete: {
-          operationId: 'clearSandboxFaults',
-          summary: "Clear the caller's sandbox faults (extension)",
-          tags: ['platforms'],
-          responses: { 200: limited(ok('SandboxFaultsResponse')), ...pick(401, 429, 500, 503) },
-        },
-      },
       '/files/{token}/{name}': {
         get: preparedFile('preparedFile', 'A prepared media file (unauthenticated, unguessable path; supports Range)'),
         head: preparedFile('preparedFileHead', 'Headers of a prepared media file (size, type, ETag)'),
