@@ -19,7 +19,10 @@ export function schemaJson(schema: z.ZodType): Json {
 
 /** Path or query parameters from a zod object's properties, with the route's descriptions. */
 function parameters(schema: z.ZodType, where: 'path' | 'query', descriptions: Readonly<Record<string, string>> | undefined): Json[] {
-  const out = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, Json>; required?: string[] };
+  type Obj = { properties?: Record<string, Json>; required?: string[]; $ref?: string; $defs?: Record<string, Obj> };
+  const whole = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Obj;
+  // A schema with a registry id (EventsQuery) comes out as a $ref to its definition: read that.
+  const out = whole.$ref?.startsWith('#/$defs/') ? (whole.$defs?.[whole.$ref.slice('#/$defs/'.length)] ?? whole) : whole;
   const required = new Set(out.required ?? []);
   return Object.entries(out.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
