@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { API_PREFIX, EXTENSION_ROUTES, ROUTES, type RouteDecl } from '@socialpub/core';
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +11,7 @@ import { operationOf } from '../../src/http/route-table/openapi-paths';
 import { ManualClock } from '../../src/util/clock';
 import { openDatabase } from '../../src/store/database';
 import { createStore } from '../../src/store/store';
+import { SecretBox } from '../../src/util/secrets';
 import { ServiceError } from '../../src/util/service-error';
 import { API, errorOf, harness } from './harness';
 
@@ -71,14 +73,15 @@ describe('the extensions, declared once in core (routes/extension-routes.ts)', (
 
 describe('mountRoute: the additions for the extensions', () => {
   const schemas = { Nothing: z.undefined(), Thing: z.object({ ok: z.boolean() }) };
-  const route = (over: Partial<RouteDecl>): RouteDecl =>
-    ({ name: 't.x', method: 'DELETE', path: '/t', auth: 'public', bodyKind: 'none', responses: { 204: { schema: 'Nothing', kind: 'none' } }, errors: [], operationId: 'x', summary: 'x', tags: [], ...over }) as RouteDecl;
+  // Keys of this test's own schema map (not core's SCHEMAS), so the declarations are loosely typed.
+  const route = (over: Record<string, unknown>): RouteDecl =>
+    ({ name: 't.x', method: 'DELETE', path: '/t', auth: 'public', bodyKind: 'none', responses: { 204: { schema: 'Nothing', kind: 'none' } }, errors: [], operationId: 'x', summary: 'x', tags: [], ...over }) as unknown as RouteDecl;
   const app = (decl: RouteDecl, answer: unknown) => {
     const a = new Hono<AppEnv>();
     a.onError((e, c) => (e instanceof ServiceError ? c.json(ApiError.from(e).body('r'), ApiError.from(e).status as 400) : c.json({ bug: e.message }, 500)));
     const db = openDatabase(':memory:');
     const clock = new ManualClock(0);
-    mountRoute(a, decl, () => answer as never, { store: createStore(db, { clock }), clock, validateResponses: true, schemas: schemas as never });
+    mountRoute(a, decl, () => answer as never, { store: createStore(db, { clock, secrets: new SecretBox(randomBytes(32)) }), clock, validateResponses: true, schemas: schemas as never });
     return a;
   };
 
