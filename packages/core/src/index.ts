@@ -22,6 +22,7 @@ export * from './schemas/sandbox-faults';
 export * from './schemas/takedown';
 export * from './schemas/tiktok-creator-info';
 export * from './schemas/dashboard';
+export * from './schemas/extension-io';
 export * from './version';
 export * from './schemas/schema-map';
 export * from './routes/index';

@@ -1,4 +1,4 @@
-import { SCHEMAS, WebhookDeliverySchema, WebhookEndpointSchema } from '@socialpub/core';
+import { SCHEMAS } from '@socialpub/core';
 import { z } from 'zod';
 
 /**
@@ -36,14 +36,6 @@ export {
   ReviewLinkListSchema,
 } from '@socialpub/core';
 
-// The answers of /webhooks, which core describes by their parts only.
-export const WebhookOneSchema = z.object({ success: z.literal(true), webhook: WebhookEndpointSchema });
-export const WebhookManySchema = z.object({ success: z.literal(true), webhooks: z.array(WebhookEndpointSchema) });
-export const WebhookDeliveriesSchema = z.object({ success: z.literal(true), deliveries: z.array(WebhookDeliverySchema) });
-export const WebhookQueuedSchema = z.object({ success: z.literal(true), message: z.string(), delivery_id: z.string() });
-/** 204 No Content: the transport answers undefined without parsing (the DELETE of review links). */
-export const NoContentSchema = z.undefined();
-export const WebhookDoneSchema = z.object({ success: z.literal(true), message: z.string() });
 
 /**
  * The schema of a route's answer by its keys in core's SCHEMAS (the route table's names):

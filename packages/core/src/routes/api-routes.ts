@@ -1,4 +1,5 @@
 import { MAX_PREPARE_URLS, SANDBOX_POSTS_LIMIT_DEFAULT } from '../api-limits';
+import { EXTENSION_ROUTES } from './extension-routes';
 import { defineRoutes } from './route-decl';
 
 const JOB_ID = { job_id: 'The job (job_…).' } as const;
@@ -312,6 +313,8 @@ export const ROUTES = defineRoutes({
     summary: 'Progress and prepared files of a media task',
     tags: ['media'],
   },
+  // The extensions (extension-routes.ts).
+  ...EXTENSION_ROUTES,
 });
 
 export type Routes = typeof ROUTES;

@@ -2,3 +2,4 @@
 export * from './rate-classes';
 export * from './route-decl';
 export * from './api-routes';
+export * from './extension-routes';

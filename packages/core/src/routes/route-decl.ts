@@ -12,6 +12,12 @@ export type ErrorStatus = 400 | 401 | 403 | 404 | 409 | 410 | 413 | 415 | 429 | 
 export interface ResponseDecl {
   schema: SchemaKey | readonly SchemaKey[];
   description?: string;
+  /**
+   * What the answer's body is (default `json`): `none` (a 204: no body; the schema is
+   * 'NoContent'), or `event-stream` (Server-Sent Events: the handler answers the stream
+   * itself; the schema is what each message's data line holds).
+   */
+  kind?: 'json' | 'none' | 'event-stream';
 }
 
 /**
@@ -54,6 +60,12 @@ export interface RouteDecl {
   errors: readonly ErrorStatus[];
   /** A route's own wording of an error status, where the general one would mislead. */
   errorDescriptions?: Readonly<Partial<Record<ErrorStatus, string>>>;
+  /** Request headers the route reads (besides the key, Idempotency-Key and X-SocialPub-Source), with their descriptions: the OpenAPI document's header parameters. */
+  headerParams?: Readonly<Record<string, string>>;
+  /** A body limit of the route's own, below the daemon's JSON limit (a public route, which the general limit does not reach): bytes, and the 413's message. */
+  bodyLimit?: { bytes: number; message: string };
+  /** Documents X-CSRF-Token: the dashboard's session cookie needs it on this unsafe route. */
+  csrf?: boolean;
   /** Idempotency-Key honoured: a repeat with the same key and body replays the first answer. */
   idempotent?: boolean;
   /** The Idempotency-Key parameter's description, where the general one does not fit. */

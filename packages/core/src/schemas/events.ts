@@ -7,8 +7,7 @@ export { EVENT_TYPES, type EventType } from '../event-types';
 
 /** The payload version this daemon writes. A breaking change to any payload bumps it. */
 export const EVENT_VERSION = 1;
-/** Webhook endpoints a user may have. */
-export const MAX_WEBHOOK_ENDPOINTS = 10;
+export { MAX_WEBHOOK_ENDPOINTS } from '../extension-limits';
 export const MAX_WEBHOOK_DESCRIPTION = 500;
 /** A sent test event's type (not in the catalogue: only sent by POST /webhooks/test). */
 export const WEBHOOK_TEST_EVENT = 'webhook.test';

@@ -16,6 +16,7 @@ import {
 import { UnpublishResponseSchema } from './takedown';
 import { TiktokCreatorInfoResponseSchema } from './tiktok-creator-info';
 import { SettingsResponseSchema, SettingsUpdateSchema } from './time-resources';
+import { EXTENSION_SCHEMAS } from './extension-schema-map';
 
 /**
  * The schemas the route table (routes/api-routes.ts) names, by key. A declaration says
@@ -55,6 +56,8 @@ export const SCHEMAS = {
   SandboxPostsResponse: SandboxPostsResponseSchema,
   SettingsResponse: SettingsResponseSchema,
   SettingsUpdate: SettingsUpdateSchema,
+  // The extensions' schemas (extension-schema-map.ts).
+  ...EXTENSION_SCHEMAS,
 } as const;
 
 /** The map's type: what a route table resolves its keys against (a test may pass its own). */

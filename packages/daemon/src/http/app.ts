@@ -20,9 +20,9 @@ import { dashboardRoutes, reviewLinkPageRoutes } from './dashboard/dashboard-rou
 import type { DashboardFiles } from './dashboard/dashboard-files';
 import { dashboardAuthRoutes } from './routes/dashboard-auth';
 import { connectCallbackRoutes } from './dashboard/connect-callback';
-import { connectionsRoutes } from './routes/connections';
-import { keysRoutes } from './routes/keys';
-import { publicReviewRoutes, reviewLinksRoutes } from './routes/review-links';
+import { connectionsHandlers } from './routes/connections';
+import { keysHandlers } from './routes/keys';
+import { publicReviewHandlers, reviewLinksHandlers } from './routes/review-links';
 import { clientAddress } from './middleware/client-address';
 import { bodyLimit } from './middleware/body-limit';
 import { httpsOnly } from './middleware/https-only';
@@ -31,17 +31,17 @@ import { requestContext } from './middleware/request-context';
 import { openApiDocument } from './openapi';
 import { authHandlers } from './routes/auth';
 import { contentHandlers } from './routes/content';
-import { eventsRoutes } from './routes/events';
+import { eventsHandlers } from './routes/events';
 import { healthHandlers } from './routes/health';
 import { platformsHandlers } from './routes/platforms';
 import { honoPath, mountRoutes } from './route-table/mount-route';
 import { tiktokCreatorInfoHandlers } from './routes/tiktok-creator-info';
-import { sandboxFaultsRoutes } from './routes/sandbox-faults';
+import { sandboxFaultsHandlers } from './routes/sandbox-faults';
 import { sandboxPostsHandlers } from './routes/sandbox-posts';
 import { scheduledHandlers } from './routes/scheduled';
-import { webhooksRoutes } from './routes/webhooks';
-import { queueRoutes } from './routes/queue';
-import { seriesRoutes } from './routes/series';
+import { webhooksHandlers } from './routes/webhooks';
+import { queueHandlers } from './routes/queue';
+import { seriesHandlers } from './routes/series';
 import { settingsHandlers } from './routes/settings';
 
 export interface AppDeps {
@@ -179,18 +179,18 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ...platformsHandlers(routeDeps),
       ...tiktokCreatorInfoHandlers({ ...routeDeps, calls }),
       ...sandboxPostsHandlers(routeDeps),
+      ...queueHandlers(routeDeps),
+      ...seriesHandlers(routeDeps),
+      ...eventsHandlers({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }),
+      ...webhooksHandlers(webhooks),
+      ...keysHandlers(routeDeps),
+      ...connectionsHandlers({ ...routeDeps, connects }),
+      ...reviewLinksHandlers(routeDeps),
+      ...publicReviewHandlers({ ...routeDeps, limits, address: addressOf }),
+      ...sandboxFaultsHandlers(routeDeps),
     },
     mounting,
   );
-  app.route(`${API_PREFIX}/content/series`, seriesRoutes(routeDeps));
-  app.route(`${API_PREFIX}/queue`, queueRoutes(routeDeps));
-  app.route(`${API_PREFIX}/events`, eventsRoutes({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }));
-  app.route(`${API_PREFIX}/webhooks`, webhooksRoutes(webhooks));
-  app.route(`${API_PREFIX}/keys`, keysRoutes(routeDeps));
-  app.route(`${API_PREFIX}/connections`, connectionsRoutes({ ...routeDeps, connects }));
-  app.route(`${API_PREFIX}/review-links/public`, publicReviewRoutes({ ...routeDeps, limits, address: addressOf }));
-  app.route(`${API_PREFIX}/review-links`, reviewLinksRoutes(routeDeps));
-  app.route(`${API_PREFIX}/sandbox/faults`, sandboxFaultsRoutes(routeDeps));
   // MCP (Streamable HTTP): the same keys, and each tool call is the REST call it stands for,
   // made in-process, so it meets that call's rate-limit class and rules.
   const sessions = deps.services.mcpSessions;

@@ -1,4 +1,3 @@
-import { API_PREFIX } from '@socialpub/core';
 import { APP_PATHS } from './dashboard/dashboard-routes';
 
 type Json = Record<string, unknown>;
@@ -25,9 +24,13 @@ const SESSION = [{ Session: [] }];
 const PUBLIC: unknown[] = [];
 const DASHBOARD_HEADERS = 'With the dashboard\'s Content-Security-Policy, X-Content-Type-Options: nosniff, Referrer-Policy: no-referrer and X-Frame-Options: DENY.';
 
-/** The dashboard's paths: its extensions of the API (keys, connections, review links), its sign-in and its pages (docs/dashboard.md). */
+/**
+ * The dashboard's paths outside the API (docs/dashboard.md): its sign-in (/auth/*: cookies,
+ * redirects and pages, with the session's own rules), /connect/callback, the review-link page
+ * and the app's pages and assets. Its extensions of the API (keys, connections, review links)
+ * are declared in core's route table and generated with the other routes.
+ */
 export function dashboardPaths(): Record<string, Json> {
-  const p = (suffix: string) => `${API_PREFIX}${suffix}`;
   const page = (operationId: string, summary: string) => ({
     get: {
       operationId,
@@ -44,97 +47,6 @@ export function dashboardPaths(): Record<string, Json> {
     appPaths[`${appPath}/*`] = page(`dashboard_${name}_sub`, `A path inside the dashboard's ${name} screen (signed in), else 303 to /signin`);
   }
   return {
-    [p('/keys')]: {
-      get: { operationId: 'listKeys', summary: 'The caller\'s active API keys (name, prefix; never the secret)', tags: ['keys'], parameters: [], responses: { 200: ok('ApiKeyList'), ...pick(401, 429) } },
-      post: {
-        operationId: 'createKey',
-        summary: 'A new API key for the caller; the full key is in this answer only',
-        tags: ['keys'],
-        parameters: [CSRF],
-        requestBody: { required: false, content: json(ref('ApiKeyCreateRequest')) },
-        responses: { 201: ok('ApiKeyCreated', 'Created'), ...pick(400, 401, 403, 429) },
-      },
-    },
-    [p('/keys/{id}')]: {
-      delete: { operationId: 'revokeKey', summary: 'Revoke one of the caller\'s keys (refused from the next request on)', tags: ['keys'], parameters: [path('id', 'The key (key_…).'), CSRF], responses: { 204: noContent, ...pick(401, 403, 404, 429) } },
-    },
-    [p('/keys/{id}/rotate')]: {
-      post: { operationId: 'rotateKey', summary: 'Replace a key: the new one (shown once) works, the old one stops at once', tags: ['keys'], parameters: [path('id', 'The key (key_…).'), CSRF], responses: { 201: ok('ApiKeyCreated', 'Created'), ...pick(401, 403, 404, 429) } },
-    },
-    [p('/connections')]: {
-      get: { operationId: 'listConnections', summary: 'The caller\'s platform connections with their status', tags: ['connections'], responses: { 200: ok('ConnectionList'), ...pick(401, 429) } },
-    },
-    [p('/connections/sandbox')]: {
-      post: {
-        operationId: 'connectSandbox',
-        summary: 'Connect a platform\'s simulator (replaces the platform\'s connection)',
-        tags: ['connections'],
-        parameters: [CSRF],
-        requestBody: { required: true, content: json({ type: 'object', required: ['platform'], properties: { platform: ref('Platform') } }) },
-        responses: { 201: ok('Connection', 'Connected'), ...pick(400, 401, 403, 429) },
-      },
-    },
-    [p('/connections/{id}')]: {
-      delete: { operationId: 'removeConnection', summary: 'Remove a connection', tags: ['connections'], parameters: [path('id', 'The connection (con_…).'), CSRF], responses: { 204: noContent, ...pick(401, 403, 404, 429) } },
-    },
-    [p('/connections/{platform}/authorize')]: {
-      post: {
-        operationId: 'authorizeConnection',
-        summary: 'Start a live connect: answers the platform\'s consent URL; the platform sends the browser back to GET /connect/callback',
-        tags: ['connections'],
-        parameters: [path('platform', 'The platform.'), CSRF],
-        requestBody: { required: true, content: json(ref('ConnectAuthorizeRequest')) },
-        responses: { 200: ok('PendingConnect', 'The flow, with authorize_url'), ...pick(400, 401, 403, 429) },
-      },
-    },
-    [p('/connections/pending/{id}')]: {
-      get: { operationId: 'pendingConnection', summary: 'A live connect in progress (10 minutes): its status, question and choices', tags: ['connections'], parameters: [path('id', 'The flow (pcn_…).')], responses: { 200: ok('PendingConnect'), ...pick(401, 404, 429) } },
-    },
-    [p('/connections/pending/{id}/choose')]: {
-      post: {
-        operationId: 'choosePendingConnection',
-        summary: 'Answer the flow\'s question (the Facebook page)',
-        tags: ['connections'],
-        parameters: [path('id', 'The flow (pcn_…).'), CSRF],
-        requestBody: { required: true, content: json({ type: 'object', required: ['page_id'], properties: { page_id: { type: 'string' } } }) },
-        responses: { 200: ok('PendingConnect'), ...pick(400, 401, 403, 404, 409, 429) },
-      },
-    },
-    [p('/review-links')]: {
-      get: { operationId: 'listReviewLinks', summary: 'The caller\'s review links, newest first (never their token)', tags: ['review-links'], responses: { 200: ok('ReviewLinkList'), ...pick(401, 429) } },
-      post: {
-        operationId: 'createReviewLink',
-        summary: 'A review link for some of the caller\'s posts (72 h by default); the url is in this answer only',
-        tags: ['review-links'],
-        parameters: [CSRF],
-        requestBody: { required: true, content: json(ref('ReviewLinkCreateRequest')) },
-        responses: { 201: ok('ReviewLinkCreated', 'Created'), ...pick(400, 401, 403, 404, 429) },
-      },
-    },
-    [p('/review-links/{id}')]: {
-      delete: { operationId: 'revokeReviewLink', summary: 'Revoke a review link (410 from now on)', tags: ['review-links'], parameters: [path('id', 'The link (rvl_…).'), CSRF], responses: { 204: noContent, ...pick(401, 403, 404, 429) } },
-    },
-    [p('/review-links/public/{token}')]: {
-      get: {
-        operationId: 'readReviewLink',
-        summary: 'What a review link shows: its posts and the decisions made (the token is the credential)',
-        tags: ['review-links'],
-        security: PUBLIC,
-        parameters: [path('token', 'The token of the link\'s url.')],
-        responses: { 200: ok('ReviewLinkPublic'), ...pick(404, 410, 429) },
-      },
-    },
-    [p('/review-links/public/{token}/decisions')]: {
-      post: {
-        operationId: 'decideReviewLink',
-        summary: 'Approve or reject one of the link\'s posts, with a comment (an event with source review_link)',
-        tags: ['review-links'],
-        security: PUBLIC,
-        parameters: [path('token', 'The token of the link\'s url.')],
-        requestBody: { required: true, content: json(ref('ReviewDecisionRequest')) },
-        responses: { 200: ok('UpdateResponse', 'The updated job'), ...pick(400, 404, 409, 410, 429) },
-      },
-    },
     '/auth/link/{token}': {
       get: {
         operationId: 'signinLink',

@@ -50,3 +50,10 @@ export const RATE_HEADERS = {
   'RateLimit-Reset': { description: 'Seconds until the window resets.', schema: { type: 'integer' } },
 };
 export const limited = (response: Json) => ({ ...response, headers: RATE_HEADERS });
+export const CSRF = {
+  name: 'X-CSRF-Token',
+  in: 'header',
+  required: false,
+  description: "With the session cookie (not a key): the session's csrf_token (GET /auth/session).",
+  schema: { type: 'string' },
+};

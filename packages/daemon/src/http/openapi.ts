@@ -1,11 +1,9 @@
-import { API_PREFIX, MAX_NEXT_SLOTS, ROUTES, VERSION, noTakedownsInWords, platformsInWords, takedownsInWords } from '@socialpub/core';
+import { API_PREFIX, ROUTES, VERSION, noTakedownsInWords, platformsInWords, takedownsInWords } from '@socialpub/core';
 import { z } from 'zod';
-import { eventsPaths, eventsWebhooks } from './openapi-events';
-import { AUTHED, ERR, err, json, limited, ok, pick, ref, type Json } from './openapi-parts';
+import { eventsWebhooks } from './openapi-webhooks';
+import { AUTHED, ERR, err, json, type Json } from './openapi-parts';
 import { routePaths } from './route-table/openapi-paths';
 import { dashboardPaths } from './openapi-dashboard';
-
-const SERIES_ID = { name: 'series_id', in: 'query', required: true, description: 'The series (ser_…).', schema: { type: 'string', minLength: 1 } };
 
 /** /mcp: the MCP Streamable HTTP endpoint (JSON-RPC 2.0; its messages are MCP's, not described here: docs/mcp.md). */
 function mcpEndpoint(): Json {
@@ -89,7 +87,6 @@ let cached: Json | null = null;
 /** The OpenAPI 3.1 document of every route the daemon serves, from core's zod schemas. */
 export function openApiDocument(): Json {
   if (cached) return cached;
-  const p = (path: string) => `${API_PREFIX}${path}`;
   cached = {
     openapi: '3.1.0',
     info: {
@@ -104,79 +101,10 @@ export function openApiDocument(): Json {
     paths: {
       // Every route declared in core's route table (routes/api-routes.ts), generated from it.
       ...declaredPaths(),
-      [p('/content/series')]: {
-        get: {
-          operationId: 'listSeries',
-          summary: 'List recurring posts with their next occurrences (or get one with series_id)',
-          tags: ['scheduled'],
-          parameters: [{ name: 'series_id', in: 'query', required: false, description: 'Return this one series as {series}.', schema: { type: 'string' } }],
-          responses: {
-            200: limited({ description: 'The series, or one series', content: json({ oneOf: [ref('SeriesList'), ref('SeriesResponse')] }) }),
-            ...pick(400, 401, 403, 404, 429, 500, 503),
-          },
-        },
-        delete: {
-          operationId: 'cancelSeries',
-          summary: 'Cancel a whole series: no more occurrences, and every scheduled one is cancelled',
-          tags: ['scheduled'],
-          parameters: [SERIES_ID],
-          responses: { 200: limited(ok('SeriesCancelResponse')), ...pick(400, 401, 403, 404, 429, 500, 503) },
-        },
-      },
-      [p('/queue')]: {
-        get: {
-          operationId: 'getQueue',
-          summary: 'The caller\'s weekly posting slots',
-          tags: ['queue'],
-          responses: { 200: limited(ok('QueueResponse')), ...pick(401, 429, 500, 503) },
-        },
-        put: {
-          operationId: 'replaceQueue',
-          summary: 'Replace the weekly posting slots (posts already queued keep their times)',
-          tags: ['queue'],
-          requestBody: { required: true, content: json(ref('QueueUpdate')) },
-          responses: { 200: limited(ok('QueueResponse')), ...pick(400, 401, 413, 415, 429, 500, 503) },
-        },
-      },
-      [p('/queue/next')]: {
-        get: {
-          operationId: 'nextQueueSlots',
-          summary: 'The next free slots of the queue',
-          tags: ['queue'],
-          parameters: [
-            { name: 'count', in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: MAX_NEXT_SLOTS, default: 10 } },
-            { name: 'platforms', in: 'query', required: false, description: 'Comma-separated: only slots a post to these platforms may take.', schema: { type: 'string' } },
-          ],
-          responses: { 200: limited(ok('QueueNextResponse')), ...pick(400, 401, 429, 500, 503) },
-        },
-      },
-      [p('/sandbox/faults')]: {
-        get: {
-          operationId: 'getSandboxFaults',
-          summary: "The latency and faults the caller's sandbox connections meet (extension), and those the daemon applies to everyone",
-          tags: ['platforms'],
-          responses: { 200: limited(ok('SandboxFaultsResponse')), ...pick(401, 429, 500, 503) },
-        },
-        put: {
-          operationId: 'setSandboxFaults',
-          summary: "Replace the caller's sandbox faults (extension): latency ranges and shares of 5xx, 429, timeouts, resets and made-but-unanswered calls, for all platforms or per platform",
-          description: 'The simulators read them on every call: the next sandbox call of the caller meets them. `{ "faults": {} }` clears them. See docs/platforms/simulators.md for what the daemon does in each case.',
-          tags: ['platforms'],
-          requestBody: { required: true, content: json(ref('SandboxFaultsRequest')) },
-          responses: { 200: limited(ok('SandboxFaultsResponse')), ...pick(400, 401, 413, 415, 429, 500, 503) },
-        },
-        delete: {
-          operationId: 'clearSandboxFaults',
-          summary: "Clear the caller's sandbox faults (extension)",
-          tags: ['platforms'],
-          responses: { 200: limited(ok('SandboxFaultsResponse')), ...pick(401, 429, 500, 503) },
-        },
-      },
       '/files/{token}/{name}': {
         get: preparedFile('preparedFile', 'A prepared media file (unauthenticated, unguessable path; supports Range)'),
         head: preparedFile('preparedFileHead', 'Headers of a prepared media file (size, type, ETag)'),
       },
-      ...eventsPaths(),
       ...dashboardPaths(),
       '/mcp': mcpEndpoint(),
     },

@@ -1,4 +1,4 @@
-import type { EventType, SocialpubEvent } from '@socialpub/core';
+import { ROUTES, fillPath, type EventType, type SocialpubEvent } from '@socialpub/core';
 import { APIError } from '../errors';
 import { parseSse } from '../sse-parser';
 import { Resource } from './resource';
@@ -34,7 +34,7 @@ export class Events extends Resource {
     while (!signal?.aborted) {
       let response: Response;
       try {
-        response = await this.transport.openStream('/events', { ...query, since: last }, last ? { 'last-event-id': last } : {}, signal);
+        response = await this.transport.openStream(fillPath(ROUTES['events.stream'].path, {}), { ...query, since: last }, last ? { 'last-event-id': last } : {}, signal);
       } catch (error) {
         if (signal?.aborted) return;
         // A refusal will not change by retrying; a daemon that is away may come back.

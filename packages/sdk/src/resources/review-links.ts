@@ -1,4 +1,4 @@
-import type { ReviewLink, ReviewLinkCreated, ReviewLinkCreateRequest } from '@socialpub/core';
+import { ROUTES, type ReviewLink, type ReviewLinkCreated, type ReviewLinkCreateRequest } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { Resource } from './resource';
 
@@ -10,16 +10,16 @@ import { Resource } from './resource';
 export class ReviewLinks extends Resource {
   /** POST /review-links: `{ id, url, expires_at, job_ids, ... }`; 72 h unless `expires_in_hours` says otherwise. */
   async create(params: ReviewLinkCreateRequest, options?: RequestOptions): Promise<ReviewLinkCreated> {
-    return this.transport.request({ method: 'POST', path: '/review-links', body: params, schema: (s) => s.ReviewLinkCreatedSchema }, options);
+    return this.transport.call(ROUTES['reviewLinks.create'], { body: params }, options);
   }
 
   /** GET /review-links: the caller's links, newest first, with their status (never their token). */
   async list(options?: RequestOptions): Promise<ReviewLink[]> {
-    return (await this.transport.request({ method: 'GET', path: '/review-links', schema: (s) => s.ReviewLinkListSchema }, options)).data;
+    return (await this.transport.call(ROUTES['reviewLinks.list'], {}, options)).data;
   }
 
   /** DELETE /review-links/{id}: the link is refused (410) from now on. */
   async revoke(id: string, options?: RequestOptions): Promise<void> {
-    await this.transport.request({ method: 'DELETE', path: `/review-links/${encodeURIComponent(id)}`, schema: (s) => s.NoContentSchema }, options);
+    await this.transport.call(ROUTES['reviewLinks.revoke'], { params: { id } }, options);
   }
 }

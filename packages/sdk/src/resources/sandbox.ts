@@ -13,7 +13,7 @@ export class Sandbox extends Resource {
 
   /** GET /sandbox/faults (extension): the latency and faults your sandbox connections meet, and those the daemon sets for everyone. */
   faults(options?: RequestOptions): Promise<SandboxFaultsResponse> {
-    return this.transport.request({ method: 'GET', path: '/sandbox/faults', schema: (s) => s.SandboxFaultsResponseSchema }, options);
+    return this.transport.call(ROUTES['sandbox.faults'], {}, options);
   }
 
   /**
@@ -21,11 +21,11 @@ export class Sandbox extends Resource {
    * `{ all: { latency_ms: { min: 200, max: 400 } }, twitter: { rate_limited: 0.5 } }`; `{}` clears them.
    */
   setFaults(faults: SandboxFaults, options?: RequestOptions): Promise<SandboxFaultsResponse> {
-    return this.transport.request({ method: 'PUT', path: '/sandbox/faults', body: { faults }, schema: (s) => s.SandboxFaultsResponseSchema }, options);
+    return this.transport.call(ROUTES['sandbox.setFaults'], { body: { faults } }, options);
   }
 
   /** DELETE /sandbox/faults (extension): your sandbox connections answer like a platform on a perfect day again. */
   clearFaults(options?: RequestOptions): Promise<SandboxFaultsResponse> {
-    return this.transport.request({ method: 'DELETE', path: '/sandbox/faults', schema: (s) => s.SandboxFaultsResponseSchema }, options);
+    return this.transport.call(ROUTES['sandbox.clearFaults'], {}, options);
   }
 }

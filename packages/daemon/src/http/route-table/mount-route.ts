@@ -1,10 +1,11 @@
 import { API_PREFIX, SCHEMAS, type RouteDecl, type RouteInput, type RouteResponse, type SchemaMap } from '@socialpub/core';
 import type { Context, Hono, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
 import type { z } from 'zod';
 import type { Store } from '../../store/store';
 import type { Clock } from '../../util/clock';
 import type { AppEnv } from '../env';
-import { invalid, issuesToDetails } from '../errors';
+import { ApiError, invalid, issuesToDetails } from '../errors';
 import { readJsonObject } from '../json-body';
 import { idempotency } from '../middleware/idempotency';
 import { rateClass } from '../middleware/rate-limit';
@@ -79,6 +80,10 @@ async function readInput(route: RouteDecl, c: Context<AppEnv>, schemas: Readonly
 function checkAnswer(route: RouteDecl, status: number, body: unknown, schemas: Readonly<Record<string, z.ZodType>>): void {
   const declared = route.responses[status];
   if (!declared) throw new Error(`${route.name} answered ${status}, which it does not declare`);
+  if (declared.kind === 'none') {
+    if (body !== null && body !== undefined) throw new Error(`${route.name} answered ${status} with a body, which it declares without one`);
+    return;
+  }
   const keys = typeof declared.schema === 'string' ? [declared.schema] : declared.schema;
   const failures = keys.map((key) => ({ key, result: schemaOf(schemas, key).safeParse(body) }));
   if (failures.some((f) => f.result.success)) return;
@@ -103,12 +108,19 @@ export function mountRoute<R extends RouteDecl, M = SchemaMap>(app: Hono<AppEnv>
     if (!route.rateClass) throw new Error(`${route.name} needs a key but declares no rate class`);
     chain.push(rateClass(route.rateClass));
   }
+  // A route's own body limit (a public route, which the daemon's JSON limit does not reach).
+  if (route.bodyLimit) {
+    const { bytes, message } = route.bodyLimit;
+    chain.push(bodyLimit({ maxSize: bytes, onError: () => { throw new ApiError('payload_too_large', message); } }));
+  }
   if (route.idempotent && route.bodyKind === 'json') chain.push(idempotency({ store: options.store, clock: options.clock, route: route.name }));
   const run = async (c: Context<AppEnv>) => {
     const answer = 'raw' in handler ? await handler.handle(c) : await handler((await readInput(route, c, schemas)) as RouteInput<R, M>, c);
     if (answer instanceof Response) return answer;
     const [status, body] = answer instanceof RouteReply ? [answer.status, answer.body] : [usual, answer];
     if (options.validateResponses) checkAnswer(route, status, body, schemas);
+    // A 204 and the like (declared `kind: 'none'`): no body.
+    if (route.responses[status]?.kind === 'none') return c.body(null, status as 204);
     return c.json(body as object, status as 200);
   };
   const full = honoPath(route);

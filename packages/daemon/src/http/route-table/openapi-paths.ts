@@ -1,6 +1,6 @@
 import { API_PREFIX, SCHEMAS, type RouteDecl } from '@socialpub/core';
 import { z } from 'zod';
-import { ERR, IDEMPOTENCY_KEY, SOURCE, err, json, limited, ref, type Json } from '../openapi-parts';
+import { CSRF, ERR, IDEMPOTENCY_KEY, SOURCE, err, json, limited, ref, type Json } from '../openapi-parts';
 
 type Schemas = Readonly<Record<string, z.ZodType>>;
 
@@ -20,9 +20,9 @@ export function schemaJson(schema: z.ZodType): Json {
 /** Path or query parameters from a zod object's properties, with the route's descriptions. */
 function parameters(schema: z.ZodType, where: 'path' | 'query', descriptions: Readonly<Record<string, string>> | undefined): Json[] {
   type Obj = { properties?: Record<string, Json>; required?: string[]; $ref?: string; $defs?: Record<string, Obj> };
-  const root = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Obj;
-  // A schema with a registry id comes back as a reference to itself among the $defs.
-  const out = root.$ref?.startsWith('#/$defs/') ? (root.$defs?.[root.$ref.slice('#/$defs/'.length)] ?? root) : root;
+  const whole = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Obj;
+  // A schema with a registry id (EventsQuery) comes out as a $ref to its definition: read that.
+  const out = whole.$ref?.startsWith('#/$defs/') ? (whole.$defs?.[whole.$ref.slice('#/$defs/'.length)] ?? whole) : whole;
   const required = new Set(out.required ?? []);
   return Object.entries(out.properties ?? {}).map(([name, property]) => {
     const { description, ...rest } = property;
@@ -45,11 +45,21 @@ export function operationOf(route: RouteDecl, schemas: Schemas = SCHEMAS as Sche
   if (route.query) params.push(...parameters(schemaAt(schemas, route.query), 'query', route.paramDescriptions));
   if (route.idempotent) params.push(route.idempotencyDescription ? { ...IDEMPOTENCY_KEY, description: route.idempotencyDescription } : IDEMPOTENCY_KEY);
   if (route.source) params.push(SOURCE);
+  for (const [name, description] of Object.entries(route.headerParams ?? {})) params.push({ name, in: 'header', required: false, description, schema: { type: 'string' } });
+  if (route.csrf) params.push(CSRF);
   const responses: Record<string, unknown> = {};
   for (const [status, answer] of Object.entries(route.responses)) {
     const keys = typeof answer.schema === 'string' ? [answer.schema] : answer.schema;
     const shapes = keys.map((k) => schemaJson(schemaAt(schemas, k)));
-    const response = { description: answer.description ?? 'Success', content: json(shapes.length === 1 ? (shapes[0] as Json) : { oneOf: shapes }) };
+    const shape = shapes.length === 1 ? (shapes[0] as Json) : { oneOf: shapes };
+    const description = answer.description ?? 'Success';
+    const response =
+      answer.kind === 'none'
+        ? { description }
+        : answer.kind === 'event-stream'
+          ? // Server-Sent Events: the stream is text; each message's data line is one JSON value of the declared schema.
+            { description, content: { 'text/event-stream': { schema: { type: 'string', description: 'Each data line is one JSON value of x-sse-data (an event message).', 'x-sse-data': shape } } } }
+          : { description, content: json(shape) };
     responses[status] = route.rateClass && Number(status) < 300 ? limited(response) : response;
   }
   for (const status of route.errors) {

@@ -1,15 +1,14 @@
-import { PLATFORMS, formatInstant, isPlatform, type Platform } from '@socialpub/core';
-import { Hono, type Context } from 'hono';
+import { PLATFORMS, formatInstant, isPlatform, type Platform, type Routes } from '@socialpub/core';
+import type { Context } from 'hono';
 import type { BrowserConnects, PendingConnect } from '../../connect/browser-connect';
 import { ConnectError } from '../../oauth/connect-error';
 import { saveSandboxConnection } from '../../connect/sandbox-connection';
 import type { ConnectionInfo } from '../../store/connections';
 import { pauseInfo } from '../../store/platform-pauses';
 import type { RouteDeps } from '../deps';
-import type { AppEnv } from '../env';
-import { rateClass } from '../middleware/rate-limit';
 import { ApiError, invalid } from '../errors';
 import { readJsonObject } from '../json-body';
+import type { RouteHandlers } from '../route-table/mount-route';
 
 export interface ConnectionsRoutesDeps extends Pick<RouteDeps, 'store' | 'clock' | 'config'> {
   connects: BrowserConnects;
@@ -39,8 +38,15 @@ const AUTHORIZE_FIELDS = ['client_id', 'client_secret', 'login', 'audited', 'pri
  * list, sandbox connect, remove, and the live OAuth flow (authorize -> the platform's
  * consent page -> GET /connect/callback -> a page choice when the platform asks one).
  * Connecting again replaces the platform's connection (how an expired one is reconnected).
+ * Declared in core's route table; the routes with a body read it themselves (their own
+ * messages, and `choice` read as page_id, as always).
  */
-export function connectionsRoutes({ store, clock, config, connects }: ConnectionsRoutesDeps) {
+export function connectionsHandlers({
+  store,
+  clock,
+  config,
+  connects,
+}: ConnectionsRoutesDeps): RouteHandlers<Routes, 'connections.list' | 'connections.sandbox' | 'connections.remove' | 'connections.pending' | 'connections.choose' | 'connections.authorize'> {
   const present = (c: ConnectionInfo) => ({
     id: c.id,
     platform: c.platform,
@@ -71,39 +77,39 @@ export function connectionsRoutes({ store, clock, config, connects }: Connection
     expires_at: formatInstant(p.expiresAt),
   });
 
-  return new Hono<AppEnv>()
-    .get('/', rateClass('account'), (c) => c.json({ data: store.connections.listForUser(c.get('user').id).map(present) }, 200))
-    .post('/sandbox', rateClass('account'), async (c) => {
+  return {
+    'connections.list': (_input, c) => ({ data: store.connections.listForUser(c.get('user').id).map(present) }),
+    'connections.sandbox': { raw: true, handle: async (c) => {
       const body = await readJsonObject(c);
       if (typeof body.platform !== 'string') throw invalid([{ path: 'platform', message: `required: one of ${PLATFORMS.join(', ')}` }]);
       const platform = platformOf(body.platform);
       const userId = c.get('user').id;
       const saved = await store.commits.durable(() => saveSandboxConnection(store.connections, userId, platform, clock.now()));
-      return c.json(present(saved), 201);
-    })
-    .delete('/:id', rateClass('account'), async (c) => {
-      const id = c.req.param('id');
+      return present(saved);
+    } },
+    'connections.remove': async ({ params: { id } }, c) => {
       const found = store.connections.getById(id);
       if (!found || found.userId !== c.get('user').id) throw new ApiError('not_found', `no connection ${id}`);
       await store.commits.durable(() => store.connections.removeById(id));
-      return c.body(null, 204);
-    })
-    .get('/pending/:id', rateClass('account'), (c) => {
-      const pending = connects.get(c.get('user').id, c.req.param('id'));
-      if (!pending) throw new ApiError('not_found', `no connect in progress ${c.req.param('id')} (they last 10 minutes)`);
-      return c.json(presentPending(pending), 200);
-    })
-    .post('/pending/:id/choose', rateClass('account'), async (c) => {
+      return undefined;
+    },
+    'connections.pending': ({ params: { id } }, c) => {
+      const pending = connects.get(c.get('user').id, id);
+      if (!pending) throw new ApiError('not_found', `no connect in progress ${id} (they last 10 minutes)`);
+      return presentPending(pending);
+    },
+    'connections.choose': { raw: true, handle: async (c) => {
       const body = await readJsonObject(c);
       const choice = typeof body.page_id === 'string' ? body.page_id : typeof body.choice === 'string' ? body.choice : null;
       if (choice === null) throw invalid([{ path: 'page_id', message: 'required: the id of one of the choices' }]);
-      const answer = await connects.choose(c.get('user').id, c.req.param('id'), choice);
-      if (answer === null) throw new ApiError('not_found', `no connect in progress ${c.req.param('id')} (they last 10 minutes)`);
+      const id = c.req.param('id') ?? '';
+      const answer = await connects.choose(c.get('user').id, id, choice);
+      if (answer === null) throw new ApiError('not_found', `no connect in progress ${id} (they last 10 minutes)`);
       if (answer === false) throw new ApiError('conflict', `${choice} is not among this connect's choices, or it asks none now`);
-      return c.json(presentPending(answer), 200);
-    })
-    .post('/:platform/authorize', rateClass('account'), async (c) => {
-      const platform = platformOf(c.req.param('platform'));
+      return presentPending(answer);
+    } },
+    'connections.authorize': { raw: true, handle: async (c) => {
+      const platform = platformOf(c.req.param('platform') ?? '');
       const body = await readJsonObject(c, { allowEmpty: true });
       const details = Object.keys(body)
         .filter((k) => !(AUTHORIZE_FIELDS as readonly string[]).includes(k))
@@ -138,6 +144,7 @@ export function connectionsRoutes({ store, clock, config, connects }: Connection
         throw e;
       }
       if (pending.status === 'failed') throw new ApiError('invalid_request', pending.error ?? `the ${platform} connect failed`);
-      return c.json({ ...presentPending(pending), pending_id: pending.id }, 200);
-    });
+      return { ...presentPending(pending), pending_id: pending.id };
+    } },
+  };
 }

@@ -1,13 +1,11 @@
-import { EVENT_TYPES, EventsQuerySchema } from '@socialpub/core';
-import { Hono } from 'hono';
+import { EVENT_TYPES, type Routes } from '@socialpub/core';
 import { streamSSE } from 'hono/streaming';
 import { eventId, parseEventId, presentEvent } from '../../events/present-event';
 import type { EventsHub } from '../../events/events-hub';
 import type { EventFilter } from '../../store/events';
 import type { RouteDeps } from '../deps';
-import type { AppEnv } from '../env';
-import { invalid, issuesToDetails } from '../errors';
-import { rateClass } from '../middleware/rate-limit';
+import { invalid } from '../errors';
+import type { RouteHandlers } from '../route-table/mount-route';
 
 /** A comment line every this often keeps proxies and clients from closing an idle stream. */
 export const HEARTBEAT_MS = 15_000;
@@ -26,16 +24,13 @@ export function parseTypes(text: string | undefined): { types: string[] } | { un
   return { types };
 }
 
-/** GET /events: the user's events as Server-Sent Events, from the outbox, then live. */
-export function eventsRoutes(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: number }) {
+/** GET /events (declared in core's route table): the user's events as Server-Sent Events, from the outbox, then live. */
+export function eventsHandlers(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: number }): RouteHandlers<Routes, 'events.stream'> {
   const { store, clock, hub } = deps;
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
 
-  return new Hono<AppEnv>().get('/', rateClass('events'), (c) => {
+  return { 'events.stream': ({ query: q }, c) => {
     const user = c.get('user');
-    const parsed = EventsQuerySchema.safeParse(c.req.query());
-    if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
-    const q = parsed.data;
     const types = parseTypes(q.types);
     if ('unknown' in types) {
       throw invalid([{ path: 'types', message: `unknown event type ${JSON.stringify(types.unknown)} (known: ${EVENT_TYPES.join(', ')}, or a prefix like target.*)` }]);
@@ -94,5 +89,5 @@ export function eventsRoutes(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: n
         unsubscribe();
       }
     });
-  });
+  } };
 }

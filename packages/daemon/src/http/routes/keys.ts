@@ -1,11 +1,9 @@
-import { formatInstant } from '@socialpub/core';
-import { Hono } from 'hono';
+import { formatInstant, type Routes } from '@socialpub/core';
 import type { ApiKeyInfo } from '../../store/api-keys';
 import type { RouteDeps } from '../deps';
-import type { AppEnv } from '../env';
-import { rateClass } from '../middleware/rate-limit';
 import { ApiError, invalid } from '../errors';
 import { readJsonObject } from '../json-body';
+import type { RouteHandlers } from '../route-table/mount-route';
 
 const MAX_NAME = 100;
 
@@ -20,20 +18,21 @@ const presentKey = (k: ApiKeyInfo) => ({
 /**
  * The caller's API keys (extension, for the dashboard's Settings): list (never a secret),
  * create and rotate (the full key only in that answer; only its hash is stored), revoke.
- * Another user's key is not found.
+ * Another user's key is not found. Declared in core's route table; POST reads its body
+ * itself (its own messages for an unknown field or a bad name, as always).
  */
-export function keysRoutes({ store, clock }: Pick<RouteDeps, 'store' | 'clock'>) {
+export function keysHandlers({ store, clock }: Pick<RouteDeps, 'store' | 'clock'>): RouteHandlers<Routes, 'keys.list' | 'keys.create' | 'keys.revoke' | 'keys.rotate'> {
   const own = (userId: string, id: string) => {
     const key = store.apiKeys.get(id);
     if (!key || key.userId !== userId || key.revokedAt !== null) throw new ApiError('not_found', `no active key ${id}`);
     return key;
   };
-  return new Hono<AppEnv>()
-    .get('/', rateClass('account'), (c) => {
+  return {
+    'keys.list': (_input, c) => {
       const keys = store.apiKeys.list(c.get('user').id).filter((k) => k.revokedAt === null);
-      return c.json({ data: keys.map(presentKey) }, 200);
-    })
-    .post('/', rateClass('account'), async (c) => {
+      return { data: keys.map(presentKey) };
+    },
+    'keys.create': { raw: true, handle: async (c) => {
       const body = await readJsonObject(c, { allowEmpty: true });
       const details = Object.keys(body)
         .filter((k) => k !== 'name')
@@ -45,17 +44,18 @@ export function keysRoutes({ store, clock }: Pick<RouteDeps, 'store' | 'clock'>)
       if (details.length > 0) throw invalid(details);
       const userId = c.get('user').id;
       const created = await store.commits.durable(() => store.apiKeys.create(userId, typeof name === 'string' ? name.trim() : null, clock.now()));
-      return c.json({ ...presentKey(created.info), key: created.apiKey }, 201);
-    })
-    .delete('/:id', rateClass('account'), async (c) => {
-      const key = own(c.get('user').id, c.req.param('id'));
+      return { ...presentKey(created.info), key: created.apiKey };
+    } },
+    'keys.revoke': async ({ params }, c) => {
+      const key = own(c.get('user').id, params.id);
       await store.commits.durable(() => store.apiKeys.revoke(key.id, clock.now()));
-      return c.body(null, 204);
-    })
-    .post('/:id/rotate', rateClass('account'), async (c) => {
-      const key = own(c.get('user').id, c.req.param('id'));
+      return undefined;
+    },
+    'keys.rotate': async ({ params }, c) => {
+      const key = own(c.get('user').id, params.id);
       const fresh = await store.commits.durable(() => store.apiKeys.rotate(key.id, clock.now()));
       if (!fresh) throw new ApiError('not_found', `no active key ${key.id}`);
-      return c.json({ ...presentKey(fresh.info), key: fresh.apiKey, replaced: key.id }, 201);
-    });
+      return { ...presentKey(fresh.info), key: fresh.apiKey, replaced: key.id };
+    },
+  };
 }

@@ -1,25 +1,10 @@
-import {
-  PLATFORMS,
-  QueueNextQuerySchema,
-  QueueUpdateSchema,
-  canonicalZone,
-  formatInstant,
-  isPlatform,
-  wallTimeOf,
-  type Platform,
-  type Queue,
-  type QueueNextResponse,
-  type QueueResponse,
-} from '@socialpub/core';
-import { Hono } from 'hono';
+import { PLATFORMS, canonicalZone, formatInstant, isPlatform, wallTimeOf, type Platform, type Queue, type QueueNextResponse, type QueueResponse, type Routes } from '@socialpub/core';
 import { nextFreeSlots } from '../../jobs/queue-slots';
 import { userZone } from '../../jobs/user-zone';
 import type { QueueRecord } from '../../store/queues';
 import type { RouteDeps } from '../deps';
-import type { AppEnv } from '../env';
-import { invalid, issuesToDetails } from '../errors';
-import { readJsonObject } from '../json-body';
-import { rateClass } from '../middleware/rate-limit';
+import { invalid } from '../errors';
+import type { RouteHandlers } from '../route-table/mount-route';
 
 const present = (q: QueueRecord): Queue => ({
   timezone: q.timezone,
@@ -27,21 +12,15 @@ const present = (q: QueueRecord): Queue => ({
   slots: q.slots.map((s) => ({ day: s.day, time: s.time, ...(s.platforms ? { platforms: [...s.platforms] } : {}), ...(s.capacity ? { capacity: s.capacity } : {}) })),
 });
 
-/** GET and PUT /queue (the caller's weekly posting slots) and GET /queue/next (the next free ones). */
-export function queueRoutes(deps: RouteDeps) {
+/** GET and PUT /queue (the caller's weekly posting slots) and GET /queue/next (the next free ones); declared in core's route table. */
+export function queueHandlers(deps: RouteDeps): RouteHandlers<Routes, 'queue.get' | 'queue.replace' | 'queue.next'> {
   const { store, clock } = deps;
   const current = (userId: string): QueueRecord =>
     store.queues.get(userId) ?? { timezone: userZone(store, userId) ?? 'UTC', capacity: 1, slots: [], updatedAt: 0 };
 
-  return new Hono<AppEnv>()
-    .get('/', rateClass('queue'), (c) => {
-      const body: QueueResponse = { success: true, queue: present(current(c.get('user').id)) };
-      return c.json(body, 200);
-    })
-    .put('/', rateClass('queue'), async (c) => {
-      const parsed = QueueUpdateSchema.safeParse(await readJsonObject(c));
-      if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
-      const q = parsed.data;
+  return {
+    'queue.get': (_input, c): QueueResponse => ({ success: true, queue: present(current(c.get('user').id)) }),
+    'queue.replace': async ({ body: q }, c): Promise<QueueResponse> => {
       const user = c.get('user');
       const record = {
         timezone: (q.timezone != null ? canonicalZone(q.timezone) : null) ?? userZone(store, user.id) ?? 'UTC',
@@ -49,15 +28,12 @@ export function queueRoutes(deps: RouteDeps) {
         slots: q.slots.map((s) => ({ day: s.day, time: s.time, ...(s.platforms ? { platforms: [...new Set(s.platforms)] } : {}), ...(s.capacity ? { capacity: s.capacity } : {}) })),
       };
       await store.commits.durable(() => store.queues.replace(user.id, record, clock.now()));
-      const body: QueueResponse = { success: true, queue: present(current(user.id)) };
-      return c.json(body, 200);
-    })
-    .get('/next', rateClass('queue'), (c) => {
-      const parsed = QueueNextQuerySchema.safeParse(c.req.query());
-      if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
+      return { success: true, queue: present(current(user.id)) };
+    },
+    'queue.next': ({ query }, c): QueueNextResponse => {
       let platforms: Platform[] | null = null;
-      if (parsed.data.platforms !== undefined) {
-        const names = parsed.data.platforms.split(',').map((p) => p.trim()).filter(Boolean);
+      if (query.platforms !== undefined) {
+        const names = query.platforms.split(',').map((p) => p.trim()).filter(Boolean);
         const unknown = names.filter((p) => !isPlatform(p));
         if (unknown.length > 0 || names.length === 0) {
           throw invalid([{ path: 'platforms', message: `must be a comma-separated list of ${PLATFORMS.join(', ')}${unknown.length ? ` (unknown: ${unknown.join(', ')})` : ''}` }]);
@@ -65,8 +41,8 @@ export function queueRoutes(deps: RouteDeps) {
         platforms = names as Platform[];
       }
       const queue = current(c.get('user').id);
-      const slots = nextFreeSlots(store, c.get('user').id, queue, platforms, clock.now(), parsed.data.count);
-      const body: QueueNextResponse = {
+      const slots = nextFreeSlots(store, c.get('user').id, queue, platforms, clock.now(), query.count);
+      return {
         success: true,
         slots: slots.map((s) => ({
           scheduled_for: formatInstant(s.at),
@@ -76,6 +52,6 @@ export function queueRoutes(deps: RouteDeps) {
           free: s.free,
         })),
       };
-      return c.json(body, 200);
-    });
+    },
+  };
 }

@@ -1,14 +1,12 @@
-import { formatInstant } from '@socialpub/core';
-import { Hono, type Context } from 'hono';
-import { bodyLimit } from 'hono/body-limit';
+import { formatInstant, type ReviewLink as ReviewLinkBody, type Routes } from '@socialpub/core';
+import type { Context } from 'hono';
 import type { RateLimitConfig } from '../../config';
 import type { ReviewLink, ReviewLinkLookup } from '../../store/review-links';
 import type { RouteDeps } from '../deps';
-import type { AppEnv } from '../env';
-import { rateClass } from '../middleware/rate-limit';
 import { ApiError, invalid } from '../errors';
 import { readJsonObject } from '../json-body';
 import { rateLimitedError } from '../middleware/rate-limit';
+import type { RouteHandlers } from '../route-table/mount-route';
 import { ownBaseUrl } from './connections';
 
 export const DEFAULT_REVIEW_LINK_HOURS = 72;
@@ -20,7 +18,7 @@ const JOB_ID = /^job_[0-9a-z]{1,64}$/;
 /** The path of a review link's page: the token is the link's only secret, shown once. */
 export const reviewLinkUrl = (base: string, token: string) => `${base}/r/${token}`;
 
-const presentLink = (l: ReviewLink, now: number) => ({
+const presentLink = (l: ReviewLink, now: number): ReviewLinkBody => ({
   id: l.id,
   job_ids: l.jobIds,
   created_at: formatInstant(l.createdAt),
@@ -33,11 +31,12 @@ const presentLink = (l: ReviewLink, now: number) => ({
  * Review links (extension): a link for one post or several that a person without an
  * account opens to approve or reject each with a comment. The owner creates, lists and
  * revokes them here (Bearer or dashboard session); the token is in the create answer's
- * url only, and stored as its sha256.
+ * url only, and stored as its sha256. Declared in core's route table; POST reads its body
+ * itself (its own messages, as always).
  */
-export function reviewLinksRoutes({ store, clock, config }: Pick<RouteDeps, 'store' | 'clock' | 'config'>) {
-  return new Hono<AppEnv>()
-    .post('/', rateClass('account'), async (c) => {
+export function reviewLinksHandlers({ store, clock, config }: Pick<RouteDeps, 'store' | 'clock' | 'config'>): RouteHandlers<Routes, 'reviewLinks.create' | 'reviewLinks.list' | 'reviewLinks.revoke'> {
+  return {
+    'reviewLinks.create': { raw: true, handle: async (c) => {
       const user = c.get('user');
       const body = await readJsonObject(c);
       const details = Object.keys(body)
@@ -64,18 +63,19 @@ export function reviewLinksRoutes({ store, clock, config }: Pick<RouteDeps, 'sto
       }
       const now = clock.now();
       const { token, link } = await store.commits.durable(() => store.reviewLinks.create(user.id, jobIds, now, now + Math.round((hours as number) * 3_600_000)));
-      return c.json({ ...presentLink(link, now), url: reviewLinkUrl(ownBaseUrl(c, config), token) }, 201);
-    })
-    .get('/', rateClass('account'), (c) => {
+      return { ...presentLink(link, now), url: reviewLinkUrl(ownBaseUrl(c, config), token) };
+    } },
+    'reviewLinks.list': (_input, c) => {
       const now = clock.now();
-      return c.json({ data: store.reviewLinks.list(c.get('user').id).map((l) => presentLink(l, now)) }, 200);
-    })
-    .delete('/:id', rateClass('account'), async (c) => {
-      const link = store.reviewLinks.get(c.req.param('id'));
-      if (!link || link.userId !== c.get('user').id) throw new ApiError('not_found', `no review link ${c.req.param('id')}`);
+      return { data: store.reviewLinks.list(c.get('user').id).map((l) => presentLink(l, now)) };
+    },
+    'reviewLinks.revoke': async ({ params: { id } }, c) => {
+      const link = store.reviewLinks.get(id);
+      if (!link || link.userId !== c.get('user').id) throw new ApiError('not_found', `no review link ${id}`);
       if (link.revokedAt === null) await store.commits.durable(() => store.reviewLinks.revoke(link.id, clock.now()));
-      return c.body(null, 204);
-    });
+      return undefined;
+    },
+  };
 }
 
 export interface PublicReviewDeps extends Pick<RouteDeps, 'store' | 'clock' | 'jobs'> {
@@ -94,9 +94,11 @@ const REFUSED: Record<Exclude<ReviewLinkLookup, { ok: true }>['reason'], { code:
  * The public side of a review link (token in the path, no key, no cookie): read the
  * link's posts and decisions, and approve or reject one of those posts with a comment.
  * Nothing else: every other job, endpoint and field stays out of reach. Unknown tokens
- * count against the address's failed-authentication limit, as bad keys do.
+ * count against the address's failed-authentication limit, as bad keys do (the routes' own
+ * limiter: they need no key, so no rate class). Declared in core's route table (auth public,
+ * the decision's 16 KB body limit); the decision reads its body itself, after the token.
  */
-export function publicReviewRoutes({ store, clock, jobs, limits, address }: PublicReviewDeps) {
+export function publicReviewHandlers({ store, clock, jobs, limits, address }: PublicReviewDeps): RouteHandlers<Routes, 'reviewLinks.read' | 'reviewLinks.decide'> {
   const open = (c: Context): ReviewLink => {
     const now = clock.now();
     const addr = address(c);
@@ -116,14 +118,8 @@ export function publicReviewRoutes({ store, clock, jobs, limits, address }: Publ
     if (!owner) throw new ApiError('not_found', 'no such review link');
     return owner;
   };
-  const limitBody = bodyLimit({
-    maxSize: 16 * 1024,
-    onError: () => {
-      throw new ApiError('payload_too_large', 'a decision body is at most 16 KB');
-    },
-  });
-  return new Hono<AppEnv>()
-    .get('/:token', (c) => {
+  return {
+    'reviewLinks.read': (_input, c) => {
       c.header('Cache-Control', 'no-store');
       c.header('X-Robots-Tag', 'noindex, nofollow');
       const link = open(c);
@@ -133,9 +129,9 @@ export function publicReviewRoutes({ store, clock, jobs, limits, address }: Publ
         return job && job.userId === owner.id ? [jobs.get(owner, id)] : [];
       });
       const decisions = store.reviewLinks.decisions(link.id).map((d) => ({ job_id: d.jobId, decision: d.decision, comment: d.comment, decided_at: formatInstant(d.decidedAt) }));
-      return c.json({ expires_at: formatInstant(link.expiresAt), posts, decisions }, 200);
-    })
-    .post('/:token/decisions', limitBody, async (c) => {
+      return { expires_at: formatInstant(link.expiresAt), posts, decisions };
+    },
+    'reviewLinks.decide': { raw: true, handle: async (c) => {
       c.header('Cache-Control', 'no-store');
       const link = open(c);
       const body = await readJsonObject(c);
@@ -155,6 +151,7 @@ export function publicReviewRoutes({ store, clock, jobs, limits, address }: Publ
       const owner = ownerOf(link);
       const opts = { reviewLink: { id: link.id, comment } };
       const change = body.decision === 'approve' ? await jobs.approve(owner, jobId, opts) : await jobs.reject(owner, jobId, opts);
-      return c.json({ success: true, ...change }, 200);
-    });
+      return { success: true as const, ...change };
+    } },
+  };
 }

@@ -1,51 +1,34 @@
-import { WebhookCreateSchema, WebhookUpdateSchema } from '@socialpub/core';
-import { Hono } from 'hono';
-import { z } from 'zod';
+import type { Routes } from '@socialpub/core';
 import type { WebhooksService } from '../../events/webhooks-service';
-import type { AppEnv } from '../env';
-import { invalid, issuesToDetails } from '../errors';
-import { readJsonObject } from '../json-body';
-import { rateClass } from '../middleware/rate-limit';
+import type { RouteHandlers } from '../route-table/mount-route';
 
-const DeliveriesQuery = z.strictObject({
-  limit: z.coerce.number().int({ error: 'limit must be a whole number' }).min(1, { error: 'limit must be 1 to 100' }).max(100, { error: 'limit must be 1 to 100' }).default(20),
-  before: z.string().optional(),
-});
+type WebhookRoute = 'webhooks.create' | 'webhooks.list' | 'webhooks.get' | 'webhooks.update' | 'webhooks.delete' | 'webhooks.test' | 'webhooks.deliveries' | 'webhooks.redeliver';
 
-/** /webhooks: the user's endpoints, their deliveries, test events and redelivery. */
-export function webhooksRoutes(webhooks: WebhooksService) {
-  return new Hono<AppEnv>()
-    .post('/', rateClass('webhooks'), async (c) => {
-      const parsed = WebhookCreateSchema.safeParse(await readJsonObject(c));
-      if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
-      const webhook = await webhooks.create(c.get('user'), parsed.data);
-      return c.json({ success: true, message: `Created ${webhook.id}; keep its secret now, it is not shown again`, webhook }, 201);
-    })
-    .get('/', rateClass('webhooks'), (c) => c.json({ success: true, webhooks: webhooks.list(c.get('user')) }, 200))
-    .get('/:id', rateClass('webhooks'), (c) => c.json({ success: true, webhook: webhooks.get(c.get('user'), c.req.param('id')) }, 200))
-    .patch('/:id', rateClass('webhooks'), async (c) => {
-      const parsed = WebhookUpdateSchema.safeParse(await readJsonObject(c));
-      if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
-      const webhook = await webhooks.update(c.get('user'), c.req.param('id'), parsed.data);
-      return c.json({ success: true, message: `Updated ${webhook.id}`, webhook }, 200);
-    })
-    .delete('/:id', rateClass('webhooks'), async (c) => {
-      const id = c.req.param('id');
-      await webhooks.remove(c.get('user'), id);
-      return c.json({ success: true, message: `Deleted ${id}` }, 200);
-    })
-    .post('/:id/test', rateClass('webhook_send'), async (c) => {
-      const delivery = await webhooks.test(c.get('user'), c.req.param('id'));
-      return c.json({ success: true, message: `Queued test delivery ${delivery}`, delivery_id: delivery }, 202);
-    })
-    .get('/:id/deliveries', rateClass('webhooks'), (c) => {
-      const parsed = DeliveriesQuery.safeParse(c.req.query());
-      if (!parsed.success) throw invalid(issuesToDetails(parsed.error.issues));
-      const deliveries = webhooks.deliveries(c.get('user'), c.req.param('id'), parsed.data.limit, parsed.data.before);
-      return c.json({ success: true, deliveries }, 200);
-    })
-    .post('/:id/deliveries/:delivery_id/redeliver', rateClass('webhook_send'), async (c) => {
-      const delivery = await webhooks.redeliver(c.get('user'), c.req.param('id'), c.req.param('delivery_id'));
-      return c.json({ success: true, message: `Queued ${delivery} again`, delivery_id: delivery }, 202);
-    });
+/** /webhooks (declared in core's route table): the user's endpoints, their deliveries, test events and redelivery. */
+export function webhooksHandlers(webhooks: WebhooksService): RouteHandlers<Routes, WebhookRoute> {
+  return {
+    'webhooks.create': async ({ body }, c) => {
+      const webhook = await webhooks.create(c.get('user'), body);
+      return { success: true, message: `Created ${webhook.id}; keep its secret now, it is not shown again`, webhook };
+    },
+    'webhooks.list': (_input, c) => ({ success: true, webhooks: webhooks.list(c.get('user')) }),
+    'webhooks.get': ({ params }, c) => ({ success: true, webhook: webhooks.get(c.get('user'), params.id) }),
+    'webhooks.update': async ({ params, body }, c) => {
+      const webhook = await webhooks.update(c.get('user'), params.id, body);
+      return { success: true, message: `Updated ${webhook.id}`, webhook };
+    },
+    'webhooks.delete': async ({ params }, c) => {
+      await webhooks.remove(c.get('user'), params.id);
+      return { success: true, message: `Deleted ${params.id}` };
+    },
+    'webhooks.test': async ({ params }, c) => {
+      const delivery = await webhooks.test(c.get('user'), params.id);
+      return { success: true, message: `Queued test delivery ${delivery}`, delivery_id: delivery };
+    },
+    'webhooks.deliveries': ({ params, query }, c) => ({ success: true, deliveries: webhooks.deliveries(c.get('user'), params.id, query.limit, query.before) }),
+    'webhooks.redeliver': async ({ params }, c) => {
+      const delivery = await webhooks.redeliver(c.get('user'), params.id, params.delivery_id);
+      return { success: true, message: `Queued ${delivery} again`, delivery_id: delivery };
+    },
+  };
 }
