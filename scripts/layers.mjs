@@ -9,7 +9,7 @@ import { join } from 'node:path';
 /** @type {Record<string, string[][]>} package folder -> its layers, lowest first */
 export const LAYERS = {
   core: [
-    ['version.ts', 'api-limits.ts'],
+    ['version.ts', 'api-limits.ts', 'extension-limits.ts'],
     ['errors.ts', 'time.ts', 'states.ts', 'event-types.ts', 'mastodon-length.ts'],
     ['platforms'],
     ['platforms.ts'],
