@@ -1,5 +1,5 @@
 import type { Platform } from '@socialpub/core';
-import { nonEmptySecrets } from './credentials';
+import { nonEmptySecrets, type CredentialsRow } from './credentials';
 import type { Clock } from '../util/clock';
 import type { SecretBox } from '../util/secrets';
 import type { DB } from './database';
@@ -38,22 +38,11 @@ export interface ConnectionInput {
   meta?: Record<string, unknown>;
 }
 
-interface Row {
-  id: string;
+interface Row extends CredentialsRow {
   user_id: string;
   platform: Platform;
-  mode: 'live' | 'sandbox';
   status: 'active' | 'expired';
   status_reason: string | null;
-  account_id: string | null;
-  account_name: string | null;
-  page_id: string | null;
-  page_name: string | null;
-  secrets_enc: string | null;
-  token_expires_at: number | null;
-  refresh_expires_at: number | null;
-  token_obtained_at: number | null;
-  meta: string;
   created_at: number;
   updated_at: number;
 }

@@ -35,7 +35,8 @@ export function nonEmptySecrets(secrets: Record<string, string | undefined>): Re
   return out;
 }
 
-interface CredentialsRow {
+/** The columns of a connections row the credentials are read from (store/connections.ts's row adds the rest). */
+export interface CredentialsRow {
   id: string;
   mode: 'live' | 'sandbox';
   account_id: string | null;

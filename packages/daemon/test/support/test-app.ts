@@ -67,6 +67,7 @@ export function testApp(deps: TestAppDeps): { app: Hono<AppEnv>; services: AppSe
     ...(deps.clientAddress ? { clientAddress: deps.clientAddress } : {}),
     ...(deps.heartbeatMs !== undefined ? { heartbeatMs: deps.heartbeatMs } : {}),
     ...(deps.dashboardFiles ? { dashboardFiles: deps.dashboardFiles } : {}),
+    ...(deps.validateResponses !== undefined ? { validateResponses: deps.validateResponses } : {}),
   });
   return { app, services, store };
 }
