@@ -53,8 +53,10 @@ export const LAYERS = {
     ['jobs'],
     ['publisher'],
     ['admin'],
-    // The HTTP surface: /mcp is served by the Hono app and calls it in-process.
-    ['http', 'mcp'],
+    // /mcp: the MCP transport the HTTP app serves (it calls the app back in-process, through a function it is given).
+    ['mcp'],
+    // The HTTP surface.
+    ['http'],
     // The composition root.
     ['create-media.ts', 'compose.ts'],
     ['daemon.ts'],

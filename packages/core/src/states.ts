@@ -25,6 +25,9 @@ export const JOB_STATUSES = Object.freeze([
 ] as const);
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
+/** The header a client names itself with (`mcp`, `cli`); requests without it are `api`. */
+export const SOURCE_HEADER = 'X-SocialPub-Source';
+
 /** How a post was created: declared by the client (X-SocialPub-Source), `api` when it says nothing. */
 export const POST_SOURCES = Object.freeze(['api', 'mcp', 'cli'] as const);
 export type PostSource = (typeof POST_SOURCES)[number];

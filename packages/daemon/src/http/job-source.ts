@@ -1,9 +1,8 @@
-import { POST_SOURCES, type PostSource } from '@socialpub/core';
+import { POST_SOURCES, SOURCE_HEADER, type PostSource } from '@socialpub/core';
 import type { Context } from 'hono';
 import { invalid } from './errors';
 
-/** The header a client names itself with (`mcp`, `cli`); requests without it are `api`. */
-export const SOURCE_HEADER = 'X-SocialPub-Source';
+export { SOURCE_HEADER } from '@socialpub/core';
 
 /**
  * How the request says it was made. A label the client declares, not a credential: it

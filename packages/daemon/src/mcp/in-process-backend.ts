@@ -1,6 +1,6 @@
 import { APIError, SocialPub } from '@socialpub/sdk';
+import { SOURCE_HEADER } from '@socialpub/core';
 import type { SocialPubBackend } from '@socialpub/mcp';
-import { SOURCE_HEADER } from '../http/job-source';
 
 /** Sends one request to the daemon's own app (Hono's `app.request`), no socket involved; `address` stands for the client's. */
 export type AppFetch = (path: string, init: RequestInit, address: string) => Promise<Response>;

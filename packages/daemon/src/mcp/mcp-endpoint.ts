@@ -1,7 +1,6 @@
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'hono';
-import type { AppEnv } from '../http/env';
-import { MAX_JSON_VALUES, textExceedsJsonValues } from '../http/json-body';
+import { MAX_JSON_VALUES, textExceedsJsonValues } from '../util/json-values';
 import type { AppFetch } from './in-process-backend';
 import { inProcessBackend } from './in-process-backend';
 import type { McpSessions } from './mcp-sessions';
@@ -17,13 +16,14 @@ const rpcError = (c: Context, status: 400 | 404 | 413 | 415, code: number, messa
  * (Mcp-Session-Id), which must have been opened with the same API key.
  */
 export function mcpHandler({ sessions, fetch, address }: { sessions: McpSessions; fetch: AppFetch; address: (c: Context) => string }) {
-  return async function mcp(c: Context<AppEnv>): Promise<Response> {
+  /** `caller`: the key and user authentication found (the HTTP layer's context). */
+  return async function mcp(c: Context, caller: { keyId: string; userId: string }): Promise<Response> {
     const sessionId = c.req.header('mcp-session-id');
-    const keyId = c.get('keyId');
+    const { keyId, userId } = caller;
     if (sessionId !== undefined) {
       const session = sessions.get(sessionId, keyId);
       if (!session) return rpcError(c, 404, -32001, 'Session not found: it ended, expired, or was opened with another API key; initialize a new one');
-      const authInfo = { token: keyId, clientId: c.get('user').id, scopes: [] };
+      const authInfo = { token: keyId, clientId: userId, scopes: [] };
       if (c.req.method !== 'POST' || !/^application\/json\b/i.test(c.req.header('content-type') ?? '')) return session.transport.handleRequest(c.req.raw, { authInfo });
       // Read here (as the SDK would: at most the body limit), so a message of more than
       // 10,000 values is refused from one scan of its text, before JSON.parse builds it
@@ -57,8 +57,8 @@ export function mcpHandler({ sessions, fetch, address }: { sessions: McpSessions
       const v = c.req.header(name);
       if (v !== undefined) headers[name] = v;
     }
-    const transport = await sessions.open({ userId: c.get('user').id, keyId }, inProcessBackend(fetch, headers, address(c)), { json: c.req.query('response') === 'json' });
-    return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: { token: keyId, clientId: c.get('user').id, scopes: [] } });
+    const transport = await sessions.open({ userId: userId, keyId }, inProcessBackend(fetch, headers, address(c)), { json: c.req.query('response') === 'json' });
+    return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: { token: keyId, clientId: userId, scopes: [] } });
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { exceedsJsonValues, MAX_JSON_VALUES, textExceedsJsonValues } from '../../src/http/json-body';
+import { exceedsJsonValues, MAX_JSON_VALUES, textExceedsJsonValues } from '../../src/util/json-values';
 import { API, errorOf, harness } from './harness';
 
 describe('the limit of values in a request body (issue 28)', () => {
