@@ -9,7 +9,7 @@ export const SANDBOX_FAULTS_KEY = 'sandbox_faults';
  * simulated call of theirs (one indexed row), so a change applies to the next call, also
  * in the simulator process, which reads the same database file.
  */
-export function readUserSandboxFaults(settings: SettingsRepository, userId: string): SandboxFaults {
+export function readUserSandboxFaults(settings: Pick<SettingsRepository, 'get'>, userId: string): SandboxFaults {
   const value = settings.get<unknown>(userId, SANDBOX_FAULTS_KEY);
   if (value === null) return {};
   // Written only through the schema; anything else (a hand edit) counts as none rather than failing calls.
