@@ -65,7 +65,11 @@ describe('the simulators\' own database', () => {
     expect(statSync(own).mode & 0o777).toBe(0o600);
     const a = userWithTwitter(dir, 'a@example.com');
     const b = userWithTwitter(dir, 'b@example.com');
-    const tokenOf = (userId: string) => daemon.store.credentials.credentialsFor(userId, 'twitter')!.secrets.access_token;
+    const tokenOf = (userId: string) => {
+      const token = daemon.store.credentials.credentialsFor(userId, 'twitter')?.secrets.access_token;
+      if (!token) throw new Error(`no sandbox token for ${userId}`);
+      return token;
+    };
     const api = (key: string, method: string, path: string, body?: unknown) =>
       fetch(`${daemon.url}/api/agents/v1${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, ...(body ? { body: JSON.stringify(body) } : {}) });
 
@@ -97,7 +101,8 @@ describe('the simulators\' own database', () => {
     const dir = tempDir('sp-sandbox-adopt-');
     const { key, userId } = userWithTwitter(dir, 'old@example.com');
     const before = await start(dir, 'in-process');
-    const token = before.store.credentials.credentialsFor(userId, 'twitter')!.secrets.access_token;
+    const token = before.store.credentials.credentialsFor(userId, 'twitter')?.secrets.access_token ?? '';
+    expect(token).toMatch(/^sandbox_at_/);
     expect((await tweet(before.url, token, 'kept in the daemon\'s file')).status).toBe(201);
     await before.close();
     expect(count(join(dir, 'socialpub.db'), 'sandbox_posts')).toBe(1);

@@ -7,7 +7,7 @@ export const SANDBOX_FAULTS_KEY = 'sandbox_faults';
 /**
  * The faults a user set for their sandbox connections ({} when none). Read on every
  * simulated call of theirs (one indexed row), so a change applies to the next call, also
- * in the simulator process, which reads the same database file.
+ * in the simulators' own process, which reads the daemon's database read-only for it.
  */
 export function readUserSandboxFaults(settings: Pick<SettingsRepository, 'get'>, userId: string): SandboxFaults {
   const value = settings.get<unknown>(userId, SANDBOX_FAULTS_KEY);
