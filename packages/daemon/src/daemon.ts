@@ -21,13 +21,15 @@ import { sandboxCertificate } from './platforms/sandbox-tls';
 import { startSandboxOrigins, type SandboxEndpoints } from './platforms/sandbox-origins';
 import type { AppliedFault } from './platforms/sandbox/fault-stage';
 import { sandboxProxy } from './platforms/sandbox/sandbox-proxy';
-import { startSandboxProcess, type SandboxProcess, type SelfCommand } from './platforms/sandbox/sandbox-process';
+import { startSandboxProcess, type SandboxProcess, type SandboxServing, type SelfCommand } from './platforms/sandbox/sandbox-process';
 import { TokenRefreshLoop } from './connect/token-refresh-loop';
 import type { MediaLookup } from './ports/media';
 import type { SchedulerHooks } from './ports/scheduler';
 import { startCheckpointer } from './store/checkpointer';
 import { openDatabase } from './store/database';
 import { createTargetQueue } from './store/target-queue';
+import { openSandboxReader, sandboxDbPath } from './store/sandbox-database';
+import { daemonReadsOver, type SandboxStore } from './store/sandbox-store';
 import { secureDataDir } from './store/private-files';
 import { createStore, type Store } from './store/store';
 import { startSeriesMaterializer } from './jobs/recurrence';
@@ -114,22 +116,46 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const checkpointer = startCheckpointer(db, { log: logger });
   stops.push(() => checkpointer.stop());
   const secrets = SecretBox.fromKeyFile(config.secretKeyPath);
-  // Durable, group-committed writes for accepted requests (SOCIALPUB_SQLITE_SYNC).
-  const store = createStore(db, { secrets, clock, sync: config.sqliteSync });
-  stops.push(() => store.commits.close());
-  const adapters = opts.adapters ?? createAdapters(config.platforms);
   // The simulators: their own process (the daemon's by default), else served from here.
+  // Their own process keeps its data in sandbox.db beside this database and only reads this
+  // one; the daemon reads theirs (GET /sandbox/posts) over a read-only connection.
   let sandboxChild: SandboxProcess | null = null;
+  let sandboxView: SandboxStore | undefined;
+  // Where the process serves each host, recorded here too once the store exists (each restart).
+  let recordOrigins: (served: SandboxServing) => void = () => undefined;
   if (opts.sandboxProcess) {
     try {
-      sandboxChild = await startSandboxProcess({ command: opts.sandboxProcess, dataDir: config.dataDir, log: logger, faults: config.sandboxFaults ?? {} });
+      sandboxChild = await startSandboxProcess({
+        command: opts.sandboxProcess,
+        dataDir: config.dataDir,
+        log: logger,
+        faults: config.sandboxFaults ?? {},
+        onServing: (served) => recordOrigins(served),
+      });
+      const child = sandboxChild;
+      stops.push(() => child.close());
+      const reader = openSandboxReader(sandboxDbPath(config.dataDir), daemonReadsOver(db));
+      if (!reader) throw new Error(`the sandbox process left no ${sandboxDbPath(config.dataDir)}`);
+      stops.push(() => reader.close());
+      sandboxView = reader.store;
     } catch (e) {
       for (const stop of stops.reverse()) await stop();
       throw e;
     }
-    const child = sandboxChild;
-    stops.push(() => child.close());
   }
+  // Durable, group-committed writes for accepted requests (SOCIALPUB_SQLITE_SYNC).
+  const store = createStore(db, { secrets, clock, sync: config.sqliteSync, ...(sandboxView ? { sandbox: sandboxView } : {}) });
+  stops.push(() => store.commits.close());
+  if (sandboxChild) {
+    const record = (served: SandboxServing) => {
+      store.settings.set('global', SANDBOX_ENDPOINTS_KEY, served.endpoints);
+      store.settings.set('global', SANDBOX_HTTPS_ENDPOINTS_KEY, served.https_endpoints);
+    };
+    const first = sandboxChild.serving;
+    if (first) record(first);
+    recordOrigins = (served) => store.commits.relaxed(() => record(served));
+  }
+  const adapters = opts.adapters ?? createAdapters(config.platforms);
 
   // Media preparation: prepared URLs live under the public URL, else the listen address (known once listening).
   let listenUrl = `http://${config.host}:${config.port}`;

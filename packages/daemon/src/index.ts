@@ -28,6 +28,7 @@ export { createLogger, silentLogger, redact, type RootLogger, type LogLevel } fr
 export { ManualClock, systemClock, type Clock } from './util/clock';
 export { presentSandboxPost, readSandboxEndpoints, readSandboxHttpsEndpoints, type SandboxPost } from './platforms/sandbox';
 export { sandboxCertFile } from './platforms/sandbox-tls';
+export { openSandboxReader, sandboxDbPath } from './store/sandbox-database';
 export { serveSandbox, type ServedSandbox, type ServeSandboxOptions } from './platforms/sandbox/serve-sandbox';
 export { SANDBOX_CHILD_ENV, SANDBOX_FAULTS_ENV, type SelfCommand } from './platforms/sandbox/sandbox-process';
 export { connectLive, type ConnectIO, type ConnectOptions } from './connect/index';

@@ -52,12 +52,12 @@ export const SANDBOX_ENDPOINTS_KEY = 'sandbox_endpoints';
 export const SANDBOX_HTTPS_ENDPOINTS_KEY = 'sandbox_endpoints_https';
 
 /** Host -> own origin of each simulated host, as the daemon's last start served them (empty before any). */
-export function readSandboxEndpoints(settings: SettingsRepository): Record<string, string> {
+export function readSandboxEndpoints(settings: Pick<SettingsRepository, 'get'>): Record<string, string> {
   return settings.get<Record<string, string>>('global', SANDBOX_ENDPOINTS_KEY) ?? {};
 }
 
 /** Host -> https origin of each simulated host (the daemon's last start), clients trusting `sandboxCertFile(dataDir)`. */
-export function readSandboxHttpsEndpoints(settings: SettingsRepository): Record<string, string> {
+export function readSandboxHttpsEndpoints(settings: Pick<SettingsRepository, 'get'>): Record<string, string> {
   return settings.get<Record<string, string>>('global', SANDBOX_HTTPS_ENDPOINTS_KEY) ?? {};
 }
 

@@ -1,5 +1,5 @@
 import type { Platform } from '@socialpub/core';
-import { openDatabase, type DB } from './database';
+import type { DB } from './database';
 import { createSettingsRepository, type SettingsRepository } from './settings';
 
 /** A post a simulator made, as sandbox_posts keeps it (what `socialpub sandbox posts` lists). */
@@ -119,22 +119,44 @@ export function createSandboxStateRepository(db: DB) {
 export type SandboxStore = ReturnType<typeof createSandboxStore>;
 
 /**
- * What the simulators keep in the database: their state, their posts, the sandbox
- * connections' owners and faults, and the transactions around them. The daemon's store holds
- * one (`store.sandbox`); the simulators' own process (platforms/sandbox/serve-sandbox.ts)
- * opens one over its own connection to the same file.
+ * What the simulators read of the daemon's own tables: the owner of a sandbox connection
+ * (connections) and the users' settings (their sandbox faults). Over the same connection when
+ * the simulators share the daemon's database (in-process); over a read-only connection to
+ * the daemon's file when they keep their own (store/sandbox-database.ts).
  */
-export function createSandboxStore(db: DB, settings: SettingsRepository = createSettingsRepository(db)) {
+export interface SandboxDaemonReads {
+  /** The user (and platform) of the sandbox connection with this account id, if any. */
+  ownerOf(accountId: string): { userId: string; platform: Platform } | undefined;
+  settings: Pick<SettingsRepository, 'get'>;
+}
+
+/** The daemon's tables read over `db` itself (the simulators in the daemon's process and database). */
+export function daemonReadsOver(db: DB, settings: Pick<SettingsRepository, 'get'> = createSettingsRepository(db)): SandboxDaemonReads {
   const owner = db.prepare<[string], { user_id: string; platform: Platform }>("SELECT user_id, platform FROM connections WHERE mode = 'sandbox' AND account_id = ?");
   return {
-    state: createSandboxStateRepository(db),
-    posts: createSandboxPostsRepository(db),
-    settings,
-    /** The user (and platform) of the sandbox connection with this account id, if any. */
-    ownerOf(accountId: string): { userId: string; platform: Platform } | undefined {
+    ownerOf(accountId) {
       const row = owner.get(accountId);
       return row ? { userId: row.user_id, platform: row.platform } : undefined;
     },
+    settings,
+  };
+}
+
+/**
+ * What the simulators keep in the database: their state, their posts, and the transactions
+ * around them, beside what they read of the daemon's tables (`daemon`: sandbox connections'
+ * owners, users' faults). The daemon's store holds one over its own database (`store.sandbox`,
+ * the simulators in-process); the simulators' own process keeps them in a file of its own
+ * (store/sandbox-database.ts), so the daemon's writes never wait on theirs.
+ */
+export function createSandboxStore(db: DB, settings: SettingsRepository = createSettingsRepository(db), daemon: SandboxDaemonReads = daemonReadsOver(db, settings)) {
+  return {
+    state: createSandboxStateRepository(db),
+    posts: createSandboxPostsRepository(db),
+    /** The users' settings (their sandbox faults), as the daemon keeps them. */
+    settings: daemon.settings,
+    /** The user (and platform) of the sandbox connection with this account id, if any. */
+    ownerOf: (accountId: string) => daemon.ownerOf(accountId),
     /**
      * One transaction around `fn` (platforms/shared/sim/sim-state.ts SimState.atomically):
      * BEGIN IMMEDIATE, then COMMIT whether `fn` returns or throws; joins an open transaction.
@@ -172,13 +194,4 @@ export function createSandboxStore(db: DB, settings: SettingsRepository = create
 export function checkSync<T>(value: T): T {
   if (value instanceof Promise) throw new TypeError('atomically(fn): fn must be synchronous (a transaction cannot span an await)');
   return value;
-}
-
-/**
- * The simulators' own store over the database file at `path` (their own process,
- * platforms/sandbox/serve-sandbox.ts), and how to close it.
- */
-export function openSandboxStore(path: string): { store: SandboxStore; close(): void } {
-  const db = openDatabase(path);
-  return { store: createSandboxStore(db), close: () => db.close() };
 }

@@ -18,7 +18,7 @@ import { createRateWindowsRepository } from './rate-windows';
 import { createRemovalsRepository } from './removals';
 import { createReviewLinksRepository } from './review-links';
 import { createRejectionsRepository } from './rejections';
-import { createSandboxStore } from './sandbox-store';
+import { createSandboxStore, type SandboxStore } from './sandbox-store';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
 import { MediaStore } from './media-files';
@@ -33,7 +33,7 @@ export type Store = ReturnType<typeof createStore>;
  * transactions; `sync` is SOCIALPUB_SQLITE_SYNC, default full). Close `commits` with the
  * database.
  */
-export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sync?: SqliteSync }) {
+export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sync?: SqliteSync; sandbox?: SandboxStore }) {
   const settings = createSettingsRepository(db);
   return {
     commits: createCommits(db, opts.sync ?? 'full'),
@@ -57,8 +57,11 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     dashboardSessions: createDashboardSessionsRepository(db),
     reviewLinks: createReviewLinksRepository(db),
     rejections: createRejectionsRepository(db),
-    /** What the simulators keep (their state, sandbox_posts); the simulators' own process opens its own over the same file. */
-    sandbox: createSandboxStore(db, settings),
+    /**
+     * What the simulators keep (their state, sandbox_posts): in this database while they run
+     * in the daemon's process; `opts.sandbox` (a read-only view of sandbox.db) while they run in their own.
+     */
+    sandbox: opts.sandbox ?? createSandboxStore(db, settings),
     /** media_tasks and media_files. */
     media: new MediaStore(db),
   };

@@ -1,4 +1,6 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -118,6 +120,12 @@ describe('socialpub sandbox serve', () => {
     expect(Object.keys(doc.https_endpoints)).toEqual(Object.keys(doc.endpoints));
     expect((await tweet(`${doc.url}/sandbox/api.x.com`, 'served alone')).status).toBe(201);
     expect((await tweet(doc.endpoints['api.x.com']!, 'served alone, at the origin')).status).toBe(201);
+    // Kept in the data dir's sandbox.db, which `sandbox posts` and `sandbox endpoints` read (no daemon database made).
+    const cli = (...args: string[]) => JSON.parse(spawnSync(SELF.file, [...SELF.args, ...args, '--json', '--data-dir', dir], { cwd: ROOT, encoding: 'utf8' }).stdout) as Record<string, unknown>;
+    expect((cli('sandbox', 'posts').posts as { body: { text: string } }[]).map((p) => p.body.text)).toEqual(['served alone', 'served alone, at the origin']);
+    expect(cli('sandbox', 'endpoints').endpoints).toEqual(doc.endpoints);
+    expect(existsSync(join(dir, 'sandbox.db'))).toBe(true);
+    expect(existsSync(join(dir, 'socialpub.db'))).toBe(false);
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
   }, 60_000);

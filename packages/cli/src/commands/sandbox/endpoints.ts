@@ -2,13 +2,27 @@ import type { Ctx } from '../../context';
 import { withAdmin } from '../../local/admin';
 
 /**
- * `socialpub sandbox endpoints`: the origins each simulated host is served at (the daemon's
- * last start): plain HTTP, and https with the data dir's self-signed certificate.
+ * `socialpub sandbox endpoints`: the origins each simulated host is served at (the last
+ * start of the simulators): plain HTTP, and https with the data dir's self-signed certificate.
  */
 export async function sandboxEndpoints(ctx: Ctx): Promise<void> {
-  const { readSandboxEndpoints, readSandboxHttpsEndpoints, sandboxCertFile } = await import('../../local/daemon-extras');
+  const { readSandboxEndpoints, readSandboxHttpsEndpoints, sandboxCertFile, openSandboxReader, sandboxDbPath } = await import('../../local/daemon-extras');
   const dataDir = await ctx.dataDir();
-  const { endpoints, https } = await withAdmin(dataDir, (admin) => ({ endpoints: readSandboxEndpoints(admin.store.settings), https: readSandboxHttpsEndpoints(admin.store.settings) }));
+  // What the simulators' own process (or `sandbox serve`) last recorded in sandbox.db, else
+  // what a daemon serving them in its own process recorded in its database.
+  const own = openSandboxReader(sandboxDbPath(dataDir));
+  let recorded: { endpoints: Record<string, string>; https: Record<string, string> } | null = null;
+  if (own) {
+    try {
+      recorded = { endpoints: readSandboxEndpoints(own.settings), https: readSandboxHttpsEndpoints(own.settings) };
+    } finally {
+      own.close();
+    }
+  }
+  const { endpoints, https } =
+    recorded && Object.keys(recorded.endpoints).length > 0
+      ? recorded
+      : await withAdmin(dataDir, (admin) => ({ endpoints: readSandboxEndpoints(admin.store.settings), https: readSandboxHttpsEndpoints(admin.store.settings) }));
   const rows = Object.entries(endpoints).map(([host, origin]) => ({ host, origin, https: https[host] ?? '' }));
   const caFile = Object.keys(https).length > 0 ? sandboxCertFile(dataDir) : null;
   ctx.log.result({ endpoints, https_endpoints: https, ca_file: caFile }, () => [

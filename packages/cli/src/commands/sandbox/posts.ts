@@ -6,8 +6,13 @@ import { shortTime, truncate } from '../../ui/format';
 /** `socialpub sandbox posts [--platform P]`: what the simulators received — the user's view of a dry run. */
 export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string | undefined }): Promise<void> {
   const only = platform === undefined ? undefined : parsePlatform(platform);
-  const { presentSandboxPost } = await import('../../local/daemon-extras');
-  const rows = await withAdmin(await ctx.dataDir(), (admin) => admin.store.sandbox.posts.list(only ? { platform: only } : {}));
+  const { presentSandboxPost, openSandboxReader, sandboxDbPath } = await import('../../local/daemon-extras');
+  const dataDir = await ctx.dataDir();
+  const filter = only ? { platform: only } : {};
+  // The simulators' own sandbox.db (the daemon's simulators' process, `sandbox serve`), read
+  // only; else the daemon's database, where simulators running in the daemon's process keep them.
+  const own = openSandboxReader(sandboxDbPath(dataDir));
+  const rows = own ? readThenClose(own, (o) => o.store.posts.list(filter)) : await withAdmin(dataDir, (admin) => admin.store.sandbox.posts.list(filter));
   const posts = rows.map(presentSandboxPost);
   const text = (body: Record<string, unknown>) => {
     const v = body.text ?? body.caption ?? body.message ?? body.description ?? body.title ?? body.status;
@@ -40,4 +45,12 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
       only ? `the ${only} simulator received nothing yet` : 'the simulators received nothing yet',
     ),
   );
+}
+
+function readThenClose<O extends { close(): void }, T>(opened: O, fn: (o: O) => T): T {
+  try {
+    return fn(opened);
+  } finally {
+    opened.close();
+  }
 }

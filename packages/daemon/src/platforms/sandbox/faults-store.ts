@@ -7,9 +7,9 @@ export const SANDBOX_FAULTS_KEY = 'sandbox_faults';
 /**
  * The faults a user set for their sandbox connections ({} when none). Read on every
  * simulated call of theirs (one indexed row), so a change applies to the next call, also
- * in the simulator process, which reads the same database file.
+ * in the simulators' own process, which reads the daemon's database read-only for it.
  */
-export function readUserSandboxFaults(settings: SettingsRepository, userId: string): SandboxFaults {
+export function readUserSandboxFaults(settings: Pick<SettingsRepository, 'get'>, userId: string): SandboxFaults {
   const value = settings.get<unknown>(userId, SANDBOX_FAULTS_KEY);
   if (value === null) return {};
   // Written only through the schema; anything else (a hand edit) counts as none rather than failing calls.

@@ -22,6 +22,15 @@ export interface SandboxProcessOptions {
   restartDelayMs?: number;
   /** How long a start may take before it counts as failed. Default 30 s. */
   startTimeoutMs?: number;
+  /** Told, after every (re)start, the origins the process serves each host at (the daemon records them for `sandbox endpoints`). */
+  onServing?: (served: SandboxServing) => void;
+}
+
+/** The ready line of `socialpub sandbox serve --json`: where the simulators are. */
+export interface SandboxServing {
+  url: string;
+  endpoints: Record<string, string>;
+  https_endpoints: Record<string, string>;
 }
 
 export interface SandboxProcess {
@@ -31,6 +40,8 @@ export interface SandboxProcess {
   readonly pid: number | null;
   /** How many times it was restarted after dying. */
   readonly restarts: number;
+  /** What the last (re)start served (its ready line). */
+  readonly serving: SandboxServing | null;
   /** Resolves once the next (re)start is serving (tests). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -50,11 +61,14 @@ const MAX_RESTART_DELAY_MS = 5_000;
  * hashed, SQLite written) takes none of the publisher's event loop, and the daemon's own
  * CPU can be measured apart. If the process dies, the daemon keeps running and starts it
  * again (same port when free; calls meanwhile see a refused connection, which every
- * adapter retries). The process reads the same database file on its own connection.
+ * adapter retries). The process keeps its data in the data dir's sandbox.db and reads the
+ * daemon's database read-only (store/sandbox-database.ts), so the daemon's writes never
+ * wait on the simulators' write lock.
  */
 export async function startSandboxProcess(opts: SandboxProcessOptions): Promise<SandboxProcess> {
   let url = '';
   let port = 0;
+  let serving: SandboxServing | null = null;
   let child: ChildProcess | null = null;
   let closing = false;
   let restarts = 0;
@@ -84,11 +98,17 @@ export async function startSandboxProcess(opts: SandboxProcessOptions): Promise<
       createInterface({ input: proc.stdout! }).on('line', (line) => {
         if (started) return;
         try {
-          const served = JSON.parse(line) as { url: string };
+          const served = JSON.parse(line) as SandboxServing;
           url = served.url;
           port = Number(new URL(url).port);
           started = true;
           clearTimeout(timer);
+          serving = { url: served.url, endpoints: served.endpoints ?? {}, https_endpoints: served.https_endpoints ?? {} };
+          try {
+            opts.onServing?.(serving);
+          } catch (e) {
+            opts.log.warn('recording the sandbox origins failed', { error: (e as Error).message });
+          }
           resolve();
         } catch {
           // Not the ready line.
@@ -141,6 +161,9 @@ export async function startSandboxProcess(opts: SandboxProcessOptions): Promise<
     },
     get restarts() {
       return restarts;
+    },
+    get serving() {
+      return serving;
     },
     ready: () => readyNow,
     async close() {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { SandboxFaults } from '@socialpub/core';
-import { openSandboxStore } from '../../store/sandbox-store';
+import { openSandboxDatabase, sandboxDbPath } from '../../store/sandbox-database';
 import { systemClock, type Clock } from '../../util/clock';
 import type { RootLogger } from '../../util/logger';
 import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY } from '../sandbox';
@@ -12,8 +12,12 @@ import { sandboxCertificate } from '../sandbox-tls';
 import type { AppliedFault } from './fault-stage';
 
 export interface ServeSandboxOptions {
-  /** The data dir (the https origins' certificate) and its database file (the simulators' state and sandbox_posts). */
+  /**
+   * The data dir: the https origins' certificate and the simulators' own database
+   * (`sandbox.db`: their state, sandbox_posts, the origins they served).
+   */
   dataDir: string;
+  /** The daemon's database, read only (its sandbox connections' owners, its users' faults). */
   dbPath: string;
   /** The port of `/sandbox/<host>/...` on 127.0.0.1 (default 0: the system picks). */
   port?: number;
@@ -34,16 +38,17 @@ export interface ServedSandbox {
 }
 
 /**
- * Every simulator on its own connection to the data dir's database (WAL: the daemon's
- * connection and this one read and write the same file), at `<url>/sandbox/<host>/...` and
+ * Every simulator, keeping its state and posts in the data dir's `sandbox.db` (the daemon's
+ * writes never wait on them) and reading the daemon's database read-only for whose sandbox
+ * connection makes a call and that user's faults, at `<url>/sandbox/<host>/...` and
  * at each host's own loopback origins (the ports of the last run when free), which it
  * records for `socialpub sandbox endpoints`. What `socialpub sandbox serve` runs, alone or
  * as the daemon's simulator process, so a busy sandbox never holds the publisher's event loop.
  */
 export async function serveSandbox(opts: ServeSandboxOptions): Promise<ServedSandbox> {
   const clock = opts.clock ?? systemClock;
-  const opened = openSandboxStore(opts.dbPath);
-  const { settings } = opened.store;
+  const opened = openSandboxDatabase({ path: sandboxDbPath(opts.dataDir), daemonDbPath: opts.dbPath });
+  const { settings } = opened;
   const closers: (() => Promise<void> | void)[] = [() => opened.close()];
   const close = async () => {
     for (const c of closers.splice(0).reverse()) await c();
