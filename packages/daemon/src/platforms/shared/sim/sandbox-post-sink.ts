@@ -1,19 +1,9 @@
 import type { Platform } from '@socialpub/core';
-import type { SandboxStore } from '../../../store/sandbox-store';
+import type { SandboxPostRecord, SandboxStore } from '../../../store/sandbox-store';
 import { sandboxCallerKey } from './sandbox-caller';
 
-/** A post a simulator made (what `socialpub sandbox posts` lists). */
-export interface SimulatedPost {
-  platform: Platform;
-  accountId: string | null;
-  postId: string;
-  postUrl: string | null;
-  kind: string;
-  body: Record<string, unknown>;
-  createdAt: number;
-  /** When the simulator deleted it (a take-down); absent while it is up. */
-  removedAt?: number | null;
-}
+/** A post a simulator made (what `socialpub sandbox posts` lists): the record sandbox_posts keeps. */
+export type SimulatedPost = SandboxPostRecord;
 
 /** Records that a simulator deleted a post (platform, post id, epoch ms). */
 export type PostRemovalSink = (platform: Platform, postId: string, at: number) => void;
