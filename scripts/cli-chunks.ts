@@ -29,9 +29,12 @@ const ANY_REQUIRE = /require\("\.\/([\w.-]+)"\)/g;
  * `import()` is one) that share modules, so a command would load a dozen files of a few
  * KB each at start, each read, compiled and cached on its own. The chunks every start
  * loads (the entry's static requires, transitively) go in the entry's file; for each
- * `import()` those make (the CLI's main.ts), the chunks it requires statically and that no
- * earlier file holds go in its file. The rest stay one to a file. A chunk's file is found
- * through the map the loader is given, so any order of loading stays right.
+ * `import()` those make (the CLI's main.ts), and level by level for the imports those make,
+ * the chunks only it requires statically go in its file. A chunk several of those imports require (the SDK's client, which the daemon's
+ * MCP backend also uses) is never put in one of their files, or a command would load
+ * another's code: chunks required by the same set of imports share a file of their own.
+ * A chunk's file is found through the map the loader is given, so any order of loading
+ * stays right.
  */
 function groupChunks(code: Map<string, string>, roots: string[]): Map<string, string[]> {
   const staticDeps = (name: string) => [...(code.get(name) ?? '').replace(DYNAMIC_REQUIRE, '').matchAll(ANY_REQUIRE)].map((m) => m[1] as string);
@@ -48,16 +51,28 @@ function groupChunks(code: Map<string, string>, roots: string[]): Map<string, st
     visit(root);
     return out;
   };
-  const group = (root: string) => {
-    const members = closure(root);
+  const place = (file: string, members: string[]) => {
     for (const m of members) placed.add(m);
-    if (members.length) files.set(root, members);
-    return members;
+    if (members.length) files.set(file, members);
   };
   for (const root of roots) {
-    for (const member of group(root)) for (const target of dynamicDeps(member)) group(target);
+    let frontier = closure(root);
+    place(root, frontier);
+    // The imports those chunks make, level by level (a command's own import() of its action).
+    for (;;) {
+      const targets = [...new Set(frontier.flatMap(dynamicDeps))].filter((t) => !placed.has(t) && code.has(t));
+      if (targets.length === 0) break;
+      // Which of those imports reach each chunk.
+      const reachedBy = new Map<string, string[]>();
+      for (const target of targets) for (const m of closure(target)) reachedBy.set(m, [...(reachedBy.get(m) ?? []), target]);
+      for (const target of targets) place(target, closure(target).filter((m) => reachedBy.get(m)?.length === 1));
+      const shared = new Map<string, string[]>();
+      for (const [m, by] of reachedBy) if (!placed.has(m)) shared.set(by.join('\0'), [...(shared.get(by.join('\0')) ?? []), m]);
+      for (const members of shared.values()) place(members[0] as string, members);
+      frontier = [...reachedBy.keys()];
+    }
   }
-  for (const name of [...code.keys()].sort()) if (!placed.has(name)) group(name);
+  for (const name of [...code.keys()].sort()) if (!placed.has(name)) place(name, closure(name));
   return files;
 }
 
