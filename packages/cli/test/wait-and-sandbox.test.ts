@@ -115,3 +115,15 @@ describe('socialpub sandbox faults', () => {
     expect((await t.run('sandbox faults set myspace:reset=1')).code).toBe(2);
   }, 60_000);
 });
+
+// Last: the sandbox posts listed above are counted.
+describe('socialpub publish -p', () => {
+  it('takes -p more than once: each platform given is published, none silently dropped', async () => {
+    const r = await t.run('publish "two -p flags" -p twitter -p threads --now --wait --json');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<Post>().targets.map((x) => [x.platform, x.status])).toEqual([
+      ['twitter', 'published'],
+      ['threads', 'published'],
+    ]);
+  });
+});

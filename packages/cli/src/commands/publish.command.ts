@@ -19,7 +19,7 @@ export function definePublish(program: Program, kit: Kit): void {
       .command('publish')
       .description('publish now or schedule; asks for what is missing when run in a terminal')
       .argument('[caption]', 'the caption (default for every platform)')
-      .option('-p, --platforms <list>', `comma-separated platforms, e.g. instagram,twitter (${PLATFORMS.join(', ')})`)
+      .option('-p, --platforms <list>', `comma-separated platforms, e.g. instagram,twitter (${PLATFORMS.join(', ')}); repeatable`, (value: string, previous?: string) => (previous ? `${previous},${value}` : value))
       .option('--caption-for <platform=text>', 'a caption for one platform (repeatable)', collect)
       .option('--type <platform=types>', 'content types for a platform, e.g. instagram=story,feed (repeatable)', collect)
       .option('--media <url|file>', 'a media URL or a local file (repeatable)', collect)
