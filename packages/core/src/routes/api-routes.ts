@@ -12,7 +12,6 @@ const JOB_ID = { job_id: 'The job (job_…).' } as const;
  */
 export const ROUTES = defineRoutes({
   'health': {
-    name: 'health',
     method: 'GET',
     path: '/healthz',
     root: true,
@@ -25,7 +24,6 @@ export const ROUTES = defineRoutes({
     tags: ['system'],
   },
   'health.versioned': {
-    name: 'health.versioned',
     method: 'GET',
     path: '/healthz',
     auth: 'public',
@@ -37,7 +35,6 @@ export const ROUTES = defineRoutes({
     tags: ['system'],
   },
   'openapi': {
-    name: 'openapi',
     method: 'GET',
     path: '/openapi.json',
     auth: 'public',
@@ -49,7 +46,6 @@ export const ROUTES = defineRoutes({
     tags: ['system'],
   },
   'auth.validate': {
-    name: 'auth.validate',
     method: 'POST',
     path: '/auth/validate',
     auth: 'key',
@@ -63,7 +59,6 @@ export const ROUTES = defineRoutes({
     tags: ['auth'],
   },
   'content.publish': {
-    name: 'content.publish',
     method: 'POST',
     path: '/content/publish',
     auth: 'key',
@@ -79,7 +74,6 @@ export const ROUTES = defineRoutes({
     tags: ['content'],
   },
   'content.validate': {
-    name: 'content.validate',
     method: 'POST',
     path: '/content/validate',
     auth: 'key',
@@ -94,7 +88,6 @@ export const ROUTES = defineRoutes({
     tags: ['content'],
   },
   'scheduled.list': {
-    name: 'scheduled.list',
     method: 'GET',
     path: '/content/scheduled',
     auth: 'key',
@@ -109,7 +102,6 @@ export const ROUTES = defineRoutes({
     tags: ['scheduled'],
   },
   'scheduled.update': {
-    name: 'scheduled.update',
     method: 'PATCH',
     path: '/content/scheduled',
     auth: 'key',
@@ -125,7 +117,6 @@ export const ROUTES = defineRoutes({
     tags: ['scheduled'],
   },
   'scheduled.cancel': {
-    name: 'scheduled.cancel',
     method: 'DELETE',
     path: '/content/scheduled',
     auth: 'key',
@@ -140,7 +131,6 @@ export const ROUTES = defineRoutes({
     tags: ['scheduled'],
   },
   'scheduled.approve': {
-    name: 'scheduled.approve',
     method: 'POST',
     path: '/content/scheduled/approve',
     auth: 'key',
@@ -155,7 +145,6 @@ export const ROUTES = defineRoutes({
     tags: ['scheduled'],
   },
   'scheduled.reject': {
-    name: 'scheduled.reject',
     method: 'POST',
     path: '/content/scheduled/reject',
     auth: 'key',
@@ -171,7 +160,6 @@ export const ROUTES = defineRoutes({
     tags: ['scheduled'],
   },
   'scheduled.unpublish': {
-    name: 'scheduled.unpublish',
     method: 'POST',
     path: '/content/scheduled/unpublish',
     auth: 'key',
@@ -188,7 +176,6 @@ export const ROUTES = defineRoutes({
     tags: ['scheduled'],
   },
   'settings.get': {
-    name: 'settings.get',
     method: 'GET',
     path: '/settings',
     auth: 'key',
@@ -201,7 +188,6 @@ export const ROUTES = defineRoutes({
     tags: ['settings'],
   },
   'settings.update': {
-    name: 'settings.update',
     method: 'PATCH',
     path: '/settings',
     auth: 'key',
@@ -215,7 +201,6 @@ export const ROUTES = defineRoutes({
     tags: ['settings'],
   },
   'platforms.list': {
-    name: 'platforms.list',
     method: 'GET',
     path: '/platforms',
     auth: 'key',
@@ -228,7 +213,6 @@ export const ROUTES = defineRoutes({
     tags: ['platforms'],
   },
   'platforms.tiktokCreatorInfo': {
-    name: 'platforms.tiktokCreatorInfo',
     method: 'GET',
     path: '/platforms/tiktok/creator-info',
     auth: 'key',
@@ -243,7 +227,6 @@ export const ROUTES = defineRoutes({
     tags: ['platforms'],
   },
   'sandbox.posts': {
-    name: 'sandbox.posts',
     method: 'GET',
     path: '/sandbox/posts',
     auth: 'key',
@@ -258,7 +241,6 @@ export const ROUTES = defineRoutes({
     tags: ['platforms'],
   },
   'media.prepare': {
-    name: 'media.prepare',
     method: 'POST',
     path: '/media/prepare',
     auth: 'key',
@@ -273,7 +255,6 @@ export const ROUTES = defineRoutes({
     tags: ['media'],
   },
   'media.upload': {
-    name: 'media.upload',
     method: 'POST',
     path: '/media/upload',
     auth: 'key',
@@ -300,7 +281,6 @@ export const ROUTES = defineRoutes({
     tags: ['media'],
   },
   'media.status': {
-    name: 'media.status',
     method: 'GET',
     path: '/media/status/{task_id}',
     auth: 'key',

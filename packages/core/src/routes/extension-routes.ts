@@ -21,7 +21,6 @@ const PENDING_404 = 'No connect in progress with this id (they last 10 minutes) 
 export const EXTENSION_ROUTES = defineRoutes({
   // --- queue -------------------------------------------------------------------------
   'queue.get': {
-    name: 'queue.get',
     method: 'GET',
     path: '/queue',
     auth: 'key',
@@ -34,7 +33,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['queue'],
   },
   'queue.replace': {
-    name: 'queue.replace',
     method: 'PUT',
     path: '/queue',
     auth: 'key',
@@ -48,7 +46,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['queue'],
   },
   'queue.next': {
-    name: 'queue.next',
     method: 'GET',
     path: '/queue/next',
     auth: 'key',
@@ -64,7 +61,6 @@ export const EXTENSION_ROUTES = defineRoutes({
   },
   // --- series ------------------------------------------------------------------------
   'series.list': {
-    name: 'series.list',
     method: 'GET',
     path: '/content/series',
     auth: 'key',
@@ -79,7 +75,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['scheduled'],
   },
   'series.cancel': {
-    name: 'series.cancel',
     method: 'DELETE',
     path: '/content/series',
     auth: 'key',
@@ -95,7 +90,6 @@ export const EXTENSION_ROUTES = defineRoutes({
   },
   // --- events ------------------------------------------------------------------------
   'events.stream': {
-    name: 'events.stream',
     method: 'GET',
     path: '/events',
     auth: 'key',
@@ -124,7 +118,6 @@ export const EXTENSION_ROUTES = defineRoutes({
   },
   // --- webhooks ----------------------------------------------------------------------
   'webhooks.create': {
-    name: 'webhooks.create',
     method: 'POST',
     path: '/webhooks',
     auth: 'key',
@@ -139,7 +132,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['webhooks'],
   },
   'webhooks.list': {
-    name: 'webhooks.list',
     method: 'GET',
     path: '/webhooks',
     auth: 'key',
@@ -152,7 +144,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['webhooks'],
   },
   'webhooks.get': {
-    name: 'webhooks.get',
     method: 'GET',
     path: '/webhooks/{id}',
     auth: 'key',
@@ -167,7 +158,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['webhooks'],
   },
   'webhooks.update': {
-    name: 'webhooks.update',
     method: 'PATCH',
     path: '/webhooks/{id}',
     auth: 'key',
@@ -183,7 +173,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['webhooks'],
   },
   'webhooks.delete': {
-    name: 'webhooks.delete',
     method: 'DELETE',
     path: '/webhooks/{id}',
     auth: 'key',
@@ -198,7 +187,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['webhooks'],
   },
   'webhooks.test': {
-    name: 'webhooks.test',
     method: 'POST',
     path: '/webhooks/{id}/test',
     auth: 'key',
@@ -214,7 +202,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['webhooks'],
   },
   'webhooks.deliveries': {
-    name: 'webhooks.deliveries',
     method: 'GET',
     path: '/webhooks/{id}/deliveries',
     auth: 'key',
@@ -231,7 +218,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['webhooks'],
   },
   'webhooks.redeliver': {
-    name: 'webhooks.redeliver',
     method: 'POST',
     path: '/webhooks/{id}/deliveries/{delivery_id}/redeliver',
     auth: 'key',
@@ -248,7 +234,6 @@ export const EXTENSION_ROUTES = defineRoutes({
   },
   // --- keys (the dashboard's Settings) -------------------------------------------------
   'keys.list': {
-    name: 'keys.list',
     method: 'GET',
     path: '/keys',
     auth: 'key',
@@ -262,7 +247,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['keys'],
   },
   'keys.create': {
-    name: 'keys.create',
     method: 'POST',
     path: '/keys',
     auth: 'key',
@@ -278,7 +262,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['keys'],
   },
   'keys.revoke': {
-    name: 'keys.revoke',
     method: 'DELETE',
     path: '/keys/{id}',
     auth: 'key',
@@ -295,7 +278,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['keys'],
   },
   'keys.rotate': {
-    name: 'keys.rotate',
     method: 'POST',
     path: '/keys/{id}/rotate',
     auth: 'key',
@@ -313,7 +295,6 @@ export const EXTENSION_ROUTES = defineRoutes({
   },
   // --- connections (the dashboard's Connections screen) --------------------------------
   'connections.list': {
-    name: 'connections.list',
     method: 'GET',
     path: '/connections',
     auth: 'key',
@@ -327,7 +308,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['connections'],
   },
   'connections.sandbox': {
-    name: 'connections.sandbox',
     method: 'POST',
     path: '/connections/sandbox',
     auth: 'key',
@@ -343,7 +323,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['connections'],
   },
   'connections.remove': {
-    name: 'connections.remove',
     method: 'DELETE',
     path: '/connections/{id}',
     auth: 'key',
@@ -360,7 +339,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['connections'],
   },
   'connections.pending': {
-    name: 'connections.pending',
     method: 'GET',
     path: '/connections/pending/{id}',
     auth: 'key',
@@ -376,7 +354,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['connections'],
   },
   'connections.choose': {
-    name: 'connections.choose',
     method: 'POST',
     path: '/connections/pending/{id}/choose',
     auth: 'key',
@@ -394,7 +371,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['connections'],
   },
   'connections.authorize': {
-    name: 'connections.authorize',
     method: 'POST',
     path: '/connections/{platform}/authorize',
     auth: 'key',
@@ -413,7 +389,6 @@ export const EXTENSION_ROUTES = defineRoutes({
   },
   // --- review links ------------------------------------------------------------------
   'reviewLinks.list': {
-    name: 'reviewLinks.list',
     method: 'GET',
     path: '/review-links',
     auth: 'key',
@@ -427,7 +402,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['review-links'],
   },
   'reviewLinks.create': {
-    name: 'reviewLinks.create',
     method: 'POST',
     path: '/review-links',
     auth: 'key',
@@ -443,7 +417,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['review-links'],
   },
   'reviewLinks.revoke': {
-    name: 'reviewLinks.revoke',
     method: 'DELETE',
     path: '/review-links/{id}',
     auth: 'key',
@@ -460,7 +433,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['review-links'],
   },
   'reviewLinks.read': {
-    name: 'reviewLinks.read',
     method: 'GET',
     path: '/review-links/public/{token}',
     auth: 'public',
@@ -475,7 +447,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['review-links'],
   },
   'reviewLinks.decide': {
-    name: 'reviewLinks.decide',
     method: 'POST',
     path: '/review-links/public/{token}/decisions',
     auth: 'public',
@@ -493,7 +464,6 @@ export const EXTENSION_ROUTES = defineRoutes({
   },
   // --- sandbox faults ----------------------------------------------------------------
   'sandbox.faults': {
-    name: 'sandbox.faults',
     method: 'GET',
     path: '/sandbox/faults',
     auth: 'key',
@@ -506,7 +476,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['platforms'],
   },
   'sandbox.setFaults': {
-    name: 'sandbox.setFaults',
     method: 'PUT',
     path: '/sandbox/faults',
     auth: 'key',
@@ -523,7 +492,6 @@ export const EXTENSION_ROUTES = defineRoutes({
     tags: ['platforms'],
   },
   'sandbox.clearFaults': {
-    name: 'sandbox.clearFaults',
     method: 'DELETE',
     path: '/sandbox/faults',
     auth: 'key',

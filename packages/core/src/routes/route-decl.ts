@@ -116,5 +116,12 @@ export function fillPath(path: string, params: Readonly<Record<string, unknown>>
   });
 }
 
-/** Declares a table, keeping each entry's literal types (for the typed handlers and SDK calls). */
-export const defineRoutes = <const T extends Record<string, RouteDecl>>(table: T): T => table;
+/**
+ * Declares a table, keeping each entry's literal types (for the typed handlers and SDK
+ * calls); an entry's `name` is its key, written once.
+ */
+export function defineRoutes<const T extends Record<string, Omit<RouteDecl, 'name'>>>(table: T): { [K in keyof T & string]: T[K] & { name: K } } {
+  // An entry already named (one table spread into another) stays the same object.
+  const named = (name: string, decl: Omit<RouteDecl, 'name'>) => ((decl as Partial<RouteDecl>).name === name ? decl : { name, ...decl });
+  return Object.fromEntries(Object.entries(table).map(([name, decl]) => [name, named(name, decl)])) as { [K in keyof T & string]: T[K] & { name: K } };
+}
