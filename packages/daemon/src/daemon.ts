@@ -19,7 +19,7 @@ import { createPublishing } from './publisher/create-publishing';
 import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY, sandboxBaseUrl } from './platforms/sandbox';
 import { sandboxCertificate } from './platforms/sandbox-tls';
 import { startSandboxOrigins, type SandboxEndpoints } from './platforms/sandbox-origins';
-import type { AppliedFault } from './platforms/sandbox/fault-stage';
+import { logSandboxFault } from './platforms/sandbox/fault-stage';
 import { sandboxProxy } from './platforms/sandbox/sandbox-proxy';
 import { startSandboxProcess, type SandboxProcess, type SandboxServing, type SelfCommand } from './platforms/sandbox/sandbox-process';
 import { TokenRefreshLoop } from './connect/token-refresh-loop';
@@ -175,7 +175,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const mediaLookup: MediaLookup = media.lookup;
   const mediaRoutes: Hono<AppEnv> | undefined = media.mediaRoutes;
   const fileRoutes: Hono | undefined = media.fileRoutes;
-  const onFault = (f: AppliedFault) => logger.info('sandbox fault', { fault: f.kind, platform: f.platform, method: f.method, path: f.path, ...(f.latencyMs !== undefined ? { latency_ms: f.latencyMs } : {}) });
+  const onFault = logSandboxFault(logger);
   const sandboxParts = sandboxChild ? null : createSandbox({ store: store.sandbox, clock }, undefined, { faults: () => config.sandboxFaults ?? {}, onFault });
   const sandbox: Hono | undefined = sandboxChild ? sandboxProxy(() => sandboxChild.url) : sandboxParts!.app;
   // Where the adapters reach the simulators: the process's own loopback URL, else this daemon (or its TLS-free loopback listener).

@@ -60,6 +60,8 @@ export function daemonReadsFrom(daemonDbPath: string): SandboxDaemonReads & { cl
 }
 
 export interface OpenedSandboxDatabase {
+  /** The connection to sandbox.db (its checkpoints are moved to a thread by the process serving it). */
+  db: DB;
   /** The simulators' store: their state and posts in sandbox.db, the daemon's tables read from its file. */
   store: SandboxStore;
   /** sandbox.db's own settings (the origins the simulators served, for `socialpub sandbox endpoints`). */
@@ -78,10 +80,14 @@ export interface OpenedSandboxDatabase {
 export function openSandboxDatabase(paths: { path: string; daemonDbPath: string }): OpenedSandboxDatabase {
   const db = openDatabase(paths.path);
   try {
+    // Every simulator transaction commits with NORMAL (SandboxStore.atomically): set once
+    // for the file rather than switched around each of them.
+    db.pragma('synchronous = NORMAL');
     const settings = createSettingsRepository(db);
     adoptDaemonSandbox(db, settings, paths.daemonDbPath);
     const daemon = daemonReadsFrom(paths.daemonDbPath);
     return {
+      db,
       store: createSandboxStore(db, settings, daemon),
       settings,
       close: () => {

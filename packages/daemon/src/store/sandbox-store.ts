@@ -1,4 +1,5 @@
 import type { Platform } from '@socialpub/core';
+import type { Statement } from 'better-sqlite3';
 import type { DB } from './database';
 import { createSettingsRepository, type SettingsRepository } from './settings';
 
@@ -150,6 +151,22 @@ export function daemonReadsOver(db: DB, settings: Pick<SettingsRepository, 'get'
  * (store/sandbox-database.ts), so the daemon's writes never wait on theirs.
  */
 export function createSandboxStore(db: DB, settings: SettingsRepository = createSettingsRepository(db), daemon: SandboxDaemonReads = daemonReadsOver(db, settings)) {
+  // Read once: the simulators' own file is NORMAL already (sandbox-database.ts), so its
+  // transactions switch nothing; over the daemon's FULL file each is relaxed and restored.
+  const baseline = Number(db.pragma('synchronous', { simple: true }));
+  const relax = baseline > 1 && !db.memory && !db.readonly;
+  const restore = `PRAGMA synchronous = ${baseline}`;
+  let statements: { begin: Statement; commit: Statement } | null = null;
+  const inTransaction = <T>(fn: () => T): T => {
+    statements ??= { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT') };
+    const { begin, commit } = statements;
+    begin.run();
+    try {
+      return checkSync(fn());
+    } finally {
+      commit.run();
+    }
+  };
   return {
     state: createSandboxStateRepository(db),
     posts: createSandboxPostsRepository(db),
@@ -165,23 +182,20 @@ export function createSandboxStore(db: DB, settings: SettingsRepository = create
      *
      * It commits with synchronous=NORMAL, as the daemon's relaxed writes do (commits.ts):
      * committed, so a killed process keeps it, without an fsync holding the event loop on
-     * every simulated request. The WAL keeps commits in order and the daemon's next durable
-     * commit syncs every frame before its own, so no record of the daemon that follows a
-     * simulated post can outlive the post, even on power loss.
+     * every simulated request. In the daemon's file (in-process) the WAL keeps commits in
+     * order and the daemon's next durable commit syncs every frame before its own, so no
+     * record of the daemon that follows a simulated post can outlive the post, even on power
+     * loss. The simulators' own file (sandbox.db) is NORMAL throughout, so no pragma is
+     * switched per call.
      */
     atomically<T>(fn: () => T): T {
       if (db.inTransaction) return checkSync(fn());
-      const baseline = Number(db.pragma('synchronous', { simple: true }));
-      if (baseline > 1 && !db.memory) db.exec('PRAGMA synchronous = NORMAL');
+      if (!relax) return inTransaction(fn);
+      db.exec('PRAGMA synchronous = NORMAL');
       try {
-        db.exec('BEGIN IMMEDIATE');
-        try {
-          return checkSync(fn());
-        } finally {
-          db.exec('COMMIT');
-        }
+        return inTransaction(fn);
       } finally {
-        if (baseline > 1 && !db.memory) db.exec(`PRAGMA synchronous = ${baseline}`);
+        db.exec(restore);
       }
     },
     /** better-sqlite3's transaction around `fn`: rolled back when it throws. */

@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Context, MiddlewareHandler } from 'hono';
 import { effectiveSandboxFault, type Platform, type SandboxFaultKind, type SandboxFaults, type SandboxFaultSpec } from '@socialpub/core';
 import type { SandboxStore } from '../../store/sandbox-store';
+import type { RootLogger } from '../../util/logger';
 import { sandboxAccountKey } from '../shared/is-sandbox-token';
 import { trackMade } from '../shared/sim/made-in-request';
 import { readUserSandboxFaults } from './faults-store';
@@ -40,6 +41,24 @@ export interface AppliedFault {
 
 type Socket = { destroy(): void; resetAndDestroy?: () => void; destroyed?: boolean; once?(e: 'close', f: () => void): void };
 type NodeEnv = { incoming?: { socket?: Socket } };
+
+/**
+ * How the daemon and `socialpub sandbox serve` log the faults they apply (`sandbox fault`,
+ * with the kind, platform and call). A latency is at debug level: it is set to apply to
+ * every call, and a line per call flooded the log (two lines a post) and cost the
+ * simulators' process about a tenth of its CPU in a burst (bench/burst); the faults that
+ * change an outcome (5xx, 429, timeout, reset, unanswered) stay at info, one line each.
+ */
+export function logSandboxFault(logger: Pick<RootLogger, 'info' | 'debug'>): (fault: AppliedFault) => void {
+  return (f) =>
+    (f.kind === 'latency' ? logger.debug : logger.info)('sandbox fault', {
+      fault: f.kind,
+      platform: f.platform,
+      method: f.method,
+      path: f.path,
+      ...(f.latencyMs !== undefined ? { latency_ms: f.latencyMs } : {}),
+    });
+}
 
 /** The longest a `timeout` fault holds a call that its client never gives up on. */
 const HOLD_MAX_MS = 10 * 60_000;

@@ -69,6 +69,10 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
   const settleMs = deps.reconcileSettleMs ?? 30_000;
 
   const authFor = xAuthFor;
+  // Handles asked of X (GET /2/users/me) by account id, so a connection whose handle was not
+  // stored at connect time (sandbox connections) asks once per daemon run, not once a post.
+  // A handle only shapes the permalink (x.com/<handle>/status/<id> resolves whatever it is).
+  const askedHandles = new Map<string, string>();
 
   async function clientFor(ctx: PublishContext): Promise<XClient> {
     return new XClient({ baseUrl: ctx.baseUrl(HOST), auth: await authFor(ctx), signal: ctx.signal, timeoutMs: deps.requestTimeoutMs, ...(deps.http ? { http: deps.http } : {}) });
@@ -185,6 +189,9 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
     if (typeof metaName === 'string' && HANDLE.test(metaName)) return metaName;
     const cp = ctx.checkpoint.data as TwitterCheckpoint;
     if (cp.username !== undefined) return cp.username;
+    const accountId = ctx.credentials.accountId;
+    const asked = accountId ? askedHandles.get(accountId) : undefined;
+    if (asked) return asked;
     let username: string | null;
     try {
       const me = await client.request<{ data?: { username?: string } }>('/2/users/me', { method: 'GET' });
@@ -192,6 +199,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
     } catch {
       username = null; // a permalink is never worth failing a live post
     }
+    if (accountId && username !== null && HANDLE.test(username)) askedHandles.set(accountId, username);
     await ctx.checkpoint.save({ username });
     return username;
   }

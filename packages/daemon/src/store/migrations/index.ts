@@ -16,6 +16,7 @@ import { migration130 } from './130-webhook-pending-series-source';
 import { migration148 } from './148-sandbox-post-owner';
 import { migration150 } from './150-dashboard';
 import { migration160 } from './160-events-in-code';
+import { migration170 } from './170-sandbox-connection-account';
 
 export interface Migration {
   version: number;
@@ -50,4 +51,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 148, name: 'sandbox-post-owner', sql: migration148 },
   { version: 150, name: 'dashboard', sql: migration150 },
   { version: 160, name: 'events-in-code', sql: migration160 },
+  { version: 170, name: 'sandbox-connection-account', sql: migration170 },
 ];

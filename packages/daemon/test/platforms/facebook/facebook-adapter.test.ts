@@ -143,6 +143,18 @@ describe('facebook adapter against the simulator', () => {
     expect((err as PermanentError).platformCode).toBe('506');
   });
 
+  it('judges a duplicate against the latest post the page still has, once the newer one is deleted', async () => {
+    const post = (caption: string) => drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption })));
+    await post('first words');
+    const second = await post('second words');
+    const deleted = await fetch(`${s.baseUrl(FB)}/v25.0/${second.postId}?access_token=sandbox_at_test`, { method: 'DELETE' });
+    expect(await deleted.json()).toEqual({ success: true });
+    // The page's latest post is the first again: repeating it is a duplicate, the deleted one's text is not.
+    expect(((await post('first words').catch((e: unknown) => e)) as PermanentError).platformCode).toBe('506');
+    expect((await post('second words')).postId).not.toBe(second.postId);
+    expect(s.state.posts.map((p) => p.body.message)).toEqual(['first words', 'second words', 'second words']);
+  });
+
   it('settles a lost answer to a feed post by finding it on the page', async () => {
     s.state.faults.push({ path: '/page1/feed', method: 'POST', hangUpAfter: true });
     const ctx = context(s, { platform: 'facebook', type: 'feed', caption: 'findable' });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SandboxFaults } from '@socialpub/core';
 import { openAdmin } from '../../../src/admin/index';
 import { createSandboxApp } from '../../../src/platforms/sandbox';
-import type { AppliedFault } from '../../../src/platforms/sandbox/fault-stage';
+import { logSandboxFault, type AppliedFault } from '../../../src/platforms/sandbox/fault-stage';
 import { SANDBOX_FAULTS_KEY } from '../../../src/platforms/sandbox/faults-store';
 import { openDatabase, type DB } from '../../../src/store/database';
 import { ManualClock } from '../../../src/util/clock';
@@ -91,6 +91,25 @@ describe('the fault stage', () => {
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await w.app.request('/api.x.com/2/users/me', { headers: { authorization: `Bearer ${w.tokens.twitter}` } })).status);
     expect(statuses).toEqual([503, 429, 200]);
+  });
+
+  it('logs a latency at debug (it applies to every call) and a fault that changes the answer at info', () => {
+    const lines: [string, string, Record<string, unknown> | undefined][] = [];
+    const log = logSandboxFault({ info: (msg, f) => lines.push(['info', msg, f]), debug: (msg, f) => lines.push(['debug', msg, f]) });
+    log({ kind: 'latency', platform: 'twitter', method: 'POST', path: '/api.x.com/2/tweets', userId: 'u1', latencyMs: 250 });
+    log({ kind: 'unanswered', platform: 'threads', method: 'POST', path: '/graph.threads.net/v1.0/me/threads_publish', userId: 'u1' });
+    expect(lines).toEqual([
+      ['debug', 'sandbox fault', { fault: 'latency', platform: 'twitter', method: 'POST', path: '/api.x.com/2/tweets', latency_ms: 250 }],
+      ['info', 'sandbox fault', { fault: 'unanswered', platform: 'threads', method: 'POST', path: '/graph.threads.net/v1.0/me/threads_publish' }],
+    ]);
+  });
+
+  it("finds a call's connection through the sandbox account index, not a scan of every connection", () => {
+    const dir = tempDir('sp-fault-stage-index-');
+    const db = openDatabase(join(dir, 'socialpub.db'));
+    dbs.push(db);
+    const plan = db.prepare("EXPLAIN QUERY PLAN SELECT user_id, platform FROM connections WHERE mode = 'sandbox' AND account_id = ?").all('sandbox_twitter_x') as { detail: string }[];
+    expect(plan.map((p) => p.detail).join('\n')).toMatch(/USING INDEX connections_sandbox_account/);
   });
 
   it('passes every call untouched when no faults are set', async () => {

@@ -50,6 +50,20 @@ describe('twitter adapter against the X simulator', () => {
     expect(ctx.checkpointHistory.map((p) => Object.keys(p)[0])).toEqual(['tweetRequestedAt', 'tweetId']);
   });
 
+  it('asks X for a handle not stored at connect time once per account, not once a post', async () => {
+    const fresh = createTwitterAdapter({ requestTimeoutMs: 2_000 });
+    const unnamed = { meta: {}, accountId: sim.defaultUser.id };
+    const first = await fresh.publish(ctxFor('the first post of an unnamed connection', [], unnamed));
+    const second = await fresh.publish(ctxFor('its second post', [], unnamed));
+
+    expect(calls()).toEqual(['POST /2/tweets', 'GET /2/users/me', 'POST /2/tweets']);
+    expect(first.postUrl).toBe(`https://x.com/sandbox_x/status/${sim.log.posts[0]!.postId}`);
+    expect(second.postUrl).toBe(`https://x.com/sandbox_x/status/${sim.log.posts[1]!.postId}`);
+    // Another account is asked for its own.
+    await fresh.publish(ctxFor('a post of another account', [], { meta: {}, accountId: 'another-x-account' }));
+    expect(calls().slice(3)).toEqual(['POST /2/tweets', 'GET /2/users/me']);
+  });
+
   it('uploads images with the simple upload and attaches their ids', async () => {
     const a = mediaFile('a.png', fakeBytes('png', 40_000), 'image', 'image/png');
     const b = mediaFile('b.jpg', fakeBytes('jpeg', 30_000), 'image', 'image/jpeg');

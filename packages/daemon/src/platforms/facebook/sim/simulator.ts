@@ -128,11 +128,39 @@ function nowIso(sim: MetaSimState): string {
   return graphTime(sim.clock.now());
 }
 
+/**
+ * Each page's latest post (its key in `sim.objects`), for the duplicate-message rule: found
+ * by one scan of the objects per page, then kept as posts are made, instead of a scan of
+ * every object the simulator ever made on each new post.
+ */
+const latestPosts = new WeakMap<MetaSimState, Map<string, string>>();
+
+function latestPost(sim: MetaSimState, pageId: string): Record<string, unknown> | undefined {
+  let latest = latestPosts.get(sim);
+  if (!latest) latestPosts.set(sim, (latest = new Map()));
+  const key = latest.get(pageId);
+  const known = key === undefined ? undefined : sim.objects.get(key);
+  if (known) return known;
+  // Not known yet (or deleted since): the newest post of the page that is left.
+  const entries = [...sim.objects.entries()];
+  for (let i = entries.length - 1; i >= 0; i--) {
+    const [k, o] = entries[i]!;
+    if (o._type === 'fb_post' && o.pageId === pageId) {
+      latest.set(pageId, k);
+      return o;
+    }
+  }
+  latest.delete(pageId);
+  return undefined;
+}
+
 function newPost(sim: MetaSimState, p: SimAccount, fields: Record<string, unknown>, kind: string, body: Record<string, unknown>, url?: string, id?: string): string {
   const postId = id ?? `${p.id}_${sim.newId('10')}`;
   const permalink = url ?? `https://www.facebook.com/${postId}`;
   // A video's post shares the video's id; the video object keeps that id in the map (GET /{video-id} reads its status).
-  sim.objects.set(id ? `post:${postId}` : postId, { _type: 'fb_post', id: postId, pageId: p.id, created_time: nowIso(sim), permalink_url: permalink, createdAt: sim.clock.now(), ...fields });
+  const key = id ? `post:${postId}` : postId;
+  sim.objects.set(key, { _type: 'fb_post', id: postId, pageId: p.id, created_time: nowIso(sim), permalink_url: permalink, createdAt: sim.clock.now(), ...fields });
+  latestPosts.get(sim)?.set(p.id, key);
   sim.recordPost({ platform: 'facebook', accountId: p.id, postId, postUrl: permalink, kind, body });
   return postId;
 }
@@ -171,7 +199,7 @@ function createFeedPost(req: SimRequest, sim: MetaSimState, p: SimAccount): unkn
     if (!ph || ph._type !== 'fb_photo' || ph.pageId !== p.id) fail(100, `(#100) attached_media ${fbid} is not a photo of this page.`);
     if (ph.published || ph.usedBy) fail(100, '(#100) These photos were already posted.', { subcode: 1366051 });
   }
-  const last = [...sim.objects.values()].reverse().find((o) => o._type === 'fb_post' && o.pageId === p.id);
+  const last = latestPost(sim, p.id);
   if (message && media.length === 0 && !link && last && last.message === message && !last.link && !(last.attachments as unknown[] | undefined)?.length) {
     fail(506, '(#506) Duplicate status message');
   }

@@ -7,6 +7,7 @@ import { readBody } from '../../shared/read-body';
 import { noteMadePost } from '../../shared/sim/made-in-request';
 import { sandboxPostRemoval, sandboxPostSink, type PostRemovalSink, type SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { simState, type SimState, type TrackedMap } from '../../shared/sim/sim-state';
+import { KEPT_POSTS, keepLatest } from '../../shared/sim/simulator-recorder';
 import type { GraphErrorBody } from '../graph-client';
 
 /**
@@ -320,7 +321,7 @@ export class MetaSimState {
 
   recordPost(post: Omit<SimPost, 'createdAt'>): SimPost {
     const full: SimPost = { ...post, createdAt: this.clock.now() };
-    this.posts.push(full);
+    keepLatest(this.posts, full, KEPT_POSTS);
     this.#persistPost?.(full);
     // The sandbox's fault stage loses the answer of a call that made a post ("made but unanswered").
     noteMadePost();

@@ -5,6 +5,7 @@ import { facebookRoutes } from '../../facebook/sim/simulator';
 import { instagramRoutes } from '../../instagram/sim/simulator';
 import { threadsRoutes } from '../../threads/sim/simulator';
 import { dropConnection } from '../../shared/drop-connection';
+import { KEPT_REQUESTS, keepLatest } from '../../shared/sim/simulator-recorder';
 import { GraphFail, MetaSimState, readSimRequest, recordOf, type MetaSimConfig, type SimRoutes } from './core';
 import { commentRoutes } from './comments';
 import { deletionRoutes } from './deletion';
@@ -84,7 +85,7 @@ export class MetaSimulator {
       status = answered.status;
       body = answered.body;
     }
-    sim.requests.push(recordOf(req, fault?.hangUpAfter || fault?.holdAfter ? 0 : status));
+    keepLatest(sim.requests, recordOf(req, fault?.hangUpAfter || fault?.holdAfter ? 0 : status), KEPT_REQUESTS);
     if (fault?.holdAfter) {
       // The work is done; the answer never comes. Wait for the client to give up.
       await new Promise<void>((resolve) => {

@@ -60,6 +60,22 @@ export interface SimulatorOptions {
   onRemove?: PostRemovalSink;
 }
 
+/** The most requests a simulator keeps in memory (the latest; tests read them, nothing else does). */
+export const KEPT_REQUESTS = 5_000;
+/** The most posts a simulator keeps in memory (the latest; every post is in sandbox_posts too). */
+export const KEPT_POSTS = 10_000;
+
+/**
+ * Appends to a simulator's in-memory record, keeping the latest `max`: a daemon's simulators
+ * run for months, and an unbounded record held every request and body they ever answered
+ * (and made the garbage collector walk it). Trimmed in steps of a quarter, so it costs
+ * nothing per call.
+ */
+export function keepLatest<T>(list: T[], item: T, max: number): void {
+  list.push(item);
+  if (list.length > max + (max >> 2)) list.splice(0, list.length - max);
+}
+
 /** Shared bookkeeping; each simulator owns one. */
 export class SimulatorLog {
   readonly requests: RecordedRequest[] = [];
@@ -98,7 +114,7 @@ export class SimulatorLog {
   }
 
   addPost(post: SimulatedPost): void {
-    this.posts.push(post);
+    keepLatest(this.posts, post, KEPT_POSTS);
     this.onPost?.(post);
     // The sandbox's fault stage loses the answer of a call that made a post ("made but unanswered").
     noteMadePost();
@@ -171,7 +187,7 @@ export function recorder(host: string, log: SimulatorLog, clock: Clock): Middlew
       at: clock.now(),
     };
     RECORD.set(c.req.raw, rec);
-    log.requests.push(rec);
+    keepLatest(log.requests, rec, KEPT_REQUESTS);
     rec.body = await summarizeBody(c);
 
     const fault = log.takeFault(c.req.method, path, ['respond', 'latency', 'hang-after', 'reset-after']);

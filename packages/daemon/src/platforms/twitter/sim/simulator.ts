@@ -105,6 +105,15 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   const oauth1 = new Map<string, { consumerKey: string; consumerSecret: string; tokenSecret: string; userId: string }>();
   const media = state.map<MediaRecord>('media');
   const posts = state.map<PostRecord>('posts');
+  // Each user's posts, oldest first: the duplicate rule and a user's timeline read only
+  // theirs (a scan of every post on each new one grew with the sandbox's whole history).
+  const postsByUser = new Map<string, PostRecord[]>();
+  const postsOf = (userId: string): PostRecord[] => {
+    let list = postsByUser.get(userId);
+    if (!list) postsByUser.set(userId, (list = []));
+    return list;
+  };
+  for (const p of [...posts.values()].sort((a, b) => a.createdAt - b.createdAt)) postsOf(p.userId).push(p);
   const windows = state.map<{ start: number; count: number }>('rate-windows');
   const nextMedia = state.counter('media', 1_880_000_000_000_000_000n);
   const nextPost = state.counter('post', 1_990_000_000_000_000_000n);
@@ -305,7 +314,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     const start = q.start_time ? Date.parse(q.start_time) : 0;
     if (Number.isNaN(start)) return problem(c, 400, 'invalid-request', 'Invalid Request', `Invalid start_time: ${q.start_time}`, { parameter: 'start_time' });
     const noReplies = (q.exclude ?? '').split(',').includes('replies');
-    const found = [...posts.values()].filter((p) => p.userId === id && p.createdAt >= start && !(noReplies && p.inReplyTo)).sort((a, b) => b.createdAt - a.createdAt).slice(0, max);
+    const found = postsOf(id).filter((p) => p.createdAt >= start && !(noReplies && p.inReplyTo)).sort((a, b) => b.createdAt - a.createdAt).slice(0, max);
     if (found.length === 0) return c.json({ meta: { result_count: 0 } });
     return c.json({
       data: found.map((p) => ({ id: p.id, text: p.text, edit_history_post_ids: [p.id] })),
@@ -460,7 +469,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     const extras = readTweetExtras(body, ids.length > 0, (qid) => posts.has(qid));
     if (isExtrasProblem(extras)) return problem(c, extras.status, 'invalid-request', 'Invalid Request', extras.detail, { parameter: extras.parameter });
     const normalized = text.normalize('NFC').trim();
-    if (normalized !== '' && [...posts.values()].some((p) => p.userId === userId && p.text.normalize('NFC').trim() === normalized)) {
+    if (normalized !== '' && postsOf(userId).some((p) => p.text.normalize('NFC').trim() === normalized)) {
       return problem(c, 403, 'disallowed-resource', 'Forbidden', 'You are not allowed to create a Tweet with duplicate content.', { resource_type: 'post' });
     }
     // The post, its ids and its sandbox_posts row in one transaction: a kill leaves all or nothing.
@@ -469,6 +478,7 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       const poll = extras.poll ? { id: String(nextPoll()), ...extras.poll, endsAt: clock.now() + extras.poll.durationMinutes * 60_000 } : null;
       const post: PostRecord = { id, userId, text, mediaIds: ids, createdAt: clock.now(), poll, replySettings: extras.replySettings, quoteTweetId: extras.quoteTweetId, ...(inReplyTo ? { inReplyTo } : {}) };
       posts.set(id, post);
+      postsOf(userId).push(post);
       const user = users.get(userId) as XSimUser;
       log.addPost({
         platform: 'twitter',
@@ -544,6 +554,8 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (p.userId !== userId) return problem(c, 403, 'not-authorized-for-resource', 'Forbidden', 'You are not allowed to delete this Post.', { resource_type: 'post', resource_id: id });
     state.atomically(() => {
       posts.delete(id);
+      const own = postsOf(p.userId);
+      own.splice(own.indexOf(p), 1);
       log.removePost('twitter', id, clock.now());
     });
     return c.json({ data: { deleted: true } });
