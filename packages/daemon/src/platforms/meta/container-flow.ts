@@ -53,6 +53,8 @@ export class ContainerFlow {
   #saved: Record<string, Unit>;
   /** Containers this run created (not read from a checkpoint): they cannot be published or expired yet. */
   readonly #createdNow = new Set<string>();
+  /** Containers whose publish call ensureContainer marked as being made (`publishNext`), this run. */
+  readonly #publishingNow = new Set<string>();
 
   constructor(
     readonly run: MetaRun,
@@ -103,12 +105,23 @@ export class ContainerFlow {
     return { usage: row.quota_usage, total: row.config.quota_total, durationS: row.config.quota_duration ?? 86_400 };
   }
 
-  /** Creates the container once (checkpointed before anything else happens). */
-  async ensureContainer(unit: Unit, params: Params): Promise<string> {
+  /**
+   * Creates the container once (checkpointed before anything else happens). `publishNext`:
+   * the publish call follows at once, with no status read (a Threads TEXT container, see
+   * publish()), so the one checkpoint also says the publish call is being made — one durable
+   * commit between the two calls instead of two. A crash before that call leaves
+   * `publishCalledAt` set, which is settled as for any publish call of unknown outcome: the
+   * container's status (FINISHED: not published, published once; PUBLISHED: found).
+   */
+  async ensureContainer(unit: Unit, params: Params, opts: { publishNext?: boolean } = {}): Promise<string> {
     if (unit.containerId) return unit.containerId;
     const body = await this.run.call<{ id: string }>(`${this.accountId}/${this.api.createEdge}`, { method: 'POST', params });
     unit.containerId = String(body.id);
     this.#createdNow.add(unit.containerId);
+    if (opts.publishNext && unit.publishCalledAt === undefined) {
+      unit.publishCalledAt = this.clock.now();
+      this.#publishingNow.add(unit.containerId);
+    }
     await this.save();
     return unit.containerId;
   }
@@ -191,7 +204,8 @@ export class ContainerFlow {
     if (unit.mediaId) return;
     const cid = unit.containerId;
     if (!cid) throw new Error(`publish before the container of ${unit.key} exists`);
-    const resumed = unit.publishCalledAt !== undefined;
+    // Resumed: an earlier attempt (not ensureContainer just now) marked the publish call made.
+    const resumed = unit.publishCalledAt !== undefined && !this.#publishingNow.has(cid);
     if (resumed) {
       // An earlier attempt called publish and never learnt the outcome: the container knows.
       const st = await this.status(cid);

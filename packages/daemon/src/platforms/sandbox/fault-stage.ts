@@ -5,6 +5,7 @@ import type { SandboxStore } from '../../store/sandbox-store';
 import type { RootLogger } from '../../util/logger';
 import { sandboxAccountKey } from '../shared/is-sandbox-token';
 import { trackMade } from '../shared/sim/made-in-request';
+import { sandboxCallerToken } from '../shared/sim/sandbox-caller';
 import { readUserSandboxFaults } from './faults-store';
 
 /** What the stage knows of one simulated host. */
@@ -97,7 +98,9 @@ export function faultStage(opts: FaultStageOptions): MiddlewareHandler {
     const staged = host === undefined ? undefined : opts.hosts.get(host);
     if (!staged) return next();
     const global = opts.global();
-    const token = await tokenOf(c);
+    // Found once for the request by sandboxCaller (before the stage); read here only without it.
+    const found = sandboxCallerToken();
+    const token = found === undefined ? await tokenOf(c) : found;
     const key = token ? sandboxAccountKey(token) : null;
     const owner = key ? ownerOf(key, staged.platforms) : null;
     const platform = owner?.platform ?? (staged.platforms.length === 1 ? staged.platforms[0]! : null);
@@ -146,7 +149,7 @@ async function tokenOf(c: Context): Promise<string | null> {
   if (inQuery) return inQuery;
   if ((c.req.header('content-type') ?? '').includes('application/x-www-form-urlencoded')) {
     try {
-      return new URLSearchParams(await c.req.raw.clone().text()).get('access_token');
+      return new URLSearchParams(await c.req.text()).get('access_token');
     } catch {
       return null;
     }

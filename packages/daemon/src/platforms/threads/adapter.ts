@@ -56,7 +56,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
   async function publishUnit(ctx: PublishContext, flow: ContainerFlow, unit: Unit, media: MediaItem[], text: string | null, params: Params, textParams: Params = {}): Promise<void> {
     if (media.length === 0) {
       if (!text) throw new PermanentError('A Threads post without media needs text');
-      await flow.ensureContainer(unit, { media_type: 'TEXT', text, ...textParams, ...params });
+      await flow.ensureContainer(unit, { media_type: 'TEXT', text, ...textParams, ...params }, { publishNext: true });
       return flow.publish(unit, { needsNoProcessing: true });
     } else if (media.length === 1) {
       const m = media[0] as MediaItem;

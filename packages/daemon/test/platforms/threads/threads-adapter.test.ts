@@ -27,6 +27,31 @@ describe('threads adapter against the simulator', () => {
     expect(out).toEqual({ postId: s.state.posts[0]!.postId, postUrl: expect.stringMatching(/^https:\/\/www\.threads\.net\/@[\w.]+\/post\/\w+$/) });
   });
 
+  it('writes one checkpoint between the two calls of a text post, and a crash right after it publishes once', async () => {
+    s.state.config.imageProcessingMs = 0;
+    const ctx = context(s, { platform: 'threads', type: 'post', caption: 'one checkpoint between' });
+    await drive(s.clock, adapter.publish(ctx));
+    type Units = { units: { post: { containerId?: string; publishCalledAt?: number; mediaId?: string } } };
+    const [first, second] = ctx.checkpoints as Units[];
+    // The container id and the mark that the publish call is being made, in one write; then the media id.
+    expect(first!.units.post).toEqual({ key: 'post', kind: 'post', caption: 'one checkpoint between', containerId: expect.any(String), publishCalledAt: expect.any(Number) });
+    expect(second!.units.post.mediaId).toBe(s.state.posts[0]!.postId);
+
+    // A daemon that died right after that write, before threads_publish: the container is
+    // FINISHED, so not published; the next attempt reads it and publishes it, once.
+    const made = await fetch(`${s.baseUrl(TH)}/v1.0/threads-acct/threads`, {
+      method: 'POST',
+      body: new URLSearchParams({ media_type: 'TEXT', text: 'killed before publishing', access_token: 'sandbox_at_test' }),
+    });
+    const containerId = ((await made.json()) as { id: string }).id;
+    const checkpoint = { units: { post: { key: 'post', kind: 'post', caption: 'killed before publishing', containerId, publishCalledAt: s.clock.now() } } };
+    const before = s.state.posts.length;
+    expect(await adapter.reconcile(context(s, { platform: 'threads', type: 'post', caption: 'killed before publishing', checkpoint }))).toMatchObject({ state: 'not_published' });
+    const resumed = context(s, { platform: 'threads', type: 'post', caption: 'killed before publishing', checkpoint });
+    const out = await drive(s.clock, adapter.publish(resumed));
+    expect(s.state.posts.slice(before).map((p) => p.postId)).toEqual([out.postId]);
+  });
+
   it('publishes a text container still processing after the refusal: polls, then threads_publish once', async () => {
     // The harness's default: a text container stays IN_PROGRESS for 3 s.
     const ctx = context(s, { platform: 'threads', type: 'post', caption: 'slow text' });

@@ -8,11 +8,16 @@ import { sandboxAccountKey } from '../is-sandbox-token';
  * the posts it makes are recorded with it (sandbox_posts.account_key) and each user lists
  * only the posts of their own sandbox connections (issue 28: the sandbox was shared).
  */
-const caller = new AsyncLocalStorage<{ accountKey: string | null }>();
+const caller = new AsyncLocalStorage<{ accountKey: string | null; token: string | null }>();
 
 /** The account key of the simulator request being handled; null outside one or for a token without a key. */
 export function sandboxCallerKey(): string | null {
   return caller.getStore()?.accountKey ?? null;
+}
+
+/** The token of the simulator request being handled, as sandboxCaller found it (the fault stage reads it); undefined outside one. */
+export function sandboxCallerToken(): string | null | undefined {
+  return caller.getStore()?.token;
 }
 
 /** Form bodies (Graph API calls may carry access_token there) are read up to this size to find it. */
@@ -26,8 +31,10 @@ export function sandboxCaller(): MiddlewareHandler {
     token ??= c.req.query('access_token') ?? null;
     if (token === null && /^application\/x-www-form-urlencoded/i.test(c.req.header('content-type') ?? '')) {
       const length = Number(c.req.header('content-length') ?? NaN);
-      if (length <= MAX_FORM_BYTES) token = new URLSearchParams(await c.req.raw.clone().text()).get('access_token');
+      // Hono keeps the body it read (c.req's cache), so the simulator reads this text again
+      // rather than a clone of the stream (every later read of a form goes through c.req).
+      if (length <= MAX_FORM_BYTES) token = new URLSearchParams(await c.req.text()).get('access_token');
     }
-    await caller.run({ accountKey: token ? sandboxAccountKey(token) : null }, next);
+    await caller.run({ accountKey: token ? sandboxAccountKey(token) : null, token }, next);
   };
 }
