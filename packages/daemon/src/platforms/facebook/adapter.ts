@@ -50,6 +50,8 @@ interface FbCheckpoint {
 }
 
 const LABEL = 'Facebook';
+/** Read-after-write on a feed post's create call: its id and link in the one answer. */
+const FEED_FIELDS = 'id,permalink_url';
 
 /**
  * Facebook Page publishing with the page token (docs/reference/platforms.md §2): feed (text, link, one
@@ -227,8 +229,14 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     if (media.length === 0) {
       const link = linkOption ?? /\bhttps?:\/\/[^\s<>"]+/.exec(message ?? '')?.[0];
       await markCalled('feed');
-      const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, link, place } }, { publishing: true }), settleFeed, feedSays(ctx, s));
-      return finishFeed(s, res?.id ?? (s.cp.postId as string), s.cp.postUrl ?? undefined);
+      // The permalink is asked for on the create call (read-after-write, docs/reference/platforms.md
+      // §2 Permalinks), so no second call reads it.
+      const res = await publishing(
+        () => s.graph.call<{ id: string; permalink_url?: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, link, place, fields: FEED_FIELDS } }, { publishing: true }),
+        settleFeed,
+        feedSays(ctx, s),
+      );
+      return finishFeed(s, res?.id ?? (s.cp.postId as string), res ? res.permalink_url : (s.cp.postUrl ?? undefined));
     }
     if (media.length === 1 && media[0]?.kind === 'video') {
       const m = media[0];
@@ -254,14 +262,23 @@ export function createFacebookAdapter(options: FacebookAdapterOptions = {}): Pla
     }
     await markCalled('feed');
     const attached = JSON.stringify(s.cp.photos.map((id) => ({ media_fbid: id })));
-    const res = await publishing(() => s.graph.call<{ id: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, attached_media: attached, place } }, { publishing: true }), settleFeed, feedSays(ctx, s));
-    return finishFeed(s, res?.id ?? (s.cp.postId as string), s.cp.postUrl ?? undefined);
+    const res = await publishing(
+      () => s.graph.call<{ id: string; permalink_url?: string }>(`${s.pageId}/feed`, { method: 'POST', params: { message, attached_media: attached, place, fields: FEED_FIELDS } }, { publishing: true }),
+      settleFeed,
+      feedSays(ctx, s),
+    );
+    return finishFeed(s, res?.id ?? (s.cp.postId as string), res ? res.permalink_url : (s.cp.postUrl ?? undefined));
   };
 
   const finishFeed = async (s: Session, postId: string, url?: string): Promise<PublishOutcome> => {
     s.cp.postId = postId;
-    await s.save();
-    s.cp.postUrl = url ?? (await permalink(s, postId));
+    // With the link already known (asked for on the create call), both in one write.
+    if (url === undefined) {
+      await s.save();
+      s.cp.postUrl = await permalink(s, postId);
+    } else {
+      s.cp.postUrl = url;
+    }
     await s.save();
     return { postId, postUrl: s.cp.postUrl };
   };

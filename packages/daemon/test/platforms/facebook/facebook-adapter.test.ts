@@ -13,17 +13,36 @@ beforeEach(async () => {
 afterEach(async () => s.close());
 
 describe('facebook adapter against the simulator', () => {
-  it('publishes a text post to the page feed and reads its permalink', async () => {
-    const out = await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'Hello page' })));
-    expect(s.sequence()).toEqual([`POST ${FB} /page1/feed`, `GET ${FB} /${out.postId}`]);
-    expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'Hello page' });
+  it('publishes a text post to the page feed, its permalink asked for on the same call (read-after-write)', async () => {
+    const ctx = context(s, { platform: 'facebook', type: 'feed', caption: 'Hello page' });
+    const out = await drive(s.clock, adapter.publish(ctx));
+    expect(s.sequence()).toEqual([`POST ${FB} /page1/feed`]);
+    expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'Hello page', fields: 'id,permalink_url' });
+    // The publish mark before the call; the post id and its link together after it.
+    expect(ctx.checkpoints.map((c) => [c.postId ?? null, c.postUrl ?? null])).toEqual([
+      [null, null],
+      [out.postId, out.postUrl],
+    ]);
     expect(out).toEqual({ postId: s.state.posts[0]!.postId, postUrl: `https://www.facebook.com/${out.postId}` });
     expect(out.postId).toMatch(/^page1_\d+$/);
   });
 
+  it("answers a create call's fields as Graph's read-after-write does, and refuses a field a post does not have", async () => {
+    const create = (fields: string) =>
+      fetch(`${s.baseUrl(FB)}/v25.0/page1/feed`, { method: 'POST', body: new URLSearchParams({ message: `asked for ${fields}`, fields, access_token: 'sandbox_at_test' }) });
+    const ok = (await (await create('id,permalink_url,created_time')).json()) as Record<string, string>;
+    expect(Object.keys(ok)).toEqual(['id', 'permalink_url', 'created_time']);
+    expect(ok.permalink_url).toBe(`https://www.facebook.com/${ok.id}`);
+    const bad = await create('id,likes_count');
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as { error: { code: number; message: string } }).error).toMatchObject({ code: 100, message: '(#100) Tried accessing nonexisting field (likes_count) on node type (PagePost)' });
+    // Refused before anything was made.
+    expect(s.state.posts.map((p) => p.body.message)).toEqual(['asked for id,permalink_url,created_time']);
+  });
+
   it('publishes a link post with the link parameter', async () => {
     await drive(s.clock, adapter.publish(context(s, { platform: 'facebook', type: 'feed', caption: 'Read https://example.com/a now' })));
-    expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'Read https://example.com/a now', link: 'https://example.com/a' });
+    expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'Read https://example.com/a now', link: 'https://example.com/a', fields: 'id,permalink_url' });
     expect(s.state.posts[0]!.kind).toBe('link');
   });
 
@@ -40,7 +59,7 @@ describe('facebook adapter against the simulator', () => {
     await drive(s.clock, adapter.publish(ctx));
     expect(s.requests('/page1/photos').map((r) => r.params)).toEqual([{ published: 'false' }, { published: 'false' }]);
     const photos = ctx.checkpoint.data.photos as string[];
-    expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'album', attached_media: JSON.stringify(photos.map((id) => ({ media_fbid: id }))) });
+    expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'album', attached_media: JSON.stringify(photos.map((id) => ({ media_fbid: id }))), fields: 'id,permalink_url' });
     expect(s.state.posts).toHaveLength(1);
   });
 

@@ -16,7 +16,7 @@ const publish = (o: Omit<Parameters<typeof context>[1], 'platform' | 'type'>) =>
 describe('platform_options.facebook reach the page requests as docs/reference/platforms.md §12.2 shows them', () => {
   it('link makes the link post (over the caption\'s first URL); place goes along', async () => {
     await publish({ caption: 'See https://example.com/other', options: { link: 'https://example.com/launch', place: '110843418940484' } });
-    expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'See https://example.com/other', link: 'https://example.com/launch', place: '110843418940484' });
+    expect(s.requests('/page1/feed')[0]!.params).toEqual({ message: 'See https://example.com/other', link: 'https://example.com/launch', place: '110843418940484', fields: 'id,permalink_url' });
     expect(s.state.posts[0]!.kind).toBe('link');
     expect(s.state.posts[0]!.body).toEqual({ message: 'See https://example.com/other', link: 'https://example.com/launch', media: [], options: { place: '110843418940484' } });
   });

@@ -189,6 +189,8 @@ function attachedMedia(params: Record<string, string>): string[] {
 
 function createFeedPost(req: SimRequest, sim: MetaSimState, p: SimAccount): unknown {
   const { message, link } = req.params;
+  // Checked before anything is made: a refused field makes no post.
+  const answer = readAfterWrite(req);
   const media = attachedMedia(req.params);
   if (!message && !link && media.length === 0) fail(100, '(#100) The message, link or attached_media parameter is required.');
   if (link && !isPublicHttpUrl(link)) fail(100, '(#100) The link is invalid.', { subcode: 2061006 });
@@ -209,7 +211,23 @@ function createFeedPost(req: SimRequest, sim: MetaSimState, p: SimAccount): unkn
     const ph = sim.objects.get(fbid) as FbPhoto;
     ph.usedBy = id;
   }
-  return { id };
+  return answer(sim.objects.get(id) as Record<string, unknown>);
+}
+
+/**
+ * Graph's read-after-write: a create call with `fields` answers the new post with those
+ * fields (docs/reference/platforms.md §2, Permalinks: `fields=id,permalink_url` on the
+ * create call, as Postiz does) instead of `{id}` alone; an unknown field is Graph's error,
+ * as on a read.
+ */
+function readAfterWrite(req: SimRequest): (post: Record<string, unknown>) => Record<string, unknown> {
+  const fields = (req.params.fields ?? '').split(',').map((f) => f.trim()).filter(Boolean);
+  for (const f of fields) if (!POST_FIELDS.has(f)) fail(100, `(#100) Tried accessing nonexisting field (${f}) on node type (PagePost)`);
+  return (post) => {
+    const out: Record<string, unknown> = { id: post.id };
+    for (const f of fields) if (post[f] !== undefined) out[f] = post[f];
+    return out;
+  };
 }
 
 function sourceOf(req: SimRequest, urlParam: string): string {
