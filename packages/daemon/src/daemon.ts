@@ -180,6 +180,11 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   const sandbox: Hono | undefined = sandboxChild ? sandboxProxy(() => sandboxChild.url) : sandboxParts!.app;
   // Where the adapters reach the simulators: the process's own loopback URL, else this daemon (or its TLS-free loopback listener).
   const simulatorsUrl = () => (sandboxChild ? sandboxChild.url : (sandboxUrl ?? listenUrl));
+  // A simulated host's base URL for the adapters: its own origin in the simulators' process
+  // (as each platform is an origin of its own, so each has its own pool of sockets: 256 in
+  // all for three platforms at one origin made a 3,000-post burst wait on sockets), else
+  // `<simulators>/sandbox/<host>`.
+  const simulatedHost = (host: string) => sandboxChild?.serving?.endpoints[host] ?? sandboxBaseUrl(simulatorsUrl(), host);
   // Scheduler and publisher: started once listening (sandbox URLs need the port), stopped before the store closes.
   const publishing = createPublishing({
     queue: createTargetQueue(db),
@@ -191,7 +196,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     log: logger,
     publisher: {
       publicBaseUrl: config.publicUrl,
-      sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(simulatorsUrl(), host),
+      sandboxBaseUrl: (_platform, host) => simulatedHost(host),
       ...publisherConcurrencyOptions(config.publishConcurrency),
     },
   });
@@ -230,7 +235,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     scheduler,
     mediaLookup,
     adapters,
-    sandboxBaseUrl: (_platform, host) => sandboxBaseUrl(simulatorsUrl(), host),
+    sandboxBaseUrl: (_platform, host) => simulatedHost(host),
     hub: events.hub,
     webhookQueued: () => events.deliverer.pump(),
     ...(opts.webhookResolve ? { webhookResolve: opts.webhookResolve } : {}),

@@ -1,8 +1,8 @@
 import { once } from 'node:events';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
-import type { Hono } from 'hono';
+import { createAdaptorServer, type ServerType } from '@hono/node-server';
+import { Hono } from 'hono';
 
 /** Where each simulated host is reachable at an origin of its own: host -> `http://127.0.0.1:<port>`. */
 export type SandboxEndpoints = Record<string, string>;
@@ -47,14 +47,19 @@ export async function startSandboxOrigins(sandbox: Hono, hosts: readonly string[
       ),
     ).then(() => undefined);
   const serveAt = async (host: string, previous: string | undefined, tls: SandboxOriginsOptions['tls']): Promise<number> => {
-    // The node-server env (the socket) goes along: the fault stage resets and holds connections.
-    const fetch = (req: Request, env?: unknown) => {
-      const url = new URL(req.url);
-      if (url.pathname !== `/${host}` && !url.pathname.startsWith(`/${host}/`)) url.pathname = `/${host}${url.pathname}`;
-      return sandbox.fetch(new Request(url, req), env);
-    };
+    // The sandbox app's routes, matched as `/<host><path>`: the path is rewritten for routing
+    // only (Hono's getPath), so the request itself is not copied (a copy made Node's request
+    // into a web stream, on every call). The node-server env (the socket) goes along: the
+    // fault stage resets and holds connections.
+    const plainPath = new Hono().getPath;
+    const { fetch } = new Hono({
+      getPath: (req, opts) => {
+        const path = plainPath(req, opts);
+        return path === `/${host}` || path.startsWith(`/${host}/`) ? path : `/${host}${path}`;
+      },
+    }).route('/', sandbox);
     const wanted = Number(new URL(previous ?? 'http://127.0.0.1:0').port) || 0;
-    const server = (await listen(fetch, wanted, tls).catch(() => (wanted ? listen(fetch, 0, tls) : Promise.reject(new Error(`cannot serve ${host}`))))) as ServerType;
+    const server = (await listenForSandbox(fetch, wanted, tls).catch(() => (wanted ? listenForSandbox(fetch, 0, tls) : Promise.reject(new Error(`cannot serve ${host}`))))) as ServerType;
     servers.push(server);
     return (server.address() as AddressInfo).port;
   };
@@ -70,8 +75,17 @@ export async function startSandboxOrigins(sandbox: Hono, hosts: readonly string[
   return { endpoints, httpsEndpoints, close };
 }
 
-async function listen(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, port: number, tls?: { cert: string; key: string }): Promise<ServerType> {
-  const server = serve({ fetch, hostname: '127.0.0.1', port, ...(tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {}) });
+/**
+ * A burst opens hundreds of connections at once (the daemon's pool holds up to 256 to each
+ * origin): an accept queue of Node's default 511 drops the rest (a reset, an unknown outcome
+ * for a publishing call). The kernel caps it at net.core.somaxconn (4096 on current kernels).
+ */
+export const SANDBOX_LISTEN_BACKLOG = 2048;
+
+/** Serves `fetch` on 127.0.0.1 (a port of the system's choosing for 0) with the sandbox's accept queue. */
+export async function listenForSandbox(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, port: number, tls?: { cert: string; key: string }): Promise<ServerType> {
+  const server = createAdaptorServer({ fetch, ...(tls ? { createServer: createHttpsServer, serverOptions: { cert: tls.cert, key: tls.key } } : {}) });
+  server.listen({ port, host: '127.0.0.1', backlog: SANDBOX_LISTEN_BACKLOG });
   try {
     await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
   } catch (e) {

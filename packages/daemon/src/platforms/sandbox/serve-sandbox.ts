@@ -1,6 +1,5 @@
-import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { serve, type ServerType } from '@hono/node-server';
+import type { ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
 import type { SandboxFaults } from '@socialpub/core';
 import { openSandboxDatabase, sandboxDbPath } from '../../store/sandbox-database';
@@ -8,7 +7,7 @@ import { startCheckpointer } from '../../store/checkpointer';
 import { systemClock, type Clock } from '../../util/clock';
 import type { RootLogger } from '../../util/logger';
 import { createSandbox, SANDBOX_ENDPOINTS_KEY, SANDBOX_HTTPS_ENDPOINTS_KEY } from '../sandbox';
-import { startSandboxOrigins, type SandboxEndpoints } from '../sandbox-origins';
+import { listenForSandbox, startSandboxOrigins, type SandboxEndpoints } from '../sandbox-origins';
 import { sandboxCertificate } from '../sandbox-tls';
 import { logSandboxFault } from './fault-stage';
 
@@ -64,9 +63,8 @@ export async function serveSandbox(opts: ServeSandboxOptions): Promise<ServedSan
     const onFault = opts.logger ? logSandboxFault(opts.logger) : undefined;
     const sandbox = createSandbox({ store: opened.store, clock }, undefined, { faults: () => faults, ...(onFault ? { onFault } : {}) });
     const app = new Hono().route('/sandbox', sandbox.app);
-    const server: ServerType = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: opts.port ?? 0 });
+    const server = await listenForSandbox(app.fetch, opts.port ?? 0);
     closers.push(() => closeServer(server));
-    await Promise.race([once(server, 'listening'), once(server, 'error').then(([e]) => Promise.reject(e as Error))]);
     const port = (server.address() as AddressInfo).port;
     const origins = await startSandboxOrigins(sandbox.app, sandbox.hosts, {
       previous: settings.get<SandboxEndpoints>('global', SANDBOX_ENDPOINTS_KEY) ?? {},
