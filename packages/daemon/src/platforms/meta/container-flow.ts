@@ -304,7 +304,8 @@ export class ContainerFlow {
       this.run.ctx.log.warn('permalink lookup failed; the post is published', { error: (err as Error).message });
       unit.permalink = null;
     }
-    await this.save();
+    // Not written on its own: the post's end (or the next step's checkpoint) carries it, and
+    // a run that stops before either only reads the link again. One durable commit fewer a post.
     return unit.permalink;
   }
 

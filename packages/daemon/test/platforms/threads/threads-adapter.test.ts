@@ -27,11 +27,13 @@ describe('threads adapter against the simulator', () => {
     expect(out).toEqual({ postId: s.state.posts[0]!.postId, postUrl: expect.stringMatching(/^https:\/\/www\.threads\.net\/@[\w.]+\/post\/\w+$/) });
   });
 
-  it('writes one checkpoint between the two calls of a text post, and a crash right after it publishes once', async () => {
+  it('writes one checkpoint between the two calls of a text post and one after, and a crash right after the first publishes once', async () => {
     s.state.config.imageProcessingMs = 0;
     const ctx = context(s, { platform: 'threads', type: 'post', caption: 'one checkpoint between' });
     await drive(s.clock, adapter.publish(ctx));
     type Units = { units: { post: { containerId?: string; publishCalledAt?: number; mediaId?: string } } };
+    // Two writes in all: the permalink read after the post goes out with the target's end, not on its own.
+    expect(ctx.checkpoints).toHaveLength(2);
     const [first, second] = ctx.checkpoints as Units[];
     // The container id and the mark that the publish call is being made, in one write; then the media id.
     expect(first!.units.post).toEqual({ key: 'post', kind: 'post', caption: 'one checkpoint between', containerId: expect.any(String), publishCalledAt: expect.any(Number) });
