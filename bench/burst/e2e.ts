@@ -47,6 +47,8 @@ export interface E2eResult {
   sandboxCpuUsPerTarget: number | null;
   /** Times the simulators' process was restarted during the run (0 in-process). */
   sandboxRestarts: number;
+  /** Lateness of each platform's targets (ms). */
+  byPlatform: Record<string, { p50: number; p99: number }>;
   /** Daemon CPU per accepted POST /content/publish (µs). */
   intakeUsPerPost: number;
   /** POSTs per second the daemon accepted (16 clients). */
@@ -280,7 +282,24 @@ export function lateness(records: Map<string, number[]>, userIndexes: number[], 
     }
   }
   late.sort((a, b) => a - b);
-  return { published: late.length, doubled, lost, p50: pct(late, 0.5), p99: pct(late, 0.99), max: late[late.length - 1] ?? Number.NaN };
+  return { published: late.length, doubled, lost, p50: pct(late, 0.5), p99: pct(late, 0.99), max: late[late.length - 1] ?? Number.NaN, byPlatform: latenessByPlatform(records, userIndexes, postsPerUser, dueMs) };
+}
+
+/** p50 / p99 of each platform's targets apart (ms): where the tail of the whole is. */
+function latenessByPlatform(records: Map<string, number[]>, userIndexes: number[], postsPerUser: number, dueMs: number): Record<string, { p50: number; p99: number }> {
+  const out: Record<string, { p50: number; p99: number }> = {};
+  for (const p of E2E_PLATFORMS) {
+    const late: number[] = [];
+    for (const u of userIndexes) {
+      for (let n = 0; n < postsPerUser; n++) {
+        const times = records.get(`${u}/${n}/${p}`);
+        if (times?.length) late.push(Math.min(...times) - dueMs);
+      }
+    }
+    late.sort((a, b) => a - b);
+    out[p] = { p50: pct(late, 0.5), p99: pct(late, 0.99) };
+  }
+  return out;
 }
 
 /**

@@ -143,7 +143,7 @@ try {
       runs.push(r);
       const sim = r.sandboxCpuUsPerTarget === null ? (sandbox === 'process' ? `simulators' process restarted ${r.sandboxRestarts}x, its CPU not measured` : "simulators' CPU inside the daemon's") : `simulators' process ${r.sandboxCpuUsPerTarget} µs CPU a target`;
       extra.push(
-        `${label[r.variant]} at ${targets}: intake ${r.intakePerSecond} POST/s (${r.intakeUsPerPost} µs daemon CPU each)${r.intakeBeforeDue ? '' : ' — NOT all in before the due time'}, last settled ${(r.settleMs / 1000).toFixed(2)} s after due, daemon peak RSS ${r.rssMb} MB, ${sim}; targets ${JSON.stringify(r.statuses)}, attempts ${JSON.stringify(r.attempts)}`,
+        `${label[r.variant]} at ${targets}: intake ${r.intakePerSecond} POST/s (${r.intakeUsPerPost} µs daemon CPU each)${r.intakeBeforeDue ? '' : ' — NOT all in before the due time'}, last settled ${(r.settleMs / 1000).toFixed(2)} s after due, p50 / p99 by platform ${Object.entries(r.byPlatform).map(([p, f]) => `${p} ${s(f.p50)} / ${s(f.p99)}`).join(', ')}, daemon peak RSS ${r.rssMb} MB, ${sim}; targets ${JSON.stringify(r.statuses)}, attempts ${JSON.stringify(r.attempts)}`,
       );
       if (profilePath) extra.push(`daemon CPU profile, 3,000 burst, sandbox ${sandbox} (0.5 s before due to the last settled):\n${summarise(profilePath)}`);
       aims.push(
