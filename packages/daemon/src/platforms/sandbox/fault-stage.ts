@@ -51,14 +51,11 @@ type NodeEnv = { incoming?: { socket?: Socket } };
  * change an outcome (5xx, 429, timeout, reset, unanswered) stay at info, one line each.
  */
 export function logSandboxFault(logger: Pick<RootLogger, 'info' | 'debug'>): (fault: AppliedFault) => void {
-  return (f) =>
-    (f.kind === 'latency' ? logger.debug : logger.info)('sandbox fault', {
-      fault: f.kind,
-      platform: f.platform,
-      method: f.method,
-      path: f.path,
-      ...(f.latencyMs !== undefined ? { latency_ms: f.latencyMs } : {}),
-    });
+  return (f) => {
+    const fields = { fault: f.kind, platform: f.platform, method: f.method, path: f.path, ...(f.latencyMs !== undefined ? { latency_ms: f.latencyMs } : {}) };
+    if (f.kind === 'latency') logger.debug('sandbox fault', fields);
+    else logger.info('sandbox fault', fields);
+  };
 }
 
 /** The longest a `timeout` fault holds a call that its client never gives up on. */
