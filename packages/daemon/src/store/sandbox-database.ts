@@ -86,11 +86,15 @@ export function openSandboxDatabase(paths: { path: string; daemonDbPath: string 
     const settings = createSettingsRepository(db);
     adoptDaemonSandbox(db, settings, paths.daemonDbPath);
     const daemon = daemonReadsFrom(paths.daemonDbPath);
+    // The simulators' own file: their writes of one turn commit together (SandboxStoreOptions).
+    const store = createSandboxStore(db, settings, daemon, { groupCommits: true });
     return {
       db,
-      store: createSandboxStore(db, settings, daemon),
+      store,
       settings,
       close: () => {
+        // What this turn wrote, committed before the file closes (a close would roll it back).
+        store.commitNow();
         daemon.close();
         db.close();
       },

@@ -150,7 +150,26 @@ export function daemonReadsOver(db: DB, settings: Pick<SettingsRepository, 'get'
  * the simulators in-process); the simulators' own process keeps them in a file of its own
  * (store/sandbox-database.ts), so the daemon's writes never wait on theirs.
  */
-export function createSandboxStore(db: DB, settings: SettingsRepository = createSettingsRepository(db), daemon: SandboxDaemonReads = daemonReadsOver(db, settings)) {
+/** How the simulators' transactions commit. */
+export interface SandboxStoreOptions {
+  /**
+   * One transaction per turn of the event loop (the simulators' own file only, never the
+   * daemon's, whose own transactions would meet it): the first write of a turn begins it,
+   * every simulator write of the turn joins it, and it commits at the turn's end
+   * (setImmediate). A call's answer waits for that commit (`pendingCommit`, awaited by
+   * sandboxCaller), so nothing is answered before it is on the file, and what a call makes
+   * still commits together. In a burst a commit wrote the same WAL pages once per call;
+   * the commit was the largest single cost of the simulators' thread.
+   */
+  groupCommits?: boolean;
+}
+
+export function createSandboxStore(
+  db: DB,
+  settings: SettingsRepository = createSettingsRepository(db),
+  daemon: SandboxDaemonReads = daemonReadsOver(db, settings),
+  options: SandboxStoreOptions = {},
+) {
   // Read once: the simulators' own file is NORMAL already (sandbox-database.ts), so its
   // transactions switch nothing; over the daemon's FULL file each is relaxed and restored.
   const baseline = Number(db.pragma('synchronous', { simple: true }));
@@ -167,9 +186,37 @@ export function createSandboxStore(db: DB, settings: SettingsRepository = create
       commit.run();
     }
   };
+  // The open transaction of this turn (groupCommits), the promise of its commit, and how to settle it.
+  let turn: { committed: Promise<void>; settle: (error?: Error) => void } | null = null;
+  const commitTurn = (): void => {
+    const open = turn;
+    if (!open) return;
+    turn = null;
+    try {
+      statements!.commit.run();
+      open.settle();
+    } catch (e) {
+      if (db.inTransaction) db.exec('ROLLBACK');
+      open.settle(e as Error);
+    }
+  };
+  const beginTurn = (): void => {
+    statements ??= { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT') };
+    statements.begin.run();
+    let settle: (error?: Error) => void = () => undefined;
+    const committed = new Promise<void>((resolve, reject) => (settle = (error) => (error ? reject(error) : resolve())));
+    // Nobody may be waiting (a write outside a call): the failure is still each waiter's.
+    committed.catch(() => undefined);
+    turn = { committed, settle };
+    setImmediate(commitTurn);
+  };
   return {
     state: createSandboxStateRepository(db),
     posts: createSandboxPostsRepository(db),
+    /** The commit of this turn's writes (groupCommits), or null when none is open. */
+    pendingCommit: (): Promise<void> | null => turn?.committed ?? null,
+    /** Commits this turn's writes now (before the database closes). */
+    commitNow: commitTurn,
     /** The users' settings (their sandbox faults), as the daemon keeps them. */
     settings: daemon.settings,
     /** The user (and platform) of the sandbox connection with this account id, if any. */
@@ -190,6 +237,10 @@ export function createSandboxStore(db: DB, settings: SettingsRepository = create
      */
     atomically<T>(fn: () => T): T {
       if (db.inTransaction) return checkSync(fn());
+      if (options.groupCommits) {
+        beginTurn();
+        return checkSync(fn());
+      }
       if (!relax) return inTransaction(fn);
       db.exec('PRAGMA synchronous = NORMAL');
       try {

@@ -8,7 +8,17 @@ import { sandboxAccountKey } from '../is-sandbox-token';
  * the posts it makes are recorded with it (sandbox_posts.account_key) and each user lists
  * only the posts of their own sandbox connections (issue 28: the sandbox was shared).
  */
-const caller = new AsyncLocalStorage<{ accountKey: string | null; token: string | null }>();
+const caller = new AsyncLocalStorage<{ accountKey: string | null; token: string | null; commit?: Promise<void> }>();
+
+/**
+ * Notes that the request being handled wrote into a transaction that commits later (the
+ * simulators' own file commits once per turn, store/sandbox-store.ts `groupCommits`): its
+ * answer waits for that commit (sandboxCaller), so nothing is answered before it is on file.
+ */
+export function awaitCommitBeforeAnswer(commit: Promise<void> | null): void {
+  const ctx = caller.getStore();
+  if (ctx && commit) ctx.commit = commit;
+}
 
 /** The account key of the simulator request being handled; null outside one or for a token without a key. */
 export function sandboxCallerKey(): string | null {
@@ -35,6 +45,9 @@ export function sandboxCaller(): MiddlewareHandler {
       // rather than a clone of the stream (every later read of a form goes through c.req).
       if (length <= MAX_FORM_BYTES) token = new URLSearchParams(await c.req.text()).get('access_token');
     }
-    await caller.run({ accountKey: token ? sandboxAccountKey(token) : null, token }, next);
+    const ctx: { accountKey: string | null; token: string | null; commit?: Promise<void> } = { accountKey: token ? sandboxAccountKey(token) : null, token };
+    await caller.run(ctx, next);
+    // A write still to commit (its turn's transaction): answered only once it is on file.
+    if (ctx.commit) await ctx.commit;
   };
 }

@@ -1,4 +1,5 @@
 import { checkSync, type SandboxStore } from '../../../store/sandbox-store';
+import { awaitCommitBeforeAnswer } from './sandbox-caller';
 
 /**
  * A simulator's state kept in SQLite (table sandbox_state), so `socialpub down && up`
@@ -39,7 +40,12 @@ export interface SimState {
  * SimState.atomically); without a store it just runs `fn`.
  */
 export function atomicWrites<T>(store: SandboxStore | null, fn: () => T): T {
-  return store ? store.atomically(fn) : checkSync(fn());
+  if (!store) return checkSync(fn());
+  try {
+    return store.atomically(fn);
+  } finally {
+    awaitCommitBeforeAnswer(store.pendingCommit());
+  }
 }
 
 /** A Map whose entries are written to the simulator's state by `flush()` once read or set and changed. */
