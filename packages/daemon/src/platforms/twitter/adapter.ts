@@ -70,9 +70,10 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
 
   const authFor = xAuthFor;
   // Handles asked of X (GET /2/users/me) by account id, so a connection whose handle was not
-  // stored at connect time (sandbox connections) asks once per daemon run, not once a post.
-  // A handle only shapes the permalink (x.com/<handle>/status/<id> resolves whatever it is).
-  const askedHandles = new Map<string, string>();
+  // stored at connect time (sandbox connections) asks once per daemon run, not once a post
+  // (posts of one account in flight together share the one question). A handle only shapes
+  // the permalink (x.com/<handle>/status/<id> resolves whatever it is).
+  const askedHandles = new Map<string, Promise<string | null>>();
 
   async function clientFor(ctx: PublishContext): Promise<XClient> {
     return new XClient({ baseUrl: ctx.baseUrl(HOST), auth: await authFor(ctx), signal: ctx.signal, timeoutMs: deps.requestTimeoutMs, ...(deps.http ? { http: deps.http } : {}) });
@@ -190,16 +191,19 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
     const cp = ctx.checkpoint.data as TwitterCheckpoint;
     if (cp.username !== undefined) return cp.username;
     const accountId = ctx.credentials.accountId;
+    // Asked (or being asked, by a post of the same account in flight) already: its answer.
     const asked = accountId ? askedHandles.get(accountId) : undefined;
     if (asked) return asked;
-    let username: string | null;
-    try {
-      const me = await client.request<{ data?: { username?: string } }>('/2/users/me', { method: 'GET' });
-      username = me.body.data?.username ?? null;
-    } catch {
-      username = null; // a permalink is never worth failing a live post
-    }
-    if (accountId && username !== null && HANDLE.test(username)) askedHandles.set(accountId, username);
+    const asking = client
+      .request<{ data?: { username?: string } }>('/2/users/me', { method: 'GET' })
+      .then((me) => me.body.data?.username ?? null)
+      // A permalink is never worth failing a live post.
+      .catch(() => null)
+      .then((name) => (name !== null && HANDLE.test(name) ? name : null));
+    if (accountId) askedHandles.set(accountId, asking);
+    const username = await asking;
+    // Not known: the next post asks again.
+    if (accountId && username === null && askedHandles.get(accountId) === asking) askedHandles.delete(accountId);
     await ctx.checkpoint.save({ username });
     return username;
   }

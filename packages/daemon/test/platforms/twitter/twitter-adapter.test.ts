@@ -64,6 +64,14 @@ describe('twitter adapter against the X simulator', () => {
     expect(calls().slice(3)).toEqual(['POST /2/tweets', 'GET /2/users/me']);
   });
 
+  it('asks once for two posts of one account in flight together', async () => {
+    const fresh = createTwitterAdapter({ requestTimeoutMs: 2_000 });
+    const unnamed = { meta: {}, accountId: 'x-account-with-two-posts' };
+    const [a, b] = await Promise.all([fresh.publish(ctxFor('one of two at once', [], unnamed)), fresh.publish(ctxFor('the other of two at once', [], unnamed))]);
+    expect(calls().filter((c) => c === 'GET /2/users/me')).toHaveLength(1);
+    expect([a.postUrl, b.postUrl].every((u) => u?.startsWith('https://x.com/sandbox_x/status/'))).toBe(true);
+  });
+
   it('uploads images with the simple upload and attaches their ids', async () => {
     const a = mediaFile('a.png', fakeBytes('png', 40_000), 'image', 'image/png');
     const b = mediaFile('b.jpg', fakeBytes('jpeg', 30_000), 'image', 'image/jpeg');
