@@ -80,7 +80,7 @@ export async function startSandboxOrigins(sandbox: Hono, hosts: readonly string[
  * origin): an accept queue of Node's default 511 drops the rest (a reset, an unknown outcome
  * for a publishing call). The kernel caps it at net.core.somaxconn (4096 on current kernels).
  */
-export const SANDBOX_LISTEN_BACKLOG = 2048;
+const SANDBOX_LISTEN_BACKLOG = 2048;
 
 /** Serves `fetch` on 127.0.0.1 (a port of the system's choosing for 0) with the sandbox's accept queue. */
 export async function listenForSandbox(fetch: (req: Request, env?: unknown) => Response | Promise<Response>, port: number, tls?: { cert: string; key: string }): Promise<ServerType> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keepLatest, KEPT_REQUESTS, SimulatorLog } from '../../../src/platforms/shared/sim/simulator-recorder';
+import { keepLatest, KEPT_POSTS, SimulatorLog } from '../../../src/platforms/shared/sim/simulator-recorder';
 
 describe("a simulator's in-memory records", () => {
   it('keep the latest entries, trimmed in steps, never more than a quarter over the bound', () => {
@@ -18,9 +18,9 @@ describe("a simulator's in-memory records", () => {
 
   it("do not grow with a long-running sandbox's history: posts are bounded too", () => {
     const log = new SimulatorLog();
-    for (let i = 0; i < 12_600; i++) log.addPost({ platform: 'twitter', accountId: 'a', postId: String(i), postUrl: null, kind: 'tweet', body: {}, createdAt: i });
-    expect(log.posts.length).toBeLessThanOrEqual(12_500);
-    expect(log.posts.at(-1)!.postId).toBe('12599');
-    expect(KEPT_REQUESTS).toBeGreaterThanOrEqual(1_000);
+    for (let i = 0; i < KEPT_POSTS + 2_600; i++) log.addPost({ platform: 'twitter', accountId: 'a', postId: String(i), postUrl: null, kind: 'tweet', body: {}, createdAt: i });
+    expect(log.posts.length).toBeLessThanOrEqual(KEPT_POSTS * 1.25);
+    expect(log.posts.length).toBeGreaterThanOrEqual(KEPT_POSTS);
+    expect(log.posts.at(-1)!.postId).toBe(String(KEPT_POSTS + 2_599));
   });
 });
