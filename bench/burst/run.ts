@@ -27,6 +27,8 @@
  * simulators in their own process, the same burst through the daemon of another checkout
  * (a worktree of main, set up with ./scripts/setup) and prints ours against it: a change
  * measured against its baseline in the same minutes, on a machine whose load moves.
+ * Beside them, the bare HTTP floor (transport-floor.ts): the same calls, latency and
+ * processes with nothing of the product — what this machine's two cores allow at all.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -35,6 +37,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { pct, runE2e, SANDBOX_LATENCY, sandboxLatencySupported, type E2eResult, type SandboxMode } from './e2e';
 import { summarise } from './profile-summary';
+import { runTransportFloor, type TransportFloorResult } from './transport-floor';
 
 interface Result {
   variant: string;
@@ -102,6 +105,7 @@ const label: Record<string, string> = {
   'e2e-baseline': 'baseline: --e2e-baseline daemon',
   'e2e-floor': 'floor e2e: Threads 2 calls in row',
   'e2e-floor-before': 'floor e2e before: Threads 4 calls',
+  'e2e-transport': 'floor e2e: bare HTTP, no product',
 };
 const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'n/a');
 
@@ -129,7 +133,7 @@ try {
     [300, 1_000],
     [3_000, 2_000],
   ] as const) {
-    const runs: (Result | E2eResult)[] = [];
+    const runs: (Result | E2eResult | TransportFloorResult)[] = [];
     if (publisherOnly) runs.push(measure('ours', targets));
     if (publisherOnly && (targets <= 300 || withBaseline3000)) runs.push(measure('today', targets));
     for (const [i, sandbox] of (e2e ? sandboxModes : []).entries()) {
@@ -151,6 +155,11 @@ try {
         [`${label[r.variant]} none doubled or lost at ${targets}`, r.doubled === 0 && r.lost === 0 && r.published === targets],
       );
     }
+    if (e2e) {
+      const bare: TransportFloorResult = await runTransportFloor(targets);
+      runs.push(bare);
+      extra.push(`${label[bare.variant]} at ${targets}: undici client ${bare.cpuUsPerTarget} µs CPU a target, bare node:http servers ${bare.serverCpuUsPerTarget} µs (transport-floor.ts)`);
+    }
     runs.push(floor(targets));
     if (e2e) runs.push(e2eFloor(targets, 2, 'e2e-floor'), e2eFloor(targets, 4, 'e2e-floor-before'));
     console.log(`\n${targets.toLocaleString()} targets (${targets / (POSTS_PER_CONNECTION * PLATFORM_COUNT)} users x ${PLATFORM_COUNT} platforms x ${POSTS_PER_CONNECTION} posts)`);
@@ -169,7 +178,11 @@ try {
     if (ours && base) {
       console.log(`ours against the baseline daemon: p99 ${(ours.p99 / base.p99).toFixed(2)}x, p50 ${(ours.p50 / base.p50).toFixed(2)}x, daemon CPU/target ${((ours.cpuUsPerTarget ?? 0) / (base.cpuUsPerTarget ?? 1)).toFixed(2)}x`);
     }
-    for (const e of runs.filter((r) => r.variant.startsWith('e2e') && r.variant !== 'e2e-baseline' && !r.variant.startsWith('e2e-floor'))) {
+    const bare = runs.find((r) => r.variant === 'e2e-transport');
+    if (ours && bare) {
+      console.log(`ours against the bare HTTP floor: p99 ${(ours.p99 / bare.p99).toFixed(2)}x, ${((ours.p99 - bare.p99) / 1000).toFixed(2)} s later at p99: what the product adds to the exchanges themselves`);
+    }
+    for (const e of runs.filter((r) => r.variant.startsWith('e2e') && r.variant !== 'e2e-baseline' && r.variant !== 'e2e-transport' && !r.variant.startsWith('e2e-floor'))) {
       if (e !== first) console.log(`ratio of ${label[e.variant]} to ${label[first.variant]}: p99 ${(e.p99 / first.p99).toFixed(2)}x, CPU/target ${((e.cpuUsPerTarget ?? 0) / (first.cpuUsPerTarget ?? 1)).toFixed(1)}x`);
     }
     if (publisherOnly) {
