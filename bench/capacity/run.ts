@@ -12,7 +12,7 @@
  * its own process (bench/burst/e2e-daemon.ts: real adapters, the sandbox simulators in a
  * process of their own, as `socialpub daemon run` starts them). For
  * WINDOW_S seconds posts fall due at the step's rate, evenly spread; lateness is the
- * simulator's record time (sandbox_posts.created_at) minus the due time, per target. Also:
+ * simulator's record time (sandbox_posts.created_at, in the simulators' sandbox.db) minus the due time, per target. Also:
  * time to ready, the daemon's CPU per target (/proc), peak RSS (VmHWM), database size.
  * The baseline is the first step; each step prints its ratio to it.
  */
@@ -21,6 +21,7 @@ import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAdmin } from '../../packages/daemon/src/admin/index';
 import { openDatabase } from '../../packages/daemon/src/store/database';
+import { openReadOnly, sandboxDbPath } from '../../packages/daemon/src/store/sandbox-database';
 import { E2E_PLATFORMS, pct, procCpuUs, procPeakRssMb, startBenchDaemon } from '../burst/e2e';
 
 interface Step {
@@ -39,6 +40,9 @@ const STEPS: Step[] = [
   { users: 400, pendingTargets: 450_000, rate: 120 },
   { users: 600, pendingTargets: 700_000, rate: 180 },
   { users: 800, pendingTargets: 1_000_000, rate: 240 },
+  { users: 1_000, pendingTargets: 1_300_000, rate: 360 },
+  { users: 1_200, pendingTargets: 1_600_000, rate: 480 },
+  { users: 1_600, pendingTargets: 2_000_000, rate: 720 },
 ];
 const WINDOW_S = Number(process.env.BENCH_CAPACITY_WINDOW_S ?? 10);
 const LEAD_MS = 2_000;
@@ -154,12 +158,16 @@ try {
     while (Date.now() < deadline && (pending.get(`tgt_d${i}-%`) as number) > 0) await sleep(200);
     const cpu1 = procCpuUs(daemon.pid);
     const rssMb = procPeakRssMb(daemon.pid);
-    const posts = db.prepare("SELECT body, platform, created_at FROM sandbox_posts WHERE body LIKE ?").all(`%[d${i}-%`) as {
+    db.close();
+    // The simulators' records are in their own file (sandbox.db), which their process keeps.
+    const sandboxDb = openReadOnly(sandboxDbPath(dir));
+    if (!sandboxDb) throw new Error(`step ${i + 1}: the simulators wrote no ${sandboxDbPath(dir)}`);
+    const posts = sandboxDb.prepare("SELECT body, platform, created_at FROM sandbox_posts WHERE body LIKE ?").all(`%[d${i}-%`) as {
       body: string;
       platform: string;
       created_at: number;
     }[];
-    db.close();
+    sandboxDb.close();
     await daemon.stop();
     const seen = new Map<string, number[]>();
     const re = new RegExp(`\\[d${i}-(\\d+)\\]`);
