@@ -232,7 +232,7 @@ try {
       ? `\nlimit reached at step ${last.step}: ${broke}; the last step within every limit: ${results.length > 1 ? `step ${last.step - 1} (${results[results.length - 2]?.rate} targets/s)` : 'none'}`
       : `\nno limit reached up to step ${last.step} (${last.rate} targets/s, ${last.storedTargets.toLocaleString()} stored)`,
   );
-  console.log(`disk: ${((last.dbMb * 1_048_576) / last.storedTargets).toFixed(0)} bytes of database per stored target (jobs, targets, attempts, sandbox posts)`);
+  console.log(`disk: ${((last.dbMb * 1_048_576) / last.storedTargets).toFixed(0)} bytes of database per stored target (jobs, targets, attempts; the simulators keep their posts in sandbox.db)`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
