@@ -24,6 +24,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { openAdmin } from '../../packages/daemon/src/admin/index';
 import { openDatabase } from '../../packages/daemon/src/store/database';
+import { pct } from './percentile';
 
 export const E2E_PLATFORMS = ['twitter', 'threads', 'facebook'] as const;
 export const SANDBOX_LATENCY = '200-400';
@@ -93,7 +94,6 @@ export function sandboxLatencySupported(): boolean {
   return scan(src);
 }
 
-export const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Runs `n` jobs with `width` in flight. */

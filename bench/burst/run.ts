@@ -35,7 +35,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { pct, runE2e, SANDBOX_LATENCY, sandboxLatencySupported, type E2eResult, type SandboxMode } from './e2e';
+import { runE2e, SANDBOX_LATENCY, sandboxLatencySupported, type E2eResult, type SandboxMode } from './e2e';
+import { pct } from './percentile';
 import { summarise } from './profile-summary';
 import { runTransportFloor, type TransportFloorResult } from './transport-floor';
 

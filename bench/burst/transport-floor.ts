@@ -18,6 +18,7 @@ import { fork } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { Agent, request } from 'undici';
+import { pct } from './percentile';
 
 export interface TransportFloorResult {
   variant: 'e2e-transport';
@@ -36,7 +37,6 @@ export interface TransportFloorResult {
 
 const HOSTS = 3;
 const self = fileURLToPath(import.meta.url);
-const pct = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? Number.NaN;
 
 /** The servers' side: one bare server per host; answers after 200-400 ms. */
 async function serve(): Promise<void> {
@@ -65,6 +65,8 @@ async function serve(): Promise<void> {
     }
     if (m === 'exit') process.exit(0);
   });
+  // The client gone (ended, killed or crashed) takes its servers with it.
+  process.on('disconnect', () => process.exit(0));
 }
 
 /** The client's side, in a process of its own so its V8 starts as cold as the daemon's. */
@@ -121,13 +123,18 @@ async function burst(targets: number, ports: number[], serverCpu: () => Promise<
 /** Runs the floor in two fresh processes (client, servers) and returns its figures. */
 export async function runTransportFloor(targets: number): Promise<TransportFloorResult> {
   const client = fork(self, ['client', String(targets)], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const exited = new Promise<void>((resolve) => client.once('exit', () => resolve()));
   try {
     return await new Promise<TransportFloorResult>((resolve, reject) => {
       client.once('message', (m) => resolve(m as TransportFloorResult));
       client.once('exit', (code) => reject(new Error(`transport floor client exited with ${code}`)));
     });
   } finally {
-    client.kill();
+    // The client stops its servers and exits by itself once it has answered; a stuck one is killed.
+    client.disconnect();
+    const timer = setTimeout(() => client.kill(), 5_000);
+    await exited;
+    clearTimeout(timer);
   }
 }
 

@@ -22,7 +22,8 @@ import { join } from 'node:path';
 import { openAdmin } from '../../packages/daemon/src/admin/index';
 import { openDatabase } from '../../packages/daemon/src/store/database';
 import { openReadOnly, sandboxDbPath } from '../../packages/daemon/src/store/sandbox-database';
-import { E2E_PLATFORMS, pct, procCpuUs, procPeakRssMb, startBenchDaemon } from '../burst/e2e';
+import { E2E_PLATFORMS, procCpuUs, procPeakRssMb, startBenchDaemon } from '../burst/e2e';
+import { pct } from '../burst/percentile';
 
 interface Step {
   users: number;
