@@ -35,6 +35,15 @@ export interface PlatformAdapter {
    * is then accepted and the platform's own check before posting decides).
    */
   checkAccount?(input: AccountCheckInput): Promise<AccountCheckResult>;
+  /**
+   * Makes, shortly before the due time, what publishes nothing and would otherwise be made
+   * at it (a Threads text container), saved in ctx.checkpoint for publish() to take up.
+   * Called for a scheduled target without media, never claimed: the save is refused once
+   * the target is no longer scheduled, and publish() must check that what was made still
+   * fits the target (it may have been edited since). A failure here changes nothing;
+   * publish() then makes it at the due time. Optional (publisher/preparer.ts).
+   */
+  prepare?(ctx: PublishContext): Promise<void>;
   /** Runs (or resumes, from ctx.checkpoint) the publishing sequence. Throws a PublishError subclass on failure. */
   publish(ctx: PublishContext): Promise<PublishOutcome>;
   /**

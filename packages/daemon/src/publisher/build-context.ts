@@ -23,6 +23,8 @@ export function buildContext(
   signal: AbortSignal,
   onExpired: () => void,
   threadMedia: MediaItem[][] = [],
+  /** How a checkpoint is written; default: under the lease (a preparation writes while the target is scheduled). */
+  persist?: (patch: Record<string, unknown>) => Promise<void>,
 ): PublishContext {
   const { queue, writes, clock, owner, leaseMs, connections, log } = o;
   const data: Record<string, unknown> = { ...t.checkpoint };
@@ -30,7 +32,8 @@ export function buildContext(
   /** On disk before the adapter's next step (group-committed with the other writes of the moment). */
   const save = async (patch: Record<string, unknown>, followUps?: TargetReplies) => {
     const now = clock.now();
-    if (!(await writes.run(() => queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs, followUps)))) throw new LeaseLostError(t.id);
+    if (persist) await persist(patch);
+    else if (!(await writes.run(() => queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs, followUps)))) throw new LeaseLostError(t.id);
     for (const [k, v] of Object.entries(patch)) {
       if (v === null) delete data[k];
       else data[k] = v;

@@ -53,6 +53,11 @@ export interface PublisherOptions {
   publicBaseUrl?: string | null;
   /** Base URL of a sandbox connection's simulator for `host`; without it sandbox targets fail. */
   sandboxBaseUrl?: (platform: Platform, host: string) => string;
+  /**
+   * How long before its due time a target's platform may make what publishes nothing (a
+   * Threads text container: publisher/preparer.ts); 0 turns it off (default PREPARE_AHEAD_MS, 60 s).
+   */
+  prepareAheadMs?: number;
   /** This process's lease owner (default host/pid/random). */
   owner?: string;
   log?: Logger;
@@ -60,7 +65,7 @@ export interface PublisherOptions {
 
 /** The publisher's options with their defaults filled in (the concurrency options go to the connection gate). */
 export type ResolvedOptions = Required<
-  Omit<PublisherOptions, 'sandboxBaseUrl' | 'concurrency' | 'connectionConcurrency' | 'globalConcurrency' | 'backoff'>
+  Omit<PublisherOptions, 'sandboxBaseUrl' | 'concurrency' | 'connectionConcurrency' | 'globalConcurrency' | 'backoff' | 'prepareAheadMs'>
 > &
   Pick<PublisherOptions, 'sandboxBaseUrl' | 'backoff'> & {
     /** The claims, checkpoints and attempt ends, committed in batches through `commits`. */

@@ -17,6 +17,8 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
   const { queue, clock } = o;
   // The connection (or its platform's app) may have been paused while this waited for a slot.
   if (scope.holdIfPaused(task.id, task.userId, task.platform, clock.now())) return 'scheduled';
+  // What was being made ahead for it (a Threads container) is taken up rather than made twice.
+  await scope.preparation(task.id);
   // Nothing is sent before the claim is on disk: a crash then finds it and reconciles. The
   // claims of the moment are made together, in one statement (store/target-claims.ts).
   const claimed = await o.claims.run(task.id);

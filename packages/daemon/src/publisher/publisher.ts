@@ -6,6 +6,7 @@ import { ConnectionGate } from './connection-gate';
 import { isOwnerDead } from './lease-owner';
 import { gateLimits, resolveOptions } from './options';
 import { PauseBook } from './pause-book';
+import { PREPARE_AHEAD_MS, Preparer } from './preparer';
 import { publishAttempt } from './publish-attempt';
 import { reconcileAttempt } from './reconcile-attempt';
 
@@ -26,6 +27,7 @@ export class Publisher {
   readonly #scope: AttemptScope;
   readonly #gate: ConnectionGate<Task>;
   readonly #pauses: PauseBook;
+  readonly #preparer: Preparer;
   /** Tasks waiting in the gate or running, by target id: a target is handled once at a time. */
   readonly #known = new Map<string, Task>();
   readonly #running = new Map<string, { ctl: AbortController; done: Promise<void> }>();
@@ -45,10 +47,15 @@ export class Publisher {
     this.#o = resolveOptions(opts);
     this.#gate = new ConnectionGate<Task>(gateLimits(opts));
     this.#pauses = new PauseBook(this.#o.queue.pauses);
+    this.#preparer = new Preparer(this.#o, {
+      aheadMs: opts.prepareAheadMs ?? PREPARE_AHEAD_MS,
+      paused: (userId, platform, now) => this.#pauses.pausedUntil(userId, platform, now) !== null,
+    });
     this.#scope = {
       o: this.#o,
       abandoned: (id) => this.#abandoned.has(id),
       stopped: () => this.#stopped,
+      preparation: (id) => this.#preparer.settled(id),
       holdIfPaused: (id, userId, platform, now) => this.#holdIfPaused(id, userId, platform, now),
       pause: (target, limit, now) => this.#pause(target, limit, now),
     };
@@ -87,6 +94,7 @@ export class Publisher {
     this.#sweepExpiredLeases();
     this.#sweepCtl = new AbortController();
     this.#sweepLoop = this.#sweepEvery(this.#sweepCtl.signal);
+    this.#preparer.start();
   }
 
   /** A target fell due (from the scheduler). Ignored when not scheduled, not due, or already in hand. */
@@ -118,6 +126,7 @@ export class Publisher {
     this.#accepting = false;
     this.#sweepCtl?.abort();
     await this.#sweepLoop;
+    await this.#preparer.stop();
     this.#again.clear();
     for (const t of this.#gate.drainAll()) this.#known.delete(t.id);
     if (this.#running.size === 0) {

@@ -28,6 +28,8 @@ export interface AttemptScope {
   abandoned(id: string): boolean;
   /** True once stop() returned: the store may be closed, so late results are not written. */
   stopped(): boolean;
+  /** Resolves once a preparation of the target in flight (publisher/preparer.ts) has ended, or waited for long enough. */
+  preparation(id: string): Promise<void>;
   /** Defers the target to the end of its connection's pause (or its platform's app-wide one), if paused; true if it did. */
   holdIfPaused(id: string, userId: string, platform: Platform, now: number): boolean;
   /**

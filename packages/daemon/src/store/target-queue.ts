@@ -69,11 +69,10 @@ export function createTargetQueue(db: DB) {
     "SELECT id FROM targets WHERE status = 'publishing' AND lease_owner = ? ORDER BY attempt_started_at, id",
   );
 
-  const claimedRow = db.prepare<[string], ClaimedTargetRow & ClaimedPostRow>(
-    `SELECT t.id, t.job_id, t.user_id, t.platform, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint, t.follow_ups,
+  const withPost = `SELECT t.id, t.job_id, t.user_id, t.platform, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint, t.follow_ups,
             j.caption, j.platform_captions, j.media_urls, j.platform_options, j.follow_ups AS job_follow_ups
-       FROM targets t JOIN jobs j ON j.id = t.job_id WHERE t.id = ?`,
-  );
+       FROM targets t JOIN jobs j ON j.id = t.job_id WHERE t.id = ?`;
+  const claimedRow = db.prepare<[string], ClaimedTargetRow & ClaimedPostRow>(withPost);
   const takeOver = db.prepare(
     `UPDATE targets SET lease_until = @leaseUntil, lease_owner = @owner, updated_at = @now
       WHERE id = @id AND status = 'publishing'
@@ -85,6 +84,10 @@ export function createTargetQueue(db: DB) {
       WHERE id = @id AND status = 'publishing' AND lease_owner = @owner`,
   );
   const readCheckpoint = db.prepare<[string], { checkpoint: string }>('SELECT checkpoint FROM targets WHERE id = ?');
+  // Made ahead of the due time (publisher/preparer.ts): only while the target is still
+  // scheduled, and without touching updated_at (nothing the user sees changes).
+  const scheduledRow = db.prepare<[string], ClaimedTargetRow & ClaimedPostRow>(`${withPost} AND t.status = 'scheduled'`);
+  const savePreparation = db.prepare("UPDATE targets SET checkpoint = json_patch(checkpoint, @patch) WHERE id = @id AND status = 'scheduled'");
   const renew = db.prepare(
     "UPDATE targets SET lease_until = @leaseUntil WHERE id = @id AND status = 'publishing' AND lease_owner = @owner",
   );
@@ -165,6 +168,18 @@ export function createTargetQueue(db: DB) {
      */
     saveCheckpoint(id: string, owner: string, patch: Record<string, unknown>, now: number, leaseUntil: number, followUps: TargetReplies = {}): boolean {
       return saveCheckpoint.run({ id, owner, patch: JSON.stringify(patch), followUps: JSON.stringify(followUps), now, leaseUntil }).changes === 1;
+    },
+    /**
+     * A scheduled target as an adapter would publish it (its caption, options and checkpoint)
+     * for making ahead of its due time what publishes nothing; null when it is not scheduled.
+     */
+    preparationOf(id: string): ClaimedTarget | null {
+      const row = scheduledRow.get(id);
+      return row ? toClaimed(row, row) : null;
+    },
+    /** Merges `patch` into a scheduled target's checkpoint; false when it is no longer scheduled (claimed, edited away, cancelled). */
+    savePreparation(id: string, patch: Record<string, unknown>): boolean {
+      return savePreparation.run({ id, patch: JSON.stringify(patch) }).changes === 1;
     },
     checkpointOf(id: string): Record<string, unknown> {
       const r = readCheckpoint.get(id);

@@ -36,6 +36,23 @@ export interface Unit {
   publishCalledAt?: number;
   mediaId?: string;
   permalink?: string | null;
+  /**
+   * Set when the container was made ahead of the due time (prepare()): when, and the
+   * parameters it was made with. Taken up by the attempt only if they still fit.
+   */
+  prepared?: { at: number; params: string };
+}
+
+/** How long a container made ahead stays worth publishing unread (Threads keeps one 24 h; the preparation is made a minute ahead). */
+const PREPARED_FRESH_MS = 60 * 60_000;
+
+/** The parameters a container is made with, as one comparable string (absent ones dropped, keys in order). */
+function paramsKey(params: Params): string {
+  return JSON.stringify(
+    Object.entries(params)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)),
+  );
 }
 
 export interface ContainerCheckpoint {
@@ -66,13 +83,17 @@ export class ContainerFlow {
     this.#saved = structuredClone(saved);
   }
 
+  /** Nothing made yet, but maybe a container made ahead (never published: only an attempt publishes). */
   get fresh(): boolean {
-    return Object.values(this.units).every((u) => !u.containerId && !(u.children ?? []).some(Boolean));
+    return Object.values(this.units).every((u) => u.prepared !== undefined || (!u.containerId && !(u.children ?? []).some(Boolean)));
   }
 
   unit(key: string, kind: UnitKind, caption: string | null): Unit {
     this.units[key] ??= { key, kind, caption };
-    return this.units[key];
+    const unit = this.units[key];
+    // A unit only made ahead takes the caption the post has now (it may have been edited since).
+    if (unit.prepared) unit.caption = caption;
+    return unit;
   }
 
   async save(): Promise<void> {
@@ -114,6 +135,25 @@ export class ContainerFlow {
    * container's status (FINISHED: not published, published once; PUBLISHED: found).
    */
   async ensureContainer(unit: Unit, params: Params, opts: { publishNext?: boolean } = {}): Promise<string> {
+    if (unit.prepared) {
+      const made = unit.containerId;
+      const fits = made !== undefined && unit.prepared.params === paramsKey(params) && this.clock.now() - unit.prepared.at < PREPARED_FRESH_MS;
+      delete unit.prepared;
+      if (fits) {
+        // Made ahead for exactly this post, recently, and never published (only an attempt
+        // publishes): taken up as if made now, so the publish call follows with no read.
+        this.#createdNow.add(made);
+        if (opts.publishNext && unit.publishCalledAt === undefined) {
+          unit.publishCalledAt = this.clock.now();
+          this.#publishingNow.add(made);
+        }
+        await this.save();
+        return made;
+      }
+      // Made for other content (the post was edited since) or long ago: left unpublished to
+      // expire on the platform, and a new one is made.
+      delete unit.containerId;
+    }
     if (unit.containerId) return unit.containerId;
     const body = await this.run.call<{ id: string }>(`${this.accountId}/${this.api.createEdge}`, { method: 'POST', params });
     unit.containerId = String(body.id);
@@ -124,6 +164,18 @@ export class ContainerFlow {
     }
     await this.save();
     return unit.containerId;
+  }
+
+  /**
+   * Makes the unit's container ahead of the due time (PlatformAdapter.prepare), marked with
+   * when and with what; nothing is published. ensureContainer() takes it up if it still fits.
+   */
+  async prepareContainer(unit: Unit, params: Params): Promise<void> {
+    if (unit.containerId) return;
+    const body = await this.run.call<{ id: string }>(`${this.accountId}/${this.api.createEdge}`, { method: 'POST', params });
+    unit.containerId = String(body.id);
+    unit.prepared = { at: this.clock.now(), params: paramsKey(params) };
+    await this.save();
   }
 
   async ensureChild(unit: Unit, index: number, count: number, params: Params): Promise<string> {

@@ -19,6 +19,16 @@ export interface ThreadsAdapterOptions extends MetaAdapterOptions {
 
 const LABEL = 'Threads';
 
+/** The post's own options as container parameters (docs/reference/platforms.md §12.4). */
+function postParams(o: ThreadsOptions): Params {
+  return { reply_control: o.reply_control, topic_tag: o.topic_tag, quote_post_id: o.quote_post_id };
+}
+
+/** A TEXT container's parameters; `textParams` go only on a TEXT container (link_attachment). */
+function textContainer(text: string, params: Params, textParams: Params): Params {
+  return { media_type: 'TEXT', text, ...textParams, ...params };
+}
+
 /**
  * Threads publishing (docs/reference/platforms.md §4): a TEXT, IMAGE or VIDEO container, or a carousel
  * of 2-20 children; poll; threads_publish; permalink. Threads only pulls media from
@@ -56,7 +66,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
   async function publishUnit(ctx: PublishContext, flow: ContainerFlow, unit: Unit, media: MediaItem[], text: string | null, params: Params, textParams: Params = {}): Promise<void> {
     if (media.length === 0) {
       if (!text) throw new PermanentError('A Threads post without media needs text');
-      await flow.ensureContainer(unit, { media_type: 'TEXT', text, ...textParams, ...params }, { publishNext: true });
+      await flow.ensureContainer(unit, textContainer(text, params, textParams), { publishNext: true });
       return flow.publish(unit, { needsNoProcessing: true });
     } else if (media.length === 1) {
       const m = media[0] as MediaItem;
@@ -68,7 +78,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
       for (const [i, m] of media.entries()) {
         ids.push(await flow.ensureChild(unit, i, media.length, { media_type: m.kind === 'video' ? 'VIDEO' : 'IMAGE', [m.kind === 'video' ? 'video_url' : 'image_url']: pullUrl(ctx, LABEL, m, i), is_carousel_item: true }));
       }
-      if (!unit.containerId) for (const id of ids) await flow.waitReady(unit, id);
+      if (!unit.containerId || unit.prepared) for (const id of ids) await flow.waitReady(unit, id);
       await flow.ensureContainer(unit, { media_type: 'CAROUSEL', children: ids.join(','), text: text ?? undefined, ...params });
     }
     await flow.publish(unit);
@@ -96,6 +106,22 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
       platform: 'threads',
       validate: (input) => [...validateThreads(input), ...validateThreadsOptions(input)],
 
+      /**
+       * A text post's container, made up to a minute before the due time
+       * (publisher/preparer.ts), so that at the due time only threads_publish is left: one
+       * call in a row instead of two. publish() takes it up only if it was made with the
+       * parameters the post has then; otherwise it makes a new one (docs/platforms/threads.md).
+       */
+      async prepare(ctx: PublishContext): Promise<void> {
+        const text = ctx.target.caption || null;
+        if (ctx.media.length > 0 || !text) return;
+        const flow = open(ctx);
+        const unit = flow.unit('post', 'post', text);
+        if (!flow.fresh || unit.containerId) return;
+        const o = ctx.target.options as ThreadsOptions;
+        await flow.prepareContainer(unit, textContainer(text, postParams(o), { link_attachment: o.link_attachment }));
+      },
+
       async publish(ctx: PublishContext): Promise<PublishOutcome> {
         const flow = open(ctx);
         const text = ctx.target.caption || null;
@@ -106,8 +132,7 @@ export function createThreadsAdapter(options: ThreadsAdapterOptions = {}): Platf
         if (flow.fresh && ctx.media.length > 0) await flow.checkQuota();
         const unit = flow.unit('post', 'post', text);
         const o = ctx.target.options as ThreadsOptions;
-        const post = { reply_control: o.reply_control, topic_tag: o.topic_tag, quote_post_id: o.quote_post_id };
-        await publishUnit(ctx, flow, unit, ctx.media, text, post, { link_attachment: o.link_attachment });
+        await publishUnit(ctx, flow, unit, ctx.media, text, postParams(o), { link_attachment: o.link_attachment });
         return flow.outcome(unit);
       },
 

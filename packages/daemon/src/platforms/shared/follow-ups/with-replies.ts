@@ -21,6 +21,7 @@ export function withReplies(base: PlatformAdapter, poster: ReplyPoster): Platfor
     validate: (input) => base.validate(input),
     ...(base.infoFor ? { infoFor: base.infoFor.bind(base) } : {}),
     ...(base.checkAccount ? { checkAccount: base.checkAccount.bind(base) } : {}),
+    ...(base.prepare ? { prepare: base.prepare.bind(base) } : {}),
 
     async publish(ctx) {
       const outcome = await base.publish(ctx);
