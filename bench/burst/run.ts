@@ -141,7 +141,7 @@ try {
       if (baseline && sandbox === 'process') {
         const b = await runE2e(targets, POSTS_PER_CONNECTION, { sandbox, baseline });
         runs.push(b);
-        extra.push(`${label[b.variant]} at ${targets}: intake ${b.intakePerSecond} POST/s, last settled ${(b.settleMs / 1000).toFixed(2)} s after due, daemon peak RSS ${b.rssMb} MB; targets ${JSON.stringify(b.statuses)}, attempts ${JSON.stringify(b.attempts)}`);
+        extra.push(`${label[b.variant]} at ${targets}: intake ${b.intakePerSecond} POST/s (${b.intakeUsPerPost} µs daemon CPU each), last settled ${(b.settleMs / 1000).toFixed(2)} s after due, daemon peak RSS ${b.rssMb} MB; targets ${JSON.stringify(b.statuses)}, attempts ${JSON.stringify(b.attempts)}`);
       }
       const profilePath = profile && i === 0 && targets === 3_000 ? join(process.env.BENCH_PROFILE_DIR ?? dir, 'daemon-3000.cpuprofile') : undefined;
       const r = await runE2e(targets, POSTS_PER_CONNECTION, { sandbox, ...(profilePath ? { profilePath } : {}) });

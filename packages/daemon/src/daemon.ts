@@ -200,7 +200,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
       ...publisherConcurrencyOptions(config.publishConcurrency),
     },
   });
-  const scheduler: SchedulerHooks = publishing.scheduler;
+  const scheduler: SchedulerHooks = publishing.hooks;
   // Events: the outbox's hub (SSE), webhook deliveries, retention.
   const events = createEvents({
     store,

@@ -1,6 +1,7 @@
 import type { Platform } from '@socialpub/core';
 import type { Logger, PlatformAdapter } from '../platforms/adapter';
 import type { SchedulerOptions } from '../scheduler/scheduler';
+import type { SchedulerHooks } from '../ports/scheduler';
 import type { MediaResolver } from '../ports/media';
 import type { Commits } from '../store/commits';
 import type { Clock } from '../util/clock';
@@ -33,6 +34,8 @@ export interface PublishingDeps {
 export interface Publishing {
   scheduler: Scheduler;
   publisher: Publisher;
+  /** What the rest of the daemon tells about changed targets: the scheduler's wheel and the publisher's preparer. */
+  hooks: SchedulerHooks;
   /** Recovers what a previous run left in flight, loads the wheel and starts both loops. */
   start(): Promise<void>;
   /** Stops firing and claiming, waits for attempts in flight up to `deadlineMs`, leaves the rest to recovery. */
@@ -68,6 +71,13 @@ export function createPublishing(deps: PublishingDeps): Publishing {
   return {
     scheduler,
     publisher: p,
+    hooks: {
+      targetsChanged(ids) {
+        scheduler.targetsChanged(ids);
+        p.targetsChanged(ids);
+      },
+      status: () => scheduler.status(),
+    },
     async start() {
       p.start();
       await scheduler.start();

@@ -97,6 +97,11 @@ export class Publisher {
     this.#preparer.start();
   }
 
+  /** Targets were created, re-timed or approved: those due within the preparer's window are prepared now. */
+  targetsChanged(targetIds: readonly string[]): void {
+    if (this.#accepting) this.#preparer.targetsChanged(targetIds);
+  }
+
   /** A target fell due (from the scheduler). Ignored when not scheduled, not due, or already in hand. */
   dispatch(targetId: string): void {
     if (!this.#accepting) return;

@@ -69,6 +69,22 @@ describe('the preparer', () => {
     expect(off.published).toEqual([{ id, made: null }]);
   });
 
+  it('prepares a target it is told of that falls due at a time its scan has already read (a burst due in the same second)', async () => {
+    const { w, prepared } = withPreparingAdapter((ctx) => ctx.checkpoint.save({ made: ctx.target.id }));
+    const first = w.add({ due: T0 + 30_000, caption: 'first', id: 'tgt_m' });
+    await w.start();
+    await w.advance(1_000);
+    expect(prepared.map((p) => p.id)).toEqual([first]);
+    // Same due time, an id before the scan's mark: only the change hook (POST /content/publish) brings it.
+    const later = w.add({ due: T0 + 30_000, caption: 'later', id: 'tgt_a' });
+    await w.advance(2_000);
+    expect(prepared.map((p) => p.id)).toEqual([first]);
+    w.publisher.targetsChanged([later]);
+    await w.advance(1_000);
+    expect(prepared.map((p) => p.id)).toEqual([first, later]);
+    expect(checkpointOf(w, later)).toEqual({ made: later });
+  });
+
   it('holds the attempt while a preparation is in flight, up to 5 s, and refuses a preparation that ends after the claim', async () => {
     // A target due 2 s from now is prepared at once. A preparation of 3 s ends while the
     // attempt waits for it; one of 20 s does not: the attempt goes on without it after 5 s,

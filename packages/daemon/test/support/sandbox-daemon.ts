@@ -64,8 +64,10 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   const scheduler = new Scheduler({ queue, clock, onDue: (id) => publisher.dispatch(id) });
   // Known once listening; take-downs (like the publisher) reach the simulators through it.
   let url = '';
+  // As createPublishing's hooks: changed targets reach the wheel and the publisher's preparer.
+  const hooks = { targetsChanged: (ids: readonly string[]) => (scheduler.targetsChanged(ids), publisher.targetsChanged(ids)), status: () => scheduler.status() };
   const { app } = testApp({
-    db, store, config, clock, secrets, scheduler, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes,
+    db, store, config, clock, secrets, scheduler: hooks, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes,
     sandbox: createSandboxApp({ store: store.sandbox, clock }, opts.simulators, { faults: () => opts.sandboxFaults ?? {}, ...(opts.onFault ? { onFault: opts.onFault } : {}) }),
     sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host),
   });
