@@ -27,8 +27,9 @@
  * simulators in their own process, the same burst through the daemon of another checkout
  * (a worktree of main, set up with ./scripts/setup) and prints ours against it: a change
  * measured against its baseline in the same minutes, on a machine whose load moves.
- * Beside them, the bare HTTP floor (transport-floor.ts): the same calls, latency and
- * processes with nothing of the product — what this machine's two cores allow at all.
+ * Beside them, the bare HTTP floor (transport-floor.ts): the same calls at the due time (one
+ * a target; Threads containers made before it), latency and processes with nothing of the
+ * product — what this machine's two cores allow at all.
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -104,9 +105,9 @@ const label: Record<string, string> = {
   e2e: 'end to end, sandbox process',
   'e2e-in-process': 'end to end, sandbox in-process',
   'e2e-baseline': 'baseline: --e2e-baseline daemon',
-  'e2e-floor': 'floor e2e: Threads 2 calls in row',
-  'e2e-floor-before': 'floor e2e before: Threads 4 calls',
-  'e2e-transport': 'floor e2e: bare HTTP, no product',
+  'e2e-floor': 'floor e2e before: Threads 2 calls',
+  'e2e-floor-before': 'floor e2e earlier: Threads 4 calls',
+  'e2e-transport': 'floor e2e: bare HTTP, 1 call each',
 };
 const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'n/a');
 
@@ -181,7 +182,7 @@ try {
     }
     const bare = runs.find((r) => r.variant === 'e2e-transport');
     if (ours && bare) {
-      console.log(`ours against the bare HTTP floor: p99 ${(ours.p99 / bare.p99).toFixed(2)}x, ${((ours.p99 - bare.p99) / 1000).toFixed(2)} s later at p99: what the product adds to the exchanges themselves`);
+      console.log(`ours against the bare HTTP floor: p99 ${(ours.p99 / bare.p99).toFixed(2)}x, ${((ours.p99 - bare.p99) / 1000).toFixed(2)} s later at p99: what the product adds to the same exchanges at the due time`);
     }
     for (const e of runs.filter((r) => r.variant.startsWith('e2e') && r.variant !== 'e2e-baseline' && r.variant !== 'e2e-transport' && !r.variant.startsWith('e2e-floor'))) {
       if (e !== first) console.log(`ratio of ${label[e.variant]} to ${label[first.variant]}: p99 ${(e.p99 / first.p99).toFixed(2)}x, CPU/target ${((e.cpuUsPerTarget ?? 0) / (first.cpuUsPerTarget ?? 1)).toFixed(1)}x`);
