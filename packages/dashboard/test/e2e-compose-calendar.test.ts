@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium, newContext, overflowing, screenshot, seriousViolations, watch } from './support/browser';
 import { startDashboardDaemon, type DashboardDaemon } from './support/daemon';
 import { gradientPng } from './support/png';
+import { testNow } from './support/test-time';
 
 /**
  * Compose, Calendar and Posts in Chromium against a real daemon: a post scheduled with an
@@ -22,7 +23,7 @@ afterAll(async () => {
 });
 
 /** The next spring-forward Sunday in Europe (last Sunday of March) at least a week ahead. */
-function nextSpringForward(now = new Date()): Date {
+function nextSpringForward(now = testNow()): Date {
   for (let y = now.getUTCFullYear(); ; y++) {
     const d = new Date(Date.UTC(y, 2, 31));
     d.setUTCDate(31 - d.getUTCDay());
@@ -64,7 +65,7 @@ describe('compose', () => {
     await page.getByLabel('Caption', { exact: true }).fill('Spring menu is here #food @chef');
     await page.getByLabel('Upload media').setInputFiles({ name: 'spring menu.png', mimeType: 'image/png', buffer: gradientPng() });
     await page.getByRole('listitem').filter({ hasText: 'spring menu.png' }).getByText('ready', { exact: true }).waitFor();
-    const day = ymd(addDays(new Date(), 6));
+    const day = ymd(addDays(testNow(), 6));
     await page.getByLabel(/^Time \(/).fill(`${day}T12:15`);
     // Live checks: Instagram pulls media from a public URL, which this loopback daemon has not.
     const checks = page.getByRole('status').filter({ hasText: /Ready|Not ready/ });
@@ -113,7 +114,7 @@ describe('compose', () => {
     await page.getByRole('checkbox', { name: 'twitter', exact: true }).check();
     await page.getByLabel('Caption', { exact: true }).fill('Monthly tip: back up your data');
     await page.getByRole('radio', { name: 'Repeat' }).check();
-    await page.getByLabel(/^Time \(/).fill(`${ymd(addDays(new Date(), 2))}T08:00`);
+    await page.getByLabel(/^Time \(/).fill(`${ymd(addDays(testNow(), 2))}T08:00`);
     await page.getByRole('combobox', { name: 'Every' }).selectOption('MONTHLY');
     await page.getByLabel('Times').fill('8');
     await page.getByRole('button', { name: 'Schedule' }).click();
@@ -189,13 +190,15 @@ describe('calendar', () => {
   });
 
   it('filters by platform and status, and has week and list views', async () => {
-    const later = `${ymd(addDays(new Date(), 2))}T09:00:00`;
+    const later = `${ymd(addDays(testNow(), 2))}T09:00:00`;
     const a = await d.sdk.content.publish({ caption: 'Only on instagram', platforms: ['instagram'], media_urls: ['https://cdn.example.com/a.jpg'], scheduled_for: later, timezone: ZONE });
     const b = await d.sdk.content.publish({ caption: 'Only on twitter', platforms: ['twitter'], scheduled_for: later, timezone: ZONE });
     const context = await newContext(browser);
     const page = await context.newPage();
     await d.signIn(page);
-    await page.goto(`${d.url}/calendar`);
+    // Opened at the posts' day: its month for List and its week for Week, whatever today is
+    // (two days ahead is next month on a month's last days, next week on a Sunday).
+    await page.goto(`${d.url}/calendar?date=${later.slice(0, 10)}`);
     await page.getByRole('button', { name: 'List' }).click();
     await page.getByText('Only on twitter').first().waitFor();
     await page.getByRole('checkbox', { name: 'instagram' }).check();
@@ -243,7 +246,7 @@ describe('posts', () => {
 
 describe('small screens and dark mode', () => {
   it('fits 375 px without sideways scrolling and follows the dark preference', async () => {
-    const later = `${ymd(addDays(new Date(), 3))}T09:00:00`;
+    const later = `${ymd(addDays(testNow(), 3))}T09:00:00`;
     const r = await d.sdk.content.publish({ caption: 'Check on a phone #mobile https://example.com/a-rather-long-link-that-must-wrap-nicely', platforms: ['twitter', 'instagram'], media_urls: ['https://cdn.example.com/a.jpg'], scheduled_for: later, timezone: ZONE, require_approval: true });
     const context = await newContext(browser, { width: 375, dark: true });
     const page = await context.newPage();

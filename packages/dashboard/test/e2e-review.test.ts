@@ -3,6 +3,7 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { launchChromium, newContext, screenshot, seriousViolations, watch } from './support/browser';
 import { startDashboardDaemon, type DashboardDaemon } from './support/daemon';
+import { testClock } from './support/test-time';
 
 /**
  * Sign-in and Review in Chromium against a real daemon: the one-time link, a post an agent
@@ -121,7 +122,7 @@ describe('review', () => {
     await page.getByRole('link', { name: /^Review/ }).click();
     await page.getByText('Nothing waits for approval.').waitFor();
     const mcp = await d.mcp();
-    const later = new Date(Date.now() + 86_400_000).toISOString();
+    const later = new Date(testClock.now() + 86_400_000).toISOString();
     const made = (await mcp.callTool({ name: 'publish_post', arguments: { caption: 'Not this one', platforms: ['twitter'], scheduled_for: later } })) as CallToolResult;
     const jobId = (made.structuredContent as { job_id: string }).job_id;
     // The event stream brings it in.
@@ -142,7 +143,7 @@ describe('review', () => {
   });
 
   it('edits a caption per platform and retimes a post from Review', async () => {
-    const base = new Date(Date.now() + 3 * 86_400_000);
+    const base = new Date(testClock.now() + 3 * 86_400_000);
     base.setUTCHours(9, 0, 0, 0);
     const r = await d.sdk.content.publish({ caption: 'Edit me', platforms: ['twitter', 'threads'], scheduled_for: base.toISOString(), require_approval: true });
     const context = await newContext(browser);
@@ -167,7 +168,7 @@ describe('review', () => {
   });
 
   it('bulk-approves several posts at once', async () => {
-    const later = new Date(Date.now() + 5 * 86_400_000).toISOString();
+    const later = new Date(testClock.now() + 5 * 86_400_000).toISOString();
     const ids = [];
     for (const caption of ['Bulk one', 'Bulk two']) ids.push((await d.sdk.content.publish({ caption, platforms: ['twitter'], scheduled_for: later, require_approval: true })).job_id);
     const context = await newContext(browser);
@@ -186,7 +187,7 @@ describe('review', () => {
 describe('hostile text', () => {
   it('shows agent-written markup and javascript: links as text on every page, and runs nothing', async () => {
     const evil = '<img src=x onerror=alert(1)> <script>alert(2)</script> javascript:alert(3)';
-    const later = new Date(Date.now() + 2 * 86_400_000).toISOString();
+    const later = new Date(testClock.now() + 2 * 86_400_000).toISOString();
     const r = await d.sdk.content.publish({
       caption: evil,
       platforms: ['twitter', 'threads'],

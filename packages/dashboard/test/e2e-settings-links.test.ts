@@ -4,6 +4,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, screenshot, seriousViolations, watch } from './support/browser';
 import { startDashboardDaemon, type DashboardDaemon } from './support/daemon';
+import { TEST_NOW } from './support/test-time';
 
 /**
  * Settings (API keys used with the SDK, then revoked), Connections (a sandbox account) and
@@ -12,7 +13,7 @@ import { startDashboardDaemon, type DashboardDaemon } from './support/daemon';
  */
 let browser: Browser;
 let d: DashboardDaemon;
-const clock = new ManualClock(Date.now());
+const clock = new ManualClock(TEST_NOW);
 
 beforeAll(async () => {
   [browser, d] = await Promise.all([launchChromium(), startDashboardDaemon({ connect: ['twitter'], zone: 'America/New_York', clock })]);
@@ -26,7 +27,7 @@ const later = (days: number) => new Date(clock.now() + days * 86_400_000).toISOS
 
 describe('API keys', () => {
   it('generates a key shown once, which works with the SDK until it is revoked (then 401)', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser, { now: clock.now() });
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: d.url });
     const page = await context.newPage();
     const w = watch(page);
@@ -64,7 +65,7 @@ describe('API keys', () => {
   });
 
   it('regenerates a key: the new one works, the old one is refused', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser, { now: clock.now() });
     const page = await context.newPage();
     await d.signIn(page);
     await page.goto(`${d.url}/settings`);
@@ -83,7 +84,7 @@ describe('API keys', () => {
   });
 
   it('shows the other settings tabs, each with no serious axe violation', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser, { now: clock.now() });
     const page = await context.newPage();
     await d.signIn(page);
     await page.goto(`${d.url}/settings`);
@@ -124,7 +125,7 @@ describe('API keys', () => {
 
 describe('connections', () => {
   it('connects a sandbox account, lists it with its status, and removes it', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(browser, { now: clock.now() });
     const page = await context.newPage();
     const w = watch(page);
     await d.signIn(page);
@@ -156,7 +157,7 @@ describe('review links', () => {
   }
   async function openPublic(url: string): Promise<{ page: Page; close(): Promise<void>; w: ReturnType<typeof watch> }> {
     // A fresh browser context: no cookie, no session, like a client's own browser.
-    const context = await newContext(browser);
+    const context = await newContext(browser, { now: clock.now() });
     const page = await context.newPage();
     const w = watch(page);
     await page.goto(url);
@@ -166,7 +167,7 @@ describe('review links', () => {
   it('is made from Review, opened without an account, and approves one post and rejects another with a comment', async () => {
     const a = await pending('For the client: launch teaser');
     const b = await pending('For the client: <b>bold</b> claim');
-    const owner = await newContext(browser);
+    const owner = await newContext(browser, { now: clock.now() });
     const page = await owner.newPage();
     await d.signIn(page);
     await page.goto(`${d.url}/review`);
@@ -206,7 +207,7 @@ describe('review links', () => {
     const card = client.page.getByRole('article', { name: 'Post Revocable' });
     await card.waitFor();
 
-    const owner = await newContext(browser);
+    const owner = await newContext(browser, { now: clock.now() });
     const page = await owner.newPage();
     await d.signIn(page);
     await page.goto(`${d.url}/review`);

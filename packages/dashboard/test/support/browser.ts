@@ -3,6 +3,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { testClock } from './test-time';
 
 export type { Browser, Page };
 
@@ -25,13 +26,19 @@ export interface Watch {
   dialogs: string[];
 }
 
-export async function newContext(browser: Browser, opts: { width?: number; dark?: boolean } = {}): Promise<BrowserContext> {
+/**
+ * A person's browser: its own cookies and storage, Berlin's time zone, and its clock
+ * installed at the tests' "now" (support/test-time.ts; `opts.now` for a test whose daemon
+ * runs on a clock of its own), flowing from there.
+ */
+export async function newContext(browser: Browser, opts: { width?: number; dark?: boolean; now?: number } = {}): Promise<BrowserContext> {
   const context = await browser.newContext({
     viewport: { width: opts.width ?? 1280, height: 900 },
     colorScheme: opts.dark ? 'dark' : 'light',
     timezoneId: 'Europe/Berlin',
     locale: 'en-GB',
   });
+  await context.clock.install({ time: opts.now ?? testClock.now() });
   // Fail with Playwright's own message well before the test's timeout.
   context.setDefaultTimeout(10_000);
   return context;

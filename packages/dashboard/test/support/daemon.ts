@@ -5,14 +5,16 @@ import { SocialPub } from '@socialpub/sdk';
 import type { Page } from 'playwright-core';
 import { startTestDaemon } from '../../../cli/test/daemon-harness';
 import { ensureDashboardBuilt } from './build';
+import { testClock } from './test-time';
 
 /**
  * A real daemon (the CLI tests' harness: 127.0.0.1, port 0, a temp data dir, a key) serving
- * the built dashboard, with the helpers the browser tests need.
+ * the built dashboard, with the helpers the browser tests need. Its clock is the tests'
+ * (support/test-time.ts) unless a test brings its own.
  */
 export async function startDashboardDaemon(opts: { connect?: string[]; zone?: string; agentApproval?: boolean; clock?: Clock; webhookAllowPrivate?: boolean } = {}) {
   await ensureDashboardBuilt();
-  const t = await startTestDaemon({ mediaAllowPrivate: true, webhookAllowPrivate: opts.webhookAllowPrivate ?? false, ...(opts.clock ? { clock: opts.clock } : {}) });
+  const t = await startTestDaemon({ mediaAllowPrivate: true, webhookAllowPrivate: opts.webhookAllowPrivate ?? false, clock: opts.clock ?? testClock });
   const admin = openAdmin(t.dataDir);
   try {
     for (const p of opts.connect ?? []) admin.addSandboxConnection(p, { email: t.key.email });
