@@ -104,7 +104,15 @@ export const TargetPublishedDataSchema = z
   .meta({ id: 'TargetPublishedData', description: 'target.published: the post is out.' });
 
 export const TargetRetryingDataSchema = z
-  .looseObject({ ...targetFields, error: EventRetryErrorSchema, next_attempt_at: InstantOut })
+  .looseObject({
+    ...targetFields,
+    error: EventRetryErrorSchema,
+    next_attempt_at: InstantOut,
+    reason: z
+      .enum(['rate_limit', 'retry'])
+      .optional()
+      .meta({ description: "Why it waits (the target's hold.reason): rate_limit, the platform's rate limit; retry, a failed attempt's backoff. Added with issue 35." }),
+  })
   .meta({ id: 'TargetRetryingData', description: 'target.retrying: an attempt failed and will be retried at next_attempt_at.' });
 
 export const TargetFailedDataSchema = z

@@ -23,6 +23,18 @@ export const TargetRemovalSchema = z
   })
   .meta({ id: 'TargetRemoval', description: 'The last take-down attempt of a target that is still published, else null.' });
 
+export const TargetHoldSchema = z
+  .object({
+    reason: z.enum(['rate_limit', 'retry']).meta({
+      description: "rate_limit: the platform's rate limit or usage cap pauses the connection (or the platform's app) until next_attempt_at; retry: an attempt failed without posting and is tried again at next_attempt_at.",
+    }),
+    message: z.string().meta({ description: "The platform's words (a rate limit), or the failed attempt's error (a retry)." }),
+    platform_code: z.string().nullable(),
+    applies_to: z.enum(['connection', 'app']).nullable().meta({ description: "A rate limit's scope (as GET /platforms' connection.paused); null for a retry." }),
+  })
+  .meta({ id: 'TargetHold', description: 'What holds a scheduled target past its scheduled_for: sent with next_attempt_at, else null.' });
+export type TargetHold = z.infer<typeof TargetHoldSchema>;
+
 export const PostStepSchema = z
   .object({
     status: z.enum(['done', 'failed', 'unknown']).meta({ description: 'unknown: the request was sent and no answer came (it may have taken effect).' }),
@@ -43,6 +55,11 @@ export const TargetSchema = z
     post_url: z.string().nullable(),
     published_at: InstantOut.nullable(),
     error: TargetErrorSchema.nullable(),
+    // Holds (issue 35): always sent by this daemon; optional in the type for older fixtures.
+    next_attempt_at: InstantOut.nullable().optional().meta({
+      description: 'When a scheduled target is held past its scheduled_for (a platform rate limit, a retry after a failed attempt): the time of its next attempt, in the future; else null.',
+    }),
+    hold: TargetHoldSchema.nullable().optional(),
     scheduled_local: z.string().optional().meta({ description: 'scheduled_for as local wall time in the post timezone (always sent).' }),
     thread_posts: z.array(ThreadPostSchema).optional().meta({
       description: "The thread parts of the thread already out, in order (part 2 is the first reply); sent when the target has a thread. On a failed target: how far the chain got.",

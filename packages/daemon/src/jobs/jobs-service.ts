@@ -14,6 +14,7 @@ import type { PlatformAdapter } from '../platforms/adapter';
 import type { MediaLookup } from '../ports/media';
 import type { SchedulerHooks } from '../ports/scheduler';
 import type { PostRecord, ListOptions, ListPosition } from '../store/jobs';
+import type { PlatformPause } from '../store/platform-pauses';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import type { Clock } from '../util/clock';
@@ -24,6 +25,7 @@ import { checkPublish, checkPublishRequest, checkRules } from './check-publish';
 import { jobChangeEvent } from './job-events';
 import { isNotStarted, planUpdate } from './plan-update';
 import { presentPost } from './present-post';
+import type { HoldLookup } from './target-hold';
 import { acceptTimed } from './accept-timed';
 import { zoneUpdate } from './retime-zone';
 import { repeatedCaptionWarnings } from './duplicate-captions';
@@ -92,7 +94,22 @@ export function createPostsService(deps: PostsServiceDeps) {
     return job;
   }
 
-  const stored = (jobId: string) => presentPost(store.jobs.get(jobId) as PostRecord, store.jobTimes.get(jobId), store.rejections.get(jobId));
+  /** The pauses over a user's connections now, each read once per presentation (target-hold.ts). */
+  function holdsOf(userId: string): HoldLookup {
+    const now = clock.now();
+    const seen = new Map<Platform, PlatformPause | null>();
+    return {
+      now,
+      pauseOf(platform) {
+        if (!seen.has(platform)) seen.set(platform, store.platformPauses.forConnection(userId, platform, now));
+        return seen.get(platform) ?? null;
+      },
+    };
+  }
+
+  const present = (job: PostRecord, holds: HoldLookup = holdsOf(job.userId)) =>
+    presentPost(job, store.jobTimes.get(job.id), store.rejections.get(job.id), holds);
+  const stored = (jobId: string) => present(store.jobs.get(jobId) as PostRecord);
 
   /**
    * The scheduler learns of targets only once their change is committed and durable. A
@@ -146,13 +163,14 @@ export function createPostsService(deps: PostsServiceDeps) {
   return {
     /** A job of the user as the API shows it. */
     get(user: User, jobId: string): Post {
-      return presentPost(ownJob(user, jobId), store.jobTimes.get(jobId), store.rejections.get(jobId));
+      return present(ownJob(user, jobId));
     },
 
     /** A page of the user's jobs in (base time, id) order, and where the next page starts. */
     list(user: User, options: ListOptions): { posts: Post[]; next: ListPosition | null } {
       const page = store.jobs.list(user.id, options);
-      return { posts: page.jobs.map((j) => presentPost(j, store.jobTimes.get(j.id), store.rejections.get(j.id))), next: page.next };
+      const holds = holdsOf(user.id);
+      return { posts: page.jobs.map((j) => present(j, holds)), next: page.next };
     },
 
     /** Accepts a publish request: every check, then the job and its targets in one durable transaction. */

@@ -2,12 +2,14 @@ import { deriveJobStatus, firstCommentFor, formatInstant, threadFor, wallTimeOf,
 import { NO_TIMES, type PostTimes } from '../store/job-times';
 import type { PostRecord, TargetRecord } from '../store/jobs';
 import type { Rejection } from '../store/rejections';
+import { NO_HOLDS, targetHold, type HoldLookup } from './target-hold';
 
 /**
  * A target as the API shows it. `thread_posts` and `comment` appear only on a target whose
  * job asked for a thread or first comment on it, so other posts look exactly as before.
  */
-export function presentTarget(t: TargetRecord, zone = 'UTC', asked: PostReplies = {}): Target {
+export function presentTarget(t: TargetRecord, zone = 'UTC', asked: PostReplies = {}, holds: HoldLookup = NO_HOLDS): Target {
+  const held = targetHold(t, holds);
   const out: Target = {
     platform: t.platform,
     type: t.type,
@@ -18,6 +20,8 @@ export function presentTarget(t: TargetRecord, zone = 'UTC', asked: PostReplies 
     post_url: t.postUrl,
     published_at: t.publishedAt === null ? null : formatInstant(t.publishedAt),
     error: t.errorCode ? { code: t.errorCode, message: t.errorMessage ?? '', platform_code: t.platformCode } : null,
+    next_attempt_at: held === null ? null : formatInstant(held.at),
+    hold: held === null ? null : held.hold,
     scheduled_local: wallTimeOf(t.dueAt, zone),
     removed_at: t.removedAt === null ? null : formatInstant(t.removedAt),
     removal: t.removal === null ? null : { state: t.removal.state, code: t.removal.code, message: t.removal.message, at: formatInstant(t.removal.at) },
@@ -42,7 +46,7 @@ function presentPostSteps(steps: NonNullable<TargetRecord['postSteps']>): Record
 }
 
 /** A job as the API shows it; the status is derived from its targets, local times from its zone. */
-export function presentPost(job: PostRecord, times: PostTimes = NO_TIMES, rejection: Rejection | null = null): Post {
+export function presentPost(job: PostRecord, times: PostTimes = NO_TIMES, rejection: Rejection | null = null, holds: HoldLookup = NO_HOLDS): Post {
   const zone = times.timezone ?? 'UTC';
   return {
     job_id: job.id,
@@ -61,7 +65,7 @@ export function presentPost(job: PostRecord, times: PostTimes = NO_TIMES, reject
     source: job.source,
     created_at: formatInstant(job.createdAt),
     updated_at: formatInstant(job.updatedAt),
-    targets: job.targets.map((t) => presentTarget(t, zone, job.replies)),
+    targets: job.targets.map((t) => presentTarget(t, zone, job.replies, holds)),
     timezone: zone,
     scheduled_local: job.scheduledFor === null ? null : (times.scheduledLocal ?? wallTimeOf(job.scheduledFor, zone)),
     queue_slot: times.queueSlot,

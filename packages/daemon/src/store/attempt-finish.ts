@@ -122,7 +122,7 @@ export function createAttemptFinish(db: DB) {
         return row
           ? {
               attempt: { outcome: end.outcome, code: end.attemptErrorCode, message: end.error?.message ?? null, platformCode: end.error?.platformCode ?? null },
-              event: targetEvent('retrying', row),
+              event: targetEvent('retrying', row, { rateLimited: end.attemptErrorCode === 'rate_limited' }),
             }
           : null;
       case 'failed':

@@ -20,6 +20,8 @@ export interface TargetRecord {
   errorCode: string | null;
   errorMessage: string | null;
   platformCode: string | null;
+  /** Not before this time (a retry's backoff, a platform's pause); null: at dueAt. */
+  nextAttemptAt: number | null;
   /** The replies: the thread parts already out and the first comment's outcome ({} when none; column follow_ups). */
   replies: TargetReplies;
   updatedAt: number;
@@ -108,6 +110,7 @@ interface TargetRow {
   error_code: string | null;
   error_message: string | null;
   platform_code: string | null;
+  next_attempt_at: number | null;
   follow_ups: string;
   updated_at: number;
   removed_at: number | null;
@@ -132,6 +135,7 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   errorCode: r.error_code,
   errorMessage: r.error_message,
   platformCode: r.platform_code,
+  nextAttemptAt: r.next_attempt_at,
   replies: JSON.parse(r.follow_ups) as TargetReplies,
   updatedAt: r.updated_at,
   removedAt: r.removed_at,
@@ -173,7 +177,7 @@ export interface ListOptions {
 }
 
 const TARGET_COLUMNS =
-  "id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, follow_ups, updated_at, removed_at, removal, json_extract(checkpoint, '$.followUps') AS post_steps";
+  "id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, next_attempt_at, follow_ups, updated_at, removed_at, removal, json_extract(checkpoint, '$.followUps') AS post_steps";
 const JOB_COLUMNS =
   'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at';
 const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";

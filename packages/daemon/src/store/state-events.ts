@@ -82,9 +82,10 @@ export function publishingEvent(
 /**
  * The event of a target's move to `status` (the row as the write left it: the columns the
  * write sets, such as post_id with published, are set; the casts say so). Each payload is
- * checked against core's schema of its type (`StoredData`).
+ * checked against core's schema of its type (`StoredData`). A retry says whether a
+ * platform's rate limit holds it (`retry.rateLimited`: the attempt's error was one).
  */
-export function targetEvent(status: TargetEventStatus, r: TargetEventRow): NewEvent {
+export function targetEvent(status: TargetEventStatus, r: TargetEventRow, retry: { rateLimited: boolean } = { rateLimited: false }): NewEvent {
   const base = { target_id: r.id, platform: r.platform, type: r.type };
   const attempt = { ...base, attempt: r.attempts };
   let data: StoredData<'target.published' | 'target.retrying' | 'target.failed' | 'target.needs_review' | 'target.removed'>;
@@ -95,7 +96,12 @@ export function targetEvent(status: TargetEventStatus, r: TargetEventRow): NewEv
       data = { ...attempt, post_id: r.post_id as string, post_url: r.post_url, published_at: r.published_at as number, ...followUpsOf(r) } satisfies StoredData<'target.published'>;
       break;
     case 'retrying':
-      data = { ...attempt, error: retryErrorOf(r), next_attempt_at: r.next_attempt_at ?? r.due_at } satisfies StoredData<'target.retrying'>;
+      data = {
+        ...attempt,
+        error: retryErrorOf(r),
+        next_attempt_at: r.next_attempt_at ?? r.due_at,
+        reason: retry.rateLimited ? 'rate_limit' : 'retry',
+      } satisfies StoredData<'target.retrying'>;
       break;
     case 'failed':
       data = { ...attempt, error: errorOf(r), ...followUpsOf(r) } satisfies StoredData<'target.failed'>;
