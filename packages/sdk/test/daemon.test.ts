@@ -275,10 +275,10 @@ describe('the SDK against the real daemon', () => {
   it('stops waitUntilDone when its signal aborts', async () => {
     const job = await client.content.publish(later('far ahead'));
     const controller = new AbortController();
-    const clock = new FakeClock();
-    clock.onSleep = () => controller.abort();
-    const waiter = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock });
-    await expect(waiter.scheduled.waitUntilDone(job.job_id, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+    const waiter = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock: new FakeClock() });
+    // It follows the job's events: abort once it has read the post (the stream is open).
+    const waiting = waiter.scheduled.waitUntilDone(job.job_id, { signal: controller.signal, onProgress: () => controller.abort() });
+    await expect(waiting).rejects.toMatchObject({ name: 'AbortError' });
   });
 });
 

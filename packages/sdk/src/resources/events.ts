@@ -14,6 +14,11 @@ export interface EventStreamParams {
   signal?: AbortSignal;
   /** End once the events kept so far (after `since`) are yielded, instead of following live ones. */
   untilCaughtUp?: boolean;
+  /**
+   * Called each time a stream is open (its `ready` frame came), before any of its events:
+   * from then on nothing committed is missed, so a caller may read the state it follows.
+   */
+  onOpen?: () => void;
 }
 
 /** Waits between reconnections: 1 s doubling to 30 s; reset once a stream opens. */
@@ -45,6 +50,7 @@ export class Events extends Resource {
       failures = 0;
       try {
         for await (const message of parseSse(response.body as ReadableStream<Uint8Array>)) {
+          if (message.event === 'ready') params.onOpen?.();
           if (message.event === 'live' && params.untilCaughtUp) return;
           if (message.id === undefined) continue; // ready, live, gap
           last = message.id;

@@ -3,7 +3,9 @@ import { basename } from 'node:path';
 import { Readable } from 'node:stream';
 import { ROUTES, type MediaStatus, type MediaUploadResponse, type PrepareResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
+import { followEvents } from '../follow-events';
 import { pollUntil, type WaitOptions } from '../poll';
+import { Events } from './events';
 import type { UploadBody } from '../transport';
 import type { PrepareParams, SettledMediaStatus, UploadOptions, UploadSource } from '../types';
 import { Resource } from './resource';
@@ -59,14 +61,31 @@ export class Media extends Resource {
   }
 
   /**
-   * Polls status() with backoff until the task is `completed` or `failed`, and resolves with
-   * that last status (it does not throw on `failed`: check `status`, and `failed` for files
-   * that could not be prepared).
+   * Waits until the task is `completed` or `failed`, and resolves with that last status (it
+   * does not throw on `failed`: check `status`, and `failed` for files that could not be
+   * prepared). It follows the task's events (`media.task_completed`, `media.task_failed`),
+   * so a wait of any length costs at most 3 counted requests: the stream, one status() once
+   * it is open and one when the task ended. Against a daemon without /events it polls
+   * status() with backoff.
    */
   async waitUntilReady(taskId: string, options: WaitOptions<MediaStatus> = {}): Promise<SettledMediaStatus> {
+    const ended = (s: MediaStatus) => s.status !== 'processing';
+    const events = new Events(this.transport, this.clock);
+    const followed = await followEvents<MediaStatus>(
+      {
+        read: (signal) => this.status(taskId, { signal }),
+        stream: (params) => events.stream({ ...params, types: ['media.task_completed', 'media.task_failed'] }),
+        apply: (s, e) => ((e.type === 'media.task_completed' || e.type === 'media.task_failed') && e.data.task_id === taskId ? { ...s, status: e.data.status } : s),
+        clock: this.clock,
+      },
+      `Media task ${taskId}`,
+      ended,
+      options,
+    );
+    if (followed !== undefined) return followed as SettledMediaStatus;
     const done = await pollUntil(
       (signal) => this.status(taskId, { signal }),
-      (s) => s.status !== 'processing',
+      ended,
       `Media task ${taskId}`,
       options,
       this.clock,

@@ -1,7 +1,10 @@
 import { ROUTES, type CancelResponse, type GetResponse, type JobStatus, type Post, type UnpublishResponse, type UpdateResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { PostListPromise, PostPage } from '../pagination';
+import { applyJobEvent } from '../apply-job-event';
+import { followEvents } from '../follow-events';
 import { pollUntil, type WaitOptions } from '../poll';
+import { Events } from './events';
 import type { ListParams, UpdateParams } from '../types';
 import { Resource } from './resource';
 
@@ -66,14 +69,33 @@ export class Scheduled extends Resource {
   }
 
   /**
-   * Polls get() with backoff until the job is settled (published, partially_published,
-   * failed, cancelled or needs_review) and resolves with that post. A job still held for
-   * approval or scheduled far ahead keeps it waiting: pass `maxWait` or a `signal`.
+   * Waits until the job is settled (published, partially_published, failed, cancelled,
+   * needs_review or removed) and resolves with that post. It follows the job's events
+   * (GET /events), so a wait of any length costs at most 3 counted requests: the stream,
+   * one read of the post once it is open and one when the events say it settled;
+   * `onProgress` gets the post as each event leaves it (a held target shows
+   * `next_attempt_at` and `hold`). Against a daemon without /events it polls get() with
+   * backoff. A job still held for approval or scheduled far ahead keeps it waiting: pass
+   * `maxWait` or a `signal`.
    */
   async waitUntilDone(jobId: string, options: WaitOptions<Post> = {}): Promise<Post> {
+    const settled = (post: Post) => SETTLED_JOB_STATUSES.includes(post.status);
+    const events = new Events(this.transport, this.clock);
+    const followed = await followEvents(
+      {
+        read: async (signal) => (await this.get(jobId, { signal })).post,
+        stream: (params) => events.stream({ ...params, jobId }),
+        apply: applyJobEvent,
+        clock: this.clock,
+      },
+      `Job ${jobId}`,
+      settled,
+      options,
+    );
+    if (followed !== undefined) return followed;
     return pollUntil(
       async (signal) => (await this.get(jobId, { signal })).post,
-      (post) => SETTLED_JOB_STATUSES.includes(post.status),
+      settled,
       `Job ${jobId}`,
       options,
       this.clock,
