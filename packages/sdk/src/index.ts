@@ -4,6 +4,7 @@ export type { SdkClock } from './clock';
 export type { WaitOptions } from './poll';
 export { PostPage, PostListPromise } from './pagination';
 export { SETTLED_JOB_STATUSES } from './resources/scheduled';
+export { applyJobEvent } from './apply-job-event';
 export type { Auth } from './resources/auth';
 export type { Content } from './resources/content';
 export type { Scheduled } from './resources/scheduled';

@@ -1,13 +1,18 @@
-import { NotFoundError, SETTLED_JOB_STATUSES, type Post, type SocialpubEvent } from '@socialpub/sdk';
+import { NotFoundError, SETTLED_JOB_STATUSES, applyJobEvent, type Post, type SocialpubEvent } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 
 const settled = (post: Post) => (SETTLED_JOB_STATUSES as readonly string[]).includes(post.status);
+/** The statuses post.finished announces: a job that reached one has its post.finished still to come, the last of its events. */
+const FINISHED: readonly string[] = ['published', 'partially_published', 'failed'];
 
 /**
- * Follows a job until it settles, woken by its events (GET /events with job_id) instead of
- * polling: each event of the job re-reads it once. The job's kept events are replayed
- * first, so nothing that happened before the stream opened is missed. Against a daemon
- * without /events it falls back to polling.
+ * Follows a job until it settles on its events (GET /events with job_id), for at most 3
+ * counted requests however long it takes (issue 35): the post read once, the stream (the
+ * job's kept events replayed first, so nothing that happened before it opened is missed),
+ * and the post read again once the events say it settled. In between the post shown is the
+ * one the events leave (the SDK's applyJobEvent): a target a rate limit holds shows
+ * `next_attempt_at` and `hold` from its `target.retrying`. Against a daemon without
+ * /events it falls back to the SDK's wait.
  */
 export async function followJob(ctx: Ctx, jobId: string, onChange: (post: Post, event: SocialpubEvent | null) => void): Promise<Post> {
   const client = await ctx.client();
@@ -17,12 +22,12 @@ export async function followJob(ctx: Ctx, jobId: string, onChange: (post: Post, 
   const controller = new AbortController();
   try {
     for await (const event of client.events.stream({ since: 'evt_0', jobId, signal: controller.signal })) {
-      post = (await client.scheduled.get(jobId)).post;
+      post = applyJobEvent(post, event);
       onChange(post, event);
-      if (!settled(post)) continue;
-      // Settled: the events that led there are committed; pass on those not seen yet.
-      for await (const rest of client.events.stream({ since: event.id, jobId, untilCaughtUp: true, signal: controller.signal })) onChange(post, rest);
-      return post;
+      // Settled by the events, and its last event seen: read it once as the daemon has it.
+      if (!settled(post) || (FINISHED.includes(post.status) && event.type !== 'post.finished')) continue;
+      post = (await client.scheduled.get(jobId)).post;
+      if (settled(post)) return post;
     }
   } catch (error) {
     if (!(error instanceof NotFoundError)) throw error;

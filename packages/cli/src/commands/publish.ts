@@ -8,6 +8,7 @@ import { parseOptionFlags } from '../option-input';
 import { renderTargets, shortTime, truncate } from '../ui/format';
 import { replyFields, type ReplyFlags } from './reply-flags';
 import { followJob } from './follow-job';
+import { holdText } from '../ui/hold-text';
 import { askMedia, askPlatformOptions, targetsNeedingMedia } from './publish-questions';
 import { localFile, uploadFile } from './upload-file';
 
@@ -251,7 +252,8 @@ function renderResult(ctx: Ctx, r: PublishResult): string[] {
 async function waitForJob(ctx: Ctx, r: PublishResult): Promise<Post> {
   if (r.status === 'pending_approval') ctx.log.warn('the job waits for approval: --wait keeps waiting until it is approved or rejected');
   const spinner = (await ctx.spinner()).start(`waiting for ${r.targets.length} target(s)`);
-  const describe = (post: Post) => post.targets.map((t) => `${t.platform}.${t.type} ${t.status}`).join(' · ');
+  // A held target says what holds it and until when (holdText), not just `scheduled`.
+  const describe = (post: Post) => post.targets.map((t) => `${t.platform}.${t.type} ${holdText(t, post.timezone) ?? t.status}`).join(' · ');
   try {
     const post = await followJob(ctx, r.job_id, (p) => {
       spinner.text = describe(p);

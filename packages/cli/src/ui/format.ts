@@ -1,4 +1,5 @@
 import { wallTimeOf, type Post, type Target } from '@socialpub/core';
+import { holdText } from './hold-text';
 import type { Column, Logger } from './logger';
 
 /**
@@ -46,7 +47,11 @@ export function renderPost(log: Logger, post: Post): string[] {
     ['approval', post.require_approval ? 'required' : 'not required'],
     ['created', shortTime(post.created_at, post.timezone)],
   ]);
-  return [...lines, '', ...renderTargets(log, post.targets, post.timezone)];
+  const holds = post.targets.flatMap((t) => {
+    const text = holdText(t, post.timezone);
+    return text === null ? [] : [log.yellow(`${t.platform}.${t.type}: ${text}`)];
+  });
+  return [...lines, '', ...renderTargets(log, post.targets, post.timezone), ...holds];
 }
 
 /**

@@ -1,0 +1,81 @@
+import { ManualClock, openDatabase } from '@socialpub/daemon';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestDaemon, type TestDaemon } from './daemon-harness';
+
+/**
+ * Issue 35: `publish --wait` follows the job's events, so a wait of any length costs at
+ * most 3 counted requests (counted as the daemon counts them, in its rate windows, with
+ * the limits on); a target a platform's 429 holds is shown with what holds it and until
+ * when. The daemon's clock is a ManualClock the test moves while the command waits.
+ */
+const clock = new ManualClock(Date.UTC(2026, 11, 25, 10, 0, 30));
+let t: TestDaemon;
+beforeAll(async () => {
+  t = await startTestDaemon({ rateLimits: true, clock });
+  t.connect('twitter');
+});
+afterAll(async () => {
+  await t?.stop();
+});
+
+const counted = (): number => {
+  const db = openDatabase(`${t.dataDir}/socialpub.db`);
+  try {
+    return (db.prepare('SELECT coalesce(sum(count), 0) AS n FROM rate_windows').get() as { n: number }).n;
+  } finally {
+    db.close();
+  }
+};
+
+/** Runs a command while moving the daemon's clock in steps (real I/O between them) until it ends. */
+async function runWhileMoving(line: string, stepMs: number, steps: number) {
+  let ended = false;
+  const running = t.run(line).finally(() => (ended = true));
+  for (let i = 0; i < steps && !ended; i++) {
+    await clock.advance(stepMs);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return running;
+}
+
+describe('waits spend no one\'s budget', () => {
+  it('publish --wait for a post 40 minutes ahead costs the publish and at most 3 counted requests', async () => {
+    const at = new Date(clock.now() + 40 * 60_000).toISOString();
+    const before = counted();
+    const r = await runWhileMoving(`publish "forty minutes on" -p twitter --at ${at} --wait --json`, 30_000, 400);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.json<{ status: string }>().status).toBe('published');
+    // The publish itself, then the wait.
+    expect(counted() - before - 1).toBeLessThanOrEqual(3);
+  }, 60_000);
+
+  it("schedule show names the rate limit that holds a target, and until when; publish --wait still costs at most 3 counted requests", async () => {
+    expect((await t.run('sandbox faults set twitter:429=1 --json')).code).toBe(0);
+    const published = await t.run('publish "held by X" -p twitter --now --json');
+    expect(published.code, published.stderr).toBe(0);
+    const jobId = published.json<{ job_id: string }>().job_id;
+    for (let i = 0; i < 100; i++) {
+      const db = openDatabase(`${t.dataDir}/socialpub.db`);
+      const row = db.prepare('SELECT attempts, status FROM targets WHERE job_id = ?').get(jobId) as { attempts: number; status: string };
+      db.close();
+      if (row.attempts >= 1 && row.status === 'scheduled') break;
+      await clock.advance(1_000);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    const show = await t.run(`schedule show ${jobId}`);
+    expect(show.code, show.stderr).toBe(0);
+    expect(show.stdout).toMatch(/twitter\.tweet: waiting for X's rate limit until (\d{4}-\d\d-\d\d )?\d\d:\d\d UTC \(X rate limit reached/);
+    const json = (await t.run(`schedule show ${jobId} --json`)).json<{ targets: { next_attempt_at: string; hold: { reason: string } }[] }>();
+    expect(Date.parse(json.targets[0]!.next_attempt_at)).toBeGreaterThan(clock.now());
+    expect(json.targets[0]!.hold.reason).toBe('rate_limit');
+
+    // Waiting for it through the pause: the faults cleared, the clock moved past X's reset.
+    expect((await t.run('sandbox faults clear --json')).code).toBe(0);
+    const before = counted();
+    const r = await runWhileMoving(`schedule show ${jobId} --follow --json`, 30_000, 200);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { status?: string });
+    expect(lines.at(-1)!.status).toBe('published');
+    expect(counted() - before).toBeLessThanOrEqual(3);
+  }, 60_000);
+});
