@@ -3,7 +3,12 @@ import type { MediaStatus, Post, PublishResult } from '@socialpub/core';
 /** Short text renderings of tool results, for clients that show text rather than structuredContent. */
 
 export function postLine(p: Post): string {
-  const targets = p.targets.map((t) => `${t.platform}.${t.type} ${t.status} at ${t.scheduled_for}${t.post_url ? ` ${t.post_url}` : ''}${t.error ? ` (${t.error.code}: ${t.error.message})` : ''}`);
+  // A held target says what holds it and until when (the API's next_attempt_at and hold, issue 35).
+  const held = (t: (typeof p.targets)[number]) =>
+    t.hold && t.next_attempt_at ? `; waiting for ${t.hold.reason === 'rate_limit' ? "the platform's rate limit" : 'a retry'} until ${t.next_attempt_at}` : '';
+  const targets = p.targets.map(
+    (t) => `${t.platform}.${t.type} ${t.status} at ${t.scheduled_for}${t.post_url ? ` ${t.post_url}` : ''}${t.error ? ` (${t.error.code}: ${t.error.message})` : ''}${held(t)}`,
+  );
   return `${p.job_id} ${p.status} [source ${p.source}]: ${targets.join('; ')}`;
 }
 
