@@ -39,7 +39,10 @@ export async function followEvents<T>(deps: FollowDeps<T>, what: string, done: (
   const deadline =
     options.maxWait === undefined
       ? new Promise<never>(() => {})
-      : deps.clock.sleep(options.maxWait, timer.signal).then(() => TIMED_OUT, () => new Promise<never>(() => {}));
+      : deps.clock.sleep(options.maxWait, timer.signal).then(
+          (): typeof TIMED_OUT => TIMED_OUT,
+          () => new Promise<never>(() => {}),
+        );
   let post: T | undefined;
   const aborted = () => {
     if (signal?.aborted) throw signal.reason;

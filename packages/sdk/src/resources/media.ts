@@ -75,7 +75,9 @@ export class Media extends Resource {
       {
         read: (signal) => this.status(taskId, { signal }),
         stream: (params) => events.stream({ ...params, types: ['media.task_completed', 'media.task_failed'] }),
-        apply: (s, e) => ((e.type === 'media.task_completed' || e.type === 'media.task_failed') && e.data.task_id === taskId ? { ...s, status: e.data.status } : s),
+        // The task's end only marks it ended: it is read again at once, with its files, before anyone sees it.
+        apply: (s, e) =>
+          (e.type === 'media.task_completed' || e.type === 'media.task_failed') && e.data.task_id === taskId ? ({ ...s, status: e.data.status } as MediaStatus) : s,
         clock: this.clock,
       },
       `Media task ${taskId}`,
