@@ -20,7 +20,8 @@ export const LAYERS = {
   ],
   sdk: [
     ['clock.ts', 'errors.ts', 'sse-parser.ts', 'got.ts', 'verify-webhook.ts', 'schemas.ts', 'pagination.ts'],
-    ['options.ts', 'retry-policy.ts', 'poll.ts'],
+    ['options.ts', 'retry-policy.ts', 'poll.ts', 'apply-job-event.ts'],
+    ['follow-events.ts'],
     ['types.ts', 'senders'],
     ['transport.ts'],
     ['resources'],

@@ -2,14 +2,13 @@ import type { SocialpubEvent } from '@socialpub/core';
 import type { SdkClock } from './clock';
 import { NotFoundError, WaitTimeoutError } from './errors';
 import type { WaitOptions } from './poll';
-import type { EventStreamParams } from './resources/events';
 
 /** What following a job or a media task needs. */
 export interface FollowDeps<T> {
   /** Reads the state (one counted request). */
   read(signal: AbortSignal): Promise<T>;
   /** GET /events with the filter that finds the state's events (one counted request of the events class per stream opened). */
-  stream(params: Pick<EventStreamParams, 'signal' | 'onOpen'>): AsyncGenerator<SocialpubEvent, void, undefined>;
+  stream(params: { signal: AbortSignal; onOpen: () => void }): AsyncGenerator<SocialpubEvent, void, undefined>;
   /** The state as an event leaves it (the same object when the event changes nothing). */
   apply(state: T, event: SocialpubEvent): T;
   clock: SdkClock;
