@@ -67,6 +67,24 @@ export class Ctx {
     return state?.url ?? DEFAULT_BASE_URL;
   }
 
+  /**
+   * Where a command that reads data reads it (docs/cli.md "Which daemon"): `{local: dataDir}`
+   * when the data dir is the data of the daemon the CLI talks to (no daemon named, or the one
+   * named is the one running on the data dir, as after `socialpub up`), else `{api: true}`:
+   * a daemon named by --base-url/--api-key (or their environment variables, or the config's
+   * base-url) whose data is elsewhere is asked through its API. Creates nothing.
+   */
+  async readsFrom(): Promise<{ local: string } | { api: true }> {
+    const keyNamed = this.opts.apiKey !== undefined || nonEmpty(this.io.env.SOCIALPUB_API_KEY) !== undefined;
+    const urlNamed = this.opts.baseUrl ?? nonEmpty(this.io.env.SOCIALPUB_BASE_URL) ?? (await this.config()).get('base-url');
+    const dataDir = await this.dataDir();
+    if (!keyNamed && !urlNamed) return { local: dataDir };
+    // A key given for this run speaks for its user: the daemon answers what that user may see.
+    if (keyNamed) return { api: true };
+    const state = await readDaemonState(dataDir);
+    return state && sameOrigin(state.url, urlNamed as string) ? { local: dataDir } : { api: true };
+  }
+
   async apiKey(): Promise<string> {
     const env = nonEmpty(this.io.env.SOCIALPUB_API_KEY);
     const [key, from] = this.opts.apiKey !== undefined ? [this.opts.apiKey, '--api-key'] : env ? [env, 'SOCIALPUB_API_KEY'] : [(await this.config()).get('api-key'), 'the config (api-key)'];
@@ -94,6 +112,14 @@ export class Ctx {
       return createClient({ baseUrl, apiKey, maxRetries: 1, maxRetryAfter: 10_000, timeout: 30_000, headers: { 'X-SocialPub-Source': 'cli' } });
     })();
     return this.clientPromise;
+  }
+}
+
+function sameOrigin(a: string, b: string): boolean {
+  try {
+    return new URL(a).origin === new URL(b).origin;
+  } catch {
+    return false;
   }
 }
 

@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { Admin } from '@socialpub/daemon';
+import { NotFoundError } from '../errors';
 
 /**
  * Local admin on the data dir — the self-hosted stand-in for a dashboard. The CLI reaches
@@ -16,4 +17,19 @@ export async function withAdmin<T>(dataDir: string, fn: (admin: Admin) => T | Pr
   } finally {
     admin.close();
   }
+}
+
+/**
+ * The admin for a command that only reads: the data dir must hold a database already (a
+ * read never creates a data dir, nor an empty database in one).
+ */
+export async function readAdmin<T>(dataDir: string, fn: (admin: Admin) => T | Promise<T>): Promise<T> {
+  const { existsSync } = process.getBuiltinModule('node:fs');
+  const { join } = process.getBuiltinModule('node:path');
+  if (!existsSync(join(dataDir, 'socialpub.db'))) {
+    throw new NotFoundError(`no socialpub data in ${dataDir}`, {
+      hint: 'run `socialpub up` to start a daemon there, or name the data dir with --data-dir (or the daemon with --base-url and --api-key)',
+    });
+  }
+  return withAdmin(dataDir, fn);
 }

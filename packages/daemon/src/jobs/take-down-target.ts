@@ -13,11 +13,12 @@ export type TargetTakedown =
  * partial failure finishes the rest without harm. After an earlier unknown outcome
  * (`verifyFirst`) each object is first looked up and deleted only if it still exists: a
  * deletion is never blindly repeated. The first failure stops the target: `unknown` when
- * the DELETE went out without an answer, else `failed` with the platform's reason.
+ * the DELETE went out without an answer, else `failed` with the platform's reason, and
+ * the message names what is still up (the objects from the failed one on).
  */
 export async function takeDownTarget(remover: PostRemover, ctx: CallContext, remoteIds: readonly string[], verifyFirst: boolean): Promise<TargetTakedown> {
   let gone = 0;
-  for (const id of remoteIds) {
+  for (const [i, id] of remoteIds.entries()) {
     try {
       if (verifyFirst && !(await remover.postExists(ctx, id))) {
         gone += 1;
@@ -26,11 +27,19 @@ export async function takeDownTarget(remover: PostRemover, ctx: CallContext, rem
       if ((await remover.deletePost(ctx, id)) === 'already_gone') gone += 1;
     } catch (err) {
       const e = err instanceof PublishError ? err : null;
-      const message = err instanceof Error ? err.message : String(err);
+      // What stayed up, exactly: this object on (when unknown, perhaps) and every one after it, the post last.
+      const message = `${err instanceof Error ? err.message : String(err)}${stillUp(remoteIds, i)}`;
       if (err instanceof OutcomeUnknownError) return { result: 'unknown', code: e?.platformCode ?? 'outcome_unknown', message };
       return { result: 'failed', code: e?.platformCode ?? e?.kind ?? 'error', message };
     }
   }
   const all = remoteIds.length;
   return { result: 'removed', message: gone === all ? 'the platform no longer had it (already deleted)' : gone > 0 ? `deleted (${gone} of ${all} parts were already gone)` : 'deleted' };
+}
+
+/** ` (deleted 2 of 4: still up 111, 222)`: for a target of several objects, which stayed and which went. */
+function stillUp(remoteIds: readonly string[], failedAt: number): string {
+  if (remoteIds.length === 1) return '';
+  const left = remoteIds.slice(failedAt);
+  return ` (deleted ${failedAt} of ${remoteIds.length}: still up ${left.join(', ')}, the post last)`;
 }

@@ -44,7 +44,7 @@ export function createTakedownService(deps: TakedownServiceDeps) {
     const remover = deps.removers.get(t.platform);
     if (!remover || 'unsupported' in remover) return answer('not_supported', remover?.unsupported ?? `${t.platform} has no take-down support`);
     const credentials = store.credentials.credentialsFor(userId, t.platform);
-    const published = { type: t.type, postId: t.postId, checkpoint: store.removals.checkpointOf(t.id) };
+    const published = { type: t.type, postId: t.postId, checkpoint: store.removals.checkpointOf(t.id), replies: t.replies };
     let outcome: TargetTakedown;
     if (!credentials) {
       outcome = { result: 'failed', code: 'platform_not_connected', message: `${t.platform} is not connected: connect it again (socialpub connect ${t.platform}) to take this post down` };

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context';
 import type { ConnectionListing } from '@socialpub/daemon';
-import { withAdmin } from '../../local/admin';
+import { readAdmin } from '../../local/admin';
 import { shortTime } from '../../ui/format';
 
 /**
@@ -15,7 +15,7 @@ function connectionStatus(c: ConnectionListing): string {
 
 /** `socialpub connections list`: expired ones stand out, with the reason (reconnect them); paused ones, until when. */
 export async function connectionsList(ctx: Ctx, { user }: { user?: string | undefined }): Promise<void> {
-  const connections = await withAdmin(await ctx.dataDir(), (admin) => admin.listConnections(user ? { email: user } : {}));
+  const connections = await readAdmin(await ctx.dataDir(), (admin) => admin.listConnections(user ? { email: user } : {}));
   ctx.log.result({ connections }, () =>
     ctx.log.table(
       connections,

@@ -1,10 +1,10 @@
 import type { Ctx } from '../../context';
-import { withAdmin } from '../../local/admin';
+import { readAdmin } from '../../local/admin';
 import { shortTime } from '../../ui/format';
 
 /** `socialpub keys list`: ids, owners, prefixes and states; never secrets. */
 export async function keysList(ctx: Ctx, { user }: { user?: string | undefined }): Promise<void> {
-  const keys = await withAdmin(await ctx.dataDir(), (admin) => admin.listKeys(user ? { email: user } : {}));
+  const keys = await readAdmin(await ctx.dataDir(), (admin) => admin.listKeys(user ? { email: user } : {}));
   ctx.log.result({ keys }, () =>
     ctx.log.table(
       keys,

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../context';
-import { withAdmin } from '../../local/admin';
+import { readAdmin } from '../../local/admin';
 
 /**
  * `socialpub sandbox endpoints`: the origins each simulated host is served at (the last
@@ -22,7 +22,7 @@ export async function sandboxEndpoints(ctx: Ctx): Promise<void> {
   const { endpoints, https } =
     recorded && Object.keys(recorded.endpoints).length > 0
       ? recorded
-      : await withAdmin(dataDir, (admin) => ({ endpoints: readSandboxEndpoints(admin.store.settings), https: readSandboxHttpsEndpoints(admin.store.settings) }));
+      : await readAdmin(dataDir, (admin) => ({ endpoints: readSandboxEndpoints(admin.store.settings), https: readSandboxHttpsEndpoints(admin.store.settings) }));
   const rows = Object.entries(endpoints).map(([host, origin]) => ({ host, origin, https: https[host] ?? '' }));
   const caFile = Object.keys(https).length > 0 ? sandboxCertFile(dataDir) : null;
   ctx.log.result({ endpoints, https_endpoints: https, ca_file: caFile }, () => [

@@ -1,19 +1,18 @@
 import type { Ctx } from '../../context';
-import { withAdmin } from '../../local/admin';
+import type { Platform, SandboxPost as SandboxPostView } from '@socialpub/core';
+import { readAdmin } from '../../local/admin';
 import { parsePlatform } from '../../platform-name';
 import { shortTime, truncate } from '../../ui/format';
 
-/** `socialpub sandbox posts [--platform P]`: what the simulators received — the user's view of a dry run. */
+/**
+ * `socialpub sandbox posts [--platform P]`: what the simulators received — the user's view of
+ * a dry run. From the data dir when it is the daemon's the CLI talks to (every user's posts),
+ * else through that daemon's API (`GET /sandbox/posts`: the key's user's posts).
+ */
 export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string | undefined }): Promise<void> {
   const only = platform === undefined ? undefined : parsePlatform(platform);
-  const { presentSandboxPost, openSandboxReader, sandboxDbPath } = await import('../../local/daemon-extras');
-  const dataDir = await ctx.dataDir();
-  const filter = only ? { platform: only } : {};
-  // The simulators' own sandbox.db (the daemon's simulators' process, `sandbox serve`), read
-  // only; else the daemon's database, where simulators running in the daemon's process keep them.
-  const own = openSandboxReader(sandboxDbPath(dataDir));
-  const rows = own ? readThenClose(own, (o) => o.store.posts.list(filter)) : await withAdmin(dataDir, (admin) => admin.store.sandbox.posts.list(filter));
-  const posts = rows.map(presentSandboxPost);
+  const from = await ctx.readsFrom();
+  const posts: SandboxPostView[] = 'api' in from ? (await (await ctx.client()).sandbox.posts(only ? { platform: only } : {})).posts : await localPosts(from.local, only);
   const text = (body: Record<string, unknown>) => {
     const v = body.text ?? body.caption ?? body.message ?? body.description ?? body.title ?? body.status;
     return typeof v === 'string' ? v : '';
@@ -45,6 +44,19 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
       only ? `the ${only} simulator received nothing yet` : 'the simulators received nothing yet',
     ),
   );
+}
+
+/**
+ * Every post the simulators on this data dir received (the machine owner's view): the
+ * simulators' own sandbox.db (their process, `sandbox serve`), read only; else the daemon's
+ * database, where simulators running in the daemon's process keep them.
+ */
+async function localPosts(dataDir: string, only: Platform | undefined): Promise<SandboxPostView[]> {
+  const { presentSandboxPost, openSandboxReader, sandboxDbPath } = await import('../../local/daemon-extras');
+  const filter = only ? { platform: only } : {};
+  const own = openSandboxReader(sandboxDbPath(dataDir));
+  const rows = own ? readThenClose(own, (o) => o.store.posts.list(filter)) : await readAdmin(dataDir, (admin) => admin.store.sandbox.posts.list(filter));
+  return rows.map(presentSandboxPost);
 }
 
 function readThenClose<O extends { close(): void }, T>(opened: O, fn: (o: O) => T): T {

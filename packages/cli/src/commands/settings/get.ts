@@ -1,6 +1,6 @@
 import type { Ctx } from '../../context';
 import { UsageError } from '../../errors';
-import { withAdmin } from '../../local/admin';
+import { readAdmin } from '../../local/admin';
 import { SETTINGS } from './set';
 
 /**
@@ -10,7 +10,7 @@ import { SETTINGS } from './set';
  */
 export async function settingsGet(ctx: Ctx, { name, user }: { name?: string | undefined; user?: string | undefined }): Promise<void> {
   if (name !== undefined && !SETTINGS.includes(name)) throw new UsageError(`unknown setting "${name}" (known: ${SETTINGS.join(', ')})`);
-  const res = await withAdmin(await ctx.dataDir(), (admin) => admin.settings(user));
+  const res = await readAdmin(await ctx.dataDir(), (admin) => admin.settings(user));
   const approval = res.approval_workflow ? 'on' : 'off';
   const agent = res.agent_approval ? 'on' : 'off';
   const zone = res.timezone ?? 'none (UTC)';

@@ -1,6 +1,6 @@
 import type { CallContext } from '../adapter';
 import { OutcomeUnknownError } from '../errors';
-import type { DeleteAnswer, PostRemover } from '../remove-post';
+import { postWithReplies, type DeleteAnswer, type PostRemover } from '../remove-post';
 import { MastodonApiError, MastodonTransportError } from './mastodon-client';
 import { mapMastodonError } from './map-mastodon-error';
 import { clientFor, type ClientDeps } from './server-of';
@@ -27,7 +27,7 @@ export function createMastodonRemover(deps: ClientDeps = {}): PostRemover {
 
   return {
     refusal: () => null,
-    remoteIds: (target) => [target.postId],
+    remoteIds: postWithReplies,
 
     deletePost: (ctx, id) =>
       call(ctx, 'status deletion', true, async (): Promise<DeleteAnswer> => {

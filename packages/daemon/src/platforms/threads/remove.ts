@@ -2,7 +2,7 @@ import type { MetaAdapterOptions } from '../meta/meta-run';
 import { requireToken } from '../meta/meta-run';
 import { createMetaRemover } from '../meta/remove';
 import { threadsTokenRefresher } from './refresh-token';
-import type { PostRemover } from '../remove-post';
+import { postWithReplies, type PostRemover } from '../remove-post';
 
 /**
  * Threads take-downs (docs/reference/platforms.md §12.4.2): `DELETE /{threads-media-id}`
@@ -19,6 +19,8 @@ export function createThreadsRemover(options: MetaAdapterOptions = {}): PostRemo
       token: (ctx) => requireToken(ctx, 'Threads'),
       refresher: threadsTokenRefresher,
       refusal: () => null,
+      // Thread parts and the first comment are Threads posts of their own (replies): deleted first.
+      remoteIds: postWithReplies,
     },
     options,
   );

@@ -1,7 +1,7 @@
 import type { Got } from 'got';
 import type { CallContext } from '../adapter';
 import { callRenewingToken } from '../shared/call-renewing-token';
-import type { DeleteAnswer, PostRemover } from '../remove-post';
+import { postWithReplies, type DeleteAnswer, type PostRemover } from '../remove-post';
 import { mapXError } from './map-x-error';
 import { xAuthFor } from './x-auth';
 import { XApiError, XClient } from './x-client';
@@ -30,7 +30,7 @@ export function createTwitterRemover(deps: { http?: Got; requestTimeoutMs?: numb
 
   return {
     refusal: () => null,
-    remoteIds: (target) => [target.postId],
+    remoteIds: postWithReplies,
 
     deletePost: (ctx, id) =>
       call(ctx, 'post deletion', true, async (client): Promise<DeleteAnswer> => {

@@ -145,7 +145,7 @@ describe('the Bluesky adapter against the simulator', () => {
     expect((w.sim.record(posts[2]!.postId)!.value.embed as { images: unknown[] }).images).toHaveLength(1);
     // Take-down deletes the comment and the parts, then the post.
     const remover = createBlueskyRemover();
-    const ids = remover.remoteIds({ type: 'post', postId: out.postId, checkpoint: ctx.checkpoint.data });
+    const ids = remover.remoteIds({ type: 'post', postId: out.postId, checkpoint: ctx.checkpoint.data, replies: {} });
     expect(ids).toEqual([posts[3]!.postId, posts[2]!.postId, posts[1]!.postId, out.postId]);
     for (const id of ids) expect(await remover.deletePost(ctx, id)).toBe('deleted');
     expect(await remover.deletePost(ctx, out.postId)).toBe('already_gone');

@@ -103,7 +103,7 @@ describe('mastodon adapter against the simulator', () => {
     const ctx = ctxFor('Here briefly');
     const { postId } = await adapter.publish(ctx);
     const remover = createMastodonRemover();
-    expect(remover.remoteIds({ type: 'post', postId, checkpoint: {} })).toEqual([postId]);
+    expect(remover.remoteIds({ type: 'post', postId, checkpoint: {}, replies: {} })).toEqual([postId]);
     expect(await remover.deletePost(ctx, postId)).toBe('deleted');
     expect(sim.log.posts[0]!.removedAt).toBe(clock.now());
     expect(await remover.postExists(ctx, postId)).toBe(false);

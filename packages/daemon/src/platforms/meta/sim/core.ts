@@ -158,6 +158,9 @@ export const graphTime = (ms: number): string => new Date(ms).toISOString().repl
  * in `db` (sandbox_state, simulator `meta`) when given: `flush()` after each request writes
  * what it changed, so a restart continues with the same posts, ids and duplicate memory.
  */
+/** The `_type` of a deleted object's tombstone in `objects` (meta/sim/deletion.ts). */
+export const DELETED = 'deleted';
+
 export class MetaSimState {
   readonly config: MetaSimConfig;
   readonly tokens: TrackedMap<TokenRecord>;
@@ -273,6 +276,7 @@ export class MetaSimState {
 
   /** The account a path id names, created on first use for sandbox tokens. */
   account(id: string, platform: SimPlatform, kind: SimAccount['kind'], token: TokenRecord): SimAccount {
+    if (this.objects.get(id)?._type === DELETED) fail(100, `Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { subcode: 33 });
     let acc = this.accounts.get(id);
     if (!acc && this.isSandboxToken(token)) {
       acc = this.addAccount({ id, platform, kind, username: `sandbox_${id}`.replace(/[^A-Za-z0-9._]/g, '_').slice(0, 30), name: `Sandbox ${platform} ${id}`, sandboxKey: sandboxAccountKey(token.token) });

@@ -1,4 +1,4 @@
-import { fail, type MetaSimState, type SimRequest } from './core';
+import { DELETED, fail, type MetaSimState, type SimRequest } from './core';
 
 /** The objects a DELETE /{id} removes, by type: the platform, the owner field, and the post id sandbox_posts knows it by. */
 const DELETABLE: Record<string, { platform: 'instagram' | 'facebook' | 'threads'; kind: 'ig_user' | 'fb_page' | 'threads_user'; owner: string }> = {
@@ -40,7 +40,9 @@ export function deletionRoutes(req: SimRequest, sim: MetaSimState): unknown {
     fail(100, `Unsupported delete request. Object with ID '${id}' does not support this operation (deleting Instagram media needs Facebook Login: graph.facebook.com).`, { subcode: 33 });
   }
   sim.actingFor(req, String(obj[rule.owner]), rule.platform, rule.kind);
-  sim.objects.delete(key);
+  // A tombstone: the id stays unknown to every read (GET /{id} of a deleted post is Graph's
+  // "does not exist", never the account a sandbox token would otherwise make of an unknown id).
+  sim.objects.set(key, { _type: DELETED, id: String(obj.id) });
   const postId = String(obj.id);
   sim.removePost(rule.platform, postId);
   return rule.platform === 'facebook' ? { success: true } : { success: true, deleted_id: postId };
