@@ -1,9 +1,14 @@
 import { z } from 'zod';
 import { CONTENT_TYPES } from '../platforms';
-import { InstantOut, PlatformId } from './common';
+import { InstantOut, KeyScopeSchema, PlatformId } from './common';
 
 export const AuthValidateResponseSchema = z
-  .object({ success: z.literal(true), valid: z.literal(true), user: z.object({ id: z.uuid(), email: z.string() }) })
+  .object({
+    success: z.literal(true),
+    valid: z.literal(true),
+    user: z.object({ id: z.uuid(), email: z.string() }),
+    scope: KeyScopeSchema.meta({ description: "The presented key's scope (the dashboard's session: full)." }),
+  })
   .meta({ id: 'AuthValidateResponse' });
 export type AuthValidateResponse = z.infer<typeof AuthValidateResponseSchema>;
 

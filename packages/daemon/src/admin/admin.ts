@@ -1,4 +1,4 @@
-import { PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isPlatform, type ConnectionPause, type Platform } from '@socialpub/core';
+import { DEFAULT_KEY_SCOPE, KEY_SCOPES, PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isKeyScope, isPlatform, type ConnectionPause, type KeyScope, type Platform } from '@socialpub/core';
 import { saveSandboxConnection } from '../connect/sandbox-connection';
 import { setUserZone, userZone } from '../jobs/user-zone';
 import { openDatabase } from '../store/database';
@@ -29,6 +29,7 @@ export interface CreatedKey {
   key_id: string;
   user_id: string;
   email: string;
+  scope: KeyScope;
 }
 
 export interface KeyListing {
@@ -36,6 +37,7 @@ export interface KeyListing {
   user_id: string;
   email: string;
   name: string | null;
+  scope: KeyScope;
   prefix: string;
   status: 'active' | 'revoked' | 'rotated';
   created_at: string;
@@ -116,6 +118,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       user_id: k.userId,
       email: emailOf(k.userId),
       name: k.name,
+      scope: k.scope,
       prefix: k.prefix,
       status: k.revokedAt === null ? 'active' : (k.revokedReason ?? 'revoked'),
       created_at: formatInstant(k.createdAt),
@@ -152,12 +155,14 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
 
   return {
     store,
-    /** A new key for the user (created if new). The full key is only in this answer. */
-    createKey(input: { email?: string; name?: string } = {}): CreatedKey {
+    /** A new key for the user (created if new), of `scope` (default full). The full key is only in this answer. */
+    createKey(input: { email?: string; name?: string; scope?: string } = {}): CreatedKey {
+      const scope = input.scope ?? DEFAULT_KEY_SCOPE;
+      if (!isKeyScope(scope)) throw new AdminError('invalid', `unknown scope ${scope} (one of: ${KEY_SCOPES.join(', ')})`);
       return store.commits.durableBlocking(() => {
         const user = userFor(input.email, true);
-        const { apiKey, info } = store.apiKeys.create(user.id, input.name ?? null, clock.now());
-        return { api_key: apiKey, key_id: info.id, user_id: user.id, email: user.email };
+        const { apiKey, info } = store.apiKeys.create(user.id, input.name ?? null, clock.now(), scope);
+        return { api_key: apiKey, key_id: info.id, user_id: user.id, email: user.email, scope: info.scope };
       });
     },
     listKeys(input: { email?: string } = {}): KeyListing[] {
@@ -177,7 +182,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       if (!key) throw new AdminError('not_found', `no key ${keyId}`);
       const fresh = store.apiKeys.rotate(keyId, clock.now());
       if (!fresh) throw new AdminError('conflict', `key ${keyId} is already ${key.revokedReason ?? 'revoked'}`);
-      return { api_key: fresh.apiKey, key_id: fresh.info.id, user_id: key.userId, email: emailOf(key.userId), replaced: keyId };
+      return { api_key: fresh.apiKey, key_id: fresh.info.id, user_id: key.userId, email: emailOf(key.userId), scope: fresh.info.scope, replaced: keyId };
     },
     /**
      * A one-time dashboard sign-in token for the user (created if new, as `keys create`
