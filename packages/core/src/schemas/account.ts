@@ -7,7 +7,8 @@ export const AuthValidateResponseSchema = z
     success: z.literal(true),
     valid: z.literal(true),
     user: z.object({ id: z.uuid(), email: z.string() }),
-    scope: KeyScopeSchema.meta({ description: "The presented key's scope (the dashboard's session: full)." }),
+    // Optional in the schema only: a daemon from before key scopes does not send it (its keys are all full).
+    scope: KeyScopeSchema.optional().meta({ description: "The presented key's scope (the dashboard's session: full). Absent from daemons before key scopes, whose keys are all full." }),
   })
   .meta({ id: 'AuthValidateResponse' });
 export type AuthValidateResponse = z.infer<typeof AuthValidateResponseSchema>;

@@ -29,7 +29,6 @@ export interface CreatedKey {
   key_id: string;
   user_id: string;
   email: string;
-  scope: KeyScope;
 }
 
 export interface KeyListing {
@@ -155,14 +154,17 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
 
   return {
     store,
-    /** A new key for the user (created if new), of `scope` (default full). The full key is only in this answer. */
+    /**
+     * A new key for the user (created if new), of `scope` (default full; docs/api.md "Key
+     * scopes"). The full key is only in this answer; `keys list` shows the scope.
+     */
     createKey(input: { email?: string; name?: string; scope?: string } = {}): CreatedKey {
       const scope = input.scope ?? DEFAULT_KEY_SCOPE;
       if (!isKeyScope(scope)) throw new AdminError('invalid', `unknown scope ${scope} (one of: ${KEY_SCOPES.join(', ')})`);
       return store.commits.durableBlocking(() => {
         const user = userFor(input.email, true);
         const { apiKey, info } = store.apiKeys.create(user.id, input.name ?? null, clock.now(), scope);
-        return { api_key: apiKey, key_id: info.id, user_id: user.id, email: user.email, scope: info.scope };
+        return { api_key: apiKey, key_id: info.id, user_id: user.id, email: user.email };
       });
     },
     listKeys(input: { email?: string } = {}): KeyListing[] {
@@ -182,7 +184,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       if (!key) throw new AdminError('not_found', `no key ${keyId}`);
       const fresh = store.apiKeys.rotate(keyId, clock.now());
       if (!fresh) throw new AdminError('conflict', `key ${keyId} is already ${key.revokedReason ?? 'revoked'}`);
-      return { api_key: fresh.apiKey, key_id: fresh.info.id, user_id: key.userId, email: emailOf(key.userId), scope: fresh.info.scope, replaced: keyId };
+      return { api_key: fresh.apiKey, key_id: fresh.info.id, user_id: key.userId, email: emailOf(key.userId), replaced: keyId };
     },
     /**
      * A one-time dashboard sign-in token for the user (created if new, as `keys create`
