@@ -29,7 +29,7 @@ export const LAYERS = {
     ['light-client.ts', 'index.ts'],
   ],
   mcp: [
-    ['backend.ts', 'next-step.ts', 'render.ts', 'rules-text.ts', 'tool-call-guard.ts'],
+    ['backend.ts', 'next-step.ts', 'render.ts', 'rules-text.ts', 'tool-call-guard.ts', 'tool-routes.ts'],
     ['file-roots.ts', 'tool-result.ts', 'wait-for-media.ts'],
     ['resources.ts'],
     ['event-notifications.ts', 'tools.ts'],
