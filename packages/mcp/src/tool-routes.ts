@@ -1,4 +1,4 @@
-import { ROUTES, scopeAllows, type KeyScope, type RouteName } from '@socialpub/core';
+import { ROUTES, scopeAllows, type KeyScope, type RouteDecl, type RouteName } from '@socialpub/core';
 
 /**
  * The REST route each tool calls (its backend method's declaration in core's route table),
@@ -26,6 +26,6 @@ export const TOOL_ROUTES: Readonly<Record<string, RouteName>> = {
 /** Whether a key of `scope` may use the tool (a tool this table does not name: not offered). */
 export function toolAllowed(tool: string, scope: KeyScope): boolean {
   const route = TOOL_ROUTES[tool];
-  const needed = route ? ROUTES[route].scope : undefined;
+  const needed = route ? (ROUTES[route] as RouteDecl).scope : undefined;
   return needed !== undefined && scopeAllows(scope, needed);
 }

@@ -26,7 +26,7 @@ describe('the key scope of each route, declared in the route table', () => {
   });
 
   it('keeps approving, taking down and account changes for full keys, and publishing for agent keys', () => {
-    const scopeOf = (name: keyof typeof ROUTES) => ROUTES[name].scope;
+    const scopeOf = (name: keyof typeof ROUTES) => (ROUTES[name] as RouteDecl).scope;
     expect(['scheduled.approve', 'scheduled.reject', 'scheduled.unpublish', 'keys.list', 'keys.create', 'settings.update', 'webhooks.create', 'connections.sandbox', 'reviewLinks.create'].map((n) => scopeOf(n as keyof typeof ROUTES))).toEqual(Array(9).fill('full'));
     expect(['content.publish', 'scheduled.update', 'scheduled.cancel', 'series.cancel', 'media.prepare', 'media.upload'].map((n) => scopeOf(n as keyof typeof ROUTES))).toEqual(Array(6).fill('agent'));
   });
