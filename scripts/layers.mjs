@@ -10,7 +10,7 @@ import { join } from 'node:path';
 export const LAYERS = {
   core: [
     ['version.ts', 'api-limits.ts', 'extension-limits.ts'],
-    ['errors.ts', 'time.ts', 'states.ts', 'event-types.ts', 'mastodon-length.ts'],
+    ['errors.ts', 'key-scopes.ts', 'time.ts', 'states.ts', 'event-types.ts', 'mastodon-length.ts'],
     ['platforms'],
     ['platforms.ts'],
     ['caption-length.ts', 'zoned'],
@@ -29,7 +29,7 @@ export const LAYERS = {
     ['light-client.ts', 'index.ts'],
   ],
   mcp: [
-    ['backend.ts', 'next-step.ts', 'render.ts', 'rules-text.ts', 'tool-call-guard.ts'],
+    ['backend.ts', 'next-step.ts', 'render.ts', 'rules-text.ts', 'tool-call-guard.ts', 'tool-routes.ts'],
     ['file-roots.ts', 'tool-result.ts', 'wait-for-media.ts'],
     ['resources.ts'],
     ['event-notifications.ts', 'tools.ts'],

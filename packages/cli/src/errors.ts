@@ -99,6 +99,7 @@ const CODE_HINT: Record<string, string> = {
   platform_not_connected: 'connect it first: `socialpub connect <platform> --sandbox` (or live)',
   facebook_page_not_selected: 'run `socialpub connect facebook` again and pick a page',
   https_required: 'the daemon sits behind a TLS proxy: use its https:// address as --base-url',
+  insufficient_scope: "this key's scope does not allow it (see `socialpub keys list`): use a key of the scope the message names, e.g. `socialpub keys create --scope full`",
 };
 
 /** What the entry point prints and exits with, from any thrown value. */

@@ -7,6 +7,7 @@ export const ERROR_STATUS = Object.freeze({
   facebook_page_not_selected: 403,
   https_required: 403,
   csrf_failed: 403,
+  insufficient_scope: 403,
   not_found: 404,
   request_timeout: 408,
   conflict: 409,

@@ -2,6 +2,7 @@ export * from './platforms';
 export * from './mastodon-length';
 export * from './states';
 export * from './errors';
+export * from './key-scopes';
 export * from './time';
 export * from './plan-targets';
 export * from './zoned';

@@ -83,6 +83,30 @@ describe('API keys', () => {
     await context.close();
   });
 
+  it('generates an agent key from the Scope select: its posts wait for approval and it cannot approve them', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    await d.signIn(page);
+    await page.goto(`${d.url}/settings`);
+    await page.getByLabel('Key name').fill('drafting agent');
+    await page.getByLabel('Scope').selectOption('agent');
+    await page.getByRole('button', { name: 'Generate key' }).click();
+    const key = await page.getByLabel('New key').inputValue();
+    await page.getByRole('status').filter({ hasText: 'Generated agent key' }).waitFor();
+    const row = page.getByRole('row', { name: /drafting agent/ });
+    expect(await row.getByRole('cell').nth(2).textContent()).toBe('agent');
+    // The form is back to the default for the next key.
+    expect(await page.getByLabel('Scope').inputValue()).toBe('full');
+
+    const agent = new SocialPub({ baseUrl: d.url, apiKey: key, maxRetries: 0 });
+    expect((await agent.auth.validate()).scope).toBe('agent');
+    const held = await agent.content.publish({ caption: 'Drafted by an agent', platforms: ['twitter'], publish_now: true });
+    expect(held.status).toBe('pending_approval');
+    await expect(agent.scheduled.approve(held.job_id)).rejects.toMatchObject({ status: 403, code: 'insufficient_scope' });
+    await d.sdk.scheduled.cancel(held.job_id);
+    await context.close();
+  });
+
   it('shows the other settings tabs, each with no serious axe violation', async () => {
     const context = await newContext(browser, { now: clock.now() });
     const page = await context.newPage();

@@ -4,3 +4,4 @@ export { PLATFORMS_URI, postUri, type ResourceNotifier } from './resources';
 export { nextStep, type ToolErrorInfo } from './next-step';
 export type { MediaWaitOptions } from './wait-for-media';
 export { notifyChanges, NOTIFYING_EVENT_TYPES, type ChangeEvent } from './event-notifications';
+export { TOOL_ROUTES, toolAllowed } from './tool-routes';

@@ -23,6 +23,8 @@ export function nextStep(error: ToolErrorInfo): string {
       return error.message.includes('agent')
         ? 'ask the person to approve it: socialpub schedule approve <job_id>'
         : 'this belongs to another user; list_posts shows your own posts';
+    case 'insufficient_scope':
+      return "this API key's scope does not allow it: ask the person to do it (e.g. socialpub schedule approve <job_id>), or to give you a key of the scope the message names";
     case 'platform_not_connected':
       return platforms.length > 0
         ? `connect ${platforms.join(' and ')} first: ${platforms.map((p) => `socialpub connect ${p}`).join('; ')} (add --sandbox for a dry run)`

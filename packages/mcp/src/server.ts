@@ -1,9 +1,10 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { VERSION, platformsInWords, type SchemaMap } from '@socialpub/core';
+import { VERSION, platformsInWords, type KeyScope, type SchemaMap } from '@socialpub/core';
 import type { LocalFiles, SocialPubBackend } from './backend';
 import { fileRoots } from './file-roots';
 import { guardToolCalls } from './tool-call-guard';
 import { registerResources, type ResourceNotifier } from './resources';
+import { toolAllowed } from './tool-routes';
 import { registerTools } from './tools';
 import type { MediaWaitOptions } from './wait-for-media';
 
@@ -28,6 +29,13 @@ export interface SocialPubMcpOptions {
   changesFromEvents?: boolean | undefined;
   /** The schemas the tools' input and output schemas come from (default core's SCHEMAS; tools.ts). */
   schemas?: SchemaMap | undefined;
+  /**
+   * The scope of the key the tools call with, where it is known (the daemon's /mcp): tools
+   * whose route that scope does not reach are not offered (tool-routes.ts). Unknown (stdio,
+   * which starts before the daemon may answer): every tool, and the daemon refuses the calls
+   * the key may not make (403 insufficient_scope, a tool error).
+   */
+  scope?: KeyScope | undefined;
 }
 
 export const INSTRUCTIONS = `socialpub publishes posts to ${platformsInWords()} through the user's own daemon.
@@ -44,7 +52,7 @@ const QUIET: ResourceNotifier = { postChanged: () => {}, postsListChanged: () =>
  * transports. Connect it to a transport (stdio, Streamable HTTP); `notifier` tells
  * subscribed clients about changed posts.
  */
-export function createSocialPubMcpServer({ backend, localFiles, fileRoots: roots, mediaWait, changesFromEvents, schemas }: SocialPubMcpOptions): { server: McpServer; notifier: ResourceNotifier } {
+export function createSocialPubMcpServer({ backend, localFiles, fileRoots: roots, mediaWait, changesFromEvents, schemas, scope }: SocialPubMcpOptions): { server: McpServer; notifier: ResourceNotifier } {
   const server = new McpServer(
     { name: 'socialpub', title: 'socialpub', version: VERSION },
     { instructions: INSTRUCTIONS, maxToolInputElements: MAX_TOOL_INPUT_ELEMENTS },
@@ -57,6 +65,16 @@ export function createSocialPubMcpServer({ backend, localFiles, fileRoots: roots
   if (localFiles) {
     const gate = fileRoots({ server: server.server, configured: roots?.configured ?? [], cwd: roots?.cwd ?? process.cwd() });
     gatedFiles = { upload: async (path, options) => localFiles.upload(await gate.check(path), options) };
+  }
+  if (scope !== undefined) {
+    // Every tool is defined once (tools.ts); those the key's scope cannot call are dropped
+    // as they are registered, before any client connects, so tools/list never shows them.
+    const register = server.registerTool.bind(server) as (name: string, ...rest: unknown[]) => ReturnType<McpServer['registerTool']>;
+    server.registerTool = ((name: string, ...rest: unknown[]) => {
+      const tool = register(name, ...rest);
+      if (!toolAllowed(name, scope)) tool.remove();
+      return tool;
+    }) as McpServer['registerTool'];
   }
   registerTools(server, {
     schemas,

@@ -14,8 +14,9 @@ export function defineKeys(program: Program, kit: Kit): void {
       .description('create a key (and the user, if new); the full key is printed once')
       .option('--user <email>', 'the user the key belongs to (default: the only user, or owner@localhost)')
       .option('--name <name>', 'a label for the key')
+      .option('--scope <scope>', 'what the key may do: full (everything), agent (writes posts, each held for approval), read (reads only)', 'full')
       .action(async (o) => (await import('./keys/create')).keysCreate(kit.ctx(), o)),
-    ['socialpub keys create', 'socialpub keys create --user ana@example.com --name laptop --json'],
+    ['socialpub keys create', 'socialpub keys create --scope agent --name claude', 'socialpub keys create --user ana@example.com --name laptop --json'],
   );
   examples(
     keys

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { SchemaKey, SchemaMap } from '../schemas/schema-map';
+import type { KeyScope } from '../key-scopes';
 import type { RateClass } from './rate-classes';
 
 /** Methods an endpoint of the API is declared with. */
@@ -22,7 +23,7 @@ export interface ResponseDecl {
 
 /**
  * One endpoint of the API, declared once (api-routes.ts). What derives from it:
- * - the daemon mounts it (http/route-table/mount-route.ts): auth, its rate class,
+ * - the daemon mounts it (http/route-table/mount-route.ts): auth and the key scope it needs, its rate class,
  *   Idempotency-Key, the body limit, parsing of path, query and body with these schemas
  *   into the one error body, the answer's status (and its schema, when responses are checked);
  * - the OpenAPI document's path item (http/route-table/openapi-paths.ts);
@@ -44,6 +45,12 @@ export interface RouteDecl {
   auth: 'key' | 'public';
   /** The rate class a request counts against (every keyed route has one). */
   rateClass?: RateClass;
+  /**
+   * The least key scope that may call it (every keyed route has one; key-scopes.ts): `read`
+   * only for what changes nothing (a GET, or a POST declared readOnly). A key below it is
+   * answered 403 `insufficient_scope` before the route runs.
+   */
+  scope?: KeyScope;
   /** Path parameters, a zod object by key. */
   params?: SchemaKey;
   /** Query parameters, a zod object by key. */

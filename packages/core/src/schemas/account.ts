@@ -1,9 +1,15 @@
 import { z } from 'zod';
 import { CONTENT_TYPES } from '../platforms';
-import { InstantOut, PlatformId } from './common';
+import { InstantOut, KeyScopeSchema, PlatformId } from './common';
 
 export const AuthValidateResponseSchema = z
-  .object({ success: z.literal(true), valid: z.literal(true), user: z.object({ id: z.uuid(), email: z.string() }) })
+  .object({
+    success: z.literal(true),
+    valid: z.literal(true),
+    user: z.object({ id: z.uuid(), email: z.string() }),
+    // Optional in the schema only: a daemon from before key scopes does not send it (its keys are all full).
+    scope: KeyScopeSchema.optional().meta({ description: "The presented key's scope (the dashboard's session: full). Absent from daemons before key scopes, whose keys are all full." }),
+  })
   .meta({ id: 'AuthValidateResponse' });
 export type AuthValidateResponse = z.infer<typeof AuthValidateResponseSchema>;
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors';
 import { platformIds } from '../platforms';
+import { KEY_SCOPES } from '../key-scopes';
 import { parseInstant } from '../time';
 
 export const PlatformId = z.enum(platformIds()).meta({ id: 'Platform', description: 'A platform identifier.' });
@@ -13,6 +14,11 @@ export const InstantIn = z
 
 /** Times out: UTC with milliseconds and Z. */
 export const InstantOut = z.string().meta({ description: 'ISO 8601 UTC with milliseconds.', example: '2026-12-25T10:00:00.000Z' });
+
+export const KeyScopeSchema = z.enum(KEY_SCOPES).meta({
+  id: 'KeyScope',
+  description: "What an API key may do: `full` (everything its user may), `agent` (write posts and media, every post held for approval; no approving, taking down or account changes), `read` (only what changes nothing). docs/api.md \"Key scopes\".",
+});
 
 export const ErrorDetailSchema = z.looseObject({ path: z.string(), message: z.string() });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ConnectionPauseSchema } from './account';
-import { InstantOut, PlatformId } from './common';
+import { InstantOut, KeyScopeSchema, PlatformId } from './common';
 import { PostSchema, UpdateResponseSchema } from './scheduled';
 
 // The dashboard's extensions of the API (docs/api.md, "Dashboard extensions"): sessions,
@@ -22,6 +22,7 @@ export const ApiKeyListingSchema = z
     prefix: z.string().meta({ description: 'The first characters of the key, to recognise it.' }),
     created_at: InstantOut,
     last_used_at: InstantOut.nullable(),
+    scope: KeyScopeSchema,
   })
   .meta({ id: 'ApiKey', description: 'An active API key of the caller (never its secret).' });
 export type ApiKeyListing = z.infer<typeof ApiKeyListingSchema>;
@@ -29,7 +30,12 @@ export type ApiKeyListing = z.infer<typeof ApiKeyListingSchema>;
 export const ApiKeyListSchema = z.object({ data: z.array(ApiKeyListingSchema) }).meta({ id: 'ApiKeyList' });
 export type ApiKeyList = z.infer<typeof ApiKeyListSchema>;
 
-export const ApiKeyCreateRequestSchema = z.object({ name: z.string().min(1).max(100).nullable().optional() }).meta({ id: 'ApiKeyCreateRequest' });
+export const ApiKeyCreateRequestSchema = z
+  .object({
+    name: z.string().min(1).max(100).nullable().optional(),
+    scope: KeyScopeSchema.optional().meta({ description: 'What the key may do (default full).' }),
+  })
+  .meta({ id: 'ApiKeyCreateRequest' });
 export type ApiKeyCreateRequest = z.infer<typeof ApiKeyCreateRequestSchema>;
 
 export const ApiKeyCreatedSchema = ApiKeyListingSchema.extend({

@@ -1,4 +1,4 @@
-import { PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isPlatform, type ConnectionPause, type Platform } from '@socialpub/core';
+import { DEFAULT_KEY_SCOPE, KEY_SCOPES, PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isKeyScope, isPlatform, type ConnectionPause, type KeyScope, type Platform } from '@socialpub/core';
 import { saveSandboxConnection } from '../connect/sandbox-connection';
 import { setUserZone, userZone } from '../jobs/user-zone';
 import { openDatabase } from '../store/database';
@@ -36,6 +36,7 @@ export interface KeyListing {
   user_id: string;
   email: string;
   name: string | null;
+  scope: KeyScope;
   prefix: string;
   status: 'active' | 'revoked' | 'rotated';
   created_at: string;
@@ -116,6 +117,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       user_id: k.userId,
       email: emailOf(k.userId),
       name: k.name,
+      scope: k.scope,
       prefix: k.prefix,
       status: k.revokedAt === null ? 'active' : (k.revokedReason ?? 'revoked'),
       created_at: formatInstant(k.createdAt),
@@ -152,11 +154,16 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
 
   return {
     store,
-    /** A new key for the user (created if new). The full key is only in this answer. */
-    createKey(input: { email?: string; name?: string } = {}): CreatedKey {
+    /**
+     * A new key for the user (created if new), of `scope` (default full; docs/api.md "Key
+     * scopes"). The full key is only in this answer; `keys list` shows the scope.
+     */
+    createKey(input: { email?: string; name?: string; scope?: string } = {}): CreatedKey {
+      const scope = input.scope ?? DEFAULT_KEY_SCOPE;
+      if (!isKeyScope(scope)) throw new AdminError('invalid', `unknown scope ${scope} (one of: ${KEY_SCOPES.join(', ')})`);
       return store.commits.durableBlocking(() => {
         const user = userFor(input.email, true);
-        const { apiKey, info } = store.apiKeys.create(user.id, input.name ?? null, clock.now());
+        const { apiKey, info } = store.apiKeys.create(user.id, input.name ?? null, clock.now(), scope);
         return { api_key: apiKey, key_id: info.id, user_id: user.id, email: user.email };
       });
     },

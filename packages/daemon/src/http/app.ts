@@ -197,7 +197,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   const inProcess = (path: string, init: RequestInit, address: string) => app.request(path, init, { incoming: { socket: { remoteAddress: address } } });
   const mcp = mcpHandler({ sessions, fetch: async (path, init, address) => inProcess(path, init, address), address: addressOf });
   app.use('/mcp', originCheck({ publicUrl: config.publicUrl }), authenticate);
-  app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c, { keyId: c.get('keyId'), userId: c.get('user').id }));
+  app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c, { keyId: c.get('keyId'), userId: c.get('user').id, scope: c.get('scope') }));
 
   // The media module's routes (declared in the route table; built by create-media.ts with their rate classes and Idempotency-Key).
   if (deps.mediaRoutes) app.route(`${API_PREFIX}/media`, deps.mediaRoutes);

@@ -1,3 +1,4 @@
+import type { KeyScope } from '@socialpub/core';
 import type { RootLogger } from '../util/logger';
 import type { DashboardSession } from '../store/dashboard-sessions';
 import type { User } from '../store/users';
@@ -17,6 +18,8 @@ export interface AppVariables {
   log: RootLogger;
   user: User;
   keyId: string;
+  /** What the caller may do: its key's scope (a dashboard session: full). */
+  scope: KeyScope;
   /** Set when the request was authenticated by the dashboard's session cookie (not a key). */
   session?: DashboardSession;
   idempotency: IdempotencyContext | null;

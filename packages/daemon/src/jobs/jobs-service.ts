@@ -59,6 +59,11 @@ export interface PublishOptions {
   alsoCommit?: (result: PublishResult, now: number) => void;
   /** How the request came (recorded on the job; `mcp` is held while the user's agent-approval is on). Default api. */
   source?: PostSource;
+  /**
+   * Hold the post for a person's approval whatever the request and the user's settings say
+   * (publish_now too; a series: every occurrence): the caller's key is of the agent scope.
+   */
+  holdForApproval?: boolean;
 }
 
 export interface DecideOptions {
@@ -184,8 +189,12 @@ export function createPostsService(deps: PostsServiceDeps) {
       // One transaction, one fsync: the job (a series: its first occurrences), its targets,
       // its time facts and what the caller commits with them, answered once on disk
       // (group-committed; see store/commits.ts).
+      // Held as if the request asked for approval: the job records it, and a series' template
+      // holds each later occurrence too.
+      const accepting = opts.holdForApproval ? { ...check, request: { ...check.request, require_approval: true } } : check;
       const { result, targetIds } = await store.commits.durable(() => {
-        const accepted = acceptTimed(store, user, check, now, opts.source);
+        const accepted = acceptTimed(store, user, accepting, now, opts.source);
+        if (opts.holdForApproval) accepted.result.message = `Waiting for a person's approval (every post of an agent key is) before publishing to ${request.platforms.join(', ')}: socialpub schedule approve ${accepted.result.job_id}`;
         if (account.warnings.length > 0) accepted.result.warnings = [...(accepted.result.warnings ?? []), ...account.warnings];
         opts.alsoCommit?.(accepted.result, now);
         return accepted;
@@ -205,13 +214,24 @@ export function createPostsService(deps: PostsServiceDeps) {
       return { success: true, valid: true, targets, errors: [], warnings: [...repeatedCaptionWarnings(check.request, check.timing.series?.occurrences.length ?? 1), ...account.warnings] };
     },
 
-    /** Edits a job's captions and times; the targets not yet started move, the rules run again on the new captions. */
-    async update(user: User, jobId: string, upd: UpdateRequest): Promise<PostChange> {
+    /**
+     * Edits a job's captions and times; the targets not yet started move, the rules run again
+     * on the new captions. `heldOnly` (an agent key): what the post says (captions, options)
+     * changes only while every target left is waiting for approval, so an agent cannot
+     * rewrite a post a person let through; it may still re-time it.
+     */
+    async update(user: User, jobId: string, upd: UpdateRequest, opts: { heldOnly?: boolean } = {}): Promise<PostChange> {
       const job = ownJob(user, jobId);
       const now = clock.now();
       const movable = job.targets.filter((t) => isNotStarted(t.status));
       if (movable.length === 0) {
         throw new ServiceError('conflict', `nothing left to change: every target of ${jobId} has started or finished (job status: ${statusOf(job)})`);
+      }
+      const contentEdited = upd.caption !== undefined || upd.platform_captions !== undefined || upd.platform_options !== undefined;
+      if (opts.heldOnly && contentEdited && movable.some((t) => t.status !== 'pending_approval')) {
+        throw new ServiceError('insufficient_scope', `${jobId} is not waiting for approval: editing its captions or options needs a key of scope full (an agent key edits posts waiting for approval, and may re-time or cancel any)`, [
+          { path: 'scope', message: 'needs full', required_scope: 'full', key_scope: 'agent' },
+        ]);
       }
       const zoned = zoneUpdate(job, store.jobTimes.get(jobId), upd, userZone(store, user.id));
       if (!zoned.ok) throw invalidInput(zoned.issues);

@@ -1,4 +1,5 @@
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import type { KeyScope } from '@socialpub/core';
 import type { Context } from 'hono';
 import { MAX_JSON_VALUES, textExceedsJsonValues } from '../util/json-values';
 import type { AppFetch } from './in-process-backend';
@@ -16,8 +17,8 @@ const rpcError = (c: Context, status: 400 | 404 | 413 | 415, code: number, messa
  * (Mcp-Session-Id), which must have been opened with the same API key.
  */
 export function mcpHandler({ sessions, fetch, address }: { sessions: McpSessions; fetch: AppFetch; address: (c: Context) => string }) {
-  /** `caller`: the key and user authentication found (the HTTP layer's context). */
-  return async function mcp(c: Context, caller: { keyId: string; userId: string }): Promise<Response> {
+  /** `caller`: the key, its scope and the user authentication found (the HTTP layer's context). */
+  return async function mcp(c: Context, caller: { keyId: string; userId: string; scope: KeyScope }): Promise<Response> {
     const sessionId = c.req.header('mcp-session-id');
     const { keyId, userId } = caller;
     if (sessionId !== undefined) {
@@ -57,7 +58,7 @@ export function mcpHandler({ sessions, fetch, address }: { sessions: McpSessions
       const v = c.req.header(name);
       if (v !== undefined) headers[name] = v;
     }
-    const transport = await sessions.open({ userId: userId, keyId }, inProcessBackend(fetch, headers, address(c)), { json: c.req.query('response') === 'json' });
+    const transport = await sessions.open({ userId: userId, keyId }, inProcessBackend(fetch, headers, address(c)), { json: c.req.query('response') === 'json', scope: caller.scope });
     return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: { token: keyId, clientId: userId, scopes: [] } });
   };
 }

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
+import type { KeyScope } from '@socialpub/core';
 import { createSocialPubMcpServer, type ResourceNotifier, type SocialPubBackend } from '@socialpub/mcp';
 import type { Clock } from '../util/clock';
 
@@ -60,10 +61,11 @@ export class McpSessions {
    * A new server and transport for an initialize request; the session is kept once the
    * transport has answered the initialize (it assigns the id).
    */
-  async open(owner: { userId: string; keyId: string }, backend: SocialPubBackend, { json }: { json: boolean }): Promise<WebStandardStreamableHTTPServerTransport> {
+  async open(owner: { userId: string; keyId: string }, backend: SocialPubBackend, { json, scope }: { json: boolean; scope: KeyScope }): Promise<WebStandardStreamableHTTPServerTransport> {
     this.#sweep();
     // The daemon's event stream tells every session of the user about every change (mcp-event-feed.ts).
-    const { server, notifier } = createSocialPubMcpServer({ backend, changesFromEvents: true });
+    // The tools the key's scope cannot call are not offered (their REST calls would be refused anyway).
+    const { server, notifier } = createSocialPubMcpServer({ backend, changesFromEvents: true, scope });
     const transport: WebStandardStreamableHTTPServerTransport = new WebStandardStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       enableJsonResponse: json,

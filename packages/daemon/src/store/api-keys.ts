@@ -1,4 +1,5 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
+import { DEFAULT_KEY_SCOPE, type KeyScope } from '@socialpub/core';
 import type { DB } from './database';
 import { newId, randomToken } from '../util/ids';
 
@@ -10,6 +11,8 @@ export interface ApiKeyInfo {
   id: string;
   userId: string;
   name: string | null;
+  /** What the key may do (core's key-scopes.ts); kept by a rotation. */
+  scope: KeyScope;
   prefix: string;
   createdAt: number;
   lastUsedAt: number | null;
@@ -22,6 +25,7 @@ interface KeyRow {
   id: string;
   user_id: string;
   name: string | null;
+  scope: KeyScope;
   secret_hash: string;
   prefix: string;
   created_at: number;
@@ -32,13 +36,14 @@ interface KeyRow {
 }
 
 export type KeyCheck =
-  | { ok: true; keyId: string; userId: string }
+  | { ok: true; keyId: string; userId: string; scope: KeyScope }
   | { ok: false; reason: 'malformed' | 'unknown' | 'revoked' | 'rotated' };
 
 const toInfo = (r: KeyRow): ApiKeyInfo => ({
   id: r.id,
   userId: r.user_id,
   name: r.name,
+  scope: r.scope,
   prefix: r.prefix,
   createdAt: r.created_at,
   lastUsedAt: r.last_used_at,
@@ -59,7 +64,7 @@ export function createApiKeysRepository(db: DB) {
   const byUser = db.prepare<[string], KeyRow>('SELECT * FROM api_keys WHERE user_id = ? ORDER BY created_at, id');
   const all = db.prepare<[], KeyRow>('SELECT * FROM api_keys ORDER BY created_at, id');
   const insert = db.prepare(
-    'INSERT INTO api_keys (id, user_id, name, secret_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO api_keys (id, user_id, name, scope, secret_hash, prefix, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
   const revoke = db.prepare(
     'UPDATE api_keys SET revoked_at = ?, revoked_reason = ?, replaced_by = ? WHERE id = ? AND revoked_at IS NULL',
@@ -67,12 +72,12 @@ export function createApiKeysRepository(db: DB) {
   const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
   const lastTouched = new Map<string, number>();
 
-  function create(userId: string, name: string | null, now: number): { apiKey: string; info: ApiKeyInfo } {
+  function create(userId: string, name: string | null, now: number, scope: KeyScope = DEFAULT_KEY_SCOPE): { apiKey: string; info: ApiKeyInfo } {
     const id = newId('key');
     const secret = randomToken(SECRET_LENGTH);
     const apiKey = `sp_${id}_${secret}`;
     const prefix = apiKey.slice(0, `sp_${id}_`.length + 4);
-    insert.run(id, userId, name, hashSecret(secret).toString('hex'), prefix, now);
+    insert.run(id, userId, name, scope, hashSecret(secret).toString('hex'), prefix, now);
     return { apiKey, info: toInfo(byId.get(id) as KeyRow) };
   }
 
@@ -89,13 +94,13 @@ export function createApiKeysRepository(db: DB) {
     revoke(id: string, now: number): boolean {
       return revoke.run(now, 'revoked', null, id).changes === 1;
     },
-    /** A new key for the same user and name; the old one dies in the same transaction. */
+    /** A new key for the same user, name and scope; the old one dies in the same transaction. */
     rotate(id: string, now: number): { apiKey: string; info: ApiKeyInfo } | null {
       return db
         .transaction(() => {
           const old = byId.get(id);
           if (!old || old.revoked_at !== null) return null;
-          const fresh = create(old.user_id, old.name, now);
+          const fresh = create(old.user_id, old.name, now, old.scope);
           revoke.run(now, 'rotated', fresh.info.id, id);
           return fresh;
         })
@@ -120,7 +125,7 @@ export function createApiKeysRepository(db: DB) {
         touch.run(now, row.id);
         lastTouched.set(row.id, now);
       }
-      return { ok: true, keyId: row.id, userId: row.user_id };
+      return { ok: true, keyId: row.id, userId: row.user_id, scope: row.scope };
     },
   };
 }

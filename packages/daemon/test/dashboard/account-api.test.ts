@@ -26,7 +26,7 @@ describe('API keys (/keys)', () => {
     const list = (await (await h.call('GET', `${API}/keys`)).json()) as { data: { id: string; name: string | null; prefix: string }[] };
     expect(list.data.map((k) => k.name).sort()).toEqual(['laptop', 'test']);
     expect(JSON.stringify(list)).not.toContain(key.key);
-    expect(Object.keys(list.data[1] as object).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name', 'prefix']);
+    expect(Object.keys(list.data[1] as object).sort()).toEqual(['created_at', 'id', 'last_used_at', 'name', 'prefix', 'scope']);
     const withNew = await h.call('GET', `${API}/settings`, { headers: { 'X-API-Key': key.key } });
     expect(withNew.status).toBe(200);
   });

@@ -8,7 +8,7 @@ describe('authentication', () => {
     const h = harness();
     const res = await h.call('POST', validate, { headers: { 'Content-Type': 'application/json' } });
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ success: true, valid: true, user: { id: h.user.id, email: 'owner@example.com' } });
+    expect(await res.json()).toEqual({ success: true, valid: true, user: { id: h.user.id, email: 'owner@example.com' }, scope: 'full' });
   });
 
   it('accepts the key as Authorization: Bearer', async () => {

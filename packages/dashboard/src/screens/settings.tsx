@@ -1,3 +1,4 @@
+import { DEFAULT_KEY_SCOPE, KEY_SCOPES, isKeyScope, type KeyScope } from '@socialpub/core/key-scopes';
 import { PLATFORMS } from '@socialpub/core/platforms';
 import { useEffect, useState } from 'preact/hooks';
 import { CopyButton, FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
@@ -41,10 +42,18 @@ export function SettingsScreen() {
   );
 }
 
+/** What each scope lets a key do, as the form's options say it (docs/api.md "Key scopes"). */
+const SCOPE_LABELS: Record<KeyScope, string> = {
+  full: 'full: everything you can do',
+  agent: 'agent: writes posts, each held for your approval',
+  read: 'read: reads only',
+};
+
 function KeysTab() {
   const { zone } = useApp();
   const [keys, setKeys] = useState<ApiKey[]>([]);
   const [name, setName] = useState('');
+  const [scope, setScope] = useState<KeyScope>(DEFAULT_KEY_SCOPE);
   const [shown, setShown] = useState<NewApiKey | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const load = () =>
@@ -69,14 +78,25 @@ function KeysTab() {
       <form class="row" onSubmit={(e) => {
         e.preventDefault();
         void run(async () => {
-          const k = await postJson<NewApiKey>('/keys', name.trim() ? { name: name.trim() } : {});
+          const k = await postJson<NewApiKey>('/keys', { ...(name.trim() ? { name: name.trim() } : {}), scope });
           setShown(k);
           setName('');
-          return `Generated key ${k.prefix}`;
+          setScope(DEFAULT_KEY_SCOPE);
+          return `Generated ${k.scope} key ${k.prefix}`;
         });
       }}>
         <label>
           Key name <input type="text" value={name} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <label>
+          Scope{' '}
+          <select value={scope} onChange={(e) => setScope(isKeyScope(e.currentTarget.value) ? e.currentTarget.value : DEFAULT_KEY_SCOPE)}>
+            {KEY_SCOPES.map((s) => (
+              <option key={s} value={s}>
+                {SCOPE_LABELS[s]}
+              </option>
+            ))}
+          </select>
         </label>
         <button type="submit" class="primary">
           Generate key
@@ -101,6 +121,7 @@ function KeysTab() {
             <tr>
               <th scope="col">Name</th>
               <th scope="col">Prefix</th>
+              <th scope="col">Scope</th>
               <th scope="col">Created</th>
               <th scope="col">Last used</th>
               <th scope="col">Actions</th>
@@ -113,6 +134,7 @@ function KeysTab() {
                 <td>
                   <code>{k.prefix}</code>
                 </td>
+                <td>{k.scope}</td>
                 <td>{formatInZone(k.created_at, zone)}</td>
                 <td>{k.last_used_at ? formatInZone(k.last_used_at, zone) : 'never'}</td>
                 <td>

@@ -2,7 +2,7 @@ import type { Ctx } from '../../context';
 import { readAdmin } from '../../local/admin';
 import { shortTime } from '../../ui/format';
 
-/** `socialpub keys list`: ids, owners, prefixes and states; never secrets. */
+/** `socialpub keys list`: ids, owners, prefixes, states and scopes; never secrets. */
 export async function keysList(ctx: Ctx, { user }: { user?: string | undefined }): Promise<void> {
   const keys = await readAdmin(await ctx.dataDir(), (admin) => admin.listKeys(user ? { email: user } : {}));
   ctx.log.result({ keys }, () =>
@@ -16,6 +16,7 @@ export async function keysList(ctx: Ctx, { user }: { user?: string | undefined }
         { header: 'CREATED', value: (k) => shortTime(k.created_at) },
         { header: 'LAST USED', value: (k) => shortTime(k.last_used_at) },
         { header: 'STATUS', value: (k) => (k.replaced_by ? `${k.status} (by ${k.replaced_by})` : k.status), style: (s, k) => (k.status === 'active' ? ctx.log.green(s) : ctx.log.dim(s)) },
+        { header: 'SCOPE', value: (k) => k.scope },
       ],
       'no keys yet: `socialpub keys create`',
     ),

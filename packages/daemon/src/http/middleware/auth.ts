@@ -7,6 +7,7 @@ import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
 import { clientAddress } from './client-address';
 import { rateLimitedError } from './rate-limit';
+import { checkScope } from './route-scope';
 
 export interface AuthOptions {
   store: Store;
@@ -48,7 +49,8 @@ function presentedKey(c: Context): { key: string } | { error: string } {
 }
 
 /**
- * Finds the user of the request's API key. Failed attempts are counted per client
+ * Finds the user of the request's API key, and refuses (403 `insufficient_scope`) a key
+ * whose scope does not reach the route the request matched (its declaration's `scope`). Failed attempts are counted per client
  * address (persisted like every limit); once an address has used its allowance, it is
  * answered 429 before its key is even looked at, so keys cannot be guessed at speed.
  */
@@ -72,6 +74,8 @@ export function auth({ store, commits, clock, limits, behindProxy, trustedProxyH
         if (user) {
           c.set('user', user);
           c.set('keyId', check.keyId);
+          c.set('scope', check.scope);
+          checkScope(c, check.scope);
           return next();
         }
         message = REASON.unknown;

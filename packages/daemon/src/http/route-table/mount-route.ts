@@ -9,6 +9,7 @@ import { ApiError, invalid, issuesToDetails } from '../errors';
 import { readJsonObject } from '../json-body';
 import { idempotency } from '../middleware/idempotency';
 import { rateClass } from '../middleware/rate-limit';
+import { routeScope } from '../middleware/route-scope';
 
 /** An answer with a status other than the route's usual one (declared among its responses). */
 export class RouteReply<T = unknown> {
@@ -92,9 +93,10 @@ function checkAnswer(route: RouteDecl, status: number, body: unknown, schemas: R
 }
 
 /**
- * Mounts one declaration with its handler on the app: its rate class first (the limiter in
- * front of every keyed route counts the request there; checkRateClasses refuses a keyed
- * route without one), Idempotency-Key for an idempotent JSON route (an upload keeps its own
+ * Mounts one declaration with its handler on the app: its rate class and key scope first
+ * (the limiter and authentication in front of every keyed route read them there;
+ * checkRateClasses refuses a keyed route without a rate class, this a keyed declaration
+ * without either), Idempotency-Key for an idempotent JSON route (an upload keeps its own
  * records: its body is a stream), then the handler with the parsed input; the answer goes
  * out as JSON with the declared status.
  */
@@ -106,7 +108,8 @@ export function mountRoute<R extends RouteDecl, M = SchemaMap>(app: Hono<AppEnv>
   const chain: MiddlewareHandler<AppEnv>[] = [];
   if (route.auth === 'key') {
     if (!route.rateClass) throw new Error(`${route.name} needs a key but declares no rate class`);
-    chain.push(rateClass(route.rateClass));
+    if (!route.scope) throw new Error(`${route.name} needs a key but declares no key scope`);
+    chain.push(rateClass(route.rateClass), routeScope(route.scope));
   }
   // A route's own body limit (a public route, which the daemon's JSON limit does not reach).
   if (route.bodyLimit) {

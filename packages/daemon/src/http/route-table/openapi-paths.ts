@@ -66,6 +66,13 @@ export function operationOf(route: RouteDecl, schemas: Schemas = SCHEMAS as Sche
     const own = route.errorDescriptions?.[status];
     responses[String(status)] = own ? err(own) : ERR[status];
   }
+  // A key below the route's scope is refused before the route runs (key-scopes.ts): a 403
+  // every route above `read` may answer, whether or not it declares one of its own.
+  if (route.scope && route.scope !== 'read') {
+    const refused = `A key whose scope does not reach this route: it needs a ${route.scope} key (\`insufficient_scope\`).`;
+    const own = route.errors.includes(403) ? (route.errorDescriptions?.[403] ?? ERR[403].description) : undefined;
+    responses['403'] = err(own ? `${own} ${refused}` : refused);
+  }
   const body =
     route.bodyKind === 'json' && route.body
       ? { requestBody: { required: route.body.required, content: json(schemaJson(schemaAt(schemas, route.body.schema))) } }
@@ -78,6 +85,7 @@ export function operationOf(route: RouteDecl, schemas: Schemas = SCHEMAS as Sche
     ...(route.description ? { description: route.description } : {}),
     tags: [...route.tags],
     ...(route.auth === 'public' ? { security: [] } : {}),
+    ...(route.scope ? { 'x-required-scope': route.scope } : {}),
     ...(params.length ? { parameters: params } : {}),
     ...body,
     responses,

@@ -24,6 +24,8 @@ export function contentHandlers(deps: RouteDeps): RouteHandlers<Routes, 'content
         const idem = c.get('idempotency');
         const result = await jobs.publish(user, parsed.request, {
           source,
+          // An agent key writes, a person publishes (docs/api.md "Key scopes").
+          holdForApproval: c.get('scope') === 'agent',
           // The idempotency record commits with the job: a retry finds either both or neither.
           alsoCommit: (answer, now) => {
             if (!idem) return;

@@ -1,4 +1,4 @@
-import { formatInstant, type Routes } from '@socialpub/core';
+import { DEFAULT_KEY_SCOPE, KEY_SCOPES, formatInstant, isKeyScope, type Routes } from '@socialpub/core';
 import type { ApiKeyInfo } from '../../store/api-keys';
 import type { RouteDeps } from '../deps';
 import { ApiError, invalid } from '../errors';
@@ -13,11 +13,13 @@ const presentKey = (k: ApiKeyInfo) => ({
   prefix: k.prefix,
   created_at: formatInstant(k.createdAt),
   last_used_at: k.lastUsedAt === null ? null : formatInstant(k.lastUsedAt),
+  scope: k.scope,
 });
 
 /**
  * The caller's API keys (extension, for the dashboard's Settings): list (never a secret),
- * create and rotate (the full key only in that answer; only its hash is stored), revoke.
+ * create (of a scope: full unless asked) and rotate (the same scope; the full key only in
+ * that answer; only its hash is stored), revoke.
  * Another user's key is not found. Declared in core's route table; POST reads its body
  * itself (its own messages for an unknown field or a bad name, as always).
  */
@@ -35,15 +37,17 @@ export function keysHandlers({ store, clock }: Pick<RouteDeps, 'store' | 'clock'
     'keys.create': { raw: true, handle: async (c) => {
       const body = await readJsonObject(c, { allowEmpty: true });
       const details = Object.keys(body)
-        .filter((k) => k !== 'name')
+        .filter((k) => k !== 'name' && k !== 'scope')
         .map((k) => ({ path: k, message: 'unknown field' }));
       const name = body.name;
       if (name !== undefined && name !== null && (typeof name !== 'string' || name.trim() === '' || name.length > MAX_NAME)) {
         details.push({ path: 'name', message: `must be a non-empty string of at most ${MAX_NAME} characters` });
       }
-      if (details.length > 0) throw invalid(details);
+      const scope = body.scope ?? DEFAULT_KEY_SCOPE;
+      if (!isKeyScope(scope)) details.push({ path: 'scope', message: `must be one of ${KEY_SCOPES.join(', ')}` });
+      if (details.length > 0 || !isKeyScope(scope)) throw invalid(details);
       const userId = c.get('user').id;
-      const created = await store.commits.durable(() => store.apiKeys.create(userId, typeof name === 'string' ? name.trim() : null, clock.now()));
+      const created = await store.commits.durable(() => store.apiKeys.create(userId, typeof name === 'string' ? name.trim() : null, clock.now(), scope));
       return { ...presentKey(created.info), key: created.apiKey };
     } },
     'keys.revoke': async ({ params }, c) => {

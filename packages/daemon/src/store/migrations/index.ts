@@ -17,6 +17,7 @@ import { migration148 } from './148-sandbox-post-owner';
 import { migration150 } from './150-dashboard';
 import { migration160 } from './160-events-in-code';
 import { migration170 } from './170-sandbox-connection-account';
+import { migration180 } from './180-key-scopes';
 
 export interface Migration {
   version: number;
@@ -52,4 +53,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 150, name: 'dashboard', sql: migration150 },
   { version: 160, name: 'events-in-code', sql: migration160 },
   { version: 170, name: 'sandbox-connection-account', sql: migration170 },
+  { version: 180, name: 'key-scopes', sql: migration180 },
 ];

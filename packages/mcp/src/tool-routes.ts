@@ -1,0 +1,31 @@
+import { ROUTES, scopeAllows, type KeyScope, type RouteDecl, type RouteName } from '@socialpub/core';
+
+/**
+ * The REST route each tool calls (its backend method's declaration in core's route table),
+ * so a tool needs the key scope its route declares: a session opened with a narrower key
+ * does not list it (server.ts), as the daemon would refuse the call (403 insufficient_scope).
+ */
+export const TOOL_ROUTES: Readonly<Record<string, RouteName>> = {
+  whoami: 'auth.validate',
+  list_platforms: 'platforms.list',
+  validate_post: 'content.validate',
+  publish_post: 'content.publish',
+  list_posts: 'scheduled.list',
+  get_post: 'scheduled.list',
+  retime_post: 'scheduled.update',
+  cancel_post: 'scheduled.cancel',
+  approve_post: 'scheduled.approve',
+  reject_post: 'scheduled.reject',
+  unpublish_post: 'scheduled.unpublish',
+  prepare_media: 'media.prepare',
+  media_status: 'media.status',
+  upload_file: 'media.upload',
+  list_sandbox_posts: 'sandbox.posts',
+};
+
+/** Whether a key of `scope` may use the tool (a tool this table does not name: not offered). */
+export function toolAllowed(tool: string, scope: KeyScope): boolean {
+  const route = TOOL_ROUTES[tool];
+  const needed = route ? (ROUTES[route] as RouteDecl).scope : undefined;
+  return needed !== undefined && scopeAllows(scope, needed);
+}
