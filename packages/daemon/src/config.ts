@@ -349,7 +349,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     webhookAllowPrivate,
     eventRetentionMs,
     publishConcurrency,
-    platforms: platformsFromEnv(env),
+    platforms: { ...platformsFromEnv(env), urlsAllowPrivate: mediaAllowPrivate },
     sandboxFaults: sandboxFaultsFrom(file, env),
   };
 }

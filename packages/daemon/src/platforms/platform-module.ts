@@ -48,8 +48,13 @@ export type Deletion = { supported: true; createRemover(config: PlatformsConfig)
  * adds its own keys in its folder's settings.ts (declaration merging) and reads them from the
  * environment through its module's `settings`.
  */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the platforms' settings.ts
-export interface PlatformsConfig {}
+export interface PlatformsConfig {
+  /**
+   * Fetches of user-given URLs an adapter makes itself (Bluesky's link cards) may reach
+   * private and loopback addresses: the daemon's media_allow_private, as for media. Default false.
+   */
+  urlsAllowPrivate?: boolean;
+}
 
 /** Reads one environment setting (trimmed; undefined when unset or empty). */
 export type SettingReader = (name: string) => string | undefined;

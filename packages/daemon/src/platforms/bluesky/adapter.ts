@@ -20,6 +20,8 @@ export { madeRecords } from './checkpoint';
 export interface BlueskyAdapterDeps {
   /** Checks the PDS's and link cards' addresses (default: public addresses only). */
   guard?: AddressGuard;
+  /** Checks link cards' addresses (default: `guard`). */
+  linkCardGuard?: AddressGuard;
   /** Fetches link cards (default: through the SSRF-safe fetcher); null turns cards off. */
   linkCards?: LinkCardFetcher | null;
   /** Per-request timeout. Default 60 s (uploads get 10 minutes). */
@@ -33,7 +35,7 @@ export function createBlueskyAdapter(deps: BlueskyAdapterDeps = {}): PlatformAda
   const guard = deps.guard ?? defaultPdsGuard;
   const refresher = blueskyTokenRefresher(guard);
   const recordOptions: PostRecordOptions = {
-    linkCards: deps.linkCards === undefined ? safeLinkCardFetcher(guard) : deps.linkCards,
+    linkCards: deps.linkCards === undefined ? safeLinkCardFetcher(deps.linkCardGuard ?? guard) : deps.linkCards,
     video: { http: deps.http, timeoutMs: deps.requestTimeoutMs, maxProcessingMs: deps.maxProcessingMs ?? 30 * 60_000 },
   };
 

@@ -1,4 +1,5 @@
 import { PLATFORM_INFO } from '@socialpub/core';
+import { AddressGuard } from '../../net/address-guard';
 import type { PlatformModule } from '../platform-module';
 import { createBlueskyAdapter } from './adapter';
 import { blueskyTokenRefresher } from './session';
@@ -10,7 +11,8 @@ import { blueskySandbox } from './sim/sandbox';
 export const bluesky: PlatformModule = {
   platform: 'bluesky',
   limits: PLATFORM_INFO.bluesky,
-  createAdapter: () => createBlueskyAdapter(),
+  // Link cards fetch the caption's first link: private addresses only where media_allow_private lets media come from them.
+  createAdapter: (config) => createBlueskyAdapter({ linkCardGuard: new AddressGuard({ allowPrivate: config.urlsAllowPrivate ?? false }) }),
   simulator: blueskySandbox,
   connect: (o, io, deps) => connectBluesky(o as unknown as BlueskyConnectOptions, io, deps),
   refresher: blueskyTokenRefresher(),

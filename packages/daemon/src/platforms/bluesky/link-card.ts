@@ -1,5 +1,6 @@
 import type { AddressGuard } from '../../net/address-guard';
 import { sniffFormat } from '../../media/sniff';
+import { scanPageMeta } from './page-meta';
 import { safeGet } from './safe-get';
 import { BLUESKY_LIMITS } from './validate';
 
@@ -19,7 +20,7 @@ const THUMB_TYPES = new Set(['image/jpeg', 'image/png', 'image/webp', 'image/gif
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", '#39': "'", nbsp: ' ' };
 const decode = (s: string) =>
   s
-    .replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z0-9]+);/gi, (m, e: string) => {
+    .replace(/&(#x[0-9a-f]{1,8}|#[0-9]{1,8}|[a-z0-9]{1,32});/gi, (m, e: string) => {
       if (e[0] === '#') {
         const cp = e[1] === 'x' || e[1] === 'X' ? parseInt(e.slice(2), 16) : parseInt(e.slice(1), 10);
         return Number.isFinite(cp) && cp > 0 && cp < 0x110000 ? String.fromCodePoint(cp) : m;
@@ -29,21 +30,10 @@ const decode = (s: string) =>
     .replace(/\s+/g, ' ')
     .trim();
 
-/** A page's `<meta property|name=… content=…>` value. */
-function meta(html: string, names: string[]): string | null {
-  for (const tag of html.match(/<meta\b[^>]*>/gi) ?? []) {
-    const key = /\b(?:property|name)\s*=\s*["']([^"']+)["']/i.exec(tag)?.[1]?.toLowerCase();
-    if (!key || !names.includes(key)) continue;
-    const content = /\bcontent\s*=\s*"([^"]*)"|\bcontent\s*=\s*'([^']*)'/i.exec(tag);
-    const v = content?.[1] ?? content?.[2];
-    if (v) return decode(v);
-  }
-  return null;
-}
-
 /**
  * Fetches a link card's title, description and thumbnail through the SSRF-safe fetcher
- * (Open Graph tags, else `<title>` and the description meta tag). The thumbnail is left
+ * (Open Graph tags, else `<title>` and the description meta tag, read by page-meta.ts's
+ * linear scan: a hostile page costs time in proportion to its size). The thumbnail is left
  * out when it is missing, not an image, or over Bluesky's 1,000,000-byte blob limit.
  */
 export function safeLinkCardFetcher(guard: AddressGuard): LinkCardFetcher {
@@ -52,9 +42,10 @@ export function safeLinkCardFetcher(guard: AddressGuard): LinkCardFetcher {
     if (page.status !== 200) throw new Error(`the link answered ${page.status}`);
     if (!page.contentType.includes('html')) throw new Error(`the link is ${page.contentType || 'not an HTML page'}`);
     const html = page.bytes.toString('utf8');
-    const title = meta(html, ['og:title', 'twitter:title']) ?? decode(/<title[^>]*>([^<]*)<\/title>/i.exec(html)?.[1] ?? '') ?? '';
-    const description = meta(html, ['og:description', 'twitter:description', 'description']) ?? '';
-    const image = meta(html, ['og:image', 'og:image:url', 'twitter:image']);
+    const found = scanPageMeta(html);
+    const title = decode(found.title ?? '');
+    const description = decode(found.description ?? '');
+    const image = found.image === null ? null : decode(found.image);
     let thumb: LinkCard['thumb'] = null;
     if (image) {
       try {
