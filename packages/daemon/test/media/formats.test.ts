@@ -69,6 +69,14 @@ describe('parseDriveConfirmation', () => {
     );
   });
 
+  it('reads a megabyte of unclosed `<form ` openings (and of `href="`) in one pass: null at once, where the regexes took 16 s on 240 KB', () => {
+    for (const page of ['<form '.repeat(170_000), '<a href="'.repeat(110_000), '<form id="download-form" action="x"' + ' y'.repeat(500_000)]) {
+      const t0 = performance.now();
+      expect(parseDriveConfirmation(page, 'https://drive.google.com/uc?id=X')).toBeNull();
+      expect(performance.now() - t0).toBeLessThan(1_000);
+    }
+  });
+
   it('gives null for a sign-in page, which is then refused as HTML', () => {
     expect(parseDriveConfirmation('<html><title>Sign in - Google Accounts</title><form action="/signin"></form></html>', page)).toBeNull();
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { MAX_TAGS, scanPageMeta, tagAttributes } from '../../../src/platforms/bluesky/page-meta';
+import { scanPageMeta } from '../../../src/platforms/bluesky/page-meta';
+import { MAX_TAGS, tagAttributes } from '../../../src/util/html-tags';
 
 describe('scanPageMeta', () => {
   it('reads Open Graph, Twitter and description tags in document order, and the title as a fallback', () => {
