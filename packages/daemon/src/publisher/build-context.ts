@@ -3,6 +3,7 @@ import type { Credentials, RepliesContext, MediaItem, PublishContext } from '../
 import type { ClaimedTarget } from '../store/target-queue';
 import type { ResolvedOptions } from './options';
 import { PermanentError } from '../platforms/errors';
+import { applyMergePatch } from '../platforms/shared/merge-patch';
 import { LeaseLostError } from './lease-keeper';
 
 type ContextOptions = Pick<
@@ -34,10 +35,8 @@ export function buildContext(
     const now = clock.now();
     if (persist) await persist(patch);
     else if (!(await writes.run(() => queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs, followUps)))) throw new LeaseLostError(t.id);
-    for (const [k, v] of Object.entries(patch)) {
-      if (v === null) delete data[k];
-      else data[k] = v;
-    }
+    // As the store merged it (json_patch): what a later attempt, after a restart, reads.
+    applyMergePatch(data, patch);
   };
   let followUps: RepliesContext | undefined;
   if (t.thread.length > 0 || t.firstComment !== null) {

@@ -22,10 +22,19 @@ interface PinFingerprint {
   link: string | null;
 }
 
+/**
+ * The fingerprint as the checkpoint keeps it: a field the pin went without is left out, not
+ * null, because the checkpoint is merged with json_patch (RFC 7396), which drops null members.
+ */
+type SavedFingerprint = { [K in keyof PinFingerprint]?: PinFingerprint[K] };
+
+const toSaved = (f: PinFingerprint): SavedFingerprint => Object.fromEntries(Object.entries(f).filter(([, v]) => v !== null));
+const fromSaved = (f: SavedFingerprint): PinFingerprint => ({ title: f.title ?? null, description: f.description ?? '', link: f.link ?? null });
+
 interface PinterestCheckpoint {
   /** The board, fixed on the first attempt (reconcile lists this board's pins). */
   boardId?: string;
-  sent?: PinFingerprint;
+  sent?: SavedFingerprint;
   /** Set just before POST /v5/pins: from here on a pin may exist. */
   pinRequestedAt?: number;
   pinId?: string;
@@ -94,7 +103,7 @@ export function createPinterestAdapter(deps: PinterestAdapterDeps = {}): Platfor
           pinterestTime(p.created_at) >= since - 5_000 &&
           squash(p.description) === squash(sent.description) &&
           squash(p.title) === squash(sent.title) &&
-          (p.link ?? null) === sent.link,
+          (p.link ?? null) === (sent.link ?? null),
       );
       if (hit?.id) return hit.id;
       // Newest first: once a page reaches pins older than the window, the pin is not further down.
@@ -182,7 +191,7 @@ export function createPinterestAdapter(deps: PinterestAdapterDeps = {}): Platfor
         // An earlier attempt sent the pin and never heard back: look before pinning again.
         let found: string | null;
         try {
-          found = await findPin(s, cp.boardId, cp.sent, Math.min(cp.pinRequestedAt, ctx.target.attemptStartedAt));
+          found = await findPin(s, cp.boardId, fromSaved(cp.sent), Math.min(cp.pinRequestedAt, ctx.target.attemptStartedAt));
         } catch (err) {
           throw new OutcomeUnknownError(`An earlier attempt sent the pin unanswered and board ${cp.boardId}'s pins cannot be read: ${(err as Error).message}`, { platformCode: 'read-back', cause: err });
         }
@@ -204,7 +213,7 @@ export function createPinterestAdapter(deps: PinterestAdapterDeps = {}): Platfor
         ...(o.alt_text !== undefined ? { alt_text: o.alt_text } : {}),
       };
       const requestedAt = ctx.clock.now();
-      await ctx.checkpoint.save({ sent, pinRequestedAt: requestedAt });
+      await ctx.checkpoint.save({ sent: toSaved(sent), pinRequestedAt: requestedAt });
       let id: string;
       try {
         const res = await s.call('pin', true, (c) => c.request<{ id?: string }>('/v5/pins', { method: 'POST', json: body }));
@@ -228,11 +237,12 @@ export function createPinterestAdapter(deps: PinterestAdapterDeps = {}): Platfor
       try {
         const s = await session(ctx);
         const since = Math.min(cp.pinRequestedAt, ctx.target.attemptStartedAt);
-        let found = await findPin(s, cp.boardId, cp.sent, since);
+        const sent = fromSaved(cp.sent);
+        let found = await findPin(s, cp.boardId, sent, since);
         const settleAt = cp.pinRequestedAt + settleMs;
         if (!found && ctx.clock.now() < settleAt) {
           await ctx.clock.sleep(settleAt - ctx.clock.now(), ctx.signal);
-          found = await findPin(s, cp.boardId, cp.sent, since);
+          found = await findPin(s, cp.boardId, sent, since);
         }
         if (found) {
           await ctx.checkpoint.save({ pinId: found });

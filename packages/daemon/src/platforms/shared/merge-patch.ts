@@ -22,3 +22,19 @@ export function mergePatch(before: Json, after: Json): Json {
   }
   return patch;
 }
+
+/**
+ * Applies a merge patch (RFC 7396) to `target` in place, as SQLite's json_patch applies it
+ * on disk: null removes a member at any depth, objects merge, anything else replaces. A
+ * context's checkpoint in memory is kept this way so an attempt sees what one after a
+ * restart reads: a null member saved inside a value is gone in both (issue 35, item 7).
+ */
+export function applyMergePatch(target: Json, patch: Json): Json {
+  for (const [key, value] of Object.entries(patch)) {
+    if (value === undefined) continue;
+    if (value === null) delete target[key];
+    else if (isObject(value)) target[key] = applyMergePatch(isObject(target[key]) ? { ...target[key] } : {}, value);
+    else target[key] = value;
+  }
+  return target;
+}

@@ -185,6 +185,8 @@ describe('pinterest exactly once', () => {
     const first = ctxFor('crashed after the call', [jpeg()], { options: { title: 'Same title' } });
     await adapter.publish(first);
     const { pinId: _made, ...left } = first.checkpoint.data as Record<string, unknown>;
+    // The pin went without a link: the checkpoint (merged as json_patch merges it) keeps no null member for it.
+    expect(left.sent).toEqual({ title: 'Same title', description: 'crashed after the call' });
     const again = ctxFor('crashed after the call', [], { checkpoint: left, attemptStartedAt: first.target.attemptStartedAt });
     expect(await adapter.reconcile(again)).toEqual({ state: 'published', outcome: { postId: sim.pins()[0]!.id, postUrl: `https://www.pinterest.com/pin/${sim.pins()[0]!.id}/` } });
 

@@ -8,6 +8,7 @@ import type { ContentType, Platform } from '@socialpub/core';
 import type { Credentials, MediaItem, PublishContext, TokenUpdate } from '../../../src/platforms/adapter';
 import type { ConnectionInput } from '../../../src/store/connections';
 import { ManualClock as ManualClockBase, type ManualClock } from '../../../src/util/clock';
+import { applyMergePatch } from '../../../src/platforms/shared/merge-patch';
 
 /**
  * Test harness shared by the X, TikTok and YouTube tests: serves simulators over real
@@ -114,7 +115,8 @@ export function makeContext(input: ContextInput): TestContext {
     checkpoint: {
       data,
       async save(patch) {
-        Object.assign(data, patch);
+        // As the store merges it (json_patch): a null member inside a saved value is dropped, as after a restart.
+        applyMergePatch(data, patch);
         history.push(structuredClone(patch));
       },
     },
