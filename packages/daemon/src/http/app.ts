@@ -142,7 +142,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // The dashboard (docs/dashboard.md): its sign-in, its pages and assets, the review-link page.
   const dashboard = { store, clock, config, ...(deps.dashboardFiles ? { files: deps.dashboardFiles } : {}) };
   app.route('/auth', dashboardAuthRoutes({ store, clock, config, limits, address: addressOf }));
-  app.route('/r', reviewLinkPageRoutes(dashboard));
+  app.route('/r', reviewLinkPageRoutes({ ...dashboard, address: addressOf }));
   const connects = deps.services.browserConnects;
   app.route('/connect', connectCallbackRoutes(connects));
   app.route('/', dashboardRoutes(dashboard));

@@ -5,6 +5,8 @@ import { newId, randomToken } from '../util/ids';
 
 /** `sp_<id>_<secret>`: the id finds the row, only sha256(secret) is stored. */
 const KEY_FORMAT = /^sp_(key_[0-9a-z]{20})_([0-9a-z]{40})$/;
+/** The key id of a well-formed key (`key_…`), else null: what failed authentication is counted by besides the address. */
+export const apiKeyId = (presented: string): string | null => KEY_FORMAT.exec(presented)?.[1] ?? null;
 const SECRET_LENGTH = 40; // ~206 bits of base36
 
 export interface ApiKeyInfo {

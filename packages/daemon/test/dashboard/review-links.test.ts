@@ -167,6 +167,23 @@ describe('review links (public side)', () => {
     expect((await status(shared[0] as string)).status).toBe('pending_approval');
   });
 
+  it('counts unknown tokens of the page /r/{token} as the API counts them: the page and the API both answer 429 after', async () => {
+    const { h, pub, token } = await setup({ config: { rateLimitsEnabled: true, rateLimits: { auth_failure: { limit: 3 } } } });
+    expect((await h.app.request(`/r/${token}`)).status).toBe(200); // a good token is no failure
+    for (let i = 0; i < 3; i++) expect((await h.app.request(`/r/${'c'.repeat(43)}`)).status).toBe(404);
+    const page = await h.app.request(`/r/${token}`);
+    expect(page.status).toBe(429);
+    expect(Number(page.headers.get('Retry-After'))).toBeGreaterThan(0);
+    expect(await page.text()).toContain('too many failed authentications from this address: try again in');
+    expect((await pub()).status).toBe(429);
+  });
+
+  it('answers with Referrer-Policy: no-referrer, the token being in its URL', async () => {
+    const { pub, decide, shared } = await setup();
+    expect((await pub()).headers.get('Referrer-Policy')).toBe('no-referrer');
+    expect((await decide(shared[0] as string, 'approve')).headers.get('Referrer-Policy')).toBe('no-referrer');
+  });
+
   it('counts unknown tokens against the address’s failed-authentication limit', async () => {
     const { h, pub } = await setup({ config: { rateLimitsEnabled: true, rateLimits: { auth_failure: { limit: 3 } } } });
     for (let i = 0; i < 3; i++) expect((await h.app.request(`${API}/review-links/public/${'b'.repeat(43)}`)).status).toBe(404);

@@ -133,9 +133,12 @@ describe('sign-in with an API key', () => {
     expect((h.db.prepare('SELECT count(*) AS n FROM dashboard_sessions').get() as { n: number }).n).toBe(2);
   });
 
-  it('counts failures against the address like bad keys do', async () => {
+  it('counts failures against the address like bad keys do: guesses of the key format lock the address, other text only itself', async () => {
     const h = setup({ config: { rateLimits: { auth_failure: { limit: 2, windowMs: 60_000 } } } });
     for (let i = 0; i < 2; i++) expect((await post(h, { api_key: 'sp_nope' })).status).toBe(401);
+    expect((await post(h, { api_key: 'sp_nope' })).status).toBe(429);
+    expect((await post(h, { api_key: h.key })).status).toBe(200);
+    for (let i = 0; i < 2; i++) expect((await post(h, { api_key: `sp_key_${String(i).padStart(20, 'a')}_${'b'.repeat(40)}` })).status).toBe(401);
     const blocked = await post(h, { api_key: h.key });
     expect(blocked.status).toBe(429);
   });

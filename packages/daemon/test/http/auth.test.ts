@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { API, errorOf, harness } from './harness';
 
 const validate = `${API}/auth/validate`;
+/** A key of the key format that no user has: a guess. */
+const guess = (n = 0) => `sp_key_${String(n).padStart(20, 'a')}_${'b'.repeat(40)}`;
 
 describe('authentication', () => {
   it('accepts the key in X-API-Key and answers valid with the user', async () => {
@@ -95,7 +97,7 @@ describe('authentication', () => {
   it('limits failed authentication per client address, then lets the address in once the window passes', async () => {
     const h = harness({ config: { rateLimits: { auth_failure: { limit: 3, windowMs: 60_000 } } }, deps: { clientAddress: (c) => c.req.header('x-test-addr') ?? 'a' } });
     for (let i = 0; i < 3; i++) {
-      const res = await h.call('POST', validate, { headers: { 'X-API-Key': 'wrong', 'X-Test-Addr': '10.0.0.1' } });
+      const res = await h.call('POST', validate, { headers: { 'X-API-Key': guess(i), 'X-Test-Addr': '10.0.0.1' } });
       expect(res.status).toBe(401);
     }
     const blocked = await h.call('POST', validate, { headers: { 'X-Test-Addr': '10.0.0.1' } });
@@ -112,7 +114,7 @@ describe('authentication', () => {
     const via = (forged: string, extra: Record<string, string> = {}) => ({
       headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': `${forged}, 198.51.100.7`, ...extra },
     });
-    for (let i = 0; i < 3; i++) expect((await h.call('POST', validate, via(`10.9.0.${i}`, { 'X-API-Key': 'wrong' }))).status).toBe(401);
+    for (let i = 0; i < 3; i++) expect((await h.call('POST', validate, via(`10.9.0.${i}`, { 'X-API-Key': guess(i) }))).status).toBe(401);
     expect((await h.call('POST', validate, via('10.9.0.99'))).status).toBe(429);
     // The same proxy forwarding another client is not affected.
     const other = await h.call('POST', validate, { headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '10.9.0.0, 198.51.100.8' } });
@@ -124,11 +126,46 @@ describe('authentication', () => {
     const via = (forged: string, key?: string) => ({
       headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': `${forged}, 198.51.100.7, 10.0.0.5`, ...(key ? { 'X-API-Key': key } : {}) },
     });
-    for (let i = 0; i < 2; i++) expect((await h.call('POST', validate, via(`10.9.0.${i}`, 'wrong'))).status).toBe(401);
+    for (let i = 0; i < 2; i++) expect((await h.call('POST', validate, via(`10.9.0.${i}`, guess(i)))).status).toBe(401);
     expect((await h.call('POST', validate, via('10.9.0.99'))).status).toBe(429);
     // A header shorter than the hops (a client reaching the inner proxy directly) counts by its first entry.
     const short = await h.call('POST', validate, { headers: { 'X-Forwarded-Proto': 'https', 'X-Forwarded-For': '198.51.100.9' } });
     expect(short.status).toBe(200);
+  });
+
+  it('40 keyless cross-site requests do not lock out a client with a valid key at the same address; they only refuse more of their kind', async () => {
+    const h = harness({ deps: { clientAddress: () => '127.0.0.1' } });
+    const page = { headers: { 'X-API-Key': '', 'Sec-Fetch-Site': 'cross-site' } };
+    const statuses = [];
+    for (let i = 0; i < 40; i++) statuses.push((await h.call('POST', validate, page)).status);
+    expect(statuses).toEqual([...Array(30).fill(401), ...Array(10).fill(429)]);
+    const refused = await h.call('POST', validate, page);
+    expect(await errorOf(refused)).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/^too many failed authentications from web pages at this address: 30 requests/) });
+    // The owner, with the key, from the same address: in; a local client that forgot its key is told 401, not 429.
+    expect((await h.call('POST', validate)).status).toBe(200);
+    expect((await h.call('POST', validate, { headers: { 'Sec-Fetch-Site': 'same-origin' } })).status).toBe(200);
+    expect((await h.call('POST', validate, { headers: { 'X-API-Key': '' } })).status).toBe(401);
+    // A page on another port of localhost (same-site) counts with the cross-site ones.
+    expect((await h.call('POST', validate, { headers: { 'X-API-Key': '', 'Sec-Fetch-Site': 'same-site' } })).status).toBe(429);
+  });
+
+  it('keyless requests, and keys not of the key format, refuse only requests without a key', async () => {
+    const h = harness({ config: { rateLimits: { auth_failure: { limit: 3, windowMs: 60_000 } } }, deps: { clientAddress: () => '10.0.0.1' } });
+    for (const key of ['', 'wrong', 'sp_nope']) expect((await h.call('POST', validate, { headers: { 'X-API-Key': key } })).status).toBe(401);
+    const refused = await h.call('POST', validate, { headers: { 'X-API-Key': '' } });
+    expect(refused.status).toBe(429);
+    expect((await errorOf(refused)).message).toMatch(/^too many requests without a valid API key from this address/);
+    expect((await h.call('POST', validate)).status).toBe(200);
+  });
+
+  it('counts failures per key id too: one key guessed at from many addresses is refused, another key is not', async () => {
+    const h = harness({ config: { rateLimits: { auth_failure: { limit: 3, windowMs: 60_000 } } }, deps: { clientAddress: (c) => c.req.header('x-test-addr') ?? 'a' } });
+    for (let i = 0; i < 3; i++) expect((await h.call('POST', validate, { headers: { 'X-API-Key': guess(7), 'X-Test-Addr': `10.0.1.${i}` } })).status).toBe(401);
+    const refused = await h.call('POST', validate, { headers: { 'X-API-Key': guess(7), 'X-Test-Addr': '10.0.1.9' } });
+    expect(refused.status).toBe(429);
+    expect((await errorOf(refused)).message).toMatch(/^too many failed authentications with this API key id/);
+    expect((await h.call('POST', validate, { headers: { 'X-API-Key': guess(8), 'X-Test-Addr': '10.0.1.9' } })).status).toBe(401);
+    expect((await h.call('POST', validate, { headers: { 'X-Test-Addr': '10.0.1.9' } })).status).toBe(200);
   });
 
   it('does not limit failed authentication when rate limits are off', async () => {

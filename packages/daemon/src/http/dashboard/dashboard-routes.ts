@@ -3,6 +3,8 @@ import type { DaemonConfig } from '../../config';
 import type { Store } from '../../store/store';
 import type { Clock } from '../../util/clock';
 import { dashboardFiles, safeRelativePath, type DashboardFiles } from './dashboard-files';
+import { countFailure, spentWindow, tokenGuessBuckets } from '../middleware/auth-failures';
+import { secondsUntil } from '../middleware/rate-limit';
 import { messagePage } from './message-page';
 import { securityHeaders } from './security-headers';
 import { readSessionCookie } from './session-cookie';
@@ -48,7 +50,7 @@ export interface DashboardRoutesDeps {
   files?: () => DashboardFiles | null;
 }
 
-const html = (c: Context, body: string | Uint8Array, status: 200 | 404 | 410 | 503 = 200) => {
+const html = (c: Context, body: string | Uint8Array, status: 200 | 404 | 410 | 429 | 503 = 200) => {
   c.header('Cache-Control', 'no-store');
   c.header('Content-Type', 'text/html; charset=utf-8');
   return c.body(body as string, status);
@@ -108,12 +110,22 @@ export function dashboardRoutes(deps: DashboardRoutesDeps) {
 }
 
 /** GET /r/{token}: the review-link page for a live link, else a page that says nothing about the link. Not indexed. */
-export function reviewLinkPageRoutes(deps: DashboardRoutesDeps) {
+export function reviewLinkPageRoutes(deps: DashboardRoutesDeps & { address: (c: Context) => string }) {
   const { store, clock } = deps;
   const filesOf = deps.files ?? dashboardFiles;
   const app = new Hono();
   app.get('/:token', securityHeaders({ noindex: true }), (c) => {
-    const open = store.reviewLinks.open(c.req.param('token'), clock.now());
+    // Unknown tokens are counted as the API counts them (GET /review-links/public/{token}): a guess is a guess.
+    const now = clock.now();
+    const buckets = tokenGuessBuckets(c, deps.address(c));
+    const spent = spentWindow({ store, limits: deps.config.rateLimits }, buckets, now);
+    if (spent) {
+      const retryAfter = secondsUntil(spent.resetAt, now);
+      c.header('Retry-After', String(retryAfter));
+      return html(c, messagePage('Too many tries', [`${spent.bucket.what}: try again in ${retryAfter} s.`]), 429);
+    }
+    const open = store.reviewLinks.open(c.req.param('token'), now);
+    if (!open.ok && open.reason === 'unknown') countFailure({ store, limits: deps.config.rateLimits }, buckets, now);
     if (!open.ok) return html(c, messagePage('Review link not found', ['This review link does not exist, has expired or was revoked. Ask the person who sent it for a new one.']), 404);
     const bytes = filesOf()?.read('review-link.html');
     if (!bytes) return html(c, messagePage('Dashboard not built', ['This socialpub build carries no dashboard.']), 503);

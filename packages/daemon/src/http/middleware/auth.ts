@@ -5,8 +5,8 @@ import type { Store } from '../../store/store';
 import type { Clock } from '../../util/clock';
 import type { AppEnv } from '../env';
 import { ApiError } from '../errors';
+import { countFailure, failureBuckets, refuseWhenSpent } from './auth-failures';
 import { clientAddress } from './client-address';
-import { rateLimitedError } from './rate-limit';
 import { checkScope } from './route-scope';
 
 export interface AuthOptions {
@@ -50,21 +50,21 @@ function presentedKey(c: Context): { key: string } | { error: string } {
 
 /**
  * Finds the user of the request's API key, and refuses (403 `insufficient_scope`) a key
- * whose scope does not reach the route the request matched (its declaration's `scope`). Failed attempts are counted per client
- * address (persisted like every limit); once an address has used its allowance, it is
- * answered 429 before its key is even looked at, so keys cannot be guessed at speed.
+ * whose scope does not reach the route the request matched (its declaration's `scope`).
+ * Failed attempts are counted (persisted like
+ * every limit) per client address and per key id, in windows kept apart by who could have
+ * sent them (auth-failures.ts); once a window is used up, the requests it covers are
+ * answered 429 before their key is even looked at, so keys cannot be guessed at speed.
  */
 export function auth({ store, commits, clock, limits, behindProxy, trustedProxyHops = 1, address }: AuthOptions): MiddlewareHandler<AppEnv> {
   const addressOf = address ?? ((c: Context) => clientAddress(c, behindProxy ? trustedProxyHops : 0));
   return async function auth(c, next) {
     const now = clock.now();
     const addr = addressOf(c);
-    const failures = limits.classes.auth_failure;
-    if (limits.enabled) {
-      const seen = store.rateWindows.peek(addr, 'auth_failure', failures.windowMs, now);
-      if (seen.count >= failures.limit) throw rateLimitedError('too many failed authentications from this address', seen.resetAt, now, failures.limit);
-    }
     const presented = presentedKey(c);
+    const buckets = failureBuckets(c, addr, 'key' in presented ? presented.key : null);
+    const windows = { store: { rateWindows: store.rateWindows, commits }, limits };
+    refuseWhenSpent(windows, buckets, now);
     let message: string;
     if ('key' in presented) {
       // verify() writes last_used_at at most once a minute per key: FULL costs nothing there.
@@ -85,7 +85,7 @@ export function auth({ store, commits, clock, limits, behindProxy, trustedProxyH
     } else {
       message = presented.error;
     }
-    if (limits.enabled) commits.relaxed(() => store.rateWindows.take(addr, 'auth_failure', Number.MAX_SAFE_INTEGER, failures.windowMs, now));
+    countFailure(windows, buckets, now);
     c.get('log')?.info('authentication failed', { address: addr, reason: message });
     throw new ApiError('unauthorized', message, undefined, { headers: { 'WWW-Authenticate': 'Bearer realm="socialpub"' } });
   };

@@ -12,6 +12,7 @@ import { checkCsrf, clearSessionCookie, fromOwnOrigin, readSessionCookie, setSes
 import { ApiError } from '../errors';
 import { readJsonObject } from '../json-body';
 import { rateLimitedError } from '../middleware/rate-limit';
+import { countFailure, failureBuckets, refuseWhenSpent } from '../middleware/auth-failures';
 
 export interface DashboardAuthDeps {
   store: Store;
@@ -93,19 +94,17 @@ export function dashboardAuthRoutes({ store, clock, config, limits, address }: D
     if (!fromOwnOrigin(c, config)) throw new ApiError('csrf_failed', 'cross-site request refused: sign in from the dashboard itself');
     const now = clock.now();
     const addr = address(c);
-    const failures = limits.classes.auth_failure;
-    if (limits.enabled) {
-      const seen = store.rateWindows.peek(addr, 'auth_failure', failures.windowMs, now);
-      if (seen.count >= failures.limit) throw rateLimitedError('too many failed authentications from this address', seen.resetAt, now, failures.limit);
-    }
     const body = await readJsonObject(c);
     if (typeof body.api_key !== 'string' || body.api_key.length === 0 || body.api_key.length > 512) {
       throw new ApiError('invalid_request', 'api_key must be an API key (sp_<id>_<secret>)', [{ path: 'api_key', message: 'expected a string' }]);
     }
+    // Counted as a key in a header is (auth-failures.ts): by address and by key id.
+    const buckets = failureBuckets(c, addr, body.api_key.trim());
+    refuseWhenSpent({ store, limits }, buckets, now);
     const check = store.apiKeys.verify(body.api_key.trim(), now);
     const user = check.ok ? store.users.get(check.userId) : null;
     if (!user) {
-      if (limits.enabled) store.commits.relaxed(() => store.rateWindows.take(addr, 'auth_failure', Number.MAX_SAFE_INTEGER, failures.windowMs, now));
+      countFailure({ store, limits }, buckets, now);
       const reason = !check.ok && (check.reason === 'revoked' || check.reason === 'rotated') ? `this API key was ${check.reason}` : 'invalid API key';
       throw new ApiError('unauthorized', reason);
     }

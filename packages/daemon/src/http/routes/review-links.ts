@@ -5,7 +5,7 @@ import type { ReviewLink, ReviewLinkLookup } from '../../store/review-links';
 import type { RouteDeps } from '../deps';
 import { ApiError, invalid } from '../errors';
 import { readJsonObject } from '../json-body';
-import { rateLimitedError } from '../middleware/rate-limit';
+import { countFailure, refuseWhenSpent, tokenGuessBuckets } from '../middleware/auth-failures';
 import type { RouteHandlers } from '../route-table/mount-route';
 import { ownBaseUrl } from './connections';
 
@@ -102,14 +102,11 @@ export function publicReviewHandlers({ store, clock, jobs, limits, address }: Pu
   const open = (c: Context): ReviewLink => {
     const now = clock.now();
     const addr = address(c);
-    const failures = limits.classes.auth_failure;
-    if (limits.enabled) {
-      const seen = store.rateWindows.peek(addr, 'auth_failure', failures.windowMs, now);
-      if (seen.count >= failures.limit) throw rateLimitedError('too many failed authentications from this address', seen.resetAt, now, failures.limit);
-    }
+    const buckets = tokenGuessBuckets(c, addr);
+    refuseWhenSpent({ store, limits }, buckets, now);
     const found = store.reviewLinks.open(c.req.param('token') ?? '', now);
     if (found.ok) return found.link;
-    if (limits.enabled && found.reason === 'unknown') store.commits.relaxed(() => store.rateWindows.take(addr, 'auth_failure', Number.MAX_SAFE_INTEGER, failures.windowMs, now));
+    if (found.reason === 'unknown') countFailure({ store, limits }, buckets, now);
     const refusal = REFUSED[found.reason];
     throw new ApiError(refusal.code, refusal.message);
   };
@@ -122,6 +119,8 @@ export function publicReviewHandlers({ store, clock, jobs, limits, address }: Pu
     'reviewLinks.read': (_input, c) => {
       c.header('Cache-Control', 'no-store');
       c.header('X-Robots-Tag', 'noindex, nofollow');
+      // The token is in the URL: no request this answer leads to may carry it on in a Referer.
+      c.header('Referrer-Policy', 'no-referrer');
       const link = open(c);
       const owner = ownerOf(link);
       const posts = link.jobIds.flatMap((id) => {
@@ -133,6 +132,7 @@ export function publicReviewHandlers({ store, clock, jobs, limits, address }: Pu
     },
     'reviewLinks.decide': { raw: true, handle: async (c) => {
       c.header('Cache-Control', 'no-store');
+      c.header('Referrer-Policy', 'no-referrer');
       const link = open(c);
       const body = await readJsonObject(c);
       const details = Object.keys(body)
