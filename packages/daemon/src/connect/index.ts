@@ -1,6 +1,7 @@
 import type { Platform } from '@socialpub/core';
 import type { ConnectionInfo } from '../store/connections';
 import type { ConnectDeps, ConnectOptions } from '../platforms/platform-module';
+import { platformsFromEnv } from '../config';
 import { platformModule } from '../platforms/registry';
 import { ConnectError } from '../oauth/connect-error';
 import type { ConnectIO } from '../oauth/connect-io';
@@ -16,5 +17,6 @@ export { TokenRefreshLoop, type RefreshReport, type TokenRefreshLoopOptions } fr
 export async function connectLive(platform: Platform, options: ConnectOptions, io: ConnectIO, deps: ConnectDeps): Promise<ConnectionInfo> {
   const connect = platformModule(platform)?.connect;
   if (!connect) throw new ConnectError(`Connecting ${platform} live is not available`);
-  return connect(options, io, deps);
+  // Platform settings as config.ts reads them for the daemon (LinkedIn's pinned API version, say), not each platform from the environment itself.
+  return connect(options, io, { ...deps, platforms: deps.platforms ?? platformsFromEnv(process.env) });
 }

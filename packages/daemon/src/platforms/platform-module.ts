@@ -108,6 +108,8 @@ export interface ConnectDeps {
   /** Host -> base URL; default `https://<host>` (tests point it at the simulator). */
   baseUrl?: (host: string) => string;
   http?: Got;
+  /** The daemon's platform settings (config.ts reads them: DaemonConfig.platforms); connectLive's default: config.ts's platformsFromEnv. */
+  platforms?: PlatformsConfig;
   /** The apps registered per server (a Mastodon server's), kept for the next connect there. */
   oauthApps?: { get(platform: string, origin: string): OAuthApp | null; save(platform: string, origin: string, app: OAuthApp): void };
 }

@@ -2,7 +2,7 @@ import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
 import { linkedinSettings } from './settings';
 import { createLinkedinAdapter } from './adapter';
-import { LINKEDIN_VERSION_SETTING, LinkedinVersions, linkedinVersions } from './api-version';
+import { linkedinVersions } from './api-version';
 import { connectLinkedin, type LinkedinConnectOptions } from './connect';
 import { linkedinTokenRefresher } from './refresh-token';
 import { createLinkedinRemover } from './remove';
@@ -24,7 +24,7 @@ export const linkedin: PlatformModule = {
         organizationId: (o.organizationId as string | undefined) ?? o.pageId,
       },
       io,
-      { ...deps, versions: new LinkedinVersions(process.env[LINKEDIN_VERSION_SETTING]?.trim() || null) },
+      { ...deps, versions: linkedinVersions(deps.platforms ?? {}) },
     ),
   // Only where LinkedIn granted a refresh token (approved apps); the others expire after 60 days and ask to reconnect.
   refresher: linkedinTokenRefresher,

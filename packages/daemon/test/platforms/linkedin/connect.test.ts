@@ -1,5 +1,8 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { LinkedinVersions } from '../../../src/platforms/linkedin/api-version';
+import { Hono } from 'hono';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { connectLive } from '../../../src/connect/index';
+import { linkedin } from '../../../src/platforms/linkedin/index';
+import { LinkedinVersions, monthVersion } from '../../../src/platforms/linkedin/api-version';
 import { connectLinkedin, LINKEDIN_SCOPES } from '../../../src/platforms/linkedin/connect';
 import { linkedinTokenRefresher } from '../../../src/platforms/linkedin/refresh-token';
 import { createLinkedinSimulator, LINKEDIN_API_HOST, LINKEDIN_WWW_HOST, type LinkedinSimulator } from '../../../src/platforms/linkedin/sim/simulator';
@@ -9,14 +12,24 @@ import { fakeConnections, fakeIO, serveSimulators, type SimServer } from '../sha
 let clock: ManualClock;
 let sim: LinkedinSimulator;
 let server: SimServer;
+/** The Linkedin-Version of every call to api.linkedin.com. */
+let versions: string[];
 const baseUrl = (h: string) => server.baseUrl(h);
 const deps = () => ({ connections: fakeConnections(), clock, baseUrl, versions: new LinkedinVersions(null) });
 
 beforeEach(async () => {
   clock = new ManualClock();
   sim = createLinkedinSimulator({ clock });
+  versions = [];
+  const api = new Hono();
+  api.use('*', async (c, next) => {
+    const v = c.req.header('linkedin-version');
+    if (v !== undefined) versions.push(v);
+    await next();
+  });
+  api.route('/', sim.api);
   server = await serveSimulators([
-    { host: LINKEDIN_API_HOST, app: sim.api },
+    { host: LINKEDIN_API_HOST, app: api },
     { host: LINKEDIN_WWW_HOST, app: sim.www },
   ]);
 });
@@ -93,5 +106,36 @@ describe('socialpub connect linkedin', () => {
     expect(update.tokenExpiresAt).toBe(clock.now() + 60 * 86_400_000);
     expect(update.refreshExpiresAt).toBe(clock.now() + 335 * 86_400_000);
     await expect(linkedinTokenRefresher.refresh({ ...creds, secrets: { ...creds.secrets, refresh_token: 'AQXforged' } }, { baseUrl, clock })).rejects.toMatchObject({ permanent: true });
+  });
+});
+
+describe('the API version a connect uses', () => {
+  const versionsSent = () => [...new Set(versions)];
+  const choose = async <T,>(_q: string, choices: { label: string; value: T }[]) => choices[0]!.value;
+
+  it('is the daemon setting as config.ts read it (DaemonConfig.platforms), not the environment read again by the platform', async () => {
+    vi.stubEnv('SOCIALPUB_LINKEDIN_VERSION', monthVersion(clock.now(), 5));
+    try {
+      const io = { ...fakeIO(['86client', 'sekrit']), choose };
+      const pinned = monthVersion(clock.now(), 4);
+      await linkedin.connect({ userId: 'usr_1', redirectUri: 'http://127.0.0.1:0/callback' }, io, { ...deps(), platforms: { linkedinVersion: pinned } });
+      expect(versionsSent()).toEqual([pinned]);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('is read by config.ts from the environment when connectLive is given no settings (the CLI)', async () => {
+    const pinned = monthVersion(clock.now(), 3);
+    vi.stubEnv('SOCIALPUB_LINKEDIN_VERSION', pinned);
+    try {
+      const io = { ...fakeIO(['86client', 'sekrit']), choose };
+      await connectLive('linkedin', { userId: 'usr_1', redirectUri: 'http://127.0.0.1:0/callback' }, io, { connections: fakeConnections(), clock, baseUrl });
+      expect(versionsSent()).toEqual([pinned]);
+      vi.stubEnv('SOCIALPUB_LINKEDIN_VERSION', 'soon');
+      await expect(connectLive('linkedin', { userId: 'usr_1' }, io, { connections: fakeConnections(), clock, baseUrl })).rejects.toThrow(/SOCIALPUB_LINKEDIN_VERSION must be a LinkedIn API version/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 });
