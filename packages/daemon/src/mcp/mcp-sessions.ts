@@ -16,15 +16,18 @@ export interface McpSession {
 
 export interface McpSessionsOptions {
   clock: Clock;
-  /** Most open sessions; past it the least recently used one is closed. Default 100. */
-  maxSessions?: number;
+  /**
+   * Most open sessions per user; past it that user's least recently used one is closed, so one
+   * user's sessions never close another's (issue 35, item 11). Default 100.
+   */
+  maxSessionsPerUser?: number;
   /** A session unused this long is closed. Default 1 hour. */
   idleMs?: number;
   /** Largest request body the transport reads. */
   maxBodyBytes: number;
 }
 
-/** Open Streamable HTTP sessions: one MCP server and transport each, bounded in number and idle time. */
+/** Open Streamable HTTP sessions: one MCP server and transport each, bounded in number per user and in idle time. */
 export class McpSessions {
   readonly #sessions = new Map<string, McpSession>();
   readonly #clock: Clock;
@@ -34,7 +37,7 @@ export class McpSessions {
 
   constructor(options: McpSessionsOptions) {
     this.#clock = options.clock;
-    this.#max = options.maxSessions ?? 100;
+    this.#max = options.maxSessionsPerUser ?? 100;
     this.#idleMs = options.idleMs ?? 3_600_000;
     this.#maxBodyBytes = options.maxBodyBytes;
   }
@@ -71,7 +74,7 @@ export class McpSessions {
       enableJsonResponse: json,
       maxRequestBodySize: this.#maxBodyBytes,
       onsessioninitialized: (id) => {
-        while (this.#sessions.size >= this.#max) this.#closeOldest();
+        while (this.#countOf(owner.userId) >= this.#max) this.#closeOldest(owner.userId);
         this.#sessions.set(id, { id, ...owner, transport, notifier, lastUsed: this.#clock.now() });
       },
       onsessionclosed: (id) => {
@@ -106,9 +109,16 @@ export class McpSessions {
     for (const s of this.#sessions.values()) if (s.lastUsed < cutoff) this.#close(s);
   }
 
-  #closeOldest(): void {
+  #countOf(userId: string): number {
+    let n = 0;
+    for (const s of this.#sessions.values()) if (s.userId === userId) n++;
+    return n;
+  }
+
+  /** Closes `userId`'s least recently used session. */
+  #closeOldest(userId: string): void {
     let oldest: McpSession | null = null;
-    for (const s of this.#sessions.values()) if (!oldest || s.lastUsed < oldest.lastUsed) oldest = s;
+    for (const s of this.#sessions.values()) if (s.userId === userId && (!oldest || s.lastUsed < oldest.lastUsed)) oldest = s;
     if (oldest) this.#close(oldest);
   }
 
