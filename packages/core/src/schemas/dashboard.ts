@@ -121,7 +121,26 @@ export const ReviewLinkCreatedSchema = ReviewLinkSchema.extend({
 }).meta({ id: 'ReviewLinkCreated' });
 export type ReviewLinkCreated = z.infer<typeof ReviewLinkCreatedSchema>;
 
-export const ReviewLinkListSchema = z.object({ data: z.array(ReviewLinkSchema) }).meta({ id: 'ReviewLinkList' });
+export const ReviewLinkListSchema = z
+  .object({
+    data: z.array(ReviewLinkSchema),
+    next_cursor: z.string().nullable().meta({ description: 'Pass as `cursor` for the next page; null on the last page.' }),
+  })
+  .meta({ id: 'ReviewLinkList' });
+
+/** GET /review-links: pages of `limit` links, newest first. */
+export const REVIEW_LINKS_LIMIT_DEFAULT = 50;
+export const REVIEW_LINKS_LIMIT_MAX = 200;
+export const ReviewLinksQuerySchema = z.strictObject({
+  limit: z.coerce
+    .number({ error: 'limit must be a whole number' })
+    .int({ error: 'limit must be a whole number' })
+    .min(1, { error: 'limit must be at least 1' })
+    .max(REVIEW_LINKS_LIMIT_MAX, { error: `limit must be at most ${REVIEW_LINKS_LIMIT_MAX}` })
+    .default(REVIEW_LINKS_LIMIT_DEFAULT),
+  cursor: z.string().min(1).optional().meta({ description: 'The `next_cursor` of the page before.' }),
+});
+export type ReviewLinksQuery = z.infer<typeof ReviewLinksQuerySchema>;
 export type ReviewLinkList = z.infer<typeof ReviewLinkListSchema>;
 
 export const ReviewDecisionSchema = z

@@ -1,4 +1,4 @@
-import { ApiKeyCreateRequestSchema, ApiKeyCreatedSchema, ApiKeyListSchema, ConnectAuthorizeRequestSchema, ConnectionListSchema, ConnectionSchema, PendingConnectSchema, ReviewDecisionRequestSchema, ReviewLinkCreateRequestSchema, ReviewLinkCreatedSchema, ReviewLinkListSchema, ReviewLinkPublicSchema } from './dashboard';
+import { ApiKeyCreateRequestSchema, ApiKeyCreatedSchema, ApiKeyListSchema, ConnectAuthorizeRequestSchema, ConnectionListSchema, ConnectionSchema, PendingConnectSchema, ReviewDecisionRequestSchema, ReviewLinkCreateRequestSchema, ReviewLinkCreatedSchema, ReviewLinkListSchema, ReviewLinkPublicSchema, ReviewLinksQuerySchema } from './dashboard';
 import { EventSchema, EventsQuerySchema, WebhookCreateSchema, WebhookUpdateSchema } from './events';
 import {
   ChooseConnectRequestSchema,
@@ -66,6 +66,7 @@ export const EXTENSION_SCHEMAS = {
   ChooseConnectRequest: ChooseConnectRequestSchema,
   // review links
   ReviewLinkList: ReviewLinkListSchema,
+  ReviewLinksQuery: ReviewLinksQuerySchema,
   ReviewLinkCreateRequest: ReviewLinkCreateRequestSchema,
   ReviewLinkCreated: ReviewLinkCreatedSchema,
   ReviewTokenParams: ReviewTokenParamsSchema,

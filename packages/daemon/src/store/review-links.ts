@@ -51,8 +51,9 @@ export function createReviewLinksRepository(db: DB) {
   const insert = db.prepare('INSERT INTO review_links (id, user_id, token_hash, job_ids, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)');
   const byId = db.prepare<[string], LinkRow>('SELECT id, user_id, job_ids, created_at, expires_at, revoked_at FROM review_links WHERE id = ?');
   const byHash = db.prepare<[string], LinkRow>('SELECT id, user_id, job_ids, created_at, expires_at, revoked_at FROM review_links WHERE token_hash = ?');
-  const byUser = db.prepare<[string], LinkRow>(
-    'SELECT id, user_id, job_ids, created_at, expires_at, revoked_at FROM review_links WHERE user_id = ? ORDER BY created_at DESC, id DESC',
+  // Keyset pages in the list's order (created_at, id descending): the rows after the cursor's.
+  const byUserPage = db.prepare<[string, number, number, string, number], LinkRow>(
+    'SELECT id, user_id, job_ids, created_at, expires_at, revoked_at FROM review_links WHERE user_id = ? AND (created_at < ? OR (created_at = ? AND id < ?)) ORDER BY created_at DESC, id DESC LIMIT ?',
   );
   const revoke = db.prepare('UPDATE review_links SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const insertDecision = db.prepare('INSERT INTO review_link_decisions (link_id, job_id, decision, comment, decided_at) VALUES (?, ?, ?, ?, ?)');
@@ -72,8 +73,12 @@ export function createReviewLinksRepository(db: DB) {
       const r = byId.get(id);
       return r ? toLink(r) : null;
     },
-    list(userId: string): ReviewLink[] {
-      return byUser.all(userId).map(toLink);
+    /** The user's links, newest first: `limit` of them after the link `after` (a link of this user), or null when `after` is not one. */
+    list(userId: string, limit = Number.MAX_SAFE_INTEGER, after?: string): ReviewLink[] | null {
+      if (after === undefined) return byUserPage.all(userId, Number.MAX_SAFE_INTEGER, 0, '', limit).map(toLink);
+      const from = byId.get(after);
+      if (!from || from.user_id !== userId) return null;
+      return byUserPage.all(userId, from.created_at, from.created_at, from.id, limit).map(toLink);
     },
     /** The link a token opens, if it is still good at `now`. */
     open(token: string, now: number): ReviewLinkLookup {

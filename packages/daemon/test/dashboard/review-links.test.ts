@@ -48,6 +48,41 @@ describe('review links (owner side)', () => {
     expect(JSON.stringify(h.db.prepare('SELECT * FROM review_links').all())).not.toContain(token);
   });
 
+  it('pages GET /review-links: limit, next_cursor to the end, every link once newest first; a cursor not from the list is a 400', async () => {
+    const { h, shared, link } = await setup();
+    const ids = [link.id];
+    for (let i = 0; i < 6; i++) {
+      if (i % 2 === 0) await h.clock.advance(1_000); // some links share a creation time: the id orders them
+      ids.push(((await (await h.call('POST', `${API}/review-links`, { body: { job_ids: [shared[0]] } })).json()) as { id: string }).id);
+    }
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await h.call('GET', `${API}/review-links?limit=3${cursor ? `&cursor=${cursor}` : ''}`);
+      expect(res.status).toBe(200);
+      const page = (await res.json()) as { data: { id: string }[]; next_cursor: string | null };
+      sizes.push(page.data.length);
+      seen.push(...page.data.map((l) => l.id));
+      cursor = page.next_cursor;
+    } while (cursor);
+    expect(sizes).toEqual([3, 3, 1]);
+    const whole = (await (await h.call('GET', `${API}/review-links?limit=200`)).json()) as { data: { id: string }[] };
+    expect(seen).toEqual(whole.data.map((l) => l.id));
+    expect([...seen].sort()).toEqual([...ids].sort());
+    expect(seen[seen.length - 1]).toBe(link.id); // the oldest last
+    // Without a limit: the first 50, and no next page here.
+    expect(((await (await h.call('GET', `${API}/review-links`)).json()) as { next_cursor: string | null }).next_cursor).toBeNull();
+    const bad = await h.call('GET', `${API}/review-links?cursor=rvl_nope`);
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).details).toEqual([{ path: 'cursor', message: 'unknown cursor' }]);
+    expect((await h.call('GET', `${API}/review-links?limit=0`)).status).toBe(400);
+    // Another user's link is no cursor for this user.
+    const other = h.addUser('other@example.com');
+    const theirs = await h.call('GET', `${API}/review-links?cursor=${link.id}`, { headers: { 'X-API-Key': other.key } });
+    expect(theirs.status).toBe(400);
+  });
+
   it('uses the public URL when one is configured, and takes expires_in_hours', async () => {
     const { h, shared } = await setup({ config: { publicUrl: 'https://social.example.com' } });
     const res = await h.call('POST', `${API}/review-links`, { body: { job_ids: [shared[0]], expires_in_hours: 2 } });

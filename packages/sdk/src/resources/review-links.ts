@@ -1,4 +1,4 @@
-import { ROUTES, type ReviewLink, type ReviewLinkCreated, type ReviewLinkCreateRequest } from '@socialpub/core';
+import { ROUTES, type ReviewLink, type ReviewLinkCreated, type ReviewLinkCreateRequest, type ReviewLinkList } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { Resource } from './resource';
 
@@ -13,9 +13,21 @@ export class ReviewLinks extends Resource {
     return this.transport.call(ROUTES['reviewLinks.create'], { body: params }, options);
   }
 
-  /** GET /review-links: the caller's links, newest first, with their status (never their token). */
+  /** GET /review-links: the caller's links, newest first, with their status (never their token); every page, followed by `next_cursor`. */
   async list(options?: RequestOptions): Promise<ReviewLink[]> {
-    return (await this.transport.call(ROUTES['reviewLinks.list'], {}, options)).data;
+    const all: ReviewLink[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await this.listPage({ limit: 200, ...(cursor ? { cursor } : {}) }, options);
+      all.push(...page.data);
+      cursor = page.next_cursor ?? undefined;
+    } while (cursor);
+    return all;
+  }
+
+  /** GET /review-links?limit=&cursor=: one page (`limit` default 50, at most 200) and the `next_cursor` of the next one. */
+  async listPage(params: { limit?: number; cursor?: string } = {}, options?: RequestOptions): Promise<ReviewLinkList> {
+    return this.transport.call(ROUTES['reviewLinks.list'], { query: params }, options);
   }
 
   /** DELETE /review-links/{id}: the link is refused (410) from now on. */

@@ -65,9 +65,13 @@ export function reviewLinksHandlers({ store, clock, config }: Pick<RouteDeps, 's
       const { token, link } = await store.commits.durable(() => store.reviewLinks.create(user.id, jobIds, now, now + Math.round((hours as number) * 3_600_000)));
       return { ...presentLink(link, now), url: reviewLinkUrl(ownBaseUrl(c, config), token) };
     } },
-    'reviewLinks.list': (_input, c) => {
+    'reviewLinks.list': ({ query }, c) => {
       const now = clock.now();
-      return { data: store.reviewLinks.list(c.get('user').id).map((l) => presentLink(l, now)) };
+      // One more than the page, to know whether another follows; the cursor is the page's last link id.
+      const links = store.reviewLinks.list(c.get('user').id, query.limit + 1, query.cursor);
+      if (!links) throw new ApiError('invalid_request', 'cursor is not one this list gave (a next_cursor of GET /review-links)', [{ path: 'cursor', message: 'unknown cursor' }]);
+      const page = links.slice(0, query.limit);
+      return { data: page.map((l) => presentLink(l, now)), next_cursor: links.length > query.limit ? (page.at(-1)?.id ?? null) : null };
     },
     'reviewLinks.revoke': async ({ params: { id } }, c) => {
       const link = store.reviewLinks.get(id);
