@@ -10,7 +10,7 @@ const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', param
 async function open(sessions: McpSessions, clock: ManualClock, userId: string): Promise<string> {
   await clock.advance(1_000);
   // initialize reaches no tool: the backend is never called.
-  const transport = await sessions.open({ userId, keyId: `key_${userId}` }, {} as SocialPubBackend, { json: true });
+  const transport = await sessions.open({ userId, keyId: `key_${userId}` }, {} as SocialPubBackend, { json: true, scope: 'full' });
   const res = await transport.handleRequest(new Request('http://127.0.0.1/mcp', { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, body: INIT }));
   expect(res.status).toBe(200);
   return res.headers.get('mcp-session-id')!;
