@@ -47,7 +47,7 @@ describe('caption previews', () => {
     expect(v.segments).toEqual([{ kind: 'text', text: '<img src=x onerror=alert(1)>', over: false }]);
   });
 
-  it('says counts in words, never the counting's internal name', () => {
+  it("says counts in words, never the counting's internal name", () => {
     expect(counterText(257, 280, 'x-weighted')).toBe('257 of 280 characters (a link counts as 23, an emoji or a Chinese, Japanese or Korean character as 2)');
     expect(counterText(2200, 2200, 'characters')).toBe('2,200 of 2,200 characters');
     expect(counterText(300, 280, 'x-weighted')).toMatch(/^300 of 280 characters .* — 20 over the limit: the struck-through part is cut$/);
