@@ -98,7 +98,7 @@ describe('compose', () => {
     const page = await context.newPage();
     await d.signIn(page);
     await page.goto(`${d.url}/compose`);
-    await page.getByRole('checkbox', { name: 'twitter', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'X', exact: true }).check();
     await page.getByLabel('Caption', { exact: true }).fill('x'.repeat(300));
     await page.getByRole('status').filter({ hasText: 'twitter captions are at most 280 characters' }).waitFor();
     expect(await page.locator('.preview-twitter .counter').first().textContent()).toBe('300 of 280 characters (a link counts as 23, an emoji or a Chinese, Japanese or Korean character as 2) — 20 over the limit: the struck-through part is cut');
@@ -111,7 +111,7 @@ describe('compose', () => {
     const page = await context.newPage();
     await d.signIn(page);
     await page.goto(`${d.url}/compose`);
-    await page.getByRole('checkbox', { name: 'twitter', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'X', exact: true }).check();
     await page.getByLabel('Caption', { exact: true }).fill('Monthly tip: back up your data');
     await page.getByRole('radio', { name: 'Repeat' }).check();
     await page.getByLabel(/^Time \(/).fill(`${ymd(addDays(testNow(), 2))}T08:00`);
