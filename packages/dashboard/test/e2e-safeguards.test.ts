@@ -39,7 +39,7 @@ async function signedIn(): Promise<{ page: Page; close(): Promise<void>; w: Retu
 
 /** Uploads bytes through POST /media/upload with the key; answers the prepared file's URL. */
 async function uploaded(name: string, type: string, bytes: Buffer): Promise<string> {
-  const res = await fetch(`${d.url}/api/agents/v1/media/upload?filename=${encodeURIComponent(name)}`, { method: 'POST', headers: { 'X-API-Key': d.key.api_key, 'Content-Type': type }, body: bytes });
+  const res = await fetch(`${d.url}/api/agents/v1/media/upload?filename=${encodeURIComponent(name)}`, { method: 'POST', headers: { 'X-API-Key': d.key.api_key, 'Content-Type': type }, body: new Uint8Array(bytes) });
   const body = (await res.json()) as { status: string; files: { prepared_url: string }[] };
   expect(res.status).toBeLessThan(300);
   expect(body.status).toBe('completed');
