@@ -30,11 +30,11 @@ describe('calendar entries', () => {
     } as Partial<Post>);
     const events = postEvents([p], { platforms: new Set(), status: 'all' });
     expect(events.map((e) => [e.start, e.title, e.editable])).toEqual([
-      ['2027-03-25T09:00:00.000Z', 'instagram story, twitter: Launch', true],
-      ['2027-03-25T10:00:00.000Z', 'instagram feed: Launch', false],
+      ['2027-03-25T09:00:00.000Z', 'Instagram story, X: Launch', true],
+      ['2027-03-25T10:00:00.000Z', 'Instagram feed post: Launch', false],
     ]);
-    expect(postEvents([p], { platforms: new Set(['twitter']), status: 'all' }).map((e) => e.title)).toEqual(['twitter: Launch']);
-    expect(postEvents([p], { platforms: new Set(), status: 'published' }).map((e) => e.title)).toEqual(['instagram feed: Launch']);
+    expect(postEvents([p], { platforms: new Set(['twitter']), status: 'all' }).map((e) => e.title)).toEqual(['X: Launch']);
+    expect(postEvents([p], { platforms: new Set(), status: 'published' }).map((e) => e.title)).toEqual(['Instagram feed post: Launch']);
     expect(postEvents([post({ scheduled_for: null, targets: [target('twitter', 'tweet', '2027-03-25T09:00:00.000Z')] } as Partial<Post>)], { platforms: new Set(), status: 'all' })[0]!.editable).toBe(false);
   });
 

@@ -60,8 +60,8 @@ describe('compose', () => {
     const w = watch(page);
     await d.signIn(page);
     await page.getByRole('link', { name: 'Compose' }).click();
-    await page.getByRole('checkbox', { name: 'instagram', exact: true }).check();
-    await page.getByRole('checkbox', { name: 'twitter', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'Instagram', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'X', exact: true }).check();
     await page.getByLabel('Caption', { exact: true }).fill('Spring menu is here #food @chef');
     await page.getByLabel('Upload media').setInputFiles({ name: 'spring menu.png', mimeType: 'image/png', buffer: gradientPng() });
     await page.getByRole('listitem').filter({ hasText: 'spring menu.png' }).getByText('ready', { exact: true }).waitFor();
@@ -76,7 +76,7 @@ describe('compose', () => {
     await expect.poll(() => page.locator('.preview-instagram img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(96);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'compose', true);
-    await page.getByRole('checkbox', { name: 'instagram', exact: true }).uncheck();
+    await page.getByRole('checkbox', { name: 'Instagram', exact: true }).uncheck();
     await expect.poll(() => checks.textContent()).toContain('Ready: 1 target.');
     await page.getByRole('button', { name: 'Schedule' }).click();
     const done = page.getByRole('status').filter({ hasText: /Scheduled .*\(job_/ });
@@ -98,10 +98,10 @@ describe('compose', () => {
     const page = await context.newPage();
     await d.signIn(page);
     await page.goto(`${d.url}/compose`);
-    await page.getByRole('checkbox', { name: 'twitter', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'X', exact: true }).check();
     await page.getByLabel('Caption', { exact: true }).fill('x'.repeat(300));
     await page.getByRole('status').filter({ hasText: 'twitter captions are at most 280 characters' }).waitFor();
-    expect(await page.locator('.preview-twitter .counter').first().textContent()).toContain('300 / 280');
+    expect(await page.locator('.preview-twitter .counter').first().textContent()).toBe('300 of 280 characters (a link counts as 23, an emoji or a Chinese, Japanese or Korean character as 2) — 20 over the limit: the struck-through part is cut');
     expect(await page.locator('.preview-twitter .tok-over').textContent()).toBe('x'.repeat(20));
     await context.close();
   });
@@ -111,7 +111,7 @@ describe('compose', () => {
     const page = await context.newPage();
     await d.signIn(page);
     await page.goto(`${d.url}/compose`);
-    await page.getByRole('checkbox', { name: 'twitter', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'X', exact: true }).check();
     await page.getByLabel('Caption', { exact: true }).fill('Monthly tip: back up your data');
     await page.getByRole('radio', { name: 'Repeat' }).check();
     await page.getByLabel(/^Time \(/).fill(`${ymd(addDays(testNow(), 2))}T08:00`);
@@ -136,9 +136,9 @@ describe('compose', () => {
     const page = await context.newPage();
     await d.signIn(page);
     await page.goto(`${d.url}/compose`);
-    await page.getByRole('checkbox', { name: 'tiktok', exact: true }).check();
-    await page.getByText('tiktok options', { exact: true }).click();
-    const select = page.getByLabel('tiktok privacy level');
+    await page.getByRole('checkbox', { name: 'TikTok', exact: true }).check();
+    await page.getByText('TikTok options', { exact: true }).click();
+    const select = page.getByLabel('TikTok privacy level');
     await expect.poll(async () => (await select.locator('option').allTextContents()).sort()).toEqual(['(default)', ...creator_info.privacy_level_options].sort());
     expect(creator_info.privacy_level_options.length).toBeGreaterThan(0);
     await context.close();
@@ -201,7 +201,7 @@ describe('calendar', () => {
     await page.goto(`${d.url}/calendar?date=${later.slice(0, 10)}`);
     await page.getByRole('button', { name: 'List' }).click();
     await page.getByText('Only on twitter').first().waitFor();
-    await page.getByRole('checkbox', { name: 'instagram' }).check();
+    await page.getByRole('checkbox', { name: 'Instagram', exact: true }).check();
     await expect.poll(() => page.getByText('Only on twitter').count()).toBe(0);
     expect(await page.getByText('Only on instagram').count()).toBeGreaterThan(0);
     await page.getByLabel('Status').selectOption('published');
@@ -210,7 +210,7 @@ describe('calendar', () => {
     await page.locator('.fc-timeGridWeek-view').waitFor();
     // The keyboard's way to move a post: focus its entry, Enter, a new time.
     await page.getByLabel('Status').selectOption('all');
-    await page.getByRole('checkbox', { name: 'instagram' }).uncheck();
+    await page.getByRole('checkbox', { name: 'Instagram', exact: true }).uncheck();
     const entry = page.locator('.fc-event', { hasText: 'Only on twitter' }).first();
     await entry.focus();
     await page.keyboard.press('Enter');
@@ -238,7 +238,8 @@ describe('posts', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'posts');
     await card.getByRole('button', { name: 'Take down' }).click();
-    await page.getByRole('status').filter({ hasText: 'twitter tweet removed' }).waitFor();
+    await page.getByRole('alertdialog', { name: 'Take down this post?' }).getByRole('button', { name: 'Take down' }).click();
+    await page.getByRole('status').filter({ hasText: 'X post removed' }).waitFor();
     expect((await d.sdk.scheduled.get(r.job_id)).post.status).toBe('removed');
     await context.close();
   });

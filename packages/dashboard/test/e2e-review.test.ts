@@ -85,12 +85,12 @@ describe('review', () => {
     await card.waitFor();
     await expect.poll(() => card.getByText('Created by').textContent()).toContain('mcp');
     // Per-platform previews, counted by each network's rules, with marks.
-    const twitter = card.getByRole('region', { name: 'twitter preview' });
-    expect(await twitter.locator('.counter').first().textContent()).toMatch(/^\d+ \/ 280 \(x-weighted\)/);
+    const twitter = card.getByRole('region', { name: 'X preview' });
+    expect(await twitter.locator('.counter').first().textContent()).toMatch(/^\d+ of 280 characters \(a link counts as 23, /);
     expect(await twitter.locator('.tok-hashtag').textContent()).toBe('#launch');
     expect(await twitter.locator('.tok-mention').textContent()).toBe('@team');
     expect(await twitter.locator('.tok-link').textContent()).toBe('https://example.com/x');
-    expect(await card.getByRole('region', { name: 'threads preview' }).locator('.counter').first().textContent()).toMatch(/\/ 500 \(threads-utf8-emoji\)/);
+    expect(await card.getByRole('region', { name: 'Threads preview' }).locator('.counter').first().textContent()).toMatch(/^\d+ of 500 characters \(an emoji counts as 4 or more\)$/);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'review');
 
@@ -151,8 +151,8 @@ describe('review', () => {
     await d.signIn(page);
     await page.goto(`${d.url}/review`);
     const card = page.getByRole('article', { name: `Post ${r.job_id}` });
-    await card.getByRole('button', { name: 'Edit threads caption' }).click();
-    await card.getByLabel('Caption for threads').fill('Edited for Threads only');
+    await card.getByRole('button', { name: 'Edit Threads caption' }).click();
+    await card.getByLabel('Caption for Threads').fill('Edited for Threads only');
     await card.getByRole('button', { name: 'Save caption' }).click();
     await page.getByRole('status').filter({ hasText: `Updated ${r.job_id}` }).waitFor();
     await card.getByRole('button', { name: 'Retime' }).click();
@@ -206,7 +206,7 @@ describe('hostile text', () => {
     }
     await page.goto(`${d.url}/review`);
     const card = page.getByRole('article', { name: `Post ${r.job_id}` });
-    expect(await card.getByRole('region', { name: 'threads preview' }).locator('.caption-text').textContent()).toBe('<a href="javascript:alert(4)">click</a>');
+    expect(await card.getByRole('region', { name: 'Threads preview' }).locator('.caption-text').textContent()).toBe('<a href="javascript:alert(4)">click</a>');
     await page.waitForTimeout(300);
     expect(w.dialogs).toEqual([]);
     expect(w.csp).toEqual([]);

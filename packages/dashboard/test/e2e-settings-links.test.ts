@@ -56,6 +56,7 @@ describe('API keys', () => {
     const prefix = (await row.locator('code').textContent())!;
     expect(key.startsWith(prefix)).toBe(true);
     await row.getByRole('button', { name: `Revoke ${prefix}` }).click();
+    await page.getByRole('alertdialog', { name: `Revoke the key ${prefix}?` }).getByRole('button', { name: 'Revoke the key' }).click();
     await page.getByRole('status').filter({ hasText: `Revoked ${prefix}` }).waitFor();
     await expect(sdk.auth.validate()).rejects.toBeInstanceOf(AuthenticationError);
     await expect(sdk.auth.validate()).rejects.toMatchObject({ status: 401 });
@@ -156,8 +157,8 @@ describe('connections', () => {
     await page.getByRole('link', { name: 'Connections' }).click();
     await page.getByLabel('Platform').first().selectOption('youtube');
     await page.getByRole('button', { name: 'Connect sandbox' }).click();
-    await page.getByRole('status').filter({ hasText: 'Connected youtube (sandbox)' }).waitFor();
-    const item = page.getByRole('listitem').filter({ hasText: 'youtube' });
+    await page.getByRole('status').filter({ hasText: 'Connected YouTube (sandbox)' }).waitFor();
+    const item = page.getByRole('listitem').filter({ hasText: 'YouTube' });
     await item.getByText('active').waitFor();
     const platforms = await d.sdk.platforms.list();
     expect(platforms.platforms.find((p) => p.platform === 'youtube')?.connection).toMatchObject({ mode: 'sandbox', status: 'active' });
@@ -165,10 +166,13 @@ describe('connections', () => {
     await screenshot(page, 'connections');
     // Compose now offers it.
     await page.getByRole('link', { name: 'Compose' }).click();
-    await page.getByRole('checkbox', { name: 'youtube', exact: true }).waitFor();
+    await page.getByRole('checkbox', { name: 'YouTube', exact: true }).waitFor();
     await page.getByRole('link', { name: 'Connections' }).click();
-    await page.getByRole('listitem').filter({ hasText: 'youtube' }).getByRole('button', { name: 'Remove youtube' }).click();
-    await page.getByRole('status').filter({ hasText: 'Removed the youtube connection' }).waitFor();
+    await page.getByRole('listitem').filter({ hasText: 'YouTube' }).getByRole('button', { name: 'Remove YouTube' }).click();
+    const ask = page.getByRole('alertdialog', { name: 'Remove the YouTube connection?' });
+    expect(await ask.textContent()).toContain('No post is scheduled on YouTube.');
+    await ask.getByRole('button', { name: 'Remove the connection' }).click();
+    await page.getByRole('status').filter({ hasText: 'Removed the YouTube connection' }).waitFor();
     expect((await d.sdk.platforms.list()).platforms.find((p) => p.platform === 'youtube')?.connection).toBeNull();
     expect(w.csp).toEqual([]);
     await context.close();
@@ -212,6 +216,9 @@ describe('review links', () => {
     const bold = client.page.getByRole('article', { name: 'Post For the client: <b>bold</b> claim' });
     await bold.getByLabel(/^Comment for/).fill('Too strong, tone it down');
     await bold.getByRole('button', { name: 'Reject' }).click();
+    const asked = client.page.getByRole('alertdialog', { name: 'Reject “For the client: <b>bold</b> claim”?' });
+    expect(await asked.getByLabel('Why (for the owner)').inputValue()).toBe('Too strong, tone it down');
+    await asked.getByRole('button', { name: 'Reject the post' }).click();
     await bold.getByText('Decision: rejected').waitFor();
     expect((await d.sdk.scheduled.get(a)).post.status).toBe('scheduled');
     const rejected = (await d.sdk.scheduled.get(b)).post;
@@ -236,6 +243,7 @@ describe('review links', () => {
     await d.signIn(page);
     await page.goto(`${d.url}/review`);
     await page.getByRole('button', { name: `Revoke link ${link.id}` }).click();
+    await page.getByRole('alertdialog', { name: 'Revoke this review link?' }).getByRole('button', { name: 'Revoke the link' }).click();
     await page.getByRole('status').filter({ hasText: `Revoked review link ${link.id}` }).waitFor();
 
     // The open page's decision is refused, and a reload shows nothing of the post.

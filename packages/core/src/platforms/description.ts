@@ -10,6 +10,24 @@ import type { ZodObject } from 'zod';
 export const CONTENT_TYPES = ['feed', 'story', 'reels', 'tweet', 'post', 'video', 'shorts', 'photo', 'document', 'pin', 'video_pin'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
+/**
+ * Each content type as the networks name it to people (the dashboard's previews, targets and
+ * calendar): `tweet` is a "post" since X renamed it, `reels` one "reel", `shorts` one "Short".
+ */
+export const CONTENT_TYPE_NAMES: Readonly<Record<ContentType, string>> = {
+  feed: 'feed post',
+  story: 'story',
+  reels: 'reel',
+  tweet: 'post',
+  post: 'post',
+  video: 'video',
+  shorts: 'Short',
+  photo: 'photo',
+  document: 'document',
+  pin: 'Pin',
+  video_pin: 'video Pin',
+};
+
 /** `document`: a PDF (LinkedIn document posts). */
 export type MediaKind = 'image' | 'video' | 'document';
 

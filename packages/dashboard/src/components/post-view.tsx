@@ -1,5 +1,6 @@
 import type { Platform } from '@socialpub/core/platforms';
 import { captionFor } from '../lib/caption';
+import { platformName, targetName } from '../lib/names';
 import { formatInZone } from '../lib/time';
 import type { Post } from '../lib/types';
 import { StatusBadge } from './notice';
@@ -11,9 +12,7 @@ export function TargetTimes({ post, zone }: { post: Post; zone: string }) {
     <ul class="targets">
       {post.targets.map((t) => (
         <li key={`${t.platform}.${t.type}`}>
-          <strong>
-            {t.platform} {t.type}
-          </strong>{' '}
+          <strong>{targetName(t.platform, t.type)}</strong>{' '}
           <time dateTime={t.scheduled_for ?? undefined}>{formatInZone(t.scheduled_for, zone)}</time> <StatusBadge status={t.status} />
         </li>
       ))}
@@ -49,7 +48,7 @@ export function PostPreviews({ post }: { post: Post }) {
 }
 
 function ThreadParts({ thread }: { thread: unknown }) {
-  const lists: [string, unknown[]][] = Array.isArray(thread) ? [['every platform', thread]] : Object.entries(thread as Record<string, unknown[]>);
+  const lists: [string, unknown[]][] = Array.isArray(thread) ? [['every platform', thread]] : Object.entries(thread as Record<string, unknown[]>).map(([p, parts]) => [platformName(p), parts]);
   return (
     <>
       {lists.map(([who, parts]) => (

@@ -1,5 +1,7 @@
 import { PLATFORM_INFO, type Platform } from '@socialpub/core/platforms';
 import { viewCaption } from '../lib/caption';
+import { counterText, platformName, typeName } from '../lib/names';
+import { FullSizeImage } from './full-size-image';
 
 /** How a content type is framed: the crop each network applies to it. */
 export function cropOf(platform: string, type: string): string {
@@ -25,7 +27,20 @@ function sameOrigin(url: string): boolean {
   }
 }
 
-export function MediaFrame({ url, platform, type, kinds }: { url: string; platform: string; type: string; kinds?: Record<string, 'image' | 'video'> }) {
+/**
+ * The cover a network shows before its video plays, when the post names one the daemon serves
+ * (Instagram's cover_url, YouTube's thumbnail_url, Pinterest's cover_image_url). Without one,
+ * the networks show the video's first frame, and so does the preview (preload="metadata").
+ */
+export function posterOf(options: Record<string, unknown> | null | undefined): string | undefined {
+  for (const k of ['cover_url', 'thumbnail_url', 'cover_image_url']) {
+    const v = options?.[k];
+    if (typeof v === 'string' && sameOrigin(v)) return v;
+  }
+  return undefined;
+}
+
+export function MediaFrame({ url, platform, type, kinds, poster }: { url: string; platform: string; type: string; kinds?: Record<string, 'image' | 'video'>; poster?: string | undefined }) {
   const crop = cropOf(platform, type);
   const kind = mediaKind(url, kinds);
   const name = url.split('/').pop() ?? url;
@@ -33,9 +48,9 @@ export function MediaFrame({ url, platform, type, kinds }: { url: string; platfo
     <figure class={`media ${crop}`}>
       {sameOrigin(url) ? (
         kind === 'video' ? (
-          <video src={url} muted playsInline preload="metadata" aria-label={`video ${name}`} />
+          <video src={url} controls playsInline preload="metadata" poster={poster} aria-label={`video ${name}`} />
         ) : (
-          <img src={url} alt={`image ${name}`} loading="lazy" />
+          <FullSizeImage url={url} name={name} />
         )
       ) : (
         <span class="media-external">{kind} at {url}</span>
@@ -58,9 +73,7 @@ export function CaptionPreview({ text, platform }: { text: string; platform: Pla
           </span>
         ))}
       </p>
-      <p class={over ? 'counter counter-over' : 'counter'}>
-        {v.length.toLocaleString('en')} / {v.max.toLocaleString('en')} ({v.counting}){over ? ' — over the limit: the struck-through part is cut' : ''}
-      </p>
+      <p class={over ? 'counter counter-over' : 'counter'}>{counterText(v.length, v.max, v.counting)}</p>
       {v.problems.map((p) => (
         <p class="counter counter-over" key={p}>
           {p}
@@ -84,17 +97,17 @@ export function PlatformPreview({ platform, types, caption, media, kinds, option
   const info = PLATFORM_INFO[platform];
   const shown = types.length ? types : [info.defaultType];
   return (
-    <section class={`preview preview-${platform}`} aria-label={`${platform} preview`}>
+    <section class={`preview preview-${platform}`} aria-label={`${platformName(platform)} preview`}>
       <h4>
-        {platform} <span class="muted">{shown.join(', ')}</span>
+        {platformName(platform)} <span class="muted">{shown.map(typeName).join(', ')}</span>
       </h4>
       <CaptionPreview text={caption} platform={platform} />
       {media.length > 0 &&
         shown.map((t) => (
           <div class="media-row" key={t}>
-            <span class="muted">{t}</span>
+            <span class="muted">{typeName(t)}</span>
             {media.map((m) => (
-              <MediaFrame key={m} url={m} platform={platform} type={t} {...(kinds ? { kinds } : {})} />
+              <MediaFrame key={m} url={m} platform={platform} type={t} poster={posterOf(options)} {...(kinds ? { kinds } : {})} />
             ))}
           </div>
         ))}

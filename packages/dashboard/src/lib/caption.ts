@@ -1,5 +1,6 @@
 import { HASHTAG, LINK, MENTION, captionLength } from '@socialpub/core/caption-length';
-import { PLATFORM_INFO, type Platform } from '@socialpub/core/platforms';
+import { PLATFORM_INFO, type CaptionCounting, type Platform } from '@socialpub/core/platforms';
+import { platformName } from './names';
 
 /** One run of a caption as a network shows it: plain text, or a marked link, mention or hashtag. */
 export interface Segment {
@@ -12,7 +13,7 @@ export interface Segment {
 export interface CaptionView {
   length: number;
   max: number;
-  counting: string;
+  counting: CaptionCounting;
   segments: Segment[];
   /** Problems the network's own counts find (hashtags, mentions, links). */
   problems: string[];
@@ -80,9 +81,9 @@ export function viewCaption(text: string, platform: Platform): CaptionView {
   push('text', at, text.length);
   const problems: string[] = [];
   const n = (kind: Segment['kind']) => found.filter((m) => m.kind === kind).length;
-  if (info.maxHashtags !== undefined && n('hashtag') > info.maxHashtags) problems.push(`${platform} accepts at most ${info.maxHashtags} hashtags (${n('hashtag')})`);
-  if (info.maxMentions !== undefined && n('mention') > info.maxMentions) problems.push(`${platform} accepts at most ${info.maxMentions} mentions (${n('mention')})`);
-  if (info.maxLinks !== undefined && n('link') > info.maxLinks) problems.push(`${platform} accepts at most ${info.maxLinks} links (${n('link')})`);
+  if (info.maxHashtags !== undefined && n('hashtag') > info.maxHashtags) problems.push(`${platformName(platform)} accepts at most ${info.maxHashtags} hashtags (${n('hashtag')})`);
+  if (info.maxMentions !== undefined && n('mention') > info.maxMentions) problems.push(`${platformName(platform)} accepts at most ${info.maxMentions} mentions (${n('mention')})`);
+  if (info.maxLinks !== undefined && n('link') > info.maxLinks) problems.push(`${platformName(platform)} accepts at most ${info.maxLinks} links (${n('link')})`);
   return { length, max: info.max, counting: info.counting, segments, problems };
 }
 

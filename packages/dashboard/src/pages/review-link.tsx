@@ -1,5 +1,6 @@
 import { render } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
+import { ConfirmButton } from '../components/confirm-button';
 import { Notice, StatusBadge } from '../components/notice';
 import { PostPreviews, TargetTimes } from '../components/post-view';
 import { ApiError, call, message } from '../lib/api';
@@ -80,9 +81,20 @@ function PublicCard({ post, zone, decision, onDone, onGone }: { post: Post; zone
             <button type="button" class="primary" onClick={() => void decide('approve')}>
               Approve
             </button>
-            <button type="button" class="danger" onClick={() => void decide('reject')}>
-              Reject
-            </button>
+            <ConfirmButton
+              class="danger"
+              label="Reject"
+              title={`Reject “${title}”?`}
+              describe={<p>The post will not be published; its owner sees your comment. Only the owner can make a new one.</p>}
+              keepLabel="Go back"
+              confirmLabel="Reject the post"
+              onConfirm={() => decide('reject')}
+            >
+              <label class="column">
+                Why (for the owner)
+                <textarea rows={2} value={comment} onInput={(e) => setComment(e.currentTarget.value)} />
+              </label>
+            </ConfirmButton>
           </div>
         </form>
       )}

@@ -1,4 +1,5 @@
 import type { EventInput } from '@fullcalendar/core';
+import { platformName, targetName } from '../lib/names';
 import type { Post, QueueNextResponse, SeriesListResponse } from '../lib/types';
 
 export interface CalendarFilter {
@@ -28,7 +29,7 @@ export function postEvents(posts: readonly Post[], filter: CalendarFilter): Even
     }
     for (const [time, targets] of groups) {
       const statuses = [...new Set(targets.map((t) => t.status))];
-      const what = targets.map((t) => (t.type === 'tweet' || t.type === 'post' ? t.platform : `${t.platform} ${t.type}`)).join(', ');
+      const what = targets.map((t) => (t.type === 'tweet' || t.type === 'post' ? platformName(t.platform) : targetName(t.platform, t.type))).join(', ');
       out.push({
         id: `${post.job_id}@${time}`,
         start: time,

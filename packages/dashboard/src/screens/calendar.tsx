@@ -11,6 +11,7 @@ import { FeedbackLine, type Feedback } from '../components/notice';
 import { PostPreviews, SourceLine, TargetTimes } from '../components/post-view';
 import { allPages, get, message, patch } from '../lib/api';
 import { useLiveVersion } from '../lib/live';
+import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
 import type { Post, QueueNextResponse, SeriesListResponse, UpdateResponse } from '../lib/types';
 import { condenseDays, inRange, movedWall, postEvents, seriesEvents, slotEvents } from './calendar-events';
@@ -177,7 +178,7 @@ export default function CalendarScreen() {
                 setPlatforms(n);
               }}
             />{' '}
-            {p}
+            {platformName(p)}
           </label>
         ))}
         <label>

@@ -4,8 +4,9 @@ import { FeedbackLine, type Feedback } from '../components/notice';
 import { PlatformPreview } from '../components/preview';
 import { call, get, message, post as postJson, upload } from '../lib/api';
 import { takeDraft } from '../lib/draft';
+import { platformName, targetName } from '../lib/names';
 import { useApp } from '../lib/session';
-import { toApiWall, wallTime } from '../lib/time';
+import { formatInZone, toApiWall, wallTime } from '../lib/time';
 import type { MediaStatus, MediaUploadResponse, PlatformEntry, PublishRequestInput, PublishResult, TiktokCreatorInfo, ValidateResult } from '../lib/types';
 
 type When = 'now' | 'at' | 'queue' | 'repeat';
@@ -47,6 +48,7 @@ export function ComposeScreen() {
   const [check, setCheck] = useState<ValidateResult | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [sending, setSending] = useState(false);
+  const [done, setDone] = useState<PublishResult | null>(null);
   const [dragging, setDragging] = useState(false);
   const mediaUrls = media.filter((m) => m.url).map((m) => m.url!);
   const kinds = Object.fromEntries(media.filter((m) => m.url && m.kind).map((m) => [m.url!, m.kind!]));
@@ -139,17 +141,23 @@ export function ComposeScreen() {
     }
   };
 
+  // One intent, one post: the key stays while the request stays the same (a second press or a
+  // retry after a refusal replays, never adds), and a changed request is a new intent. The ref
+  // stops a second press before the disabled button is drawn (a double click lands both).
+  const attemptKey = useMemo(() => crypto.randomUUID(), [request]);
+  const inFlight = useRef(false);
   const submit = async (e: Event) => {
     e.preventDefault();
-    if (!request) return;
+    if (!request || inFlight.current) return;
+    inFlight.current = true;
     setSending(true);
     setFeedback(null);
     try {
-      const res = await call<PublishResult>('POST', '/content/publish', request, { headers: { 'Idempotency-Key': crypto.randomUUID() } });
-      setFeedback({ kind: 'ok', text: `${res.message} (${res.job_id})` });
+      setDone(await call<PublishResult>('POST', '/content/publish', request, { headers: { 'Idempotency-Key': attemptKey } }));
     } catch (err) {
       setFeedback({ kind: 'error', text: message(err) });
     } finally {
+      inFlight.current = false;
       setSending(false);
     }
   };
@@ -157,6 +165,21 @@ export function ComposeScreen() {
   const notConnected = entries.filter((e) => !connected.includes(e.platform as Platform));
   const fileInput = useRef<HTMLInputElement>(null);
   const verb = when === 'now' ? 'Publish' : 'Schedule';
+
+  // After success the form is gone (nothing left to press twice): what was made, and where to see it.
+  if (done) {
+    const again = () => {
+      setDone(null);
+      setCaption('');
+      setOwn({});
+      setTypes({});
+      setOptions({});
+      setExtra({});
+      setMedia([]);
+      setCheck(null);
+    };
+    return <Made result={done} zone={zone} navigate={navigate} onAgain={again} />;
+  }
 
   return (
     <section aria-labelledby="compose-h">
@@ -172,12 +195,12 @@ export function ComposeScreen() {
                 checked={chosen.includes(p)}
                 onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, p] : chosen.filter((x) => x !== p))}
               />{' '}
-              {p}
+              {platformName(p)}
             </label>
           ))}
           {notConnected.length > 0 && (
             <p class="muted">
-              Not connected: {notConnected.map((e) => e.platform).join(', ')}.{' '}
+              Not connected: {notConnected.map((e) => platformName(e.platform)).join(', ')}.{' '}
               <a href="/connections" onClick={(e) => {
                 e.preventDefault();
                 navigate('/connections');
@@ -349,6 +372,7 @@ interface FieldsProps {
 function PlatformFields(props: FieldsProps) {
   const { platform, entry } = props;
   const info = PLATFORM_INFO[platform];
+  const name = platformName(platform);
   // TikTok: offer exactly the privacy levels the creator has now (creator info), as TikTok requires.
   const [creator, setCreator] = useState<TiktokCreatorInfo | null>(null);
   const [creatorError, setCreatorError] = useState('');
@@ -380,12 +404,12 @@ function PlatformFields(props: FieldsProps) {
   };
   return (
     <fieldset class="platform-fields">
-      <legend>{platform}</legend>
+      <legend>{name}</legend>
       <label class="column">
-        Caption for {platform} (empty: the caption above)
+        Caption for {name} (empty: the caption above)
         <textarea rows={3} value={props.caption} onInput={(e) => props.onCaption(e.currentTarget.value)} />
       </label>
-      <div role="group" aria-label={`${platform} content types`}>
+      <div role="group" aria-label={`${name} content types`}>
         {info.types.map((t) => (
           <label key={t}>
             <input
@@ -396,7 +420,7 @@ function PlatformFields(props: FieldsProps) {
                 props.onTypes(e.currentTarget.checked ? [...new Set([...base, t])] : base.filter((x) => x !== t));
               }}
             />{' '}
-            {platform} {t}
+            {targetName(platform, t)}
           </label>
         ))}
       </div>
@@ -412,10 +436,10 @@ function PlatformFields(props: FieldsProps) {
       {creatorError && <p class="notice-error">TikTok creator info: {creatorError}</p>}
       {simple.length > 0 && (
         <details>
-          <summary>{platform} options</summary>
+          <summary>{name} options</summary>
           {simple.map(([name, s]) => {
             const t = Array.isArray(s.type) ? s.type[0] : s.type;
-            const label = `${platform} ${name.replace(/_/g, ' ')}`;
+            const label = `${platformName(platform)} ${name.replace(/_/g, ' ')}`;
             const value = props.options[name];
             const allowed = platform === 'tiktok' && name === 'privacy_level' && creator ? s.enum?.filter((v) => creator.privacy_level_options.includes(String(v))) : s.enum;
             if (allowed) {
@@ -459,16 +483,54 @@ function PlatformFields(props: FieldsProps) {
             );
           })}
           <label class="column">
-            More {platform} options (JSON: lists and objects such as tags, poll, user tags)
+            More {name} options (JSON: lists and objects such as tags, poll, user tags)
             <textarea rows={2} value={props.extra} onInput={(e) => props.onExtra(e.currentTarget.value)} />
           </label>
           {extraError && (
             <p class="notice-error" role="alert">
-              {platform} options JSON: {extraError}
+              {name} options JSON: {extraError}
             </p>
           )}
         </details>
       )}
     </fieldset>
+  );
+}
+
+/** What Compose made: the post in words, a link to see it, and a fresh form on demand. */
+function Made({ result, zone, navigate, onAgain }: { result: PublishResult; zone: string; navigate(to: string): void; onAgain(): void }) {
+  const on = result.platforms.map(platformName).join(', ');
+  const [title, text, view, where] =
+    result.status === 'publishing'
+      ? ['Publishing', `Publishing now on ${on}`, '/posts', 'Posts']
+      : result.status === 'pending_approval'
+        ? ['Held for approval', `Held for approval, for ${formatInZone(result.scheduled_for, zone)} on ${on}`, '/review', 'Review']
+        : ['Scheduled', `Scheduled for ${formatInZone(result.scheduled_for, zone)} on ${on}`, `/calendar?date=${(result.scheduled_local ?? result.scheduled_for ?? '').slice(0, 10)}`, 'the calendar'];
+  return (
+    <section aria-labelledby="compose-h">
+      <h1 id="compose-h">Compose</h1>
+      <div class="card made">
+        <h2>{title}</h2>
+        <p role="status">
+          {text} ({result.job_id}).
+        </p>
+        {(result.warnings ?? []).map((w, i) => (
+          <p key={i} class="caption-text">
+            warning: {w.message}
+          </p>
+        ))}
+        <p class="actions">
+          <a href={view} class="button primary" onClick={(e) => {
+            e.preventDefault();
+            navigate(view);
+          }}>
+            View it in {where}
+          </a>
+          <button type="button" onClick={onAgain}>
+            Compose another post
+          </button>
+        </p>
+      </div>
+    </section>
   );
 }

@@ -1,11 +1,13 @@
 import { PLATFORMS } from '@socialpub/core/platforms';
 import { useEffect, useState } from 'preact/hooks';
+import { ConfirmButton } from '../components/confirm-button';
 import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
-import { del, get, message, post as postJson } from '../lib/api';
+import { allPages, del, get, message, post as postJson } from '../lib/api';
 import { useLiveVersion } from '../lib/live';
+import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone } from '../lib/time';
-import type { Connection, PendingConnection } from '../lib/types';
+import type { Connection, PendingConnection, Post } from '../lib/types';
 
 /** Connections: list with status, connect (sandbox or live through the authorize flow), reconnect, remove. */
 export function ConnectionsScreen() {
@@ -64,7 +66,7 @@ export function ConnectionsScreen() {
       <ul class="plain connections">
         {list?.map((c) => (
           <li key={c.id} class="card">
-            <strong>{c.platform}</strong> <span class="caption-text">{c.account_name ?? c.account_id ?? ''}</span>
+            <strong>{platformName(c.platform)}</strong> <span class="caption-text">{c.account_name ?? c.account_id ?? ''}</span>
             {c.page_name ? <span class="caption-text"> · page {c.page_name}</span> : null} <StatusBadge status={c.status} /> {c.sandbox ? <span class="badge">sandbox</span> : null}{' '}
             <span class="muted">since {formatInZone(c.created_at, zone)}</span>
             {c.status_reason && <p class="caption-text">{c.status_reason}</p>}
@@ -74,12 +76,18 @@ export function ConnectionsScreen() {
               </p>
             )}
             <div class="actions">
-              <button type="button" class="danger" onClick={() => void run(async () => {
-                await del(`/connections/${encodeURIComponent(c.id)}`);
-                return `Removed the ${c.platform} connection`;
-              })}>
-                Remove {c.platform}
-              </button>
+              <ConfirmButton
+                class="danger"
+                label={`Remove ${platformName(c.platform)}`}
+                title={`Remove the ${platformName(c.platform)} connection?`}
+                describe={() => removalText(c.platform)}
+                keepLabel="Keep the connection"
+                confirmLabel="Remove the connection"
+                onConfirm={() => run(async () => {
+                  await del(`/connections/${encodeURIComponent(c.id)}`);
+                  return `Removed the ${platformName(c.platform)} connection`;
+                })}
+              />
             </div>
           </li>
         ))}
@@ -88,7 +96,7 @@ export function ConnectionsScreen() {
         e.preventDefault();
         void run(async () => {
           const c = await postJson<Connection>('/connections/sandbox', { platform: sandbox });
-          return `Connected ${c.platform} (sandbox)`;
+          return `Connected ${platformName(c.platform)} (sandbox)`;
         });
       }}>
         <h2>Sandbox account</h2>
@@ -98,7 +106,9 @@ export function ConnectionsScreen() {
             Platform{' '}
             <select value={sandbox} onChange={(e) => setSandbox(e.currentTarget.value)}>
               {PLATFORMS.map((p) => (
-                <option key={p}>{p}</option>
+                <option key={p} value={p}>
+                  {platformName(p)}
+                </option>
               ))}
             </select>
           </label>
@@ -139,7 +149,9 @@ function LiveConnect({ onError }: { onError(text: string): void }) {
           Platform{' '}
           <select value={platform} onChange={(e) => setPlatform(e.currentTarget.value)}>
             {PLATFORMS.map((p) => (
-              <option key={p}>{p}</option>
+              <option key={p} value={p}>
+                {platformName(p)}
+              </option>
             ))}
           </select>
         </label>
@@ -167,14 +179,14 @@ function LiveConnect({ onError }: { onError(text: string): void }) {
 function PendingPanel({ pending, onChosen }: { pending: PendingConnection; onChosen(p: PendingConnection): void }) {
   const [error, setError] = useState('');
   return (
-    <section class="card" aria-label={`${pending.platform} connection`}>
-      <h2>Connecting {pending.platform}</h2>
+    <section class="card" aria-label={`${platformName(pending.platform)} connection`}>
+      <h2>Connecting {platformName(pending.platform)}</h2>
       {pending.messages.map((m, i) => (
         <p key={i} class="caption-text">
           {m}
         </p>
       ))}
-      {pending.status === 'connected' && <p role="status">Connected {pending.platform}.</p>}
+      {pending.status === 'connected' && <p role="status">Connected {platformName(pending.platform)}.</p>}
       {pending.status === 'failed' && <p role="alert">{pending.error ?? 'The connection failed.'}</p>}
       {pending.status === 'choosing' && (
         <form onSubmit={async (e) => {
@@ -201,5 +213,26 @@ function PendingPanel({ pending, onChosen }: { pending: PendingConnection; onCho
         </form>
       )}
     </section>
+  );
+}
+
+/** The post statuses that can still have targets waiting to go out. */
+const OPEN = ['pending_approval', 'scheduled', 'publishing', 'partially_published'] as const;
+
+/**
+ * What removing a platform's connection does to the posts waiting for it, for the dialog that
+ * asks first: they are not cancelled; at their time, without a connection, they fail.
+ */
+async function removalText(platform: string) {
+  const lists = await Promise.all(OPEN.map((status) => allPages<Post>('/content/scheduled', { status, limit: 200 }, 'posts')));
+  const waiting = lists.flat().filter((p) => p.targets.some((t) => t.platform === platform && (t.status === 'scheduled' || t.status === 'pending_approval')));
+  const name = platformName(platform);
+  if (!waiting.length) return <p>No post is scheduled on {name}. Posts made later for {name} are refused until it is connected again.</p>;
+  const n = waiting.length;
+  return (
+    <p>
+      {n} post{n === 1 ? ' is' : 's are'} scheduled on {name}. {n === 1 ? 'It is' : 'They are'} not cancelled: if {name} is not connected again before {n === 1 ? 'its' : 'their'} time,{' '}
+      {n === 1 ? 'it fails' : 'they fail'} for {name} with "not connected" (other networks of the same post{n === 1 ? '' : 's'} still go out).
+    </p>
   );
 }

@@ -1,9 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
+import { ConfirmButton } from '../components/confirm-button';
 import { SourceLine } from '../components/post-view';
 import { del, get, message, post as postJson, qs } from '../lib/api';
 import { useLiveVersion } from '../lib/live';
 import { setDraft } from '../lib/draft';
+import { platformName, targetName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone } from '../lib/time';
 import type { Post, Target, UnpublishResponse } from '../lib/types';
@@ -101,9 +103,7 @@ export function PostsScreen() {
                 <tbody>
                   {p.targets.map((t) => (
                     <tr key={`${t.platform}.${t.type}`}>
-                      <td>
-                        {t.platform} {t.type}
-                      </td>
+                      <td>{targetName(t.platform, t.type)}</td>
                       <td>{formatInZone(t.published_at ?? t.scheduled_for, zone)}</td>
                       <td>
                         <StatusBadge status={t.status} />
@@ -118,12 +118,18 @@ export function PostsScreen() {
             </div>
             <div class="actions">
               {published && (
-                <button type="button" class="danger" onClick={() => void act(async () => {
-                  const r = await postJson<UnpublishResponse>(`/content/scheduled/unpublish${q}`);
-                  return { message: `${r.message}: ${r.targets.map((t) => `${t.platform} ${t.type} ${t.result}${t.message ? ` (${t.message})` : ''}`).join('; ')}` };
-                })}>
-                  Take down
-                </button>
+                <ConfirmButton
+                  class="danger"
+                  label="Take down"
+                  title="Take down this post?"
+                  describe={<TakeDownText post={p} />}
+                  keepLabel="Keep it up"
+                  confirmLabel="Take down"
+                  onConfirm={() => act(async () => {
+                    const r = await postJson<UnpublishResponse>(`/content/scheduled/unpublish${q}`);
+                    return { message: `${r.message}: ${r.targets.map((t) => `${targetName(t.platform, t.type)} ${t.result}${t.message ? ` (${t.message})` : ''}`).join('; ')}` };
+                  })}
+                />
               )}
               {p.targets.some((t) => t.status === 'needs_review' || t.status === 'failed') && (
                 <button type="button" onClick={() => {
@@ -160,7 +166,7 @@ function Outcome({ t }: { t: Target }) {
       {t.error && <span class="caption-text"> {t.error.message}</span>}
       {t.status === 'needs_review' && (
         <p class="explain">
-          The outcome of the last attempt could not be established, so socialpub will not send it again (a post is never published twice). Look on {t.platform}: if the post is there,
+          The outcome of the last attempt could not be established, so socialpub will not send it again (a post is never published twice). Look on {platformName(t.platform)}: if the post is there,
           nothing is left to do; if it is not, use Publish again (a new post, from Compose).
         </p>
       )}
@@ -178,6 +184,17 @@ function Rejection({ post, zone }: { post: Post; zone: string }) {
       Rejected {formatInZone(r.at, zone)}
       {` (${r.source.replace('_', ' ')})`}
       {r.reason ? `: ${r.reason}` : ''}
+    </p>
+  );
+}
+
+/** What a take-down does, for the dialog that asks first: the live targets it deletes. */
+function TakeDownText({ post }: { post: Post }) {
+  const live = post.targets.filter((t) => t.status === 'published').map((t) => targetName(t.platform, t.type));
+  return (
+    <p>
+      This deletes the post from {live.join(', ')}: people will no longer see it there, and its likes and comments go with it. It cannot be published back; a new post would start
+      from nothing.
     </p>
   );
 }

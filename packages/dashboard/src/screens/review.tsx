@@ -1,11 +1,13 @@
 import type { Platform } from '@socialpub/core/platforms';
 import { useEffect, useState } from 'preact/hooks';
+import { ConfirmButton } from '../components/confirm-button';
 import { CopyButton, FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { PostPreviews, SourceLine, TargetTimes } from '../components/post-view';
 import { CaptionPreview } from '../components/preview';
 import { allPages, del, get, message, patch, post as postJson } from '../lib/api';
 import { captionFor } from '../lib/caption';
 import { useLiveVersion } from '../lib/live';
+import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone, toApiWall, wallTime } from '../lib/time';
 import type { Post, ReviewLinkCreated, ReviewLinkListed, UpdateResponse } from '../lib/types';
@@ -93,9 +95,16 @@ export function ReviewScreen() {
             Reason for rejecting{' '}
             <input type="text" value={bulkReason} onInput={(e) => setBulkReason(e.currentTarget.value)} />
           </label>
-          <button type="button" class="danger" disabled={!selected.size} onClick={() => void bulk('reject')}>
-            Reject selected
-          </button>
+          <ConfirmButton
+            class="danger"
+            disabled={!selected.size}
+            label="Reject selected"
+            title={`Reject ${selected.size} post${selected.size === 1 ? '' : 's'}?`}
+            describe={<p>{selected.size === 1 ? 'It' : 'They'} will not be published{bulkReason ? `, with the reason “${bulkReason}”` : ''}. A rejected post cannot be approved again.</p>}
+            keepLabel="Go back"
+            confirmLabel="Reject"
+            onConfirm={() => bulk('reject')}
+          />
           <button type="button" disabled={!selected.size} onClick={() => void share()}>
             Share for review
           </button>
@@ -128,6 +137,8 @@ function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zo
   const [reason, setReason] = useState('');
   const [editing, setEditing] = useState<Platform | null>(null);
   const [draft, setDraft] = useState('');
+  const [editError, setEditError] = useState('');
+  const [saving, setSaving] = useState(false);
   const [retiming, setRetiming] = useState(false);
   const base = post.scheduled_for ?? post.targets[0]?.scheduled_for ?? new Date().toISOString();
   const [when, setWhen] = useState(wallTime(base, zone));
@@ -140,6 +151,20 @@ function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zo
       onDone(await fn());
     } catch (e) {
       setError({ kind: 'error', text: message(e) });
+    }
+  };
+  // A refused edit keeps the editor open with the typed text and says why (nothing typed is lost).
+  const saveCaption = async (platform: Platform) => {
+    setSaving(true);
+    setEditError('');
+    try {
+      const res = (await patch<UpdateResponse>(`/content/scheduled${q}`, { platform_captions: { [platform]: draft } })) as Acted;
+      setEditing(null);
+      onDone(res);
+    } catch (e) {
+      setEditError(message(e));
+    } finally {
+      setSaving(false);
     }
   };
   const title = post.caption.split('\n')[0]!.slice(0, 80);
@@ -169,8 +194,9 @@ function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zo
           <button type="button" key={p} aria-expanded={editing === p} onClick={() => {
             setEditing(editing === p ? null : (p as Platform));
             setDraft(captionFor(post, p));
+            setEditError('');
           }}>
-            Edit {p} caption
+            Edit {platformName(p)} caption
           </button>
         ))}
       </div>
@@ -201,15 +227,21 @@ function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zo
       {editing && (
         <form class="inline-form column" onSubmit={(e) => {
           e.preventDefault();
-          void act(() => patch<UpdateResponse>(`/content/scheduled${q}`, { platform_captions: { [editing]: draft } }) as Promise<Acted>);
-          setEditing(null);
+          void saveCaption(editing);
         }}>
           <label>
-            Caption for {editing}
+            Caption for {platformName(editing)}
             <textarea rows={4} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
           </label>
           <CaptionPreview text={draft} platform={editing} />
-          <button type="submit">Save caption</button>
+          {editError && (
+            <p class="notice notice-error" role="alert">
+              Not saved: {editError}. Your text is kept: change it and save again.
+            </p>
+          )}
+          <button type="submit" disabled={saving}>
+            Save caption
+          </button>
         </form>
       )}
     </article>
@@ -241,17 +273,23 @@ function ReviewLinks() {
             {' · '}
             <StatusBadge status={l.status} />{' '}
             {l.status === 'active' && (
-              <button type="button" class="danger" onClick={async () => {
-                try {
-                  await del(`/review-links/${encodeURIComponent(l.id)}`);
-                  setFeedback({ kind: 'ok', text: `Revoked review link ${l.id}` });
-                  await load();
-                } catch (e) {
-                  setFeedback({ kind: 'error', text: message(e) });
-                }
-              }}>
-                Revoke link {l.id}
-              </button>
+              <ConfirmButton
+                class="danger"
+                label={`Revoke link ${l.id}`}
+                title="Revoke this review link?"
+                describe={<p>Whoever has the link can no longer see or decide on its posts. The decisions already made stay.</p>}
+                keepLabel="Keep the link"
+                confirmLabel="Revoke the link"
+                onConfirm={async () => {
+                  try {
+                    await del(`/review-links/${encodeURIComponent(l.id)}`);
+                    setFeedback({ kind: 'ok', text: `Revoked review link ${l.id}` });
+                    await load();
+                  } catch (e) {
+                    setFeedback({ kind: 'error', text: message(e) });
+                  }
+                }}
+              />
             )}
           </li>
         ))}

@@ -1,8 +1,10 @@
 import { DEFAULT_KEY_SCOPE, KEY_SCOPES, isKeyScope, type KeyScope } from '@socialpub/core/key-scopes';
 import { PLATFORMS } from '@socialpub/core/platforms';
 import { useEffect, useState } from 'preact/hooks';
+import { ConfirmButton } from '../components/confirm-button';
 import { CopyButton, FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { del, get, message, patch, post as postJson, put } from '../lib/api';
+import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone } from '../lib/time';
 import { EVENT_TYPES, type ApiKey, type NewApiKey, type QueueResponse, type WebhookDelivery, type WebhookEndpoint } from '../lib/types';
@@ -145,12 +147,18 @@ function KeysTab() {
                   })}>
                     Regenerate {k.prefix}
                   </button>{' '}
-                  <button type="button" class="danger" onClick={() => void run(async () => {
-                    await del(`/keys/${encodeURIComponent(k.id)}`);
-                    return `Revoked ${k.prefix}`;
-                  })}>
-                    Revoke {k.prefix}
-                  </button>
+                  <ConfirmButton
+                    class="danger"
+                    label={`Revoke ${k.prefix}`}
+                    title={`Revoke the key ${k.prefix}?`}
+                    describe={<p>Whatever uses this key (an agent, a script, the CLI) is refused from its next request on. A revoked key cannot be brought back; a new key would have to be given to each of them.</p>}
+                    keepLabel="Keep the key"
+                    confirmLabel="Revoke the key"
+                    onConfirm={() => run(async () => {
+                      await del(`/keys/${encodeURIComponent(k.id)}`);
+                      return `Revoked ${k.prefix}`;
+                    })}
+                  />
                 </td>
               </tr>
             ))}
@@ -280,7 +288,9 @@ function QueueTab() {
               Only for{' '}
               <select multiple value={s.platforms ?? []} onChange={(e) => edit(i, { platforms: [...e.currentTarget.selectedOptions].map((o) => o.value) })}>
                 {PLATFORMS.map((p) => (
-                  <option key={p}>{p}</option>
+                  <option key={p} value={p}>
+                    {platformName(p)}
+                  </option>
                 ))}
               </select>
             </label>
