@@ -2,6 +2,7 @@ import type {
   AuthValidateResponse,
   CancelResponse,
   ErrorDetail,
+  EventType,
   GetResponse,
   JobStatus,
   MediaStatus,
@@ -13,6 +14,7 @@ import type {
   PublishRequest,
   PublishResult,
   SandboxPostsResponse,
+  SocialpubEvent,
   UnpublishResponse,
   UpdateRequest,
   UpdateResponse,
@@ -23,6 +25,18 @@ import type {
 export interface CallOptions {
   signal?: AbortSignal | undefined;
   idempotencyKey?: string | undefined;
+}
+
+/** What a wait follows instead of polling: the user's events, from the moment the stream is open. */
+export interface EventFollowParams {
+  /** Event types, or prefixes like `target.*`. */
+  types?: readonly (EventType | `${string}.*`)[];
+  /** Only the events of this job. */
+  jobId?: string;
+  /** Ends the stream (quietly) when aborted. */
+  signal?: AbortSignal;
+  /** Called once the stream is open: from then on no committed event is missed, so the caller may read the state it follows. */
+  onOpen?: () => void;
 }
 
 /**
@@ -58,6 +72,13 @@ export interface SocialPubBackend {
     status(taskId: string, options?: CallOptions): Promise<MediaStatus>;
   };
   sandbox: { posts(params: { platform?: Platform | undefined; limit?: number | undefined }, options?: CallOptions): Promise<SandboxPostsResponse> };
+  /**
+   * The user's events as they commit, which the waits follow so their cost does not grow
+   * with their length (issue 35): GET /events over HTTP (the SDK's `events.stream`, one
+   * counted request however long it stays open), the daemon's own event hub in-process
+   * (no request at all).
+   */
+  events: { stream(params: EventFollowParams): AsyncIterable<SocialpubEvent> };
 }
 
 /** Uploading a file from the agent's machine: only where the server runs beside the agent (stdio). */

@@ -6,14 +6,10 @@ import type { SocialPubBackend } from './backend';
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 export interface MediaWaitOptions {
-  /** Between two status polls. Default 1 s. */
-  intervalMs?: number;
   /** Longest wait before answering with the task still processing. Default 10 minutes (a task's own deadline). */
   maxWaitMs?: number;
   /** Default: setTimeout, ended early by the call's abort signal. Tests pass a fake. */
   sleep?: (ms: number, signal: AbortSignal) => Promise<void>;
-  /** Default: Date.now. */
-  now?: () => number;
 }
 
 const realSleep = (ms: number, signal: AbortSignal) =>
@@ -30,20 +26,24 @@ const realSleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener('abort', stop, { once: true });
   });
 
+const TIMED_OUT = Symbol('timed out');
+const END_TYPES = ['media.task_completed', 'media.task_failed'] as const;
+
 /**
- * Polls a media task until it is no longer `processing` (or the wait runs out), sending an
- * MCP progress notification (files done of total) after each poll when the client asked
- * for progress with a progressToken.
+ * Waits until a media task is no longer `processing` (or the wait runs out) by following
+ * the task's end on the backend's event stream, not by polling: a wait of any length costs
+ * at most 3 counted requests over HTTP (the stream, the status once it is open, the status
+ * once the task ended or the wait ran out) and 2 in the daemon (its event hub costs none).
+ * Polling spent the scheduled-content class's budget the user's own commands need (issue
+ * 35). Sends an MCP progress notification (files done of total) with each status read
+ * when the client asked for progress with a progressToken.
  */
 export async function waitForMedia(backend: SocialPubBackend, taskId: string, extra: ToolExtra, options: MediaWaitOptions = {}): Promise<MediaStatus> {
-  const intervalMs = options.intervalMs ?? 1000;
   const maxWaitMs = options.maxWaitMs ?? 10 * 60_000;
   const sleep = options.sleep ?? realSleep;
-  const now = options.now ?? Date.now;
   const token = extra._meta?.progressToken;
-  const started = now();
   let lastReported = -1;
-  for (;;) {
+  const read = async (): Promise<MediaStatus> => {
     const status = await backend.media.status(taskId, { signal: extra.signal });
     const done = status.progress.completed + status.progress.failed;
     // Progress must grow with each notification: report only when another file is done.
@@ -59,7 +59,45 @@ export async function waitForMedia(backend: SocialPubBackend, taskId: string, ex
         },
       });
     }
-    if (status.status !== 'processing' || now() - started >= maxWaitMs) return status;
-    await sleep(intervalMs, extra.signal);
+    return status;
+  };
+
+  extra.signal.throwIfAborted();
+  const ctl = new AbortController();
+  const stop = () => ctl.abort(extra.signal.reason);
+  extra.signal.addEventListener('abort', stop, { once: true });
+  let opened!: () => void;
+  const open = new Promise<'open'>((resolve) => (opened = () => resolve('open')));
+  const events = backend.events.stream({ types: END_TYPES, signal: ctl.signal, onOpen: () => opened() })[Symbol.asyncIterator]();
+  // The longest wait; never settles once the wait is over (ctl aborted).
+  const deadline = sleep(maxWaitMs, ctl.signal).then(
+    (): typeof TIMED_OUT => TIMED_OUT,
+    () => new Promise<never>(() => {}),
+  );
+  try {
+    let next = events.next();
+    const first = await Promise.race([open, next.then(() => 'ended' as const), deadline]);
+    extra.signal.throwIfAborted();
+    if (first === TIMED_OUT) return await read();
+    if (first === 'ended') throw new Error('the event stream ended before it opened');
+    const status = await read();
+    if (status.status !== 'processing') return status;
+    for (;;) {
+      const r = await Promise.race([next, deadline]);
+      extra.signal.throwIfAborted();
+      if (r === TIMED_OUT) return await read();
+      if (r.done) throw new Error(`the event stream ended while media task ${taskId} was processing`);
+      const e = r.value;
+      // The end event only marks it ended: read once more for its files (and what was refused).
+      if ((END_TYPES as readonly string[]).includes(e.type) && (e.data as { task_id?: unknown }).task_id === taskId) {
+        const ended = await read();
+        if (ended.status !== 'processing') return ended;
+      }
+      next = events.next();
+    }
+  } finally {
+    extra.signal.removeEventListener('abort', stop);
+    ctl.abort();
+    void events.return?.(undefined)?.catch(() => {});
   }
 }

@@ -1,10 +1,8 @@
 import { delimiter, resolve } from 'node:path';
 import type { Ctx } from '../context';
 
-/** What `socialpub mcp` needs besides the context (tests shorten the wait of media tools). */
+/** What `socialpub mcp` needs besides the context. */
 export interface McpServeOptions {
-  /** Between two media status polls while a tool waits. Default 1 s. */
-  mediaPollMs?: number;
   /** --file-root: folders upload_file may read (besides SOCIALPUB_MCP_FILE_ROOT); none: the client's roots. */
   fileRoots?: string[];
 }
@@ -63,7 +61,6 @@ export async function mcpServe(ctx: Ctx, options: McpServeOptions = {}): Promise
     localFiles,
     fileRoots: { configured: configuredRoots, cwd: ctx.io.cwd },
     changesFromEvents: true,
-    ...(options.mediaPollMs ? { mediaWait: { intervalMs: options.mediaPollMs } } : {}),
   });
   const transport = new StdioServerTransport(ctx.io.stdin, ctx.io.stdout);
   const closed = new Promise<void>((done) => {

@@ -195,7 +195,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
   // made in-process, so it meets that call's rate-limit class and rules.
   const sessions = deps.services.mcpSessions;
   const inProcess = (path: string, init: RequestInit, address: string) => app.request(path, init, { incoming: { socket: { remoteAddress: address } } });
-  const mcp = mcpHandler({ sessions, fetch: async (path, init, address) => inProcess(path, init, address), address: addressOf });
+  const mcp = mcpHandler({ sessions, fetch: async (path, init, address) => inProcess(path, init, address), address: addressOf, hub, events: store.events });
   app.use('/mcp', originCheck({ publicUrl: config.publicUrl }), authenticate);
   app.on(['GET', 'POST', 'DELETE'], '/mcp', (c) => mcp(c, { keyId: c.get('keyId'), userId: c.get('user').id, scope: c.get('scope') }));
 

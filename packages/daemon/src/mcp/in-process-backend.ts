@@ -1,6 +1,9 @@
 import { APIError, SocialPub } from '@socialpub/sdk';
 import { SOURCE_HEADER } from '@socialpub/core';
 import type { SocialPubBackend } from '@socialpub/mcp';
+import type { EventsHub } from '../events/events-hub';
+import { followUserEvents } from '../events/follow-user-events';
+import type { EventsRepository } from '../store/events';
 
 /** Sends one request to the daemon's own app (Hono's `app.request`), no socket involved; `address` stands for the client's. */
 export type AppFetch = (path: string, init: RequestInit, address: string) => Promise<Response>;
@@ -60,22 +63,31 @@ function keyOf(session: Record<string, string>): string | undefined {
   return bearer ?? (session['x-api-key']?.trim() || undefined);
 }
 
+/** The session's user and the daemon's event hub: what the waits follow in-process. */
+export interface InProcessEvents {
+  hub: EventsHub;
+  events: EventsRepository;
+  userId: string;
+}
+
 /**
  * The MCP tools' backend inside the daemon: the SDK's SocialPub client, sending through the
  * daemon's own app with the session's headers and `X-SocialPub-Source: mcp`. So each tool
  * call is the REST call it stands for (the route table's declaration, as the SDK builds it)
  * and meets the same authentication, rate-limit class, idempotency, validation and approval
  * rules. Like the hand-written backend before it: no retries (an agent sees a 429 or 503
- * and decides), answers passed on as the daemon sent them (not re-checked).
+ * and decides), answers passed on as the daemon sent them (not re-checked). Its event
+ * stream is the daemon's hub read for the session's user (followUserEvents), so a tool
+ * that waits spends no request on it.
  */
-export function inProcessBackend(fetch: AppFetch, headers: Record<string, string>, address: string): SocialPubBackend {
+export function inProcessBackend(fetch: AppFetch, headers: Record<string, string>, address: string, live: InProcessEvents): SocialPubBackend {
   const sender = new AppSender(fetch, headers, address);
   const InProcessClient = class extends SocialPub {
     protected static override createSender() {
       return sender;
     }
   };
-  return new InProcessClient({
+  const client = new InProcessClient({
     baseUrl: IN_PROCESS_ORIGIN,
     // The transport wants a key; the sender sends the session's own key headers in its place.
     apiKey: keyOf(headers) ?? 'in-process',
@@ -83,4 +95,13 @@ export function inProcessBackend(fetch: AppFetch, headers: Record<string, string
     maxRetries: 0,
     validateResponses: false,
   });
+  return {
+    auth: client.auth,
+    platforms: client.platforms,
+    content: client.content,
+    scheduled: client.scheduled,
+    media: client.media,
+    sandbox: client.sandbox,
+    events: { stream: (params) => followUserEvents(live, params) },
+  };
 }

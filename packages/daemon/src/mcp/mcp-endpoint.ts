@@ -2,6 +2,8 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import type { KeyScope } from '@socialpub/core';
 import type { Context } from 'hono';
 import { MAX_JSON_VALUES, textExceedsJsonValues } from '../util/json-values';
+import type { EventsHub } from '../events/events-hub';
+import type { EventsRepository } from '../store/events';
 import type { AppFetch } from './in-process-backend';
 import { inProcessBackend } from './in-process-backend';
 import type { McpSessions } from './mcp-sessions';
@@ -16,7 +18,7 @@ const rpcError = (c: Context, status: 400 | 404 | 413 | 415, code: number, messa
  * An initialize without a session opens one; every other message names its session
  * (Mcp-Session-Id), which must have been opened with the same API key.
  */
-export function mcpHandler({ sessions, fetch, address }: { sessions: McpSessions; fetch: AppFetch; address: (c: Context) => string }) {
+export function mcpHandler({ sessions, fetch, address, hub, events }: { sessions: McpSessions; fetch: AppFetch; address: (c: Context) => string; hub: EventsHub; events: EventsRepository }) {
   /** `caller`: the key, its scope and the user authentication found (the HTTP layer's context). */
   return async function mcp(c: Context, caller: { keyId: string; userId: string; scope: KeyScope }): Promise<Response> {
     const sessionId = c.req.header('mcp-session-id');
@@ -58,7 +60,7 @@ export function mcpHandler({ sessions, fetch, address }: { sessions: McpSessions
       const v = c.req.header(name);
       if (v !== undefined) headers[name] = v;
     }
-    const transport = await sessions.open({ userId: userId, keyId }, inProcessBackend(fetch, headers, address(c)), { json: c.req.query('response') === 'json', scope: caller.scope });
+    const transport = await sessions.open({ userId: userId, keyId }, inProcessBackend(fetch, headers, address(c), { hub, events, userId }), { json: c.req.query('response') === 'json', scope: caller.scope });
     return transport.handleRequest(c.req.raw, { parsedBody: body, authInfo: { token: keyId, clientId: userId, scopes: [] } });
   };
 }
