@@ -21,6 +21,7 @@ export default defineConfig({
       '@socialpub/core/caption-length': fileURLToPath(new URL('./packages/core/src/caption-length.ts', import.meta.url)),
       '@socialpub/core/platforms': fileURLToPath(new URL('./packages/core/src/platforms.ts', import.meta.url)),
       '@socialpub/core/event-types': fileURLToPath(new URL('./packages/core/src/event-types.ts', import.meta.url)),
+      '@socialpub/core/rate-limited': fileURLToPath(new URL('./packages/core/src/rate-limited.ts', import.meta.url)),
       '@socialpub/core': src('core'),
       '@socialpub/daemon': src('daemon'),
       '@socialpub/sdk': src('sdk'),

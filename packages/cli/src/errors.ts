@@ -1,3 +1,5 @@
+import { withRetryTime } from '@socialpub/core/rate-limited';
+
 /**
  * Typed errors and the documented exit codes. Commands throw; only the entry point
  * (main.ts) turns an error into an exit code, a one-line message and a suggestion.
@@ -139,13 +141,14 @@ export function toFailure(err: unknown, flags?: CommandFlags): Failure {
       const code = typeof e.code === 'string' ? e.code : `http_${e.status}`;
       const exitCode = STATUS_EXIT[e.status] ?? EXIT.error;
       const retryAfter = typeof e.retryAfter === 'number' ? e.retryAfter : undefined;
-      let hint = CODE_HINT[code];
-      if (exitCode === EXIT.rateLimited && retryAfter !== undefined) hint = `try again in ${retryAfter} s`;
+      // A 429 says what ran out and when to try again, local time included, in its message (core's withRetryTime): no hint repeats it.
+      const limited = exitCode === EXIT.rateLimited;
+      const hint = limited ? undefined : CODE_HINT[code];
       const details = Array.isArray(e.details) ? e.details.map((d) => withFlag(d, flags)) : undefined;
       return strip({
         exitCode,
         code,
-        message: messageInFlags(e.message, details, flags),
+        message: limited ? withRetryTime(e.message, retryAfter, Date.now()) : messageInFlags(e.message, details, flags),
         hint,
         details,
         retryAfter,

@@ -21,13 +21,16 @@ describe('rate limits', () => {
     // Retry-After is about a minute, longer than the CLI waits by itself: it reports instead.
     const json = await t.run('whoami --json');
     expect(json.code).toBe(6);
-    const error = json.json<{ error: { code: string; retry_after: number; hint: string; exit_code: number } }>().error;
+    const error = json.json<{ error: { code: string; message: string; retry_after: number; hint?: string; exit_code: number } }>().error;
     expect(error.code).toBe('rate_limited');
     expect(error.retry_after).toBeGreaterThan(10);
     expect(error.retry_after).toBeLessThanOrEqual(60);
-    expect(error.hint).toBe(`try again in ${error.retry_after} s`);
+    // What ran out, what to do and when, local time included (issue 35), as the SDK and MCP say it.
+    const wait = error.retry_after === 60 ? '1 min' : `${error.retry_after} s`;
+    expect(error.message).toMatch(new RegExp(`^rate limited \\(authentication: 10 a minute\\); try again in ${wait} \\(at \\d\\d:\\d\\d\\)$`));
+    expect(error.hint).toBeUndefined();
     const human = await t.run('whoami');
     expect(human.code).toBe(6);
-    expect(human.stderr).toMatch(/hint: try again in \d+ s/);
+    expect(human.stderr).toMatch(/^error: rate limited \(authentication: 10 a minute\); try again in (\d+ s|1 min) \(at \d\d:\d\d\)\n$/);
   });
 });

@@ -4,6 +4,7 @@ export * from './states';
 export * from './errors';
 export * from './key-scopes';
 export * from './time';
+export * from './rate-limited';
 export * from './plan-targets';
 export * from './zoned';
 export * from './schemas/common';

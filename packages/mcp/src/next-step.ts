@@ -1,4 +1,5 @@
 import type { ErrorDetail } from '@socialpub/core';
+import { waitWords } from '@socialpub/core/rate-limited';
 
 /** The API-like error the tools report: what the SDK's APIError and BackendError carry. */
 export interface ToolErrorInfo {
@@ -44,7 +45,7 @@ export function nextStep(error: ToolErrorInfo): string {
     case 'unsupported_media_type':
       return 'only JPEG, PNG, GIF, MP4, MOV and AVI files can be published';
     case 'rate_limited':
-      return `wait ${error.retryAfter ?? 60} s before calling again`;
+      return `wait ${waitWords(error.retryAfter ?? 60)} before calling again (the message says until when)`;
     case 'unavailable':
       return `retry in ${error.retryAfter ?? 1} s; nothing was stored`;
     case 'internal':

@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ERROR_WORD, withRetryTime, withoutErrorWord } from '@socialpub/core/rate-limited';
 import { nextStep, type ToolErrorInfo } from './next-step';
 
 /** A successful tool result: the typed data as structuredContent, and a short text rendering. */
@@ -28,15 +29,18 @@ export function errorInfo(error: unknown): ToolErrorInfo {
  * then as a JSON text block `{"error": {...}}`. Not as structuredContent: clients check
  * that against the tool's output schema even on errors (the official SDK's Client does).
  */
-export function toolError(error: unknown): CallToolResult {
+export function toolError(error: unknown, now: number = Date.now()): CallToolResult {
   const info = errorInfo(error);
   const next = nextStep(info);
   const details = info.details ?? [];
-  const lines = [`${info.code}: ${info.message}`, ...details.map((d) => `- ${d.path}: ${d.message}`), `next step: ${next}`];
+  // A 429 says what ran out and when to try again, local time included (core's withRetryTime), as the CLI and the SDK say it.
+  const message = info.code === 'rate_limited' ? withRetryTime(info.message, info.retryAfter, now) : withoutErrorWord(info.message);
+  // The one word our tools put before a failure; the code follows in brackets for the agent's switch.
+  const lines = [`${ERROR_WORD} ${message} [${info.code}]`, ...details.map((d) => `- ${d.path}: ${d.message}`), `next step: ${next}`];
   const body = {
     error: {
       code: info.code,
-      message: info.message,
+      message,
       details,
       next_step: next,
       ...(info.status !== undefined ? { status: info.status } : {}),

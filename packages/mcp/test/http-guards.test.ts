@@ -178,12 +178,18 @@ describe('/mcp rate limits', () => {
         const error = toolErrorOf(r);
         expect(error.code).toBe('rate_limited');
         expect(error.retry_after).toBeGreaterThan(0);
-        expect(error.next_step).toMatch(/^wait \d+ s before calling again$/);
+        expect(error.next_step).toMatch(/^wait (\d+ s|1 min) before calling again \(the message says until when\)$/);
+        // Said as the CLI and the SDK say a 429 (issue 35): the word, what ran out, when to try again.
+        expect(text(r).split('\n')[0]).toMatch(/^error: rate limited \(authentication: 10 a minute\); try again in (\d+ s|1 min) \(at \d\d:\d\d\) \[rate_limited\]$/);
         break;
       }
     }
     expect(calls).toBeLessThanOrEqual(10);
-    await expect(rest.auth.validate()).rejects.toMatchObject({ status: 429, code: 'rate_limited' });
+    await expect(rest.auth.validate()).rejects.toMatchObject({
+      status: 429,
+      code: 'rate_limited',
+      message: expect.stringMatching(/^error: rate limited \(authentication: 10 a minute\); try again in (\d+ s|1 min) \(at \d\d:\d\d\)$/),
+    });
     // Another class is untouched.
     expect((await mcp.callTool({ name: 'list_platforms' })).isError).toBeFalsy();
     await mcp.close();

@@ -1,4 +1,5 @@
 import type { ErrorDetail } from '@socialpub/core';
+import { ERROR_WORD, withRetryTime } from '@socialpub/core/rate-limited';
 
 type Headers = Record<string, string | string[] | undefined>;
 
@@ -192,7 +193,9 @@ function fromResponse(response: ResponseLike, cause: unknown): APIError {
       return new PayloadTooLargeError(init);
     case 429: {
       const fromBody = structured && typeof err.retry_after === 'number' ? err.retry_after : undefined;
-      return new RateLimitError({ ...init, retryAfter: parseRetryAfter(header(response.headers, 'retry-after')) ?? fromBody });
+      const retryAfter = parseRetryAfter(header(response.headers, 'retry-after')) ?? fromBody;
+      // Said as every tool of ours says a 429: the word, what ran out, and when to try again in local time.
+      return new RateLimitError({ ...init, message: `${ERROR_WORD} ${withRetryTime(init.message, retryAfter, Date.now())}`, retryAfter });
     }
     default:
       return status >= 500 ? new InternalServerError(init) : new APIError(init);

@@ -12,7 +12,7 @@ import {
   SocialPub,
   SocialPubError,
 } from '@socialpub/sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { parseRetryAfter } from '../src/errors';
 import { FakeClock } from './helpers/fake-clock';
 import { useFakeServers } from './helpers/fake-client';
@@ -40,7 +40,8 @@ describe('APIError.from', () => {
     expect(error).toBeInstanceOf(APIError);
     expect(error).toBeInstanceOf(SocialPubError);
     expect(error.name).toBe(Class.name);
-    expect(error).toMatchObject({ status, code, message: 'what went wrong', requestId: 'req_1' });
+    // A 429 is said as every tool of ours says one: after the word "error:" (issue 35).
+    expect(error).toMatchObject({ status, code, message: status === 429 ? 'error: what went wrong' : 'what went wrong', requestId: 'req_1' });
     expect(error.cause).toBe(cause);
   });
 
@@ -55,6 +56,19 @@ describe('APIError.from', () => {
     expect((fromHeader as RateLimitError).retryAfter).toBe(42);
     const fromBody = APIError.from({ response: { statusCode: 429, headers: {}, body: JSON.stringify(errorBody('rate_limited', 'slow', { retry_after: 7 })) } });
     expect((fromBody as RateLimitError).retryAfter).toBe(7);
+  });
+
+  it('says a 429 as the CLI and MCP do: what ran out, what to do and when, in local time', () => {
+    vi.useFakeTimers({ now: Date.UTC(2026, 11, 25, 15, 17, 0), toFake: ['Date'] });
+    try {
+      const message = 'rate limited (scheduled-content: 100 an hour); try again in 25 min';
+      const error = APIError.from({ response: { statusCode: 429, headers: { 'retry-after': '1500' }, body: JSON.stringify(errorBody('rate_limited', message, { retry_after: 1500 })) } });
+      const at = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(Date.UTC(2026, 11, 25, 15, 42, 0));
+      expect(error).toBeInstanceOf(RateLimitError);
+      expect(error.message).toBe(`error: rate limited (scheduled-content: 100 an hour); try again in 25 min (at ${at})`);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('takes the request id from the body when the header is missing', () => {

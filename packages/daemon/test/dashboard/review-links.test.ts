@@ -209,7 +209,7 @@ describe('review links (public side)', () => {
     const page = await h.app.request(`/r/${token}`);
     expect(page.status).toBe(429);
     expect(Number(page.headers.get('Retry-After'))).toBeGreaterThan(0);
-    expect(await page.text()).toContain('too many failed authentications from this address: try again in');
+    expect(await page.text()).toContain('rate limited (failed authentications from this address: 3 per 10 minutes); try again in');
     expect((await pub()).status).toBe(429);
   });
 

@@ -140,7 +140,7 @@ describe('authentication', () => {
     for (let i = 0; i < 40; i++) statuses.push((await h.call('POST', validate, page)).status);
     expect(statuses).toEqual([...Array(30).fill(401), ...Array(10).fill(429)]);
     const refused = await h.call('POST', validate, page);
-    expect(await errorOf(refused)).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/^too many failed authentications from web pages at this address: 30 requests/) });
+    expect(await errorOf(refused)).toMatchObject({ code: 'rate_limited', message: expect.stringMatching(/^rate limited \(failed authentications from web pages at this address: 30 per 10 minutes\); try again in /) });
     // The owner, with the key, from the same address: in; a local client that forgot its key is told 401, not 429.
     expect((await h.call('POST', validate)).status).toBe(200);
     expect((await h.call('POST', validate, { headers: { 'Sec-Fetch-Site': 'same-origin' } })).status).toBe(200);
@@ -154,7 +154,7 @@ describe('authentication', () => {
     for (const key of ['', 'wrong', 'sp_nope']) expect((await h.call('POST', validate, { headers: { 'X-API-Key': key } })).status).toBe(401);
     const refused = await h.call('POST', validate, { headers: { 'X-API-Key': '' } });
     expect(refused.status).toBe(429);
-    expect((await errorOf(refused)).message).toMatch(/^too many requests without a valid API key from this address/);
+    expect((await errorOf(refused)).message).toMatch(/^rate limited \(requests without a valid API key from this address: /);
     expect((await h.call('POST', validate)).status).toBe(200);
   });
 
@@ -163,7 +163,7 @@ describe('authentication', () => {
     for (let i = 0; i < 3; i++) expect((await h.call('POST', validate, { headers: { 'X-API-Key': guess(7), 'X-Test-Addr': `10.0.1.${i}` } })).status).toBe(401);
     const refused = await h.call('POST', validate, { headers: { 'X-API-Key': guess(7), 'X-Test-Addr': '10.0.1.9' } });
     expect(refused.status).toBe(429);
-    expect((await errorOf(refused)).message).toMatch(/^too many failed authentications with this API key id/);
+    expect((await errorOf(refused)).message).toMatch(/^rate limited \(failed authentications with this API key id: /);
     expect((await h.call('POST', validate, { headers: { 'X-API-Key': guess(8), 'X-Test-Addr': '10.0.1.9' } })).status).toBe(401);
     expect((await h.call('POST', validate, { headers: { 'X-Test-Addr': '10.0.1.9' } })).status).toBe(200);
   });

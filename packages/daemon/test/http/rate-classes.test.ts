@@ -187,6 +187,6 @@ describe('rate classes, declared next to each route', () => {
     const refused = await h.call('PATCH', `${API}/settings`, { body: {} });
     expect(refused.status).toBe(429);
     expect(refused.headers.get('Retry-After')).toBe('60');
-    expect((await errorOf(refused)).message).toBe('rate limit of settings: 5 requests allowed per window; retry in 60 s');
+    expect((await errorOf(refused)).message).toBe('rate limited (settings: 5 a minute); try again in 1 min');
   });
 });

@@ -1,3 +1,4 @@
+import { rateLimitedMessage } from '@socialpub/core';
 import { Hono, type Context } from 'hono';
 import type { DaemonConfig } from '../../config';
 import type { Store } from '../../store/store';
@@ -122,7 +123,7 @@ export function reviewLinkPageRoutes(deps: DashboardRoutesDeps & { address: (c: 
     if (spent) {
       const retryAfter = secondsUntil(spent.resetAt, now);
       c.header('Retry-After', String(retryAfter));
-      return html(c, messagePage('Too many tries', [`${spent.bucket.what}: try again in ${retryAfter} s.`]), 429);
+      return html(c, messagePage('Too many tries', [`${rateLimitedMessage(spent.bucket.what, spent.limit, spent.windowMs, retryAfter)}.`]), 429);
     }
     const open = store.reviewLinks.open(c.req.param('token'), now);
     if (!open.ok && open.reason === 'unknown') countFailure({ store, limits: deps.config.rateLimits }, buckets, now);

@@ -4,7 +4,7 @@ import { apiKeyId } from '../../store/api-keys';
 import type { Store } from '../../store/store';
 import { rateLimitedError } from './rate-limit';
 
-/** One window failed authentication is counted in (rate_windows, class auth_failure), and what its 429 says. */
+/** One window failed authentication is counted in (rate_windows, class auth_failure), and what its 429 names as used up (`rate limited (<what>: 30 per 10 minutes); …`). */
 export interface FailureBucket {
   scope: string;
   what: string;
@@ -33,10 +33,10 @@ export const fromWebPage = (c: Context) => {
  */
 export function failureBuckets(c: Context, address: string, presentedKey: string | null): FailureBucket[] {
   const keyId = presentedKey === null ? null : apiKeyId(presentedKey);
-  const byKey: FailureBucket[] = keyId ? [{ scope: `key:${keyId}`, what: 'too many failed authentications with this API key id' }] : [];
-  if (fromWebPage(c)) return [{ scope: `web:${address}`, what: 'too many failed authentications from web pages at this address' }, ...byKey];
-  if (keyId) return [{ scope: address, what: 'too many failed authentications from this address' }, ...byKey];
-  return [{ scope: `keyless:${address}`, what: 'too many requests without a valid API key from this address' }];
+  const byKey: FailureBucket[] = keyId ? [{ scope: `key:${keyId}`, what: 'failed authentications with this API key id' }] : [];
+  if (fromWebPage(c)) return [{ scope: `web:${address}`, what: 'failed authentications from web pages at this address' }, ...byKey];
+  if (keyId) return [{ scope: address, what: 'failed authentications from this address' }, ...byKey];
+  return [{ scope: `keyless:${address}`, what: 'requests without a valid API key from this address' }];
 }
 
 /**
@@ -44,8 +44,8 @@ export function failureBuckets(c: Context, address: string, presentedKey: string
  * is counted in: the address's, as a bad key's, or a web page's own at that address.
  */
 export function tokenGuessBuckets(c: Context, address: string): FailureBucket[] {
-  if (fromWebPage(c)) return [{ scope: `web:${address}`, what: 'too many failed authentications from web pages at this address' }];
-  return [{ scope: address, what: 'too many failed authentications from this address' }];
+  if (fromWebPage(c)) return [{ scope: `web:${address}`, what: 'failed authentications from web pages at this address' }];
+  return [{ scope: address, what: 'failed authentications from this address' }];
 }
 
 export interface FailureWindows {
@@ -54,12 +54,12 @@ export interface FailureWindows {
 }
 
 /** The first of `buckets` whose failures used up the window, with when it resets; null when none did or rate limits are off. */
-export function spentWindow({ store, limits }: FailureWindows, buckets: FailureBucket[], now: number): { bucket: FailureBucket; resetAt: number; limit: number } | null {
+export function spentWindow({ store, limits }: FailureWindows, buckets: FailureBucket[], now: number): { bucket: FailureBucket; resetAt: number; limit: number; windowMs: number } | null {
   if (!limits.enabled) return null;
   const { limit, windowMs } = limits.classes.auth_failure;
   for (const bucket of buckets) {
     const seen = store.rateWindows.peek(bucket.scope, 'auth_failure', windowMs, now);
-    if (seen.count >= limit) return { bucket, resetAt: seen.resetAt, limit };
+    if (seen.count >= limit) return { bucket, resetAt: seen.resetAt, limit, windowMs };
   }
   return null;
 }
@@ -67,7 +67,7 @@ export function spentWindow({ store, limits }: FailureWindows, buckets: FailureB
 /** Throws the 429 of the first of `buckets` whose failures used up the window. */
 export function refuseWhenSpent(windows: FailureWindows, buckets: FailureBucket[], now: number): void {
   const spent = spentWindow(windows, buckets, now);
-  if (spent) throw rateLimitedError(spent.bucket.what, spent.resetAt, now, spent.limit);
+  if (spent) throw rateLimitedError(spent.bucket.what, spent.resetAt, now, spent.limit, spent.windowMs);
 }
 
 /** Counts one failure in each of `buckets` (a count lost to a power failure allows one more try: no fsync of its own). */

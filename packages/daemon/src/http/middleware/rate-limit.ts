@@ -1,3 +1,4 @@
+import { rateLimitedMessage } from '@socialpub/core';
 import type { Context, MiddlewareHandler } from 'hono';
 import { matchedRoutes } from 'hono/route';
 import type { RateClass, RateLimitConfig } from '../../config';
@@ -23,10 +24,15 @@ function setHeaders(c: Context, limit: number, remaining: number, resetSeconds: 
   c.header('RateLimit-Reset', String(resetSeconds));
 }
 
-/** The 429 for an exhausted window, with Retry-After and error.retry_after counting down on the injected clock. */
-export function rateLimitedError(what: string, resetAt: number, now: number, limit: number): ApiError {
+/**
+ * The 429 for an exhausted window, with Retry-After and error.retry_after counting down on
+ * the injected clock; its message says what ran out and when to try again, as every tool
+ * of ours says it (core's rateLimitedMessage: `rate limited (scheduled-content: 100 an
+ * hour); try again in 25 min`).
+ */
+export function rateLimitedError(what: string, resetAt: number, now: number, limit: number, windowMs: number): ApiError {
   const retryAfter = secondsUntil(resetAt, now);
-  return new ApiError('rate_limited', `${what}: ${limit} requests allowed per window; retry in ${retryAfter} s`, undefined, {
+  return new ApiError('rate_limited', rateLimitedMessage(what, limit, windowMs, retryAfter), undefined, {
     retryAfter,
     headers: {
       'Retry-After': String(retryAfter),
@@ -37,27 +43,28 @@ export function rateLimitedError(what: string, resetAt: number, now: number, lim
   });
 }
 
-const LABEL: Record<RateClass, string> = {
-  auth: 'rate limit of the authentication class',
-  publish: 'rate limit of the publishing class',
-  media: 'rate limit of the media preparation class',
-  scheduled: 'rate limit of the scheduled-content class',
-  media_status: 'rate limit of media status polls',
-  validate: 'rate limit of validations',
-  review: 'rate limit of approvals and rejections',
-  unpublish: 'rate limit of take-downs',
-  upload: 'rate limit of media uploads',
-  platforms: 'rate limit of the platforms list',
-  creator_info: 'rate limit of TikTok creator info queries',
-  settings: 'rate limit of settings',
-  queue: 'rate limit of the posting queue',
-  series: 'rate limit of series',
-  events: 'rate limit of event streams',
-  webhooks: 'rate limit of webhooks',
-  webhook_send: 'rate limit of webhook tests and redeliveries',
-  sandbox: 'rate limit of sandbox posts',
-  auth_failure: 'too many failed authentications from this address',
-  account: 'rate limit of the account class (API keys, connections, review links)',
+/** Each class as the 429 names it (docs/api.md's table of classes). */
+export const RATE_CLASS_LABEL: Record<RateClass, string> = {
+  auth: 'authentication',
+  publish: 'publishing',
+  media: 'media preparation',
+  scheduled: 'scheduled-content',
+  media_status: 'media status',
+  validate: 'validations',
+  review: 'approvals and rejections',
+  unpublish: 'take-downs',
+  upload: 'media uploads',
+  platforms: 'platforms list',
+  creator_info: 'TikTok creator info',
+  settings: 'settings',
+  queue: 'posting queue',
+  series: 'series',
+  events: 'event streams',
+  webhooks: 'webhooks',
+  webhook_send: 'webhook tests and redeliveries',
+  sandbox: 'sandbox posts',
+  auth_failure: 'failed authentications from this address',
+  account: 'account (API keys, connections, review links)',
 };
 
 const RATE_CLASS = Symbol('rateClass');
@@ -115,7 +122,7 @@ export function rateLimit(cls: RateClass, { store, commits, clock, limits }: Rat
     const now = clock.now();
     // A count lost to a power failure only lets a client make one more request: no fsync of its own.
     const take = commits.relaxed(() => store.rateWindows.take(c.get('user').id, cls, limit, windowMs, now));
-    if (!take.allowed) throw rateLimitedError(LABEL[cls], take.resetAt, now, limit);
+    if (!take.allowed) throw rateLimitedError(RATE_CLASS_LABEL[cls], take.resetAt, now, limit, windowMs);
     setHeaders(c, limit, limit - take.count, secondsUntil(take.resetAt, now));
     await next();
   };

@@ -11,7 +11,7 @@ import { securityHeaders } from '../dashboard/security-headers';
 import { checkCsrf, clearSessionCookie, fromOwnOrigin, readSessionCookie, setSessionCookie } from '../dashboard/session-cookie';
 import { ApiError } from '../errors';
 import { readJsonObject } from '../json-body';
-import { rateLimitedError } from '../middleware/rate-limit';
+import { RATE_CLASS_LABEL, rateLimitedError } from '../middleware/rate-limit';
 import { countFailure, failureBuckets, refuseWhenSpent } from '../middleware/auth-failures';
 
 export interface DashboardAuthDeps {
@@ -112,7 +112,7 @@ export function dashboardAuthRoutes({ store, clock, config, limits, address }: D
     if (limits.enabled) {
       const { limit, windowMs } = limits.classes.auth;
       const take = store.commits.relaxed(() => store.rateWindows.take(user.id, 'auth', limit, windowMs, now));
-      if (!take.allowed) throw rateLimitedError('rate limit of the authentication class', take.resetAt, now, limit);
+      if (!take.allowed) throw rateLimitedError(RATE_CLASS_LABEL.auth, take.resetAt, now, limit, windowMs);
     }
     const { token, session } = await store.commits.durable(() => store.dashboardSessions.createSession(user.id, now));
     setSessionCookie(c, config, token);
