@@ -3,10 +3,11 @@ import { captionFor } from '../lib/caption';
 import { platformName, targetName } from '../lib/names';
 import { formatInZone } from '../lib/time';
 import type { Post } from '../lib/types';
+import { HoldLine } from './hold-line';
 import { StatusBadge } from './notice';
 import { OptionsList, PlatformPreview } from './preview';
 
-/** Each target: platform, type, when it goes out in the person's zone, status. */
+/** Each target: platform, type, when it goes out in the person's zone, status, and what holds it (HoldLine). */
 export function TargetTimes({ post, zone }: { post: Post; zone: string }) {
   return (
     <ul class="targets">
@@ -14,6 +15,7 @@ export function TargetTimes({ post, zone }: { post: Post; zone: string }) {
         <li key={`${t.platform}.${t.type}`}>
           <strong>{targetName(t.platform, t.type)}</strong>{' '}
           <time dateTime={t.scheduled_for ?? undefined}>{formatInZone(t.scheduled_for, zone)}</time> <StatusBadge status={t.status} />
+          <HoldLine target={t} zone={zone} />
         </li>
       ))}
     </ul>

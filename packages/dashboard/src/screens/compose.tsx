@@ -4,6 +4,7 @@ import { FeedbackLine, type Feedback } from '../components/notice';
 import { PlatformPreview } from '../components/preview';
 import { call, get, message, post as postJson, upload } from '../lib/api';
 import { takeDraft } from '../lib/draft';
+import { untilMediaTaskEnds } from '../lib/live';
 import { platformName, targetName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone, toApiWall, wallTime } from '../lib/time';
@@ -122,20 +123,12 @@ export function ComposeScreen() {
     const update = (u: Partial<MediaItem>) => setMedia((m) => m.map((x) => (x.key === key ? { ...x, ...u } : x)));
     try {
       const task = await postJson<{ task_id: string }>('/media/prepare', { urls: [url] });
-      for (;;) {
-        const st = await get<MediaStatus>(`/media/status/${encodeURIComponent(task.task_id)}`);
-        const s = st as MediaStatus & { files?: { prepared_url: string; type: string }[]; failed?: { error: { message: string } }[]; error?: { message: string } };
-        if (s.status === 'completed' && s.files?.[0]) {
-          update({ url: s.files[0].prepared_url, kind: s.files[0].type as 'image' | 'video', progress: 1 });
-          return;
-        }
-        if (s.status !== 'processing') {
-          update({ error: s.failed?.[0]?.error.message ?? s.error?.message ?? 'the link could not be prepared' });
-          return;
-        }
-        update({ progress: 0.5 });
-        await new Promise((r) => setTimeout(r, 1000));
-      }
+      update({ progress: 0.5 });
+      // The task's end comes on the event stream: no polling.
+      const st = await untilMediaTaskEnds(task.task_id, () => get<MediaStatus>(`/media/status/${encodeURIComponent(task.task_id)}`));
+      const s = st as MediaStatus & { files?: { prepared_url: string; type: string }[]; failed?: { error: { message: string } }[]; error?: { message: string } };
+      if (s.status === 'completed' && s.files?.[0]) update({ url: s.files[0].prepared_url, kind: s.files[0].type as 'image' | 'video', progress: 1 });
+      else update({ error: s.failed?.[0]?.error.message ?? s.error?.message ?? 'the link could not be prepared' });
     } catch (e) {
       update({ error: message(e) });
     }

@@ -1,4 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
+import { HoldLine } from '../components/hold-line';
 import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { ConfirmButton } from '../components/confirm-button';
 import { SourceLine } from '../components/post-view';
@@ -104,7 +105,10 @@ export function PostsScreen() {
                   {p.targets.map((t) => (
                     <tr key={`${t.platform}.${t.type}`}>
                       <td>{targetName(t.platform, t.type)}</td>
-                      <td>{formatInZone(t.published_at ?? t.scheduled_for, zone)}</td>
+                      <td>
+                        {formatInZone(t.published_at ?? t.scheduled_for, zone)}
+                        <HoldLine target={t} zone={zone} />
+                      </td>
                       <td>
                         <StatusBadge status={t.status} />
                       </td>
