@@ -25,7 +25,7 @@ export async function* followUserEvents(
 ): AsyncGenerator<SocialpubEvent, void, undefined> {
   const { signal } = params;
   const filter = { types: (params.types ?? []).map((t) => (t.endsWith('.*') ? t.slice(0, -1) : t)), ...(params.jobId ? { jobId: params.jobId } : {}) };
-  let woken = false;
+  let woken: boolean;
   let wake: (() => void) | null = null;
   const rouse = () => {
     woken = true;
