@@ -51,7 +51,7 @@ describe('api keys', () => {
     const { store, clock } = setup();
     const { user } = store.users.ensure('a@example.com', clock.now());
     const { apiKey, info } = store.apiKeys.create(user.id, 'laptop', clock.now());
-    expect(store.apiKeys.verify(apiKey, clock.now())).toEqual({ ok: true, keyId: info.id, userId: user.id });
+    expect(store.apiKeys.verify(apiKey, clock.now())).toEqual({ ok: true, keyId: info.id, userId: user.id, scope: 'full' });
     expect(store.apiKeys.verify(apiKey.slice(0, -2) + 'zz', clock.now())).toMatchObject({ ok: false });
     expect(store.apiKeys.verify('sp_key_short_x', clock.now())).toEqual({ ok: false, reason: 'malformed' });
     const rotated = store.apiKeys.rotate(info.id, clock.now())!;

@@ -140,7 +140,8 @@ function latestPost(sim: MetaSimState, pageId: string): Record<string, unknown> 
   if (!latest) latestPosts.set(sim, (latest = new Map()));
   const key = latest.get(pageId);
   const known = key === undefined ? undefined : sim.objects.get(key);
-  if (known) return known;
+  // A deleted post leaves a tombstone under its key (meta/sim/deletion.ts): no longer the page's.
+  if (known?._type === 'fb_post') return known;
   // Not known yet (or deleted since): the newest post of the page that is left.
   const entries = [...sim.objects.entries()];
   for (let i = entries.length - 1; i >= 0; i--) {
