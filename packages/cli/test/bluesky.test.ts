@@ -52,4 +52,15 @@ describe('socialpub and bluesky', () => {
     const noPassword = await t.run('connect bluesky --handle alice.bsky.social --json');
     expect(noPassword.json<{ error: { message: string } }>().error.message).toBe('missing --app-password (a Bluesky app password)');
   });
+
+  // Last: a second user makes `connect` without --user ambiguous.
+  it('connect --sandbox prints the connection’s own sandbox password, which `connections list --json` shows its owner', async () => {
+    const r = await t.run('connect bluesky --sandbox --user pw@example.com');
+    expect(r.code, r.stderr).toBe(0);
+    const printed = /sandbox password: (sbx-[0-9a-z-]{31})\n/.exec(r.stdout)?.[1];
+    expect(printed, r.stdout).toMatch(/^sbx-[0-9a-z]{7}-[0-9a-z]{7}-[0-9a-z]{7}-[0-9a-z]{7}$/);
+    expect(r.stdout).toMatch(/createSession, identifier sandbox_bluesky_[0-9a-z]{10}\)/);
+    const listed = (await t.run('connections list --user pw@example.com --json')).json<{ connections: Array<{ platform: string; sandbox_password: string | null }> }>().connections;
+    expect(listed).toEqual([expect.objectContaining({ platform: 'bluesky', sandbox_password: printed })]);
+  });
 });

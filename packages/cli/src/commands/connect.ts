@@ -36,6 +36,9 @@ export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
   }
   ctx.log.result(connection, () => [
     `${ctx.log.green('✔')} ${platform} connected (${connection.mode}) for ${connection.email}${connection.account_name ? `: ${connection.account_name}` : ''}${connection.page_name ? `, ${platformDescription(platform)?.connect.pageWord ?? 'page'} ${connection.page_name}` : ''}`,
+    ...(connection.sandbox_password && platform === 'bluesky'
+      ? [`sandbox password: ${connection.sandbox_password}`, ctx.log.dim(`yours only: signs into this simulated account with any AT Protocol client (createSession, identifier ${connection.account_id ?? 'its handle'})`)]
+      : []),
     ...(connection.boards ? [`boards: ${connection.boards.map((b) => `${b.name} (${b.id})${b.id === connection.page_id ? ' *' : ''}`).join(', ')}`, ctx.log.dim('* pins go here; another board per post: --option pinterest.board_id=<id>')] : []),
     ctx.log.dim(`try: ${firstPublish(platform)}`),
   ]);

@@ -56,6 +56,9 @@ export const ConnectionSchema = z
     account_name: z.string().nullable(),
     page_id: z.string().nullable(),
     page_name: z.string().nullable(),
+    sandbox_password: z.string().nullable().optional().meta({
+      description: "Sandbox connections only: the connection's own password for the simulator's sign-in (Bluesky createSession with the account_id or the account's handle). Shown to the connection's owner only; null for a connection made before sandbox passwords.",
+    }),
     token_expires_at: InstantOut.nullable(),
     paused: ConnectionPauseSchema.nullable(),
     created_at: InstantOut,

@@ -1,5 +1,5 @@
 import { DEFAULT_KEY_SCOPE, KEY_SCOPES, PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isKeyScope, isPlatform, type ConnectionPause, type KeyScope, type Platform } from '@socialpub/core';
-import { saveSandboxConnection } from '../connect/sandbox-connection';
+import { sandboxPasswordOf, saveSandboxConnection } from '../connect/sandbox-connection';
 import { setUserZone, userZone } from '../jobs/user-zone';
 import { openDatabase } from '../store/database';
 import { secureDataDir } from '../store/private-files';
@@ -63,6 +63,8 @@ export interface ConnectionListing {
   paused: ConnectionPause | null;
   /** pinterest: the account's boards (page_id is the one pins go to). */
   boards?: Array<{ id: string; name: string }>;
+  /** sandbox: the connection's own password for the simulator's sign-in (null: made before passwords). */
+  sandbox_password?: string | null;
 }
 
 const iso = (ms: number | null) => (ms === null ? null : formatInstant(ms));
@@ -144,6 +146,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       updated_at: formatInstant(c.updatedAt),
       paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now())),
       ...(Array.isArray(c.meta.boards) ? { boards: c.meta.boards as Array<{ id: string; name: string }> } : {}),
+      ...(c.mode === 'sandbox' ? { sandbox_password: sandboxPasswordOf(store.credentials, c) } : {}),
     };
   }
 

@@ -50,6 +50,7 @@ export function daemonReadsFrom(daemonDbPath: string): SandboxDaemonReads & { cl
   };
   return {
     ownerOf: (accountId) => current()?.ownerOf(accountId),
+    sandboxPasswordDigest: (accountId) => current()?.sandboxPasswordDigest(accountId) ?? null,
     settings: {
       get<T>(scope: string, key: string): T | null {
         return current()?.settings.get<T>(scope, key) ?? null;

@@ -128,16 +128,23 @@ export type SandboxStore = ReturnType<typeof createSandboxStore>;
 export interface SandboxDaemonReads {
   /** The user (and platform) of the sandbox connection with this account id, if any. */
   ownerOf(accountId: string): { userId: string; platform: Platform } | undefined;
+  /** The sha256 (hex) of the sandbox password of the sandbox connection with this account id; null when none (platforms/shared/sandbox-password.ts). */
+  sandboxPasswordDigest(accountId: string): string | null;
   settings: Pick<SettingsRepository, 'get'>;
 }
 
 /** The daemon's tables read over `db` itself (the simulators in the daemon's process and database). */
 export function daemonReadsOver(db: DB, settings: Pick<SettingsRepository, 'get'> = createSettingsRepository(db)): SandboxDaemonReads {
   const owner = db.prepare<[string], { user_id: string; platform: Platform }>("SELECT user_id, platform FROM connections WHERE mode = 'sandbox' AND account_id = ?");
+  const digest = db.prepare<[string], { digest: unknown }>("SELECT json_extract(meta, '$.sandbox_password_sha256') AS digest FROM connections WHERE mode = 'sandbox' AND account_id = ?");
   return {
     ownerOf(accountId) {
       const row = owner.get(accountId);
       return row ? { userId: row.user_id, platform: row.platform } : undefined;
+    },
+    sandboxPasswordDigest(accountId) {
+      const value = digest.get(accountId)?.digest;
+      return typeof value === 'string' ? value : null;
     },
     settings,
   };
@@ -221,6 +228,8 @@ export function createSandboxStore(
     settings: daemon.settings,
     /** The user (and platform) of the sandbox connection with this account id, if any. */
     ownerOf: (accountId: string) => daemon.ownerOf(accountId),
+    /** The sha256 of a sandbox connection's password, by its account id (null: none). */
+    sandboxPasswordDigest: (accountId: string) => daemon.sandboxPasswordDigest(accountId),
     /**
      * One transaction around `fn` (platforms/shared/sim/sim-state.ts SimState.atomically):
      * BEGIN IMMEDIATE, then COMMIT whether `fn` returns or throws; joins an open transaction.

@@ -2,7 +2,7 @@ import { PLATFORMS, formatInstant, isPlatform, type Platform, type Routes } from
 import type { Context } from 'hono';
 import type { BrowserConnects, PendingConnect } from '../../connect/browser-connect';
 import { ConnectError } from '../../oauth/connect-error';
-import { saveSandboxConnection } from '../../connect/sandbox-connection';
+import { sandboxPasswordOf, saveSandboxConnection } from '../../connect/sandbox-connection';
 import type { ConnectionInfo } from '../../store/connections';
 import { pauseInfo } from '../../store/platform-pauses';
 import type { RouteDeps } from '../deps';
@@ -58,6 +58,8 @@ export function connectionsHandlers({
     account_name: c.accountName,
     page_id: c.pageId,
     page_name: c.pageName,
+    // Only ever the caller's own connections are presented: the password is its owner's.
+    ...(c.mode === 'sandbox' ? { sandbox_password: sandboxPasswordOf(store.credentials, c) } : {}),
     token_expires_at: c.tokenExpiresAt === null ? null : formatInstant(c.tokenExpiresAt),
     paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now())),
     created_at: formatInstant(c.createdAt),

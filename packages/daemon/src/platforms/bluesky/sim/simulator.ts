@@ -2,6 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { Clock } from '../../../util/clock';
 import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
+import { actAsSandboxConnection } from '../../shared/sim/sandbox-caller';
 import { simState, type SimState } from '../../shared/sim/sim-state';
 import { recorder, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
 import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
@@ -15,7 +16,8 @@ import { jwtKit, type SimClaims } from './jwt';
  * A strict simulator of a Bluesky PDS (`bsky.social`) and the video service
  * (`video.bsky.app`) for the XRPC methods socialpub and `@atproto/api` use
  * (docs/reference/platforms.md, Bluesky): sessions from an app password (any identifier,
- * the password `sandbox-app-password`; the account is made on first use), rotating
+ * the password `sandbox-app-password`; the account is made on first use; a sandbox
+ * connection's account only with that connection's own sandbox password), rotating
  * refresh tokens, `app.bsky.feed.post` records checked against the lexicon (300
  * graphemes, 3,000 bytes, facets' byte ranges, langs, self-labels, image blobs up to
  * 1,000,000 bytes, 4 images, reply refs), records at a client-chosen key refused when the
@@ -82,7 +84,18 @@ export interface BlueskySimulatorOptions {
   atomically?: (write: () => void) => void;
   /** How long a video job takes. Default 4 s. */
   processingMs?: number;
+  /**
+   * Whether `password` is the sandbox password of the sandbox connection whose account key
+   * is `key` (platforms/shared/sandbox-password.ts). Without it no connection's account can
+   * be signed into with a password (only its connection's tokens act for it).
+   */
+  sandboxPassword?: (key: string, password: string) => boolean;
 }
+
+/** A sandbox connection's account id as `connections` lists it, taken as a sign-in identifier for its account. */
+const CONNECTION_ID = /^sandbox_bluesky_([0-9a-z]+)$/;
+/** The handles sandbox connections' accounts are given: never made by a sign-in, so nobody can claim one before its connection does. */
+const CONNECTION_HANDLE = /^sandbox-\d+\.bsky\.social$/;
 
 const segmenter = new Intl.Segmenter('en', { granularity: 'grapheme' });
 const graphemes = (s: string) => [...segmenter.segment(s)].length;
@@ -117,6 +130,9 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
   const jobs = state.map<SimJob>('jobs');
   const windows = state.map<{ start: number; used: number }>('rate-windows');
   const nextSandbox = state.counter('sandbox-account', 1n);
+  /** sandboxKeys the other way: DID -> the account key of the sandbox connection it belongs to. */
+  const keyOfDid = new Map<string, string>();
+  for (const [key, did] of sandboxKeys.entries()) keyOfDid.set(did, key);
 
   const xrpcError = (c: Context, status: number, error: string, message: string, headers: Record<string, string> = {}) =>
     c.body(JSON.stringify({ error, message }), status as 400, { 'content-type': 'application/json; charset=utf-8', ...headers });
@@ -131,25 +147,55 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     return acct;
   }
 
-  /** The account an identifier names (a handle, an email, a DID); null for a DID nobody has. */
-  function accountByIdentifier(identifier: string): SimAccount | null | 'invalid' {
-    const id = identifier.trim().toLowerCase().replace(/^@/, '');
-    if (id.startsWith('did:')) return accounts.get(id) ?? null;
+  /** The handle an identifier names (a handle, an email); null for a DID; 'invalid' for neither. */
+  function identifierHandle(id: string): string | null | 'invalid' {
+    if (id.startsWith('did:')) return null;
     if (id.includes('@')) {
       const local = id.split('@')[0]!.replace(/[^a-z0-9-]/g, '-').replace(/^-+|-+$/g, '') || 'sandbox';
-      return accountFor(`${local}.bsky.social`);
+      return `${local}.bsky.social`;
     }
     const handle = id.includes('.') ? id : `${id}.bsky.social`;
-    return HANDLE.test(handle) ? accountFor(handle) : 'invalid';
+    return HANDLE.test(handle) ? handle : 'invalid';
+  }
+
+  /** The sandbox connection (its account key) whose account `did` is; null for any other account. */
+  const connectionKeyOf = (did: string): string | null => keyOfDid.get(did) ?? null;
+
+  /**
+   * createSession's check: a sandbox connection's account (named by its connection's account
+   * id `sandbox_bluesky_<key>`, its handle or its DID) opens with that connection's own
+   * sandbox password only; any other account with SANDBOX_APP_PASSWORD, made on first use,
+   * except the handles kept for connections. Null: refused (nothing is made).
+   */
+  function signIn(identifier: string, password: string): SimAccount | null | 'invalid' {
+    const id = identifier.trim().toLowerCase().replace(/^@/, '');
+    let key = CONNECTION_ID.exec(id)?.[1] ?? null;
+    if (key === null) {
+      const handle = identifierHandle(id);
+      if (handle === 'invalid') return 'invalid';
+      const existing = handle === null ? accounts.get(id) : accounts.get(didFor(handle));
+      key = existing ? connectionKeyOf(existing.did) : null;
+      if (key === null) {
+        if (password !== SANDBOX_APP_PASSWORD) return null;
+        if (handle === null) return existing ?? null;
+        return CONNECTION_HANDLE.test(handle) ? null : accountFor(handle);
+      }
+    }
+    if (!options.sandboxPassword?.(key, password)) return null;
+    return sandboxAccountOf(key);
   }
 
   /** The simulated account of a sandbox connection's token (`sandbox_at_<key>.…`), one per key. */
   function sandboxAccount(token: string): SimAccount {
-    const key = sandboxAccountKey(token) ?? 'default';
+    return sandboxAccountOf(sandboxAccountKey(token) ?? 'default');
+  }
+
+  function sandboxAccountOf(key: string): SimAccount {
     const did = sandboxKeys.get(key);
     if (did && accounts.get(did)) return accounts.get(did)!;
     const acct = accountFor(`sandbox-${nextSandbox()}.bsky.social`);
     sandboxKeys.set(key, acct.did);
+    keyOfDid.set(acct.did, key);
     return acct;
   }
 
@@ -193,7 +239,11 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     if (claims.scope !== 'com.atproto.appPass' && claims.scope !== 'com.atproto.access') return xrpcError(c, 400, 'InvalidToken', 'Invalid token type');
     if (claims.exp * 1000 <= clock.now()) return xrpcError(c, 400, 'ExpiredToken', 'Token has expired');
     const acct = accounts.get(claims.sub);
-    return acct ?? xrpcError(c, 400, 'InvalidToken', 'Token could not be verified');
+    if (!acct) return xrpcError(c, 400, 'InvalidToken', 'Token could not be verified');
+    // A session its owner opened with the connection's sandbox password: what it posts is that connection's (`sandbox posts`).
+    const key = connectionKeyOf(acct.did);
+    if (key !== null && key !== 'default') actAsSandboxConnection(key);
+    return acct;
   }
 
   /** Charges `points` to the account's hourly and daily write budgets; sets RateLimit-*; false once spent. */
@@ -352,9 +402,9 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     const body = (await c.req.json().catch(() => null)) as { identifier?: unknown; password?: unknown } | null;
     if (!body || typeof body.identifier !== 'string' || typeof body.password !== 'string') return invalid(c, 'Input must have the properties "identifier" and "password"');
     if (!sessionBudget(c, body.identifier)) return tooMany(c);
-    const acct = accountByIdentifier(body.identifier);
+    const acct = signIn(body.identifier, body.password);
     if (acct === 'invalid') return invalid(c, 'Invalid handle');
-    if (!acct || body.password !== SANDBOX_APP_PASSWORD) return xrpcError(c, 401, 'AuthenticationRequired', 'Invalid identifier or password');
+    if (!acct) return xrpcError(c, 401, 'AuthenticationRequired', 'Invalid identifier or password');
     return c.json(issueSession(c, acct));
   });
 

@@ -25,6 +25,16 @@ export function sandboxCallerKey(): string | null {
   return caller.getStore()?.accountKey ?? null;
 }
 
+/**
+ * The request being handled acts for the sandbox connection of account key `key` without
+ * carrying its token (a session its owner opened with the connection's sandbox password,
+ * e.g. Bluesky's createSession): what it posts is recorded as that connection's.
+ */
+export function actAsSandboxConnection(key: string): void {
+  const ctx = caller.getStore();
+  if (ctx) ctx.accountKey = key;
+}
+
 /** The token of the simulator request being handled, as sandboxCaller found it (the fault stage reads it); undefined outside one. */
 export function sandboxCallerToken(): string | null | undefined {
   return caller.getStore()?.token;
