@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import Database from 'better-sqlite3';
+import { DatabaseSync } from 'node:sqlite';
 import { describe, expect, it } from 'vitest';
 import { useTestDaemon } from './daemon-harness';
 import { tempHome } from './helpers';
@@ -10,9 +10,9 @@ import { JPEG } from './media-samples';
 const t = useTestDaemon({ connect: ['twitter', 'mastodon'] });
 
 const mediaRows = () => {
-  const db = new Database(join(t.dataDir, 'socialpub.db'), { readonly: true, fileMustExist: true });
+  const db = new DatabaseSync(join(t.dataDir, 'socialpub.db'), { readOnly: true });
   try {
-    return (db.prepare('SELECT count(*) AS n FROM media_tasks').get() as { n: number }).n;
+    return Number((db.prepare('SELECT count(*) AS n FROM media_tasks').get() as { n: number | bigint }).n);
   } finally {
     db.close();
   }
