@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
 import { API, harness, type Harness } from './harness';
 
@@ -90,5 +93,29 @@ describe('approval binds to what was approved', () => {
     await h.call('POST', `${API}/content/scheduled/approve?job_id=${made.job_id}`, { headers: { 'X-SocialPub-Source': 'cli' } });
     const byPerson = await patch(h, made.job_id, { caption: 'by hand again' }, { 'X-SocialPub-Source': 'cli' });
     expect(byPerson.post.status).toBe('scheduled');
+  });
+
+  it('holds an approved post again when an agent edits its caption with MCP retime_post (the tool call, end to end)', async () => {
+    const h = harness();
+    h.connect(['twitter', 'mastodon']);
+    const jobId = await approvedPost(h, { require_approval: true });
+    const client = new Client({ name: 'approval-test-agent', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), {
+      requestInit: { headers: { 'X-API-Key': h.key } },
+      fetch: async (url, init) => h.app.request(String(url), init),
+    });
+    await client.connect(transport);
+    try {
+      const result = (await client.callTool({ name: 'retime_post', arguments: { job_id: jobId, caption: 'rewritten by the agent' } })) as CallToolResult;
+      expect(result.isError ?? false).toBe(false);
+      const post = (result.structuredContent as { post: { status: string; version: number; source: string } }).post;
+      expect(post).toMatchObject({ status: 'pending_approval', version: 2 });
+      expect((result.content[0] as { text: string }).text).toContain('the edit goes back for approval before it is published');
+      // The agent cannot release its own words while agent-approval is on.
+      const approve = (await client.callTool({ name: 'approve_post', arguments: { job_id: jobId } })) as CallToolResult;
+      expect(approve.isError).toBe(true);
+    } finally {
+      await client.close();
+    }
   });
 });
