@@ -1,7 +1,9 @@
+import { ManualClock } from '@socialpub/daemon';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchChromium, newContext, seriousViolations, watch } from './support/browser';
 import { startDashboardDaemon, type DashboardDaemon } from './support/daemon';
+import { TEST_NOW } from './support/test-time';
 
 /**
  * Sessions end with their key (issue 35, item 9), in Chromium on a real daemon: a browser
@@ -10,9 +12,10 @@ import { startDashboardDaemon, type DashboardDaemon } from './support/daemon';
  */
 let browser: Browser;
 let d: DashboardDaemon;
+const clock = new ManualClock(TEST_NOW);
 
 beforeAll(async () => {
-  [browser, d] = await Promise.all([launchChromium(), startDashboardDaemon({ connect: ['twitter'] })]);
+  [browser, d] = await Promise.all([launchChromium(), startDashboardDaemon({ connect: ['twitter'], clock })]);
 });
 afterAll(async () => {
   await browser?.close();
@@ -21,7 +24,7 @@ afterAll(async () => {
 
 /** Signs a fresh browser in with an API key through the sign-in page. */
 async function signInWithKey(key: string): Promise<Page> {
-  const page = await (await newContext(browser)).newPage();
+  const page = await (await newContext(browser, { now: clock.now() })).newPage();
   await page.goto(`${d.url}/signin`);
   await page.getByLabel('API key').fill(key);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -40,7 +43,7 @@ async function signedOut(page: Page): Promise<boolean> {
 
 describe('sessions in Settings', () => {
   it('signs out the browser a key signed in when Settings revokes that key, and lists it until then', async () => {
-    const owner = await (await newContext(browser)).newPage();
+    const owner = await (await newContext(browser, { now: clock.now() })).newPage();
     const w = watch(owner);
     await d.signIn(owner);
     await owner.goto(`${d.url}/settings`);
@@ -68,9 +71,9 @@ describe('sessions in Settings', () => {
   });
 
   it('ends another browser’s session from the list: that browser is signed out, this one stays', async () => {
-    const owner = await (await newContext(browser)).newPage();
+    const owner = await (await newContext(browser, { now: clock.now() })).newPage();
     await d.signIn(owner);
-    const other = await (await newContext(browser)).newPage();
+    const other = await (await newContext(browser, { now: clock.now() })).newPage();
     await d.signIn(other);
     await owner.goto(`${d.url}/settings`);
     const sessions = owner.getByRole('table', { name: 'Open sessions' });
