@@ -61,6 +61,7 @@ describe('sessions in Settings', () => {
     expect(await seriousViolations(owner)).toEqual([]);
 
     await owner.getByRole('button', { name: `Revoke ${prefix}` }).click();
+    await owner.getByRole('alertdialog', { name: `Revoke the key ${prefix}?` }).getByRole('button', { name: 'Revoke the key' }).click();
     await owner.getByRole('status').filter({ hasText: `Revoked ${prefix}` }).waitFor();
     await sessions.getByRole('row', { name: new RegExp(`with key ${prefix}`) }).waitFor({ state: 'detached' });
     expect(await signedOut(phone)).toBe(true);
@@ -73,6 +74,8 @@ describe('sessions in Settings', () => {
   it('ends another browser’s session from the list: that browser is signed out, this one stays', async () => {
     const owner = await (await newContext(browser, { now: clock.now() })).newPage();
     await d.signIn(owner);
+    // A minute later on the daemon's clock: the other browser's session is the newest.
+    await clock.advance(60_000);
     const other = await (await newContext(browser, { now: clock.now() })).newPage();
     await d.signIn(other);
     await owner.goto(`${d.url}/settings`);

@@ -157,7 +157,7 @@ function KeysTab() {
                     class="danger"
                     label={`Revoke ${k.prefix}`}
                     title={`Revoke the key ${k.prefix}?`}
-                    describe={<p>Whatever uses this key (an agent, a script, the CLI) is refused from its next request on. A revoked key cannot be brought back; a new key would have to be given to each of them.</p>}
+                    describe={<p>Whatever uses this key (an agent, a script, the CLI) is refused from its next request on, and a browser signed in to this dashboard with it is signed out. A revoked key cannot be brought back; a new key would have to be given to each of them.</p>}
                     keepLabel="Keep the key"
                     confirmLabel="Revoke the key"
                     onConfirm={() => run(async () => {
