@@ -73,7 +73,7 @@ export class NotFoundError extends CliError {
 export class DaemonUnreachableError extends CliError {
   override name = 'DaemonUnreachableError';
   constructor(message: string, options: CliErrorOptions = {}) {
-    super('daemon_unreachable', message, EXIT.unreachable, { hint: 'start it with `socialpub up`, or check --base-url', ...options });
+    super('daemon_unreachable', message, EXIT.unreachable, { hint: unreachableHint(null), ...options });
   }
 }
 
@@ -96,9 +96,40 @@ const STATUS_EXIT: Record<number, ExitCode> = {
   429: EXIT.rateLimited,
 };
 
+/** The port `socialpub up` and the daemon listen on unless told otherwise. */
+export const DEFAULT_PORT = 8787;
+
+/**
+ * What to do when nothing answers at the daemon's address: start it — on the port the CLI
+ * is pointed at, when that is not the default (`socialpub up` alone would start it where
+ * the CLI does not look) — or correct the address.
+ */
+export function unreachableHint(baseUrl: string | null): string {
+  let port: number | null = null;
+  try {
+    if (baseUrl) {
+      const url = new URL(baseUrl);
+      port = url.port === '' ? (url.protocol === 'https:' ? 443 : 80) : Number(url.port);
+    }
+  } catch {
+    // not a URL: the generic hint
+  }
+  const up = port !== null && port !== DEFAULT_PORT ? `socialpub up --port ${port}` : 'socialpub up';
+  return `start it with \`${up}\`, or check --base-url`;
+}
+
+/** The command that connects each platform a not-connected error names (never a `<platform>` placeholder). */
+export function connectHint(platforms: readonly string[]): string {
+  if (platforms.length === 0) return 'connect it first: `socialpub connect <platform> --sandbox` (or live)';
+  const commands = platforms.map((p) => `\`socialpub connect ${p} --sandbox\``).join(', ');
+  return `connect ${platforms.length === 1 ? 'it' : 'them'} first: ${commands} (or live, without --sandbox)`;
+}
+
+const platformsOf = (details: unknown): string[] =>
+  Array.isArray(details) ? [...new Set(details.flatMap((d) => (typeof (d as { platform?: unknown }).platform === 'string' ? [(d as { platform: string }).platform] : [])))] : [];
+
 const CODE_HINT: Record<string, string> = {
   unauthorized: 'check the key: `socialpub auth validate`, or make one with `socialpub keys create`',
-  platform_not_connected: 'connect it first: `socialpub connect <platform> --sandbox` (or live)',
   facebook_page_not_selected: 'run `socialpub connect facebook` again and pick a page',
   https_required: 'the daemon sits behind a TLS proxy: use its https:// address as --base-url',
   insufficient_scope: "this key's scope does not allow it (see `socialpub keys list`): use a key of the scope the message names, e.g. `socialpub keys create --scope full`",
@@ -114,6 +145,8 @@ export interface Failure {
   retryAfter?: number;
   requestId?: string;
   data?: unknown;
+  /** The hint already says what the details would (the platforms to connect): they go to --json only. */
+  detailsInHint?: boolean;
 }
 
 interface ApiLikeError {
@@ -133,7 +166,8 @@ interface ApiLikeError {
  */
 export function toFailure(err: unknown, flags?: CommandFlags): Failure {
   if (err instanceof CliError) {
-    return strip({ exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, details: err.details?.map((d) => withFlag(d, flags)), data: err.data });
+    const detailsInHint = err.code === 'platform_not_connected' && platformsOf(err.details).length > 0 ? true : undefined;
+    return strip({ exitCode: err.exitCode, code: err.code, message: err.message, hint: err.hint, details: err.details?.map((d) => withFlag(d, flags)), data: err.data, detailsInHint });
   }
   if (err instanceof Error) {
     const e = err as ApiLikeError;
@@ -143,7 +177,10 @@ export function toFailure(err: unknown, flags?: CommandFlags): Failure {
       const retryAfter = typeof e.retryAfter === 'number' ? e.retryAfter : undefined;
       // A 429 says what ran out and when to try again, local time included, in its message (core's withRetryTime): no hint repeats it.
       const limited = exitCode === EXIT.rateLimited;
-      const hint = limited ? undefined : CODE_HINT[code];
+      let hint = limited ? undefined : CODE_HINT[code];
+      // The daemon's message names the platforms ("no active connection for tiktok"); the hint gives each one's command.
+      const toConnect = code === 'platform_not_connected' ? platformsOf(e.details) : [];
+      if (toConnect.length > 0) hint = connectHint(toConnect);
       const details = Array.isArray(e.details) ? e.details.map((d) => withFlag(d, flags)) : undefined;
       return strip({
         exitCode,
@@ -153,6 +190,7 @@ export function toFailure(err: unknown, flags?: CommandFlags): Failure {
         details,
         retryAfter,
         requestId: typeof e.requestId === 'string' ? e.requestId : undefined,
+        detailsInHint: toConnect.length > 0 ? true : undefined,
       });
     }
     // The SDK refuses to send without a key (no status: nothing reached the daemon).
@@ -164,7 +202,7 @@ export function toFailure(err: unknown, flags?: CommandFlags): Failure {
         exitCode: EXIT.unreachable,
         code: 'daemon_unreachable',
         message: e.name.startsWith('APIConnection') ? err.message : `cannot reach the daemon: ${err.message}`,
-        hint: 'start it with `socialpub up`, or check --base-url',
+        hint: unreachableHint(null),
       };
     }
     if (e.name === 'AdminError') {

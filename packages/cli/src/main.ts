@@ -2,7 +2,7 @@ import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typ
 import type { Io } from './io';
 import type { Kit } from './command-kit';
 import { Ctx } from './context';
-import { EXIT, toFailure, type Failure } from './errors';
+import { EXIT, toFailure, unreachableHint, type Failure } from './errors';
 import { createProgram, type Program } from './program';
 import { Logger } from './ui/logger';
 import { COMMANDS, commandsFor } from './command-table';
@@ -61,6 +61,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       // The fields of the daemon's errors named as the flags of the command that ran.
       const flags = dispatched === program ? undefined : new Set(dispatched.options.map((o) => o.long).filter((l): l is string => typeof l === 'string'));
       failure = toFailure(err, flags);
+      if (failure.code === 'daemon_unreachable') failure.hint = unreachableHint(await addressOf(io, program));
     }
     const color = !argv.includes('--no-color');
     const log = new Logger({ io, json, color });
@@ -80,7 +81,7 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       });
     } else {
       log.error(failure.message, failure.hint);
-      for (const d of failure.details ?? []) {
+      for (const d of failure.detailsInHint ? [] : (failure.details ?? [])) {
         const detail = d as { path?: string; flag?: string; message?: string };
         const where = detail.flag ?? detail.path;
         const text = detail.message ?? JSON.stringify(d);
@@ -92,6 +93,16 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       }
     }
     return failure.exitCode;
+  }
+}
+
+/** The daemon address the command used (flags, environment, config, the running daemon, the default), for the unreachable hint; null when it cannot be told. */
+async function addressOf(io: Io, program: Program): Promise<string | null> {
+  const g = program.opts();
+  try {
+    return await new Ctx(io, { json: true, color: false, baseUrl: g.baseUrl, apiKey: g.apiKey, dataDir: g.dataDir }).baseUrl();
+  } catch {
+    return null;
   }
 }
 

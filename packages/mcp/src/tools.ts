@@ -164,7 +164,7 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     {
       title: 'Re-time or edit a scheduled post',
       description:
-        'Moves a post (scheduled_for: ISO 8601 with a zone) and/or edits caption, platform_captions or type_schedule of the targets not yet started. Offsets in type_schedule move with the new base; absolute times stay. Nothing left to change (every target started or finished): conflict.',
+        'Moves a post (scheduled_for: ISO 8601 with a zone) and/or edits caption, platform_captions or type_schedule of the targets not yet started. Offsets in type_schedule move with the new base; absolute times stay. A caption or options edit of a post under approval (require_approval, the approval workflow, or agent-approval) sends it back to pending_approval for a person. Nothing left to change (every target started or finished): conflict.',
       inputSchema: plain(S.UpdateRequest).safeExtend(S.JobIdQuery.shape),
       outputSchema: plain(S.UpdateResponse),
       annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },

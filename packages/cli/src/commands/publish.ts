@@ -10,7 +10,8 @@ import { replyFields, type ReplyFlags } from './reply-flags';
 import { followJob } from './follow-job';
 import { holdText } from '../ui/hold-text';
 import { askMedia, askPlatformOptions, targetsNeedingMedia } from './publish-questions';
-import { localFile, uploadFile } from './upload-file';
+import { isLocalMedia, localFile, uploadFile } from './upload-file';
+import { requireConnections } from './require-connections';
 
 export interface PublishOptions extends ReplyFlags {
   caption?: string | undefined;
@@ -169,7 +170,11 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
   const flagOptions = parseOptionFlags(o.option, platforms);
   const platformOptions = wizard ? await askPlatformOptions(ctx, client, platforms, caption, flagOptions, platformTypes) : flagOptions;
 
-  // Media: local files go through the daemon's preparation first.
+  // Media: local files go through the daemon's preparation first — not for a platform the
+  // daemon would refuse anyway (no connection): that upload would be wasted.
+  const items = [...media, ...o.threadMedia.flatMap((m) => m.split(',').map((x) => x.trim()))];
+  const localFiles = items.some((m) => m !== '-' && m !== '' && isLocalMedia(m));
+  if (localFiles) await requireConnections(client, platforms);
   const mediaUrls = await resolveMedia(ctx, media);
   const followUps = await replyFields(o, platforms, (items, flag) => resolveMedia(ctx, items, flag));
 

@@ -8,6 +8,9 @@ import { formatBytes } from '../ui/format';
 /** A media argument with a scheme (http, https, s3, gs, ...) is a URL for the daemon to fetch. */
 const URL_LIKE = /^[a-z][a-z0-9+.-]*:\/\//i;
 
+/** Whether a media argument names a local file (to upload) rather than a URL for the daemon to fetch. */
+export const isLocalMedia = (item: string) => !URL_LIKE.test(item) || /^file:\/\//i.test(item);
+
 /**
  * The absolute path of a media argument that names a local file (`./photo.jpg`,
  * `file:///tmp/a.mp4`), or null for a URL. Anything else is a usage error naming it.

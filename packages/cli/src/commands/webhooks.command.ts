@@ -14,9 +14,9 @@ export function defineWebhooks(program: Program, kit: Kit): void {
       .command('add')
       .description('add an endpoint; its signing secret (whsec_…) is printed once')
       .argument('<url>', 'https URL (http to private/loopback only with webhook_allow_private)')
-      .option('-e, --event <type>', 'an event type or prefix (target.*) to send; repeat or comma-separate (default: all)', collect, [] as string[])
+      .option('-e, --event <type>', 'an event type or prefix (target.*) to send; repeat or comma-separate (default: all)', collect)
       .option('--description <text>', 'what the endpoint is for')
-      .action(async (url, o) => (await run()).webhooksAdd(kit.ctx(), { url, events: o.event, description: o.description })),
+      .action(async (url, o) => (await run()).webhooksAdd(kit.ctx(), { url, events: o.event ?? [], description: o.description })),
     ['socialpub webhooks add https://example.com/hook', 'socialpub webhooks add https://example.com/hook -e post.finished --json'],
   );
   examples(

@@ -485,7 +485,12 @@ export const EXTENSION_ROUTES = defineRoutes({
     bodyLimit: { bytes: 16 * 1024, message: 'a decision body is at most 16 KB' },
     responses: { 200: { schema: 'UpdateResponse', description: 'The updated job' } },
     errors: [400, 404, 409, 410, 413, 415, 429, 500, 503],
-    errorDescriptions: { 410: REVIEW_410, 413: 'A body over 16 KB (`payload_too_large`).', 429: REVIEW_429 },
+    errorDescriptions: {
+      409: 'The post is not waiting for approval, or it was edited since the version the decision names (`conflict`): read the link again.',
+      410: REVIEW_410,
+      413: 'A body over 16 KB (`payload_too_large`).',
+      429: REVIEW_429,
+    },
     operationId: 'decideReviewLink',
     summary: "Approve or reject one of the link's posts, with a comment (an event with source review_link)",
     tags: ['review-links'],

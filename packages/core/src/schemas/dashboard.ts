@@ -157,7 +157,12 @@ export const ReviewLinkPublicSchema = z
 export type ReviewLinkPublic = z.infer<typeof ReviewLinkPublicSchema>;
 
 export const ReviewDecisionRequestSchema = z
-  .object({ job_id: z.string(), decision: z.enum(['approve', 'reject']), comment: z.string().max(2000).nullable().optional() })
+  .object({
+    job_id: z.string(),
+    decision: z.enum(['approve', 'reject']),
+    comment: z.string().max(2000).nullable().optional(),
+    version: z.number().int().min(1).meta({ description: 'The post\'s `version` as the reviewer saw it (from the link\'s GET): refused with 409 conflict when the post was edited since.' }),
+  })
   .meta({ id: 'ReviewDecisionRequest' });
 export type ReviewDecisionRequest = z.infer<typeof ReviewDecisionRequestSchema>;
 

@@ -71,8 +71,13 @@ export const PostAcceptedDataSchema = z
   .meta({ id: 'PostAcceptedData', description: 'post.accepted: a publish request was stored.' });
 
 export const PostPendingApprovalDataSchema = z
-  .looseObject({ job_id: jobId, targets: z.array(EventTargetSchema) })
-  .meta({ id: 'PostPendingApprovalData', description: 'post.pending_approval: the job is held for approval (sent with post.accepted).' });
+  .looseObject({
+    job_id: jobId,
+    targets: z.array(EventTargetSchema),
+    reason: z.literal('edited').optional().meta({ description: 'Sent when an approved post went back to review because its caption or options were edited (then `targets` are those held again).' }),
+    version: z.number().int().optional().meta({ description: 'The content version now waiting for approval (with reason).' }),
+  })
+  .meta({ id: 'PostPendingApprovalData', description: 'post.pending_approval: the job is held for approval (sent with post.accepted, or when an edit sends an approved post back to review).' });
 
 const jobChange = { job_id: jobId, target_ids: z.array(z.string()).meta({ description: 'The targets the change touched.' }), targets: z.array(EventTargetSchema) };
 const decision = {

@@ -100,6 +100,9 @@ export const PostSchema = z
     source: z.enum(POST_SOURCES).meta({ description: 'How the post was created: api, mcp (an agent through the MCP server) or cli.' }),
     created_at: InstantOut,
     updated_at: InstantOut,
+    version: z.number().int().optional().meta({
+      description: 'The content version: 1 when created, one more on each edit of caption, platform_captions or platform_options (always sent). A review-link decision names it.',
+    }),
     targets: z.array(TargetSchema),
     // Time fields (always sent by this daemon; optional in the type for older clients' fixtures).
     timezone: z.string().optional().meta({ description: 'The post zone (UTC when none was given); retiming keeps it.' }),

@@ -3,6 +3,7 @@ import { NO_TIMES, type PostTimes } from '../store/job-times';
 import type { NewPost, NewTarget } from '../store/jobs';
 import type { User } from '../store/users';
 import { newId } from '../util/ids';
+import { heldForAgent, needsApproval } from './approval-rule';
 
 /** A checked publish request as rows to store, and the answer that acknowledges it. */
 export interface BuiltPost {
@@ -25,8 +26,8 @@ export function buildJob(
   times: PostTimes = NO_TIMES,
   source: PostSource = 'api',
 ): BuiltPost {
-  const heldForAgent = source === 'mcp' && user.agentApproval;
-  const held = request.require_approval === true || user.approvalWorkflow || heldForAgent;
+  const forAgent = heldForAgent(user, source);
+  const held = needsApproval(user, request.require_approval === true, source);
   const jobId = newId('job');
   const targets: NewTarget[] = planned.map((t) => ({
     id: newId('tgt'),
@@ -41,7 +42,7 @@ export function buildJob(
   const names = request.platforms.join(', ');
   const result: PublishResult = {
     success: true,
-    message: heldForAgent
+    message: forAgent
       ? `Waiting for a person's approval (agent-approval is on) before publishing to ${names}: socialpub schedule approve ${jobId}`
       : held
       ? `Waiting for approval before publishing to ${names}`

@@ -41,3 +41,10 @@ export function jobChangeEvent(
     data,
   };
 }
+
+/** post.pending_approval for an approved post an edit sent back to review: the targets `ids` held again, and the version to approve. */
+export function heldAgainEvent(job: PostRecord, ids: readonly string[], now: number): NewEvent {
+  const touched = new Set(ids);
+  const data: StoredData<'post.pending_approval'> = { job_id: job.id, targets: targetsOf(job.targets.filter((t) => touched.has(t.id))), reason: 'edited', version: job.version };
+  return { userId: job.userId, jobId: job.id, subject: job.id, type: 'post.pending_approval', at: now, data };
+}

@@ -22,7 +22,8 @@ import type { RootLogger } from '../util/logger';
 import { ServiceError, invalidInput } from '../util/service-error';
 import { checkAccounts } from './account-checks';
 import { checkPublish, checkPublishRequest, checkRules } from './check-publish';
-import { jobChangeEvent } from './job-events';
+import { heldAgainEvent, jobChangeEvent } from './job-events';
+import { needsApproval } from './approval-rule';
 import { isNotStarted, planUpdate } from './plan-update';
 import { presentPost } from './present-post';
 import type { HoldLookup } from './target-hold';
@@ -66,6 +67,13 @@ export interface PublishOptions {
   holdForApproval?: boolean;
 }
 
+export interface UpdateOptions {
+  /** How the edit came: with agent-approval on, an edit through `mcp` needs a person's approval. Default api. */
+  source?: PostSource;
+  /** An agent key: captions and options change only while every target left waits for approval. */
+  heldOnly?: boolean;
+}
+
 export interface DecideOptions {
   /** How the approval request came: with agent-approval on, `mcp` may not release a job made through `mcp`. Default api. */
   source?: PostSource;
@@ -73,6 +81,8 @@ export interface DecideOptions {
   reviewLink?: { id: string; comment: string | null };
   /** Reject: why (shown on the post as `rejection.reason`, and in the post.rejected event). */
   reason?: string | null;
+  /** The content version the decision was made on (a review link's decision names it): refused with conflict when the post changed since. */
+  version?: number;
 }
 
 export type PostsService = ReturnType<typeof createPostsService>;
@@ -135,14 +145,25 @@ export function createPostsService(deps: PostsServiceDeps) {
     store.events.append(jobChangeEvent(type, store.jobs.get(jobId) as PostRecord, ids, now, extra));
   }
 
+  const changedSince = (job: PostRecord, version: number) =>
+    new ServiceError('conflict', `${job.id} changed since it was shown (decided on version ${version}, it is now version ${job.version}): read it again and decide on what it says now`, [
+      { path: 'version', message: `the post is now version ${job.version}` },
+    ]);
+
   async function decide(user: User, jobId: string, action: 'approve' | 'reject', opts: DecideOptions = {}): Promise<PostChange> {
     const job = ownJob(user, jobId);
-    // agent-approval means a person decides: an agent may not approve, through MCP, what it made through MCP.
-    if (action === 'approve' && opts.source === 'mcp' && user.agentApproval && job.source === 'mcp') {
+    // agent-approval means a person decides: an agent may not approve, through MCP, what it wrote through MCP (made, or last edited).
+    if (action === 'approve' && opts.source === 'mcp' && user.agentApproval && job.contentSource === 'mcp') {
       throw new ServiceError('forbidden', `${jobId} was made by an agent and agent-approval is on: a person approves it (socialpub schedule approve ${jobId})`);
     }
+    if (opts.version !== undefined && opts.version !== job.version) throw changedSince(job, opts.version);
     const now = clock.now();
     const ids = await store.commits.durable(() => {
+      // Fenced on the version inside the transaction too: an edit may have committed since the read above.
+      if (opts.version !== undefined) {
+        const current = store.jobs.get(jobId) as PostRecord;
+        if (current.version !== opts.version) throw changedSince(current, opts.version);
+      }
       const touched = action === 'approve' ? store.jobs.approve(jobId, now) : store.jobs.reject(jobId, now);
       const link = opts.reviewLink;
       if (touched.length > 0) {
@@ -218,17 +239,18 @@ export function createPostsService(deps: PostsServiceDeps) {
      * Edits a job's captions and times; the targets not yet started move, the rules run again
      * on the new captions. `heldOnly` (an agent key): what the post says (captions, options)
      * changes only while every target left is waiting for approval, so an agent cannot
-     * rewrite a post a person let through; it may still re-time it.
+     * rewrite a post a person let through; it may still re-time it. A content edit under an
+     * approval rule (approval-rule.ts) sends the scheduled targets back to pending_approval.
      */
-    async update(user: User, jobId: string, upd: UpdateRequest, opts: { heldOnly?: boolean } = {}): Promise<PostChange> {
+    async update(user: User, jobId: string, upd: UpdateRequest, opts: UpdateOptions = {}): Promise<PostChange> {
       const job = ownJob(user, jobId);
       const now = clock.now();
       const movable = job.targets.filter((t) => isNotStarted(t.status));
       if (movable.length === 0) {
         throw new ServiceError('conflict', `nothing left to change: every target of ${jobId} has started or finished (job status: ${statusOf(job)})`);
       }
-      const contentEdited = upd.caption !== undefined || upd.platform_captions !== undefined || upd.platform_options !== undefined;
-      if (opts.heldOnly && contentEdited && movable.some((t) => t.status !== 'pending_approval')) {
+      const editsContent = upd.caption !== undefined || upd.platform_captions !== undefined || upd.platform_options !== undefined;
+      if (opts.heldOnly && editsContent && movable.some((t) => t.status !== 'pending_approval')) {
         throw new ServiceError('insufficient_scope', `${jobId} is not waiting for approval: editing its captions or options needs a key of scope full (an agent key edits posts waiting for approval, and may re-time or cancel any)`, [
           { path: 'scope', message: 'needs full', required_scope: 'full', key_scope: 'agent' },
         ]);
@@ -259,18 +281,27 @@ export function createPostsService(deps: PostsServiceDeps) {
       }
 
       const { moves, ...fields } = plan;
-      const moved = await store.commits.durable(() => {
-        store.jobs.update(jobId, fields, now);
+      // What is published changed (not merely when): a new version, and under an approval
+      // rule the approved targets go back to review — approval binds to what was approved.
+      const contentEdited =
+        plan.caption !== job.caption ||
+        JSON.stringify(plan.platformCaptions) !== JSON.stringify(job.platformCaptions) ||
+        JSON.stringify(plan.platformOptions) !== JSON.stringify(job.platformOptions);
+      const writer = opts.source ?? 'api';
+      const review = contentEdited && needsApproval(user, job.requireApproval, writer);
+      const { moved, held } = await store.commits.durable(() => {
+        store.jobs.update(jobId, fields, now, contentEdited ? writer : null);
         store.jobTimes.set(jobId, user.id, zoned.times);
         const ids = store.jobs.retime(jobId, moves, now);
         if (ids.length > 0) recordChange('post.retimed', jobId, ids, now);
-        return ids;
+        const again = review ? store.jobs.holdAgain(jobId, now) : [];
+        if (again.length > 0) store.events.append(heldAgainEvent(store.jobs.get(jobId) as PostRecord, again, now));
+        return { moved: ids, held: again };
       });
-      changed(moved);
-      return {
-        message: moved.length > 0 ? `Updated ${jobId}; ${moved.length} target${moved.length === 1 ? '' : 's'} re-timed` : `Updated ${jobId}`,
-        post: stored(jobId),
-      };
+      changed([...new Set([...moved, ...held])]);
+      const retimed = moved.length > 0 ? `; ${moved.length} target${moved.length === 1 ? '' : 's'} re-timed` : '';
+      const back = held.length > 0 ? `; the edit goes back for approval before it is published (socialpub schedule approve ${jobId})` : '';
+      return { message: `Updated ${jobId}${retimed}${back}`, post: stored(jobId) };
     },
 
     /** Cancels the targets not yet started; cancelling a cancelled job again is the same success. */

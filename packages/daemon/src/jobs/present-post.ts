@@ -65,6 +65,7 @@ export function presentPost(job: PostRecord, times: PostTimes = NO_TIMES, reject
     source: job.source,
     created_at: formatInstant(job.createdAt),
     updated_at: formatInstant(job.updatedAt),
+    version: job.version,
     targets: job.targets.map((t) => presentTarget(t, zone, job.replies, holds)),
     timezone: zone,
     scheduled_local: job.scheduledFor === null ? null : (times.scheduledLocal ?? wallTimeOf(job.scheduledFor, zone)),

@@ -72,6 +72,8 @@ export function createApiKeysRepository(db: DB) {
     'UPDATE api_keys SET revoked_at = ?, revoked_reason = ?, replaced_by = ? WHERE id = ? AND revoked_at IS NULL',
   );
   const touch = db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?');
+  // A dashboard session opened with a key lives no longer than the key (migration 186).
+  const endSessions = db.prepare('DELETE FROM dashboard_sessions WHERE key_id = ?');
   const lastTouched = new Map<string, number>();
 
   function create(userId: string, name: string | null, now: number, scope: KeyScope = DEFAULT_KEY_SCOPE): { apiKey: string; info: ApiKeyInfo } {
@@ -92,9 +94,15 @@ export function createApiKeysRepository(db: DB) {
     list(userId?: string): ApiKeyInfo[] {
       return (userId ? byUser.all(userId) : all.all()).map(toInfo);
     },
-    /** Marks a key dead. Returns false when it was unknown or already dead. */
+    /** Marks a key dead and ends the dashboard sessions opened with it. Returns false when it was unknown or already dead. */
     revoke(id: string, now: number): boolean {
-      return revoke.run(now, 'revoked', null, id).changes === 1;
+      return db
+        .transaction(() => {
+          if (revoke.run(now, 'revoked', null, id).changes !== 1) return false;
+          endSessions.run(id);
+          return true;
+        })
+        .immediate();
     },
     /** A new key for the same user, name and scope; the old one dies in the same transaction. */
     rotate(id: string, now: number): { apiKey: string; info: ApiKeyInfo } | null {
@@ -104,6 +112,7 @@ export function createApiKeysRepository(db: DB) {
           if (!old || old.revoked_at !== null) return null;
           const fresh = create(old.user_id, old.name, now, old.scope);
           revoke.run(now, 'rotated', fresh.info.id, id);
+          endSessions.run(id);
           return fresh;
         })
         .immediate();

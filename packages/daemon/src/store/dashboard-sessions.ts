@@ -21,6 +21,8 @@ export interface DashboardSession {
   userId: string;
   createdAt: number;
   expiresAt: number;
+  /** The API key it was signed in with; null for the one-time link (`socialpub dashboard`). Revoking or rotating the key ends it. */
+  keyId: string | null;
   /** The anti-CSRF token of the session: derived from the cookie's secret, never stored. */
   csrfToken: string;
 }
@@ -31,6 +33,16 @@ interface SessionRow {
   created_at: number;
   expires_at: number;
   last_seen_at: number;
+  key_id: string | null;
+}
+
+/** An open session as Settings lists it (never its token). */
+export interface OpenSession {
+  id: string;
+  createdAt: number;
+  lastSeenAt: number;
+  expiresAt: number;
+  keyId: string | null;
 }
 
 /** The CSRF token a session's cookie implies (HMAC of a fixed label under the cookie's token): only a holder of the cookie's value can compute it, and the page reads it from GET /auth/session. */
@@ -48,9 +60,13 @@ export function createDashboardSessionsRepository(db: DB) {
   );
   const useLink = db.prepare('UPDATE signin_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL');
   const insertSession = db.prepare(
-    'INSERT INTO dashboard_sessions (id, user_id, token_hash, created_at, expires_at, last_seen_at) VALUES (?, ?, ?, ?, ?, ?)',
+    'INSERT INTO dashboard_sessions (id, user_id, token_hash, created_at, expires_at, last_seen_at, key_id) VALUES (?, ?, ?, ?, ?, ?, ?)',
   );
-  const sessionByHash = db.prepare<[string], SessionRow>('SELECT id, user_id, created_at, expires_at, last_seen_at FROM dashboard_sessions WHERE token_hash = ?');
+  const sessionByHash = db.prepare<[string], SessionRow>('SELECT id, user_id, created_at, expires_at, last_seen_at, key_id FROM dashboard_sessions WHERE token_hash = ?');
+  const sessionsOfUser = db.prepare<[string, number], SessionRow>(
+    'SELECT id, user_id, created_at, expires_at, last_seen_at, key_id FROM dashboard_sessions WHERE user_id = ? AND expires_at > ? ORDER BY created_at, id',
+  );
+  const deleteById = db.prepare('DELETE FROM dashboard_sessions WHERE id = ? AND user_id = ?');
   const slide = db.prepare('UPDATE dashboard_sessions SET expires_at = ?, last_seen_at = ? WHERE id = ?');
   const deleteSession = db.prepare('DELETE FROM dashboard_sessions WHERE token_hash = ?');
   const expiryById = db.prepare<[string], { expires_at: number }>('SELECT expires_at FROM dashboard_sessions WHERE id = ?');
@@ -77,13 +93,21 @@ export function createDashboardSessionsRepository(db: DB) {
       if (useLink.run(now, hash).changes !== 1) return { ok: false, reason: 'used' };
       return { ok: true, userId: row.user_id };
     },
-    /** A new session; `token` is the cookie's value (only its hash is stored). */
-    createSession(userId: string, now: number): { token: string; session: DashboardSession } {
+    /** A new session; `token` is the cookie's value (only its hash is stored); `keyId`: the API key it was signed in with, if any. */
+    createSession(userId: string, now: number, keyId: string | null = null): { token: string; session: DashboardSession } {
       const token = `sps_${randomToken(TOKEN_LENGTH)}`;
       const id = newId('ses');
       const expiresAt = now + SESSION_TTL_MS;
-      insertSession.run(id, userId, hashToken(token), now, expiresAt, now);
-      return { token, session: { id, userId, createdAt: now, expiresAt, csrfToken: csrfOf(token) } };
+      insertSession.run(id, userId, hashToken(token), now, expiresAt, now, keyId);
+      return { token, session: { id, userId, createdAt: now, expiresAt, keyId, csrfToken: csrfOf(token) } };
+    },
+    /** The user's live sessions, oldest first. */
+    listSessions(userId: string, now: number): OpenSession[] {
+      return sessionsOfUser.all(userId, now).map((r) => ({ id: r.id, createdAt: r.created_at, lastSeenAt: r.last_seen_at, expiresAt: r.expires_at, keyId: r.key_id }));
+    },
+    /** Ends one of the user's sessions by id (Settings); false when it is not the user's or already gone. */
+    endSession(userId: string, id: string): boolean {
+      return deleteById.run(id, userId).changes === 1;
     },
     /** The live session of a cookie value, its expiry slid forward; null when unknown or expired. */
     findSession(token: string, now: number): DashboardSession | null {
@@ -95,7 +119,7 @@ export function createDashboardSessionsRepository(db: DB) {
         expiresAt = now + SESSION_TTL_MS;
         slide.run(expiresAt, now, row.id);
       }
-      return { id: row.id, userId: row.user_id, createdAt: row.created_at, expiresAt, csrfToken: csrfOf(token) };
+      return { id: row.id, userId: row.user_id, createdAt: row.created_at, expiresAt, keyId: row.key_id, csrfToken: csrfOf(token) };
     },
     /** Whether a session (by id) still exists and has not expired: long requests (an SSE stream) ask again as they go. */
     isLive(id: string, now: number): boolean {

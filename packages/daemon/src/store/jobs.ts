@@ -63,11 +63,15 @@ export interface PostRecord {
   sortAt: number;
   createdAt: number;
   updatedAt: number;
+  /** The content version: 1 when stored, one more on each edit of caption, platform captions or options. */
+  version: number;
+  /** Who wrote the current content: the last content edit's source, else `source`. */
+  contentSource: PostSource;
   targets: TargetRecord[];
 }
 
 /** A job to write; `source` defaults to api; without platformOptions it has none ({}). */
-export type NewPost = Omit<PostRecord, 'targets' | 'updatedAt' | 'source' | 'platformOptions' | 'replies'> & {
+export type NewPost = Omit<PostRecord, 'targets' | 'updatedAt' | 'version' | 'contentSource' | 'source' | 'platformOptions' | 'replies'> & {
   source?: PostSource;
   platformOptions?: PlatformOptions;
   replies?: PostReplies;
@@ -92,6 +96,8 @@ interface PostRow {
   sort_at: number;
   created_at: number;
   updated_at: number;
+  version: number;
+  content_source: PostSource | null;
 }
 
 interface TargetRow {
@@ -161,6 +167,8 @@ const toJob = (r: PostRow, targets: TargetRecord[]): PostRecord => ({
   sortAt: r.sort_at,
   createdAt: r.created_at,
   updatedAt: r.updated_at,
+  version: r.version,
+  contentSource: r.content_source ?? r.source,
   targets,
 });
 
@@ -179,7 +187,7 @@ export interface ListOptions {
 const TARGET_COLUMNS =
   "id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, next_attempt_at, follow_ups, updated_at, removed_at, removal, json_extract(checkpoint, '$.followUps') AS post_steps";
 const JOB_COLUMNS =
-  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at';
+  'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at, version, content_source';
 const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";
 /** Below any epoch-ms time: the start of the list. */
 const BEFORE_ALL = -Number.MAX_SAFE_INTEGER;
@@ -216,7 +224,8 @@ export function createPostsRepository(db: DB) {
   );
   const updateJob = db.prepare(
     `UPDATE jobs SET caption = @caption, platform_captions = @platformCaptions, type_schedule = @typeSchedule,
-       platform_options = @platformOptions, scheduled_for = @scheduledFor, publish_now = @publishNow, sort_at = @sortAt, updated_at = @now WHERE id = @id`,
+       platform_options = @platformOptions, scheduled_for = @scheduledFor, publish_now = @publishNow, sort_at = @sortAt, updated_at = @now,
+       version = version + @bump, content_source = coalesce(@contentSource, content_source) WHERE id = @id`,
   );
   const touchJob = db.prepare('UPDATE jobs SET updated_at = ? WHERE id = ?');
   const retime = db.prepare(
@@ -229,6 +238,9 @@ export function createPostsRepository(db: DB) {
   const approve = db.prepare<[{ now: number; jobId: string }], { id: string }>(
     `UPDATE targets SET status = 'scheduled', due_at = max(due_at, @now), updated_at = @now
      WHERE job_id = @jobId AND status = 'pending_approval' RETURNING id`,
+  );
+  const holdAgain = db.prepare<[number, string], { id: string }>(
+    `UPDATE targets SET status = 'pending_approval', updated_at = ? WHERE job_id = ? AND status = 'scheduled' RETURNING id`,
   );
   const reject = db.prepare<[number, string], { id: string }>(
     `UPDATE targets SET status = 'cancelled', updated_at = ? WHERE job_id = ? AND status = 'pending_approval' RETURNING id`,
@@ -292,11 +304,12 @@ export function createPostsRepository(db: DB) {
       const last = page[page.length - 1];
       return { jobs, next: more && last ? { sortAt: last.sort_at, id: last.id } : null };
     },
-    /** Rewrites the editable fields of a job. */
+    /** Rewrites the editable fields of a job; `contentBy` (caption, platform captions or options changed, through that source) counts a new version. */
     update(
       jobId: string,
       fields: Pick<PostRecord, 'caption' | 'platformCaptions' | 'typeSchedule' | 'platformOptions' | 'scheduledFor' | 'publishNow' | 'sortAt'>,
       now: number,
+      contentBy: PostSource | null = null,
     ): void {
       updateJob.run({
         id: jobId,
@@ -308,6 +321,8 @@ export function createPostsRepository(db: DB) {
         publishNow: fields.publishNow ? 1 : 0,
         sortAt: fields.sortAt,
         now,
+        bump: contentBy === null ? 0 : 1,
+        contentSource: contentBy,
       });
     },
     /** Moves not-started targets to new due times; returns the ids that moved. */
@@ -328,6 +343,12 @@ export function createPostsRepository(db: DB) {
     /** pending_approval -> scheduled (due now if its time has passed); returns the ids. */
     approve(jobId: string, now: number): string[] {
       const ids = approve.all({ now, jobId }).map((r) => r.id);
+      if (ids.length > 0) touch(jobId, now);
+      return ids;
+    },
+    /** scheduled -> pending_approval (an approved post was edited: it goes back to review); returns the ids. */
+    holdAgain(jobId: string, now: number): string[] {
+      const ids = holdAgain.all(now, jobId).map((r) => r.id);
       if (ids.length > 0) touch(jobId, now);
       return ids;
     },

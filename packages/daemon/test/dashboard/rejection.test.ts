@@ -61,7 +61,7 @@ describe('reject with a reason', () => {
     const id = await publish();
     const link = (await (await h.call('POST', `${API}/review-links`, { body: { job_ids: [id] } })).json()) as { id: string; url: string };
     const token = link.url.split('/r/')[1] as string;
-    const res = await h.app.request(`${API}/review-links/public/${token}/decisions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ job_id: id, decision: 'reject', comment: 'Not this week' }) });
+    const res = await h.app.request(`${API}/review-links/public/${token}/decisions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ job_id: id, decision: 'reject', comment: 'Not this week', version: 1 }) });
     expect(res.status).toBe(200);
     expect((await post(id)).rejection).toEqual({ reason: 'Not this week', at: '2026-12-25T09:00:00.000Z', source: 'review_link', review_link_id: link.id });
   });

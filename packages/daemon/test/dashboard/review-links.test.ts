@@ -29,7 +29,8 @@ async function setup(opts: Parameters<typeof dashboardHarness>[0] = {}) {
         ...(init.body !== undefined ? { body: JSON.stringify(init.body) } : {}),
       }),
     );
-  const decide = (job_id: string, decision: string, comment?: string) => pub('/decisions', { method: 'POST', body: { job_id, decision, ...(comment !== undefined ? { comment } : {}) } });
+  const decide = (job_id: string, decision: string, comment?: string, version = 1) =>
+    pub('/decisions', { method: 'POST', body: { job_id, decision, version, ...(comment !== undefined ? { comment } : {}) } });
   const status = async (jobId: string) => ((await (await h.call('GET', `${API}/content/scheduled?job_id=${jobId}`)).json()) as { post: { status: string; caption: string } }).post;
   return { h, created, link, token, shared, unshared, pub, decide, status, publish };
 }
@@ -152,6 +153,33 @@ describe('review links (public side)', () => {
     expect((await status(shared[1] as string)).status).toBe('cancelled');
   });
 
+  it('names the version it was made on: refused (409) once the post was edited since, accepted on the version shown now', async () => {
+    const { h, pub, decide, shared, status } = await setup();
+    const read = (await (await pub()).json()) as { posts: { job_id: string; version: number }[] };
+    expect(read.posts.map((p) => p.version)).toEqual([1, 1]);
+    // The owner edits the caption while the reviewer has the page open.
+    const edited = await h.call('PATCH', `${API}/content/scheduled?job_id=${shared[0]}`, { body: { caption: 'first, rewritten' } });
+    expect(((await edited.json()) as { post: { version: number } }).post.version).toBe(2);
+    const stale = await decide(shared[0] as string, 'approve', 'ok', 1);
+    expect(stale.status).toBe(409);
+    const error = await errorOf(stale);
+    expect(error.code).toBe('conflict');
+    expect(error.message).toContain('decided on version 1, it is now version 2');
+    expect((await status(shared[0] as string)).status).toBe('pending_approval');
+    expect(h.db.prepare("SELECT count(*) AS n FROM events WHERE type = 'post.approved'").get()).toEqual({ n: 0 });
+    // A re-time is not an edit of what is published: the version stays.
+    await h.call('PATCH', `${API}/content/scheduled?job_id=${shared[0]}`, { body: { scheduled_for: '2026-12-27T10:00:00Z' } });
+    const again = (await (await pub()).json()) as { posts: { job_id: string; version: number; caption: string }[] };
+    expect(again.posts[0]).toMatchObject({ caption: 'first, rewritten', version: 2 });
+    const fresh = await decide(shared[0] as string, 'approve', 'ok', 2);
+    expect(fresh.status).toBe(200);
+    expect((await status(shared[0] as string)).status).toBe('scheduled');
+    // Without a version there is nothing to check the decision against.
+    const unnamed = await pub('/decisions', { method: 'POST', body: { job_id: shared[1], decision: 'approve' } });
+    expect(unnamed.status).toBe(400);
+    expect((await errorOf(unnamed)).details?.map((d) => d.path)).toEqual(['version']);
+  });
+
   it('cannot read or change anything beyond its posts’ decision', async () => {
     const { h, pub, decide, token, unshared, shared, status } = await setup();
     // Another post of the same owner: as unknown as anything else.
@@ -159,7 +187,7 @@ describe('review links (public side)', () => {
     expect(other.status).toBe(404);
     expect((await status(unshared)).status).toBe('pending_approval');
     // Only the decision: no caption edits, no other fields.
-    const edit = await pub('/decisions', { method: 'POST', body: { job_id: shared[0], decision: 'approve', caption: 'pwned' } });
+    const edit = await pub('/decisions', { method: 'POST', body: { job_id: shared[0], decision: 'approve', version: 1, caption: 'pwned' } });
     expect(edit.status).toBe(400);
     expect((await status(shared[0] as string)).caption).toBe('first');
     expect((await decide(shared[0] as string, 'cancel')).status).toBe(400);

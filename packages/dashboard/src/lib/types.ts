@@ -41,6 +41,17 @@ export interface SessionInfo {
   expires_at: string;
 }
 
+/** One of GET /auth/sessions' open sessions (docs/api.md, "Sessions"). */
+export interface OpenSession {
+  id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+  signed_in_with: 'key' | 'link';
+  key_prefix: string | null;
+  current: boolean;
+}
+
 export type ApiKey = ApiKeyListing;
 export type NewApiKey = ApiKeyCreated;
 export type PendingConnection = PendingConnect;

@@ -49,11 +49,16 @@ function PublicCard({ post, zone, decision, onDone, onGone }: { post: Post; zone
   const decide = async (d: 'approve' | 'reject') => {
     setError('');
     try {
-      await call('POST', `${base}/decisions`, { job_id: post.job_id, decision: d, ...(comment.trim() ? { comment: comment.trim() } : {}) }, { public: true });
+      const body = { job_id: post.job_id, decision: d, version: post.version ?? 1, ...(comment.trim() ? { comment: comment.trim() } : {}) };
+      await call('POST', `${base}/decisions`, body, { public: true });
       onDone();
     } catch (e) {
       if (e instanceof ApiError && e.status === 410) onGone();
-      else setError(message(e));
+      else if (e instanceof ApiError && e.status === 409) {
+        // Edited since this page read it: show what it says now, and decide on that.
+        setError('This post was changed since you opened the page; it now shows the current version. Please review it again.');
+        onDone();
+      } else setError(message(e));
     }
   };
   const title = post.caption.split('\n')[0]!.slice(0, 80);

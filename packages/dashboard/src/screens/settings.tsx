@@ -3,6 +3,7 @@ import { PLATFORMS } from '@socialpub/core/platforms';
 import { useEffect, useState } from 'preact/hooks';
 import { ConfirmButton } from '../components/confirm-button';
 import { CopyButton, FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
+import { OpenSessions } from '../components/open-sessions';
 import { del, get, message, patch, post as postJson, put } from '../lib/api';
 import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
@@ -58,9 +59,14 @@ function KeysTab() {
   const [scope, setScope] = useState<KeyScope>(DEFAULT_KEY_SCOPE);
   const [shown, setShown] = useState<NewApiKey | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
+  // Revoking or regenerating a key ends the sessions it opened: the sessions list reloads after each action.
+  const [actions, setActions] = useState(0);
   const load = () =>
     get<{ data: ApiKey[] }>('/keys')
-      .then((r) => setKeys(r.data))
+      .then((r) => {
+        setKeys(r.data);
+        setActions((n) => n + 1);
+      })
       .catch((e: unknown) => setFeedback({ kind: 'error', text: message(e) }));
   useEffect(() => {
     void load();
@@ -151,7 +157,7 @@ function KeysTab() {
                     class="danger"
                     label={`Revoke ${k.prefix}`}
                     title={`Revoke the key ${k.prefix}?`}
-                    describe={<p>Whatever uses this key (an agent, a script, the CLI) is refused from its next request on. A revoked key cannot be brought back; a new key would have to be given to each of them.</p>}
+                    describe={<p>Whatever uses this key (an agent, a script, the CLI) is refused from its next request on, and a browser signed in to this dashboard with it is signed out. A revoked key cannot be brought back; a new key would have to be given to each of them.</p>}
                     keepLabel="Keep the key"
                     confirmLabel="Revoke the key"
                     onConfirm={() => run(async () => {
@@ -165,6 +171,7 @@ function KeysTab() {
           </tbody>
         </table>
       </div>
+      <OpenSessions zone={zone} reload={actions} />
     </>
   );
 }

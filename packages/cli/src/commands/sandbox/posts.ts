@@ -38,8 +38,8 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
         { header: 'POST', value: (p) => p.post_url ?? p.post_id },
         { header: 'TEXT', value: (p) => truncate(text(p.body), 40) },
         { header: 'OPTIONS', value: (p) => truncate(options(p.body), 60) },
-        // A thread part or self-reply names the post it answers; a comment the post it is under.
-        { header: 'ON', value: (p) => String(p.body.in_reply_to ?? p.body.on ?? '') },
+        // A thread part or self-reply names the post it answers (Mastodon's simulator keeps the API's in_reply_to_id); a comment the post it is under.
+        { header: 'ON', value: (p) => String(p.body.in_reply_to ?? p.body.in_reply_to_id ?? p.body.on ?? '') },
       ],
       only ? `the ${only} simulator received nothing yet` : 'the simulators received nothing yet',
     ),

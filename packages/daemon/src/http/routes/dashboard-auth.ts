@@ -114,7 +114,8 @@ export function dashboardAuthRoutes({ store, clock, config, limits, address }: D
       const take = store.commits.relaxed(() => store.rateWindows.take(user.id, 'auth', limit, windowMs, now));
       if (!take.allowed) throw rateLimitedError(RATE_CLASS_LABEL.auth, take.resetAt, now, limit, windowMs);
     }
-    const { token, session } = await store.commits.durable(() => store.dashboardSessions.createSession(user.id, now));
+    const keyId = check.ok ? check.keyId : null;
+    const { token, session } = await store.commits.durable(() => store.dashboardSessions.createSession(user.id, now, keyId));
     setSessionCookie(c, config, token);
     c.header('Cache-Control', 'no-store');
     return c.json({ user: { id: user.id, email: user.email }, expires_at: formatInstant(session.expiresAt) }, 200);
@@ -128,6 +129,43 @@ export function dashboardAuthRoutes({ store, clock, config, limits, address }: D
     const user = session ? store.users.get(session.userId) : null;
     if (!session || !user) throw new ApiError('unauthorized', 'not signed in (no session, or it expired or was signed out)');
     return c.json(sessionBody(user, session), 200);
+  });
+
+  /** The cookie's live session and its user, else 401. */
+  const signedIn = (c: Context) => {
+    const token = readSessionCookie(c);
+    const now = clock.now();
+    const session = token === undefined ? null : store.commits.relaxed(() => store.dashboardSessions.findSession(token, now));
+    const user = session ? store.users.get(session.userId) : null;
+    if (!session || !user) throw new ApiError('unauthorized', 'not signed in (no session, or it expired or was signed out)');
+    return { session, user, now };
+  };
+
+  // Settings lists the open sessions and ends them (docs/dashboard.md, "Sessions").
+  app.get('/sessions', headers, (c) => {
+    c.header('Cache-Control', 'no-store');
+    const { session, user, now } = signedIn(c);
+    const data = store.dashboardSessions.listSessions(user.id, now).map((s) => ({
+      id: s.id,
+      created_at: formatInstant(s.createdAt),
+      last_seen_at: formatInstant(s.lastSeenAt),
+      expires_at: formatInstant(s.expiresAt),
+      signed_in_with: s.keyId === null ? ('link' as const) : ('key' as const),
+      key_prefix: s.keyId === null ? null : (store.apiKeys.get(s.keyId)?.prefix ?? null),
+      current: s.id === session.id,
+    }));
+    return c.json({ data }, 200);
+  });
+
+  app.delete('/sessions/:id', headers, async (c) => {
+    c.header('Cache-Control', 'no-store');
+    const { session, user } = signedIn(c);
+    checkCsrf(c, config, session);
+    const id = c.req.param('id');
+    const ended = await store.commits.durable(() => store.dashboardSessions.endSession(user.id, id));
+    if (!ended) throw new ApiError('not_found', `no open session ${id}`);
+    if (id === session.id) clearSessionCookie(c, config);
+    return c.body(null, 204);
   });
 
   app.post('/signout', headers, async (c) => {

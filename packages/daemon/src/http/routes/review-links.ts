@@ -140,12 +140,16 @@ export function publicReviewHandlers({ store, clock, jobs, limits, address }: Pu
       const link = open(c);
       const body = await readJsonObject(c);
       const details = Object.keys(body)
-        .filter((k) => k !== 'job_id' && k !== 'decision' && k !== 'comment')
+        .filter((k) => k !== 'job_id' && k !== 'decision' && k !== 'comment' && k !== 'version')
         .map((k) => ({ path: k, message: 'unknown field' }));
       if (typeof body.job_id !== 'string') details.push({ path: 'job_id', message: 'required: one of the link’s job ids' });
       if (body.decision !== 'approve' && body.decision !== 'reject') details.push({ path: 'decision', message: 'approve or reject' });
       if (body.comment !== undefined && body.comment !== null && (typeof body.comment !== 'string' || body.comment.length > MAX_REVIEW_COMMENT)) {
         details.push({ path: 'comment', message: `a string of at most ${MAX_REVIEW_COMMENT} characters` });
+      }
+      // The decision is on what the reviewer saw: the post's version from the link's GET.
+      if (typeof body.version !== 'number' || !Number.isInteger(body.version) || body.version < 1) {
+        details.push({ path: 'version', message: 'required: the post’s version you decided on (a whole number, from this link’s posts)' });
       }
       if (details.length > 0) throw invalid(details);
       const jobId = body.job_id as string;
@@ -153,7 +157,7 @@ export function publicReviewHandlers({ store, clock, jobs, limits, address }: Pu
       if (!link.jobIds.includes(jobId)) throw new ApiError('not_found', `${jobId} is not one of this review link's posts`);
       const comment = typeof body.comment === 'string' && body.comment.trim() !== '' ? body.comment.trim() : null;
       const owner = ownerOf(link);
-      const opts = { reviewLink: { id: link.id, comment } };
+      const opts = { reviewLink: { id: link.id, comment }, version: body.version as number };
       const change = body.decision === 'approve' ? await jobs.approve(owner, jobId, opts) : await jobs.reject(owner, jobId, opts);
       return { success: true as const, ...change };
     } },

@@ -49,7 +49,10 @@ export function scheduledHandlers(deps: RouteDeps): RouteHandlers<Routes, Names>
         return body;
       },
     },
-    'scheduled.update': async ({ query, body }, c) => ({ success: true, ...(await jobs.update(c.get('user'), query.job_id, body, { heldOnly: c.get('scope') === 'agent' })) }),
+    'scheduled.update': async ({ query, body }, c) => ({
+      success: true,
+      ...(await jobs.update(c.get('user'), query.job_id, body, { source: jobSourceOf(c), heldOnly: c.get('scope') === 'agent' })),
+    }),
     'scheduled.cancel': ({ query }, c) => jobs.cancel(c.get('user'), query.job_id),
     'scheduled.approve': async ({ query }, c) => ({ success: true, ...(await jobs.approve(c.get('user'), query.job_id, { source: jobSourceOf(c) })) }),
     // An optional body {"reason"}: kept on the post (rejection.reason) and in the post.rejected event.

@@ -18,6 +18,8 @@ import { migration150 } from './150-dashboard';
 import { migration160 } from './160-events-in-code';
 import { migration170 } from './170-sandbox-connection-account';
 import { migration180 } from './180-key-scopes';
+import { migration183 } from './183-job-version';
+import { migration186 } from './186-session-key';
 
 export interface Migration {
   version: number;
@@ -54,4 +56,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 160, name: 'events-in-code', sql: migration160 },
   { version: 170, name: 'sandbox-connection-account', sql: migration170 },
   { version: 180, name: 'key-scopes', sql: migration180 },
+  { version: 183, name: 'job-version', sql: migration183 },
+  { version: 186, name: 'session-key', sql: migration186 },
 ];
