@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -63,4 +63,20 @@ describe('what a one-request command loads', () => {
       for (const [what, marker] of Object.entries(markers)) expect(text, what).not.toMatch(marker);
     });
   }
+});
+
+describe('the builtins a one-request command loads', () => {
+  it('schedule list --json reaches the daemon without node:http (its sender writes on a node:net socket)', async () => {
+    // Preloaded: writes the builtins the process loaded, once it ends.
+    const preload = join(work, 'module-list.cjs');
+    const list = join(work, 'modules.json');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));`);
+    const r = await execa(process.execPath, ['--require', preload, bundle, 'schedule', 'list', '--json'], { env: { ...process.env, ...t.env }, extendEnv: false, reject: false });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(Array.isArray((JSON.parse(r.stdout) as { posts?: unknown }).posts)).toBe(true);
+    const modules = JSON.parse(readFileSync(list, 'utf8')) as string[];
+    expect(modules).toContain('NativeModule net');
+    expect(modules).not.toContain('NativeModule http');
+    expect(modules).not.toContain('NativeModule _http_client');
+  });
 });
