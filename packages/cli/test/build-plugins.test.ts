@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ROUTES as CORE_ROUTES, API_PREFIX } from '@socialpub/core';
+import { ROUTES as CORE_ROUTES, API_PREFIX, type RouteTable } from '@socialpub/core';
 import { cheapVariadicCheckInCommander, lightRoutesForSdk } from '../../../scripts/cli-chunks';
 
 // The esbuild plugins scripts/cli-chunks.ts builds the CLI with to cut its start-up
@@ -49,7 +49,7 @@ describe("the SDK's route table in the CLI", () => {
     const { exports, text } = await bundle(probe, [lightRoutesForSdk], 'routes');
     const light = exports.ROUTES as Record<string, Record<string, unknown>>;
     expect(Object.keys(light)).toEqual(Object.keys(CORE_ROUTES));
-    for (const [name, decl] of Object.entries(CORE_ROUTES)) {
+    for (const [name, decl] of Object.entries(CORE_ROUTES as RouteTable)) {
       const want: Record<string, unknown> = { name: decl.name, method: decl.method, path: decl.path, auth: decl.auth, responses: Object.fromEntries(Object.entries(decl.responses).map(([status, r]) => [status, { schema: r.schema }])) };
       for (const field of ['root', 'readOnly', 'idempotent'] as const) if (decl[field] !== undefined) want[field] = decl[field];
       expect(light[name], name).toEqual(want);

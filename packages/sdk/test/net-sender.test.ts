@@ -1,5 +1,5 @@
 import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
-import { APIConnectionError, APIError, RateLimitError } from '@socialpub/sdk';
+import { APIConnectionError, RateLimitError, type APIError } from '@socialpub/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { SocialPub } from '../src/light-client';
 import { AnswerReader } from '../src/senders/net-sender';
