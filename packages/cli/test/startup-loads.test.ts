@@ -68,7 +68,7 @@ describe('what a one-request command loads', () => {
 });
 
 describe('the builtins a one-request command loads', () => {
-  it('schedule list --json reaches the daemon without node:http (its sender writes on a node:net socket)', async () => {
+  it('schedule list --json, output to a pipe, reaches the daemon without node:http (its sender writes on a node:net socket) or node:tty', async () => {
     // Preloaded: writes the builtins the process loaded, once it ends.
     const preload = join(work, 'module-list.cjs');
     const list = join(work, 'modules.json');
@@ -80,5 +80,7 @@ describe('the builtins a one-request command loads', () => {
     expect(modules).toContain('NativeModule net');
     expect(modules).not.toContain('NativeModule http');
     expect(modules).not.toContain('NativeModule _http_client');
+    // Whether a person is at a terminal is asked of stderr first (src/io.ts): a pipe needs no node:tty.
+    expect(modules).not.toContain('NativeModule tty');
   });
 });
