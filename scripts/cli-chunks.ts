@@ -106,7 +106,7 @@ export const lazyChildProcessInCommander: Plugin = {
 };
 
 /** The fields of a route declaration the SDK's transport reads (`Transport.call`, and `path` for the event stream). */
-const SDK_ROUTE_FIELDS = ['name', 'method', 'path', 'root', 'auth', 'readOnly', 'idempotent'] as const;
+export const SDK_ROUTE_FIELDS = ['name', 'method', 'path', 'root', 'auth', 'readOnly', 'idempotent'] as const;
 
 /**
  * The SDK in the CLI reads core's route table for a call's method, path and retry safety,

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ROUTES as CORE_ROUTES, API_PREFIX, type RouteTable } from '@socialpub/core';
-import { cheapVariadicCheckInCommander, lightRoutesForSdk } from '../../../scripts/cli-chunks';
+import { SDK_ROUTE_FIELDS, cheapVariadicCheckInCommander, lightRoutesForSdk } from '../../../scripts/cli-chunks';
 
 // The esbuild plugins scripts/cli-chunks.ts builds the CLI with to cut its start-up
 // (docs/architecture.md, "Start-up"): each must leave behaviour as it was.
@@ -59,5 +59,17 @@ describe("the SDK's route table in the CLI", () => {
     expect(exports.API_PREFIX).toBe(API_PREFIX);
     expect((exports.fillPath as (p: string, v: Record<string, string>) => string)('/events/{id}', { id: 'a b' })).toBe('/events/a%20b');
     expect(text).not.toContain(CORE_ROUTES['scheduled.list'].summary);
+  });
+
+  it('keeps every field the SDK reads of a route (a new one read must be kept too)', () => {
+    const sdkSrc = fileURLToPath(new URL('../../sdk/src/', import.meta.url));
+    const read = new Set<string>();
+    for (const file of readdirSync(sdkSrc, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts'))) {
+      const text = readFileSync(join(sdkSrc, file), 'utf8');
+      for (const m of text.matchAll(/\broute\??\.(\w+)|ROUTES(?:\[[^\]]+\]|\.\w+)\.(\w+)/g)) read.add((m[1] ?? m[2]) as string);
+    }
+    expect(read.size).toBeGreaterThan(5);
+    const kept = new Set<string>([...SDK_ROUTE_FIELDS, 'responses']);
+    expect([...read].filter((field) => !kept.has(field))).toEqual([]);
   });
 });
