@@ -91,7 +91,7 @@ describe('the node:net sender of the light client', () => {
     expect(error).toBeInstanceOf(RateLimitError);
     expect(error.status).toBe(429);
     expect(error.retryAfter).toBe(7);
-    expect(error.message).toBe('slow down');
+    expect(error.message).toMatch(/^error: slow down \(at \d\d:\d\d\)$/);
     expect((error.cause as Error).name).toBe('HTTPError');
     expect((error.cause as { response: { statusMessage: string } }).response.statusMessage).toBe('Too Many Requests');
   });
