@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { build, transform, type Plugin } from 'esbuild';
+import type { RouteTable } from '../packages/core/src/routes/index';
 import { userlandPunycode } from './esbuild-punycode';
 
 /**
@@ -104,6 +105,66 @@ export const lazyChildProcessInCommander: Plugin = {
   },
 };
 
+/** The fields of a route declaration the SDK's transport reads (`Transport.call`, and `path` for the event stream). */
+export const SDK_ROUTE_FIELDS = ['name', 'method', 'path', 'root', 'auth', 'readOnly', 'idempotent'] as const;
+
+/**
+ * The SDK in the CLI reads core's route table for a call's method, path and retry safety,
+ * but the table also holds every route's OpenAPI texts, parameter and body schemas and
+ * errors (about 1,500 lines of object literals, built by `defineRoutes` on every start: a
+ * millisecond of `schedule list --json`). The SDK's modules take `ROUTES` from a table of
+ * those fields and each answer's schema keys instead, made here from core's own table
+ * (their import of it from `@socialpub/core` is rewritten; everything else they import
+ * from core is core's). The daemon and the MCP server in the same bundle import core
+ * themselves and keep the whole table.
+ */
+export const lightRoutesForSdk: Plugin = {
+  name: 'light-routes-for-sdk',
+  setup(b) {
+    const coreImport = /import \{([^}]*)\} from '@socialpub\/core';/;
+    b.onLoad({ filter: /[\\/]packages[\\/]sdk[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const names = coreImport.exec(source)?.[1]?.split(',').map((n) => n.trim());
+      if (!names?.includes('ROUTES')) return undefined;
+      const rest = names.filter((n) => n !== 'ROUTES' && n !== '');
+      const imports = `import { ROUTES } from 'socialpub:sdk-routes';${rest.length ? ` import { ${rest.join(', ')} } from '@socialpub/core';` : ''}`;
+      return { contents: source.replace(coreImport, imports), loader: 'ts', resolveDir: dirname(args.path) };
+    });
+    b.onResolve({ filter: /^socialpub:sdk-routes$/ }, () => ({ path: 'sdk-routes', namespace: 'socialpub', sideEffects: false }));
+    b.onLoad({ filter: /.*/, namespace: 'socialpub' }, async () => {
+      const { ROUTES } = (await import('../packages/core/src/routes/index')) as { ROUTES: RouteTable };
+      const light = Object.fromEntries(
+        Object.entries(ROUTES).map(([name, decl]) => {
+          const kept: Record<string, unknown> = {};
+          for (const field of SDK_ROUTE_FIELDS) if (decl[field] !== undefined) kept[field] = decl[field];
+          kept.responses = Object.fromEntries(Object.entries(decl.responses).map(([status, r]) => [status, { schema: r.schema }]));
+          return [name, kept];
+        }),
+      );
+      return { contents: `export const ROUTES = JSON.parse(${JSON.stringify(JSON.stringify(light))});\n`, loader: 'js' };
+    });
+  },
+};
+
+/**
+ * commander's Option tells a variadic flag (`--tag <tag...>`) by a Unicode property regex,
+ * `/\p{ID_Continue}\.\.\.[>\]]$/u`, tested for every option made: compiling it (once a
+ * process) cost about a millisecond of every command's start, more than the rest of
+ * building its options. The suffix is tested first, with a plain regex, so the Unicode one
+ * is compiled only for a flag that ends in `...>` or `...]`: the same answer for every flag.
+ */
+export const cheapVariadicCheckInCommander: Plugin = {
+  name: 'cheap-variadic-check-in-commander',
+  setup(b) {
+    b.onLoad({ filter: /[\\/]commander[\\/]lib[\\/]option\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      const slow = 'this.variadic = /\\p{ID_Continue}\\.\\.\\.[>\\]]$/u.test(flags);';
+      if (!source.includes(slow)) throw new Error(`${args.path}: commander no longer tests variadic flags as expected; update scripts/cli-chunks.ts`);
+      return { contents: source.replace(slow, 'this.variadic = /\\.\\.\\.[>\\]]$/.test(flags) && /\\p{ID_Continue}\\.\\.\\.[>\\]]$/u.test(flags);'), loader: 'js' };
+    });
+  },
+};
+
 export interface BuiltChunks {
   /** Every file written. */
   files: string[];
@@ -136,7 +197,7 @@ export async function buildCliChunks({ entries, outDir, target, external = [] }:
     target,
     external,
     conditions: ['@socialpub/source'],
-    plugins: [userlandPunycode, lazyChildProcessInCommander],
+    plugins: [userlandPunycode, lazyChildProcessInCommander, cheapVariadicCheckInCommander, lightRoutesForSdk],
     logLevel: 'warning',
     logOverride: { 'empty-import-meta': 'error' },
     legalComments: 'none',

@@ -6,13 +6,16 @@
 //   - the single executable, built here;
 // with and without the code caches of the chunk loader (SOCIALPUB_CODE_CACHE=off; for the
 // executable that also leaves out the caches built into it).
-// Aims: --version at most 1.5x bare node, schedule list --json under 2x, for every form.
+// Aims: --version at most 1.5x bare node, schedule list --json at most 1.7x (so a noisy run stays
+// under 2x; issue #35), for every form, by wall time and by CPU.
 // The machine may be shared and busy, so the commands are run in rounds (each round runs
 // the baseline and every command once, in turn) and each row is the median of its rounds:
 // a burst of load touches the baseline as much as the commands. Before the rounds each
 // command runs once, which writes its code caches (as any earlier run of it would).
 // Needs the build (`scripts/pnpm build`); the npm install needs the registry (or npm's cache).
-// Times are wall clock (median of BENCH_RUNS rounds, default 20) and CPU (user + sys of the child, mean).
+// Times are wall clock (median of BENCH_RUNS rounds, default 20) and CPU (user + sys of the child, mean:
+// each reading is in the kernel's 10 ms ticks, so a row's mean over 20 rounds is good to about 1 ms; on a
+// busy machine the CPU ratio is the steadier figure, as wall time adds the waits for a core).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -103,9 +106,9 @@ try {
   add('npm socialpub --version', npmBin, ['--version'], { aim: 1.5 });
   add('binary --version', exe, ['--version'], { aim: 1.5 });
   add('bin/socialpub --help', bin, ['--help']);
-  add('bin/socialpub schedule list --json', bin, ['schedule', 'list', '--json'], { aim: 2 });
-  add('npm socialpub schedule list --json', npmBin, ['schedule', 'list', '--json'], { aim: 2 });
-  add('binary schedule list --json', exe, ['schedule', 'list', '--json'], { aim: 2 });
+  add('bin/socialpub schedule list --json', bin, ['schedule', 'list', '--json'], { aim: 1.7 });
+  add('npm socialpub schedule list --json', npmBin, ['schedule', 'list', '--json'], { aim: 1.7 });
+  add('binary schedule list --json', exe, ['schedule', 'list', '--json'], { aim: 1.7 });
   add('npm schedule list (no code cache)', npmBin, ['schedule', 'list', '--json'], { env: noCodeCache });
   add('binary schedule list (no code cache)', exe, ['schedule', 'list', '--json'], { env: noCodeCache });
   add('bin/socialpub status <job> --json', bin, ['status', jobId, '--json']);
@@ -121,9 +124,10 @@ try {
     const ms = median(row.times);
     const cpu = row.cpus.reduce((a, b) => a + b, 0) / RUNS;
     const ratio = ms / baseMs;
-    const verdict = row.aim === undefined ? '' : `under ${row.aim}x: ${ratio < row.aim ? 'yes' : 'NO'}`;
+    const cpuRatio = cpu / baseCpu;
+    const verdict = row.aim === undefined ? '' : `at most ${row.aim}x: wall ${ratio <= row.aim ? 'yes' : 'NO'}, cpu ${cpuRatio <= row.aim ? 'yes' : 'NO'}`;
     console.log(
-      `${row.name.padEnd(40)}${ms.toFixed(1).padStart(11)}${baseMs.toFixed(1).padStart(11)}${`${ratio.toFixed(2)}x`.padStart(8)}${cpu.toFixed(0).padStart(9)}${`${(cpu / baseCpu).toFixed(2)}x`.padStart(11)}  ${verdict}`,
+      `${row.name.padEnd(40)}${ms.toFixed(1).padStart(11)}${baseMs.toFixed(1).padStart(11)}${`${ratio.toFixed(2)}x`.padStart(8)}${cpu.toFixed(1).padStart(9)}${`${cpuRatio.toFixed(2)}x`.padStart(11)}  ${verdict}`,
     );
   }
 } finally {

@@ -25,7 +25,9 @@ export interface Io {
  * them fs/promises and readline), so whether it is a terminal is asked of the fd.
  */
 export function processIo(): Io {
-  const isatty = process.getBuiltinModule('node:tty').isatty;
+  // stderr first: for a pipe or a file (a script, an agent) that answers without loading
+  // node:tty, about 0.4 ms of CPU of a start; for a terminal, making it loaded node:tty already.
+  const interactive = Boolean(process.stderr.isTTY) && process.getBuiltinModule('node:tty').isatty(0);
   return {
     stdout: process.stdout,
     stderr: process.stderr,
@@ -34,7 +36,7 @@ export function processIo(): Io {
     },
     env: process.env,
     stdoutIsTTY: Boolean(process.stdout.isTTY),
-    interactive: isatty(0) && Boolean(process.stderr.isTTY),
+    interactive,
     cwd: process.cwd(),
   };
 }

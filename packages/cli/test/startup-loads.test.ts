@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,8 @@ describe('what a one-request command loads', () => {
     got: /node_modules\/\.pnpm\/got@/,
     'temporal-polyfill': /node_modules\/\.pnpm\/temporal-polyfill@/,
     'another command': /\/\/!? src\/commands\/(publish|up|connect)\.command\.ts/,
+    // The SDK takes a table of what its calls read (scripts/cli-chunks.ts, lightRoutesForSdk); the daemon keeps the whole one.
+    "the route table's OpenAPI texts": /Health of the daemon and its scheduler/,
   };
 
   it.each(Object.entries(markers))('the marker of %s is in the bundle (so its absence below means something)', (_name, marker) => {
@@ -54,7 +56,7 @@ describe('what a one-request command loads', () => {
     ['platforms', ['platforms', '--json']],
     ['status', ['status', 'job_doesnotexist', '--json']],
   ] as const) {
-    it(`${args.join(' ')} answers without loading zod, core's schemas, got, temporal-polyfill or other commands`, async () => {
+    it(`${args.join(' ')} answers without loading zod, core's schemas, got, temporal-polyfill, other commands or the route table's texts`, async () => {
       const { r, files, text } = await loads(name, [...args]);
       // status of an unknown job: the daemon's 404, reported as the one JSON document (exit 4).
       expect(r.exitCode, r.stderr).toBe(name === 'status' ? 4 : 0);
@@ -63,4 +65,22 @@ describe('what a one-request command loads', () => {
       for (const [what, marker] of Object.entries(markers)) expect(text, what).not.toMatch(marker);
     });
   }
+});
+
+describe('the builtins a one-request command loads', () => {
+  it('schedule list --json, output to a pipe, reaches the daemon without node:http (its sender writes on a node:net socket) or node:tty', async () => {
+    // Preloaded: writes the builtins the process loaded, once it ends.
+    const preload = join(work, 'module-list.cjs');
+    const list = join(work, 'modules.json');
+    writeFileSync(preload, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));`);
+    const r = await execa(process.execPath, ['--require', preload, bundle, 'schedule', 'list', '--json'], { env: { ...process.env, ...t.env }, extendEnv: false, reject: false });
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(Array.isArray((JSON.parse(r.stdout) as { posts?: unknown }).posts)).toBe(true);
+    const modules = JSON.parse(readFileSync(list, 'utf8')) as string[];
+    expect(modules).toContain('NativeModule net');
+    expect(modules).not.toContain('NativeModule http');
+    expect(modules).not.toContain('NativeModule _http_client');
+    // Whether a person is at a terminal is asked of stderr first (src/io.ts): a pipe needs no node:tty.
+    expect(modules).not.toContain('NativeModule tty');
+  });
 });
