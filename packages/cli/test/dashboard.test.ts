@@ -66,9 +66,10 @@ describe('socialpub schedule share', () => {
     const token = link.url.split('/r/')[1] as string;
     const publicApi = `${t.daemon.url}/api/agents/v1/review-links/public/${token}`;
 
-    const read = (await (await fetch(publicApi)).json()) as { posts: { job_id: string; caption: string }[] };
-    expect(read.posts.map((p) => [p.job_id, p.caption])).toEqual([[job.job_id, 'for the client']]);
-    const decided = await fetch(`${publicApi}/decisions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ job_id: job.job_id, decision: 'approve', comment: 'ok' }) });
+    const read = (await (await fetch(publicApi)).json()) as { posts: { job_id: string; caption: string; version: number }[] };
+    expect(read.posts.map((p) => [p.job_id, p.caption, p.version])).toEqual([[job.job_id, 'for the client', 1]]);
+    // A decision names the version the reviewer saw (docs/api.md, review links).
+    const decided = await fetch(`${publicApi}/decisions`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ job_id: job.job_id, decision: 'approve', comment: 'ok', version: read.posts[0]!.version }) });
     expect(decided.status).toBe(200);
     expect((await client.scheduled.get(job.job_id)).post.status).toBe('scheduled');
 

@@ -76,6 +76,50 @@ export function dashboardPaths(): Record<string, Json> {
         responses: { 200: { description: 'Signed in (Set-Cookie: sp_session)', content: json({ type: 'object', properties: { user: { type: 'object' }, expires_at: { type: 'string' } } }) }, ...pick(400, 401, 403, 429) },
       },
     },
+    '/auth/sessions': {
+      get: {
+        operationId: 'listSessions',
+        summary: "The signed-in user's open dashboard sessions (how each was opened, the key's prefix, which is this one; never a token)",
+        tags: ['dashboard'],
+        security: SESSION,
+        responses: {
+          200: {
+            description: 'The open sessions, newest first',
+            content: json({
+              type: 'object',
+              properties: {
+                data: {
+                  type: 'array',
+                  items: {
+                    type: 'object',
+                    properties: {
+                      id: { type: 'string' },
+                      created_at: { type: 'string' },
+                      last_seen_at: { type: 'string' },
+                      expires_at: { type: 'string' },
+                      signed_in_with: { type: 'string', enum: ['link', 'key'] },
+                      key_prefix: { type: ['string', 'null'] },
+                      current: { type: 'boolean' },
+                    },
+                  },
+                },
+              },
+            }),
+          },
+          401: ERRORS[401],
+        },
+      },
+    },
+    '/auth/sessions/{id}': {
+      delete: {
+        operationId: 'endSession',
+        summary: 'End one of the user\'s sessions (X-CSRF-Token, same origin); ending this one clears the cookie',
+        tags: ['dashboard'],
+        security: SESSION,
+        parameters: [path('id', 'The session\'s id (GET /auth/sessions).'), CSRF],
+        responses: { 204: noContent, ...pick(401, 403, 404) },
+      },
+    },
     '/auth/signout': {
       post: { operationId: 'signout', summary: 'End the session and clear the cookie (X-CSRF-Token, same origin)', tags: ['dashboard'], security: SESSION, parameters: [CSRF], responses: { 204: noContent, 403: ERRORS[403] } },
     },
