@@ -1,6 +1,7 @@
 /**
  * Where the SDK gets the time and waits between retries and polls. Tests pass a fake one
- * so a Retry-After of 3 s or a poll backoff costs no real time.
+ * so a Retry-After of 3 s or a poll backoff costs no real time. The deadline (`maxWait`) of a
+ * wait that follows the event stream is not taken from it: events come in real time.
  */
 export interface SdkClock {
   /** Milliseconds since the epoch. */

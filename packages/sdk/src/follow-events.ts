@@ -1,5 +1,5 @@
 import type { SocialpubEvent } from '@socialpub/core';
-import type { SdkClock } from './clock';
+import { systemClock } from './clock';
 import { NotFoundError, WaitTimeoutError } from './errors';
 import type { WaitOptions } from './poll';
 
@@ -11,7 +11,6 @@ export interface FollowDeps<T> {
   stream(params: { signal: AbortSignal; onOpen: () => void }): AsyncGenerator<SocialpubEvent, void, undefined>;
   /** The state as an event leaves it (the same object when the event changes nothing). */
   apply(state: T, event: SocialpubEvent): T;
-  clock: SdkClock;
 }
 
 const TIMED_OUT = Symbol('timed out');
@@ -23,7 +22,13 @@ const TIMED_OUT = Symbol('timed out');
  * one read when the events say it is done — 3 counted requests, where polling spent the
  * scheduled-content class's 100 an hour in minutes (issue 35). In between, `onProgress`
  * gets the state as each event leaves it (`apply`). Against a daemon without GET /events
- * (404) it resolves `undefined`: the caller polls instead.
+ * (404, or an answer that is not an event stream) it resolves `undefined`: the caller polls instead.
+ *
+ * `maxWait` is real time here, whatever clock the client was given: the events come when the
+ * daemon's work is done, not when a clock says. A client's clock paces the pauses the SDK
+ * chooses (retries, polls, reconnections); a test's clock that passes them at once would pass
+ * a deadline taken from it at once too, and every wait with `maxWait` would time out before
+ * its stream opened.
  */
 export async function followEvents<T>(deps: FollowDeps<T>, what: string, done: (state: T) => boolean, options: WaitOptions<T>): Promise<T | undefined> {
   const { signal } = options;
@@ -38,7 +43,7 @@ export async function followEvents<T>(deps: FollowDeps<T>, what: string, done: (
   const deadline =
     options.maxWait === undefined
       ? new Promise<never>(() => {})
-      : deps.clock.sleep(options.maxWait, timer.signal).then(
+      : systemClock.sleep(options.maxWait, timer.signal).then(
           (): typeof TIMED_OUT => TIMED_OUT,
           () => new Promise<never>(() => {}),
         );

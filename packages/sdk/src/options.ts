@@ -32,7 +32,7 @@ export interface ClientOptions {
    * it off against a daemon of the SDK's own version.
    */
   validateResponses?: boolean | undefined;
-  /** Time source for retry waits and polling; tests pass a fake one. Default: the real clock. */
+  /** Time source for retry waits, polling and reconnection pauses; tests pass a fake one. Not the `maxWait` of a wait on the event stream, which is real time. Default: the real clock. */
   clock?: SdkClock | undefined;
 }
 

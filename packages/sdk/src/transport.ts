@@ -1,7 +1,7 @@
 import { API_PREFIX, VERSION, fillPath, type ResponseKey, type RouteCallInput, type RouteDecl, type RouteResponse, type SchemaOutput } from '@socialpub/core';
 import type { z } from 'zod';
 import type { SdkClock } from './clock';
-import { APIError, APIResponseValidationError, AuthenticationError } from './errors';
+import { APIError, APIResponseValidationError, AuthenticationError, NotFoundError } from './errors';
 import type { RequestOptions } from './options';
 import { retryDelay } from './retry-policy';
 import type * as Schemas from './schemas';
@@ -151,7 +151,9 @@ export class Transport {
 
   /**
    * Opens a long-lived GET (Server-Sent Events) with the client's key and headers; resolves
-   * with the response once its head arrives. An error status throws the matching APIError.
+   * with the response once its head arrives. An error status throws the matching APIError;
+   * an answer that is not `text/event-stream` throws NotFoundError (code
+   * `not_an_event_stream`): no stream lives at that address.
    */
   async openStream(path: string, query: Record<string, string | undefined>, headers: Record<string, string>, signal?: AbortSignal): Promise<Response> {
     const req: RequestTarget = { method: 'GET', path, query };
@@ -167,6 +169,18 @@ export class Transport {
       const body = await response.text();
       throw APIError.from({
         response: { statusCode: response.status, statusMessage: response.statusText, headers: Object.fromEntries(response.headers), body },
+      });
+    }
+    const type = response.headers.get('content-type') ?? '';
+    if (!/^text\/event-stream\b/i.test(type)) {
+      // Something answered, but not with events (an older daemon's catch-all, a proxy's page):
+      // no stream lives here, as with a 404. Reading it as one would find no events and reconnect forever.
+      await response.body?.cancel().catch(() => {});
+      throw new NotFoundError({
+        status: response.status,
+        code: 'not_an_event_stream',
+        message: `GET ${path} answered ${response.status} ${type || 'without a content type'}, not text/event-stream: no event stream here`,
+        headers: Object.fromEntries(response.headers),
       });
     }
     return response;

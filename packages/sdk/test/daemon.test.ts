@@ -10,6 +10,7 @@ import {
   PermissionDeniedError,
   RateLimitError,
   SocialPub,
+  WaitTimeoutError,
   type PublishParams,
 } from '@socialpub/sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -246,6 +247,27 @@ describe('the SDK against the real daemon', () => {
       expect(t.post_id).not.toBeNull();
       expect(t.post_url).toMatch(/^https?:\/\//);
     }
+  });
+
+  // A client's clock paces retries and polls; a test's clock passes those at once. The
+  // deadline of a wait on the events is real time: taken from such a clock, it passed before
+  // the stream opened (WaitTimeoutError after a few ms, the examples' publish-now failing so).
+  it('follows a job to its end with maxWait on a clock that passes every wait at once', async () => {
+    const waiter = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock: eventLoopClock() });
+    const job = await waiter.content.publish({ caption: 'Now, with a maxWait', platforms: ['twitter', 'threads'], publish_now: true });
+    const post = await waiter.scheduled.waitUntilDone(job.job_id, { maxWait: 60_000 });
+    expect(post.status).toBe('published');
+    expect(post.targets.map((t) => t.status)).toEqual(['published', 'published']);
+  });
+
+  it('gives up after maxWait of real time while following the events, with the post read as last', async () => {
+    const job = await client.content.publish(later('never within the wait'));
+    const waiter = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock: new FakeClock() });
+    const started = performance.now();
+    const error = await waiter.scheduled.waitUntilDone(job.job_id, { maxWait: 300 }).catch((e: unknown) => e);
+    expect(performance.now() - started).toBeGreaterThanOrEqual(290);
+    expect(error).toBeInstanceOf(WaitTimeoutError);
+    expect(error).toMatchObject({ message: `Job ${job.job_id} did not finish within 300 ms`, last: { job_id: job.job_id, status: 'scheduled' } });
   });
 
   it('takes a published post down with scheduled.unpublish, idempotently, and refuses a job with nothing published', async () => {

@@ -1,8 +1,8 @@
-import { SocialPub, WaitTimeoutError, type MediaStatus, type Post } from '@socialpub/sdk';
+import { NotFoundError, SocialPub, WaitTimeoutError, type MediaStatus, type Post } from '@socialpub/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FakeClock } from './helpers/fake-clock';
 import { useFakeServers } from './helpers/fake-client';
-import { errorBody, json, type FakeHandler } from './helpers/fake-server';
+import { errorBody, isEvents, json, withoutEvents, type FakeHandler } from './helpers/fake-server';
 import { completed, post, processing, publishResult } from './helpers/fixtures';
 
 const { start, client: setup } = useFakeServers();
@@ -164,9 +164,10 @@ describe('scheduled.list pagination', () => {
   });
 });
 
+// Against a daemon without GET /events (a 404, as an unknown route answers) the waits poll.
 describe('waiting helpers', () => {
   it('media.waitUntilReady polls with growing waits until completed, reporting progress', async () => {
-    const { client, clock } = await setup((_q, res, i) => json(res, 200, i < 3 ? processing('task_1', Math.min(i, 1)) : completed('task_1')));
+    const { client, clock } = await setup(withoutEvents((_q, res, i) => json(res, 200, i < 3 ? processing('task_1', Math.min(i, 1)) : completed('task_1'))));
     const seen: MediaStatus[] = [];
     const done = await client.media.waitUntilReady('task_1', { onProgress: (s) => seen.push(s) });
     expect(done.status).toBe('completed');
@@ -177,13 +178,13 @@ describe('waiting helpers', () => {
 
   it('media.waitUntilReady resolves with a failed task rather than throwing', async () => {
     const failed = { success: true, task_id: 'task_2', status: 'failed', progress: { total: 1, completed: 0, failed: 1 }, error: { code: 'all_failed', message: 'No file could be prepared' }, files: [], failed: [{ original_url: 'http://10.0.0.1/a.jpg', error: { code: 'private_address', message: 'private' } }] };
-    const { client } = await setup((_q, res) => json(res, 200, failed));
+    const { client } = await setup(withoutEvents((_q, res) => json(res, 200, failed)));
     const done = await client.media.waitUntilReady('task_2');
     expect(done).toEqual(failed);
   });
 
   it('caps the poll interval at maxInterval', async () => {
-    const { client, clock } = await setup((_q, res, i) => json(res, 200, { success: true, post: post('job_1', i < 5 ? 'scheduled' : 'published') }));
+    const { client, clock } = await setup(withoutEvents((_q, res, i) => json(res, 200, { success: true, post: post('job_1', i < 5 ? 'scheduled' : 'published') })));
     const done = await client.scheduled.waitUntilDone('job_1', { interval: 100, maxInterval: 200 });
     expect(done.status).toBe('published');
     expect(clock.sleeps).toEqual([100, 150, 200, 200, 200]);
@@ -191,13 +192,13 @@ describe('waiting helpers', () => {
 
   it('scheduled.waitUntilDone stops on every settled job status', async () => {
     for (const status of ['partially_published', 'failed', 'cancelled', 'needs_review'] as const) {
-      const { client } = await setup((_q, res, i) => json(res, 200, { success: true, post: post('job_1', i === 0 ? 'publishing' : status) }));
+      const { client } = await setup(withoutEvents((_q, res, i) => json(res, 200, { success: true, post: post('job_1', i === 0 ? 'publishing' : status) })));
       expect((await client.scheduled.waitUntilDone('job_1')).status).toBe(status);
     }
   });
 
   it('throws WaitTimeoutError with the last state after maxWait', async () => {
-    const { client, clock } = await setup((_q, res) => json(res, 200, { success: true, post: post('job_1', 'pending_approval') }));
+    const { client, clock } = await setup(withoutEvents((_q, res) => json(res, 200, { success: true, post: post('job_1', 'pending_approval') })));
     const error = (await client.scheduled.waitUntilDone('job_1', { maxWait: 5_000 }).catch((e: unknown) => e)) as WaitTimeoutError;
     expect(error).toBeInstanceOf(WaitTimeoutError);
     expect((error.last as Post).status).toBe('pending_approval');
@@ -206,11 +207,47 @@ describe('waiting helpers', () => {
 
   it('stops waiting when the signal aborts', async () => {
     const controller = new AbortController();
-    const { client, clock, requests } = await setup((_q, res) => json(res, 200, processing('task_1', 0)));
+    const { client, clock, requests } = await setup(withoutEvents((_q, res) => json(res, 200, processing('task_1', 0))));
     clock.onSleep = () => {
       if (clock.sleeps.length === 2) controller.abort();
     };
     await expect(client.media.waitUntilReady('task_1', { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
-    expect(requests).toHaveLength(2);
+    expect(requests.filter((r) => !isEvents(r))).toHaveLength(2);
+  });
+
+  it('asks for /events once, then polls: a 404 there is a daemon without the event stream', async () => {
+    const { client, requests } = await setup(withoutEvents((_q, res, i) => json(res, 200, { success: true, post: post('job_1', i < 2 ? 'scheduled' : 'published') })));
+    expect((await client.scheduled.waitUntilDone('job_1')).status).toBe('published');
+    expect(requests.map((r) => `${r.url.pathname}${r.url.search}`)).toEqual([
+      '/api/agents/v1/events?job_id=job_1',
+      '/api/agents/v1/content/scheduled?job_id=job_1',
+      '/api/agents/v1/content/scheduled?job_id=job_1',
+      '/api/agents/v1/content/scheduled?job_id=job_1',
+    ]);
+    expect(requests[0]?.headers.accept).toBe('text/event-stream');
+  });
+
+  // A 200 that is not text/event-stream (an older daemon's catch-all, a proxy's page) holds no
+  // events: read as a stream, it ended at once and was opened again, without end.
+  it('polls when /events answers something other than an event stream, asking for it once', { timeout: 5_000 }, async () => {
+    const { client, clock, requests } = await setup((req, res) => {
+      const status = requests.filter((r) => !isEvents(r)).length < 3 ? 'processing' : 'completed';
+      json(res, 200, status === 'processing' ? processing('task_1', 0) : completed('task_1'));
+    });
+    const done = await client.media.waitUntilReady('task_1');
+    expect(done.status).toBe('completed');
+    expect(requests.filter(isEvents)).toHaveLength(1);
+    expect(requests.filter((r) => !isEvents(r))).toHaveLength(3);
+    expect(clock.sleeps).toEqual([1000, 1500]);
+  });
+
+  it('client.events.stream throws NotFoundError (not_an_event_stream) on an answer that is not an event stream', { timeout: 5_000 }, async () => {
+    const { client, requests } = await setup((_q, res) => json(res, 200, { success: true }));
+    const error = await (async () => {
+      for await (const event of client.events.stream()) void event;
+    })().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 200, code: 'not_an_event_stream', message: expect.stringContaining('application/json, not text/event-stream') });
+    expect(requests).toHaveLength(1);
   });
 });

@@ -78,7 +78,6 @@ export class Media extends Resource {
         // The task's end only marks it ended: it is read again at once, with its files, before anyone sees it.
         apply: (s, e) =>
           (e.type === 'media.task_completed' || e.type === 'media.task_failed') && e.data.task_id === taskId ? ({ ...s, status: e.data.status } as MediaStatus) : s,
-        clock: this.clock,
       },
       `Media task ${taskId}`,
       ended,

@@ -86,7 +86,6 @@ export class Scheduled extends Resource {
         read: async (signal) => (await this.get(jobId, { signal })).post,
         stream: (params) => events.stream({ ...params, jobId }),
         apply: applyJobEvent,
-        clock: this.clock,
       },
       `Job ${jobId}`,
       settled,

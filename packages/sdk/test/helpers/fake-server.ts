@@ -46,3 +46,16 @@ export function json(res: ServerResponse, status: number, body: unknown, headers
 export function errorBody(code: string, message: string, extra: Record<string, unknown> = {}) {
   return { success: false, error: { code, message, ...extra } };
 }
+
+/** Whether a request is the SDK's GET /events (the event stream its waits follow). */
+export const isEvents = (req: Recorded): boolean => req.url.pathname === '/api/agents/v1/events';
+
+/**
+ * A daemon without GET /events (one from before the event stream): /events answers 404, as
+ * an unknown route does, and `handler` answers the rest, its `index` counting only those.
+ * The SDK's waits then poll.
+ */
+export function withoutEvents(handler: FakeHandler): FakeHandler {
+  let index = 0;
+  return (req, res) => (isEvents(req) ? json(res, 404, errorBody('not_found', `no route for GET ${req.url.pathname}`)) : handler(req, res, index++));
+}
