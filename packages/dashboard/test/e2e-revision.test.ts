@@ -39,7 +39,7 @@ describe('request changes, then approve', () => {
     expect(asked.status).toBe('changes_requested');
     expect(asked.comments?.map((c) => [c.body, c.by, c.source])).toEqual([['Say 25% off, not 20%', d.key.email, 'dashboard']]);
     // Still in Review, marked, with what was asked; no second request on it.
-    await card.getByText('changes requested', { exact: true }).waitFor();
+    await card.getByText('changes requested', { exact: true }).first().waitFor();
     await card.getByText(/Changes requested by .+ from the dashboard \(version 1\): “Say 25% off, not 20%”/).waitFor();
     expect(await card.getByRole('button', { name: 'Request changes' }).count()).toBe(0);
 
@@ -58,6 +58,25 @@ describe('request changes, then approve', () => {
     await listed.getByRole('list', { name: `Comments on ${id}` }).getByText('Say 25% off, not 20%').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     expect(w.csp).toEqual([]);
+    await context.close();
+    await d.sdk.scheduled.cancel(id);
+  });
+
+  it('a review link requests changes with its comment, and the post waits in changes_requested', async () => {
+    const scheduled_for = new Date(testClock.now() + 3 * 86_400_000).toISOString();
+    const id = (await d.sdk.content.publish({ caption: 'Logo reveal', platforms: ['twitter'], scheduled_for, require_approval: true })).job_id;
+    const link = await d.sdk.reviewLinks.create({ job_ids: [id] });
+    const context = await newContext(browser, { now: testClock.now() });
+    const page = await context.newPage();
+    await page.goto(link.url);
+    const card = page.getByRole('article', { name: 'Post Logo reveal' });
+    await card.getByRole('textbox', { name: 'Comment for Logo reveal' }).fill('Use the new logo');
+    await card.getByRole('button', { name: 'Request changes' }).click();
+    await card.getByText('Decision: changes requested').waitFor();
+    const post = (await d.sdk.scheduled.get(id)).post;
+    expect(post.status).toBe('changes_requested');
+    expect(post.approvals?.map((a) => [a.action, a.source, a.comment])).toEqual([['changes_requested', 'review_link', 'Use the new logo']]);
+    expect(await seriousViolations(page)).toEqual([]);
     await context.close();
     await d.sdk.scheduled.cancel(id);
   });
