@@ -196,6 +196,25 @@ describe('socialpub schedule', () => {
     expect((await t.run(`schedule reject ${other} --json`)).json<{ post: { status: string } }>().post.status).toBe('cancelled');
   });
 
+  it('asks for changes with -m, shows who decided and the thread, and an edit sends the job back for approval', async () => {
+    const held = (await t.run('publish draft -p twitter --at +4h --require-approval --json')).json<Published>().job_id;
+    const asked = await t.run(`schedule request-changes ${held} -m "Say 25% off"`);
+    expect(asked.code).toBe(0);
+    expect(asked.stdout).toContain(`✔ Asked for changes to ${held}; it waits in changes_requested until it is edited`);
+    expect((await t.run(`schedule show ${held} --json`)).json<{ status: string }>().status).toBe('changes_requested');
+    expect((await t.run(`schedule request-changes ${held}`)).stderr).toContain("required option '-m, --message <text>' not specified");
+    expect((await t.run(`schedule comment ${held} -m "On it"`)).code).toBe(0);
+    const thread = await t.run(`schedule comments ${held}`);
+    expect(thread.stdout).toMatch(/Changes requested by \S+ at \d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC from the CLI \(version 1\): Say 25% off/);
+    expect(thread.stdout).toMatch(/UTC \S+: Say 25% off\n.*UTC \S+: On it/);
+    const json = (await t.run(`schedule comments ${held} --json`)).json<{ approvals: { action: string; source: string }[]; comments: { body: string }[] }>();
+    expect(json.approvals.map((a) => [a.action, a.source])).toEqual([['changes_requested', 'cli']]);
+    expect(json.comments.map((c) => c.body)).toEqual(['Say 25% off', 'On it']);
+    const approved = await t.run(`schedule approve ${held}`);
+    expect(approved.code).toBe(0);
+    expect((await t.run(`schedule show ${held}`)).stdout).toMatch(/decided:\s+Approved by \S+ at .+ from the CLI \(version 1\)/);
+  });
+
   it('cancels a job', async () => {
     const other = (await t.run('publish "to cancel" -p twitter --at +7h --json')).json<Published>().job_id;
     const human = await t.run(`schedule cancel ${other}`);

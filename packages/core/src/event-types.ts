@@ -9,6 +9,7 @@ export const EVENT_TYPES = Object.freeze([
   'post.pending_approval',
   'post.approved',
   'post.rejected',
+  'post.changes_requested',
   'post.retimed',
   'post.cancelled',
   'post.finished',

@@ -8,6 +8,8 @@ export const TARGET_STATUSES = Object.freeze([
   'cancelled',
   'needs_review',
   'removed',
+  // A reviewer asked for changes (issue 38): held like pending_approval until an edit sends it back to review.
+  'changes_requested',
 ] as const);
 export type TargetStatus = (typeof TARGET_STATUSES)[number];
 
@@ -22,6 +24,7 @@ export const JOB_STATUSES = Object.freeze([
   'cancelled',
   'needs_review',
   'removed',
+  'changes_requested',
 ] as const);
 export type JobStatus = (typeof JOB_STATUSES)[number];
 
@@ -32,14 +35,29 @@ export const SOURCE_HEADER = 'X-SocialPub-Source';
 export const POST_SOURCES = Object.freeze(['api', 'mcp', 'cli'] as const);
 export type PostSource = (typeof POST_SOURCES)[number];
 
+/**
+ * Where a review decision or a comment came from (a post's `approvals` and `comments`):
+ * the dashboard (its session), a key's request (api, cli, mcp, as X-SocialPub-Source
+ * says) or a review link.
+ */
+export const REVIEW_SOURCES = Object.freeze(['dashboard', 'api', 'cli', 'mcp', 'review_link'] as const);
+export type ReviewSource = (typeof REVIEW_SOURCES)[number];
+
+/** The decisions a post's approval history records. */
+export const REVIEW_ACTIONS = Object.freeze(['approved', 'rejected', 'changes_requested'] as const);
+export type ReviewAction = (typeof REVIEW_ACTIONS)[number];
+
 /** Targets that have not started: they can still be re-timed, cancelled, approved. */
-export const NOT_STARTED: readonly TargetStatus[] = Object.freeze(['pending_approval', 'scheduled']);
+export const NOT_STARTED: readonly TargetStatus[] = Object.freeze(['pending_approval', 'changes_requested', 'scheduled']);
+/** Targets held for a person (never due: the scheduler publishes only `scheduled`): approve and reject act on them. */
+export const AWAITING_REVIEW: readonly TargetStatus[] = Object.freeze(['pending_approval', 'changes_requested']);
 /** Targets that will not change again by themselves. */
 export const TERMINAL: readonly TargetStatus[] = Object.freeze(['published', 'failed', 'cancelled', 'needs_review', 'removed']);
 
 /**
  * A post's status, derived from its targets (never stored, so it cannot drift):
- * anything still waiting for approval wins, then anything in flight or queued, then
+ * anything still waiting for approval wins, then anything waiting for the changes a
+ * reviewer asked for, then anything in flight or queued, then
  * needs_review (a person must look), then the settled mix: all published, some still
  * published (`partially_published`, also when others were taken down), nothing published
  * any more but something taken down (`removed`), failed, cancelled.
@@ -48,6 +66,7 @@ export function deriveJobStatus(statuses: readonly TargetStatus[]): JobStatus {
   if (statuses.length === 0) return 'cancelled';
   const has = (s: TargetStatus) => statuses.includes(s);
   if (has('pending_approval')) return 'pending_approval';
+  if (has('changes_requested')) return 'changes_requested';
   if (has('publishing')) return 'publishing';
   if (has('scheduled')) return 'scheduled';
   if (has('needs_review')) return 'needs_review';

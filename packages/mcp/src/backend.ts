@@ -1,6 +1,7 @@
 import type {
   AuthValidateResponse,
   CancelResponse,
+  CommentCreated,
   ErrorDetail,
   EventType,
   GetResponse,
@@ -65,6 +66,8 @@ export interface SocialPubBackend {
     cancel(jobId: string, options?: CallOptions): Promise<CancelResponse>;
     approve(jobId: string, options?: CallOptions): Promise<UpdateResponse>;
     reject(jobId: string, options?: CallOptions): Promise<UpdateResponse>;
+    requestChanges(jobId: string, body: { comment: string; version?: number }, options?: CallOptions): Promise<UpdateResponse>;
+    comment(jobId: string, body: string, options?: CallOptions): Promise<CommentCreated>;
     unpublish(jobId: string, options?: CallOptions): Promise<UnpublishResponse>;
   };
   media: {

@@ -16,6 +16,8 @@ export const TOOL_ROUTES: Readonly<Record<string, RouteName>> = {
   cancel_post: 'scheduled.cancel',
   approve_post: 'scheduled.approve',
   reject_post: 'scheduled.reject',
+  request_changes: 'scheduled.request_changes',
+  comment_on_post: 'scheduled.comment',
   unpublish_post: 'scheduled.unpublish',
   prepare_media: 'media.prepare',
   media_status: 'media.status',

@@ -226,6 +226,40 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
   );
 
   server.registerTool(
+    'request_changes',
+    {
+      title: 'Ask for changes to a post waiting for approval',
+      description:
+        "Moves a pending_approval post to changes_requested with a comment saying what should change (kept in the post's comments and approval history; get_post shows them). It is not published while there; editing its caption, platform_captions or platform_options (retime_post) sends it back to pending_approval. version: the post's version you reviewed (refused with conflict when it changed since).",
+      inputSchema: plain(S.RequestChangesRequest).safeExtend(S.JobIdQuery.shape),
+      outputSchema: plain(S.UpdateResponse),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    ({ job_id, ...body }, extra) => run(async () => {
+      const r = await backend.scheduled.requestChanges(job_id, body, opts(extra));
+      hooks.postChanged(job_id);
+      return toolResult(r, `${r.message}\n${postLine(r.post)}`);
+    }),
+  );
+
+  server.registerTool(
+    'comment_on_post',
+    {
+      title: "Add a comment to a post's thread",
+      description:
+        "Adds a comment to a post's thread (get_post shows the thread under comments, with the approval history under approvals): answer a reviewer who asked for changes, say what you changed. An agent key may.",
+      inputSchema: plain(S.CommentRequest).safeExtend(S.JobIdQuery.shape),
+      outputSchema: plain(S.CommentCreated),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    },
+    ({ job_id, body }, extra) => run(async () => {
+      const r = await backend.scheduled.comment(job_id, body, opts(extra));
+      hooks.postChanged(job_id);
+      return toolResult(r, `Commented on ${job_id}: ${r.comment.body}`);
+    }),
+  );
+
+  server.registerTool(
     'unpublish_post',
     {
       title: 'Take a published post down',

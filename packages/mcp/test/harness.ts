@@ -58,6 +58,8 @@ export const HTTP_TOOLS = [
   'cancel_post',
   'approve_post',
   'reject_post',
+  'request_changes',
+  'comment_on_post',
   'unpublish_post',
   'prepare_media',
   'media_status',

@@ -28,6 +28,7 @@ export function applyJobEvent(post: Post, event: SocialpubEvent): Post {
   switch (event.type) {
     case 'post.approved':
     case 'post.rejected':
+    case 'post.changes_requested':
     case 'post.retimed':
     case 'post.cancelled':
     case 'post.pending_approval':

@@ -1,7 +1,7 @@
 import { collect, examples, parseCount, type Kit } from '../command-kit';
 import type { Program } from '../program';
 
-/** `socialpub schedule list|show|retime|share|cancel|approve|reject`. */
+/** `socialpub schedule list|show|retime|share|cancel|approve|reject|request-changes|comment|comments`. */
 export function defineSchedule(program: Program, kit: Kit): void {
   const schedule = examples(program.command('schedule').description('scheduled and past jobs'), [
     'socialpub schedule list --status scheduled',
@@ -13,7 +13,7 @@ export function defineSchedule(program: Program, kit: Kit): void {
     schedule
       .command('list')
       .description('list jobs by time as a table')
-      .option('--status <status>', 'all, pending_approval, scheduled, publishing, published, partially_published, failed, cancelled, needs_review, removed', 'all')
+      .option('--status <status>', 'all, pending_approval, changes_requested, scheduled, publishing, published, partially_published, failed, cancelled, needs_review, removed', 'all')
       .option('--limit <n>', 'at most N jobs (default 50)', parseCount)
       .option('--all', 'every job, however many')
       .option('--cursor <cursor>', 'continue after a previous listing (its next_cursor)')
@@ -43,7 +43,7 @@ export function defineSchedule(program: Program, kit: Kit): void {
   examples(
     schedule
       .command('share')
-      .description('a review link for one job or several: anyone with it approves or rejects them (72 h unless --expires-in)')
+      .description('a review link for one job or several: anyone with it approves, rejects or asks for changes (72 h unless --expires-in)')
       .argument('<job_id...>', 'the job ids (job_…)')
       .option('--expires-in <hours>', 'hours the link works (default 72, at most 720)', parseCount)
       .action(async (jobIds, o) => (await import('./schedule/share')).scheduleShare(kit.ctx(), { jobIds, ...(o.expiresIn !== undefined ? { expiresInHours: o.expiresIn } : {}) })),
@@ -63,4 +63,30 @@ export function defineSchedule(program: Program, kit: Kit): void {
       [`socialpub schedule ${action} job_abc123`],
     );
   }
+  examples(
+    schedule
+      .command('request-changes')
+      .description('ask for changes to a job held for approval: it waits in changes_requested until its content is edited')
+      .argument('<job_id>', 'the job id')
+      .requiredOption('-m, --message <text>', 'what should change (kept in the job\'s comments)')
+      .action(async (jobId, o) => (await import('./schedule/revise')).scheduleRequestChanges(kit.ctx(), { jobId, message: o.message })),
+    ['socialpub schedule request-changes job_abc123 -m "Say 25% off, not 20%"'],
+  );
+  examples(
+    schedule
+      .command('comment')
+      .description("add a comment to a job's thread")
+      .argument('<job_id>', 'the job id')
+      .requiredOption('-m, --message <text>', 'the comment')
+      .action(async (jobId, o) => (await import('./schedule/revise')).scheduleComment(kit.ctx(), { jobId, message: o.message })),
+    ['socialpub schedule comment job_abc123 -m "Fixed the price"'],
+  );
+  examples(
+    schedule
+      .command('comments')
+      .description("a job's approval history (who decided, when, from where) and its comments")
+      .argument('<job_id>', 'the job id')
+      .action(async (jobId) => (await import('./schedule/revise')).scheduleComments(kit.ctx(), { jobId })),
+    ['socialpub schedule comments job_abc123', 'socialpub schedule comments job_abc123 --json'],
+  );
 }

@@ -1,4 +1,4 @@
-import { wallTimeOf, type Post, type Target } from '@socialpub/core';
+import { wallTimeOf, type ApprovalEntry, type Post, type Target } from '@socialpub/core';
 import { holdText } from './hold-text';
 import type { Column, Logger } from './logger';
 
@@ -18,6 +18,15 @@ export function timeToSecond(iso: string, zone: string | null | undefined = 'UTC
   if (!zone || zone === 'UTC') return `${iso.slice(0, 10)} ${iso.slice(11, 19)} UTC`;
   const local = wallTimeOf(Date.parse(iso), zone);
   return `${local.slice(0, 10)} ${local.slice(11, 19)} ${zone}`;
+}
+
+const ACTION_WORDS = { approved: 'Approved', rejected: 'Rejected', changes_requested: 'Changes requested' } as const;
+export const REVIEW_SOURCE_WORDS = { dashboard: 'the dashboard', api: 'the API', cli: 'the CLI', mcp: 'MCP', review_link: 'a review link' } as const;
+
+/** One decision of a post's approval history: "Approved by ana@example.com at 2026-12-25 09:00:00 UTC from the dashboard". */
+export function decisionLine(a: ApprovalEntry, zone?: string | null): string {
+  const who = a.by === null ? '' : ` by ${a.by}`;
+  return `${ACTION_WORDS[a.action]}${who} at ${timeToSecond(a.at, zone)} from ${REVIEW_SOURCE_WORDS[a.source]} (version ${a.version})${a.comment ? `: ${a.comment}` : ''}`;
 }
 
 export function truncate(text: string, max: number): string {
@@ -45,6 +54,8 @@ export function renderPost(log: Logger, post: Post): string[] {
       : []),
     ...(post.media_urls.length ? [['media', post.media_urls.join(`\n${indent}`)] as const] : []),
     ['approval', post.require_approval ? 'required' : 'not required'],
+    ...(post.approvals?.length ? [['decided', decisionLine(post.approvals[post.approvals.length - 1] as ApprovalEntry, post.timezone)] as const] : []),
+    ...(post.comments?.length ? [['comments', `${post.comments.length} (socialpub schedule comments ${post.job_id})`] as const] : []),
     ['created', shortTime(post.created_at, post.timezone)],
   ]);
   const holds = post.targets.flatMap((t) => {

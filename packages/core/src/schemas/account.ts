@@ -136,7 +136,7 @@ export const HealthResponseSchema = z
       stalled: z.boolean(),
       wheel_size: z.number().int(),
     }),
-    // Targets per status. `removed` came with take-downs: optional, so a client still reads a daemon from before them.
+    // Targets per status. `removed` came with take-downs, `changes_requested` with the revision loop: optional, so a client still reads a daemon from before them.
     targets: z.object({
       pending_approval: count,
       scheduled: count,
@@ -146,6 +146,7 @@ export const HealthResponseSchema = z
       cancelled: count,
       needs_review: count,
       removed: count.optional(),
+      changes_requested: count.optional(),
     }),
   })
   .meta({ id: 'Health' });

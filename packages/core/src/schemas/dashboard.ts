@@ -146,8 +146,12 @@ export const ReviewLinksQuerySchema = z.strictObject({
 export type ReviewLinksQuery = z.infer<typeof ReviewLinksQuerySchema>;
 export type ReviewLinkList = z.infer<typeof ReviewLinkListSchema>;
 
+/** What a review link's reviewer may decide. */
+export const REVIEW_DECISIONS = ['approve', 'reject', 'request_changes'] as const;
+export type ReviewDecisionKind = (typeof REVIEW_DECISIONS)[number];
+
 export const ReviewDecisionSchema = z
-  .object({ job_id: z.string(), decision: z.enum(['approve', 'reject']), comment: z.string().nullable(), decided_at: InstantOut })
+  .object({ job_id: z.string(), decision: z.enum(REVIEW_DECISIONS), comment: z.string().nullable(), decided_at: InstantOut })
   .meta({ id: 'ReviewDecision' });
 export type ReviewDecision = z.infer<typeof ReviewDecisionSchema>;
 
@@ -159,7 +163,7 @@ export type ReviewLinkPublic = z.infer<typeof ReviewLinkPublicSchema>;
 export const ReviewDecisionRequestSchema = z
   .object({
     job_id: z.string(),
-    decision: z.enum(['approve', 'reject']),
+    decision: z.enum(REVIEW_DECISIONS).meta({ description: 'request_changes needs a comment (what should change).' }),
     comment: z.string().max(2000).nullable().optional(),
     version: z.number().int().min(1).meta({ description: 'The post\'s `version` as the reviewer saw it (from the link\'s GET): refused with 409 conflict when the post was edited since.' }),
   })

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { InstantOut, PlatformId } from './common';
 import { ThreadPostSchema } from './replies';
 import { TargetStatusSchema } from './publish';
+import { REVIEW_SOURCES } from '../states';
 
 /**
  * The `data` of each event type (docs/events.md, "Catalogue"), as webhooks, the SSE stream
@@ -74,7 +75,7 @@ export const PostPendingApprovalDataSchema = z
   .looseObject({
     job_id: jobId,
     targets: z.array(EventTargetSchema),
-    reason: z.literal('edited').optional().meta({ description: 'Sent when an approved post went back to review because its caption or options were edited (then `targets` are those held again).' }),
+    reason: z.literal('edited').optional().meta({ description: 'Sent when an approved post, or one waiting for changes (changes_requested), went back to review because its caption or options were edited (then `targets` are those held again).' }),
     version: z.number().int().optional().meta({ description: 'The content version now waiting for approval (with reason).' }),
   })
   .meta({ id: 'PostPendingApprovalData', description: 'post.pending_approval: the job is held for approval (sent with post.accepted, or when an edit sends an approved post back to review).' });
@@ -91,6 +92,17 @@ export const PostApprovedDataSchema = z.looseObject({ ...jobChange, ...decision 
 export const PostRejectedDataSchema = z
   .looseObject({ ...jobChange, ...decision, reason: z.string().optional().meta({ description: 'Why (the request\'s reason or the review link\'s comment), when one was given.' }) })
   .meta({ id: 'PostRejectedData', description: 'post.rejected: the held targets are cancelled.' });
+
+export const PostChangesRequestedDataSchema = z
+  .looseObject({
+    ...jobChange,
+    comment: z.string().meta({ description: 'What the reviewer asks to change.' }),
+    version: z.number().int().meta({ description: 'The content version the changes were asked on.' }),
+    by: z.string().nullable().meta({ description: 'Who asked: the account email (dashboard), the key name (API, CLI, MCP), null through a review link.' }),
+    source: z.enum(REVIEW_SOURCES).meta({ description: 'Where the request came from: dashboard, api, cli, mcp or review_link.' }),
+    review_link_id: z.string().optional().meta({ description: 'The review link (with source review_link).' }),
+  })
+  .meta({ id: 'PostChangesRequestedData', description: 'post.changes_requested: a reviewer asked for changes; the held targets wait in changes_requested until the post is edited (then post.pending_approval, reason edited).' });
 
 export const PostRetimedDataSchema = z.looseObject(jobChange).meta({ id: 'PostRetimedData', description: 'post.retimed: a PATCH moved targets (targets carry the new scheduled_for).' });
 
@@ -166,6 +178,7 @@ export const EVENT_DATA_SCHEMAS = {
   'post.pending_approval': PostPendingApprovalDataSchema,
   'post.approved': PostApprovedDataSchema,
   'post.rejected': PostRejectedDataSchema,
+  'post.changes_requested': PostChangesRequestedDataSchema,
   'post.retimed': PostRetimedDataSchema,
   'post.cancelled': PostCancelledDataSchema,
   'post.finished': PostFinishedDataSchema,

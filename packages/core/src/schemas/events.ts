@@ -38,6 +38,7 @@ const catalogueEvents = [
   eventOf('post.pending_approval', EVENT_DATA_SCHEMAS['post.pending_approval']),
   eventOf('post.approved', EVENT_DATA_SCHEMAS['post.approved']),
   eventOf('post.rejected', EVENT_DATA_SCHEMAS['post.rejected']),
+  eventOf('post.changes_requested', EVENT_DATA_SCHEMAS['post.changes_requested']),
   eventOf('post.retimed', EVENT_DATA_SCHEMAS['post.retimed']),
   eventOf('post.cancelled', EVENT_DATA_SCHEMAS['post.cancelled']),
   eventOf('post.finished', EVENT_DATA_SCHEMAS['post.finished']),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { POST_SOURCES, JOB_STATUSES } from '../states';
+import { POST_SOURCES, JOB_STATUSES, REVIEW_ACTIONS, REVIEW_SOURCES } from '../states';
 import { InstantOut, PlatformId } from './common';
 import { TimeIn, ZoneName } from './zoned';
 import { PlatformOptionsSchema } from './platform-options';
@@ -82,6 +82,39 @@ export const TargetSchema = z
   .meta({ id: 'Target' });
 export type Target = z.infer<typeof TargetSchema>;
 
+/** Most characters of a review comment (request changes, a comment on a post, a reject reason). */
+export const MAX_REVIEW_COMMENT_CHARS = 2000;
+
+const reviewBy = z.string().nullable().meta({
+  description: 'Who: the account email (the dashboard), the key name or its prefix (API, CLI, MCP); null through a review link (its reviewer is not known).',
+});
+
+export const ApprovalEntrySchema = z
+  .object({
+    action: z.enum(REVIEW_ACTIONS),
+    by: reviewBy,
+    source: z.enum(REVIEW_SOURCES).meta({ description: 'Where the decision was made: dashboard, api, cli, mcp or review_link.' }),
+    review_link_id: z.string().optional().meta({ description: 'The review link (with source review_link).' }),
+    at: InstantOut,
+    version: z.number().int().meta({ description: 'The content version decided on.' }),
+    comment: z.string().nullable().meta({ description: 'The reviewer\'s words (a reject reason, the changes asked for, a review link\'s comment), else null.' }),
+  })
+  .meta({ id: 'ApprovalEntry', description: 'One decision of a post\'s approval history.' });
+export type ApprovalEntry = z.infer<typeof ApprovalEntrySchema>;
+
+export const PostCommentSchema = z
+  .object({
+    id: z.string(),
+    body: z.string(),
+    by: reviewBy,
+    source: z.enum(REVIEW_SOURCES),
+    review_link_id: z.string().optional(),
+    at: InstantOut,
+    version: z.number().int().meta({ description: 'The content version the comment was written on.' }),
+  })
+  .meta({ id: 'PostComment', description: 'One comment of a post\'s thread (a request for changes is also a comment).' });
+export type PostComment = z.infer<typeof PostCommentSchema>;
+
 export const PostSchema = z
   .object({
     job_id: z.string(),
@@ -119,6 +152,9 @@ export const PostSchema = z
       })
       .optional()
       .meta({ description: 'Sent once the job was rejected: why (the reject request\'s reason, or the review link\'s comment) and through what.' }),
+    // The revision loop (issue 38): always sent by this daemon; optional in the type for older fixtures.
+    approvals: z.array(ApprovalEntrySchema).optional().meta({ description: 'The approval history, oldest first: each approve, reject and request for changes, who made it, from where and on which version.' }),
+    comments: z.array(PostCommentSchema).optional().meta({ description: 'The comment thread, oldest first (POST /content/scheduled/comments adds one).' }),
   })
   .meta({ id: 'Post', description: 'A publication job and its targets.' });
 export type Post = z.infer<typeof PostSchema>;
@@ -152,6 +188,37 @@ export const RejectRequestSchema = z
   .strict()
   .meta({ id: 'RejectRequest' });
 export type RejectRequest = z.infer<typeof RejectRequestSchema>;
+
+/** POST /content/scheduled/request-changes's body. */
+export const RequestChangesRequestSchema = z
+  .object({
+    comment: z
+      .string({ error: 'comment is required: say what should change' })
+      .refine((s) => s.trim().length > 0, { error: 'comment is required: say what should change' })
+      .refine((s) => s.length <= MAX_REVIEW_COMMENT_CHARS, { error: `comment must be at most ${MAX_REVIEW_COMMENT_CHARS} characters` }),
+    version: z.number().int().min(1).optional().meta({ description: 'The content version the request is made on: refused (409) when the post changed since.' }),
+  })
+  .strict()
+  .meta({ id: 'RequestChangesRequest' });
+export type RequestChangesRequest = z.infer<typeof RequestChangesRequestSchema>;
+
+/** POST /content/scheduled/comments's body. */
+export const CommentRequestSchema = z
+  .object({
+    body: z
+      .string({ error: 'body is required' })
+      .refine((s) => s.trim().length > 0, { error: 'body must not be empty' })
+      .refine((s) => s.length <= MAX_REVIEW_COMMENT_CHARS, { error: `body must be at most ${MAX_REVIEW_COMMENT_CHARS} characters` }),
+  })
+  .strict()
+  .meta({ id: 'CommentRequest' });
+export type CommentRequest = z.infer<typeof CommentRequestSchema>;
+
+export const CommentListSchema = z.object({ success: z.literal(true), comments: z.array(PostCommentSchema) }).meta({ id: 'CommentList' });
+export type CommentList = z.infer<typeof CommentListSchema>;
+
+export const CommentCreatedSchema = z.object({ success: z.literal(true), comment: PostCommentSchema }).meta({ id: 'CommentCreated' });
+export type CommentCreated = z.infer<typeof CommentCreatedSchema>;
 
 export const JobIdQuerySchema = z.object({ job_id: z.string({ error: 'job_id is required' }).min(1, { error: 'job_id is required' }) });
 

@@ -3,6 +3,7 @@ import type { PostRecord } from '../store/jobs';
 import type { NewEvent } from '../store/events';
 import type { StoredData } from '../store/outbox';
 import type { BuiltPost } from './build-job';
+import type { ReviewActor } from '../store/review-history';
 
 // The post events the jobs service decides, written inside the transaction of the change
 // (docs/events.md). Times are epoch ms here; the events module presents them as ISO. Each
@@ -47,4 +48,21 @@ export function heldAgainEvent(job: PostRecord, ids: readonly string[], now: num
   const touched = new Set(ids);
   const data: StoredData<'post.pending_approval'> = { job_id: job.id, targets: targetsOf(job.targets.filter((t) => touched.has(t.id))), reason: 'edited', version: job.version };
   return { userId: job.userId, jobId: job.id, subject: job.id, type: 'post.pending_approval', at: now, data };
+}
+
+/** post.changes_requested: the targets `ids` wait for the changes `comment` asks for, on the job's current version. */
+export function changesRequestedEvent(job: PostRecord, ids: readonly string[], now: number, ask: { comment: string; actor: ReviewActor }): NewEvent {
+  const touched = new Set(ids);
+  const { actor } = ask;
+  const data: StoredData<'post.changes_requested'> = {
+    job_id: job.id,
+    target_ids: [...ids],
+    targets: targetsOf(job.targets.filter((t) => touched.has(t.id))),
+    comment: ask.comment,
+    version: job.version,
+    by: actor.by,
+    source: actor.source,
+    ...(actor.reviewLinkId ? { review_link_id: actor.reviewLinkId } : {}),
+  };
+  return { userId: job.userId, jobId: job.id, subject: job.id, type: 'post.changes_requested', at: now, data };
 }

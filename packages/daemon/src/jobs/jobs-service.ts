@@ -3,6 +3,7 @@ import {
   formatInstant,
   type CancelResponse,
   type PostSource,
+  type PostComment,
   type Platform,
   type Post,
   type PublishRequest,
@@ -22,10 +23,13 @@ import type { RootLogger } from '../util/logger';
 import { ServiceError, invalidInput } from '../util/service-error';
 import { checkAccounts } from './account-checks';
 import { checkPublish, checkPublishRequest, checkRules } from './check-publish';
-import { heldAgainEvent, jobChangeEvent } from './job-events';
+import { changesRequestedEvent, heldAgainEvent, jobChangeEvent } from './job-events';
 import { needsApproval } from './approval-rule';
 import { isNotStarted, planUpdate } from './plan-update';
 import { presentPost } from './present-post';
+import { presentComment } from './present-review';
+import type { ReviewActor } from '../store/review-history';
+import { newId } from '../util/ids';
 import type { HoldLookup } from './target-hold';
 import { acceptTimed } from './accept-timed';
 import { zoneUpdate } from './retime-zone';
@@ -83,6 +87,13 @@ export interface DecideOptions {
   reason?: string | null;
   /** The content version the decision was made on (a review link's decision names it): refused with conflict when the post changed since. */
   version?: number;
+  /** Who decides, for the approval history (the HTTP layer's review-actor.ts). Default: nobody named, from `source`; a review link's. */
+  actor?: ReviewActor;
+}
+
+export interface RequestChangesOptions extends DecideOptions {
+  /** What should change: the post's thread and approval history keep it. */
+  comment: string;
 }
 
 export type PostsService = ReturnType<typeof createPostsService>;
@@ -123,7 +134,16 @@ export function createPostsService(deps: PostsServiceDeps) {
   }
 
   const present = (job: PostRecord, holds: HoldLookup = holdsOf(job.userId)) =>
-    presentPost(job, store.jobTimes.get(job.id), store.rejections.get(job.id), holds);
+    presentPost(job, store.jobTimes.get(job.id), store.rejections.get(job.id), holds, {
+      approvals: store.reviewHistory.approvals(job.id),
+      comments: store.reviewHistory.comments(job.id),
+    });
+
+  /** Who acts, for the history: the caller's actor, else a review link's, else the request's source unnamed. */
+  const actorOf = (opts: DecideOptions): ReviewActor => {
+    if (opts.reviewLink) return { by: null, source: 'review_link', reviewLinkId: opts.reviewLink.id };
+    return opts.actor ?? { by: null, source: opts.source ?? 'api', reviewLinkId: null };
+  };
   const stored = (jobId: string) => present(store.jobs.get(jobId) as PostRecord);
 
   /**
@@ -175,6 +195,9 @@ export function createPostsService(deps: PostsServiceDeps) {
         recordChange(action === 'approve' ? 'post.approved' : 'post.rejected', jobId, touched, now, extra);
         if (link) store.reviewLinks.recordDecision(link.id, { jobId, decision: action, comment: link.comment, decidedAt: now });
         if (action === 'reject') store.rejections.record(jobId, { reason, source: link ? 'review_link' : (opts.source ?? 'api'), reviewLinkId: link?.id ?? null, rejectedAt: now });
+        const version = (store.jobs.get(jobId) as PostRecord).version;
+        const comment = action === 'reject' ? reason : (link?.comment ?? null);
+        store.reviewHistory.recordApproval(jobId, { ...actorOf(opts), action: action === 'approve' ? 'approved' : 'rejected', version, comment, at: now });
       }
       return touched;
     });
@@ -184,6 +207,36 @@ export function createPostsService(deps: PostsServiceDeps) {
       message: action === 'approve' ? `Approved ${jobId}` : `Rejected ${jobId}; its pending targets are cancelled`,
       post: stored(jobId),
     };
+  }
+
+  /**
+   * A reviewer asks for changes: the held targets move to changes_requested (never due),
+   * the comment joins the thread and the history, post.changes_requested tells the writer.
+   * An edit of the content sends the post back to review (`update`).
+   */
+  async function requestChanges(user: User, jobId: string, opts: RequestChangesOptions): Promise<PostChange> {
+    const job = ownJob(user, jobId);
+    if (opts.version !== undefined && opts.version !== job.version) throw changedSince(job, opts.version);
+    const comment = opts.comment.trim();
+    if (comment === '') throw invalidInput([{ path: 'comment', message: 'comment is required: say what should change' }]);
+    const actor = actorOf(opts);
+    const now = clock.now();
+    const ids = await store.commits.durable(() => {
+      const current = store.jobs.get(jobId) as PostRecord;
+      if (opts.version !== undefined && current.version !== opts.version) throw changedSince(current, opts.version);
+      const touched = store.jobs.requestChanges(jobId, now);
+      if (touched.length > 0) {
+        const entry = { ...actor, version: current.version, at: now };
+        store.reviewHistory.recordApproval(jobId, { ...entry, action: 'changes_requested', comment });
+        store.reviewHistory.addComment(jobId, { ...entry, id: newId('cmt'), body: comment });
+        if (opts.reviewLink) store.reviewLinks.recordDecision(opts.reviewLink.id, { jobId, decision: 'request_changes', comment, decidedAt: now });
+        store.events.append(changesRequestedEvent(store.jobs.get(jobId) as PostRecord, touched, now, { comment, actor }));
+      }
+      return touched;
+    });
+    if (ids.length === 0) throw new ServiceError('conflict', `${jobId} is not waiting for approval (status: ${statusOf(job)}): changes are asked of a post pending approval`);
+    changed(ids);
+    return { message: `Asked for changes to ${jobId}; it waits in changes_requested until it is edited`, post: stored(jobId) };
   }
 
   return {
@@ -250,7 +303,7 @@ export function createPostsService(deps: PostsServiceDeps) {
         throw new ServiceError('conflict', `nothing left to change: every target of ${jobId} has started or finished (job status: ${statusOf(job)})`);
       }
       const editsContent = upd.caption !== undefined || upd.platform_captions !== undefined || upd.platform_options !== undefined;
-      if (opts.heldOnly && editsContent && movable.some((t) => t.status !== 'pending_approval')) {
+      if (opts.heldOnly && editsContent && movable.some((t) => t.status !== 'pending_approval' && t.status !== 'changes_requested')) {
         throw new ServiceError('insufficient_scope', `${jobId} is not waiting for approval: editing its captions or options needs a key of scope full (an agent key edits posts waiting for approval, and may re-time or cancel any)`, [
           { path: 'scope', message: 'needs full', required_scope: 'full', key_scope: 'agent' },
         ]);
@@ -294,7 +347,8 @@ export function createPostsService(deps: PostsServiceDeps) {
         store.jobTimes.set(jobId, user.id, zoned.times);
         const ids = store.jobs.retime(jobId, moves, now);
         if (ids.length > 0) recordChange('post.retimed', jobId, ids, now);
-        const again = review ? store.jobs.holdAgain(jobId, now) : [];
+        // Asked-for changes made: the post goes back to review, whatever the approval rule.
+        const again = [...(review ? store.jobs.holdAgain(jobId, now) : []), ...(contentEdited ? store.jobs.resubmit(jobId, now) : [])];
         if (again.length > 0) store.events.append(heldAgainEvent(store.jobs.get(jobId) as PostRecord, again, now));
         return { moved: ids, held: again };
       });
@@ -328,5 +382,22 @@ export function createPostsService(deps: PostsServiceDeps) {
     approve: (user: User, jobId: string, opts?: DecideOptions) => decide(user, jobId, 'approve', opts),
     /** Refuses a job held for approval: its pending targets are cancelled. */
     reject: (user: User, jobId: string, opts?: DecideOptions) => decide(user, jobId, 'reject', opts),
+    requestChanges,
+
+    /** A post's comment thread, oldest first. */
+    comments(user: User, jobId: string): PostComment[] {
+      ownJob(user, jobId);
+      return store.reviewHistory.comments(jobId).map(presentComment);
+    },
+
+    /** Adds a comment to a post's thread (on its current version). */
+    async addComment(user: User, jobId: string, body: string, actor: ReviewActor): Promise<PostComment> {
+      const job = ownJob(user, jobId);
+      const text = body.trim();
+      if (text === '') throw invalidInput([{ path: 'body', message: 'body must not be empty' }]);
+      const record = { ...actor, id: newId('cmt'), body: text, version: job.version, at: clock.now() };
+      await store.commits.durable(() => store.reviewHistory.addComment(jobId, record));
+      return presentComment(record);
+    },
   };
 }

@@ -3,6 +3,7 @@ import { NO_TIMES, type PostTimes } from '../store/job-times';
 import type { PostRecord, TargetRecord } from '../store/jobs';
 import type { Rejection } from '../store/rejections';
 import { NO_HOLDS, targetHold, type HoldLookup } from './target-hold';
+import { NO_REVIEW, presentApproval, presentComment, type PostReview } from './present-review';
 
 /**
  * A target as the API shows it. `thread_posts` and `comment` appear only on a target whose
@@ -46,7 +47,7 @@ function presentPostSteps(steps: NonNullable<TargetRecord['postSteps']>): Record
 }
 
 /** A job as the API shows it; the status is derived from its targets, local times from its zone. */
-export function presentPost(job: PostRecord, times: PostTimes = NO_TIMES, rejection: Rejection | null = null, holds: HoldLookup = NO_HOLDS): Post {
+export function presentPost(job: PostRecord, times: PostTimes = NO_TIMES, rejection: Rejection | null = null, holds: HoldLookup = NO_HOLDS, review: PostReview = NO_REVIEW): Post {
   const zone = times.timezone ?? 'UTC';
   return {
     job_id: job.id,
@@ -82,5 +83,7 @@ export function presentPost(job: PostRecord, times: PostTimes = NO_TIMES, reject
           },
         }
       : {}),
+    approvals: review.approvals.map(presentApproval),
+    comments: review.comments.map(presentComment),
   };
 }

@@ -188,7 +188,9 @@ const TARGET_COLUMNS =
   "id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, next_attempt_at, follow_ups, updated_at, removed_at, removal, json_extract(checkpoint, '$.followUps') AS post_steps";
 const JOB_COLUMNS =
   'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at, version, content_source';
-const NOT_STARTED_SQL = "('pending_approval', 'scheduled')";
+const NOT_STARTED_SQL = "('pending_approval', 'changes_requested', 'scheduled')";
+/** Held for a person: approve and reject act on both (core's AWAITING_REVIEW). */
+const AWAITING_REVIEW_SQL = "('pending_approval', 'changes_requested')";
 /** Below any epoch-ms time: the start of the list. */
 const BEFORE_ALL = -Number.MAX_SAFE_INTEGER;
 
@@ -237,13 +239,19 @@ export function createPostsRepository(db: DB) {
   );
   const approve = db.prepare<[{ now: number; jobId: string }], { id: string }>(
     `UPDATE targets SET status = 'scheduled', due_at = max(due_at, @now), updated_at = @now
-     WHERE job_id = @jobId AND status = 'pending_approval' RETURNING id`,
+     WHERE job_id = @jobId AND status IN ${AWAITING_REVIEW_SQL} RETURNING id`,
   );
   const holdAgain = db.prepare<[number, string], { id: string }>(
     `UPDATE targets SET status = 'pending_approval', updated_at = ? WHERE job_id = ? AND status = 'scheduled' RETURNING id`,
   );
   const reject = db.prepare<[number, string], { id: string }>(
-    `UPDATE targets SET status = 'cancelled', updated_at = ? WHERE job_id = ? AND status = 'pending_approval' RETURNING id`,
+    `UPDATE targets SET status = 'cancelled', updated_at = ? WHERE job_id = ? AND status IN ${AWAITING_REVIEW_SQL} RETURNING id`,
+  );
+  const requestChanges = db.prepare<[number, string], { id: string }>(
+    `UPDATE targets SET status = 'changes_requested', updated_at = ? WHERE job_id = ? AND status = 'pending_approval' RETURNING id`,
+  );
+  const resubmit = db.prepare<[number, string], { id: string }>(
+    `UPDATE targets SET status = 'pending_approval', updated_at = ? WHERE job_id = ? AND status = 'changes_requested' RETURNING id`,
   );
   const countByStatus = db.prepare<[], { status: TargetStatus; n: number }>('SELECT status, count(*) AS n FROM targets GROUP BY status');
 
@@ -340,7 +348,7 @@ export function createPostsRepository(db: DB) {
       }
       return ids;
     },
-    /** pending_approval -> scheduled (due now if its time has passed); returns the ids. */
+    /** pending_approval or changes_requested -> scheduled (due now if its time has passed); returns the ids. */
     approve(jobId: string, now: number): string[] {
       const ids = approve.all({ now, jobId }).map((r) => r.id);
       if (ids.length > 0) touch(jobId, now);
@@ -352,7 +360,19 @@ export function createPostsRepository(db: DB) {
       if (ids.length > 0) touch(jobId, now);
       return ids;
     },
-    /** pending_approval -> cancelled; returns the ids. */
+    /** pending_approval -> changes_requested (a reviewer asked for changes); returns the ids. */
+    requestChanges(jobId: string, now: number): string[] {
+      const ids = requestChanges.all(now, jobId).map((r) => r.id);
+      if (ids.length > 0) touch(jobId, now);
+      return ids;
+    },
+    /** changes_requested -> pending_approval (the post was edited: back to review); returns the ids. */
+    resubmit(jobId: string, now: number): string[] {
+      const ids = resubmit.all(now, jobId).map((r) => r.id);
+      if (ids.length > 0) touch(jobId, now);
+      return ids;
+    },
+    /** pending_approval or changes_requested -> cancelled; returns the ids. */
     reject(jobId: string, now: number): string[] {
       const ids = reject.all(now, jobId).map((r) => r.id);
       if (ids.length > 0) {

@@ -53,7 +53,7 @@ export interface ReadyFile {
 }
 
 /** Targets that will still publish: their job's prepared media must stay on disk. */
-const LIVE_TARGETS = "('pending_approval', 'scheduled', 'publishing')";
+const LIVE_TARGETS = "('pending_approval', 'changes_requested', 'scheduled', 'publishing')";
 
 /** media_tasks and media_files; statements prepared once. */
 export class MediaStore {

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import type { ReviewDecisionKind } from '@socialpub/core';
 import type { DB } from './database';
 import { newId, randomToken } from '../util/ids';
 
@@ -19,7 +20,7 @@ export interface ReviewLink {
 
 export interface ReviewDecision {
   jobId: string;
-  decision: 'approve' | 'reject';
+  decision: ReviewDecisionKind;
   comment: string | null;
   decidedAt: number;
 }
@@ -57,7 +58,7 @@ export function createReviewLinksRepository(db: DB) {
   );
   const revoke = db.prepare('UPDATE review_links SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL');
   const insertDecision = db.prepare('INSERT INTO review_link_decisions (link_id, job_id, decision, comment, decided_at) VALUES (?, ?, ?, ?, ?)');
-  const decisionsOf = db.prepare<[string], { job_id: string; decision: 'approve' | 'reject'; comment: string | null; decided_at: number }>(
+  const decisionsOf = db.prepare<[string], { job_id: string; decision: ReviewDecisionKind; comment: string | null; decided_at: number }>(
     'SELECT job_id, decision, comment, decided_at FROM review_link_decisions WHERE link_id = ? ORDER BY id',
   );
 

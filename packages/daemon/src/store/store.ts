@@ -18,6 +18,7 @@ import { createRateWindowsRepository } from './rate-windows';
 import { createRemovalsRepository } from './removals';
 import { createReviewLinksRepository } from './review-links';
 import { createRejectionsRepository } from './rejections';
+import { createReviewHistoryRepository } from './review-history';
 import { createSandboxStore, type SandboxStore } from './sandbox-store';
 import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
@@ -57,6 +58,7 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     dashboardSessions: createDashboardSessionsRepository(db),
     reviewLinks: createReviewLinksRepository(db),
     rejections: createRejectionsRepository(db),
+    reviewHistory: createReviewHistoryRepository(db),
     /**
      * What the simulators keep (their state, sandbox_posts): in this database while they run
      * in the daemon's process; `opts.sandbox` (a read-only view of sandbox.db) while they run in their own.

@@ -108,12 +108,14 @@ beforeAll(async () => {
   const test = (await call('POST', '/webhooks', { url: all.url, event_types: ['post.finished'] })) as { webhook: { id: string } };
   void second;
 
-  // Through requests: publish now (publishing, published, finished), hold/approve, hold/reject, retime, cancel, take down, upload, test.
+  // Through requests: publish now (publishing, published, finished), hold/approve, hold/reject, hold/request changes, retime, cancel, take down, upload, test.
   const published = (await call('POST', '/content/publish', { caption: 'typed events', platforms: ['twitter'], publish_now: true })) as { job_id: string };
   const held = (await call('POST', '/content/publish', { caption: 'held', platforms: ['twitter'], scheduled_for: inADay(), require_approval: true })) as { job_id: string };
   await call('POST', `/content/scheduled/approve?job_id=${held.job_id}`);
   const refused = (await call('POST', '/content/publish', { caption: 'refused', platforms: ['twitter'], scheduled_for: inADay(), require_approval: true })) as { job_id: string };
   await call('POST', `/content/scheduled/reject?job_id=${refused.job_id}`, { reason: 'off brand' });
+  const revised = (await call('POST', '/content/publish', { caption: 'revised', platforms: ['twitter'], scheduled_for: inADay(), require_approval: true })) as { job_id: string };
+  await call('POST', `/content/scheduled/request-changes?job_id=${revised.job_id}`, { comment: 'shorter' });
   const later = (await call('POST', '/content/publish', { caption: 'later', platforms: ['twitter'], scheduled_for: inADay() })) as { job_id: string };
   await call('PATCH', `/content/scheduled?job_id=${later.job_id}`, { scheduled_for: inADay(3_600_000) });
   await call('DELETE', `/content/scheduled?job_id=${later.job_id}`);
@@ -205,6 +207,7 @@ describe('typed events: what the daemon sends is what its schemas and OpenAPI do
     const published = byType.get('target.published') as Extract<SocialpubEvent, { type: 'target.published' }>;
     expect(removed.data).toMatchObject({ target_id: published.data.target_id, post_id: published.data.post_id, platform: 'twitter' });
     expect(byType.get('post.rejected')?.data).toMatchObject({ reason: 'off brand' });
+    expect(byType.get('post.changes_requested')?.data).toMatchObject({ comment: 'shorter', version: 1, source: 'api', targets: [{ status: 'changes_requested' }] });
     expect(byType.get('target.retrying')?.data).toMatchObject({ error: { code: 'platform_error', platform_code: '503' }, attempt: 1 });
 
     const sse = await sseBacklog();

@@ -32,7 +32,7 @@ function ReviewLinkPage() {
       {error && <Notice kind="error">{error}</Notice>}
       {data && (
         <p class="muted">
-          Approve or reject each post; your comment goes to its owner. Times are in {zone}. This link expires{' '}
+          Approve, reject or request changes to each post; your comment goes to its owner. Times are in {zone}. This link expires{' '}
           {new Date(data.expires_at).toLocaleString('en-GB', { timeZone: zone, timeZoneName: 'short' })}.
         </p>
       )}
@@ -46,7 +46,11 @@ function ReviewLinkPage() {
 function PublicCard({ post, zone, decision, onDone, onGone }: { post: Post; zone: string; decision: ReviewDecision | undefined; onDone(): void; onGone(): void }) {
   const [comment, setComment] = useState('');
   const [error, setError] = useState('');
-  const decide = async (d: 'approve' | 'reject') => {
+  const decide = async (d: 'approve' | 'reject' | 'request_changes') => {
+    if (d === 'request_changes' && !comment.trim()) {
+      setError('Say in the comment what should change, then ask for changes.');
+      return;
+    }
     setError('');
     try {
       const body = { job_id: post.job_id, decision: d, version: post.version ?? 1, ...(comment.trim() ? { comment: comment.trim() } : {}) };
@@ -72,7 +76,7 @@ function PublicCard({ post, zone, decision, onDone, onGone }: { post: Post; zone
       <PostPreviews post={post} />
       {decision && (
         <p role="status">
-          Decision: {decision.decision === 'approve' ? 'approved' : 'rejected'}
+          Decision: {decision.decision === 'approve' ? 'approved' : decision.decision === 'reject' ? 'rejected' : 'changes requested'}
           {decision.comment ? <span class="caption-text"> — {decision.comment}</span> : null}
         </p>
       )}
@@ -85,6 +89,9 @@ function PublicCard({ post, zone, decision, onDone, onGone }: { post: Post; zone
           <div class="actions">
             <button type="button" class="primary" onClick={() => void decide('approve')}>
               Approve
+            </button>
+            <button type="button" onClick={() => void decide('request_changes')}>
+              Request changes
             </button>
             <ConfirmButton
               class="danger"

@@ -3,6 +3,7 @@ import { HoldLine } from '../components/hold-line';
 import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { ConfirmButton } from '../components/confirm-button';
 import { SourceLine } from '../components/post-view';
+import { ReviewHistory } from '../components/review-history';
 import { del, get, message, post as postJson, qs } from '../lib/api';
 import { useLiveVersion } from '../lib/live';
 import { setDraft } from '../lib/draft';
@@ -11,7 +12,7 @@ import { useApp } from '../lib/session';
 import { formatInZone } from '../lib/time';
 import type { Post, Target, UnpublishResponse } from '../lib/types';
 
-const STATUSES = ['all', 'pending_approval', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled', 'needs_review', 'removed'];
+const STATUSES = ['all', 'pending_approval', 'changes_requested', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled', 'needs_review', 'removed'];
 
 /** A link from a platform, as a link only when it is http(s); anything else stays text. */
 export function SafeLink({ href, children }: { href: string; children: string }) {
@@ -82,7 +83,7 @@ export function PostsScreen() {
       {posts.map((p) => {
         const q = `?job_id=${encodeURIComponent(p.job_id)}`;
         const published = p.targets.some((t) => t.status === 'published');
-        const waiting = p.targets.some((t) => t.status === 'scheduled' || t.status === 'pending_approval');
+        const waiting = p.targets.some((t) => t.status === 'scheduled' || t.status === 'pending_approval' || t.status === 'changes_requested');
         return (
           <article class="card" key={p.job_id} aria-label={`Post ${p.job_id}`}>
             <header class="card-head">
@@ -90,6 +91,7 @@ export function PostsScreen() {
             </header>
             <SourceLine post={p} zone={zone} />
             <Rejection post={p} zone={zone} />
+            <ReviewHistory post={p} zone={zone} />
             <div class="table-wrap">
               <table>
                 <caption class="sr-only">Targets of {p.job_id}</caption>

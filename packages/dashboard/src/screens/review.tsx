@@ -3,6 +3,7 @@ import { useEffect, useState } from 'preact/hooks';
 import { ConfirmButton } from '../components/confirm-button';
 import { CopyButton, FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { PostPreviews, SourceLine, TargetTimes } from '../components/post-view';
+import { ReviewHistory } from '../components/review-history';
 import { CaptionPreview } from '../components/preview';
 import { allPages, del, get, message, patch, post as postJson } from '../lib/api';
 import { captionFor } from '../lib/caption';
@@ -26,7 +27,10 @@ export function ReviewScreen() {
 
   const load = async () => {
     try {
-      const list = await allPages<Post>('/content/scheduled', { status: 'pending_approval', limit: 200 }, 'posts');
+      // Waiting for a decision, then waiting for the changes a reviewer asked for (still decidable).
+      const pending = await allPages<Post>('/content/scheduled', { status: 'pending_approval', limit: 200 }, 'posts');
+      const asked = await allPages<Post>('/content/scheduled', { status: 'changes_requested', limit: 200 }, 'posts');
+      const list = [...pending, ...asked];
       setPosts(list);
       setSelected((s) => new Set([...s].filter((id) => list.some((p) => p.job_id === id))));
     } catch (e) {
@@ -135,6 +139,8 @@ function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zo
   const [error, setError] = useState<Feedback>(null);
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
+  const [asking, setAsking] = useState(false);
+  const [ask, setAsk] = useState('');
   const [editing, setEditing] = useState<Platform | null>(null);
   const [draft, setDraft] = useState('');
   const [editError, setEditError] = useState('');
@@ -175,8 +181,10 @@ function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zo
           <input type="checkbox" checked={selected} onChange={(e) => onSelect(e.currentTarget.checked)} /> Select <span class="sr-only">{title}</span>
         </label>
         <h2 class="card-title">{title}</h2>
+        {post.status === 'changes_requested' && <StatusBadge status={post.status} />}
       </header>
       <SourceLine post={post} zone={zone} />
+      <ReviewHistory post={post} zone={zone} />
       <TargetTimes post={post} zone={zone} />
       <PostPreviews post={post} />
       <FeedbackLine value={error} />
@@ -187,6 +195,11 @@ function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zo
         <button type="button" class="danger" aria-expanded={rejecting} onClick={() => setRejecting(!rejecting)}>
           Reject
         </button>
+        {post.status === 'pending_approval' && (
+          <button type="button" aria-expanded={asking} onClick={() => setAsking(!asking)}>
+            Request changes
+          </button>
+        )}
         <button type="button" aria-expanded={retiming} onClick={() => setRetiming(!retiming)}>
           Retime
         </button>
@@ -211,6 +224,19 @@ function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zo
           <button type="submit" class="danger">
             Reject with reason
           </button>
+        </form>
+      )}
+      {asking && (
+        <form class="inline-form column" onSubmit={(e) => {
+          e.preventDefault();
+          void act(() => postJson<Acted>(`/content/scheduled/request-changes${q}`, { comment: ask, version: post.version }));
+        }}>
+          <label>
+            What should change
+            <textarea rows={3} required value={ask} onInput={(e) => setAsk(e.currentTarget.value)} />
+          </label>
+          <p class="muted">The post waits in “changes requested” and is not published; an edit of its caption sends it back here for approval.</p>
+          <button type="submit">Send request for changes</button>
         </form>
       )}
       {retiming && (

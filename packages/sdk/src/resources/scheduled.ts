@@ -1,4 +1,4 @@
-import { ROUTES, type CancelResponse, type GetResponse, type JobStatus, type Post, type UnpublishResponse, type UpdateResponse } from '@socialpub/core';
+import { ROUTES, type CancelResponse, type CommentCreated, type CommentList, type GetResponse, type JobStatus, type Post, type UnpublishResponse, type UpdateResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { PostListPromise, PostPage } from '../pagination';
 import { applyJobEvent } from '../apply-job-event';
@@ -55,6 +55,26 @@ export class Scheduled extends Resource {
   /** POST /content/scheduled/reject?job_id=: cancels a job held for approval. Not pending: ConflictError (409). */
   reject(jobId: string, options?: RequestOptions): Promise<UpdateResponse> {
     return this.transport.call(ROUTES['scheduled.reject'], { query: { job_id: jobId } }, options);
+  }
+
+  /**
+   * POST /content/scheduled/request-changes?job_id=: asks for changes to a job held for
+   * approval; its held targets wait in `changes_requested` (never published there) until an
+   * edit of its content sends it back to `pending_approval`. With `version`, refused when the
+   * post changed since (ConflictError); not pending: ConflictError (409).
+   */
+  requestChanges(jobId: string, body: { comment: string; version?: number }, options?: RequestOptions): Promise<UpdateResponse> {
+    return this.transport.call(ROUTES['scheduled.request_changes'], { query: { job_id: jobId }, body }, options);
+  }
+
+  /** GET /content/scheduled/comments?job_id=: the post's comment thread, oldest first. */
+  comments(jobId: string, options?: RequestOptions): Promise<CommentList> {
+    return this.transport.call(ROUTES['scheduled.comments'], { query: { job_id: jobId } }, options);
+  }
+
+  /** POST /content/scheduled/comments?job_id=: adds a comment to the post's thread (an agent key may). */
+  comment(jobId: string, body: string, options?: RequestOptions): Promise<CommentCreated> {
+    return this.transport.call(ROUTES['scheduled.comment'], { query: { job_id: jobId }, body: { body } }, options);
   }
 
   /**

@@ -96,7 +96,7 @@ const REFUSED: Record<Exclude<ReviewLinkLookup, { ok: true }>['reason'], { code:
 
 /**
  * The public side of a review link (token in the path, no key, no cookie): read the
- * link's posts and decisions, and approve or reject one of those posts with a comment.
+ * link's posts and decisions, and approve, reject or request changes to one of those posts with a comment.
  * Nothing else: every other job, endpoint and field stays out of reach. Unknown tokens
  * count against the address's failed-authentication limit, as bad keys do (the routes' own
  * limiter: they need no key, so no rate class). Declared in core's route table (auth public,
@@ -143,7 +143,10 @@ export function publicReviewHandlers({ store, clock, jobs, limits, address }: Pu
         .filter((k) => k !== 'job_id' && k !== 'decision' && k !== 'comment' && k !== 'version')
         .map((k) => ({ path: k, message: 'unknown field' }));
       if (typeof body.job_id !== 'string') details.push({ path: 'job_id', message: 'required: one of the link’s job ids' });
-      if (body.decision !== 'approve' && body.decision !== 'reject') details.push({ path: 'decision', message: 'approve or reject' });
+      if (body.decision !== 'approve' && body.decision !== 'reject' && body.decision !== 'request_changes') details.push({ path: 'decision', message: 'approve, reject or request_changes' });
+      if (body.decision === 'request_changes' && (typeof body.comment !== 'string' || body.comment.trim() === '')) {
+        details.push({ path: 'comment', message: 'required with request_changes: say what should change' });
+      }
       if (body.comment !== undefined && body.comment !== null && (typeof body.comment !== 'string' || body.comment.length > MAX_REVIEW_COMMENT)) {
         details.push({ path: 'comment', message: `a string of at most ${MAX_REVIEW_COMMENT} characters` });
       }
@@ -158,7 +161,12 @@ export function publicReviewHandlers({ store, clock, jobs, limits, address }: Pu
       const comment = typeof body.comment === 'string' && body.comment.trim() !== '' ? body.comment.trim() : null;
       const owner = ownerOf(link);
       const opts = { reviewLink: { id: link.id, comment }, version: body.version as number };
-      const change = body.decision === 'approve' ? await jobs.approve(owner, jobId, opts) : await jobs.reject(owner, jobId, opts);
+      const change =
+        body.decision === 'approve'
+          ? await jobs.approve(owner, jobId, opts)
+          : body.decision === 'reject'
+            ? await jobs.reject(owner, jobId, opts)
+            : await jobs.requestChanges(owner, jobId, { ...opts, comment: comment as string });
       return { success: true as const, ...change };
     } },
   };

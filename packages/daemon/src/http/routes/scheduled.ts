@@ -5,6 +5,7 @@ import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
 import { jobSourceOf } from '../job-source';
+import { reviewActorOf } from '../review-actor';
 import type { RouteHandlers } from '../route-table/mount-route';
 
 /** The opaque list cursor: base64url of `<sort_at>.<job id>`. */
@@ -24,9 +25,18 @@ function requireJobId(c: Context<AppEnv>): string {
   return parsed.data.job_id;
 }
 
-type Names = 'scheduled.list' | 'scheduled.update' | 'scheduled.cancel' | 'scheduled.approve' | 'scheduled.reject' | 'scheduled.unpublish';
+type Names =
+  | 'scheduled.list'
+  | 'scheduled.update'
+  | 'scheduled.cancel'
+  | 'scheduled.approve'
+  | 'scheduled.reject'
+  | 'scheduled.request_changes'
+  | 'scheduled.comments'
+  | 'scheduled.comment'
+  | 'scheduled.unpublish';
 
-/** GET, PATCH, DELETE /content/scheduled and POST /content/scheduled/approve|reject|unpublish. */
+/** GET, PATCH, DELETE /content/scheduled, POST /content/scheduled/approve|reject|request-changes|unpublish and the comment thread. */
 export function scheduledHandlers(deps: RouteDeps): RouteHandlers<Routes, Names> {
   const { jobs } = deps;
   return {
@@ -54,12 +64,24 @@ export function scheduledHandlers(deps: RouteDeps): RouteHandlers<Routes, Names>
       ...(await jobs.update(c.get('user'), query.job_id, body, { source: jobSourceOf(c), heldOnly: c.get('scope') === 'agent' })),
     }),
     'scheduled.cancel': ({ query }, c) => jobs.cancel(c.get('user'), query.job_id),
-    'scheduled.approve': async ({ query }, c) => ({ success: true, ...(await jobs.approve(c.get('user'), query.job_id, { source: jobSourceOf(c) })) }),
+    'scheduled.approve': async ({ query }, c) => ({
+      success: true,
+      ...(await jobs.approve(c.get('user'), query.job_id, { source: jobSourceOf(c), actor: reviewActorOf(c, deps.store) })),
+    }),
     // An optional body {"reason"}: kept on the post (rejection.reason) and in the post.rejected event.
     'scheduled.reject': async ({ query, body }, c) => {
       const reason = body?.reason?.trim() || null;
-      return { success: true, ...(await jobs.reject(c.get('user'), query.job_id, { source: jobSourceOf(c), reason })) };
+      return { success: true, ...(await jobs.reject(c.get('user'), query.job_id, { source: jobSourceOf(c), reason, actor: reviewActorOf(c, deps.store) })) };
     },
+    'scheduled.request_changes': async ({ query, body }, c) => {
+      const opts = { source: jobSourceOf(c), actor: reviewActorOf(c, deps.store), comment: body.comment, ...(body.version !== undefined ? { version: body.version } : {}) };
+      return { success: true, ...(await jobs.requestChanges(c.get('user'), query.job_id, opts)) };
+    },
+    'scheduled.comments': ({ query }, c) => ({ success: true, comments: jobs.comments(c.get('user'), query.job_id) }),
+    'scheduled.comment': async ({ query, body }, c) => ({
+      success: true,
+      comment: await jobs.addComment(c.get('user'), query.job_id, body.body, reviewActorOf(c, deps.store)),
+    }),
     'scheduled.unpublish': ({ query }, c) => deps.takedowns.unpublish(c.get('user'), query.job_id),
   };
 }

@@ -20,6 +20,7 @@ import { migration170 } from './170-sandbox-connection-account';
 import { migration180 } from './180-key-scopes';
 import { migration183 } from './183-job-version';
 import { migration186 } from './186-session-key';
+import { migration190, widenRevisionChecks } from './190-revision-loop';
 
 export interface Migration {
   version: number;
@@ -58,4 +59,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 180, name: 'key-scopes', sql: migration180 },
   { version: 183, name: 'job-version', sql: migration183 },
   { version: 186, name: 'session-key', sql: migration186 },
+  { version: 190, name: 'revision-loop', sql: migration190, before: widenRevisionChecks },
 ];
