@@ -63,19 +63,20 @@ beforeAll(() => {
 });
 
 /** The doc's made-up ids, each replaced by a real one of its kind, made here. */
-async function realIds(): Promise<{ replace: (example: string, index: number) => string; next: string; jobs: Record<'scheduled' | 'toApprove' | 'toReject' | 'published', string> }> {
+async function realIds(): Promise<{ replace: (example: string, index: number) => string; next: string; jobs: Record<'scheduled' | 'toApprove' | 'toReject' | 'toRevise' | 'published', string> }> {
   const publish = async (body: Record<string, unknown>) => {
     const r = await api('/content/publish', { method: 'POST', body: JSON.stringify(body) });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
     return r.body.job_id as string;
   };
   const later = (h: number) => new Date(Date.now() + h * 3_600_000).toISOString();
-  // Jobs: one the PATCH moves and the DELETE cancels, and two held for approval.
+  // Jobs: one the PATCH moves and the DELETE cancels, and three held for approval.
   const scheduled = await publish({ caption: 'api.md examples', platforms: ['twitter'], scheduled_for: later(48) });
   const admin = openAdmin(t.dataDir);
   admin.setApprovalWorkflow(t.key.email, true);
   const toApprove = await publish({ caption: 'to approve', platforms: ['twitter'], scheduled_for: later(49) });
   const toReject = await publish({ caption: 'to reject', platforms: ['twitter'], scheduled_for: later(50) });
+  const toRevise = await publish({ caption: 'to revise', platforms: ['twitter'], scheduled_for: later(51) });
   admin.setApprovalWorkflow(t.key.email, false);
   admin.close();
   // A published job, for the take-down example.
@@ -105,12 +106,13 @@ async function realIds(): Promise<{ replace: (example: string, index: number) =>
 
   return {
     next,
-    jobs: { scheduled, toApprove, toReject, published },
+    jobs: { scheduled, toApprove, toReject, toRevise, published },
     replace: (example) => {
       let e = example.replaceAll('http://127.0.0.1:8787', t.daemon.url);
       if (e.includes('/approve?')) e = e.replace(JOB, toApprove);
       else if (e.includes('/reject?')) e = e.replace(JOB, toReject);
       else if (e.includes('/unpublish?')) e = e.replace(JOB, published);
+      else if (e.includes('/request-changes?') || e.includes('/comments?')) e = e.replace(JOB, toRevise);
       else e = e.replace(JOB, scheduled);
       return e
         .replace('ser_4k2m9x', seriesId)
@@ -151,6 +153,7 @@ describe('the examples of docs/api.md', () => {
     expect(await status(ids.jobs.scheduled)).toBe('cancelled');
     expect(await status(ids.jobs.toApprove)).toBe('scheduled');
     expect(await status(ids.jobs.toReject)).toBe('cancelled');
+    expect(await status(ids.jobs.toRevise)).toBe('changes_requested');
     expect(await status(ids.jobs.published)).toBe('removed');
   });
 
