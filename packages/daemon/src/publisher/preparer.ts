@@ -182,8 +182,8 @@ export class Preparer {
     const target = o.queue.preparationOf(id);
     // A first attempt only: a retry waits out its backoff against a platform that just failed it.
     if (!target || target.attempt > 0 || target.mediaUrls.length > 0) return;
-    if (o.queue.connectionState(userId, platform).state !== 'active') return;
-    const credentials = await o.connections.credentialsFor(userId, platform);
+    if (o.queue.connectionState(userId, platform, target.connectionId, target.label).state !== 'active') return;
+    const credentials = await o.connections.credentialsFor(userId, platform, target.connectionId, target.label);
     if (!credentials || signal.aborted) return;
     const persist = async (patch: Record<string, unknown>) => {
       if (!(await o.writes.run(() => o.queue.savePreparation(id, patch)))) {

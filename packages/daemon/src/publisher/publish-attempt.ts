@@ -28,11 +28,11 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
   let credentials: Credentials | null = null;
   let expiredByAdapter = false;
   try {
-    const conn = queue.connectionState(claimed.userId, claimed.platform);
+    const conn = queue.connectionState(claimed.userId, claimed.platform, claimed.connectionId, claimed.label);
     if (conn.state === 'expired') {
       return endAttempt(scope, claimed, { status: 'failed', error: authExpired(claimed.platform, conn.reason) });
     }
-    credentials = conn.state === 'active' ? await o.connections.credentialsFor(claimed.userId, claimed.platform) : null;
+    credentials = conn.state === 'active' ? await o.connections.credentialsFor(claimed.userId, claimed.platform, claimed.connectionId, claimed.label) : null;
     if (!credentials) return endAttempt(scope, claimed, { status: 'failed', error: notConnected(claimed.platform) });
     const adapter = o.adapters.get(claimed.platform);
     if (!adapter) return endAttempt(scope, claimed, { status: 'failed', error: noAdapter(claimed.platform) });

@@ -69,7 +69,7 @@ export function createTargetQueue(db: DB) {
     "SELECT id FROM targets WHERE status = 'publishing' AND lease_owner = ? ORDER BY attempt_started_at, id",
   );
 
-  const withPost = `SELECT t.id, t.job_id, t.user_id, t.platform, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint, t.follow_ups,
+  const withPost = `SELECT t.id, t.job_id, t.user_id, t.platform, t.connection_id, t.account_key, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint, t.follow_ups,
             j.caption, j.platform_captions, j.media_urls, j.platform_options, j.follow_ups AS job_follow_ups
        FROM targets t JOIN jobs j ON j.id = t.job_id WHERE t.id = ?`;
   const claimedRow = db.prepare<[string], ClaimedTargetRow & ClaimedPostRow>(withPost);
@@ -100,7 +100,13 @@ export function createTargetQueue(db: DB) {
     "SELECT count(*) AS n FROM attempts WHERE target_id = ? AND outcome = 'retry' AND (error_code IS NULL OR error_code <> 'rate_limited')",
   );
   const connectionStatus = db.prepare<[string, string], { status: 'active' | 'expired'; status_reason: string | null }>(
-    'SELECT status, status_reason FROM connections WHERE user_id = ? AND platform = ?',
+    'SELECT status, status_reason FROM connections WHERE user_id = ? AND platform = ? AND is_default = 1',
+  );
+  const accountStatus = db.prepare<[string, string, string], { status: 'active' | 'expired'; status_reason: string | null }>(
+    'SELECT status, status_reason FROM connections WHERE id = ? AND user_id = ? AND platform = ?',
+  );
+  const labelStatus = db.prepare<[string, string, string], { status: 'active' | 'expired'; status_reason: string | null }>(
+    'SELECT status, status_reason FROM connections WHERE user_id = ? AND platform = ? AND label = ?',
   );
   const counts = db.prepare<[], { status: TargetStatus; n: number }>('SELECT status, count(*) AS n FROM targets GROUP BY status');
   const pauses = createPlatformPausesRepository(db);
@@ -211,8 +217,14 @@ export function createTargetQueue(db: DB) {
       return retryFailures.get(id)?.n ?? 0;
     },
     /** The user's connection to `platform`: missing, active or expired. */
-    connectionState(userId: string, platform: Platform): { state: 'missing' | 'active' | 'expired'; reason: string | null } {
-      const r = connectionStatus.get(userId, platform);
+    /**
+     * The state of the account a target names: its connection (missing once removed: a
+     * target never goes out through another account), else the one labelled `label`,
+     * else the network's default.
+     */
+    connectionState(userId: string, platform: Platform, connectionId: string | null = null, label: string | null = null): { state: 'missing' | 'active' | 'expired'; reason: string | null } {
+      const r =
+        connectionId !== null ? accountStatus.get(connectionId, userId, platform) : label !== null ? labelStatus.get(userId, platform, label) : connectionStatus.get(userId, platform);
       if (!r) return { state: 'missing', reason: null };
       return { state: r.status, reason: r.status_reason };
     },
