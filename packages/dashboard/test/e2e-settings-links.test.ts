@@ -179,6 +179,31 @@ describe('connections', () => {
   });
 });
 
+describe('several accounts of a platform', () => {
+  it('connects another sandbox account under a label, shows it by platform:label and makes it the default', async () => {
+    const context = await newContext(browser, { now: clock.now() });
+    const page = await context.newPage();
+    const w = watch(page);
+    await d.signIn(page);
+    await page.getByRole('link', { name: 'Connections' }).click();
+    await page.getByLabel('Platform').first().selectOption('linkedin');
+    await page.getByRole('button', { name: 'Connect sandbox' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connected linkedin (sandbox)' }).waitFor();
+    await page.getByLabel('Platform').first().selectOption('linkedin');
+    await page.getByLabel('Label (another account)').fill('brand');
+    await page.getByRole('button', { name: 'Connect sandbox' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connected linkedin:brand (sandbox)' }).waitFor();
+    await page.getByRole('button', { name: 'Make linkedin:brand the default' }).click();
+    await page.getByRole('status').filter({ hasText: 'linkedin:brand is now the default linkedin account' }).waitFor();
+    // GET /platforms shows each platform's default account: now the one labelled brand.
+    const listed = (await d.sdk.platforms.list()).platforms.find((p) => p.platform === 'linkedin')?.connection;
+    expect(listed).toMatchObject({ mode: 'sandbox', status: 'active', label: 'brand', accounts: 2 });
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(w.csp).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('review links', () => {
   async function pending(caption: string) {
     return (await d.sdk.content.publish({ caption, platforms: ['twitter'], scheduled_for: later(4), require_approval: true })).job_id;
