@@ -49,7 +49,7 @@ describe('several accounts of one platform from the CLI', () => {
     expect(made.code, made.stderr).toBe(0);
     expect(made.json<Listing>()).toMatchObject({ label: 'brand', is_default: true });
     const taken = await t.run('connections rename twitter:personal brand --json');
-    expect(taken.code).not.toBe(0);
+    expect(taken.code).toBe(5);
     expect(taken.json<{ error: { message: string } }>().error.message).toBe('you already have a twitter account labelled brand');
     expect((await t.run('connections remove twitter:brand')).code).toBe(0);
     const left = (await t.run('connections list --json')).json<{ connections: Listing[] }>().connections;

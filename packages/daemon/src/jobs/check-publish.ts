@@ -189,6 +189,15 @@ export function checkPublishRequest(deps: PublishCheckDeps, user: User, request:
       targets: plan.targets,
     };
   }
+  // Two entries of one account (`twitter` and `twitter:default`) would post to it twice.
+  const seenAccount = new Map<string, string>();
+  const twice: ErrorDetail[] = [];
+  for (const [key, conn] of accounts) {
+    const first = seenAccount.get(conn.id);
+    if (first !== undefined) twice.push({ path: 'platforms', platform: conn.platform, account: key, message: `${key} is the same account as ${first}: list it once` });
+    else seenAccount.set(conn.id, key);
+  }
+  if (twice.length > 0) return { ok: false, code: 'invalid_request', message: firstMessage(twice), details: twice, targets: plan.targets };
   if (pageMissing) {
     return { ok: false, code: 'facebook_page_not_selected', message: 'select a Facebook page before publishing to facebook', details: [pageMissing], targets: plan.targets };
   }

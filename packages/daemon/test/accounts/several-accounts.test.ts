@@ -72,6 +72,9 @@ describe('several accounts of one network', () => {
     expect(res.status).toBe(200);
     expect(res.body.valid).toBe(false);
     expect((res.body.errors as { path: string }[]).map((e) => e.path)).toEqual(['platform_captions.twitter:brand']);
+    const twice = await w.call('POST', '/content/publish', { caption: 'hi', platforms: ['twitter', 'twitter:default'], publish_now: true });
+    expect(twice.status).toBe(400);
+    expect(twice.body.error).toMatchObject({ code: 'invalid_request', message: 'platforms: twitter:default is the same account as twitter: list it once' });
     const bad = await w.call('POST', '/content/publish', { caption: 'hi', platforms: ['twitter:Brand!'], publish_now: true });
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('a label is 1-32 lower-case letters');
