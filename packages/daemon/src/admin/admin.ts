@@ -152,7 +152,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       page_name: c.pageName,
       token_expires_at: iso(c.tokenExpiresAt),
       updated_at: formatInstant(c.updatedAt),
-      paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now())),
+      paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now(), c.id)),
       ...(Array.isArray(c.meta.boards) ? { boards: c.meta.boards as Array<{ id: string; name: string }> } : {}),
       ...(c.mode === 'sandbox' ? { sandbox_password: sandboxPasswordOf(store.credentials, c) } : {}),
     };

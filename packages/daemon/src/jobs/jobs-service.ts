@@ -126,12 +126,13 @@ export function createPostsService(deps: PostsServiceDeps) {
   /** The pauses over a user's connections now, each read once per presentation (target-hold.ts). */
   function holdsOf(userId: string): HoldLookup {
     const now = clock.now();
-    const seen = new Map<Platform, PlatformPause | null>();
+    const seen = new Map<string, PlatformPause | null>();
     return {
       now,
-      pauseOf(platform) {
-        if (!seen.has(platform)) seen.set(platform, store.platformPauses.forConnection(userId, platform, now));
-        return seen.get(platform) ?? null;
+      pauseOf(platform, connectionId = null) {
+        const key = `${platform}\u0000${connectionId ?? ''}`;
+        if (!seen.has(key)) seen.set(key, store.platformPauses.forConnection(userId, platform, now, connectionId));
+        return seen.get(key) ?? null;
       },
     };
   }

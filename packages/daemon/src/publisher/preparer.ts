@@ -17,7 +17,7 @@ export interface PreparerOptions {
   /** How long before the due time (0: never prepare). */
   aheadMs: number;
   /** True while the connection (or its platform's app) is paused by a rate limit: nothing is sent for it. */
-  paused(userId: string, platform: Platform, now: number): boolean;
+  paused(userId: string, platform: Platform, now: number, connectionId: string | null): boolean;
 }
 
 /**
@@ -137,7 +137,7 @@ export class Preparer {
 
   #consider(s: TargetFireState, now: number, signal: AbortSignal): void {
     const adapter = this.#o.adapters.get(s.platform);
-    if (!adapter?.prepare || this.#known.has(s.id) || this.#opts.paused(s.userId, s.platform, now)) return;
+    if (!adapter?.prepare || this.#known.has(s.id) || this.#opts.paused(s.userId, s.platform, now, s.connectionId)) return;
     const key = `${s.userId}\u0000${s.platform}`;
     const state = { started: false, cancelled: false, done: Promise.resolve() };
     const before = this.#byConnection.get(key) ?? Promise.resolve();

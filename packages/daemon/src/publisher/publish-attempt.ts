@@ -16,7 +16,7 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
   const { o } = scope;
   const { queue, clock } = o;
   // The connection (or its platform's app) may have been paused while this waited for a slot.
-  if (scope.holdIfPaused(task.id, task.userId, task.platform, clock.now())) return 'scheduled';
+  if (scope.holdIfPaused(task.id, task.userId, task.platform, clock.now(), task.connectionId)) return 'scheduled';
   // What was being made ahead for it (a Threads container) is taken up rather than made twice.
   await scope.preparation(task.id);
   // Nothing is sent before the claim is on disk: a crash then finds it and reconciles. The

@@ -29,7 +29,18 @@ export interface TargetFireState {
   platform: Platform;
   /** The target's user: with the platform, the connection it goes out through. */
   userId: string;
+  /** The account it goes out through (null: a target accepted before migration 200). */
+  connectionId: string | null;
   fireAt: number;
+}
+
+interface FireRow {
+  id: string;
+  status: TargetStatus;
+  platform: Platform;
+  user_id: string;
+  connection_id: string | null;
+  fire_at: number;
 }
 
 export type TargetQueue = ReturnType<typeof createTargetQueue>;
@@ -52,11 +63,11 @@ export function createTargetQueue(db: DB) {
     `SELECT id, ${FIRE_AT} AS fire_at FROM targets INDEXED BY targets_status_fire
       WHERE status = 'scheduled' AND ${FIRE_AT} <= @until ORDER BY ${FIRE_AT}, id LIMIT @limit`,
   );
-  const fireStates = db.prepare<[string], { id: string; status: TargetStatus; platform: Platform; user_id: string; fire_at: number }>(
-    `SELECT id, status, platform, user_id, ${FIRE_AT} AS fire_at FROM targets WHERE id IN (SELECT value FROM json_each(?))`,
+  const fireStates = db.prepare<[string], FireRow>(
+    `SELECT id, status, platform, user_id, connection_id, ${FIRE_AT} AS fire_at FROM targets WHERE id IN (SELECT value FROM json_each(?))`,
   );
-  const fireState = db.prepare<[string], { id: string; status: TargetStatus; platform: Platform; user_id: string; fire_at: number }>(
-    `SELECT id, status, platform, user_id, ${FIRE_AT} AS fire_at FROM targets WHERE id = ?`,
+  const fireState = db.prepare<[string], FireRow>(
+    `SELECT id, status, platform, user_id, connection_id, ${FIRE_AT} AS fire_at FROM targets WHERE id = ?`,
   );
   const expiredLeases = db.prepare<[number, number], { id: string }>(
     `SELECT id FROM targets INDEXED BY targets_status_lease
@@ -130,8 +141,7 @@ export function createTargetQueue(db: DB) {
     /** Status, platform and fire time of the given targets (missing ids are left out). */
     fireStates(ids: readonly string[]): TargetFireState[] {
       const out: TargetFireState[] = [];
-      const add = (r: { id: string; status: TargetStatus; platform: Platform; user_id: string; fire_at: number }) =>
-        out.push({ id: r.id, status: r.status, platform: r.platform, userId: r.user_id, fireAt: r.fire_at });
+      const add = (r: FireRow) => out.push({ id: r.id, status: r.status, platform: r.platform, userId: r.user_id, connectionId: r.connection_id, fireAt: r.fire_at });
       // One id (the publisher's dispatch of each due target) is a plain lookup, without the JSON array.
       if (ids.length === 1) {
         const r = fireState.get(ids[0] as string);

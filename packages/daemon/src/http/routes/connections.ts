@@ -64,7 +64,7 @@ export function connectionsHandlers({
     // Only ever the caller's own connections are presented: the password is its owner's.
     ...(c.mode === 'sandbox' ? { sandbox_password: sandboxPasswordOf(store.credentials, c) } : {}),
     token_expires_at: c.tokenExpiresAt === null ? null : formatInstant(c.tokenExpiresAt),
-    paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now())),
+    paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now(), c.id)),
     created_at: formatInstant(c.createdAt),
     updated_at: formatInstant(c.updatedAt),
   });

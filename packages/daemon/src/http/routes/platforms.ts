@@ -49,7 +49,7 @@ export function platformsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'platf
                 account: conn.accountName ?? conn.accountId,
                 page: conn.pageName ?? conn.pageId,
                 token_expires_at: conn.tokenExpiresAt === null ? null : formatInstant(conn.tokenExpiresAt),
-                paused: pauseInfo(deps.store.platformPauses.forConnection(user.id, platform, now)),
+                paused: pauseInfo(deps.store.platformPauses.forConnection(user.id, platform, now, conn.id)),
                 ...platformModule(platform)?.connectionFields?.(conn.meta),
                 ...(typeof conn.meta.server === 'string' ? { server: conn.meta.server, server_limits: (conn.meta.limits as ServerLimits | undefined) ?? null } : {}),
               }
