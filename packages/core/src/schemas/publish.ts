@@ -12,7 +12,7 @@ import { FirstCommentSchema, ThreadSchema, checkReplies } from './replies';
 const nonEmpty = (what: string) => z.string({ error: `${what} must be a string` }).refine((s) => s.trim().length > 0, { error: `${what} must not be empty` });
 
 /** Options keyed by `network:label` are checked with their network's schema (checkAccountOptions). */
-export const AccountPlatformOptionsSchema = PlatformOptionsSchema.catchall(z.record(z.string(), z.unknown()));
+export const AccountPlatformOptionsSchema = PlatformOptionsSchema;
 
 /** Checks the options of each `network:label` key with its network's schema. */
 export function checkAccountOptions(options: Record<string, unknown> | null | undefined, ctx: z.RefinementCtx): void {
