@@ -32,7 +32,7 @@ describe('calendar entries', () => {
         { ...target('twitter', 'tweet', '2027-03-25T09:00:00.000Z'), label: 'brand', connection_id: 'con_b' },
       ],
     } as Partial<Post>);
-    expect(postEvents([p], { platforms: new Set(), status: 'all' }).map((e) => e.title)).toEqual(['twitter, twitter:brand: Launch']);
+    expect(postEvents([p], { platforms: new Set(), status: 'all' }).map((e) => e.title)).toEqual(['X, X (brand): Launch']);
   });
 
   it('places a post once per due time, its targets together, movable while they have not started', () => {

@@ -180,7 +180,7 @@ describe('connections', () => {
 });
 
 describe('several accounts of a platform', () => {
-  it('connects another sandbox account under a label, shows it by platform:label and makes it the default', async () => {
+  it('connects another sandbox account under a label, shows it with its label and makes it the default', async () => {
     const context = await newContext(browser, { now: clock.now() });
     const page = await context.newPage();
     const w = watch(page);
@@ -188,16 +188,17 @@ describe('several accounts of a platform', () => {
     await page.getByRole('link', { name: 'Connections' }).click();
     await page.getByLabel('Platform').first().selectOption('linkedin');
     await page.getByRole('button', { name: 'Connect sandbox' }).click();
-    await page.getByRole('status').filter({ hasText: 'Connected linkedin (sandbox)' }).waitFor();
+    await page.getByRole('status').filter({ hasText: 'Connected LinkedIn (sandbox)' }).waitFor();
     await page.getByLabel('Platform').first().selectOption('linkedin');
     await page.getByLabel('Label (another account)').fill('brand');
     await page.getByRole('button', { name: 'Connect sandbox' }).click();
-    await page.getByRole('status').filter({ hasText: 'Connected linkedin:brand (sandbox)' }).waitFor();
-    await page.getByRole('button', { name: 'Make linkedin:brand the default' }).click();
-    await page.getByRole('status').filter({ hasText: 'linkedin:brand is now the default linkedin account' }).waitFor();
-    // GET /platforms shows each platform's default account: now the one labelled brand.
-    const listed = (await d.sdk.platforms.list()).platforms.find((p) => p.platform === 'linkedin')?.connection;
-    expect(listed).toMatchObject({ mode: 'sandbox', status: 'active', label: 'brand', accounts: 2 });
+    await page.getByRole('status').filter({ hasText: 'Connected LinkedIn (brand) (sandbox)' }).waitFor();
+    await page.getByRole('button', { name: 'Make LinkedIn (brand) the default' }).click();
+    await page.getByRole('status').filter({ hasText: 'LinkedIn (brand) is now the default LinkedIn account' }).waitFor();
+    // The default badge moved to the brand account.
+    await page.getByRole('listitem').filter({ hasText: 'LinkedIn (brand)' }).getByText('default', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Make LinkedIn (brand) the default' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Make LinkedIn the default' }).waitFor();
     expect(await seriousViolations(page)).toEqual([]);
     expect(w.csp).toEqual([]);
     await context.close();

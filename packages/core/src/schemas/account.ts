@@ -57,9 +57,6 @@ export const ConnectionInfoSchema = z
   .object({
     mode: z.enum(['live', 'sandbox']),
     status: z.enum(['active', 'expired']),
-    // Several accounts per platform (issue 39): always sent; optional in the type for older fixtures.
-    label: z.string().optional().meta({ description: 'The label of the default account, which this is (GET /connections lists every account).' }),
-    accounts: z.number().int().optional().meta({ description: 'How many accounts of the platform you have connected (each named platform:label in platforms).' }),
     account: z.string().nullable(),
     page: z.string().nullable(),
     token_expires_at: InstantOut.nullable(),

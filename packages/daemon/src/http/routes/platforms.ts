@@ -10,11 +10,8 @@ const apiVersionOf = (platform: Parameters<typeof platformModule>[0]) => platfor
 export function platformsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'platforms.list'> {
   return { 'platforms.list': (_input, c) => {
     const user = c.get('user');
-    // Each platform's default account (GET /connections lists every account), and how many the user has.
-    const all = deps.store.connections.listForUser(user.id);
-    const connections = new Map(all.filter((x) => x.isDefault).map((x) => [x.platform, x]));
-    const accountsOf = new Map<string, number>();
-    for (const x of all) accountsOf.set(x.platform, (accountsOf.get(x.platform) ?? 0) + 1);
+    // Each platform's default account (GET /connections lists every account).
+    const connections = new Map(deps.store.connections.listForUser(user.id).filter((x) => x.isDefault).map((x) => [x.platform, x]));
     const now = deps.clock.now();
     const body: PlatformsResponse = {
       success: true,
@@ -44,8 +41,6 @@ export function platformsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'platf
             ? {
                 mode: conn.mode,
                 status: conn.status,
-                label: conn.label,
-                accounts: accountsOf.get(platform) ?? 1,
                 account: conn.accountName ?? conn.accountId,
                 page: conn.pageName ?? conn.pageId,
                 token_expires_at: conn.tokenExpiresAt === null ? null : formatInstant(conn.tokenExpiresAt),
