@@ -27,3 +27,15 @@ export function parsePlatform(text: string, flag?: string): Platform {
   if (platform) return platform;
   throw new UsageError(`${flag ? `${flag}: ` : ''}unknown platform "${text}" (known: ${PLATFORMS.join(', ')}; ${aliasesInWords()})`);
 }
+
+/**
+ * One of the user's connections as a person names it, to the daemon's name: `X:brand` is
+ * `twitter:brand`, `Twitter` is `twitter` (its default account); a connection id (`con_…`)
+ * and anything unknown pass as typed (the daemon names what is wrong).
+ */
+export function accountName(text: string): string {
+  const colon = text.indexOf(':');
+  const platform = platformName(colon < 0 ? text : text.slice(0, colon));
+  if (!platform) return text;
+  return colon < 0 ? platform : `${platform}:${text.slice(colon + 1).trim()}`;
+}

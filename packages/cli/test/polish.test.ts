@@ -21,7 +21,7 @@ describe('group commands', () => {
       expect(doc.error.message).toMatch(new RegExp(`^\`socialpub ${group}\` needs a subcommand: `));
       expect(doc.error.hint).toBe(`see \`socialpub ${group} --help\``);
     }
-    expect((await t.run('connections --json')).json<ErrorDoc>().error.message).toBe('`socialpub connections` needs a subcommand: list, remove');
+    expect((await t.run('connections --json')).json<ErrorDoc>().error.message).toBe('`socialpub connections` needs a subcommand: list, remove, rename, default');
     // Without --json: the help on stderr, nothing on stdout, as before.
     const human = await t.run('connections');
     expect(human.code).toBe(2);

@@ -6,6 +6,8 @@ export * from './key-scopes';
 export * from './time';
 export * from './rate-limited';
 export * from './plan-targets';
+export * from './account-key';
+export * from './plan-account-targets';
 export * from './zoned';
 export * from './schemas/common';
 export * from './schemas/publish';

@@ -24,6 +24,17 @@ const post = (over: Partial<Post>): Post =>
   }) as Post;
 
 describe('calendar entries', () => {
+  it('names the account of each target when it is not the one labelled default', () => {
+    const p = post({
+      platforms: ['twitter', 'twitter:brand'],
+      targets: [
+        { ...target('twitter', 'tweet', '2027-03-25T09:00:00.000Z'), label: 'default', connection_id: 'con_a' },
+        { ...target('twitter', 'tweet', '2027-03-25T09:00:00.000Z'), label: 'brand', connection_id: 'con_b' },
+      ],
+    } as Partial<Post>);
+    expect(postEvents([p], { platforms: new Set(), status: 'all' }).map((e) => e.title)).toEqual(['X, X (brand): Launch']);
+  });
+
   it('places a post once per due time, its targets together, movable while they have not started', () => {
     const p = post({
       targets: [target('instagram', 'story', '2027-03-25T09:00:00.000Z'), target('twitter', 'tweet', '2027-03-25T09:00:00.000Z'), target('instagram', 'feed', '2027-03-25T10:00:00.000Z', 'published')],

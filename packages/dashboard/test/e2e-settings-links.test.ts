@@ -179,6 +179,32 @@ describe('connections', () => {
   });
 });
 
+describe('several accounts of a platform', () => {
+  it('connects another sandbox account under a label, shows it with its label and makes it the default', async () => {
+    const context = await newContext(browser, { now: clock.now() });
+    const page = await context.newPage();
+    const w = watch(page);
+    await d.signIn(page);
+    await page.getByRole('link', { name: 'Connections' }).click();
+    await page.getByLabel('Platform').first().selectOption('linkedin');
+    await page.getByRole('button', { name: 'Connect sandbox' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connected LinkedIn (sandbox)' }).waitFor();
+    await page.getByLabel('Platform').first().selectOption('linkedin');
+    await page.getByLabel('Label (another account)').fill('brand');
+    await page.getByRole('button', { name: 'Connect sandbox' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connected LinkedIn (brand) (sandbox)' }).waitFor();
+    await page.getByRole('button', { name: 'Make LinkedIn (brand) the default' }).click();
+    await page.getByRole('status').filter({ hasText: 'LinkedIn (brand) is now the default LinkedIn account' }).waitFor();
+    // The default badge moved to the brand account.
+    await page.getByRole('listitem').filter({ hasText: 'LinkedIn (brand)' }).getByText('default', { exact: true }).waitFor();
+    expect(await page.getByRole('button', { name: 'Make LinkedIn (brand) the default' }).count()).toBe(0);
+    await page.getByRole('button', { name: 'Make LinkedIn the default' }).waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+    expect(w.csp).toEqual([]);
+    await context.close();
+  });
+});
+
 describe('review links', () => {
   async function pending(caption: string) {
     return (await d.sdk.content.publish({ caption, platforms: ['twitter'], scheduled_for: later(4), require_approval: true })).job_id;

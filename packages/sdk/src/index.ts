@@ -39,6 +39,7 @@ export type { PublishParams, UpdateParams, ListParams, PrepareParams, SettledMed
 // The contract's types and constants, re-exported so SDK users need nothing else (core is bundled, not published).
 export { PLATFORMS, CONTENT_TYPES, PLATFORM_INFO, JOB_STATUSES, TARGET_STATUSES, ERROR_STATUS, EVENT_TYPES, MAX_WEBHOOK_ENDPOINTS, repeatToRrule } from '@socialpub/core';
 export type {
+  AccountKey,
   Platform,
   ContentType,
   JobStatus,

@@ -10,26 +10,33 @@ import type {
 import type { z } from 'zod';
 import type { RequestOptions } from './options';
 
-/** A `type_schedule` key: a content type, a platform, or `platform.type` (most specific wins). */
+/** A map keyed by `platforms` entries: platforms, and accounts as `platform:label`. */
+type PerAccount<V> = Partial<Record<Platform, V>> & { [account: `${Platform}:${string}`]: V };
+
+/** A `type_schedule` key: a content type, a platform or account (`twitter:brand`), or `platform.type` / `platform:label.type` (most specific wins). */
 export type TypeScheduleKey = ContentType | Platform | `${Platform}.${ContentType}`;
+/** The type_schedule keys of accounts: `platform:label` and `platform:label.type`. */
+type AccountScheduleKey = `${Platform}:${string}`;
+/** A type_schedule map: its keys as TypeScheduleKey, and those of accounts. */
+type TypeSchedule = Partial<Record<TypeScheduleKey, string>> & { [account: AccountScheduleKey]: string };
 
 /**
  * Body of `content.publish()` / `content.validate()`: core's request schema input, with the
  * map keys narrowed to platforms and content types so a typo is a compile error.
  */
 export type PublishParams = Omit<PublishRequestInput, 'platform_captions' | 'platform_types' | 'type_schedule'> & {
-  /** Caption per platform; overrides `caption` for that platform. */
-  platform_captions?: Partial<Record<Platform, string>> | null | undefined;
-  /** Content types per platform; a platform left out gets its default type. */
-  platform_types?: Partial<Record<Platform, ContentType[]>> | null | undefined;
+  /** Caption per `platforms` entry (`twitter`, `twitter:brand`); overrides `caption` for it. */
+  platform_captions?: PerAccount<string> | null | undefined;
+  /** Content types per `platforms` entry; one left out gets its platform's default type. */
+  platform_types?: PerAccount<ContentType[]> | null | undefined;
   /** Offset (`+1h`, `+30m`, `+1h30m`) or ISO 8601 time per type, platform or `platform.type`. */
-  type_schedule?: Partial<Record<TypeScheduleKey, string>> | null | undefined;
+  type_schedule?: TypeSchedule | null | undefined;
 };
 
 /** Body of `scheduled.update()`. */
 export type UpdateParams = Omit<z.input<typeof UpdateRequestSchema>, 'platform_captions' | 'type_schedule'> & {
-  platform_captions?: Partial<Record<Platform, string>> | undefined;
-  type_schedule?: Partial<Record<TypeScheduleKey, string>> | undefined;
+  platform_captions?: PerAccount<string> | undefined;
+  type_schedule?: TypeSchedule | undefined;
 };
 
 /** Query of `scheduled.list()` (core's ListQuerySchema): every field optional. */

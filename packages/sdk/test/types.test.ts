@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url';
-import { SocialPub, type Platform, type PublishParams, type PublishResult } from '@socialpub/sdk';
+import { SocialPub, type AccountKey, type PublishParams, type PublishResult } from '@socialpub/sdk';
 import ts from 'typescript';
 import { beforeAll, describe, expect, expectTypeOf, it } from 'vitest';
 
@@ -85,7 +85,8 @@ describe('request types', () => {
   it('types a publish call with its request and result from core', () => {
     expectTypeOf(client.content.publish).parameter(0).toEqualTypeOf<PublishParams>();
     expectTypeOf(client.content.publish).returns.resolves.toEqualTypeOf<PublishResult>();
-    expectTypeOf<PublishParams['platforms']>().toEqualTypeOf<Platform[]>();
+    // A network (its default account) or one of the user's accounts of it: `twitter:brand`.
+    expectTypeOf<PublishParams['platforms']>().toEqualTypeOf<AccountKey[]>();
     expectTypeOf(compileOnly).toBeFunction();
   });
 

@@ -20,6 +20,8 @@ export interface LiveConnectInput extends LiveCredentials {
   dataDir: string;
   platform: Platform;
   email?: string | undefined;
+  /** --label: another account of the platform (or the one of that label, reconnected). */
+  label?: string | undefined;
 }
 
 /**
@@ -52,6 +54,7 @@ export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<Co
       ...(input.clientId ? { appId: input.clientId, clientId: input.clientId } : {}),
       ...(input.clientSecret ? { appSecret: input.clientSecret, clientSecret: input.clientSecret } : {}),
       ...(input.redirectUri ? { redirectUri: input.redirectUri } : {}),
+      ...(input.label ? { label: input.label } : {}),
       ...connectFlowOptions(input.flags),
     };
     const saved = await connectLivePlatform(input.platform, options, io, { connections: admin.store.connections, oauthApps: admin.store.oauthApps });

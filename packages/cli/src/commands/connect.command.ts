@@ -12,6 +12,7 @@ export function defineConnect(program: Program, kit: Kit): void {
     .argument('<platform>', platformsInWords('or'))
     .option('--sandbox', "connect the platform's simulator served by the daemon")
     .option('--user <email>', 'the user the connection belongs to (default: the only user)')
+    .option('--label <label>', 'another account of the platform, published to as -p <platform>:<label> (a-z, 0-9, - and _); the one of that label again reconnects it; default: the default account')
     .option('--client-id <id>', 'live: your app id / client id / client key (prompted when missing)')
     .option('--client-secret <secret>', 'live: your app secret / client secret (prompted when missing)')
     .option('--redirect-uri <uri>', 'live: the redirect URI registered in your app (default http://localhost:8765/callback or http://127.0.0.1:8765/callback)');

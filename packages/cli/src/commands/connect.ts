@@ -1,5 +1,5 @@
 import type { Ctx } from '../context';
-import { PLATFORM_INFO, platformDescription, type Platform } from '@socialpub/core';
+import { ACCOUNT_LABEL_PATTERN, ACCOUNT_LABEL_RULE, PLATFORM_INFO, platformDescription, type Platform } from '@socialpub/core';
 import { UsageError } from '../errors';
 import type { ConnectionListing } from '@socialpub/daemon';
 import { withAdmin } from '../local/admin';
@@ -11,6 +11,8 @@ export interface ConnectOptions extends Omit<LiveCredentials, 'flags'> {
   platform: string;
   sandbox: boolean;
   user?: string | undefined;
+  /** --label: another account of the platform, named `platform:label` in -p; absent: the default account. */
+  label?: string | undefined;
   /** Everything commander parsed, the platforms' own flags among it (their descriptions name them). */
   parsed?: Record<string, unknown>;
 }
@@ -23,32 +25,33 @@ export interface ConnectOptions extends Omit<LiveCredentials, 'flags'> {
  */
 export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
   const platform = parsePlatform(o.platform);
+  if (o.label !== undefined && !ACCOUNT_LABEL_PATTERN.test(o.label)) throw new UsageError(`--label ${o.label}: ${ACCOUNT_LABEL_RULE}`);
   const dataDir = await ctx.dataDir();
   let connection: ConnectionListing;
   if (o.sandbox) {
-    connection = await withAdmin(dataDir, (admin) => admin.addSandboxConnection(platform, o.user ? { email: o.user } : {}));
+    connection = await withAdmin(dataDir, (admin) => admin.addSandboxConnection(platform, { ...(o.user ? { email: o.user } : {}), ...(o.label ? { label: o.label } : {}) }));
   } else {
     const flags = givenPlatformFlags(o.parsed ?? {});
     const problem = platformFlagProblems(flags)[0];
     if (problem) throw new UsageError(problem);
     const { connectLive } = await import('./connect-live');
-    connection = await connectLive(ctx, { clientId: o.clientId, clientSecret: o.clientSecret, redirectUri: o.redirectUri, browser: o.browser, flags, dataDir, platform, email: o.user });
+    connection = await connectLive(ctx, { clientId: o.clientId, clientSecret: o.clientSecret, redirectUri: o.redirectUri, browser: o.browser, flags, dataDir, platform, email: o.user, label: o.label });
   }
   ctx.log.result(connection, () => [
-    `${ctx.log.green('✔')} ${platform} connected (${connection.mode}) for ${connection.email}${connection.account_name ? `: ${connection.account_name}` : ''}${connection.page_name ? `, ${platformDescription(platform)?.connect.pageWord ?? 'page'} ${connection.page_name}` : ''}`,
+    `${ctx.log.green('✔')} ${connection.label === 'default' ? platform : `${platform}:${connection.label}`} connected (${connection.mode}${connection.is_default && connection.label !== 'default' ? `, the default ${platform} account` : ''}) for ${connection.email}${connection.account_name ? `: ${connection.account_name}` : ''}${connection.page_name ? `, ${platformDescription(platform)?.connect.pageWord ?? 'page'} ${connection.page_name}` : ''}`,
     ...(connection.sandbox_password && platform === 'bluesky'
       ? [`sandbox password: ${connection.sandbox_password}`, ctx.log.dim(`yours only: signs into this simulated account with any AT Protocol client (createSession, identifier ${connection.account_id ?? 'its handle'})`)]
       : []),
     ...(connection.boards ? [`boards: ${connection.boards.map((b) => `${b.name} (${b.id})${b.id === connection.page_id ? ' *' : ''}`).join(', ')}`, ctx.log.dim('* pins go here; another board per post: --option pinterest.board_id=<id>')] : []),
-    ctx.log.dim(`try: ${firstPublish(platform)}`),
+    ctx.log.dim(`try: ${firstPublish(platform, connection.is_default ? null : connection.label)}`),
   ]);
 }
 
 /** A first publish that works on this platform as written: with media where text alone is refused. */
-export function firstPublish(platform: Platform): string {
+export function firstPublish(platform: Platform, label: string | null = null): string {
   const info = PLATFORM_INFO[platform];
   const rule = info.media[info.defaultType];
-  const base = `socialpub publish "hello" -p ${platform}`;
+  const base = `socialpub publish "hello" -p ${label === null ? platform : `${platform}:${label}`}`;
   if (!rule || rule.min === 0) return `${base} --now --wait`;
   // A platform that pulls media needs a public URL; a local file is uploaded to the daemon.
   if (rule.kinds.includes('image')) return `${base} --media ${SAMPLE_IMAGE} --now --wait`;

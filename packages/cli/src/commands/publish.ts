@@ -1,4 +1,4 @@
-import { PLATFORMS, PLATFORM_INFO, THREAD_PLATFORMS, allowsType, formatInstant, repeatToRrule, type ContentType, type Platform, type Post, type PublishResult, type Target } from '@socialpub/core';
+import { ACCOUNT_LABEL_PATTERN, ACCOUNT_LABEL_RULE, PLATFORMS, PLATFORM_INFO, THREAD_PLATFORMS, allowsType, parseAccountKey, type AccountKey, formatInstant, repeatToRrule, type ContentType, type Platform, type Post, type PublishResult, type Target } from '@socialpub/core';
 import type { PublishParams } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors';
@@ -56,10 +56,12 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
   const client = await ctx.client();
   const wizard = ctx.prompts.canAsk && (!o.platforms || o.caption === undefined || (!o.now && !o.at && !o.queue && !o.repeat));
 
-  // Platforms.
+  // Platforms: `accounts` as the request names them (`twitter`, `twitter:brand`), `platforms` their networks.
+  let accounts: AccountKey[];
   let platforms: Platform[];
   if (o.platforms) {
-    platforms = parsePlatformList(o.platforms);
+    accounts = parseAccountList(o.platforms);
+    platforms = [...new Set(accounts.map((a) => (parseAccountKey(a) as { platform: Platform }).platform))];
   } else {
     ctx.prompts.require('--platforms (-p instagram,twitter)');
     const { platforms: info } = await client.platforms.list();
@@ -73,6 +75,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
       }),
       { required: true },
     );
+    accounts = platforms;
   }
 
   // Caption.
@@ -87,14 +90,15 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
   if (!caption.trim()) throw new UsageError('the caption must not be empty');
 
   const platformCaptions = Object.fromEntries(
-    parseAssignments(o.captionFor, '--caption-for', 'twitter="short text"').map(([p, text]) => [checkPlatform(p, platforms, '--caption-for'), text]),
+    parseAssignments(o.captionFor, '--caption-for', 'twitter="short text"').map(([p, text]) => [checkAccount(p, accounts, '--caption-for'), text]),
   );
 
   // Types.
-  const platformTypes: Partial<Record<Platform, ContentType[]>> = {};
+  const platformTypes: NonNullable<PublishParams['platform_types']> = {};
   for (const [p, list] of parseAssignments(o.type, '--type', 'instagram=story,feed')) {
-    const platform = checkPlatform(p, platforms, '--type');
-    platformTypes[platform] = list.split(',').map((t) => {
+    const account = checkAccount(p, accounts, '--type');
+    const platform = (parseAccountKey(account) as { platform: Platform }).platform;
+    platformTypes[account] = list.split(',').map((t) => {
       const type = t.trim();
       if (!allowsType(platform, type)) throw new UsageError(`--type: ${platform} has no content type "${type}" (allowed: ${PLATFORM_INFO[platform].types.join(', ')})`);
       return type;
@@ -180,7 +184,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
 
   const body: PublishParams = {
     caption,
-    platforms,
+    platforms: accounts,
     ...(Object.keys(platformCaptions).length ? { platform_captions: platformCaptions } : {}),
     ...(Object.keys(platformTypes).length ? { platform_types: platformTypes } : {}),
     ...(mediaUrls.length ? { media_urls: mediaUrls } : {}),
@@ -287,10 +291,26 @@ function optionSummary(options: Record<string, Record<string, unknown> | undefin
     .join(', ');
 }
 
-function parsePlatformList(text: string): Platform[] {
+/** `twitter`, `X:brand`: a platform as people type it, with one of the user's account labels after a colon. */
+function parseAccount(text: string, flag?: string): AccountKey {
+  const colon = text.indexOf(':');
+  const platform = parsePlatform(colon < 0 ? text : text.slice(0, colon), flag);
+  if (colon < 0) return platform;
+  const label = text.slice(colon + 1).trim();
+  if (!ACCOUNT_LABEL_PATTERN.test(label)) throw new UsageError(`${flag ? `${flag}: ` : ''}${text}: ${ACCOUNT_LABEL_RULE}`);
+  return `${platform}:${label}`;
+}
+
+function parseAccountList(text: string): AccountKey[] {
   const list = text.split(',').map((p) => p.trim()).filter(Boolean);
   if (!list.length) throw new UsageError('--platforms names no platform');
-  return [...new Set(list.map((p) => parsePlatform(p)))];
+  return [...new Set(list.map((p) => parseAccount(p, '--platforms')))];
+}
+
+function checkAccount(p: string, accounts: readonly AccountKey[], flag: string): AccountKey {
+  const account = parseAccount(p, flag);
+  if (!accounts.includes(account)) throw new UsageError(`${flag}: ${account} is not among the platforms (${accounts.join(', ')})`);
+  return account;
 }
 
 /** An --offset key: `story`, or `platform.type` with the platform as people type it (`X.post`). */
@@ -298,12 +318,6 @@ function offsetKey(key: string): string {
   const dot = key.indexOf('.');
   const platform = dot > 0 ? platformName(key.slice(0, dot)) : null;
   return platform ? `${platform}.${key.slice(dot + 1)}` : key;
-}
-
-function checkPlatform(p: string, platforms: readonly Platform[], flag: string): Platform {
-  const platform = parsePlatform(p, flag);
-  if (!platforms.includes(platform)) throw new UsageError(`${flag}: ${platform} is not among the platforms (${platforms.join(', ')})`);
-  return platform;
 }
 
 /** URLs pass through; local files are uploaded to the daemon (POST /media/upload) and replaced by their prepared URLs. */

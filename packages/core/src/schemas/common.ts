@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ERROR_STATUS } from '../errors';
-import { platformIds } from '../platforms';
+import { ACCOUNT_LABEL_RULE, networkOf, parseAccountKey } from '../account-key';
+import { PLATFORMS, platformIds } from '../platforms';
 import { KEY_SCOPES } from '../key-scopes';
 import { parseInstant } from '../time';
 
@@ -34,3 +35,19 @@ export const ErrorBodySchema = z
     }),
   })
   .meta({ id: 'Error', description: 'The one error body, whatever the status.' });
+
+/** A `platforms` entry: a network (its default account) or `network:label` (one of the user's accounts of it). */
+export const AccountKeySchema = z
+  .union([PlatformId, z.templateLiteral([PlatformId, ':', z.string()])], {
+    error: (issue) => {
+      const key = typeof issue.input === 'string' ? issue.input : '';
+      return typeof issue.input !== 'string' ? 'a platform must be a string' : `unknown platform ${networkOf(key)} (one of: ${PLATFORMS.join(', ')}; an account of one as network:label)`;
+    },
+  })
+  .superRefine((key, ctx) => {
+    if (!parseAccountKey(key)) ctx.addIssue({ code: 'custom', message: `${key}: ${ACCOUNT_LABEL_RULE}` });
+  })
+  .meta({ id: 'AccountKey', description: 'A platform (its default account), or `platform:label` for another of your accounts of it (`twitter:brand`).', example: 'twitter:brand' });
+/** A `platforms` entry: `twitter` or `twitter:brand`. */
+export type AccountKey = z.infer<typeof AccountKeySchema>;
+

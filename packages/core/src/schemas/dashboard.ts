@@ -48,6 +48,9 @@ export const ConnectionSchema = z
   .object({
     id: z.string().meta({ example: 'con_0123456789abcdefghij' }),
     platform: PlatformId,
+    // Several accounts per platform (issue 39): always sent; optional in the type for older fixtures.
+    label: z.string().optional().meta({ description: 'The account\'s label, unique among your accounts of the platform: `platform:label` names it in platforms.', example: 'brand' }),
+    is_default: z.boolean().optional().meta({ description: 'The account a bare platform name in platforms means (one per platform).' }),
     name: z.string().nullable().meta({ description: 'The page name, else the account name or id.' }),
     status: z.enum(['active', 'expired']),
     status_reason: z.string().nullable(),

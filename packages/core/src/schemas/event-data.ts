@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { InstantOut, PlatformId } from './common';
+import { AccountKeySchema, InstantOut, PlatformId } from './common';
 import { ThreadPostSchema } from './replies';
 import { TargetStatusSchema } from './publish';
 import { REVIEW_SOURCES } from '../states';
@@ -66,7 +66,7 @@ export const PostAcceptedDataSchema = z
     status: z.enum(['publishing', 'scheduled', 'pending_approval']),
     publish_now: z.boolean(),
     scheduled_for: InstantOut.nullable(),
-    platforms: z.array(PlatformId),
+    platforms: z.array(AccountKeySchema),
     targets: z.array(EventTargetSchema),
   })
   .meta({ id: 'PostAcceptedData', description: 'post.accepted: a publish request was stored.' });

@@ -41,8 +41,21 @@ export const WebhookDeletedSchema = z.object({ success: z.literal(true), message
 export type WebhookDeleted = z.infer<typeof WebhookDeletedSchema>;
 
 /** POST /connections/sandbox. */
-export const SandboxConnectRequestSchema = z.object({ platform: PlatformId }).meta({ id: 'SandboxConnectRequest' });
+export const SandboxConnectRequestSchema = z
+  .object({
+    platform: PlatformId,
+    label: z.string().optional().meta({ description: "The account's label (1-32 of a-z, 0-9, - and _): another account of the platform, or the one of that label connected again. Left out: the platform's default account (a first one is labelled `default`).", example: 'brand' }),
+  })
+  .meta({ id: 'SandboxConnectRequest' });
 export type SandboxConnectRequest = z.infer<typeof SandboxConnectRequestSchema>;
+/** PATCH /connections/{id}. */
+export const ConnectionUpdateRequestSchema = z
+  .object({
+    label: z.string().optional().meta({ description: 'A new label, unique among your accounts of the platform (1-32 of a-z, 0-9, - and _).', example: 'brand' }),
+    default: z.literal(true).optional().meta({ description: "true: this account becomes its platform's default (what a bare platform name in platforms means)." }),
+  })
+  .meta({ id: 'ConnectionUpdateRequest' });
+export type ConnectionUpdateRequest = z.infer<typeof ConnectionUpdateRequestSchema>;
 /** POST /connections/pending/{id}/choose (`choice` is read too, for the same id). */
 export const ChooseConnectRequestSchema = z
   .object({ page_id: z.string().meta({ description: 'The id of one of the choices (the Facebook page).' }) })

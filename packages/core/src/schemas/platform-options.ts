@@ -44,10 +44,20 @@ export const PLATFORM_OPTION_SCHEMAS = {
 
 type OptionsShape = { [P in keyof typeof BUILT_IN_OPTIONS]: z.ZodOptional<(typeof BUILT_IN_OPTIONS)[P]> };
 
-export const PlatformOptionsSchema = z
-  .strictObject(Object.fromEntries(Object.entries(PLATFORM_OPTION_SCHEMAS).map(([p, schema]) => [p, schema.optional()])) as OptionsShape)
-  .meta({ id: 'PlatformOptions', description: 'Per-platform options, keyed by platform; each platform must be among platforms.' });
-export type PlatformOptions = z.infer<typeof PlatformOptionsSchema>;
+/** The options of each platform, keyed by platform: unknown platforms and fields refused. */
+const OptionsByPlatformSchema = z.strictObject(Object.fromEntries(Object.entries(PLATFORM_OPTION_SCHEMAS).map(([p, schema]) => [p, schema.optional()])) as OptionsShape);
+
+/**
+ * platform_options as requests send it: keyed by platform, or by `platform:label` for one of
+ * the user's other accounts (docs/api.md "Accounts"), whose entry the request schemas check
+ * with its platform's schema (publish.ts checkAccountOptions).
+ */
+export const PlatformOptionsSchema = OptionsByPlatformSchema.catchall(z.record(z.string(), z.unknown())).meta({
+  id: 'PlatformOptions',
+  description: 'Per-platform options, keyed by platform (or platform:label for another of your accounts, with that platform\'s fields); each key must be among platforms.',
+});
+/** The options of one account per platform (the seed interface's keys). */
+export type PlatformOptions = z.infer<typeof OptionsByPlatformSchema>;
 
 /**
  * The JSON Schema (draft 2020-12, input side) of a platform's options, generated from its

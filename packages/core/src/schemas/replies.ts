@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { networkOf } from '../account-key';
 import { listInWords, platformDescriptions, platformsWithInWords, type ContentType, type FollowUpRules, type Platform } from '../platforms';
 import { MediaUrlListSchema } from './media-urls';
 
@@ -72,7 +73,8 @@ export const FirstCommentSchema = z
 export type FirstComment = z.infer<typeof FirstCommentSchema>;
 
 interface ReplyFields {
-  platforms: readonly Platform[];
+  /** Networks, or account keys (`twitter:brand`): replies are keyed by network and apply to every account of it. */
+  platforms: readonly string[];
   thread?: Thread | null;
   first_comment?: FirstComment | null;
 }
@@ -95,11 +97,12 @@ export function firstCommentFor(req: Pick<ReplyFields, 'first_comment'>, platfor
 
 /** Cross-field rules of thread and first_comment: per-platform keys must be listed platforms; a shared value must reach one. */
 export function checkReplies(req: ReplyFields, ctx: z.RefinementCtx): void {
-  const listed = new Set<string>(req.platforms);
+  const networks = req.platforms.map(networkOf);
+  const listed = new Set<string>(networks);
   const check = (field: 'thread' | 'first_comment', value: unknown, shared: boolean, able: readonly string[], what: string) => {
     if (value == null) return;
     if (shared) {
-      if (!req.platforms.some((p) => able.includes(p))) {
+      if (!networks.some((p) => able.includes(p))) {
         ctx.addIssue({ code: 'custom', path: [field], message: `none of the platforms ${what} (${field} applies to ${able.join(', ')})` });
       }
       return;

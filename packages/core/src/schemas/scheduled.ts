@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { POST_SOURCES, JOB_STATUSES, REVIEW_ACTIONS, REVIEW_SOURCES } from '../states';
-import { InstantOut, PlatformId } from './common';
+import { AccountKeySchema, InstantOut, PlatformId } from './common';
 import { TimeIn, ZoneName } from './zoned';
-import { PlatformOptionsSchema } from './platform-options';
-import { TargetStatusSchema } from './publish';
+
+import { AccountPlatformOptionsSchema, TargetStatusSchema, checkAccountOptions } from './publish';
 import { CommentResultSchema, FirstCommentSchema, ThreadPostSchema, ThreadSchema } from './replies';
 
 export const JobStatusSchema = z.enum(JOB_STATUSES).meta({ id: 'JobStatus' });
@@ -47,6 +47,9 @@ export type PostStep = z.infer<typeof PostStepSchema>;
 export const TargetSchema = z
   .object({
     platform: PlatformId,
+    // Several accounts per network (issue 39): always sent; optional in the type for older fixtures.
+    label: z.string().nullable().optional().meta({ description: "The label of the account it publishes through; null when that connection was removed." }),
+    connection_id: z.string().nullable().optional().meta({ description: 'The connection (account) it publishes through; null for a target accepted before accounts had labels and not yet sent.' }),
     type: z.string(),
     scheduled_for: InstantOut,
     status: TargetStatusSchema,
@@ -120,14 +123,14 @@ export const PostSchema = z
     job_id: z.string(),
     status: JobStatusSchema,
     caption: z.string(),
-    platforms: z.array(PlatformId),
+    platforms: z.array(AccountKeySchema),
     platform_captions: z.record(z.string(), z.string()),
     platform_types: z.record(z.string(), z.array(z.string())),
     media_urls: z.array(z.string()),
     scheduled_for: InstantOut.nullable(),
     type_schedule: z.record(z.string(), z.string()),
     require_approval: z.boolean(),
-    platform_options: PlatformOptionsSchema,
+    platform_options: AccountPlatformOptionsSchema,
     thread: ThreadSchema.optional().meta({ description: 'The reply chain asked for (sent when the request had one).' }),
     first_comment: FirstCommentSchema.optional().meta({ description: 'The first comment asked for (sent when the request had one).' }),
     source: z.enum(POST_SOURCES).meta({ description: 'How the post was created: api, mcp (an agent through the MCP server) or cli.' }),
@@ -236,10 +239,11 @@ export const UpdateRequestSchema = z
     caption: z.string().refine((s) => s.trim().length > 0, { error: 'caption must not be empty' }).optional(),
     platform_captions: z.record(z.string(), z.string().min(1)).optional(),
     type_schedule: z.record(z.string(), z.string()).optional(),
-    platform_options: PlatformOptionsSchema.optional().meta({
-      description: "Replaces the options of each platform it names (the others keep theirs); only while that platform's targets have not started.",
+    platform_options: AccountPlatformOptionsSchema.optional().meta({
+      description: "Replaces the options of each platform (or `platform:label` account) it names (the others keep theirs); only while its targets have not started.",
     }),
   })
+  .superRefine((b, ctx) => checkAccountOptions(b.platform_options, ctx))
   .refine((b) => Object.values(b).some((v) => v !== undefined), {
     error: 'give at least one of scheduled_for, timezone, caption, platform_captions, type_schedule, platform_options',
     path: ['scheduled_for'],

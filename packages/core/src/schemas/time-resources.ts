@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { WEEKDAYS } from '../zoned/weekly-slots';
-import { InstantOut, PlatformId } from './common';
+import { AccountKeySchema, InstantOut, PlatformId } from './common';
 import { ZoneName } from './zoned';
 
 // --- Settings -------------------------------------------------------------------------
@@ -120,7 +120,7 @@ export const SeriesSchema = z
     until: InstantOut.nullable(),
     timezone: z.string(),
     caption: z.string(),
-    platforms: z.array(PlatformId),
+    platforms: z.array(AccountKeySchema),
     total: z.number().int().meta({ description: 'Occurrences in the whole series.' }),
     created: z.number().int().meta({ description: 'Occurrences whose jobs exist so far.' }),
     next_occurrences: z.array(OccurrenceSchema).meta({ description: 'The next occurrences not yet due (at most 5).' }),

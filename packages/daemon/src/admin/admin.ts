@@ -1,5 +1,7 @@
-import { DEFAULT_KEY_SCOPE, KEY_SCOPES, PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isKeyScope, isPlatform, type ConnectionPause, type KeyScope, type Platform } from '@socialpub/core';
+import { ACCOUNT_LABEL_RULE, DEFAULT_KEY_SCOPE, networkOf, parseAccountKey, KEY_SCOPES, PLATFORMS, UNKNOWN_ZONE_MESSAGE, canonicalZone, formatInstant, isKeyScope, isPlatform, type ConnectionPause, type KeyScope, type Platform } from '@socialpub/core';
 import { sandboxPasswordOf, saveSandboxConnection } from '../connect/sandbox-connection';
+import { changeAccount, findAccount, isRefusal, labelOf, type AccountChange } from '../connect/account-changes';
+import type { ConnectionInfo } from '../store/connections';
 import { setUserZone, userZone } from '../jobs/user-zone';
 import { openDatabase } from '../store/database';
 import { secureDataDir } from '../store/private-files';
@@ -50,6 +52,10 @@ export interface ConnectionListing {
   user_id: string;
   email: string;
   platform: Platform;
+  /** The account's label (`twitter:brand` in platforms). */
+  label: string;
+  /** The account a bare network name means. */
+  is_default: boolean;
   mode: 'live' | 'sandbox';
   status: 'active' | 'expired';
   status_reason: string | null;
@@ -135,6 +141,8 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       user_id: c.userId,
       email: emailOf(c.userId),
       platform: c.platform,
+      label: c.label,
+      is_default: c.isDefault,
       mode: c.mode,
       status: c.status,
       status_reason: c.statusReason,
@@ -144,11 +152,27 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       page_name: c.pageName,
       token_expires_at: iso(c.tokenExpiresAt),
       updated_at: formatInstant(c.updatedAt),
-      paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now())),
+      paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now(), c.id)),
       ...(Array.isArray(c.meta.boards) ? { boards: c.meta.boards as Array<{ id: string; name: string }> } : {}),
       ...(c.mode === 'sandbox' ? { sandbox_password: sandboxPasswordOf(store.credentials, c) } : {}),
     };
   }
+
+  /** The user's account named `con_…`, network or network:label. */
+  const accountNamed = (name: string, email: string | undefined): ConnectionInfo => {
+    if (name.startsWith('con_')) {
+      const found = store.connections.getById(name);
+      if (!found) throw new AdminError('not_found', `no connection ${name}`);
+      return found;
+    }
+    const ref = parseAccountKey(name);
+    if (!ref) platformOf(networkOf(name));
+    if (!ref) throw new AdminError('invalid', `${name}: ${ACCOUNT_LABEL_RULE}`);
+    const user = userFor(email, false);
+    const found = findAccount(store.connections, user.id, name);
+    if (!found) throw new AdminError('not_found', ref.label === null ? `${user.email} has no ${ref.platform} connection` : `${user.email} has no ${ref.platform} account labelled ${ref.label}`);
+    return found;
+  };
 
   const platformOf = (name: string): Platform => {
     if (!isPlatform(name)) throw new AdminError('invalid', `unknown platform ${name} (one of: ${PLATFORMS.join(', ')})`);
@@ -200,27 +224,41 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
         return { token, expires_at: formatInstant(expiresAt), user_id: user.id, email: user.email };
       });
     },
-    /** Records a sandbox connection (the platform simulator in the daemon); facebook gets a sandbox page. */
-    addSandboxConnection(platformName: string, input: { email?: string } = {}): ConnectionListing {
+    /**
+     * Records a sandbox connection (the platform simulator in the daemon); facebook gets a
+     * sandbox page. With a label, the account of that label (a new one, or reconnected);
+     * without, the network's default account.
+     */
+    addSandboxConnection(platformName: string, input: { email?: string; label?: string } = {}): ConnectionListing {
       const platform = platformOf(platformName);
+      const label = labelOf(input.label);
+      if (!label.ok) throw new AdminError('invalid', `--label ${input.label}: ${label.message}`);
       const user = userFor(input.email, true);
-      const saved = saveSandboxConnection(store.connections, user.id, platform, clock.now());
+      const saved = saveSandboxConnection(store.connections, user.id, platform, clock.now(), label.label);
       return connectionListing(saved);
+    },
+    /** Renames an account and/or makes it its network's default; named by id, network (its default) or network:label. */
+    updateConnection(name: string, change: AccountChange, input: { email?: string } = {}): ConnectionListing {
+      const conn = accountNamed(name, input.email);
+      const changed = changeAccount(store.connections, conn, change);
+      if (isRefusal(changed)) throw new AdminError(changed.conflict ? 'conflict' : 'invalid', changed.message);
+      return connectionListing(changed);
     },
     listConnections(input: { email?: string } = {}): ConnectionListing[] {
       const list = input.email !== undefined ? store.connections.listForUser(userFor(input.email, false).id) : store.connections.list();
       return list.map(connectionListing);
     },
-    /** Removes a connection, named by its id (con_…) or by platform (of the given or only user). */
+    /**
+     * Removes a connection, named by its id (con_…), by platform (its default account) or by
+     * network:label (of the given or only user). When it was the default, the oldest other
+     * account of the network becomes the default.
+     */
     removeConnection(platformOrId: string, input: { email?: string } = {}): void {
       if (platformOrId.startsWith('con_')) {
         if (!store.connections.removeById(platformOrId)) throw new AdminError('not_found', `no connection ${platformOrId}`);
         return;
       }
-      const platformName = platformOrId;
-      const platform = platformOf(platformName);
-      const user = userFor(input.email, false);
-      if (!store.connections.remove(user.id, platform)) throw new AdminError('not_found', `${user.email} has no ${platform} connection`);
+      store.connections.removeById(accountNamed(platformOrId, input.email).id);
     },
     /** A user's settings as they are now. */
     settings(email: string | undefined): UserSettings {

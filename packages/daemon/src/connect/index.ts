@@ -1,5 +1,5 @@
 import type { Platform } from '@socialpub/core';
-import type { ConnectionInfo } from '../store/connections';
+import type { ConnectionInfo, ConnectionInput } from '../store/connections';
 import type { ConnectDeps, ConnectOptions } from '../platforms/platform-module';
 import { platformsFromEnv } from '../config';
 import { platformModule } from '../platforms/registry';
@@ -18,5 +18,8 @@ export async function connectLive(platform: Platform, options: ConnectOptions, i
   const connect = platformModule(platform)?.connect;
   if (!connect) throw new ConnectError(`Connecting ${platform} live is not available`);
   // Platform settings as config.ts reads them for the daemon (LinkedIn's pinned API version, say), not each platform from the environment itself.
-  return connect(options, io, { ...deps, platforms: deps.platforms ?? platformsFromEnv(process.env) });
+  // The label (--label) reaches every save of the flow: the platform modules save without one.
+  const label = options.label ?? null;
+  const connections = { save: (userId: string, p: Platform, input: ConnectionInput) => deps.connections.save(userId, p, input, label) };
+  return connect(options, io, { ...deps, connections, platforms: deps.platforms ?? platformsFromEnv(process.env) });
 }

@@ -13,8 +13,11 @@ import { randomToken } from '../util/ids';
  * POST /connections/sandbox both make them here. Each gets its own sandbox password
  * (platforms/shared/sandbox-password.ts): sealed with the tokens for its owner to read, its
  * sha256 in meta for the simulators' sign-in.
+ * Each is its own simulated account, so two labels of one network are two accounts
+ * (docs/api.md "Accounts"); `label` null replaces the network's default account (else
+ * adds one labelled `default`).
  */
-export function saveSandboxConnection(connections: Pick<ConnectionsRepository, 'save'>, userId: string, platform: Platform, now: number): ConnectionInfo {
+export function saveSandboxConnection(connections: Pick<ConnectionsRepository, 'save'>, userId: string, platform: Platform, now: number, label: string | null = null): ConnectionInfo {
   const suffix = randomToken(10);
   const module = platformModule(platform);
   const own = module?.sandboxAccount?.(suffix);
@@ -31,7 +34,7 @@ export function saveSandboxConnection(connections: Pick<ConnectionsRepository, '
     refreshExpiresAt: now + 365 * 24 * 3_600_000,
     tokenObtainedAt: now,
     meta: { sandbox: true, ...module?.sandboxMeta, ...own?.meta, [SANDBOX_PASSWORD_DIGEST]: sandboxPasswordDigest(password) },
-  });
+  }, label);
 }
 
 /**

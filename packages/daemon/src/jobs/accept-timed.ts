@@ -51,7 +51,7 @@ export function acceptTimed(store: Store, user: User, check: Extract<PublishChec
     seriesId: null,
     occurrence: null,
   };
-  const built = buildJob(user, request, check.base, check.targets, now, times, source);
+  const built = buildJob(user, request, check.base, check.targets, now, check.accounts, times, source);
   store.jobs.create(built.job, built.targets);
   store.jobTimes.set(built.job.id, user.id, times);
   for (const event of acceptedEvents(built, now)) store.events.append(event);

@@ -17,7 +17,8 @@ export interface AccountCheckDeps {
 }
 
 export interface AccountCheckRequest {
-  targets: readonly { platform: Platform; type: ContentType }[];
+  /** A target's options are its `accountKey`'s (else its platform's); its account is its connection, else the one its label names, else the default. */
+  targets: readonly { platform: Platform; type: ContentType; accountKey?: string; label?: string | null; connectionId?: string | null }[];
   media: ValidationMedia[];
   platformOptions: Readonly<Record<string, Record<string, unknown> | undefined>> | null | undefined;
 }
@@ -27,8 +28,9 @@ export interface AccountCheckRequest {
  * token writes into the store, the live host or the daemon's simulator. Null when the user
  * has no active connection for the platform (the connection check reports that).
  */
-function accessFor(deps: AccountCheckDeps, userId: string, platform: Platform, signal: AbortSignal): AccountAccess | null {
-  const credentials = deps.store.credentials.credentialsFor(userId, platform);
+function accessFor(deps: AccountCheckDeps, userId: string, target: AccountCheckRequest['targets'][number], signal: AbortSignal): AccountAccess | null {
+  const platform = target.platform;
+  const credentials = deps.store.credentials.credentialsFor(userId, platform, target.connectionId ?? null, target.label ?? null);
   if (!credentials) return null;
   return {
     credentials,
@@ -57,17 +59,18 @@ export async function checkAccounts(deps: AccountCheckDeps, userId: string, requ
   const seen = new Set<string>();
   for (const t of request.targets) {
     const adapter = deps.adapters.get(t.platform);
-    const key = `${t.platform}.${t.type}`;
+    const accountKey = t.accountKey ?? t.platform;
+    const key = `${accountKey}.${t.type}`;
     if (!adapter?.checkAccount || seen.has(key)) continue;
     seen.add(key);
-    const account = accessFor(deps, userId, t.platform, AbortSignal.timeout(ACCOUNT_CHECK_MS));
+    const account = accessFor(deps, userId, t, AbortSignal.timeout(ACCOUNT_CHECK_MS));
     if (!account) continue;
-    const result = await adapter.checkAccount({ type: t.type, media: request.media, options: request.platformOptions?.[t.platform] ?? {}, account });
+    const result = await adapter.checkAccount({ type: t.type, media: request.media, options: request.platformOptions?.[accountKey] ?? {}, account });
     if ('unavailable' in result) {
       deps.logger.warn('account check unavailable; the platform checks again before posting', { platform: t.platform, reason: result.unavailable });
-      warnings.push({ path: `platform_options.${t.platform}`, code: 'account_check_unavailable', message: `${result.unavailable}; it is checked again right before posting` });
+      warnings.push({ path: `platform_options.${accountKey}`, code: 'account_check_unavailable', message: `${result.unavailable}; it is checked again right before posting` });
     } else {
-      for (const d of result.issues) issues.push({ ...d, platform: t.platform, type: t.type });
+      for (const d of result.issues) issues.push({ ...d, path: accountKey === t.platform ? d.path : d.path.replace(`platform_options.${t.platform}`, `platform_options.${accountKey}`), platform: t.platform, type: t.type });
     }
   }
   return { issues, warnings };

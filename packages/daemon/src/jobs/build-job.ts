@@ -1,4 +1,5 @@
-import { formatInstant, typesFor, wallTimeOf, type PostSource, type PlannedTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
+import { formatInstant, parseAccountKey, typesFor, wallTimeOf, type PostSource, type PlannedAccountTarget, type PublishRequest, type PublishResult } from '@socialpub/core';
+import type { ConnectionInfo } from '../store/connections';
 import { NO_TIMES, type PostTimes } from '../store/job-times';
 import type { NewPost, NewTarget } from '../store/jobs';
 import type { User } from '../store/users';
@@ -12,8 +13,17 @@ export interface BuiltPost {
   result: PublishResult;
 }
 
+/** The content types a `platforms` entry asks for: its platform_types entry, else its network's default. */
+function typesOfKey(key: string, platformTypes: PublishRequest['platform_types']): string[] {
+  const ref = parseAccountKey(key);
+  if (!ref) throw new Error(`${key} is not an account key (the schema checks platforms)`);
+  const listed = platformTypes?.[key];
+  return typesFor(ref.platform, listed ? { [ref.platform]: listed } : null);
+}
+
 /**
- * The job and its targets for a request that passed every check. Held for approval when the
+ * The job and its targets for a request that passed every check, each target bound to the
+ * account (`accounts`, by `platforms` entry) it was checked against. Held for approval when the
  * request asks, or when the user's workflow says so — publish_now too; and, with
  * agent-approval on, every job an agent made through MCP (`source` mcp).
  */
@@ -21,17 +31,21 @@ export function buildJob(
   user: User,
   request: PublishRequest,
   base: number | null,
-  planned: readonly PlannedTarget[],
+  planned: readonly PlannedAccountTarget[],
   now: number,
+  accounts: ReadonlyMap<string, Pick<ConnectionInfo, 'id' | 'label'>>,
   times: PostTimes = NO_TIMES,
   source: PostSource = 'api',
 ): BuiltPost {
   const forAgent = heldForAgent(user, source);
   const held = needsApproval(user, request.require_approval === true, source);
   const jobId = newId('job');
-  const targets: NewTarget[] = planned.map((t) => ({
+  const targets: (NewTarget & { label: string | null })[] = planned.map((t) => ({
     id: newId('tgt'),
     platform: t.platform,
+    connectionId: accounts.get(t.accountKey)?.id ?? null,
+    accountKey: t.accountKey,
+    label: accounts.get(t.accountKey)?.label ?? t.label,
     type: t.type,
     scheduleKey: t.scheduleKey,
     dueAt: t.dueAt,
@@ -53,7 +67,7 @@ export function buildJob(
     scheduled_for: base === null ? null : formatInstant(base),
     platforms: request.platforms,
     status,
-    targets: targets.map((t) => ({ platform: t.platform, type: t.type, scheduled_for: formatInstant(t.dueAt), status: t.status })),
+    targets: targets.map((t) => ({ platform: t.platform, label: t.label, connection_id: t.connectionId ?? null, type: t.type, scheduled_for: formatInstant(t.dueAt), status: t.status })),
     timezone: times.timezone ?? 'UTC',
     scheduled_local: base === null ? null : (times.scheduledLocal ?? wallTimeOf(base, times.timezone ?? 'UTC')),
     queue_slot: times.queueSlot,
@@ -66,7 +80,7 @@ export function buildJob(
     caption: request.caption,
     platforms: request.platforms,
     platformCaptions: request.platform_captions ?? {},
-    platformTypes: Object.fromEntries(request.platforms.map((p) => [p, typesFor(p, request.platform_types)])),
+    platformTypes: Object.fromEntries(request.platforms.map((p) => [p, typesOfKey(p, request.platform_types)])),
     mediaUrls: request.media_urls ?? [],
     publishNow,
     scheduledFor: base,

@@ -1,4 +1,4 @@
-import type { Platform, PublishRequest, Warning } from '@socialpub/core';
+import { parseAccountKey, type Platform, type PublishRequest, type Warning } from '@socialpub/core';
 
 /**
  * Platforms that refuse a post identical to an earlier one: X answers 403 "duplicate
@@ -10,7 +10,7 @@ export const REFUSES_DUPLICATES: readonly Platform[] = ['twitter', 'facebook'];
 export function repeatedCaptionWarnings(req: PublishRequest, occurrences: number): Warning[] {
   if (occurrences < 2) return [];
   return req.platforms
-    .filter((p) => REFUSES_DUPLICATES.includes(p))
+    .filter((key) => REFUSES_DUPLICATES.some((p) => p === parseAccountKey(key)?.platform))
     .map((platform) => ({
       path: req.platform_captions?.[platform] !== undefined ? `platform_captions.${platform}` : 'caption',
       code: 'duplicate_caption',

@@ -22,7 +22,7 @@ import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
 import { ServiceError, invalidInput } from '../util/service-error';
 import { checkAccounts } from './account-checks';
-import { checkPublish, checkPublishRequest, checkRules } from './check-publish';
+import { checkPublish, checkPublishRequest, checkRules, type PublishCheck } from './check-publish';
 import { changesRequestedEvent, heldAgainEvent, jobChangeEvent } from './job-events';
 import { needsApproval } from './approval-rule';
 import { isNotStarted, planUpdate } from './plan-update';
@@ -98,6 +98,9 @@ export interface RequestChangesOptions extends DecideOptions {
 
 export type PostsService = ReturnType<typeof createPostsService>;
 
+/** The checked targets with the connection each `platforms` entry was checked against. */
+const withAccounts = (check: Extract<PublishCheck, { ok: true }>) => check.targets.map((t) => ({ ...t, connectionId: check.accounts.get(t.accountKey)?.id ?? null }));
+
 const statusOf = (job: PostRecord) => deriveJobStatus(job.targets.map((t) => t.status));
 
 /**
@@ -123,12 +126,13 @@ export function createPostsService(deps: PostsServiceDeps) {
   /** The pauses over a user's connections now, each read once per presentation (target-hold.ts). */
   function holdsOf(userId: string): HoldLookup {
     const now = clock.now();
-    const seen = new Map<Platform, PlatformPause | null>();
+    const seen = new Map<string, PlatformPause | null>();
     return {
       now,
-      pauseOf(platform) {
-        if (!seen.has(platform)) seen.set(platform, store.platformPauses.forConnection(userId, platform, now));
-        return seen.get(platform) ?? null;
+      pauseOf(platform, connectionId = null) {
+        const key = `${platform}\u0000${connectionId ?? ''}`;
+        if (!seen.has(key)) seen.set(key, store.platformPauses.forConnection(userId, platform, now, connectionId));
+        return seen.get(key) ?? null;
       },
     };
   }
@@ -258,7 +262,7 @@ export function createPostsService(deps: PostsServiceDeps) {
       const check = checkPublishRequest(rules, user, request, now);
       if (!check.ok) throw new ServiceError(check.code, check.message, check.details);
       const media = deps.mediaLookup.describe(user.id, request.media_urls ?? []);
-      const account = await checkAccounts(accounts, user.id, { targets: check.targets, media, platformOptions: request.platform_options });
+      const account = await checkAccounts(accounts, user.id, { targets: withAccounts(check), media, platformOptions: request.platform_options });
       if (account.issues.length > 0) throw invalidInput(account.issues);
       // One transaction, one fsync: the job (a series: its first occurrences), its targets,
       // its time facts and what the caller commits with them, answered once on disk
@@ -283,7 +287,7 @@ export function createPostsService(deps: PostsServiceDeps) {
       const targets = check.targets.map((t) => ({ platform: t.platform, type: t.type, scheduled_for: formatInstant(t.dueAt) }));
       if (!check.ok) return { success: true, valid: false, targets, errors: check.details.map((d) => ({ ...d, code: check.code })), warnings: [] };
       const media = deps.mediaLookup.describe(user.id, check.request.media_urls ?? []);
-      const account = await checkAccounts(accounts, user.id, { targets: check.targets, media, platformOptions: check.request.platform_options });
+      const account = await checkAccounts(accounts, user.id, { targets: withAccounts(check), media, platformOptions: check.request.platform_options });
       if (account.issues.length > 0) return { success: true, valid: false, targets, errors: account.issues.map((d) => ({ ...d, code: 'invalid_request' })), warnings: [] };
       return { success: true, valid: true, targets, errors: [], warnings: [...repeatedCaptionWarnings(check.request, check.timing.series?.occurrences.length ?? 1), ...account.warnings] };
     },
@@ -325,7 +329,7 @@ export function createPostsService(deps: PostsServiceDeps) {
       }
       if (issues.length > 0) throw invalidInput(issues);
       const changedOptions: Record<string, unknown> = upd.platform_options ?? {};
-      const optionTargets = movable.filter((t) => changedOptions[t.platform] !== undefined);
+      const optionTargets = movable.filter((t) => changedOptions[t.accountKey] !== undefined);
       if (optionTargets.length > 0) {
         // Changed options meet the account's current rules (TikTok's creator info) as at acceptance.
         const media = deps.mediaLookup.describe(user.id, job.mediaUrls);

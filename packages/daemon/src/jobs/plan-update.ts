@@ -1,4 +1,4 @@
-import { NOT_STARTED, PAST_TOLERANCE_MS, formatInstant, parseInstant, planTargets, type ErrorDetail, type PlatformOptions, type UpdateRequest } from '@socialpub/core';
+import { NOT_STARTED, PAST_TOLERANCE_MS, formatInstant, parseInstant, planAccountTargets, type ErrorDetail, type UpdateRequest } from '@socialpub/core';
 import type { PostRecord, TargetRecord } from '../store/jobs';
 
 /** A target's new due time. */
@@ -13,7 +13,7 @@ export interface UpdatePlan {
   caption: string;
   platformCaptions: Record<string, string>;
   typeSchedule: Record<string, string>;
-  platformOptions: PlatformOptions;
+  platformOptions: PostRecord['platformOptions'];
   scheduledFor: number | null;
   publishNow: boolean;
   sortAt: number;
@@ -42,7 +42,7 @@ export function planUpdate(
   }
   for (const key of Object.keys(upd.platform_options ?? {})) {
     if (!(job.platforms as string[]).includes(key)) issues.push({ path: `platform_options.${key}`, message: `${key} is not among the job's platforms` });
-    else if (!movable.some((t) => t.platform === key)) issues.push({ path: `platform_options.${key}`, message: `every ${key} target has started or finished; its options can no longer change` });
+    else if (!movable.some((t) => t.accountKey === key)) issues.push({ path: `platform_options.${key}`, message: `every ${key} target has started or finished; its options can no longer change` });
   }
   let base = job.scheduledFor;
   let publishNow = job.publishNow;
@@ -60,14 +60,14 @@ export function planUpdate(
   // Past checks only for the targets that actually move.
   const moves: TargetMove[] = [];
   if (base !== null) {
-    const plan = planTargets(
+    const plan = planAccountTargets(
       { platforms: job.platforms, platform_types: job.platformTypes, scheduled_for: formatInstant(base), type_schedule: typeSchedule, timezone: zone },
       Number.NEGATIVE_INFINITY,
     );
     if (!plan.ok) return { plan: null, issues: plan.issues };
-    const planned = new Map(plan.targets.map((t) => [`${t.platform}.${t.type}`, t]));
+    const planned = new Map(plan.targets.map((t) => [`${t.accountKey}.${t.type}`, t]));
     for (const t of movable) {
-      const p = planned.get(`${t.platform}.${t.type}`);
+      const p = planned.get(`${t.accountKey}.${t.type}`);
       if (!p) continue;
       if (p.dueAt < now - PAST_TOLERANCE_MS) {
         issues.push({ path: p.scheduleKey ? `type_schedule.${p.scheduleKey}` : 'scheduled_for', message: `${t.platform} ${t.type} would be due more than 60 seconds in the past` });

@@ -13,6 +13,8 @@ export function presentTarget(t: TargetRecord, zone = 'UTC', asked: PostReplies 
   const held = targetHold(t, holds);
   const out: Target = {
     platform: t.platform,
+    label: t.label,
+    connection_id: t.connectionId,
     type: t.type,
     scheduled_for: formatInstant(t.dueAt),
     status: t.status,

@@ -1,4 +1,5 @@
-import { formatInstant, planTargets, wallTimeOf } from '@socialpub/core';
+import { formatInstant, parseAccountKey, planAccountTargets, wallTimeOf } from '@socialpub/core';
+import type { ConnectionInfo } from '../store/connections';
 import type { SeriesRecord } from '../store/series';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
@@ -17,6 +18,21 @@ export const SERIES_HORIZON_MS = 30 * 86_400_000;
 export const SERIES_CHECK_MS = 3_600_000;
 
 /**
+ * The accounts a series' `platforms` name as they are when an occurrence is made (one
+ * renamed or removed since is not found: its targets name no connection and publish
+ * through whatever account then has the label, or fail as not connected).
+ */
+function accountsNow(store: Store, userId: string, platforms: readonly string[]): Map<string, ConnectionInfo> {
+  const out = new Map<string, ConnectionInfo>();
+  for (const key of platforms) {
+    const ref = parseAccountKey(key);
+    const conn = ref ? store.connections.find(userId, ref.platform, ref.label) : null;
+    if (conn) out.set(key, conn);
+  }
+  return out;
+}
+
+/**
  * Writes the jobs of a series' occurrences from `s.created` up to `until` (epoch ms), each
  * planned from the series' template at the occurrence's time and recording the series'
  * source, and records the progress. Call inside a transaction. Returns the jobs created.
@@ -28,10 +44,10 @@ export function createOccurrences(store: Store, user: User, s: SeriesRecord, unt
     const at = s.occurrences[i] as number;
     // Offsets only (checked at acceptance), so the plan cannot fail on times; the past is
     // not re-judged: an occurrence created late (the daemon was off) is due at once.
-    const plan = planTargets({ ...s.template, publish_now: false, scheduled_for: formatInstant(at), timezone: s.timezone }, Number.NEGATIVE_INFINITY);
+    const plan = planAccountTargets({ ...s.template, publish_now: false, scheduled_for: formatInstant(at), timezone: s.timezone }, Number.NEGATIVE_INFINITY);
     if (!plan.ok) throw new Error(`series ${s.id}: occurrence ${i + 1} does not plan: ${plan.issues[0]?.message}`);
     const times = { timezone: s.timezone, scheduledLocal: wallTimeOf(at, s.timezone), queueSlot: null, seriesId: s.id, occurrence: i + 1 };
-    const built = buildJob(user, s.template, at, plan.targets, now, times, s.source);
+    const built = buildJob(user, s.template, at, plan.targets, now, accountsNow(store, user.id, s.template.platforms), times, s.source);
     store.jobs.create(built.job, built.targets);
     store.jobTimes.set(built.job.id, user.id, times);
     for (const event of acceptedEvents(built, now)) store.events.append(event);

@@ -6,7 +6,7 @@ import {
   timeIssue,
   type ErrorCode,
   type ErrorDetail,
-  type PublishRequest,
+  type NetworkPublishRequest,
   type TimingInput,
 } from '@socialpub/core';
 import type { Store } from '../store/store';
@@ -38,7 +38,7 @@ const refuse = (path: string, message: string, code: ErrorCode = 'invalid_reques
  * The zone, queue slot and recurrence of a publish request. Runs before planTargets, which
  * then checks the times the same way for a plain, queued or recurring post.
  */
-export function resolveTiming(store: Store, userId: string, req: PublishRequest, now: number): TimingResult {
+export function resolveTiming(store: Store, userId: string, req: NetworkPublishRequest, now: number): TimingResult {
   const zone = req.timezone != null ? canonicalZone(req.timezone) : userZone(store, userId);
   const input: TimingInput = { ...req, timezone: zone };
 

@@ -1,4 +1,4 @@
-import { formatInstant, type Platform, type TakedownTarget, type UnpublishResponse } from '@socialpub/core';
+import { formatInstant, parseAccountKey, type Platform, type TakedownTarget, type UnpublishResponse } from '@socialpub/core';
 import { connectionCall, type ConnectionCallDeps } from '../platforms/connection-call';
 import type { PostRemover } from '../platforms/remove-post';
 import type { TargetRecord } from '../store/jobs';
@@ -43,11 +43,12 @@ export function createTakedownService(deps: TakedownServiceDeps) {
     const answer = (result: TakedownTarget['result'], message: string, status = t.status): TakedownTarget => ({ platform: t.platform, type: t.type, status, result, post_id: t.postId, message });
     const remover = deps.removers.get(t.platform);
     if (!remover || 'unsupported' in remover) return answer('not_supported', remover?.unsupported ?? `${t.platform} has no take-down support`);
-    const credentials = store.credentials.credentialsFor(userId, t.platform);
+    // The account that published it: a post is taken down through it or not at all.
+    const credentials = store.credentials.credentialsFor(userId, t.platform, t.connectionId, parseAccountKey(t.accountKey)?.label ?? null);
     const published = { type: t.type, postId: t.postId, checkpoint: store.removals.checkpointOf(t.id), replies: t.replies };
     let outcome: TargetTakedown;
     if (!credentials) {
-      outcome = { result: 'failed', code: 'platform_not_connected', message: `${t.platform} is not connected: connect it again (socialpub connect ${t.platform}) to take this post down` };
+      outcome = { result: 'failed', code: 'platform_not_connected', message: `${t.accountKey} is not connected: connect it again (socialpub connect ${t.platform}${t.accountKey === t.platform ? '' : ` --label ${parseAccountKey(t.accountKey)?.label}`}) to take this post down` };
     } else {
       const refusal = remover.refusal(credentials, published);
       if (refusal) return answer('not_supported', refusal);

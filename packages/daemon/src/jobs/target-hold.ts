@@ -5,7 +5,8 @@ import type { TargetRecord } from '../store/jobs';
 /** What a presentation needs to tell held targets: the time, and the pause (if any) over each of the user's connections. */
 export interface HoldLookup {
   now: number;
-  pauseOf(platform: Platform): PlatformPause | null;
+  /** The pause over the account (`connectionId`; null: the user's platform as a whole). */
+  pauseOf(platform: Platform, connectionId?: string | null): PlatformPause | null;
 }
 
 /** A held target's next attempt and why. */
@@ -21,11 +22,11 @@ export interface TargetHoldView {
  * (not scheduled, or going out at scheduled_for), so a target is never shown `scheduled`
  * at a past time with no word while something holds it (issue 35).
  */
-export function targetHold(t: Pick<TargetRecord, 'status' | 'platform' | 'dueAt' | 'nextAttemptAt' | 'errorMessage' | 'platformCode'>, lookup: HoldLookup): TargetHoldView | null {
+export function targetHold(t: Pick<TargetRecord, 'status' | 'platform' | 'dueAt' | 'nextAttemptAt' | 'errorMessage' | 'platformCode'> & { connectionId?: string | null }, lookup: HoldLookup): TargetHoldView | null {
   if (t.status !== 'scheduled') return null;
   const { now } = lookup;
   const fireAt = t.nextAttemptAt ?? t.dueAt;
-  const pause = lookup.pauseOf(t.platform);
+  const pause = lookup.pauseOf(t.platform, t.connectionId ?? null);
   if (pause !== null && pause.until > now && pause.until > t.dueAt) {
     return {
       at: Math.max(fireAt, pause.until),

@@ -98,12 +98,14 @@ export interface ConnectOptions {
   redirectUri?: string;
   /** A page-like choice made in advance (--page): the Facebook page, or another platform's equivalent. */
   pageId?: string;
+  /** The account's label (--label): another account of the platform, or the one of that label reconnected; absent: the default account. */
+  label?: string | null;
   [option: string]: unknown;
 }
 
 /** What a connect flow needs from the daemon. */
 export interface ConnectDeps {
-  connections: { save(userId: string, platform: Platform, input: ConnectionInput): ConnectionInfo };
+  connections: { save(userId: string, platform: Platform, input: ConnectionInput, label?: string | null): ConnectionInfo };
   clock?: Clock;
   /** Host -> base URL; default `https://<host>` (tests point it at the simulator). */
   baseUrl?: (host: string) => string;

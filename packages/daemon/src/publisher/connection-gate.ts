@@ -2,7 +2,7 @@ import type { Platform } from '@socialpub/core';
 
 /** How many targets may be in flight at once. */
 export interface GateLimits {
-  /** Per connection (one user's account on one platform). */
+  /** Per connection (one account of a user on one platform). */
   perConnection: number;
   /** Per platform, across all its connections. */
   perPlatform: (platform: Platform) => number;
@@ -14,6 +14,8 @@ export interface GateLimits {
 export interface GateTask {
   userId: string;
   platform: Platform;
+  /** The account (connection id); null: the user's account of the platform before accounts had labels. */
+  connectionId?: string | null;
 }
 
 interface ConnectionLane<T> {
@@ -34,7 +36,8 @@ interface UserRing {
   fresh: boolean;
 }
 
-export const connectionKey = (userId: string, platform: Platform) => `${userId}\u0000${platform}`;
+/** A connection's lane: the user's account of the platform (several accounts of one platform are several lanes, as the networks count them). */
+export const connectionKey = (userId: string, platform: Platform, connectionId: string | null = null) => `${userId}\u0000${platform}\u0000${connectionId ?? ''}`;
 
 /**
  * Admission of the publisher's tasks: at most `perConnection` of one connection, at most
@@ -79,8 +82,8 @@ export class ConnectionGate<T extends GateTask> {
   }
 
   /** Tasks of a connection in flight. */
-  runningOf(userId: string, platform: Platform): number {
-    return this.#lanes.get(connectionKey(userId, platform))?.running ?? 0;
+  runningOf(userId: string, platform: Platform, connectionId: string | null = null): number {
+    return this.#lanes.get(connectionKey(userId, platform, connectionId))?.running ?? 0;
   }
 
   /** Tasks of a platform in flight. */
@@ -90,7 +93,7 @@ export class ConnectionGate<T extends GateTask> {
 
   /** Queues a task behind its connection's others; returns the tasks that may start now (in order). */
   push(task: T): T[] {
-    const lane = this.#lane(task.userId, task.platform);
+    const lane = this.#lane(task.userId, task.platform, task.connectionId ?? null);
     lane.waiting.push(task);
     this.#waiting++;
     this.#platformWaiting.set(task.platform, (this.#platformWaiting.get(task.platform) ?? 0) + 1);
@@ -100,7 +103,7 @@ export class ConnectionGate<T extends GateTask> {
 
   /** A task that was admitted ended; returns the tasks that may start now. */
   done(task: T): T[] {
-    const key = connectionKey(task.userId, task.platform);
+    const key = connectionKey(task.userId, task.platform, task.connectionId ?? null);
     const lane = this.#lanes.get(key);
     if (lane && lane.running > 0) {
       lane.running--;
@@ -112,8 +115,8 @@ export class ConnectionGate<T extends GateTask> {
   }
 
   /** Removes and returns the waiting tasks of one connection (its pause hands them back to the store). */
-  drainConnection(userId: string, platform: Platform): T[] {
-    const lane = this.#lanes.get(connectionKey(userId, platform));
+  drainConnection(userId: string, platform: Platform, connectionId: string | null = null): T[] {
+    const lane = this.#lanes.get(connectionKey(userId, platform, connectionId));
     return lane ? this.#drainLane(lane) : [];
   }
 
@@ -131,8 +134,8 @@ export class ConnectionGate<T extends GateTask> {
     return out;
   }
 
-  #lane(userId: string, platform: Platform): ConnectionLane<T> {
-    const key = connectionKey(userId, platform);
+  #lane(userId: string, platform: Platform, connectionId: string | null): ConnectionLane<T> {
+    const key = connectionKey(userId, platform, connectionId);
     let lane = this.#lanes.get(key);
     if (!lane) this.#lanes.set(key, (lane = { key, userId, platform, waiting: [], running: 0 }));
     return lane;

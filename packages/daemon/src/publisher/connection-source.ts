@@ -7,8 +7,8 @@ import type { Credentials, TokenUpdate } from '../platforms/adapter';
  * the two writes an adapter may ask for while publishing.
  */
 export interface ConnectionSource {
-  /** The connection's credentials, or null when the user has none for the platform. */
-  credentialsFor(userId: string, platform: Platform): Credentials | null | Promise<Credentials | null>;
+  /** The credentials of the account a target names (`connectionId`, else its `label`, else the network's default), or null when there is none. */
+  credentialsFor(userId: string, platform: Platform, connectionId?: string | null, label?: string | null): Credentials | null | Promise<Credentials | null>;
   saveTokens(connectionId: string, update: TokenUpdate): void | Promise<void>;
   markExpired(connectionId: string, reason: string): void | Promise<void>;
 }

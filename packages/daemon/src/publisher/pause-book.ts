@@ -6,6 +6,8 @@ import { pauseScopeKey } from '../store/platform-pauses';
 export interface PauseRequest {
   platform: Platform;
   userId: string;
+  /** The account (its connection); null: every account of the user's platform. */
+  connectionId: string | null;
   appliesTo: PauseScope;
   until: number;
   reason: string;
@@ -31,12 +33,16 @@ export class PauseBook {
   /** Reloads the pauses still running at `now` from the store, and forgets those that ended. */
   load(now: number): void {
     this.#until.clear();
-    for (const p of this.#store.active(now)) this.#until.set(pauseScopeKey(p.platform, p.userId), p.until);
+    for (const p of this.#store.active(now)) this.#until.set(pauseScopeKey(p.platform, p.userId, p.connectionId), p.until);
   }
 
-  /** When the connection may send again, if its own pause or its platform's app-wide pause runs at `now`; else null. */
-  pausedUntil(userId: string, platform: Platform, now: number): number | null {
-    const until = Math.max(this.#live(pauseScopeKey(platform, userId), now), this.#live(pauseScopeKey(platform, null), now));
+  /**
+   * When the account may send again, if its own pause, one of the user's platform (recorded
+   * before accounts had labels) or its platform's app-wide pause runs at `now`; else null.
+   */
+  pausedUntil(userId: string, platform: Platform, now: number, connectionId: string | null = null): number | null {
+    const own = connectionId === null ? 0 : this.#live(pauseScopeKey(platform, userId, connectionId), now);
+    const until = Math.max(own, this.#live(pauseScopeKey(platform, userId), now), this.#live(pauseScopeKey(platform, null), now));
     return until > now ? until : null;
   }
 
@@ -44,9 +50,10 @@ export class PauseBook {
   pause(p: PauseRequest, now: number): boolean {
     if (p.until <= now) return false;
     const userId = p.appliesTo === 'app' ? null : p.userId;
-    const key = pauseScopeKey(p.platform, userId);
+    const connectionId = p.appliesTo === 'app' ? null : p.connectionId;
+    const key = pauseScopeKey(p.platform, userId, connectionId);
     this.#until.set(key, Math.max(p.until, this.#until.get(key) ?? 0));
-    this.#store.set({ platform: p.platform, userId, until: p.until, reason: p.reason, platformCode: p.platformCode }, now);
+    this.#store.set({ platform: p.platform, userId, connectionId, until: p.until, reason: p.reason, platformCode: p.platformCode }, now);
     return true;
   }
 

@@ -17,7 +17,7 @@ export interface PreparerOptions {
   /** How long before the due time (0: never prepare). */
   aheadMs: number;
   /** True while the connection (or its platform's app) is paused by a rate limit: nothing is sent for it. */
-  paused(userId: string, platform: Platform, now: number): boolean;
+  paused(userId: string, platform: Platform, now: number, connectionId: string | null): boolean;
 }
 
 /**
@@ -137,7 +137,7 @@ export class Preparer {
 
   #consider(s: TargetFireState, now: number, signal: AbortSignal): void {
     const adapter = this.#o.adapters.get(s.platform);
-    if (!adapter?.prepare || this.#known.has(s.id) || this.#opts.paused(s.userId, s.platform, now)) return;
+    if (!adapter?.prepare || this.#known.has(s.id) || this.#opts.paused(s.userId, s.platform, now, s.connectionId)) return;
     const key = `${s.userId}\u0000${s.platform}`;
     const state = { started: false, cancelled: false, done: Promise.resolve() };
     const before = this.#byConnection.get(key) ?? Promise.resolve();
@@ -182,8 +182,8 @@ export class Preparer {
     const target = o.queue.preparationOf(id);
     // A first attempt only: a retry waits out its backoff against a platform that just failed it.
     if (!target || target.attempt > 0 || target.mediaUrls.length > 0) return;
-    if (o.queue.connectionState(userId, platform).state !== 'active') return;
-    const credentials = await o.connections.credentialsFor(userId, platform);
+    if (o.queue.connectionState(userId, platform, target.connectionId, target.label).state !== 'active') return;
+    const credentials = await o.connections.credentialsFor(userId, platform, target.connectionId, target.label);
     if (!credentials || signal.aborted) return;
     const persist = async (patch: Record<string, unknown>) => {
       if (!(await o.writes.run(() => o.queue.savePreparation(id, patch)))) {

@@ -16,7 +16,7 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
   const { o } = scope;
   const { queue, clock } = o;
   // The connection (or its platform's app) may have been paused while this waited for a slot.
-  if (scope.holdIfPaused(task.id, task.userId, task.platform, clock.now())) return 'scheduled';
+  if (scope.holdIfPaused(task.id, task.userId, task.platform, clock.now(), task.connectionId)) return 'scheduled';
   // What was being made ahead for it (a Threads container) is taken up rather than made twice.
   await scope.preparation(task.id);
   // Nothing is sent before the claim is on disk: a crash then finds it and reconciles. The
@@ -28,11 +28,11 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
   let credentials: Credentials | null = null;
   let expiredByAdapter = false;
   try {
-    const conn = queue.connectionState(claimed.userId, claimed.platform);
+    const conn = queue.connectionState(claimed.userId, claimed.platform, claimed.connectionId, claimed.label);
     if (conn.state === 'expired') {
       return endAttempt(scope, claimed, { status: 'failed', error: authExpired(claimed.platform, conn.reason) });
     }
-    credentials = conn.state === 'active' ? await o.connections.credentialsFor(claimed.userId, claimed.platform) : null;
+    credentials = conn.state === 'active' ? await o.connections.credentialsFor(claimed.userId, claimed.platform, claimed.connectionId, claimed.label) : null;
     if (!credentials) return endAttempt(scope, claimed, { status: 'failed', error: notConnected(claimed.platform) });
     const adapter = o.adapters.get(claimed.platform);
     if (!adapter) return endAttempt(scope, claimed, { status: 'failed', error: noAdapter(claimed.platform) });

@@ -49,14 +49,14 @@ export class Publisher {
     this.#pauses = new PauseBook(this.#o.queue.pauses);
     this.#preparer = new Preparer(this.#o, {
       aheadMs: opts.prepareAheadMs ?? PREPARE_AHEAD_MS,
-      paused: (userId, platform, now) => this.#pauses.pausedUntil(userId, platform, now) !== null,
+      paused: (userId, platform, now, connectionId) => this.#pauses.pausedUntil(userId, platform, now, connectionId) !== null,
     });
     this.#scope = {
       o: this.#o,
       abandoned: (id) => this.#abandoned.has(id),
       stopped: () => this.#stopped,
       preparation: (id) => this.#preparer.settled(id),
-      holdIfPaused: (id, userId, platform, now) => this.#holdIfPaused(id, userId, platform, now),
+      holdIfPaused: (id, userId, platform, now, connectionId) => this.#holdIfPaused(id, userId, platform, now, connectionId),
       pause: (target, limit, now) => this.#pause(target, limit, now),
     };
   }
@@ -118,8 +118,8 @@ export class Publisher {
       this.#o.scheduler.targetsChanged([targetId]);
       return;
     }
-    if (this.#holdIfPaused(targetId, s.userId, s.platform, now)) return;
-    this.#enqueue({ kind: 'publish', id: targetId, platform: s.platform, userId: s.userId, deadOwner: null });
+    if (this.#holdIfPaused(targetId, s.userId, s.platform, now, s.connectionId)) return;
+    this.#enqueue({ kind: 'publish', id: targetId, platform: s.platform, userId: s.userId, connectionId: s.connectionId, deadOwner: null });
   }
 
   /**
@@ -171,8 +171,8 @@ export class Publisher {
     while (this.#running.size > 0) await Promise.allSettled([...this.#running.values()].map((r) => r.done));
   }
 
-  #holdIfPaused(id: string, userId: string, platform: Platform, now: number): boolean {
-    const until = this.#pauses.pausedUntil(userId, platform, now);
+  #holdIfPaused(id: string, userId: string, platform: Platform, now: number, connectionId: string | null): boolean {
+    const until = this.#pauses.pausedUntil(userId, platform, now, connectionId);
     if (until === null) return false;
     if (this.#o.queue.defer(id, until, now)) this.#o.scheduler.targetsChanged([id]);
     return true;
@@ -187,7 +187,7 @@ export class Publisher {
   #enqueueReconcile(id: string, deadOwner: string | null): void {
     const [s] = this.#o.queue.fireStates([id]);
     if (!s || s.status !== 'publishing') return;
-    this.#enqueue({ kind: 'reconcile', id, platform: s.platform, userId: s.userId, deadOwner });
+    this.#enqueue({ kind: 'reconcile', id, platform: s.platform, userId: s.userId, connectionId: s.connectionId, deadOwner });
   }
 
   #start(task: Task): void {
@@ -215,16 +215,16 @@ export class Publisher {
     this.#running.set(task.id, { ctl, done });
   }
 
-  #pause(target: { userId: string; platform: Platform }, limit: RateLimitedError, now: number): void {
-    const { platform, userId } = target;
-    const request = { platform, userId, appliesTo: limit.appliesTo, until: limit.until, reason: limit.message, platformCode: limit.platformCode };
+  #pause(target: { userId: string; platform: Platform; connectionId: string | null }, limit: RateLimitedError, now: number): void {
+    const { platform, userId, connectionId } = target;
+    const request = { platform, userId, connectionId, appliesTo: limit.appliesTo, until: limit.until, reason: limit.message, platformCode: limit.platformCode };
     if (!this.#pauses.pause(request, now)) return;
     this.#o.log.warn(limit.appliesTo === 'app' ? 'platform app limit: every connection paused' : 'connection rate limit: paused', {
       platform,
       ...(limit.appliesTo === 'app' ? {} : { user_id: userId }),
       until: new Date(limit.until).toISOString(),
     });
-    const waiting = limit.appliesTo === 'app' ? this.#gate.drainPlatform(platform) : this.#gate.drainConnection(userId, platform);
+    const waiting = limit.appliesTo === 'app' ? this.#gate.drainPlatform(platform) : this.#gate.drainConnection(userId, platform, connectionId);
     const deferred: string[] = [];
     for (const t of waiting) {
       this.#known.delete(t.id);
@@ -235,7 +235,7 @@ export class Publisher {
       deferred.push(t.id);
     }
     // One commit for all of them: a backlog of thousands is handed back at once.
-    const held = this.#o.queue.deferAll(deferred, this.#pauses.pausedUntil(userId, platform, now) ?? limit.until, now);
+    const held = this.#o.queue.deferAll(deferred, this.#pauses.pausedUntil(userId, platform, now, connectionId) ?? limit.until, now);
     if (held.length > 0) this.#o.scheduler.targetsChanged(held);
   }
 

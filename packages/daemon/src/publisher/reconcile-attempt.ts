@@ -26,8 +26,8 @@ export async function reconcileAttempt(
   if (!claimed) return 'skipped';
   const lease = o.leases.hold(claimed.id, signal);
   try {
-    const conn = queue.connectionState(claimed.userId, claimed.platform);
-    const credentials = conn.state === 'active' ? await o.connections.credentialsFor(claimed.userId, claimed.platform) : null;
+    const conn = queue.connectionState(claimed.userId, claimed.platform, claimed.connectionId, claimed.label);
+    const credentials = conn.state === 'active' ? await o.connections.credentialsFor(claimed.userId, claimed.platform, claimed.connectionId, claimed.label) : null;
     const adapter = o.adapters.get(claimed.platform);
     if (!credentials || !adapter) {
       const why = !adapter ? `no ${claimed.platform} adapter` : `the ${claimed.platform} connection is ${conn.state}`;

@@ -9,6 +9,8 @@ export interface Task {
   platform: Platform;
   /** The target's user: with the platform, the connection it goes out through. */
   userId: string;
+  /** The account it goes out through (its connection); null for a target accepted before accounts had labels. */
+  connectionId: string | null;
   /** For a reconcile at start: the dead process whose lease may be taken before it runs out. */
   deadOwner: string | null;
 }
@@ -31,11 +33,11 @@ export interface AttemptScope {
   /** Resolves once a preparation of the target in flight (publisher/preparer.ts) has ended, or waited for long enough. */
   preparation(id: string): Promise<void>;
   /** Defers the target to the end of its connection's pause (or its platform's app-wide one), if paused; true if it did. */
-  holdIfPaused(id: string, userId: string, platform: Platform, now: number): boolean;
+  holdIfPaused(id: string, userId: string, platform: Platform, now: number, connectionId: string | null): boolean;
   /**
    * Pauses what a platform's limit applies to — the target's connection, or with
    * `appliesTo: 'app'` every connection of the platform — until the reset the platform
    * gave, and hands their waiting targets back to the store until then.
    */
-  pause(target: { userId: string; platform: Platform }, limit: RateLimitedError, now: number): void;
+  pause(target: { userId: string; platform: Platform; connectionId: string | null }, limit: RateLimitedError, now: number): void;
 }

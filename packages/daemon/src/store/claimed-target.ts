@@ -1,4 +1,4 @@
-import { firstCommentFor, threadFor, type ContentType, type PostReplies, type Platform, type TargetReplies, type ThreadPart } from '@socialpub/core';
+import { firstCommentFor, parseAccountKey, threadFor, type ContentType, type PostReplies, type Platform, type TargetReplies, type ThreadPart } from '@socialpub/core';
 
 /** A target this process now holds the lease on, with what an adapter needs to publish it. */
 export interface ClaimedTarget {
@@ -6,6 +6,12 @@ export interface ClaimedTarget {
   jobId: string;
   userId: string;
   platform: Platform;
+  /** The account it publishes through (null: accepted before migration 200, the network's default account). */
+  connectionId: string | null;
+  /** The `platforms` entry that asked for it (`twitter:brand`, or the network): the key of its per-target fields. */
+  accountKey: string;
+  /** The label its entry names (null: the network's default account). */
+  label: string | null;
   type: ContentType;
   dueAt: number;
   /** The attempt number this claim opened (1 on the first). */
@@ -30,6 +36,8 @@ export interface ClaimedTargetRow {
   job_id: string;
   user_id: string;
   platform: Platform;
+  connection_id: string | null;
+  account_key: string | null;
   type: ContentType;
   due_at: number;
   attempts: number;
@@ -49,26 +57,30 @@ export interface ClaimedPostRow {
 }
 
 /** The target columns of a claimed row, as a SELECT or RETURNING list. */
-export const CLAIMED_TARGET_COLUMNS = 'id, job_id, user_id, platform, type, due_at, attempts, attempt_started_at, checkpoint, follow_ups';
+export const CLAIMED_TARGET_COLUMNS = 'id, job_id, user_id, platform, connection_id, account_key, type, due_at, attempts, attempt_started_at, checkpoint, follow_ups';
 /** The job columns of a claimed row. */
 export const CLAIMED_JOB_COLUMNS = 'caption, platform_captions, media_urls, platform_options, follow_ups AS job_follow_ups';
 
-/** What an adapter gets from the target's and its job's rows: the caption and options for the target's platform. */
+/** What an adapter gets from the target's and its job's rows: the caption and options of the target's `platforms` entry (its account key). */
 export function toClaimed(t: ClaimedTargetRow, j: ClaimedPostRow): ClaimedTarget {
   const captions = JSON.parse(j.platform_captions) as Record<string, string | undefined>;
+  const key = t.account_key ?? t.platform;
   return {
     id: t.id,
     jobId: t.job_id,
     userId: t.user_id,
     platform: t.platform,
+    connectionId: t.connection_id,
+    accountKey: key,
+    label: parseAccountKey(key)?.label ?? null,
     type: t.type,
     dueAt: t.due_at,
     attempt: t.attempts,
     attemptStartedAt: t.attempt_started_at,
     checkpoint: JSON.parse(t.checkpoint) as Record<string, unknown>,
-    caption: captions[t.platform] ?? j.caption,
+    caption: captions[key] ?? j.caption,
     mediaUrls: JSON.parse(j.media_urls) as string[],
-    options: (JSON.parse(j.platform_options) as Record<string, Record<string, unknown> | undefined>)[t.platform] ?? {},
+    options: (JSON.parse(j.platform_options) as Record<string, Record<string, unknown> | undefined>)[key] ?? {},
     ...repliesOf(t, j),
   };
 }

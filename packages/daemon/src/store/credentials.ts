@@ -68,7 +68,9 @@ export type CredentialsService = ReturnType<typeof createCredentialsService>;
  */
 export function createCredentialsService(db: DB, box: SecretBox, clock: Clock) {
   const columns = 'id, mode, account_id, account_name, page_id, page_name, secrets_enc, token_expires_at, refresh_expires_at, token_obtained_at, meta';
-  const byUserPlatform = db.prepare<[string, string], CredentialsRow>(`SELECT ${columns} FROM connections WHERE user_id = ? AND platform = ?`);
+  const byUserPlatform = db.prepare<[string, string], CredentialsRow>(`SELECT ${columns} FROM connections WHERE user_id = ? AND platform = ? AND is_default = 1`);
+  const ofAccount = db.prepare<[string, string, string], CredentialsRow>(`SELECT ${columns} FROM connections WHERE id = ? AND user_id = ? AND platform = ?`);
+  const byLabel = db.prepare<[string, string, string], CredentialsRow>(`SELECT ${columns} FROM connections WHERE user_id = ? AND platform = ? AND label = ?`);
   const byId = db.prepare<[string], CredentialsRow>(`SELECT ${columns} FROM connections WHERE id = ?`);
   const writeTokens = db.prepare(
     `UPDATE connections SET secrets_enc = @secretsEnc, token_expires_at = @tokenExpiresAt, refresh_expires_at = @refreshExpiresAt,
@@ -106,9 +108,15 @@ export function createCredentialsService(db: DB, box: SecretBox, clock: Clock) {
   });
 
   return {
-    /** Decrypted credentials of the user's connection, or null when there is none. */
-    credentialsFor(userId: string, platform: Platform): Credentials | null {
-      const r = byUserPlatform.get(userId, platform);
+    /**
+     * Decrypted credentials of the user's account of `platform`: the connection a target
+     * names (`connectionId`, when it is still the user's account of that network); without
+     * one, the account labelled `label`, else the network's default (targets accepted
+     * before migration 200); null when there is none.
+     */
+    credentialsFor(userId: string, platform: Platform, connectionId: string | null = null, label: string | null = null): Credentials | null {
+      const r =
+        connectionId !== null ? ofAccount.get(connectionId, userId, platform) : label !== null ? byLabel.get(userId, platform, label) : byUserPlatform.get(userId, platform);
       return r ? credentials(r) : null;
     },
     credentialsById(connectionId: string): Credentials | null {

@@ -1,4 +1,4 @@
-import type { ContentType, PostReplies, PostSource, JobStatus, Platform, PlatformOptions, TargetReplies, TargetStatus } from '@socialpub/core';
+import type { AccountKey, ContentType, PostReplies, PostSource, JobStatus, Platform, PublishRequest, TargetReplies, TargetStatus } from '@socialpub/core';
 import type { DB } from './database';
 import { createOutboxWriter } from './outbox';
 import type { TargetRemoval } from './removals';
@@ -9,6 +9,12 @@ export interface TargetRecord {
   jobId: string;
   userId: string;
   platform: Platform;
+  /** The account it publishes through; null for a target accepted before accounts (migration 200) and one whose account was not found when its series occurrence was made (it publishes through the account its key names). */
+  connectionId: string | null;
+  /** The `platforms` entry that asked for it (`twitter:brand`, or the network): the key of its per-target fields. */
+  accountKey: string;
+  /** The label of its account now (null: that connection was removed). */
+  label: string | null;
   type: ContentType;
   scheduleKey: string | null;
   dueAt: number;
@@ -44,7 +50,8 @@ export interface PostRecord {
   id: string;
   userId: string;
   caption: string;
-  platforms: Platform[];
+  /** The `platforms` entries as accepted: networks and accounts (`twitter:brand`). */
+  platforms: AccountKey[];
   platformCaptions: Record<string, string>;
   platformTypes: Record<string, string[]>;
   mediaUrls: string[];
@@ -53,8 +60,8 @@ export interface PostRecord {
   scheduledFor: number | null;
   typeSchedule: Record<string, string>;
   requireApproval: boolean;
-  /** Per-platform options as accepted (platform_options); {} when the request gave none. */
-  platformOptions: PlatformOptions;
+  /** Per-platform options as accepted (platform_options, keyed like platforms); {} when the request gave none. */
+  platformOptions: NonNullable<PublishRequest['platform_options']>;
   /** The request's thread and first_comment as accepted; {} when it gave neither. */
   replies: PostReplies;
   /** How the job was created (api, mcp, cli): a label the client declares. */
@@ -73,10 +80,14 @@ export interface PostRecord {
 /** A job to write; `source` defaults to api; without platformOptions it has none ({}). */
 export type NewPost = Omit<PostRecord, 'targets' | 'updatedAt' | 'version' | 'contentSource' | 'source' | 'platformOptions' | 'replies'> & {
   source?: PostSource;
-  platformOptions?: PlatformOptions;
+  platformOptions?: PostRecord['platformOptions'];
   replies?: PostReplies;
 };
-export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'>;
+export type NewTarget = Pick<TargetRecord, 'id' | 'platform' | 'type' | 'scheduleKey' | 'dueAt' | 'status'> & {
+  connectionId?: string | null;
+  /** Absent: the network (a bare `platforms` entry). */
+  accountKey?: string;
+};
 
 interface PostRow {
   id: string;
@@ -105,6 +116,9 @@ interface TargetRow {
   job_id: string;
   user_id: string;
   platform: Platform;
+  connection_id: string | null;
+  account_key: string | null;
+  label: string | null;
   type: ContentType;
   schedule_key: string | null;
   due_at: number;
@@ -130,6 +144,9 @@ const toTarget = (r: TargetRow): TargetRecord => ({
   jobId: r.job_id,
   userId: r.user_id,
   platform: r.platform,
+  connectionId: r.connection_id,
+  accountKey: r.account_key ?? r.platform,
+  label: r.label,
   type: r.type,
   scheduleKey: r.schedule_key,
   dueAt: r.due_at,
@@ -153,7 +170,7 @@ const toJob = (r: PostRow, targets: TargetRecord[]): PostRecord => ({
   id: r.id,
   userId: r.user_id,
   caption: r.caption,
-  platforms: JSON.parse(r.platforms) as Platform[],
+  platforms: JSON.parse(r.platforms) as AccountKey[],
   platformCaptions: JSON.parse(r.platform_captions) as Record<string, string>,
   platformTypes: JSON.parse(r.platform_types) as Record<string, string[]>,
   mediaUrls: JSON.parse(r.media_urls) as string[],
@@ -161,7 +178,7 @@ const toJob = (r: PostRow, targets: TargetRecord[]): PostRecord => ({
   scheduledFor: r.scheduled_for,
   typeSchedule: JSON.parse(r.type_schedule) as Record<string, string>,
   requireApproval: r.require_approval === 1,
-  platformOptions: JSON.parse(r.platform_options) as PlatformOptions,
+  platformOptions: JSON.parse(r.platform_options) as PostRecord['platformOptions'],
   replies: JSON.parse(r.follow_ups) as PostReplies,
   source: r.source,
   sortAt: r.sort_at,
@@ -184,8 +201,9 @@ export interface ListOptions {
   after: ListPosition | null;
 }
 
+// The label is the account's now (a rename shows at once); the correlated lookup is by primary key.
 const TARGET_COLUMNS =
-  "id, job_id, user_id, platform, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, next_attempt_at, follow_ups, updated_at, removed_at, removal, json_extract(checkpoint, '$.followUps') AS post_steps";
+  "id, job_id, user_id, platform, connection_id, account_key, (SELECT c.label FROM connections c WHERE c.id = targets.connection_id) AS label, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, next_attempt_at, follow_ups, updated_at, removed_at, removal, json_extract(checkpoint, '$.followUps') AS post_steps";
 const JOB_COLUMNS =
   'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at, version, content_source';
 const NOT_STARTED_SQL = "('pending_approval', 'changes_requested', 'scheduled')";
@@ -208,8 +226,8 @@ export function createPostsRepository(db: DB) {
        @typeSchedule, @requireApproval, @platformOptions, @followUps, @source, @sortAt, @createdAt, @createdAt)`,
   );
   const insertTarget = db.prepare(
-    `INSERT INTO targets (id, job_id, user_id, platform, type, schedule_key, due_at, status, updated_at)
-     VALUES (@id, @jobId, @userId, @platform, @type, @scheduleKey, @dueAt, @status, @now)`,
+    `INSERT INTO targets (id, job_id, user_id, platform, connection_id, account_key, type, schedule_key, due_at, status, updated_at)
+     VALUES (@id, @jobId, @userId, @platform, @connectionId, @accountKey, @type, @scheduleKey, @dueAt, @status, @now)`,
   );
   const jobById = db.prepare<[string], PostRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE id = ?`);
   const targetsOfJob = db.prepare<[string], TargetRow>(`SELECT ${TARGET_COLUMNS} FROM targets WHERE job_id = ? ORDER BY due_at, rowid`);
@@ -286,7 +304,9 @@ export function createPostsRepository(db: DB) {
         createdAt: job.createdAt,
       });
       for (const t of targets) {
-        insertTarget.run({ ...t, jobId: job.id, userId: job.userId, now: job.createdAt });
+        const { connectionId = null, accountKey = t.platform, ...rest } = t;
+        // A bare network name is stored as NULL (migration 200): the key is the network.
+        insertTarget.run({ ...rest, connectionId, accountKey: accountKey === t.platform ? null : accountKey, jobId: job.id, userId: job.userId, now: job.createdAt });
       }
     },
     get(jobId: string): PostRecord | null {

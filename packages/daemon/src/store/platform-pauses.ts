@@ -11,6 +11,8 @@ export interface PlatformPause {
   platform: Platform;
   /** The connection's user; null for an app-wide pause. */
   userId: string | null;
+  /** The account paused (its connection); null for an app-wide pause and one recorded before accounts had labels (it holds every account of the user's platform). */
+  connectionId: string | null;
   until: number;
   /** The platform's message. */
   reason: string;
@@ -19,6 +21,7 @@ export interface PlatformPause {
 }
 
 interface PauseRow {
+  scope: string;
   platform: Platform;
   user_id: string | null;
   until: number;
@@ -27,14 +30,22 @@ interface PauseRow {
   created_at: number;
 }
 
-/** The row key of a pause: `connection:<user>:<platform>` or `app:<platform>`. */
-export const pauseScopeKey = (platform: Platform, userId: string | null) =>
-  userId === null ? `app:${platform}` : `connection:${userId}:${platform}`;
+/**
+ * The row key of a pause: `account:<connection id>` (one account, as the networks count
+ * their limits), `app:<platform>`, or `connection:<user>:<platform>` (recorded before
+ * accounts had labels, or for a target without a connection: every account of the user's
+ * platform).
+ */
+export const pauseScopeKey = (platform: Platform, userId: string | null, connectionId: string | null = null) =>
+  userId === null ? `app:${platform}` : connectionId !== null ? `account:${connectionId}` : `connection:${userId}:${platform}`;
+
+const ACCOUNT_PREFIX = 'account:';
 
 const toPause = (r: PauseRow): PlatformPause => ({
   appliesTo: r.user_id === null ? 'app' : 'connection',
   platform: r.platform,
   userId: r.user_id,
+  connectionId: r.scope.startsWith(ACCOUNT_PREFIX) ? r.scope.slice(ACCOUNT_PREFIX.length) : null,
   until: r.until,
   reason: r.reason,
   platformCode: r.platform_code,
@@ -57,26 +68,31 @@ export function createPlatformPausesRepository(db: DB) {
      WHERE excluded.until > platform_pauses.until`,
   );
   const active = db.prepare<[number], PauseRow>(
-    'SELECT platform, user_id, until, reason, platform_code, created_at FROM platform_pauses WHERE until > ? ORDER BY until',
+    'SELECT scope, platform, user_id, until, reason, platform_code, created_at FROM platform_pauses WHERE until > ? ORDER BY until',
   );
-  const forConnection = db.prepare<[number, string, string, string], PauseRow>(
-    `SELECT platform, user_id, until, reason, platform_code, created_at FROM platform_pauses
-      WHERE until > ? AND scope IN (?, ?) AND platform = ? ORDER BY until DESC LIMIT 1`,
+  const forConnection = db.prepare<[number, string, string, string, string], PauseRow>(
+    `SELECT scope, platform, user_id, until, reason, platform_code, created_at FROM platform_pauses
+      WHERE until > ? AND scope IN (?, ?, ?) AND platform = ? ORDER BY until DESC LIMIT 1`,
   );
   const prune = db.prepare('DELETE FROM platform_pauses WHERE until <= ?');
 
   return {
     /** Records a pause (or moves an existing one later). */
-    set(p: { platform: Platform; userId: string | null; until: number; reason: string; platformCode: string | null }, now: number): void {
-      upsert.run({ scope: pauseScopeKey(p.platform, p.userId), platform: p.platform, userId: p.userId, until: p.until, reason: p.reason, platformCode: p.platformCode, now });
+    set(p: { platform: Platform; userId: string | null; connectionId?: string | null; until: number; reason: string; platformCode: string | null }, now: number): void {
+      upsert.run({ scope: pauseScopeKey(p.platform, p.userId, p.connectionId ?? null), platform: p.platform, userId: p.userId, until: p.until, reason: p.reason, platformCode: p.platformCode, now });
     },
     /** Every pause still running at `now`, soonest end first. */
     active(now: number): PlatformPause[] {
       return active.all(now).map(toPause);
     },
-    /** What holds a user's connection at `now`: its own pause or its platform's app-wide one, whichever ends later; null when neither. */
-    forConnection(userId: string, platform: Platform, now: number): PlatformPause | null {
-      const r = forConnection.get(now, pauseScopeKey(platform, userId), pauseScopeKey(platform, null), platform);
+    /**
+     * What holds one of a user's accounts at `now` (`connectionId`; null: the user's
+     * platform as a whole): its own pause, one recorded for the user's platform, or the
+     * platform's app-wide one, whichever ends latest; null when none.
+     */
+    forConnection(userId: string, platform: Platform, now: number, connectionId: string | null = null): PlatformPause | null {
+      const own = connectionId === null ? pauseScopeKey(platform, userId) : pauseScopeKey(platform, userId, connectionId);
+      const r = forConnection.get(now, own, pauseScopeKey(platform, userId), pauseScopeKey(platform, null), platform);
       return r ? toPause(r) : null;
     },
     /** Deletes pauses that ended by `now`; returns how many. */

@@ -29,7 +29,18 @@ export interface TargetFireState {
   platform: Platform;
   /** The target's user: with the platform, the connection it goes out through. */
   userId: string;
+  /** The account it goes out through (null: a target accepted before migration 200). */
+  connectionId: string | null;
   fireAt: number;
+}
+
+interface FireRow {
+  id: string;
+  status: TargetStatus;
+  platform: Platform;
+  user_id: string;
+  connection_id: string | null;
+  fire_at: number;
 }
 
 export type TargetQueue = ReturnType<typeof createTargetQueue>;
@@ -52,11 +63,11 @@ export function createTargetQueue(db: DB) {
     `SELECT id, ${FIRE_AT} AS fire_at FROM targets INDEXED BY targets_status_fire
       WHERE status = 'scheduled' AND ${FIRE_AT} <= @until ORDER BY ${FIRE_AT}, id LIMIT @limit`,
   );
-  const fireStates = db.prepare<[string], { id: string; status: TargetStatus; platform: Platform; user_id: string; fire_at: number }>(
-    `SELECT id, status, platform, user_id, ${FIRE_AT} AS fire_at FROM targets WHERE id IN (SELECT value FROM json_each(?))`,
+  const fireStates = db.prepare<[string], FireRow>(
+    `SELECT id, status, platform, user_id, connection_id, ${FIRE_AT} AS fire_at FROM targets WHERE id IN (SELECT value FROM json_each(?))`,
   );
-  const fireState = db.prepare<[string], { id: string; status: TargetStatus; platform: Platform; user_id: string; fire_at: number }>(
-    `SELECT id, status, platform, user_id, ${FIRE_AT} AS fire_at FROM targets WHERE id = ?`,
+  const fireState = db.prepare<[string], FireRow>(
+    `SELECT id, status, platform, user_id, connection_id, ${FIRE_AT} AS fire_at FROM targets WHERE id = ?`,
   );
   const expiredLeases = db.prepare<[number, number], { id: string }>(
     `SELECT id FROM targets INDEXED BY targets_status_lease
@@ -69,7 +80,7 @@ export function createTargetQueue(db: DB) {
     "SELECT id FROM targets WHERE status = 'publishing' AND lease_owner = ? ORDER BY attempt_started_at, id",
   );
 
-  const withPost = `SELECT t.id, t.job_id, t.user_id, t.platform, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint, t.follow_ups,
+  const withPost = `SELECT t.id, t.job_id, t.user_id, t.platform, t.connection_id, t.account_key, t.type, t.due_at, t.attempts, t.attempt_started_at, t.checkpoint, t.follow_ups,
             j.caption, j.platform_captions, j.media_urls, j.platform_options, j.follow_ups AS job_follow_ups
        FROM targets t JOIN jobs j ON j.id = t.job_id WHERE t.id = ?`;
   const claimedRow = db.prepare<[string], ClaimedTargetRow & ClaimedPostRow>(withPost);
@@ -100,7 +111,13 @@ export function createTargetQueue(db: DB) {
     "SELECT count(*) AS n FROM attempts WHERE target_id = ? AND outcome = 'retry' AND (error_code IS NULL OR error_code <> 'rate_limited')",
   );
   const connectionStatus = db.prepare<[string, string], { status: 'active' | 'expired'; status_reason: string | null }>(
-    'SELECT status, status_reason FROM connections WHERE user_id = ? AND platform = ?',
+    'SELECT status, status_reason FROM connections WHERE user_id = ? AND platform = ? AND is_default = 1',
+  );
+  const accountStatus = db.prepare<[string, string, string], { status: 'active' | 'expired'; status_reason: string | null }>(
+    'SELECT status, status_reason FROM connections WHERE id = ? AND user_id = ? AND platform = ?',
+  );
+  const labelStatus = db.prepare<[string, string, string], { status: 'active' | 'expired'; status_reason: string | null }>(
+    'SELECT status, status_reason FROM connections WHERE user_id = ? AND platform = ? AND label = ?',
   );
   const counts = db.prepare<[], { status: TargetStatus; n: number }>('SELECT status, count(*) AS n FROM targets GROUP BY status');
   const pauses = createPlatformPausesRepository(db);
@@ -124,8 +141,7 @@ export function createTargetQueue(db: DB) {
     /** Status, platform and fire time of the given targets (missing ids are left out). */
     fireStates(ids: readonly string[]): TargetFireState[] {
       const out: TargetFireState[] = [];
-      const add = (r: { id: string; status: TargetStatus; platform: Platform; user_id: string; fire_at: number }) =>
-        out.push({ id: r.id, status: r.status, platform: r.platform, userId: r.user_id, fireAt: r.fire_at });
+      const add = (r: FireRow) => out.push({ id: r.id, status: r.status, platform: r.platform, userId: r.user_id, connectionId: r.connection_id, fireAt: r.fire_at });
       // One id (the publisher's dispatch of each due target) is a plain lookup, without the JSON array.
       if (ids.length === 1) {
         const r = fireState.get(ids[0] as string);
@@ -211,8 +227,14 @@ export function createTargetQueue(db: DB) {
       return retryFailures.get(id)?.n ?? 0;
     },
     /** The user's connection to `platform`: missing, active or expired. */
-    connectionState(userId: string, platform: Platform): { state: 'missing' | 'active' | 'expired'; reason: string | null } {
-      const r = connectionStatus.get(userId, platform);
+    /**
+     * The state of the account a target names: its connection (missing once removed: a
+     * target never goes out through another account), else the one labelled `label`,
+     * else the network's default.
+     */
+    connectionState(userId: string, platform: Platform, connectionId: string | null = null, label: string | null = null): { state: 'missing' | 'active' | 'expired'; reason: string | null } {
+      const r =
+        connectionId !== null ? accountStatus.get(connectionId, userId, platform) : label !== null ? labelStatus.get(userId, platform, label) : connectionStatus.get(userId, platform);
       if (!r) return { state: 'missing', reason: null };
       return { state: r.status, reason: r.status_reason };
     },

@@ -44,9 +44,10 @@ describe('POST /content/publish: timing', () => {
     });
     expect(r.status).toBe('scheduled');
     expect(r.scheduled_for).toBe('2026-12-25T10:00:00.000Z');
+    // Each target names the account it goes through (issue 39): the only, default one here.
     expect(r.targets).toEqual([
-      { platform: 'instagram', type: 'story', scheduled_for: '2026-12-25T10:00:00.000Z', status: 'scheduled' },
-      { platform: 'instagram', type: 'feed', scheduled_for: '2026-12-25T11:00:00.000Z', status: 'scheduled' },
+      { platform: 'instagram', label: 'default', connection_id: expect.stringMatching(/^con_/), type: 'story', scheduled_for: '2026-12-25T10:00:00.000Z', status: 'scheduled' },
+      { platform: 'instagram', label: 'default', connection_id: expect.stringMatching(/^con_/), type: 'feed', scheduled_for: '2026-12-25T11:00:00.000Z', status: 'scheduled' },
     ]);
   });
 

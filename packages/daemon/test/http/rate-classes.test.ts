@@ -88,6 +88,7 @@ describe('rate classes, declared next to each route', () => {
       'GET /connections': 'account',
       'POST /connections/sandbox': 'account',
       'DELETE /connections/:id': 'account',
+      'PATCH /connections/:id': 'account',
       'POST /connections/:platform/authorize': 'account',
       'GET /connections/pending/:id': 'account',
       'POST /connections/pending/:id/choose': 'account',

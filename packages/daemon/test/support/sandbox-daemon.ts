@@ -93,7 +93,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
     const res = await fetch(`${url}${API}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  return { clock, db, media, call, admin, store, url };
+  return { clock, db, media, call, admin, store, url, key };
 }
 
 /** Serves MP4 for any path ending in .mp4 and JPEG for every other; returns its base URL. */

@@ -1,19 +1,20 @@
 import type { Platform } from '@socialpub/core/platforms';
+import { accountTargetName, targetKey } from '../lib/account-name';
 import { captionFor } from '../lib/caption';
-import { platformName, targetName } from '../lib/names';
+import { platformName } from '../lib/names';
 import { formatInZone } from '../lib/time';
 import type { Post } from '../lib/types';
 import { HoldLine } from './hold-line';
 import { StatusBadge } from './notice';
 import { OptionsList, PlatformPreview } from './preview';
 
-/** Each target: platform, type, when it goes out in the person's zone, status, and what holds it (HoldLine). */
+/** Each target: platform (with the account's label when it is not the one labelled default), type, when it goes out in the person's zone, status, and what holds it (HoldLine). */
 export function TargetTimes({ post, zone }: { post: Post; zone: string }) {
   return (
     <ul class="targets">
       {post.targets.map((t) => (
-        <li key={`${t.platform}.${t.type}`}>
-          <strong>{targetName(t.platform, t.type)}</strong>{' '}
+        <li key={targetKey(t)}>
+          <strong>{accountTargetName(t)}</strong>{' '}
           <time dateTime={t.scheduled_for ?? undefined}>{formatInZone(t.scheduled_for, zone)}</time> <StatusBadge status={t.status} />
           <HoldLine target={t} zone={zone} />
         </li>

@@ -1,5 +1,5 @@
 import type { EventInput } from '@fullcalendar/core';
-import { platformName, targetName } from '../lib/names';
+import { accountName, accountTargetName } from '../lib/account-name';
 import type { Post, QueueNextResponse, SeriesListResponse } from '../lib/types';
 
 export interface CalendarFilter {
@@ -29,7 +29,7 @@ export function postEvents(posts: readonly Post[], filter: CalendarFilter): Even
     }
     for (const [time, targets] of groups) {
       const statuses = [...new Set(targets.map((t) => t.status))];
-      const what = targets.map((t) => (t.type === 'tweet' || t.type === 'post' ? platformName(t.platform) : targetName(t.platform, t.type))).join(', ');
+      const what = targets.map((t) => (t.type === 'tweet' || t.type === 'post' ? accountName(t) : accountTargetName(t))).join(', ');
       out.push({
         id: `${post.job_id}@${time}`,
         start: time,

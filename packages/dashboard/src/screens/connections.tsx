@@ -2,7 +2,8 @@ import { PLATFORMS } from '@socialpub/core/platforms';
 import { useEffect, useState } from 'preact/hooks';
 import { ConfirmButton } from '../components/confirm-button';
 import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
-import { allPages, del, get, message, post as postJson } from '../lib/api';
+import { accountName } from '../lib/account-name';
+import { allPages, del, get, message, patch, post as postJson } from '../lib/api';
 import { useLiveVersion } from '../lib/live';
 import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
@@ -16,6 +17,7 @@ export function ConnectionsScreen() {
   const [list, setList] = useState<Connection[] | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [sandbox, setSandbox] = useState<string>(PLATFORMS[0]);
+  const [label, setLabel] = useState('');
   const [pending, setPending] = useState<PendingConnection | null>(null);
 
   const load = async () => {
@@ -66,7 +68,8 @@ export function ConnectionsScreen() {
       <ul class="plain connections">
         {list?.map((c) => (
           <li key={c.id} class="card">
-            <strong>{platformName(c.platform)}</strong> <span class="caption-text">{c.account_name ?? c.account_id ?? ''}</span>
+            <strong>{accountName(c)}</strong> <span class="caption-text">{c.account_name ?? c.account_id ?? ''}</span>
+            {c.is_default && list.some((o) => o.id !== c.id && o.platform === c.platform) ? <span class="badge">default</span> : null}
             {c.page_name ? <span class="caption-text"> · page {c.page_name}</span> : null} <StatusBadge status={c.status} /> {c.sandbox ? <span class="badge">sandbox</span> : null}{' '}
             <span class="muted">since {formatInZone(c.created_at, zone)}</span>
             {c.status_reason && <p class="caption-text">{c.status_reason}</p>}
@@ -76,16 +79,24 @@ export function ConnectionsScreen() {
               </p>
             )}
             <div class="actions">
+              {c.is_default === false && (
+                <button type="button" onClick={() => void run(async () => {
+                  await patch<Connection>(`/connections/${encodeURIComponent(c.id)}`, { default: true });
+                  return `${accountName(c)} is now the default ${platformName(c.platform)} account`;
+                })}>
+                  Make {accountName(c)} the default
+                </button>
+              )}
               <ConfirmButton
                 class="danger"
-                label={`Remove ${platformName(c.platform)}`}
-                title={`Remove the ${platformName(c.platform)} connection?`}
+                label={`Remove ${accountName(c)}`}
+                title={`Remove the ${accountName(c)} connection?`}
                 describe={() => removalText(c.platform)}
                 keepLabel="Keep the connection"
                 confirmLabel="Remove the connection"
                 onConfirm={() => run(async () => {
                   await del(`/connections/${encodeURIComponent(c.id)}`);
-                  return `Removed the ${platformName(c.platform)} connection`;
+                  return `Removed the ${accountName(c)} connection`;
                 })}
               />
             </div>
@@ -95,8 +106,8 @@ export function ConnectionsScreen() {
       <form class="card" onSubmit={(e) => {
         e.preventDefault();
         void run(async () => {
-          const c = await postJson<Connection>('/connections/sandbox', { platform: sandbox });
-          return `Connected ${platformName(c.platform)} (sandbox)`;
+          const c = await postJson<Connection>('/connections/sandbox', { platform: sandbox, ...(label.trim() ? { label: label.trim() } : {}) });
+          return `Connected ${accountName(c)} (sandbox)`;
         });
       }}>
         <h2>Sandbox account</h2>
@@ -111,6 +122,10 @@ export function ConnectionsScreen() {
                 </option>
               ))}
             </select>
+          </label>
+          <label>
+            Label (another account){' '}
+            <input value={label} placeholder="brand" pattern="[a-z0-9][a-z0-9_\-]{0,31}" onInput={(e) => setLabel(e.currentTarget.value)} />
           </label>
           <button type="submit" class="primary">
             Connect sandbox

@@ -4,6 +4,7 @@ import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { ConfirmButton } from '../components/confirm-button';
 import { SourceLine } from '../components/post-view';
 import { ReviewHistory } from '../components/review-history';
+import { accountTargetName, targetKey } from '../lib/account-name';
 import { del, get, message, post as postJson, qs } from '../lib/api';
 import { useLiveVersion } from '../lib/live';
 import { setDraft } from '../lib/draft';
@@ -105,8 +106,8 @@ export function PostsScreen() {
                 </thead>
                 <tbody>
                   {p.targets.map((t) => (
-                    <tr key={`${t.platform}.${t.type}`}>
-                      <td>{targetName(t.platform, t.type)}</td>
+                    <tr key={targetKey(t)}>
+                      <td>{accountTargetName(t)}</td>
                       <td>
                         {formatInZone(t.published_at ?? t.scheduled_for, zone)}
                         <HoldLine target={t} zone={zone} />

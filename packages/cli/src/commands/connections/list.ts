@@ -13,7 +13,7 @@ function connectionStatus(c: ConnectionListing): string {
   return `active, paused until ${shortTime(c.paused.until)}${c.paused.applies_to === 'app' ? ', app-wide' : ''}`;
 }
 
-/** `socialpub connections list`: expired ones stand out, with the reason (reconnect them); paused ones, until when. */
+/** `socialpub connections list`: expired ones stand out, with the reason (reconnect them); paused ones, until when; each account's label, the default marked. */
 export async function connectionsList(ctx: Ctx, { user }: { user?: string | undefined }): Promise<void> {
   const connections = await readAdmin(await ctx.dataDir(), (admin) => admin.listConnections(user ? { email: user } : {}));
   ctx.log.result({ connections }, () =>
@@ -23,6 +23,8 @@ export async function connectionsList(ctx: Ctx, { user }: { user?: string | unde
         { header: 'PLATFORM', value: (c) => c.platform },
         { header: 'MODE', value: (c) => c.mode },
         { header: 'STATUS', value: connectionStatus, style: (s, c) => (c.status !== 'active' ? ctx.log.red(s) : c.paused ? ctx.log.yellow(s) : ctx.log.green(s)) },
+        // What -p names it by: platform:label, the default also by the bare platform.
+        { header: 'LABEL', value: (c) => (c.is_default ? `${c.label} (default)` : c.label) },
         { header: 'ACCOUNT', value: (c) => [c.account_name ?? c.account_id, c.page_name ? `page ${c.page_name}` : null].filter(Boolean).join(', ') },
         { header: 'USER', value: (c) => c.email },
         { header: 'TOKEN EXPIRES', value: (c) => shortTime(c.token_expires_at) },

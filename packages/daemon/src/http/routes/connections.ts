@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import type { BrowserConnects, PendingConnect } from '../../connect/browser-connect';
 import { ConnectError } from '../../oauth/connect-error';
 import { sandboxPasswordOf, saveSandboxConnection } from '../../connect/sandbox-connection';
+import { changeAccount, isRefusal, labelOf } from '../../connect/account-changes';
 import type { ConnectionInfo } from '../../store/connections';
 import { pauseInfo } from '../../store/platform-pauses';
 import type { RouteDeps } from '../deps';
@@ -46,10 +47,12 @@ export function connectionsHandlers({
   clock,
   config,
   connects,
-}: ConnectionsRoutesDeps): RouteHandlers<Routes, 'connections.list' | 'connections.sandbox' | 'connections.remove' | 'connections.pending' | 'connections.choose' | 'connections.authorize'> {
+}: ConnectionsRoutesDeps): RouteHandlers<Routes, 'connections.list' | 'connections.sandbox' | 'connections.update' | 'connections.remove' | 'connections.pending' | 'connections.choose' | 'connections.authorize'> {
   const present = (c: ConnectionInfo) => ({
     id: c.id,
     platform: c.platform,
+    label: c.label,
+    is_default: c.isDefault,
     name: c.pageName ?? c.accountName ?? c.accountId,
     status: c.status,
     status_reason: c.statusReason,
@@ -61,7 +64,7 @@ export function connectionsHandlers({
     // Only ever the caller's own connections are presented: the password is its owner's.
     ...(c.mode === 'sandbox' ? { sandbox_password: sandboxPasswordOf(store.credentials, c) } : {}),
     token_expires_at: c.tokenExpiresAt === null ? null : formatInstant(c.tokenExpiresAt),
-    paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now())),
+    paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now(), c.id)),
     created_at: formatInstant(c.createdAt),
     updated_at: formatInstant(c.updatedAt),
   });
@@ -85,9 +88,29 @@ export function connectionsHandlers({
       const body = await readJsonObject(c);
       if (typeof body.platform !== 'string') throw invalid([{ path: 'platform', message: `required: one of ${PLATFORMS.join(', ')}` }]);
       const platform = platformOf(body.platform);
+      const label = labelOf(body.label);
+      if (!label.ok) throw invalid([{ path: 'label', message: label.message }]);
       const userId = c.get('user').id;
-      const saved = await store.commits.durable(() => saveSandboxConnection(store.connections, userId, platform, clock.now()));
+      const saved = await store.commits.durable(() => saveSandboxConnection(store.connections, userId, platform, clock.now(), label.label));
       return present(saved);
+    } },
+    'connections.update': { raw: true, handle: async (c) => {
+      const id = c.req.param('id') ?? '';
+      const body = await readJsonObject(c);
+      const details = Object.keys(body).filter((k) => k !== 'label' && k !== 'default').map((k) => ({ path: k, message: 'unknown field' }));
+      if (body.label !== undefined && typeof body.label !== 'string') details.push({ path: 'label', message: 'must be a string' });
+      if (body.default !== undefined && body.default !== true) details.push({ path: 'default', message: 'only true: make another account the default to change it' });
+      if (body.label === undefined && body.default === undefined) details.push({ path: 'label', message: 'give label, default: true, or both' });
+      if (details.length > 0) throw invalid(details);
+      const found = store.connections.getById(id);
+      if (!found || found.userId !== c.get('user').id) throw new ApiError('not_found', `no connection ${id}`);
+      const change = { ...(typeof body.label === 'string' ? { label: body.label } : {}), ...(body.default === true ? { default: true as const } : {}) };
+      const changed = await store.commits.durable(() => changeAccount(store.connections, found, change));
+      if (isRefusal(changed)) {
+        if (changed.conflict) throw new ApiError('conflict', changed.message, [{ path: changed.field, message: changed.message }]);
+        throw invalid([{ path: changed.field, message: changed.message }]);
+      }
+      return present(changed);
     } },
     'connections.remove': async ({ params: { id } }, c) => {
       const found = store.connections.getById(id);

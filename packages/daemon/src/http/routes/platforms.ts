@@ -10,7 +10,8 @@ const apiVersionOf = (platform: Parameters<typeof platformModule>[0]) => platfor
 export function platformsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'platforms.list'> {
   return { 'platforms.list': (_input, c) => {
     const user = c.get('user');
-    const connections = new Map(deps.store.connections.listForUser(user.id).map((x) => [x.platform, x]));
+    // Each platform's default account (GET /connections lists every account).
+    const connections = new Map(deps.store.connections.listForUser(user.id).filter((x) => x.isDefault).map((x) => [x.platform, x]));
     const now = deps.clock.now();
     const body: PlatformsResponse = {
       success: true,
@@ -43,7 +44,7 @@ export function platformsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'platf
                 account: conn.accountName ?? conn.accountId,
                 page: conn.pageName ?? conn.pageId,
                 token_expires_at: conn.tokenExpiresAt === null ? null : formatInstant(conn.tokenExpiresAt),
-                paused: pauseInfo(deps.store.platformPauses.forConnection(user.id, platform, now)),
+                paused: pauseInfo(deps.store.platformPauses.forConnection(user.id, platform, now, conn.id)),
                 ...platformModule(platform)?.connectionFields?.(conn.meta),
                 ...(typeof conn.meta.server === 'string' ? { server: conn.meta.server, server_limits: (conn.meta.limits as ServerLimits | undefined) ?? null } : {}),
               }

@@ -18,7 +18,7 @@ export function sandboxPostsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'sa
     // (The account key of its tokens, as the simulators read it: sandboxAccountKey.)
     const userId = c.get('user').id;
     for (const x of deps.store.connections.listForUser(userId)) {
-      const token = x.mode === 'sandbox' ? deps.store.credentials.credentialsFor(userId, x.platform)?.secrets.access_token : undefined;
+      const token = x.mode === 'sandbox' ? deps.store.credentials.credentialsById(x.id)?.secrets.access_token : undefined;
       const key = token ? sandboxAccountKey(token) : null;
       if (key !== null) accounts.push({ platform: x.platform, accountKey: key });
     }

@@ -21,6 +21,7 @@ import { migration180 } from './180-key-scopes';
 import { migration183 } from './183-job-version';
 import { migration186 } from './186-session-key';
 import { migration190, widenRevisionChecks } from './190-revision-loop';
+import { migration200 } from './200-accounts';
 
 export interface Migration {
   version: number;
@@ -60,4 +61,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 183, name: 'job-version', sql: migration183 },
   { version: 186, name: 'session-key', sql: migration186 },
   { version: 190, name: 'revision-loop', sql: migration190, before: widenRevisionChecks },
+  { version: 200, name: 'accounts', sql: migration200 },
 ];

@@ -219,7 +219,7 @@ export function fakeConnections() {
     saved,
     save(userId: string, platform: 'twitter' | 'tiktok' | 'youtube' | 'mastodon', input: ConnectionInput) {
       saved.push({ userId, platform, input });
-      return { id: `con_${platform}`, userId, platform, mode: input.mode, status: 'active' as const, statusReason: null, accountId: input.accountId ?? null, accountName: input.accountName ?? null, pageId: null, pageName: null, tokenExpiresAt: input.tokenExpiresAt ?? null, refreshExpiresAt: input.refreshExpiresAt ?? null, tokenObtainedAt: input.tokenObtainedAt ?? null, meta: input.meta ?? {}, createdAt: 0, updatedAt: 0 };
+      return { id: `con_${platform}`, userId, platform, label: 'default', isDefault: true, mode: input.mode, status: 'active' as const, statusReason: null, accountId: input.accountId ?? null, accountName: input.accountName ?? null, pageId: null, pageName: null, tokenExpiresAt: input.tokenExpiresAt ?? null, refreshExpiresAt: input.refreshExpiresAt ?? null, tokenObtainedAt: input.tokenObtainedAt ?? null, meta: input.meta ?? {}, createdAt: 0, updatedAt: 0 };
     },
   };
 }

@@ -1,0 +1,58 @@
+import { describe, expect, it } from 'vitest';
+import { useTestDaemon } from './daemon-harness';
+
+/** Several accounts of one network (issue 39): connect --label, -p platform:label, connections rename/default/remove. */
+const t = useTestDaemon({ connect: ['twitter'] });
+
+type Shown = { targets: { platform: string; label: string | null; connection_id: string | null; status: string }[]; platforms: string[]; platform_captions: Record<string, string> };
+type Listing = { connection_id: string; platform: string; label: string; is_default: boolean; account_id: string };
+
+describe('several accounts of one platform from the CLI', () => {
+  it('connects another account with --label and publishes one post to -p twitter,X:brand through both', async () => {
+    const connected = await t.run('connect twitter --sandbox --label brand --json');
+    expect(connected.code, connected.stderr).toBe(0);
+    expect(connected.json<Listing>()).toMatchObject({ platform: 'twitter', label: 'brand', is_default: false });
+
+    const human = await t.run('connections list');
+    expect(human.stdout).toMatch(/twitter\s+sandbox\s+active\s+default \(default\)\s/);
+    expect(human.stdout).toMatch(/twitter\s+sandbox\s+active\s+brand\s/);
+
+    const r = await t.run(['publish', 'hello both', '-p', 'twitter,X:brand', '--caption-for', 'X:brand=the brand says hi', '--now', '--wait', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const jobId = r.json<{ job_id: string }>().job_id;
+    const shown = (await t.run(`schedule show ${jobId} --json`)).json<Shown>();
+    expect(shown.platforms).toEqual(['twitter', 'twitter:brand']);
+    expect(shown.platform_captions).toEqual({ 'twitter:brand': 'the brand says hi' });
+    const accounts = (await t.run('connections list --json')).json<{ connections: Listing[] }>().connections;
+    const ids = Object.fromEntries(accounts.map((c) => [c.label, c.connection_id]));
+    expect(shown.targets.map((x) => [x.label, x.connection_id, x.status])).toEqual([
+      ['default', ids.default, 'published'],
+      ['brand', ids.brand, 'published'],
+    ]);
+    const posts = (await t.run('sandbox posts --platform twitter --json')).json<{ posts?: { account_id: string | null }[] } | { account_id: string | null }[]>();
+    const list = Array.isArray(posts) ? posts : (posts.posts ?? []);
+    expect(new Set(list.map((p) => p.account_id)).size).toBe(2);
+  });
+
+  it('refuses a malformed label (exit 2) and names an unconnected one when publishing', async () => {
+    const bad = await t.run('connect twitter --sandbox --label "Big Brand"');
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('a label is 1-32 lower-case letters');
+    const r = await t.run(['publish', 'hi', '-p', 'twitter:nobody', '--now', '--json']);
+    expect(r.code).not.toBe(0);
+    expect(r.stdout + r.stderr).toContain('you have no twitter account labelled nobody (connect one with: socialpub connect twitter --label nobody)');
+  });
+
+  it('renames an account, makes it the default, and removes one by platform:label', async () => {
+    expect((await t.run('connections rename twitter:default personal')).code).toBe(0);
+    const made = await t.run('connections default X:brand --json');
+    expect(made.code, made.stderr).toBe(0);
+    expect(made.json<Listing>()).toMatchObject({ label: 'brand', is_default: true });
+    const taken = await t.run('connections rename twitter:personal brand --json');
+    expect(taken.code).toBe(5);
+    expect(taken.json<{ error: { message: string } }>().error.message).toBe('you already have a twitter account labelled brand');
+    expect((await t.run('connections remove twitter:brand')).code).toBe(0);
+    const left = (await t.run('connections list --json')).json<{ connections: Listing[] }>().connections;
+    expect(left.map((c) => [c.label, c.is_default])).toEqual([['personal', true]]);
+  });
+});
