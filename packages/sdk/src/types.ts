@@ -15,10 +15,12 @@ type PerAccount<V> = Partial<Record<Platform, V>> & { [account: `${Platform}:${s
 
 /** A `type_schedule` key: a content type, a platform or account (`twitter:brand`), or `platform.type` / `platform:label.type` (most specific wins). */
 export type TypeScheduleKey = ContentType | Platform | `${Platform}.${ContentType}`;
-/** The type_schedule keys of accounts: `platform:label` and `platform:label.type`. */
-type AccountScheduleKey = `${Platform}:${string}`;
-/** A type_schedule map: its keys as TypeScheduleKey, and those of accounts. */
-type TypeSchedule = Partial<Record<TypeScheduleKey, string>> & { [account: AccountScheduleKey]: string };
+/**
+ * A type_schedule map: its keys as TypeScheduleKey, and those of accounts (`platform:label`
+ * and `platform:label.type`). The accounts' key type is written in the index signature itself:
+ * the bundled declarations (dist/index.d.ts) drop an alias used only there.
+ */
+type TypeSchedule = Partial<Record<TypeScheduleKey, string>> & { [account: `${Platform}:${string}`]: string };
 
 /**
  * Body of `content.publish()` / `content.validate()`: core's request schema input, with the
