@@ -232,7 +232,8 @@ describe('names people read', () => {
     for (const name of ['X', 'Threads', 'LinkedIn', 'TikTok', 'YouTube', 'Bluesky']) await page.getByRole('checkbox', { name, exact: true }).check();
     await page.getByLabel('Caption', { exact: true }).fill('Counted in words');
     await page.getByRole('region', { name: 'TikTok preview' }).waitFor();
-    expect(await page.getByRole('region', { name: 'YouTube preview' }).locator('.counter').first().textContent()).toBe('16 of 5,000 characters (an accented letter counts as 2, an emoji as 4)');
+    // The previews follow the caption as it is typed: wait for the counter to catch up (CI saw "0 of").
+    await expect.poll(() => page.getByRole('region', { name: 'YouTube preview' }).locator('.counter').first().textContent()).toBe('16 of 5,000 characters (an accented letter counts as 2, an emoji as 4)');
     await check('compose');
     for (const path of ['/posts', '/connections', '/settings']) {
       await page.goto(`${d.url}${path}`);
