@@ -1,5 +1,6 @@
 import { ManualClock, openDatabase } from '@socialpub/daemon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countedRequests } from './counted-requests';
 import { startTestDaemon, type TestDaemon } from './daemon-harness';
 
 /**
@@ -18,14 +19,7 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const counted = (): number => {
-  const db = openDatabase(`${t.dataDir}/socialpub.db`);
-  try {
-    return (db.prepare('SELECT coalesce(sum(count), 0) AS n FROM rate_windows').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-};
+const counted = (): number => countedRequests(t.dataDir);
 
 /** Runs a command while moving the daemon's clock in steps (real I/O between them) until it ends. */
 async function runWhileMoving(line: string, stepMs: number, steps: number) {

@@ -7,8 +7,9 @@ import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
-import { ManualClock, openDatabase } from '@socialpub/daemon';
+import { ManualClock } from '@socialpub/daemon';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { countedRequests } from '../../cli/test/counted-requests';
 import { data, httpClient, startTestDaemon, type TestDaemon } from './harness';
 
 /**
@@ -39,23 +40,17 @@ afterAll(async () => {
   await t?.stop();
 });
 
-const counted = (): number => {
-  const db = openDatabase(`${t.dataDir}/socialpub.db`);
-  try {
-    return (db.prepare('SELECT coalesce(sum(count), 0) AS n FROM rate_windows').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-};
+const counted = (): number => countedRequests(t.dataDir);
 
 /** media_status with wait: true on a task prepared just before; what it answered, its progress and what the wait cost. */
 async function waitThrough(mcp: Client, photo: string) {
   const prepared = data<{ task_id: string }>(await mcp.callTool({ name: 'prepare_media', arguments: { urls: [`${origin}/${photo}`] } }));
   const before = counted();
-  const started = Date.now();
+  // Elapsed time, not a date: the wait must really have lasted while the source held its answer.
+  const started = performance.now();
   const progress: Progress[] = [];
   const r = await mcp.callTool({ name: 'media_status', arguments: { task_id: prepared.task_id, wait: true } }, undefined, { onprogress: (p) => progress.push(p) });
-  return { task: data<{ task: { status: string; files: unknown[] } }>(r).task, progress, cost: counted() - before, waited: Date.now() - started };
+  return { task: data<{ task: { status: string; files: unknown[] } }>(r).task, progress, cost: counted() - before, waited: performance.now() - started };
 }
 
 describe("MCP's media wait spends no one's budget", () => {

@@ -1,9 +1,10 @@
-import { ManualClock, openDatabase } from '@socialpub/daemon';
+import { ManualClock } from '@socialpub/daemon';
 import { SocialPub, type Post } from '@socialpub/sdk';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PNG_BYTES } from './helpers/file-server';
+import { countedRequests } from '../../cli/test/counted-requests';
 import { startRealDaemon, type RealDaemon } from './helpers/real-daemon';
 
 /** Poll options that would spend dozens of requests in a second if the waits polled. */
@@ -16,14 +17,7 @@ const POLL_FAST = { interval: 10, maxInterval: 10 };
  * default limits on. The daemon's clock is a ManualClock moved by the test, so a 40-minute
  * wait takes a moment.
  */
-const counted = (d: RealDaemon): number => {
-  const db = openDatabase(`${d.dataDir}/socialpub.db`);
-  try {
-    return (db.prepare('SELECT coalesce(sum(count), 0) AS n FROM rate_windows').get() as { n: number }).n;
-  } finally {
-    db.close();
-  }
-};
+const counted = (d: RealDaemon): number => countedRequests(d.dataDir);
 
 /** Moves the daemon's clock in steps, letting real I/O (the sandbox, the stream) happen between them, until `done` or the steps run out. */
 async function advanceWhile(clock: ManualClock, pending: () => boolean, stepMs: number, steps: number): Promise<void> {
