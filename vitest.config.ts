@@ -12,6 +12,29 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
  */
 const packaging = ['packages/cli/test/npm-packages.test.ts', 'packages/cli/test/binary.test.ts', 'packages/sdk/test/dist.test.ts', 'packages/mcp/test/conformance.test.ts'];
 
+/**
+ * The suites that run again on PostgreSQL (issue 34): the store's, the interface contract
+ * (http/), the job-status property test, the jobs service, events, scheduler and
+ * publisher. They open their database with test/support/store-dialects.ts, which in this
+ * project gives each a schema of its own in one throwaway cluster per run
+ * (scripts/postgres-cluster.ts; the run fails if it cannot start).
+ */
+const onPostgres = [
+  'packages/daemon/test/store/repositories.test.ts',
+  'packages/daemon/test/store/connections.test.ts',
+  'packages/daemon/test/store/batched-target-writes.test.ts',
+  'packages/daemon/test/store/job-status-trigger.test.ts',
+  'packages/daemon/test/store/state-events.test.ts',
+  'packages/daemon/test/store/postgres-*.test.ts',
+  'packages/daemon/test/http/**/*.test.ts',
+  'packages/daemon/test/jobs/**/*.test.ts',
+  'packages/daemon/test/events/outbox.test.ts',
+  'packages/daemon/test/events/events-hub.test.ts',
+  'packages/daemon/test/events/typed-payloads.test.ts',
+  'packages/daemon/test/scheduler/**/*.test.ts',
+  'packages/daemon/test/publisher/**/*.test.ts',
+];
+
 export default defineConfig({
   resolve: {
     alias: {
@@ -35,6 +58,15 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: ['**/node_modules/**', ...packaging] } },
       { extends: true, test: { name: 'packaging', include: packaging } },
+      {
+        extends: true,
+        test: {
+          name: 'postgres',
+          include: onPostgres,
+          globalSetup: ['packages/daemon/test/support/postgres-global-setup.ts'],
+          setupFiles: ['packages/daemon/test/support/postgres-env.ts'],
+        },
+      },
     ],
   },
 });

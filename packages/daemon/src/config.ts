@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { mergeSandboxFaults, parseSandboxFaultsList, parseSandboxLatencyList, RATE_CLASSES, SandboxFaultsSchema, type RateClass, type SandboxFaults } from '@socialpub/core';
 import { parsePublishConcurrency, publishConcurrencyPairs, type PublishConcurrency } from './publish-concurrency';
 import { homedir } from 'node:os';
@@ -6,6 +6,7 @@ import { join, resolve } from 'node:path';
 import type { PlatformsConfig } from './platforms/platform-module';
 import { PLATFORMS as PLATFORM_MODULES } from './platforms/registry';
 import type { SqliteSync } from './store/commits';
+import { redactUrl } from './store/postgres/pg-database';
 import type { LogLevel } from './util/logger';
 
 /** The rate-limit classes: their names are core's (each route declaration names its own); the limits are here (DEFAULT_RATE_LIMITS). */
@@ -28,7 +29,13 @@ export interface RateLimitConfig {
 export interface DaemonConfig {
   /** Holds socialpub.db, secret.key and media/. */
   dataDir: string;
+  /**
+   * Where the database is: `<dataDir>/socialpub.db` (SQLite, the default), or the
+   * PostgreSQL URL of `databaseUrl`; what openDatabase() takes.
+   */
   dbPath: string;
+  /** PostgreSQL (`postgres://…`; SOCIALPUB_DATABASE_URL, --database, `database_url`), or null for SQLite. */
+  databaseUrl: string | null;
   secretKeyPath: string;
   mediaDir: string;
   /** Default 127.0.0.1. */
@@ -135,6 +142,8 @@ export interface ConfigInput {
   rateLimitsEnabled?: boolean;
   logLevel?: LogLevel;
   sqliteSync?: SqliteSync;
+  /** `postgres://…` (--database). */
+  databaseUrl?: string;
   mediaAllowPrivate?: boolean;
   mediaMaxBytes?: number;
   webhookAllowPrivate?: boolean;
@@ -182,6 +191,8 @@ export interface ConfigFile {
   rate_limits?: 'off' | Partial<Record<RateClass, { limit?: number; window_seconds?: number }>>;
   log_level?: LogLevel;
   sqlite_sync?: SqliteSync;
+  /** `postgres://…`: the database is PostgreSQL (several daemons may share it; docs/scaling.md). */
+  database_url?: string;
   webhook_allow_private?: boolean;
   /** Days events are kept in the outbox (default 7). */
   event_retention_days?: number;
@@ -191,7 +202,7 @@ export interface ConfigFile {
   sandbox_faults?: SandboxFaults;
 }
 
-const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync', 'webhook_allow_private', 'event_retention_days', 'publish_concurrency', 'sandbox_faults']);
+const FILE_KEYS = new Set(['public_url', 'media_allow_private', 'media_max_bytes', 'rate_limits', 'log_level', 'sqlite_sync', 'database_url', 'webhook_allow_private', 'event_retention_days', 'publish_concurrency', 'sandbox_faults']);
 const LOG_LEVELS = new Set<string>(['debug', 'info', 'warn', 'error', 'silent']);
 
 /**
@@ -226,6 +237,7 @@ export function readConfigFile(dataDir: string): ConfigFile {
   if (o.event_retention_days !== undefined && !(typeof o.event_retention_days === 'number' && o.event_retention_days > 0)) throw bad('event_retention_days', 'a positive number of days');
   if (o.log_level !== undefined && !LOG_LEVELS.has(o.log_level as string)) throw bad('log_level', [...LOG_LEVELS].join(', '));
   if (o.sqlite_sync !== undefined && o.sqlite_sync !== 'full' && o.sqlite_sync !== 'normal') throw bad('sqlite_sync', 'full or normal');
+  if (o.database_url !== undefined && typeof o.database_url !== 'string') throw bad('database_url', 'a postgres:// URL');
   const pc = o.publish_concurrency;
   if (pc !== undefined) {
     if (!pc || typeof pc !== 'object' || Array.isArray(pc)) throw bad('publish_concurrency', 'an object like { "connection": 4, "platform": 256, "global": 1024 }');
@@ -290,6 +302,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
   }
   const syncRaw = input.sqliteSync ?? env.SOCIALPUB_SQLITE_SYNC?.trim().toLowerCase() ?? file.sqlite_sync ?? 'full';
   if (syncRaw !== 'full' && syncRaw !== 'normal') throw new ConfigError(`SOCIALPUB_SQLITE_SYNC must be full or normal, not ${JSON.stringify(syncRaw)}`);
+  const databaseUrl = resolveDatabaseUrl(input.databaseUrl ?? (env.SOCIALPUB_DATABASE_URL?.trim() || undefined) ?? file.database_url);
   const fromEnv = parseRateLimitsEnv(env.SOCIALPUB_RATE_LIMITS);
   const fileLimits = file.rate_limits === 'off' || file.rate_limits === undefined ? {} : file.rate_limits;
   const classes = {} as Record<RateClass, RateLimit>;
@@ -331,7 +344,8 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
   };
   return {
     dataDir,
-    dbPath: join(dataDir, 'socialpub.db'),
+    dbPath: databaseUrl ?? join(dataDir, 'socialpub.db'),
+    databaseUrl,
     secretKeyPath: join(dataDir, 'secret.key'),
     mediaDir: join(dataDir, 'media'),
     host,
@@ -383,4 +397,35 @@ export function platformsFromEnv(env: NodeJS.ProcessEnv): PlatformsConfig {
     }
   }
   return out;
+}
+
+/**
+ * Records the database URL in the data dir's config.json (`up`/`daemon start --database`),
+ * so every later command over that data dir (keys, connect, settings, a restart) uses it.
+ * The file stays private (0600), as the URL may carry a password.
+ */
+export function rememberDatabaseUrl(dataDir: string, url: string): void {
+  resolveDatabaseUrl(url);
+  const path = join(dataDir, CONFIG_FILE);
+  const current = existsSync(path) ? (JSON.parse(readFileSync(path, 'utf8')) as Record<string, unknown>) : {};
+  if (current.database_url === url) return;
+  writeFileSync(path, `${JSON.stringify({ ...current, database_url: url }, null, 2)}\n`, { mode: 0o600 });
+  chmodSync(path, 0o600);
+}
+
+/** A PostgreSQL URL as given (checked), or null for SQLite's file. */
+export function resolveDatabaseUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  let u: URL;
+  try {
+    u = new URL(raw);
+  } catch {
+    throw new ConfigError(`the database URL must be postgres://user:password@host:port/database, not ${JSON.stringify(redactUrl(raw))}`);
+  }
+  if (u.protocol !== 'postgres:' && u.protocol !== 'postgresql:') {
+    throw new ConfigError(`the database URL must start with postgres:// (SQLite needs none: it is the default), not ${JSON.stringify(u.protocol)}`);
+  }
+  const schema = u.searchParams.get('schema');
+  if (schema !== null && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new ConfigError(`the database URL's schema must be a lower-case SQL name, not ${JSON.stringify(schema)}`);
+  return raw;
 }

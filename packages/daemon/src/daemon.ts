@@ -128,14 +128,16 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
       sandboxChild = await startSandboxProcess({
         command: opts.sandboxProcess,
         dataDir: config.dataDir,
+        // The simulators' process finds the same database however this daemon was told of it.
+        ...(config.databaseUrl ? { env: { ...process.env, SOCIALPUB_DATABASE_URL: config.databaseUrl } } : {}),
         log: logger,
         faults: config.sandboxFaults ?? {},
         onServing: (served) => recordOrigins(served),
       });
       const child = sandboxChild;
       stops.push(() => child.close());
-      const reader = openSandboxReader(sandboxDbPath(config.dataDir), daemonReadsOver(db));
-      if (!reader) throw new Error(`the sandbox process left no ${sandboxDbPath(config.dataDir)}`);
+      const reader = openSandboxReader(sandboxDbPath(config.dataDir, config.dbPath), daemonReadsOver(db));
+      if (!reader) throw new Error(`the sandbox process left no ${sandboxDbPath(config.dataDir, config.dbPath)}`);
       stops.push(() => reader.close());
       sandboxView = reader.store;
     } catch (e) {

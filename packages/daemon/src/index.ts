@@ -3,6 +3,7 @@ export {
   resolveConfig,
   resolveDataDir,
   readConfigFile,
+  rememberDatabaseUrl,
   parseRateLimitsEnv,
   CONFIG_FILE,
   ConfigError,
@@ -20,7 +21,7 @@ export { createServices, type ServiceParts } from './compose';
 export type { AppServices } from './http/deps';
 export type { AppEnv, AppVariables } from './http/env';
 export { ApiError } from './http/errors';
-export { openAdmin, AdminError, DEFAULT_EMAIL, type Admin, type CreatedKey, type KeyListing, type ConnectionListing } from './admin/index';
+export { openAdmin, adminDatabase, AdminError, DEFAULT_EMAIL, type Admin, type CreatedKey, type KeyListing, type ConnectionListing } from './admin/index';
 export { openDatabase, type DB } from './store/database';
 export { useSqliteDriver, type SqliteDriver } from './store/sqlite-driver';
 export { createStore, type Store } from './store/store';
@@ -36,3 +37,4 @@ export { connectLive, type ConnectIO, type ConnectOptions } from './connect/inde
 export { registerPlatformModule } from './platforms/registry';
 export type { PlatformModule, SimulatorFactory, Simulator, SandboxDeps, Connector } from './platforms/platform-module';
 export type { PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult, ValidationInput } from './platforms/adapter';
+export { isPostgresUrl } from './store/postgres/pg-database';

@@ -7,7 +7,8 @@ export function withListenOptions<A extends unknown[], O extends OptionValues, G
   return cmd
     .option('--host <host>', 'address to listen on (env SOCIALPUB_HOST; default 127.0.0.1)')
     .option('--port <port>', 'port to listen on, 0 for any free one (env SOCIALPUB_PORT; default 8787)', parsePort)
-    .option('--public-url <url>', 'public base URL for prepared media (env SOCIALPUB_PUBLIC_URL)');
+    .option('--public-url <url>', 'public base URL for prepared media (env SOCIALPUB_PUBLIC_URL)')
+    .option('--database <url>', 'PostgreSQL instead of the data dir\'s SQLite: postgres://user:password@host:5432/db (env SOCIALPUB_DATABASE_URL; config.json database_url)');
 }
 
 /** `socialpub down`: the short way to `daemon stop`. */

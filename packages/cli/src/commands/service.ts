@@ -1,3 +1,4 @@
+import { mkdir } from 'node:fs/promises';
 import { existsSync } from 'node:fs';
 import type { Ctx } from '../context';
 import { CliError, EXIT, NotFoundError } from '../errors';
@@ -52,6 +53,12 @@ const stillRunning = (pid: number) => `the daemon started by \`up\` (pid ${pid})
 export async function serviceInstall(ctx: Ctx, flags: StartFlags, deps: ServiceDeps = defaultDeps()): Promise<void> {
   const manager = managerFor(ctx, deps);
   const dataDir = await ctx.dataDir();
+  if (flags.database) {
+    // In the data dir's config.json (0600), not in the unit file's command line.
+    const { rememberDatabaseUrl } = await import('@socialpub/daemon');
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    rememberDatabaseUrl(dataDir, flags.database);
+  }
   const spec = {
     command: [deps.self.file, ...deps.self.args, ...daemonRunArgs(dataDir, flags)],
     workingDirectory: deps.self.cwd,

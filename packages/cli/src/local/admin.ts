@@ -25,8 +25,10 @@ export async function withAdmin<T>(dataDir: string, fn: (admin: Admin) => T | Pr
  */
 export async function readAdmin<T>(dataDir: string, fn: (admin: Admin) => T | Promise<T>): Promise<T> {
   const { existsSync } = process.getBuiltinModule('node:fs');
-  const { join } = process.getBuiltinModule('node:path');
-  if (!existsSync(join(dataDir, 'socialpub.db'))) {
+  const { adminDatabase, isPostgresUrl } = await import('@socialpub/daemon');
+  // On PostgreSQL (SOCIALPUB_DATABASE_URL, config.json database_url) there is no file to look for.
+  const database = existsSync(dataDir) ? adminDatabase(dataDir) : null;
+  if (database === null || (!isPostgresUrl(database) && !existsSync(database))) {
     throw new NotFoundError(`no socialpub data in ${dataDir}`, {
       hint: 'run `socialpub up` to start a daemon there, or name the data dir with --data-dir (or the daemon with --base-url and --api-key)',
     });

@@ -3,5 +3,5 @@
  * commands using them load the daemon lazily (start-up stays fast).
  */
 export { presentSandboxPost, readSandboxEndpoints, readSandboxHttpsEndpoints, sandboxCertFile, connectLive as connectLivePlatform, type SandboxPost, type ConnectIO, type ConnectOptions } from '@socialpub/daemon';
-export { openSandboxReader, sandboxDbPath } from '@socialpub/daemon';
+export { adminDatabase, openSandboxReader, sandboxDbPath } from '@socialpub/daemon';
 export { serveSandbox, resolveConfig, createLogger, SANDBOX_CHILD_ENV, SANDBOX_FAULTS_ENV } from '@socialpub/daemon';

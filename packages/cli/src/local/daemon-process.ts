@@ -11,6 +11,8 @@ export interface StartFlags {
   behindProxy?: boolean | undefined;
   tlsCert?: string | undefined;
   tlsKey?: string | undefined;
+  /** PostgreSQL URL (--database): remembered in the data dir's config.json, never put on a command line. */
+  database?: string | undefined;
 }
 
 /** The daemon of this data dir if it runs and answers /healthz. */
@@ -47,6 +49,10 @@ const POLL_MS = 100;
  */
 export async function startBackground(io: Io, dataDir: string, flags: StartFlags): Promise<DaemonState> {
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  if (flags.database) {
+    const { rememberDatabaseUrl } = await import('@socialpub/daemon');
+    rememberDatabaseUrl(dataDir, flags.database);
+  }
   const paths = daemonPaths(dataDir);
   const log = await open(paths.log, 'a', 0o600);
   const self = selfCommand();

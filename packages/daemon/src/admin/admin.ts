@@ -3,6 +3,7 @@ import { sandboxPasswordOf, saveSandboxConnection } from '../connect/sandbox-con
 import { changeAccount, findAccount, isRefusal, labelOf, type AccountChange } from '../connect/account-changes';
 import type { ConnectionInfo } from '../store/connections';
 import { setUserZone, userZone } from '../jobs/user-zone';
+import { readConfigFile, resolveDatabaseUrl } from '../config';
 import { openDatabase } from '../store/database';
 import { secureDataDir } from '../store/private-files';
 import { createStore, type Store } from '../store/store';
@@ -78,6 +79,18 @@ const EMAIL = /^[^\s@]+@[^\s@]+$/;
 
 export interface AdminOptions {
   clock?: Clock;
+  /**
+   * The PostgreSQL URL, when the daemon's database is PostgreSQL; by default what the daemon
+   * itself would use: SOCIALPUB_DATABASE_URL, else the data dir's config.json `database_url`,
+   * else the data dir's socialpub.db.
+   */
+  databaseUrl?: string | null;
+}
+
+/** The database the daemon over `dataDir` uses (its config.json and SOCIALPUB_DATABASE_URL; see AdminOptions). */
+export function adminDatabase(dataDir: string, databaseUrl?: string | null, env: NodeJS.ProcessEnv = process.env): string {
+  const url = resolveDatabaseUrl(databaseUrl ?? (env.SOCIALPUB_DATABASE_URL?.trim() || undefined) ?? readConfigFile(dataDir).database_url);
+  return url ?? join(dataDir, 'socialpub.db');
 }
 
 /**
@@ -88,7 +101,7 @@ export interface AdminOptions {
 export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
   const clock = opts.clock ?? systemClock;
   secureDataDir(dataDir);
-  const db = openDatabase(join(dataDir, 'socialpub.db'));
+  const db = openDatabase(adminDatabase(dataDir, opts.databaseUrl));
   const secrets = SecretBox.fromKeyFile(join(dataDir, 'secret.key'));
   const store: Store = createStore(db, { secrets, clock });
 

@@ -1,1 +1,1 @@
-export { AdminError, DEFAULT_EMAIL, openAdmin, type Admin, type ConnectionListing, type CreatedKey, type KeyListing } from './admin';
+export { AdminError, DEFAULT_EMAIL, openAdmin, adminDatabase, type Admin, type ConnectionListing, type CreatedKey, type KeyListing } from './admin';

@@ -15,6 +15,7 @@ import type { PlatformAdapter } from '../platforms/adapter';
 import type { MediaLookup } from '../ports/media';
 import type { SchedulerHooks } from '../ports/scheduler';
 import type { PostRecord, ListOptions, ListPosition } from '../store/jobs';
+import { NO_TIMES } from '../store/job-times';
 import type { PlatformPause } from '../store/platform-pauses';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
@@ -143,6 +144,20 @@ export function createPostsService(deps: PostsServiceDeps) {
       comments: store.reviewHistory.comments(job.id),
     });
 
+  /** `present` for a page of jobs: their times, rejections and histories read in four statements, not four a job. */
+  const presentPage = (jobs: readonly PostRecord[], holds: HoldLookup) => {
+    const ids = jobs.map((j) => j.id);
+    const times = store.jobTimes.getMany(ids);
+    const rejections = store.rejections.getMany(ids);
+    const history = store.reviewHistory.ofJobs(ids);
+    return jobs.map((job) =>
+      presentPost(job, times.get(job.id) ?? NO_TIMES, rejections.get(job.id) ?? null, holds, {
+        approvals: history.approvals.get(job.id) ?? [],
+        comments: history.comments.get(job.id) ?? [],
+      }),
+    );
+  };
+
   /** Who acts, for the history: the caller's actor, else a review link's, else the request's source unnamed. */
   const actorOf = (opts: DecideOptions): ReviewActor => {
     if (opts.reviewLink) return { by: null, source: 'review_link', reviewLinkId: opts.reviewLink.id };
@@ -253,7 +268,7 @@ export function createPostsService(deps: PostsServiceDeps) {
     list(user: User, options: ListOptions): { posts: Post[]; next: ListPosition | null } {
       const page = store.jobs.list(user.id, options);
       const holds = holdsOf(user.id);
-      return { posts: page.jobs.map((j) => present(j, holds)), next: page.next };
+      return { posts: presentPage(page.jobs, holds), next: page.next };
     },
 
     /** Accepts a publish request: every check, then the job and its targets in one durable transaction. */

@@ -103,7 +103,7 @@ const noopLog: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
   const commits = opts.commits ?? immediateCommits;
-  const writes = new WriteBatch(commits, (fn) => opts.queue.transaction(fn));
+  const writes = new WriteBatch(commits, (fn) => opts.queue.transaction(fn), (fn) => opts.queue.isolated(fn));
   const owner = opts.owner ?? newLeaseOwner();
   const leaseMs = opts.leaseMs ?? 120_000;
   return {

@@ -21,13 +21,20 @@ interface PendingWrite {
 export class WriteBatch {
   readonly #commits: Pick<Commits, 'durable'>;
   readonly #transaction: (fn: () => void) => void;
+  readonly #isolate: <T>(fn: () => T) => T;
   #pending: PendingWrite[] = [];
   #scheduled = false;
 
-  /** `transaction(fn)` runs fn in one immediate transaction; `commits.durable` puts it on disk. */
-  constructor(commits: Pick<Commits, 'durable'>, transaction: (fn: () => void) => void) {
+  /**
+   * `transaction(fn)` runs fn in one immediate transaction; `commits.durable` puts it on disk;
+   * `isolate(fn)` runs one write so that its failure undoes only its own statements (a
+   * savepoint on PostgreSQL, where a failed statement aborts the whole transaction; on
+   * SQLite a statement is atomic by itself, and nothing is added).
+   */
+  constructor(commits: Pick<Commits, 'durable'>, transaction: (fn: () => void) => void, isolate: <T>(fn: () => T) => T = (fn) => fn()) {
     this.#commits = commits;
     this.#transaction = transaction;
+    this.#isolate = isolate;
   }
 
   /** Runs `fn` in the next batch; resolves with its result once the batch is on disk. */
@@ -51,7 +58,7 @@ export class WriteBatch {
         this.#transaction(() => {
           for (const w of batch) {
             try {
-              results.push({ ok: true, value: w.fn() });
+              results.push({ ok: true, value: batch.length === 1 ? w.fn() : this.#isolate(w.fn) });
             } catch (error) {
               results.push({ ok: false, error });
             }

@@ -58,15 +58,15 @@ export function createAttemptFinish(db: DB) {
   // The same for many: one row of the JSON array per target. `+status` keeps SQLite on the primary key.
   const endPublishedMany = db.prepare<[string], TargetEventRow>(
     `UPDATE targets SET status = 'published', post_id = j.value->>'postId', post_url = j.value->>'postUrl',
-       published_at = j.value->>'publishedAt', lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL,
-       error_code = NULL, error_message = NULL, platform_code = NULL, updated_at = j.value->>'now'
+       published_at = CAST(j.value->>'publishedAt' AS BIGINT), lease_until = NULL, lease_owner = NULL, next_attempt_at = NULL,
+       error_code = NULL, error_message = NULL, platform_code = NULL, updated_at = CAST(j.value->>'now' AS BIGINT)
      FROM json_each(?) AS j
      WHERE targets.id = j.value->>'id' AND +targets.status = 'publishing' AND targets.lease_owner = j.value->>'owner'
      RETURNING ${targetEventColumns('targets.')}`,
   );
   // Their attempts rows closed the same way: each target's open attempt (the latest, as closeAttempt).
   const closePublishedMany = db.prepare<[string], { target_id: string }>(
-    `UPDATE attempts SET ended_at = j.value->>'now', outcome = j.value->>'outcome', error_code = NULL, error_message = NULL,
+    `UPDATE attempts SET ended_at = CAST(j.value->>'now' AS BIGINT), outcome = j.value->>'outcome', error_code = NULL, error_message = NULL,
        platform_code = NULL, detail = j.value->>'detail'
      FROM json_each(?) AS j
      WHERE attempts.target_id = j.value->>'id' AND attempts.ended_at IS NULL

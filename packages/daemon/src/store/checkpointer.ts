@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { RootLogger } from '../util/logger';
 import type { DB } from './database';
+import { dialectOf } from './postgres/pg-database';
 import { workerDriver } from './sqlite-driver';
 
 /** How often the thread copies the WAL back into the database file. */
@@ -54,6 +55,8 @@ export interface Checkpointer {
  * thread dies, the automatic checkpoint is turned back on.
  */
 export function startCheckpointer(db: DB, opts: { log?: RootLogger; intervalMs?: number } = {}): Checkpointer {
+  // PostgreSQL checkpoints by itself.
+  if (dialectOf(db) === 'postgres') return { now: async () => ({ busy: 0, log: 0, checkpointed: 0 }), stop: async () => undefined };
   const { module: sqlite, nativeBinding } = workerDriver();
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,

@@ -1,5 +1,6 @@
 import type { Platform } from '@socialpub/core';
 import type { DB } from './database';
+import { dialectOf, type PostgresDatabase } from './postgres/pg-database';
 import { createOutboxWriter, type StoredData } from './outbox';
 
 export type { NewEvent } from './outbox';
@@ -63,7 +64,7 @@ export function createEventsRepository(db: DB) {
      WHERE c.status = 'active' AND c.mode = 'live' AND c.token_expires_at IS NOT NULL
        AND c.token_expires_at > @now AND c.token_expires_at <= @now + @ahead
        AND NOT EXISTS (SELECT 1 FROM events e WHERE e.subject = c.id AND e.type = 'connection.expiring_soon'
-                       AND json_extract(e.data, '$.expires_at') = c.token_expires_at)`,
+                       AND CAST(e.data->>'expires_at' AS BIGINT) = c.token_expires_at)`,
   );
   const connection = db.prepare<[string], { user_id: string; platform: Platform }>('SELECT user_id, platform FROM connections WHERE id = ?');
 
@@ -140,6 +141,9 @@ export function createEventsRepository(db: DB) {
      * seen by the hub's poll. Returns a function that stops it.
      */
     onAppend(written: () => void): () => void {
+      // PostgreSQL: every insert NOTIFYs socialpub_events (the baseline's trigger), heard after
+      // the commit, from this daemon's writes and every other daemon's.
+      if (dialectOf(db) === 'postgres') return (db as unknown as PostgresDatabase).listen('socialpub_events', written);
       db.function(APPEND_FUNCTION, { deterministic: false, directOnly: true }, () => {
         written();
         return null;

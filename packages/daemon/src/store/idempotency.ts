@@ -18,7 +18,8 @@ export function createIdempotencyRepository(db: DB) {
   );
   // REPLACE: a record older than 24 h no longer binds its key, so a new request may take it over.
   const put = db.prepare(
-    'INSERT OR REPLACE INTO idempotency_keys (user_id, route, key, body_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+    `INSERT INTO idempotency_keys (user_id, route, key, body_hash, status, response, created_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (user_id, route, key) DO UPDATE SET body_hash = excluded.body_hash, status = excluded.status, response = excluded.response, created_at = excluded.created_at`,
   );
   const prune = db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
   return {

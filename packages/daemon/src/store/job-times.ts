@@ -39,6 +39,7 @@ export function createPostTimesRepository(db: DB) {
        queue_slot = excluded.queue_slot, series_id = excluded.series_id, occurrence = excluded.occurrence`,
   );
   const one = db.prepare<[string], Row>('SELECT * FROM job_times WHERE job_id = ?');
+  const many = db.prepare<[string], Row & { job_id: string }>('SELECT * FROM job_times WHERE job_id IN (SELECT value FROM json_each(?))');
   // A queued job holds its slot while any of its targets is not cancelled.
   const taken = db.prepare<[string, number], { queue_slot: string; scheduled_for: number; n: number }>(
     `SELECT jt.queue_slot, j.scheduled_for, COUNT(*) AS n FROM job_times jt JOIN jobs j ON j.id = jt.job_id
@@ -56,6 +57,10 @@ export function createPostTimesRepository(db: DB) {
     get(jobId: string): PostTimes {
       const r = one.get(jobId);
       return r ? toTimes(r) : NO_TIMES;
+    },
+    /** `get` for a page of jobs in one statement (jobs without times are absent). */
+    getMany(jobIds: readonly string[]): Map<string, PostTimes> {
+      return new Map(jobIds.length === 0 ? [] : many.all(JSON.stringify(jobIds)).map((r) => [r.job_id, toTimes(r)]));
     },
     /** Posts per `<slot key>@<epoch ms>` for the user's queued jobs after `after`. */
     takenSlots(userId: string, after: number): Map<string, number> {

@@ -203,7 +203,7 @@ export interface ListOptions {
 
 // The label is the account's now (a rename shows at once); the correlated lookup is by primary key.
 const TARGET_COLUMNS =
-  "id, job_id, user_id, platform, connection_id, account_key, (SELECT c.label FROM connections c WHERE c.id = targets.connection_id) AS label, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, next_attempt_at, follow_ups, updated_at, removed_at, removal, json_extract(checkpoint, '$.followUps') AS post_steps";
+  "id, job_id, user_id, platform, connection_id, account_key, (SELECT c.label FROM connections c WHERE c.id = targets.connection_id) AS label, type, schedule_key, due_at, status, attempts, post_id, post_url, published_at, error_code, error_message, platform_code, next_attempt_at, follow_ups, updated_at, removed_at, removal, checkpoint->'followUps' AS post_steps";
 const JOB_COLUMNS =
   'id, user_id, caption, platforms, platform_captions, platform_types, media_urls, publish_now, scheduled_for, type_schedule, require_approval, platform_options, follow_ups, source, sort_at, created_at, updated_at, version, content_source';
 const NOT_STARTED_SQL = "('pending_approval', 'changes_requested', 'scheduled')";
@@ -256,7 +256,7 @@ export function createPostsRepository(db: DB) {
     `UPDATE targets SET status = 'cancelled', updated_at = ? WHERE job_id = ? AND status IN ${NOT_STARTED_SQL} RETURNING id`,
   );
   const approve = db.prepare<[{ now: number; jobId: string }], { id: string }>(
-    `UPDATE targets SET status = 'scheduled', due_at = max(due_at, @now), updated_at = @now
+    `UPDATE targets SET status = 'scheduled', due_at = CASE WHEN due_at > @now THEN due_at ELSE @now END, updated_at = @now
      WHERE job_id = @jobId AND status IN ${AWAITING_REVIEW_SQL} RETURNING id`,
   );
   const holdAgain = db.prepare<[number, string], { id: string }>(

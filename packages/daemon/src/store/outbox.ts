@@ -36,16 +36,16 @@ export type OutboxWriter = ReturnType<typeof createOutboxWriter>;
  */
 export function createOutboxWriter(db: DB) {
   const insert = db.prepare(
-    'INSERT INTO events (user_id, type, job_id, subject, data, created_at) VALUES (@userId, @type, @jobId, @subject, @data, @at)',
+    'INSERT INTO events (user_id, type, job_id, subject, data, created_at) VALUES (@userId, @type, @jobId, @subject, @data, @at) RETURNING id',
   );
   const insertMany = db.prepare<[string]>(
     `INSERT INTO events (user_id, type, job_id, subject, data, created_at)
-     SELECT value->>'u', value->>'t', value->>'j', value->>'s', value->'d', value->>'a' FROM json_each(?) ORDER BY key`,
+     SELECT value->>'u', value->>'t', value->>'j', value->>'s', value->'d', CAST(value->>'a' AS BIGINT) FROM json_each(?) ORDER BY key`,
   );
   /** Appends one event; returns its id. */
   function append(e: NewEvent): number {
     const data = JSON.stringify(e.data);
-    return Number(insert.run({ userId: e.userId, type: e.type, jobId: e.jobId ?? null, subject: e.subject ?? null, data, at: e.at }).lastInsertRowid);
+    return Number((insert.get({ userId: e.userId, type: e.type, jobId: e.jobId ?? null, subject: e.subject ?? null, data, at: e.at }) as { id: number }).id);
   }
   return {
     append,

@@ -19,7 +19,7 @@ export type RateWindowsRepository = ReturnType<typeof createRateWindowsRepositor
 export function createRateWindowsRepository(db: DB) {
   const take = db.prepare<[{ scope: string; cls: string; start: number; limit: number }], { count: number }>(
     `INSERT INTO rate_windows (scope, class, window_start, count) VALUES (@scope, @cls, @start, 1)
-     ON CONFLICT (scope, class, window_start) DO UPDATE SET count = count + 1 WHERE count < @limit
+     ON CONFLICT (scope, class, window_start) DO UPDATE SET count = rate_windows.count + 1 WHERE rate_windows.count < @limit
      RETURNING count`,
   );
   const peek = db.prepare<[string, string, number], { count: number }>(

@@ -40,18 +40,47 @@ export function createReviewHistoryRepository(db: DB) {
   const commentsOf = db.prepare<[string], ActorRow & { id: string; body: string; version: number; at: number }>(
     'SELECT id, body, by, source, review_link_id, version, at FROM job_comments WHERE job_id = ? ORDER BY at, rowid',
   );
+  const approvalsOfMany = db.prepare<[string], ActorRow & { job_id: string; action: ReviewAction; version: number; comment: string | null; at: number }>(
+    'SELECT job_id, action, by, source, review_link_id, version, comment, at FROM job_approvals WHERE job_id IN (SELECT value FROM json_each(?)) ORDER BY job_id, id',
+  );
+  const commentsOfMany = db.prepare<[string], ActorRow & { job_id: string; id: string; body: string; version: number; at: number }>(
+    'SELECT job_id, id, body, by, source, review_link_id, version, at FROM job_comments WHERE job_id IN (SELECT value FROM json_each(?)) ORDER BY job_id, at, rowid',
+  );
+  const toApproval = (r: ActorRow & { action: ReviewAction; version: number; comment: string | null; at: number }): ApprovalRecord => ({
+    ...actorOf(r),
+    action: r.action,
+    version: r.version,
+    comment: r.comment,
+    at: r.at,
+  });
+  const toComment = (r: ActorRow & { id: string; body: string; version: number; at: number }): CommentRecord => ({ ...actorOf(r), id: r.id, body: r.body, version: r.version, at: r.at });
+  const grouped = <R extends { job_id: string }, T>(rows: R[], to: (r: R) => T): Map<string, T[]> => {
+    const out = new Map<string, T[]>();
+    for (const r of rows) {
+      const list = out.get(r.job_id);
+      if (list) list.push(to(r));
+      else out.set(r.job_id, [to(r)]);
+    }
+    return out;
+  };
   return {
     recordApproval(jobId: string, a: ApprovalRecord): void {
       insertApproval.run(jobId, a.action, a.by, a.source, a.reviewLinkId, a.version, a.comment, a.at);
     },
     approvals(jobId: string): ApprovalRecord[] {
-      return approvalsOf.all(jobId).map((r) => ({ ...actorOf(r), action: r.action, version: r.version, comment: r.comment, at: r.at }));
+      return approvalsOf.all(jobId).map(toApproval);
+    },
+    /** The history of a page of jobs in two statements, by job (jobs with none are absent). */
+    ofJobs(jobIds: readonly string[]): { approvals: Map<string, ApprovalRecord[]>; comments: Map<string, CommentRecord[]> } {
+      if (jobIds.length === 0) return { approvals: new Map(), comments: new Map() };
+      const ids = JSON.stringify(jobIds);
+      return { approvals: grouped(approvalsOfMany.all(ids), toApproval), comments: grouped(commentsOfMany.all(ids), toComment) };
     },
     addComment(jobId: string, c: CommentRecord): void {
       insertComment.run(c.id, jobId, c.body, c.by, c.source, c.reviewLinkId, c.version, c.at);
     },
     comments(jobId: string): CommentRecord[] {
-      return commentsOf.all(jobId).map((r) => ({ ...actorOf(r), id: r.id, body: r.body, version: r.version, at: r.at }));
+      return commentsOf.all(jobId).map(toComment);
     },
   };
 }

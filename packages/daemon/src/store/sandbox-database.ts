@@ -4,13 +4,23 @@ import { join } from 'node:path';
 import { openDatabase, type DB } from './database';
 import { createSandboxStore, daemonReadsOver, type SandboxDaemonReads, type SandboxStore } from './sandbox-store';
 import { createSettingsRepository, type SettingsRepository } from './settings';
+import { dialectOf, isPostgresUrl, PostgresDatabase } from './postgres/pg-database';
 import { databaseOptions } from './sqlite-driver';
 
 /** The simulators' own database, beside the daemon's in the data dir, when they run in a process of their own. */
 export const SANDBOX_DB_FILE = 'sandbox.db';
 
-export function sandboxDbPath(dataDir: string): string {
-  return join(dataDir, SANDBOX_DB_FILE);
+/**
+ * Where the simulators keep their data: `sandbox.db` in the data dir, or, when the daemon's
+ * database is PostgreSQL, a schema of their own in it (`sandbox`, or `<schema>_sandbox`), so
+ * every daemon over that database shares one sandbox world.
+ */
+export function sandboxDbPath(dataDir: string, daemonDb?: string): string {
+  if (!isPostgresUrl(daemonDb)) return join(dataDir, SANDBOX_DB_FILE);
+  const u = new URL(daemonDb);
+  const schema = u.searchParams.get('schema');
+  u.searchParams.set('schema', schema ? `${schema}_sandbox` : 'sandbox');
+  return u.toString();
 }
 
 /** Set in sandbox.db once what the simulators kept in the daemon's database (before they had their own) is copied over. */
@@ -21,6 +31,8 @@ const ADOPTED_KEY = 'sandbox_adopted';
  * database never takes the write lock and never waits on the writer of the other process.
  */
 export function openReadOnly(path: string): DB | null {
+  // PostgreSQL: a connection of its own; what it reads is there once the owner has migrated.
+  if (isPostgresUrl(path)) return new PostgresDatabase(path, { applicationName: 'socialpub-reader' }) as unknown as DB;
   if (!existsSync(path)) return null;
   // better-sqlite3 takes a loaded addon object as nativeBinding too (lib/binding.js); its typings say string only.
   const db = new Database(path, { ...databaseOptions(), readonly: true, fileMustExist: true } as Database.Options);
@@ -85,7 +97,8 @@ export function openSandboxDatabase(paths: { path: string; daemonDbPath: string 
     // for the file rather than switched around each of them.
     db.pragma('synchronous = NORMAL');
     const settings = createSettingsRepository(db);
-    adoptDaemonSandbox(db, settings, paths.daemonDbPath);
+    // What older versions kept in the daemon's SQLite file (PostgreSQL has no such past).
+    if (dialectOf(db) === 'sqlite') adoptDaemonSandbox(db, settings, paths.daemonDbPath);
     const daemon = daemonReadsFrom(paths.daemonDbPath);
     // The simulators' own file: their writes of one turn commit together (SandboxStoreOptions).
     const store = createSandboxStore(db, settings, daemon, { groupCommits: true });
@@ -113,6 +126,11 @@ export function openSandboxDatabase(paths: { path: string; daemonDbPath: string 
 export function openSandboxReader(path: string, daemon?: SandboxDaemonReads): { store: SandboxStore; settings: Pick<SettingsRepository, 'get'>; close(): void } | null {
   const db = openReadOnly(path);
   if (!db) return null;
+  // PostgreSQL: the schema exists once simulators have run over this database.
+  if (dialectOf(db) === 'postgres' && db.prepare("SELECT to_regclass('sandbox_posts')::text AS t").pluck().get() === null) {
+    db.close();
+    return null;
+  }
   const settings = createSettingsRepository(db);
   return { store: createSandboxStore(db, settings, daemon ?? daemonReadsOver(db, settings)), settings, close: () => db.close() };
 }

@@ -75,7 +75,7 @@ export function createSandboxPostsRepository(db: DB) {
       }
       if (filter.accounts) {
         const pairs = filter.accounts.map(() => '(platform = ? AND account_key = ?)');
-        where.push(pairs.length > 0 ? `(${pairs.join(' OR ')})` : '0');
+        where.push(pairs.length > 0 ? `(${pairs.join(' OR ')})` : '1 = 0');
         for (const a of filter.accounts) params.push(a.platform, a.accountKey);
       }
       const selected = db
@@ -136,7 +136,7 @@ export interface SandboxDaemonReads {
 /** The daemon's tables read over `db` itself (the simulators in the daemon's process and database). */
 export function daemonReadsOver(db: DB, settings: Pick<SettingsRepository, 'get'> = createSettingsRepository(db)): SandboxDaemonReads {
   const owner = db.prepare<[string], { user_id: string; platform: Platform }>("SELECT user_id, platform FROM connections WHERE mode = 'sandbox' AND account_id = ?");
-  const digest = db.prepare<[string], { digest: unknown }>("SELECT json_extract(meta, '$.sandbox_password_sha256') AS digest FROM connections WHERE mode = 'sandbox' AND account_id = ?");
+  const digest = db.prepare<[string], { digest: unknown }>("SELECT meta->>'sandbox_password_sha256' AS digest FROM connections WHERE mode = 'sandbox' AND account_id = ?");
   return {
     ownerOf(accountId) {
       const row = owner.get(accountId);

@@ -1,6 +1,7 @@
 import type { Platform, TargetReplies, TargetStatus } from '@socialpub/core';
 import type { ClaimedPostRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
 import type { DB } from './database';
+import { isolatedWrites } from './postgres/pg-database';
 import { createAttemptFinish } from './attempt-finish';
 import { toClaimed } from './claimed-target';
 import { createPlatformPausesRepository } from './platform-pauses';
@@ -218,6 +219,8 @@ export function createTargetQueue(db: DB) {
     transaction(fn: () => void): void {
       db.transaction(fn).immediate();
     },
+    /** One write inside `transaction` whose failure undoes only itself (postgres/pg-database.ts `isolatedWrites`). */
+    isolated: isolatedWrites(db),
     /** Ends the attempt this owner holds; false when the lease was lost (nothing written). */
     finish: ends.finish,
     /** Attempt ends of many targets in one transaction, the published ones in one statement (store/attempt-finish.ts). */

@@ -31,7 +31,7 @@ export type UsersRepository = ReturnType<typeof createUsersRepository>;
 /** Users: a UUID, an email (unique, case-insensitive) and the approval-workflow setting. */
 export function createUsersRepository(db: DB) {
   const byId = db.prepare<[string], UserRow>('SELECT * FROM users WHERE id = ?');
-  const byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE email = ?');
+  const byEmail = db.prepare<[string], UserRow>('SELECT * FROM users WHERE lower(email) = lower(?)');
   const all = db.prepare<[], UserRow>('SELECT * FROM users ORDER BY created_at, email');
   const insert = db.prepare('INSERT INTO users (id, email, approval_workflow, created_at) VALUES (?, ?, 0, ?)');
   const setApproval = db.prepare('UPDATE users SET approval_workflow = ? WHERE id = ?');

@@ -138,7 +138,7 @@ export function createWebhooksRepository(db: DB) {
     `SELECT * FROM (
        SELECT e.*, (SELECT p.id FROM webhook_messages p INDEXED BY webhook_messages_pending
                     WHERE p.endpoint_id = e.id AND p.status = 'pending' AND p.next_attempt_at <= ? ORDER BY p.id LIMIT 1) AS first_due
-       FROM webhook_endpoints e WHERE e.status = 'active')
+       FROM webhook_endpoints e WHERE e.status = 'active') AS due
      WHERE first_due IS NOT NULL ORDER BY first_due`,
   );
   const dueFor = db.prepare<[string, number, number, number], DueRow>(
@@ -149,7 +149,7 @@ export function createWebhooksRepository(db: DB) {
   );
   const countDue = db.prepare<[string, number, number], { n: number }>(
     `SELECT count(*) AS n FROM (SELECT 1 FROM webhook_messages INDEXED BY webhook_messages_pending
-     WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at <= ? LIMIT ?)`,
+     WHERE endpoint_id = ? AND status = 'pending' AND next_attempt_at <= ? LIMIT ?) AS due`,
   );
   const nextDue = db.prepare<[], { at: number | null }>(
     `SELECT min(m.next_attempt_at) AS at FROM webhook_messages m JOIN webhook_endpoints e ON e.id = m.endpoint_id
@@ -157,14 +157,15 @@ export function createWebhooksRepository(db: DB) {
   );
   const message = db.prepare<[number], MessageRow>('SELECT * FROM webhook_messages WHERE id = ?');
   const insertTest = db.prepare(
-    `INSERT INTO webhook_messages (endpoint_id, event_id, body, status, attempts, next_attempt_at, created_at) VALUES (?, NULL, ?, 'pending', 0, ?, ?)`,
-  );
+    `INSERT INTO webhook_messages (endpoint_id, event_id, body, status, attempts, next_attempt_at, created_at) VALUES (?, NULL, ?, 'pending', 0, ?, ?) RETURNING id`,
+  ).pluck();
   const insertAttempt = db.prepare('INSERT INTO webhook_attempts (message_id, started_at, duration_ms, status_code, error) VALUES (?, ?, ?, ?, ?)');
   const endMessage = db.prepare(
     // A delivery no longer pending (its endpoint was disabled while the attempt ran) keeps its end.
     `UPDATE webhook_messages SET attempts = attempts + 1,
-       status = iif(status = 'pending', @status, status), next_attempt_at = iif(status = 'pending', @nextAt, next_attempt_at),
-       ended_at = iif(status = 'pending', @endedAt, ended_at)
+       status = CASE WHEN status = 'pending' THEN @status ELSE status END,
+       next_attempt_at = CASE WHEN status = 'pending' THEN @nextAt ELSE next_attempt_at END,
+       ended_at = CASE WHEN status = 'pending' THEN @endedAt ELSE ended_at END
      WHERE id = @id`,
   );
   const failing = db.prepare('UPDATE webhook_endpoints SET failing_since = coalesce(failing_since, ?) WHERE id = ?');
@@ -232,7 +233,7 @@ export function createWebhooksRepository(db: DB) {
       return r ? toMessage(r) : null;
     },
     enqueueTest(endpointId: string, body: string, now: number): number {
-      return Number(insertTest.run(endpointId, body, now, now).lastInsertRowid);
+      return Number(insertTest.get(endpointId, body, now, now));
     },
     /** Records an attempt and what follows; keeps the endpoint's failing_since. Call inside a transaction. */
     recordAttempt(m: MessageRecord, a: AttemptRecord, end: AttemptEnd): void {

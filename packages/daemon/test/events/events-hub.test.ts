@@ -1,17 +1,19 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { EventsHub } from '../../src/events/events-hub';
-import { openDatabase, type DB } from '../../src/store/database';
+import { type DB } from '../../src/store/database';
+import { afterCommitNotices, openTestDatabase } from '../support/store-dialects';
 import { createEventsRepository } from '../../src/store/events';
 import { silentLogger } from '../../src/util/logger';
 
-const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+// The next turn of the event loop on SQLite; on PostgreSQL, once the commit's NOTIFY is back.
+const nextTurn = afterCommitNotices;
 const opened: DB[] = [];
 afterEach(() => {
   for (const db of opened.splice(0)) db.close();
 });
 
 function setup() {
-  const db = openDatabase(':memory:');
+  const db = openTestDatabase(':memory:');
   opened.push(db);
   db.prepare("INSERT INTO users (id, email, created_at) VALUES ('u', 'u@example.com', 0)").run();
   const events = createEventsRepository(db);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { presentEvent } from '../../src/events/present-event';
-import { openDatabase } from '../../src/store/database';
+import { failInserts, openTestDatabase } from '../support/store-dialects';
 import { MediaStore } from '../../src/store/media-files';
 import { createEventsRepository } from '../../src/store/events';
 import { createTargetQueue } from '../../src/store/target-queue';
@@ -11,7 +11,7 @@ import { eventsWorld } from './world';
 const world = useWorlds();
 
 type Row = { id: number; type: string; job_id: string | null; subject: string | null; data: string; created_at: number };
-const eventsOf = (db: ReturnType<typeof openDatabase>) =>
+const eventsOf = (db: ReturnType<typeof openTestDatabase>) =>
   (db.prepare('SELECT * FROM events ORDER BY id').all() as Row[]).map((r) => ({ ...r, data: JSON.parse(r.data) as Record<string, unknown> }));
 
 describe('outbox: events of the publisher, written by its store operations in the same transaction', () => {
@@ -64,7 +64,7 @@ describe('outbox: events of the publisher, written by its store operations in th
   });
 
   it('writes nothing when the change rolls back', () => {
-    const db = openDatabase(':memory:');
+    const db = openTestDatabase(':memory:');
     const w = world({ db });
     void w;
     db.prepare("INSERT INTO users (id, email, created_at) VALUES ('u', 'u@x', 0)").run();
@@ -130,7 +130,7 @@ describe('outbox: events of the jobs service, in its transactions', () => {
   it('a publish whose transaction fails writes no event', async () => {
     const w = eventsWorld();
     w.connect(['twitter']);
-    w.db.exec("CREATE TRIGGER fail_jobs BEFORE INSERT ON jobs BEGIN SELECT RAISE(ABORT, 'disk full'); END");
+    failInserts(w.db, 'jobs', 'disk full');
     const res = await w.call('POST', `${API}/content/publish`, { body });
     expect(res.status).toBe(500);
     expect(w.eventTypes()).toEqual([]);

@@ -10,7 +10,7 @@ import type { z } from 'zod';
 import { openAdmin } from '../../src/admin/index';
 import { resolveConfig } from '../../src/config';
 import { startDaemon, type DaemonHandle } from '../../src/daemon';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase, testDatabaseConfig } from '../support/store-dialects';
 import { createStore } from '../../src/store/store';
 import { createTargetQueue } from '../../src/store/target-queue';
 import { systemClock } from '../../src/util/clock';
@@ -92,9 +92,9 @@ async function sseBacklog(): Promise<SocialpubEvent[]> {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'socialpub-typed-events-'));
-  const config = resolveConfig({ dataDir: join(dir, 'data'), host: '127.0.0.1', port: 0, logLevel: 'error' }, { SOCIALPUB_WEBHOOK_ALLOW_PRIVATE: '1' });
+  const config = resolveConfig({ dataDir: join(dir, 'data'), host: '127.0.0.1', port: 0, logLevel: 'error', ...testDatabaseConfig(join(dir, 'data')) }, { SOCIALPUB_WEBHOOK_ALLOW_PRIVATE: '1' });
   daemon = await startDaemon(config, { logger: (await import('../../src/util/logger')).silentLogger });
-  const admin = openAdmin(config.dataDir);
+  const admin = openAdmin(config.dataDir, { databaseUrl: config.databaseUrl });
   key = admin.createKey({ email: EMAIL, name: 'typed' }).api_key;
   admin.addSandboxConnection('twitter', { email: EMAIL });
   admin.addSandboxConnection('youtube', { email: EMAIL });
@@ -131,7 +131,7 @@ beforeAll(async () => {
   await call('POST', `/content/scheduled/unpublish?job_id=${published.job_id}`);
 
   // Through the store operations the publisher and the token refresher call (another connection to the file).
-  const db = openDatabase(config.dbPath);
+  const db = openTestDatabase(config.dbPath);
   try {
     const store = createStore(db, { secrets: SecretBox.fromKeyFile(config.secretKeyPath), clock: systemClock });
     const queue = createTargetQueue(db);

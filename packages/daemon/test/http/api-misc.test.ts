@@ -13,7 +13,7 @@ import { ROUTES } from '@socialpub/core';
 import { mountRoutes } from '../../src/http/route-table/mount-route';
 import { createIdempotencyRepository } from '../../src/store/idempotency';
 import { ManualClock } from '../../src/util/clock';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 
 describe('POST /content/validate', () => {
   it('reports a valid request with its targets and stores nothing', async () => {
@@ -196,7 +196,7 @@ describe('media routes of another module', () => {
     // Another module's app, built from the route table's declarations of the media routes:
     // they bring their rate classes and POST /prepare's Idempotency-Key with them.
     const media = new Hono<AppEnv>();
-    const records = openDatabase(':memory:');
+    const records = openTestDatabase(':memory:');
     mountRoutes(
       media,
       ROUTES,

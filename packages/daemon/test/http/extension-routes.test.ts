@@ -9,7 +9,7 @@ import { openApiDocument } from '../../src/http/openapi';
 import { honoPath, mountRoute } from '../../src/http/route-table/mount-route';
 import { operationOf } from '../../src/http/route-table/openapi-paths';
 import { ManualClock } from '../../src/util/clock';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { createStore } from '../../src/store/store';
 import { SecretBox } from '../../src/util/secrets';
 import { ServiceError } from '../../src/util/service-error';
@@ -79,7 +79,7 @@ describe('mountRoute: the additions for the extensions', () => {
   const app = (decl: RouteDecl, answer: unknown) => {
     const a = new Hono<AppEnv>();
     a.onError((e, c) => (e instanceof ServiceError ? c.json(ApiError.from(e).body('r'), ApiError.from(e).status as 400) : c.json({ bug: e.message }, 500)));
-    const db = openDatabase(':memory:');
+    const db = openTestDatabase(':memory:');
     const clock = new ManualClock(0);
     mountRoute(a, decl, () => answer as never, { store: createStore(db, { clock, secrets: new SecretBox(randomBytes(32)) }), clock, validateResponses: true, schemas: schemas as never });
     return a;

@@ -4,7 +4,8 @@ import type { Hono } from 'hono';
 import { resolveConfig, type ConfigInput, type DaemonConfig } from '../../src/config';
 import type { AppEnv } from '../../src/http/env';
 import type { SchedulerHooks, SchedulerStatus } from '../../src/ports/scheduler';
-import { openDatabase, type DB } from '../../src/store/database';
+import { type DB } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { createStore, type Store } from '../../src/store/store';
 import type { User } from '../../src/store/users';
 import { ManualClock } from '../../src/util/clock';
@@ -52,7 +53,7 @@ export interface Harness {
 /** The app over an in-memory (or given) database, a ManualClock and one user with a key. */
 export function harness(opts: HarnessOptions = {}): Harness {
   const clock = opts.clock ?? new ManualClock(Date.UTC(2026, 11, 25, 9, 0, 0));
-  const db = openDatabase(opts.dbPath ?? ':memory:');
+  const db = openTestDatabase(opts.dbPath ?? ':memory:');
   const secrets = opts.secrets ?? new SecretBox(randomBytes(32));
   const store = createStore(db, { secrets, clock });
   const config = resolveConfig({ dataDir: '/nonexistent/socialpub-test', ...opts.config }, {});

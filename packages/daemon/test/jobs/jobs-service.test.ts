@@ -3,7 +3,8 @@ import type { Platform } from '@socialpub/core';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { createPostsService, type PostsService } from '../../src/jobs/jobs-service';
 import { guessingMediaLookup } from '../../src/ports/media';
-import { openDatabase, type DB } from '../../src/store/database';
+import { type DB } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { createStore, type Store } from '../../src/store/store';
 import type { User } from '../../src/store/users';
 import { ManualClock } from '../../src/util/clock';
@@ -40,7 +41,7 @@ describe('jobs service (called without HTTP)', () => {
 
   beforeEach(() => {
     clock = new ManualClock(NOW);
-    db = openDatabase(':memory:');
+    db = openTestDatabase(':memory:');
     store = createStore(db, { secrets: new SecretBox(randomBytes(32)), clock });
     scheduler = new RecordingScheduler();
     jobs = createPostsService({ store, clock, logger: silentLogger, scheduler, mediaLookup: guessingMediaLookup, adapters: new Map(), publicBaseUrl: null });

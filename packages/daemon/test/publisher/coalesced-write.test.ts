@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CoalescedWrite } from '../../src/publisher/coalesced-write';
 import { WriteBatch } from '../../src/publisher/write-batch';
-import { openDatabase } from '../../src/store/database';
+import { isolatedWrites } from '../../src/store/postgres/pg-database';
+import { openTestDatabase } from '../support/store-dialects';
 
 function setup(durable: (fn: () => unknown) => Promise<unknown> = async (fn) => fn()) {
-  const db = openDatabase(':memory:');
+  const db = openTestDatabase(':memory:');
   db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
-  const batch = new WriteBatch({ durable: durable as <T>(fn: () => T) => Promise<T> }, (fn) => db.transaction(fn).immediate());
+  const batch = new WriteBatch({ durable: durable as <T>(fn: () => T) => Promise<T> }, (fn) => db.transaction(fn).immediate(), isolatedWrites(db));
   const calls: number[][] = [];
   const insert = db.prepare('INSERT INTO t (id, v) VALUES (?, ?)');
   // Inserts the rows and answers each with its row count so far; a transaction, as `many` must be.
@@ -41,7 +42,7 @@ describe('CoalescedWrite', () => {
     const { db, calls, write } = setup();
     const results = await Promise.allSettled([write.run(1), write.run(1), write.run(2)]);
     expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
-    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/UNIQUE/);
+    expect(String((results[0] as PromiseRejectedResult).reason)).toMatch(/UNIQUE|unique constraint/);
     expect(calls).toEqual([[1, 1, 2]]);
     expect(db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(0);
     await expect(write.run(3)).resolves.toBe(1);

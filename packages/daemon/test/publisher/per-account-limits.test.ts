@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ConnectionGate } from '../../src/publisher/connection-gate';
 import { PauseBook } from '../../src/publisher/pause-book';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { createPlatformPausesRepository } from '../../src/store/platform-pauses';
 
 /** Rate windows, concurrency caps and pauses are per account, as the networks count them (issue 39). */
@@ -22,7 +22,7 @@ describe('per-account limits in the publisher', () => {
   });
 
   it("pauses one account for its own limit, not the user's other accounts of the platform; an app-wide limit pauses all", () => {
-    const db = openDatabase(':memory:');
+    const db = openTestDatabase(':memory:');
     const store = createPlatformPausesRepository(db);
     const book = new PauseBook(store);
     const limit = { platform: 'twitter' as const, userId: 'u', appliesTo: 'connection' as const, until: 5_000, reason: 'X rate limit reached', platformCode: '88' };
@@ -42,7 +42,7 @@ describe('per-account limits in the publisher', () => {
   });
 
   it('holds every account of the platform for a pause recorded before accounts had labels', () => {
-    const db = openDatabase(':memory:');
+    const db = openTestDatabase(':memory:');
     const store = createPlatformPausesRepository(db);
     store.set({ platform: 'twitter', userId: 'u', until: 5_000, reason: 'old', platformCode: null }, 0);
     const book = new PauseBook(store);

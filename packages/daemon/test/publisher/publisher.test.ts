@@ -213,7 +213,7 @@ describe('Publisher', () => {
     await w.advance(3_600_000);
     expect(w.row(id).status).toBe('pending_approval');
     expect(w.ledger.entries()).toHaveLength(0);
-    w.db.prepare("UPDATE targets SET status = 'scheduled', due_at = max(due_at, ?) WHERE id = ?").run(w.clock.now(), id);
+    w.db.prepare("UPDATE targets SET status = 'scheduled', due_at = CASE WHEN due_at > ? THEN due_at ELSE ? END WHERE id = ?").run(w.clock.now(), w.clock.now(), id);
     w.scheduler.targetsChanged([id]);
     await w.settle();
     expect(w.row(id)).toMatchObject({ status: 'published', attempt_started_at: T0 + 3_600_000 });

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { MemoryLedger } from '../support/test-adapter';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';
 import { makeWorld, seedUser, T0 } from '../scheduler/harness';
 
@@ -24,8 +24,8 @@ function twoPublishers(): { a: World; b: World; ledger: MemoryLedger } {
   const path = join(dir, 'socialpub.db');
   const clock = new ManualClock(T0);
   const ledger = new MemoryLedger();
-  const dbA = openDatabase(path);
-  const dbB = openDatabase(path);
+  const dbA = openTestDatabase(path);
+  const dbB = openTestDatabase(path);
   seedUser(dbA, T0);
   // Owners on other hosts: neither publisher may take the other for a dead process.
   const common = { clock, ledger, latencyMs: [1_000, 1_000] as [number, number] };

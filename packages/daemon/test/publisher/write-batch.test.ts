@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { WriteBatch } from '../../src/publisher/write-batch';
-import { openDatabase } from '../../src/store/database';
+import { isolatedWrites } from '../../src/store/postgres/pg-database';
+import { openTestDatabase } from '../support/store-dialects';
 
 describe('WriteBatch', () => {
   it('commits the writes of one turn in one transaction, each resolving with its own result, and a failing one rejects only its caller', async () => {
-    const db = openDatabase(':memory:');
+    const db = openTestDatabase(':memory:');
     db.exec('CREATE TABLE t (id INTEGER PRIMARY KEY, v TEXT NOT NULL)');
     const transactions: number[] = [];
     const durable: number[] = [];
@@ -20,6 +21,7 @@ describe('WriteBatch', () => {
         transactions.push(1);
         db.transaction(fn).immediate();
       },
+      isolatedWrites(db),
     );
     const insert = db.prepare('INSERT INTO t (id, v) VALUES (?, ?)');
     const a = batch.run(() => insert.run(1, 'a').changes);
@@ -27,7 +29,7 @@ describe('WriteBatch', () => {
     const c = batch.run(() => insert.run(2, 'c').changes);
     expect(db.prepare('SELECT count(*) FROM t').pluck().get()).toBe(0);
     await expect(a).resolves.toBe(1);
-    await expect(bad).rejects.toThrow(/UNIQUE/);
+    await expect(bad).rejects.toThrow(/UNIQUE|unique constraint/);
     await expect(c).resolves.toBe(1);
     expect(transactions).toEqual([1]);
     expect(durable).toEqual([2]);

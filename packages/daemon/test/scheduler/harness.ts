@@ -10,7 +10,7 @@ import { afterEach } from 'vitest';
 import { createTestAdapters, MemoryLedger } from '../support/test-adapter';
 import { Publisher } from '../../src/publisher/publisher';
 import { Scheduler } from '../../src/scheduler/scheduler';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { createTargetQueue } from '../../src/store/target-queue';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';
 
@@ -117,7 +117,7 @@ export interface WorldOptions {
 export function makeWorld(opts: WorldOptions = {}) {
   const clock = opts.clock ?? new ManualClock(T0);
   const fresh = !opts.db;
-  const db = opts.db ?? openDatabase(':memory:');
+  const db = opts.db ?? openTestDatabase(':memory:');
   if (fresh) seedUser(db, clock.now());
   const queue = createTargetQueue(db);
   const ledger = opts.ledger ?? new MemoryLedger();

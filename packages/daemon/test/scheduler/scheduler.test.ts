@@ -1,7 +1,7 @@
 import type { SchedulerOptions } from '../../src/scheduler/scheduler';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Scheduler } from '../../src/scheduler/scheduler';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { createTargetQueue } from '../../src/store/target-queue';
 import { flushMicrotasks, ManualClock } from '../../src/util/clock';
 import { insertTarget, seedUser, T0 } from './harness';
@@ -9,7 +9,7 @@ import { insertTarget, seedUser, T0 } from './harness';
 /** A scheduler over a fresh store whose onDue records (id, time). */
 function setup(opts: Partial<SchedulerOptions> = {}) {
   const clock = new ManualClock(T0);
-  const db = openDatabase(':memory:');
+  const db = openTestDatabase(':memory:');
   seedUser(db, T0);
   const queue = createTargetQueue(db);
   const fired: { id: string; at: number }[] = [];

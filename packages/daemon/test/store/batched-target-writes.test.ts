@@ -1,11 +1,11 @@
 import type { FinishRequest } from '../../src/store/target-queue';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { createTargetQueue } from '../../src/store/target-queue';
 import { insertTarget, seedUser, T0 } from '../scheduler/harness';
 
 function setup() {
-  const db = openDatabase(':memory:');
+  const db = openTestDatabase(':memory:');
   seedUser(db, T0);
   const queue = createTargetQueue(db);
   const status = (id: string) => db.prepare('SELECT status FROM targets WHERE id = ?').pluck().get(id) as string;

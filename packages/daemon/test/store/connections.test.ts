@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { createStore } from '../../src/store/store';
 import { ManualClock } from '../../src/util/clock';
 import { SecretBox } from '../../src/util/secrets';
 
 function setup() {
   const clock = new ManualClock();
-  const db = openDatabase(':memory:');
+  const db = openTestDatabase(':memory:');
   const store = createStore(db, { secrets: new SecretBox(randomBytes(32)), clock });
   const { user } = store.users.ensure('a@example.com', clock.now());
   return { clock, db, store, user };

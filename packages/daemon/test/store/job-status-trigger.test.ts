@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import { TARGET_STATUSES, deriveJobStatus, type TargetStatus } from '@socialpub/core';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { createStore } from '../../src/store/store';
 import { ManualClock } from '../../src/util/clock';
 import { SecretBox } from '../../src/util/secrets';
@@ -10,7 +10,7 @@ import { SecretBox } from '../../src/util/secrets';
 describe('the job status column', () => {
   it('always equals core deriveJobStatus of the job\'s targets, through inserts and updates', () => {
     const clock = new ManualClock();
-    const db = openDatabase(':memory:');
+    const db = openTestDatabase(':memory:');
     const store = createStore(db, { secrets: new SecretBox(randomBytes(32)), clock });
     const { user } = store.users.ensure('a@example.com', clock.now());
     const readStatus = db.prepare<[string], { status: string }>('SELECT status FROM jobs WHERE id = ?');

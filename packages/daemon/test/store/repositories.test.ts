@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { IDEMPOTENCY_TTL_MS } from '../../src/store/idempotency';
 import { createStore } from '../../src/store/store';
 import { ManualClock } from '../../src/util/clock';
@@ -8,7 +8,7 @@ import { SecretBox } from '../../src/util/secrets';
 
 function setup() {
   const clock = new ManualClock(Date.UTC(2026, 11, 25, 9, 0, 0));
-  const db = openDatabase(':memory:');
+  const db = openTestDatabase(':memory:');
   const store = createStore(db, { secrets: new SecretBox(randomBytes(32)), clock });
   return { clock, db, store };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database';
+import { openTestDatabase } from '../support/store-dialects';
 import { createPostsRepository } from '../../src/store/jobs';
 import { createRemovalsRepository } from '../../src/store/removals';
 import { createTargetQueue, type FinishRequest } from '../../src/store/target-queue';
@@ -7,7 +7,7 @@ import { insertTarget, seedUser, T0 } from '../scheduler/harness';
 
 /** The events of state changes, written by the store operations (store/state-events.ts), in the order the triggers before migration 160 wrote them. */
 function setup() {
-  const db = openDatabase(':memory:');
+  const db = openTestDatabase(':memory:');
   seedUser(db, T0);
   const queue = createTargetQueue(db);
   /** A second target of `first`'s job. */

@@ -27,6 +27,7 @@ export async function daemonRun(ctx: Ctx, flags: StartFlags): Promise<void> {
       ...(flags.tlsCert ? { tlsCert: flags.tlsCert } : {}),
       ...(flags.tlsKey ? { tlsKey: flags.tlsKey } : {}),
       ...(flags.behindProxy ? { behindProxy: true } : {}),
+      ...(flags.database ? { databaseUrl: flags.database } : {}),
     },
     ctx.io.env as NodeJS.ProcessEnv,
   );

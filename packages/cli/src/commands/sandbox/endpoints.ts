@@ -6,11 +6,11 @@ import { readAdmin } from '../../local/admin';
  * start of the simulators): plain HTTP, and https with the data dir's self-signed certificate.
  */
 export async function sandboxEndpoints(ctx: Ctx): Promise<void> {
-  const { readSandboxEndpoints, readSandboxHttpsEndpoints, sandboxCertFile, openSandboxReader, sandboxDbPath } = await import('../../local/daemon-extras');
+  const { readSandboxEndpoints, readSandboxHttpsEndpoints, sandboxCertFile, openSandboxReader, sandboxDbPath, adminDatabase } = await import('../../local/daemon-extras');
   const dataDir = await ctx.dataDir();
   // What the simulators' own process (or `sandbox serve`) last recorded in sandbox.db, else
   // what a daemon serving them in its own process recorded in its database.
-  const own = openSandboxReader(sandboxDbPath(dataDir));
+  const own = openSandboxReader(sandboxDbPath(dataDir, adminDatabase(dataDir)));
   let recorded: { endpoints: Record<string, string>; https: Record<string, string> } | null = null;
   if (own) {
     try {

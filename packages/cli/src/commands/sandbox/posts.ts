@@ -52,9 +52,9 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
  * database, where simulators running in the daemon's process keep them.
  */
 async function localPosts(dataDir: string, only: Platform | undefined): Promise<SandboxPostView[]> {
-  const { presentSandboxPost, openSandboxReader, sandboxDbPath } = await import('../../local/daemon-extras');
+  const { presentSandboxPost, openSandboxReader, sandboxDbPath, adminDatabase } = await import('../../local/daemon-extras');
   const filter = only ? { platform: only } : {};
-  const own = openSandboxReader(sandboxDbPath(dataDir));
+  const own = openSandboxReader(sandboxDbPath(dataDir, adminDatabase(dataDir)));
   const rows = own ? readThenClose(own, (o) => o.store.posts.list(filter)) : await readAdmin(dataDir, (admin) => admin.store.sandbox.posts.list(filter));
   return rows.map(presentSandboxPost);
 }

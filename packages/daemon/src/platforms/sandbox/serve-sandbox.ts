@@ -47,7 +47,7 @@ export interface ServedSandbox {
  */
 export async function serveSandbox(opts: ServeSandboxOptions): Promise<ServedSandbox> {
   const clock = opts.clock ?? systemClock;
-  const opened = openSandboxDatabase({ path: sandboxDbPath(opts.dataDir), daemonDbPath: opts.dbPath });
+  const opened = openSandboxDatabase({ path: sandboxDbPath(opts.dataDir, opts.dbPath), daemonDbPath: opts.dbPath });
   const { settings } = opened;
   const closers: (() => Promise<void> | void)[] = [() => opened.close()];
   // As the daemon's own database: SQLite's automatic checkpoint ran inside the commit that

@@ -27,6 +27,11 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+  /**
+   * The same change in PostgreSQL's dialect. Required from 210 on; 1-200 are PostgreSQL's
+   * baseline (store/postgres/baseline.ts).
+   */
+  postgres?: string;
   /** Runs before `sql`, in the same transaction: schema edits SQL alone cannot make (see 100). */
   before?: (db: Database.Database) => void;
 }

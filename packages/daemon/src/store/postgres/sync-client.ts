@@ -1,0 +1,177 @@
+import { createRequire } from 'node:module';
+import { MessageChannel, receiveMessageOnPort, Worker, type MessagePort } from 'node:worker_threads';
+
+/**
+ * A PostgreSQL connection the store can call synchronously, as it calls better-sqlite3.
+ *
+ * node-postgres (`pg`) runs in a thread of its own with one connection. A query is posted
+ * to that thread and this one waits on a shared flag (`Atomics.wait`) until the answer is
+ * in its port, then reads it with `receiveMessageOnPort`: the same pattern synckit uses,
+ * kept here so the worker is one eval'd string (the bundled CLI needs no worker file).
+ * Waiting costs no CPU; the event loop is held for the round trip, as it is held by a
+ * SQLite statement (docs/scaling.md "PostgreSQL": why, and what it costs).
+ *
+ * Notifications (`LISTEN`) arrive asynchronously, on the event loop, through `listen`.
+ */
+
+const WORKER_SOURCE = `
+const { workerData } = require('node:worker_threads');
+const pg = require(workerData.pg);
+const flag = new Int32Array(workerData.flag);
+const port = workerData.port;
+const notices = workerData.notices;
+const INT8 = 20, NUMERIC = 1700;
+pg.types.setTypeParser(INT8, (v) => Number(v));
+pg.types.setTypeParser(NUMERIC, (v) => Number(v));
+// JSON stays text, as SQLite gives it (the store parses what it reads).
+pg.types.setTypeParser(114, (v) => v);
+pg.types.setTypeParser(3802, (v) => v);
+const client = new pg.Client({ connectionString: workerData.url, application_name: workerData.name });
+let broken = null;
+client.on('error', (e) => { broken = e; });
+client.on('notification', (n) => notices.postMessage({ channel: n.channel, payload: n.payload ?? '' }));
+const answer = (m) => { port.postMessage(m); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
+const fail = (e) => answer({ error: { message: e.message, code: e.code ?? null, detail: e.detail ?? null } });
+let ready = client.connect().then(() => client.query(workerData.init)).catch((e) => { broken = e; });
+port.on('message', async (m) => {
+  await ready;
+  if (broken) return fail(broken);
+  try {
+    if (m.op === 'query') {
+      const r = await client.query(m.name ? { name: m.name, text: m.text, values: m.values, rowMode: 'array' } : { text: m.text, values: m.values, rowMode: 'array' });
+      answer({ names: r.fields.map((f) => f.name), rows: r.rows, rowCount: r.rowCount ?? 0 });
+    } else if (m.op === 'exec') {
+      await client.query(m.text);
+      answer({ names: [], rows: [], rowCount: 0 });
+    } else if (m.op === 'close') {
+      await client.end().catch(() => {});
+      answer({ names: [], rows: [], rowCount: 0 });
+      port.close();
+      notices.close();
+    }
+  } catch (e) { fail(e); }
+});
+`;
+
+export interface QueryResult {
+  names: string[];
+  rows: unknown[][];
+  rowCount: number;
+}
+
+/** An error PostgreSQL (or the connection) gave; `code` is the SQLSTATE when there is one. */
+export class PostgresError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+    readonly detail: string | null,
+  ) {
+    super(message);
+    this.name = 'PostgresError';
+  }
+}
+
+/** How long one statement may hold this thread before the call gives up (the server's statement_timeout is shorter). */
+const WAIT_LIMIT_MS = 60_000;
+
+export interface SyncClientOptions {
+  /** application_name, seen in pg_stat_activity. */
+  name?: string;
+  /** SQL run once the connection is open (search_path, timeouts). */
+  init?: string;
+}
+
+export class SyncPostgresClient {
+  readonly #worker: Worker;
+  readonly #port: MessagePort;
+  readonly #notices: MessagePort;
+  readonly #flag = new Int32Array(new SharedArrayBuffer(4));
+  readonly #listeners = new Map<string, Set<(payload: string) => void>>();
+  #closed = false;
+
+  constructor(url: string, opts: SyncClientOptions = {}) {
+    const { port1, port2 } = new MessageChannel();
+    const notices = new MessageChannel();
+    this.#port = port1;
+    this.#notices = notices.port1;
+    this.#worker = new Worker(WORKER_SOURCE, {
+      eval: true,
+      workerData: {
+        pg: createRequire(import.meta.url).resolve('pg'),
+        url,
+        name: opts.name ?? 'socialpub',
+        init: opts.init ?? 'SELECT 1',
+        flag: this.#flag.buffer,
+        port: port2,
+        notices: notices.port2,
+      },
+      transferList: [port2, notices.port2],
+    });
+    // Neither keeps the process alive: the database is closed with the daemon.
+    this.#worker.unref();
+    this.#notices.on('message', (n: { channel: string; payload: string }) => {
+      for (const fn of this.#listeners.get(n.channel) ?? []) fn(n.payload);
+    });
+    this.#notices.unref();
+  }
+
+  /** Runs one statement; `name` makes it a prepared statement of this connection. */
+  query(text: string, values: readonly unknown[] = [], name?: string): QueryResult {
+    return this.#call({ op: 'query', text, values, name });
+  }
+
+  /** Runs SQL without parameters, several statements allowed. */
+  exec(text: string): void {
+    this.#call({ op: 'exec', text });
+  }
+
+  /** Calls `fn` with the payload of every NOTIFY on `channel` (after the notifying commit). */
+  listen(channel: string, fn: (payload: string) => void): () => void {
+    let set = this.#listeners.get(channel);
+    if (!set) {
+      set = new Set();
+      this.#listeners.set(channel, set);
+      this.exec(`LISTEN ${quoteIdent(channel)}`);
+      this.#notices.ref();
+    }
+    set.add(fn);
+    return () => {
+      set.delete(fn);
+    };
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    try {
+      this.#call({ op: 'close' });
+    } finally {
+      this.#closed = true;
+      this.#notices.close();
+      void this.#worker.terminate();
+    }
+  }
+
+  #call(message: Record<string, unknown>): QueryResult {
+    if (this.#closed) throw new PostgresError('the database connection is closed', null, null);
+    Atomics.store(this.#flag, 0, 0);
+    this.#port.postMessage(message);
+    const waited = Atomics.wait(this.#flag, 0, 0, WAIT_LIMIT_MS);
+    const reply = receiveMessageOnPort(this.#port)?.message as (QueryResult & { error?: undefined }) | { error: { message: string; code: string | null; detail: string | null } } | undefined;
+    if (!reply) {
+      // A late answer would be read as the next statement's: this connection is done.
+      this.#closed = true;
+      void this.#worker.terminate();
+      throw new PostgresError(waited === 'timed-out' ? `PostgreSQL did not answer within ${WAIT_LIMIT_MS / 1000} s` : 'PostgreSQL gave no answer', null, null);
+    }
+    if (reply.error) throw new PostgresError(reply.error.message, reply.error.code, reply.error.detail);
+    return reply;
+  }
+}
+
+export function quoteIdent(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
