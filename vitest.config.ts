@@ -33,7 +33,10 @@ const onPostgres = [
   'packages/daemon/test/events/typed-payloads.test.ts',
   'packages/daemon/test/scheduler/**/*.test.ts',
   'packages/daemon/test/publisher/**/*.test.ts',
+  'packages/daemon/test/cluster/**/*.test.ts',
 ];
+/** Only on PostgreSQL: several daemons over one database. */
+const postgresOnly = ['packages/daemon/test/cluster/**/*.test.ts'];
 
 export default defineConfig({
   resolve: {
@@ -56,7 +59,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: ['**/node_modules/**', ...packaging] } },
+      { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: ['**/node_modules/**', ...packaging, ...postgresOnly] } },
       { extends: true, test: { name: 'packaging', include: packaging } },
       {
         extends: true,

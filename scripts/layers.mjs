@@ -46,6 +46,8 @@ export const LAYERS = {
     // The OAuth helpers the platforms' connect flows use.
     ['oauth'],
     ['store'],
+    // Several daemons over one database: who leads the once-per-cluster work, who is alive.
+    ['cluster'],
     ['scheduler'],
     ['media'],
     ['platforms'],

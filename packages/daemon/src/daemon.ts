@@ -23,6 +23,11 @@ import { logSandboxFault } from './platforms/sandbox/fault-stage';
 import { sandboxProxy } from './platforms/sandbox/sandbox-proxy';
 import { startSandboxProcess, type SandboxProcess, type SandboxServing, type SelfCommand } from './platforms/sandbox/sandbox-process';
 import { TokenRefreshLoop } from './connect/token-refresh-loop';
+import { startLeadership, type Leadership } from './cluster/leadership';
+import { startPresence, type Presence } from './cluster/presence';
+import { newLeaseOwner } from './publisher/lease-owner';
+import { dialectOf, type PostgresDatabase } from './store/postgres/pg-database';
+import { VERSION } from '@socialpub/core';
 import type { MediaLookup } from './ports/media';
 import type { SchedulerHooks } from './ports/scheduler';
 import { startCheckpointer } from './store/checkpointer';
@@ -148,6 +153,17 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // Durable, group-committed writes for accepted requests (SOCIALPUB_SQLITE_SYNC).
   const store = createStore(db, { secrets, clock, sync: config.sqliteSync, ...(sandboxView ? { sandbox: sandboxView } : {}) });
   stops.push(() => store.commits.close());
+  // Several daemons over one PostgreSQL database: one of them leads the once-per-database
+  // work (token refresh, webhook deliveries, retention, recurring posts, housekeeping); on
+  // SQLite this daemon does (cluster/leadership.ts).
+  const leadership: Leadership = startLeadership(db, {
+    onError: (error) => logger.warn('leadership check failed', { error }),
+    onLost: () => {
+      logger.error('lost the lead to another daemon after a reconnect: stopping (a supervisor starts it again as a follower)', {});
+      process.kill(process.pid, 'SIGTERM');
+    },
+  });
+  stops.push(() => leadership.stop());
   if (sandboxChild) {
     const record = (served: SandboxServing) => {
       store.settings.set('global', SANDBOX_ENDPOINTS_KEY, served.endpoints);
@@ -220,7 +236,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     log: logger,
     onRefreshFailed: (conn, error, willRetry) => store.commits.relaxed(() => store.events.refreshFailed(conn.id, error, willRetry, clock.now())),
   });
-  tokenRefresher.start();
+  leadership.whenLeader(() => tokenRefresher.start());
   stops.push(() => tokenRefresher.stop());
 
   // From here on, work resumed from the last run (media tasks, targets, deliveries) runs;
@@ -239,7 +255,10 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     adapters,
     sandboxBaseUrl: (_platform, host) => simulatedHost(host),
     hub: events.hub,
-    webhookQueued: () => events.deliverer.pump(),
+    // The leader delivers webhooks (each once); the others' events reach it through the outbox.
+    webhookQueued: () => {
+      if (leadership.leader) events.deliverer.pump();
+    },
     ...(opts.webhookResolve ? { webhookResolve: opts.webhookResolve } : {}),
   });
   stops.push(() => services.browserConnects.close());
@@ -297,14 +316,31 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   await media.start(); // resumes unfinished tasks, starts the 24 h sweeper
   await publishing.start(); // reconciles what a previous run left in flight, then fires overdue targets in due order
   stops.push(() => publishing.stop(10_000));
-  events.start(); // delivers what a previous run left pending
+  events.start(); // the event streams of this daemon
   stops.push(() => events.stop());
-  // Recurring posts: occurrences get their jobs as they enter the horizon (jobs/recurrence.ts).
-  const series = startSeriesMaterializer({ store, clock, log: logger, targetsChanged: (ids) => scheduler.targetsChanged(ids) });
-  stops.push(() => series.stop());
+  // PostgreSQL: targets scheduled (or again scheduled) by any daemon go into this one's wheel
+  // at once (migration 205's NOTIFY); the claim decides who publishes each.
+  if (dialectOf(db) === 'postgres') {
+    const unlisten = (db as unknown as PostgresDatabase).listen('socialpub_targets', (payload) => {
+      try {
+        scheduler.targetsChanged(JSON.parse(payload) as string[]);
+      } catch (error) {
+        logger.warn('could not take in targets another daemon scheduled', { error });
+      }
+    });
+    stops.push(unlisten);
+  }
+  let series: { stop(): void } | null = null;
+  leadership.whenLeader(() => {
+    events.lead(); // delivers what a previous run left pending, and prunes past retention
+    // Recurring posts: occurrences get their jobs as they enter the horizon (jobs/recurrence.ts).
+    series = startSeriesMaterializer({ store, clock, log: logger, targetsChanged: (ids) => scheduler.targetsChanged(ids) });
+  });
+  stops.push(() => series?.stop());
 
-  // Housekeeping: expired rate windows and idempotency records.
+  // Housekeeping (the leader's): expired rate windows and idempotency records.
   const maintenance = setInterval(() => {
+    if (!leadership.leader) return;
     const now = clock.now();
     try {
       for (const [cls, l] of Object.entries(config.rateLimits.classes)) store.rateWindows.prune(cls, l.windowMs, now);
@@ -316,7 +352,10 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   }, MAINTENANCE_MS);
   maintenance.unref();
 
-  logger.info('socialpub daemon listening', { url, data_dir: config.dataDir, tls: config.tls !== null, behind_proxy: config.behindProxy });
+  // This daemon's heartbeat row (daemon status, /healthz).
+  const presence: Presence = startPresence({ daemons: store.daemons, leadership, clock, id: newLeaseOwner(), version: VERSION, url: () => url, onError: (error) => logger.warn('heartbeat failed', { error }) });
+  stops.push(() => presence.stop());
+  logger.info('socialpub daemon listening', { url, data_dir: config.dataDir, tls: config.tls !== null, behind_proxy: config.behindProxy, database: dialectOf(db) });
 
   let closing: Promise<void> | null = null;
   return {

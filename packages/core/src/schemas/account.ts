@@ -148,6 +148,23 @@ export const HealthResponseSchema = z
       removed: count.optional(),
       changes_requested: count.optional(),
     }),
+    // The database (issue 34): which, and whether it answers; a daemon that lost it is unhealthy and publishes nothing.
+    database: z.object({ kind: z.enum(['sqlite', 'postgres']), ok: z.boolean(), error: z.string().optional() }).optional(),
+    // The daemons over this database that renewed their heartbeat lately (one on SQLite); `leader` runs the once-per-database work.
+    daemons: z
+      .array(
+        z.object({
+          id: z.string(),
+          host: z.string(),
+          pid: z.number().int(),
+          url: z.string().nullable(),
+          version: z.string(),
+          leader: z.boolean(),
+          started_at: InstantOut,
+          heartbeat_at: InstantOut,
+        }),
+      )
+      .optional(),
   })
   .meta({ id: 'Health' });
 export type HealthResponse = z.infer<typeof HealthResponseSchema>;

@@ -18,7 +18,10 @@ export interface EventsParts {
   deliverer: WebhookDeliverer;
   /** Drops events and ended deliveries past retention; writes connection.expiring_soon. */
   sweep(): void;
+  /** The event streams of this daemon. */
   start(): void;
+  /** Webhook deliveries and retention: the leading daemon's (cluster/leadership.ts). */
+  lead(): void;
   stop(): Promise<void>;
 }
 
@@ -56,10 +59,15 @@ export function createEvents(o: {
     hub,
     deliverer,
     sweep,
+    /** The event streams of this daemon: woken by its own writes and, by a poll (or NOTIFY), by every other writer's. */
     start() {
-      sweep();
       if (o.notify ?? true) hub.watchAppends();
       hub.start();
+    },
+    /** The once-per-database work (the leading daemon's, cluster/leadership.ts): webhook deliveries and retention. */
+    lead() {
+      if (timer) return;
+      sweep();
       deliverer.start(hub);
       timer = setInterval(sweep, SWEEP_MS);
       timer.unref();

@@ -1,6 +1,7 @@
 import type { Platform } from '@socialpub/core';
 import type { Statement } from 'better-sqlite3';
 import type { DB } from './database';
+import { dialectOf } from './postgres/pg-database';
 import { createSettingsRepository, type SettingsRepository } from './settings';
 
 /** A post a simulator made, as sandbox_posts keeps it (what `socialpub sandbox posts` lists). */
@@ -104,7 +105,25 @@ export function createSandboxStateRepository(db: DB) {
   const load = db.prepare<[string, string], { key: string; value: string }>('SELECT key, value FROM sandbox_state WHERE simulator = ? AND kind = ?');
   const upsert = db.prepare('INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value');
   const remove = db.prepare('DELETE FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?');
+  // PostgreSQL only: the simulators of several daemons share the database, so a counter is
+  // advanced in it, one statement a value, and no two processes hand out the same id.
+  const shared = dialectOf(db) === 'postgres';
+  const advance = shared
+    ? db.prepare<[string, string, string, string], { value: string }>(
+        `INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?)
+         ON CONFLICT (simulator, kind, key) DO UPDATE SET value = to_json(((sandbox_state.value::json #>> '{}')::numeric + 1)::text)::text
+         RETURNING value`,
+      )
+    : null;
   return {
+    /** Whether other processes' simulators write the same state (PostgreSQL): counters then advance in the database. */
+    shared,
+    /** The next value of a shared counter (stored as a JSON string, as the in-memory counters store it); `first` when new. */
+    advance(simulator: string, kind: string, key: string, first: bigint): bigint {
+      if (!advance) throw new Error('counters advance in the database only when it is shared');
+      const stored = advance.get(simulator, kind, key, JSON.stringify(String(first + 1n)))!.value;
+      return BigInt(JSON.parse(stored) as string) - 1n;
+    },
     /** The entries of one kind, their values parsed. */
     read(simulator: string, kind: string): [string, unknown][] {
       return load.all(simulator, kind).map((r) => [r.key, JSON.parse(r.value)] as [string, unknown]);

@@ -2,9 +2,11 @@ import type { Clock } from '../util/clock';
 import type { SecretBox } from '../util/secrets';
 import { createCommits, type SqliteSync } from './commits';
 import type { DB } from './database';
+import { dialectOf } from './postgres/pg-database';
 import { createApiKeysRepository } from './api-keys';
 import { createConnectionsRepository } from './connections';
 import { createCredentialsService } from './credentials';
+import { createDaemonsRepository } from './daemons';
 import { createDashboardSessionsRepository } from './dashboard-sessions';
 import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
@@ -37,6 +39,8 @@ export type Store = ReturnType<typeof createStore>;
 export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sync?: SqliteSync; sandbox?: SandboxStore }) {
   const settings = createSettingsRepository(db);
   return {
+    /** Which database this is (health, and what differs between them: docs/architecture.md). */
+    dialect: dialectOf(db),
     commits: createCommits(db, opts.sync ?? 'full'),
     users: createUsersRepository(db),
     apiKeys: createApiKeysRepository(db),
@@ -56,6 +60,8 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     platformPauses: createPlatformPausesRepository(db),
     removals: createRemovalsRepository(db),
     dashboardSessions: createDashboardSessionsRepository(db),
+    /** The daemons over this database, by their heartbeats (cluster/presence.ts). */
+    daemons: createDaemonsRepository(db),
     reviewLinks: createReviewLinksRepository(db),
     rejections: createRejectionsRepository(db),
     reviewHistory: createReviewHistoryRepository(db),

@@ -1,5 +1,6 @@
 import type { ClaimedPostRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
 import type { DB } from './database';
+import { dialectOf } from './postgres/pg-database';
 import { CLAIMED_JOB_COLUMNS, CLAIMED_TARGET_COLUMNS, toClaimed } from './claimed-target';
 import { createOutboxWriter } from './outbox';
 import { publishingEvent } from './state-events';
@@ -15,8 +16,19 @@ import { publishingEvent } from './state-events';
 export function createTargetClaims(db: DB) {
   // `+status`: without the unary plus SQLite walks the (status, fire time) index over every
   // due target instead of looking the few ids up by primary key.
+  //
+  // PostgreSQL (several daemons over one database, each with the same due targets in its
+  // wheel): the rows are locked FOR UPDATE SKIP LOCKED first, so daemons claiming at once
+  // take disjoint rows without waiting on each other; the status check still makes each
+  // target claimed once, whoever asks (docs/scaling.md "Several daemons").
   const claimUpdate = db.prepare<[{ ids: string; now: number; owner: string; leaseUntil: number }], ClaimedTargetRow>(
-    `UPDATE targets SET status = 'publishing', lease_until = @leaseUntil, lease_owner = @owner, attempts = attempts + 1,
+    dialectOf(db) === 'postgres'
+      ? `UPDATE targets SET status = 'publishing', lease_until = @leaseUntil, lease_owner = @owner, attempts = attempts + 1,
+       attempt_started_at = @now, updated_at = @now
+     WHERE id IN (SELECT id FROM targets WHERE id IN (SELECT value FROM json_each(@ids)) AND status = 'scheduled'
+                    AND COALESCE(next_attempt_at, due_at) <= @now FOR UPDATE SKIP LOCKED)
+     RETURNING ${CLAIMED_TARGET_COLUMNS}`
+      : `UPDATE targets SET status = 'publishing', lease_until = @leaseUntil, lease_owner = @owner, attempts = attempts + 1,
        attempt_started_at = @now, updated_at = @now
      WHERE id IN (SELECT value FROM json_each(@ids)) AND +status = 'scheduled' AND COALESCE(next_attempt_at, due_at) <= @now
      RETURNING ${CLAIMED_TARGET_COLUMNS}`,

@@ -19,4 +19,5 @@ const secrets = SecretBox.fromKeyFile(config.secretKeyPath);
 const store = createStore(db, { secrets, clock: systemClock });
 const events = createEvents({ store, secrets, clock: systemClock, logger: silentLogger, config });
 events.start();
+events.lead();
 process.stdout.write('ready\n');

@@ -55,6 +55,7 @@ describe('webhook delivery across SIGKILL', () => {
     // Restart (in this process): everything pending goes out, the interrupted one again with its id.
     const events = createEvents({ store, secrets, clock: systemClock, logger: silentLogger, config });
     events.start();
+    events.lead();
     try {
       await r.waitFor(6);
       await events.deliverer.settled();

@@ -12,7 +12,15 @@ export async function daemonStatus(ctx: Ctx): Promise<void> {
       data: { running: false, data_dir: dataDir },
     });
   }
-  const h = running.health as { status?: string; version?: string; uptime_s?: number; scheduler?: { running?: boolean; stalled?: boolean; last_tick?: string | null }; targets?: Record<string, number> };
+  const h = running.health as {
+    status?: string;
+    version?: string;
+    uptime_s?: number;
+    scheduler?: { running?: boolean; stalled?: boolean; last_tick?: string | null };
+    targets?: Record<string, number>;
+    database?: { kind: string; ok: boolean; error?: string };
+    daemons?: { host: string; pid: number; url: string | null; leader: boolean; heartbeat_at: string }[];
+  };
   ctx.log.result({ running: true, pid: running.pid, url: running.url, data_dir: dataDir, started_at: running.started_at, health: running.health }, () =>
     ctx.log.fields([
       ['daemon', `${ctx.log.green('running')} at ${running.url} (pid ${running.pid})`],
@@ -24,6 +32,11 @@ export async function daemonStatus(ctx: Ctx): Promise<void> {
         ? [['scheduler', `${h.scheduler.running ? 'running' : 'stopped'}${h.scheduler.stalled ? ctx.log.red(' (stalled)') : ''}, last tick ${h.scheduler.last_tick ?? '-'}`] as const]
         : []),
       ...(h.targets ? [['targets', Object.entries(h.targets).filter(([, n]) => n > 0).map(([s, n]) => `${s} ${n}`).join(', ') || 'none'] as const] : []),
+      ...(h.database ? [['database', `${h.database.kind}${h.database.ok ? '' : ctx.log.red(` (not answering: ${h.database.error ?? 'unknown'})`)}`] as const] : []),
+      // Several daemons over one PostgreSQL database: every one alive, and which leads (docs/scaling.md).
+      ...(h.daemons && h.daemons.length > 1
+        ? h.daemons.map((d, i) => [i === 0 ? 'daemons' : '', `${d.url ?? '-'} (${d.host}, pid ${d.pid})${d.leader ? ' leader' : ''}, heartbeat ${d.heartbeat_at}`] as const)
+        : []),
     ]),
   );
 }

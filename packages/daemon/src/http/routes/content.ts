@@ -29,7 +29,11 @@ export function contentHandlers(deps: RouteDeps): RouteHandlers<Routes, 'content
           // The idempotency record commits with the job: a retry finds either both or neither.
           alsoCommit: (answer, now) => {
             if (!idem) return;
-            store.idempotency.save(user.id, idem.route, idem.key, { bodyHash: idem.bodyHash, status: 200, response: JSON.stringify(answer), createdAt: now });
+            // Another daemon over the same database took this key between our look-up and now: this
+            // transaction (the job with it) rolls back, and the client's retry gets that daemon's answer.
+            if (!store.idempotency.save(user.id, idem.route, idem.key, { bodyHash: idem.bodyHash, status: 200, response: JSON.stringify(answer), createdAt: now })) {
+              throw new ApiError('idempotency_conflict', 'a request with this Idempotency-Key was being processed at the same time; retry it to get its answer');
+            }
             idem.saved = true;
           },
         });

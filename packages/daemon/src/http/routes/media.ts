@@ -122,7 +122,13 @@ function memoryRecords(): IdempotencyRepository {
       const r = records.get(`${userId}\n${route}\n${key}`);
       return r && r.createdAt > now - IDEMPOTENCY_TTL_MS ? r : null;
     },
-    save: (userId, route, key, rec) => void records.set(`${userId}\n${route}\n${key}`, rec),
+    save: (userId, route, key, rec) => {
+      const at = `${userId}\n${route}\n${key}`;
+      const live = records.get(at);
+      if (live && live.createdAt > rec.createdAt - IDEMPOTENCY_TTL_MS) return false;
+      records.set(at, rec);
+      return true;
+    },
     prune: () => 0,
   };
 }

@@ -22,6 +22,7 @@ import { migration183 } from './183-job-version';
 import { migration186 } from './186-session-key';
 import { migration190, widenRevisionChecks } from './190-revision-loop';
 import { migration200 } from './200-accounts';
+import { migration205, migration205Postgres } from './205-daemons';
 
 export interface Migration {
   version: number;
@@ -67,4 +68,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 186, name: 'session-key', sql: migration186 },
   { version: 190, name: 'revision-loop', sql: migration190, before: widenRevisionChecks },
   { version: 200, name: 'accounts', sql: migration200 },
+  { version: 205, name: 'daemons', sql: migration205, postgres: migration205Postgres },
 ];

@@ -26,22 +26,48 @@ pg.types.setTypeParser(NUMERIC, (v) => Number(v));
 // JSON stays text, as SQLite gives it (the store parses what it reads).
 pg.types.setTypeParser(114, (v) => v);
 pg.types.setTypeParser(3802, (v) => v);
-const client = new pg.Client({ connectionString: workerData.url, application_name: workerData.name });
+const channels = new Set();
+// Session advisory locks this connection took (leadership): taken again on a new connection,
+// or reported lost (another session has them now).
+const locks = new Set();
+let client = null;
 let broken = null;
-client.on('error', (e) => { broken = e; });
-client.on('notification', (n) => notices.postMessage({ channel: n.channel, payload: n.payload ?? '' }));
+let ready = null;
+// A connection that broke (the server restarted, the network dropped) is replaced on the
+// next statement: that statement fails or waits for the new one; nothing is retried blindly.
+const connect = () => {
+  const c = new pg.Client({ connectionString: workerData.url, application_name: workerData.name });
+  client = c;
+  broken = null;
+  c.on('error', (e) => { if (client === c) broken = e; });
+  c.on('notification', (n) => notices.postMessage({ channel: n.channel, payload: n.payload ?? '' }));
+  ready = c.connect()
+    .then(() => c.query(workerData.init))
+    .then(async () => { for (const ch of channels) await c.query('LISTEN "' + ch.replaceAll('"', '""') + '"'); })
+    .then(async () => {
+      for (const key of [...locks]) {
+        const r = await c.query('SELECT pg_try_advisory_lock($1) AS ok', [key]);
+        if (r.rows[0].ok !== true) { locks.delete(key); notices.postMessage({ channel: 'socialpub:lock-lost', payload: String(key) }); }
+      }
+    })
+    .catch((e) => { if (client === c) broken = e; c.end().catch(() => {}); });
+};
+connect();
 const answer = (m) => { port.postMessage(m); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
 const fail = (e) => answer({ error: { message: e.message, code: e.code ?? null, detail: e.detail ?? null } });
-let ready = client.connect().then(() => client.query(workerData.init)).catch((e) => { broken = e; });
 port.on('message', async (m) => {
+  if (broken && m.op !== 'close') connect();
   await ready;
   if (broken) return fail(broken);
   try {
     if (m.op === 'query') {
       const r = await client.query(m.name ? { name: m.name, text: m.text, values: m.values, rowMode: 'array' } : { text: m.text, values: m.values, rowMode: 'array' });
+      if (r.rows[0] && r.rows[0][0] === true && m.text.includes('pg_try_advisory_lock(')) locks.add(m.values[0]);
       answer({ names: r.fields.map((f) => f.name), rows: r.rows, rowCount: r.rowCount ?? 0 });
     } else if (m.op === 'exec') {
       await client.query(m.text);
+      const listen = /^LISTEN "(.*)"$/.exec(m.text);
+      if (listen) channels.add(listen[1].replaceAll('""', '"'));
       answer({ names: [], rows: [], rowCount: 0 });
     } else if (m.op === 'close') {
       await client.end().catch(() => {});
@@ -125,13 +151,17 @@ export class SyncPostgresClient {
     this.#call({ op: 'exec', text });
   }
 
-  /** Calls `fn` with the payload of every NOTIFY on `channel` (after the notifying commit). */
+  /**
+   * Calls `fn` with the payload of every NOTIFY on `channel` (after the notifying commit).
+   * `socialpub:lock-lost` is this client's own: a session advisory lock it held could not be
+   * taken again after the connection was replaced (the payload is the key).
+   */
   listen(channel: string, fn: (payload: string) => void): () => void {
     let set = this.#listeners.get(channel);
     if (!set) {
       set = new Set();
       this.#listeners.set(channel, set);
-      this.exec(`LISTEN ${quoteIdent(channel)}`);
+      if (!channel.startsWith('socialpub:')) this.exec(`LISTEN ${quoteIdent(channel)}`);
       this.#notices.ref();
     }
     set.add(fn);

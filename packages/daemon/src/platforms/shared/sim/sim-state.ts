@@ -176,6 +176,8 @@ export function simState(store: SandboxStore | null, simulator: string): SimStat
       return TrackedMap.of<V>(read(kind) as Array<[string, V]>, writer(kind));
     },
     counter(name, first) {
+      // Several daemons' simulators over one PostgreSQL database: each value taken in it.
+      if (state.shared) return () => state.advance(simulator, COUNTERS, name, first);
       const stored = read(COUNTERS).find(([k]) => k === name)?.[1];
       let next = typeof stored === 'string' ? BigInt(stored) : first;
       return () => {

@@ -1,0 +1,47 @@
+import { hostname } from 'node:os';
+import type { DaemonRecord, DaemonsRepository } from '../store/daemons';
+import type { Clock } from '../util/clock';
+import type { Leadership } from './leadership';
+
+/** How often a daemon renews its row, and how old a row may be before it counts as a dead daemon's. */
+export const HEARTBEAT_MS = 5_000;
+export const STALE_AFTER_MS = 3 * HEARTBEAT_MS;
+
+export interface Presence {
+  readonly id: string;
+  /** The daemons alive now (this one included), oldest first. */
+  alive(): DaemonRecord[];
+  stop(): void;
+}
+
+/**
+ * This daemon's heartbeat row in `daemons` (migration 205): written at start and every
+ * HEARTBEAT_MS, removed when it stops; the leader also forgets rows gone stale.
+ */
+export function startPresence(o: { daemons: DaemonsRepository; leadership: Leadership; clock: Clock; id: string; version: string; url: () => string | null; onError?: (error: unknown) => void }): Presence {
+  const startedAt = o.clock.now();
+  const beat = () => {
+    const now = o.clock.now();
+    try {
+      o.daemons.beat({ id: o.id, host: hostname(), pid: process.pid, url: o.url(), version: o.version, leader: o.leadership.leader, startedAt, heartbeatAt: now });
+      if (o.leadership.leader) o.daemons.prune(now - 4 * STALE_AFTER_MS);
+    } catch (error) {
+      o.onError?.(error);
+    }
+  };
+  beat();
+  const timer = setInterval(beat, HEARTBEAT_MS);
+  timer.unref();
+  return {
+    id: o.id,
+    alive: () => o.daemons.live(o.clock.now() - STALE_AFTER_MS),
+    stop() {
+      clearInterval(timer);
+      try {
+        o.daemons.remove(o.id);
+      } catch (error) {
+        o.onError?.(error);
+      }
+    },
+  };
+}
