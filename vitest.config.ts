@@ -13,6 +13,12 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 const packaging = ['packages/cli/test/npm-packages.test.ts', 'packages/cli/test/binary.test.ts', 'packages/sdk/test/dist.test.ts', 'packages/mcp/test/conformance.test.ts'];
 
 /**
+ * Suites about PostgreSQL itself (copying a SQLite data dir into it, `socialpub db
+ * migrate-to`): they need the cluster, so they run in the `postgres` project only.
+ */
+const postgresOnly = ['packages/daemon/test/admin/migrate-to-postgres.test.ts', 'packages/cli/test/db-migrate-to.test.ts'];
+
+/**
  * The suites that run again on PostgreSQL (issue 34): the store's, the interface contract
  * (http/), the job-status property test, the jobs service, events, scheduler and
  * publisher. They open their database with test/support/store-dialects.ts, which in this
@@ -20,6 +26,7 @@ const packaging = ['packages/cli/test/npm-packages.test.ts', 'packages/cli/test/
  * (scripts/postgres-cluster.ts; the run fails if it cannot start).
  */
 const onPostgres = [
+  ...postgresOnly,
   'packages/daemon/test/store/repositories.test.ts',
   'packages/daemon/test/store/connections.test.ts',
   'packages/daemon/test/store/batched-target-writes.test.ts',
@@ -56,7 +63,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     pool: 'forks',
     projects: [
-      { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: ['**/node_modules/**', ...packaging] } },
+      { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: ['**/node_modules/**', ...packaging, ...postgresOnly] } },
       { extends: true, test: { name: 'packaging', include: packaging } },
       {
         extends: true,
