@@ -35,13 +35,14 @@ function apiOf(daemon: DaemonHandle, key: string): Api {
     }));
 }
 
+/** Waits for the daemon's own work (a publish, a delivery: I/O on its event loop), up to 20 s of real time. */
 async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  for (let i = 0; i < 400; i++) {
-    if (await check()) return;
+  const deadline = performance.now() + 20_000;
+  while (!(await check())) {
+    if (performance.now() > deadline) throw new Error(`gave up waiting for ${what}`);
     await flushMicrotasks();
-    await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 10));
   }
-  throw new Error(`gave up waiting for ${what}`);
 }
 
 /** Every table's row count (the SQLite file, or a PostgreSQL schema). */
@@ -192,6 +193,28 @@ describe('socialpub db migrate-to (copying a SQLite data dir into PostgreSQL)', 
     } finally {
       await daemon.close();
     }
+  });
+
+  it('continues ids past SQLite’s high-water mark, so an id deleted before the move is never given again', () => {
+    const dir = tempDir('sp-migrate-');
+    const admin = openAdmin(dir, { clock: new ManualClock(T0) });
+    admin.createKey({ email: 'me@example.com' });
+    admin.close();
+    const sqlite = openDatabase(join(dir, 'socialpub.db'));
+    const user = sqlite.prepare('SELECT id FROM users').pluck().get() as string;
+    const insert = sqlite.prepare("INSERT INTO events (user_id, type, data, created_at) VALUES (?, 'post.accepted', '{}', ?) RETURNING id");
+    const ids = [1, 2, 3].map(() => Number(insert.pluck().get(user, T0)));
+    sqlite.prepare('DELETE FROM events WHERE id = ?').run(ids[2]);
+    sqlite.close();
+
+    const url = freshPostgresUrl();
+    const report = migrateToPostgres({ dataDir: dir, databaseUrl: url });
+    expect(report.daemon.sequences).toContainEqual({ table: 'events', column: 'id', next: ids[2]! + 1 });
+    expect(report.sandbox).toBeNull();
+    const pg = openPostgres(url);
+    const next = Number(pg.prepare("INSERT INTO events (user_id, type, data, created_at) VALUES (?, 'post.accepted', '{}', ?) RETURNING id").pluck().get(user, T0));
+    pg.close();
+    expect(next).toBe(ids[2]! + 1);
   });
 
   it('refuses a database that already holds socialpub data, and leaves it as it was', async () => {
