@@ -61,6 +61,7 @@ describe('socialpub db migrate-to', () => {
 
     const again = await t.run(['db', 'migrate-to', url, '--json']);
     expect(again.code).toBe(5);
+    expect(again.stderr).toContain('config.json already names a PostgreSQL database (database_url): socialpub.db holds what the data dir had before that');
     expect(again.json<{ error: { message: string } }>().error.message).toMatch(/^the PostgreSQL database already holds socialpub data \(rows in api_keys, attempts, connections, /);
   });
 

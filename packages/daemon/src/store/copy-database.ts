@@ -64,10 +64,7 @@ interface PgColumn {
   nullable: boolean;
 }
 
-/**
- * The tables of `to` (PostgreSQL, its current schema) that hold rows, with how many (at
- * most 1: enough to say it is not empty). `migrations` is the schema's, not data.
- */
+/** The tables of `to` (PostgreSQL, its current schema) that hold rows; `migrations` is the schema's, not data. */
 export function tablesWithRows(to: DB): string[] {
   const tables = to.prepare("SELECT table_name AS name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE' ORDER BY table_name").pluck().all() as string[];
   return tables.filter((t) => t !== 'migrations' && to.prepare(`SELECT 1 FROM ${quoteIdent(t)} LIMIT 1`).get() !== undefined);
@@ -89,21 +86,18 @@ export function tablesWithRows(to: DB): string[] {
  */
 export function copyDatabase(from: DB, to: DB, opts: CopyOptions = {}): CopyReport {
   if (dialectOf(from) !== 'sqlite' || dialectOf(to) !== 'postgres') throw new TypeError('copyDatabase copies a SQLite database into a PostgreSQL one');
-  const sqliteTables = (from.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").all() as { name: string; sql: string }[]).filter(
-    (t) => !NOT_COPIED.has(t.name),
-  );
-  const order = insertOrder(
-    from,
-    sqliteTables.map((t) => t.name),
-  );
-  const withoutRowid = new Set(sqliteTables.filter((t) => /\bWITHOUT\s+ROWID\b/i.test(t.sql)).map((t) => t.name));
-  const highWater = new Map<string, number>();
-  if (from.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get() !== undefined) {
-    for (const r of from.prepare('SELECT name, seq FROM sqlite_sequence').all() as { name: string; seq: number }[]) highWater.set(r.name, Number(r.seq));
-  }
-
   return from.transaction(() =>
     to.transaction(() => {
+      const sqliteTables = (from.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name").all() as { name: string; sql: string }[]).filter(
+        (t) => !NOT_COPIED.has(t.name),
+      );
+      const order = insertOrder(from, sqliteTables.map((t) => t.name));
+      const withoutRowid = new Set(sqliteTables.filter((t) => /\bWITHOUT\s+ROWID\b/i.test(t.sql)).map((t) => t.name));
+      const highWater = new Map<string, number>();
+      if (from.prepare("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_sequence'").get() !== undefined) {
+        for (const r of from.prepare('SELECT name, seq FROM sqlite_sequence').all() as { name: string; seq: number }[]) highWater.set(r.name, Number(r.seq));
+      }
+
       // The migration lock (store/database.ts): a daemon starting on this database waits until the copy is in.
       if (opts.holdMigrations !== false) to.prepare('SELECT pg_advisory_xact_lock(7391001)').get();
       // A copy of a large database may outlast the session's idle limit on this connection while another copy runs.

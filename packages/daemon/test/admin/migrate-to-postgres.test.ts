@@ -193,7 +193,8 @@ describe('socialpub db migrate-to (copying a SQLite data dir into PostgreSQL)', 
     } finally {
       await daemon.close();
     }
-  });
+    // Two daemons started and a publish waited for over PostgreSQL: more than the default 30 s on a loaded machine.
+  }, 90_000);
 
   it('continues ids past SQLite’s high-water mark, so an id deleted before the move is never given again', () => {
     const dir = tempDir('sp-migrate-');

@@ -18,7 +18,9 @@ export async function dbMigrateTo(ctx: Ctx, { url, use }: { url: string; use: bo
       hint: 'run `socialpub down` (or stop its service), then this command again',
     });
   }
-  const { migrateToPostgres } = await import('@socialpub/daemon');
+  const { migrateToPostgres, readConfigFile } = await import('@socialpub/daemon');
+  const current = readConfigFile(dataDir).database_url;
+  if (current) ctx.log.warn(`${dataDir}/config.json already names a PostgreSQL database (database_url): socialpub.db holds what the data dir had before that`);
   // One synchronous copy (a spinner would not turn): the tables with rows as they go in, on stderr.
   ctx.log.info(`copying ${dataDir}/socialpub.db into PostgreSQL in one transaction…`);
   const report = migrateToPostgres({ dataDir, databaseUrl: url, use, onTable: (db, t) => t.rows > 0 && ctx.log.info(`  ${db === 'sandbox' ? 'sandbox: ' : ''}${t.table} ${t.rows}`) });
