@@ -13,6 +13,13 @@ const src = (pkg: string) => fileURLToPath(new URL(`./packages/${pkg}/src/index.
 const packaging = ['packages/cli/test/npm-packages.test.ts', 'packages/cli/test/binary.test.ts', 'packages/sdk/test/dist.test.ts', 'packages/mcp/test/conformance.test.ts'];
 
 /**
+ * Suites about PostgreSQL itself (copying a SQLite data dir into it, `socialpub db
+ * migrate-to`; several daemons over one database): they need the cluster, so they run in
+ * the `postgres` project only.
+ */
+const postgresOnly = ['packages/daemon/test/admin/migrate-to-postgres.test.ts', 'packages/cli/test/db-migrate-to.test.ts', 'packages/daemon/test/cluster/**/*.test.ts'];
+
+/**
  * The suites that run again on PostgreSQL (issue 34): the store's, the interface contract
  * (http/), the job-status property test, the jobs service, events, scheduler and
  * publisher. They open their database with test/support/store-dialects.ts, which in this
@@ -20,6 +27,7 @@ const packaging = ['packages/cli/test/npm-packages.test.ts', 'packages/cli/test/
  * (scripts/postgres-cluster.ts; the run fails if it cannot start).
  */
 const onPostgres = [
+  ...postgresOnly,
   'packages/daemon/test/store/repositories.test.ts',
   'packages/daemon/test/store/connections.test.ts',
   'packages/daemon/test/store/batched-target-writes.test.ts',
@@ -33,10 +41,7 @@ const onPostgres = [
   'packages/daemon/test/events/typed-payloads.test.ts',
   'packages/daemon/test/scheduler/**/*.test.ts',
   'packages/daemon/test/publisher/**/*.test.ts',
-  'packages/daemon/test/cluster/**/*.test.ts',
 ];
-/** Only on PostgreSQL: several daemons over one database. */
-const postgresOnly = ['packages/daemon/test/cluster/**/*.test.ts'];
 
 export default defineConfig({
   resolve: {

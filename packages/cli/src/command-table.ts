@@ -28,6 +28,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['connect'], load: async () => (await import('./commands/connect.command')).defineConnect },
   { names: ['connections'], load: async () => (await import('./commands/connections.command')).defineConnections },
   { names: ['settings'], load: async () => (await import('./commands/settings.command')).defineSettings },
+  { names: ['db'], load: async () => (await import('./commands/db.command')).defineDb },
   { names: ['sandbox'], load: async () => (await import('./commands/sandbox.command')).defineSandbox },
   { names: ['publish'], load: async () => (await import('./commands/publish.command')).definePublish },
   { names: ['schedule'], load: async () => (await import('./commands/schedule.command')).defineSchedule },

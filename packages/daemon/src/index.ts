@@ -22,6 +22,8 @@ export type { AppServices } from './http/deps';
 export type { AppEnv, AppVariables } from './http/env';
 export { ApiError } from './http/errors';
 export { openAdmin, adminDatabase, AdminError, DEFAULT_EMAIL, type Admin, type CreatedKey, type KeyListing, type ConnectionListing } from './admin/index';
+export { migrateToPostgres, type MigrateToPostgresOptions, type MigrateToPostgresReport } from './admin/index';
+export type { CopiedTable, CopyReport, AdvancedSequence } from './store/copy-database';
 export { openDatabase, type DB } from './store/database';
 export { useSqliteDriver, type SqliteDriver } from './store/sqlite-driver';
 export { createStore, type Store } from './store/store';
