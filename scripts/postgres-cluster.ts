@@ -16,6 +16,8 @@ export interface PostgresCluster {
   /** postgres://postgres@127.0.0.1:<port>/postgres */
   url: string;
   port: number;
+  /** The cluster's data directory (postmaster.pid names the server process). */
+  dataDir: string;
   stop(): void;
 }
 
@@ -74,6 +76,7 @@ export async function startPostgresCluster(opts: { maxConnections?: number; dura
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       port,
+      dataDir: data,
       stop() {
         if (stopped) return;
         stopped = true;

@@ -27,6 +27,9 @@
  * simulators in their own process, the same burst through the daemon of another checkout
  * (a worktree of main, set up with ./scripts/setup) and prints ours against it: a change
  * measured against its baseline in the same minutes, on a machine whose load moves.
+ * `--database=postgres [--daemons=1,2,3] [--baseline=<checkout>]` runs cluster.ts instead:
+ * the publisher-only burst on PostgreSQL with 1, 2 and 3 daemons, and one SIGKILLed, beside
+ * SQLite in the same run.
  * Beside them, the bare HTTP floor (transport-floor.ts): the same calls at the due time (one
  * a target; Threads containers made before it), latency and processes with nothing of the
  * product — what this machine's two cores allow at all.
@@ -110,6 +113,16 @@ const label: Record<string, string> = {
   'e2e-transport': 'floor e2e: bare HTTP, 1 call each',
 };
 const s = (ms: number) => (Number.isFinite(ms) ? `${(ms / 1000).toFixed(2)} s` : 'n/a');
+
+const database = process.argv.find((a) => a.startsWith('--database='))?.slice('--database='.length);
+if (database !== undefined && database !== 'postgres' && database !== 'sqlite') throw new Error(`--database=postgres (or sqlite, the default), not ${database}`);
+// PostgreSQL and several daemons (issue 34): a run of its own (cluster.ts), beside SQLite.
+if (database === 'postgres' || process.argv.some((a) => a.startsWith('--daemons'))) {
+  const { runClusterBench } = await import('./cluster');
+  await runClusterBench(process.argv.slice(2));
+  rmSync(dir, { recursive: true, force: true });
+  process.exit(process.exitCode ?? 0);
+}
 
 try {
   const withBaseline3000 = process.argv.includes('--baseline-3000');

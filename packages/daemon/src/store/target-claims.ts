@@ -36,7 +36,10 @@ export function createTargetClaims(db: DB) {
   const jobsOf = db.prepare<[string], ClaimedPostRow & { id: string }>(
     `SELECT id, ${CLAIMED_JOB_COLUMNS} FROM jobs WHERE id IN (SELECT value FROM json_each(?))`,
   );
-  const openAttempt = db.prepare('INSERT INTO attempts (target_id, number, started_at) VALUES (?, ?, ?)');
+  // The claims' attempts rows in one statement (one round trip on PostgreSQL, one step on SQLite).
+  const openAttempts = db.prepare<[number, string]>(
+    "INSERT INTO attempts (target_id, number, started_at) SELECT value->>'i', CAST(value->>'n' AS BIGINT), ? FROM json_each(?) ORDER BY key",
+  );
   const outbox = createOutboxWriter(db);
 
   /** The claims and their attempts rows, in one transaction (a savepoint inside the publisher's batch). */
@@ -49,6 +52,7 @@ export function createTargetClaims(db: DB) {
     // target.publishing per claim, in the order the UPDATE made them (store/state-events.ts).
     outbox.appendMany([...rows.values()].map((r) => publishingEvent(r, now)));
     const out: (ClaimedTarget | null)[] = [];
+    const attempts: { i: string; n: number }[] = [];
     for (const id of ids) {
       const r = rows.get(id);
       if (!r) {
@@ -60,9 +64,10 @@ export function createTargetClaims(db: DB) {
       const job = jobs.get(r.job_id);
       // Cannot happen (targets.job_id references jobs); throwing rolls the claims back.
       if (!job) throw new Error(`target ${r.id} has no job ${r.job_id}`);
-      openAttempt.run(r.id, r.attempts, now);
+      attempts.push({ i: r.id, n: r.attempts });
       out.push(toClaimed(r, job));
     }
+    openAttempts.run(now, JSON.stringify(attempts));
     return out;
   });
 

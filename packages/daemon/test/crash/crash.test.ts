@@ -7,6 +7,7 @@ import { PLATFORMS } from '@socialpub/core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { FileLedger } from '../support/test-adapter';
 import { openDatabase } from '../../src/store/database';
+import { testDatabaseConfig } from '../support/store-dialects';
 import { insertTarget, seedUser } from '../scheduler/harness';
 import { startDaemonChild } from './spawn-daemon';
 
@@ -27,7 +28,8 @@ const wait = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('crash safety', () => {
   it('publishes 2,000 targets exactly once through 5 SIGKILLs and restarts', { timeout: 90_000 }, async () => {
-    const dbPath = join(dir, 'socialpub.db');
+    // On PostgreSQL (the postgres project) the same run over a schema of its own.
+    const dbPath = testDatabaseConfig(dir).databaseUrl ?? join(dir, 'socialpub.db');
     const ledgerPath = join(dir, 'ledger.jsonl');
     const db = openDatabase(dbPath);
     const t0 = Date.now() + 2_000;

@@ -84,7 +84,8 @@ export class PostgresDatabase {
     const run = (...args: A): R => {
       const nested = this.#depth > 0;
       const savepoint = `sp${this.#depth}`;
-      this.client.exec(nested ? `SAVEPOINT ${savepoint}` : 'BEGIN');
+      // Neither is waited for: the next statement's answer comes after them (one round trip saved each).
+      this.client.send(nested ? `SAVEPOINT ${savepoint}` : 'BEGIN');
       this.#depth++;
       let result: R;
       try {
@@ -99,7 +100,9 @@ export class PostgresDatabase {
         throw error;
       }
       this.#depth--;
-      this.client.exec(nested ? `RELEASE SAVEPOINT ${savepoint}` : 'COMMIT');
+      // COMMIT is waited for (the caller counts on it being done); a savepoint's release is not.
+      if (nested) this.client.send(`RELEASE SAVEPOINT ${savepoint}`);
+      else this.client.exec('COMMIT');
       return result;
     };
     return Object.assign(run, { immediate: run, deferred: run, exclusive: run });

@@ -55,10 +55,22 @@ const connect = () => {
 connect();
 const answer = (m) => { port.postMessage(m); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
 const fail = (e) => answer({ error: { message: e.message, code: e.code ?? null, detail: e.detail ?? null } });
-port.on('message', async (m) => {
+// A statement sent without waiting (send): its error, if any, is the next answered call's.
+let sentError = null;
+// One statement at a time, in the order they came (a send is not waited for by the caller,
+// but the next message still runs after it).
+let chain = Promise.resolve();
+const handle = async (m) => {
   if (broken && m.op !== 'close') connect();
   await ready;
+  if (m.op === 'send') {
+    if (!broken) await client.query(m.text).catch((e) => { sentError ??= e; });
+    return;
+  }
   if (broken) return fail(broken);
+  // A rollback still runs (it ends what the failed statement left); anything else reports the failure.
+  if (sentError && !(m.op === 'exec' && m.text.startsWith('ROLLBACK'))) { const e = sentError; sentError = null; return fail(e); }
+  sentError = null;
   try {
     if (m.op === 'query') {
       const r = await client.query(m.name ? { name: m.name, text: m.text, values: m.values, rowMode: 'array' } : { text: m.text, values: m.values, rowMode: 'array' });
@@ -76,7 +88,8 @@ port.on('message', async (m) => {
       notices.close();
     }
   } catch (e) { fail(e); }
-});
+};
+port.on('message', (m) => { chain = chain.then(() => handle(m)); });
 `;
 
 export interface QueryResult {
@@ -149,6 +162,16 @@ export class SyncPostgresClient {
   /** Runs SQL without parameters, several statements allowed. */
   exec(text: string): void {
     this.#call({ op: 'exec', text });
+  }
+
+  /**
+   * Sends SQL without waiting for its answer (BEGIN, SAVEPOINT, RELEASE: statements that
+   * do not fail in a healthy transaction): the connection runs it before whatever comes
+   * next, and an error it gave is thrown by the next call that waits.
+   */
+  send(text: string): void {
+    if (this.#closed) throw new PostgresError('the database connection is closed', null, null);
+    this.#port.postMessage({ op: 'send', text });
   }
 
   /**
