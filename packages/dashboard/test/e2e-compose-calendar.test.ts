@@ -71,8 +71,8 @@ describe('compose', () => {
     const checks = page.getByRole('status').filter({ hasText: /Ready|Not ready/ });
     await expect.poll(() => checks.textContent()).toMatch(/Not ready yet:.*media_urls.*Instagram/);
     // Previews: instagram feed cropped 4:5, twitter 16:9; the uploaded image is shown.
-    expect(await page.locator('.preview-instagram figure.crop-4x5 img').count()).toBe(1);
-    expect(await page.locator('.preview-twitter figure.crop-16x9 img').count()).toBe(1);
+    expect(await page.locator('.preview-instagram figure.ratio-4x5 img').count()).toBe(1);
+    expect(await page.locator('.preview-twitter figure.ratio-16x9 img').count()).toBe(1);
     await expect.poll(() => page.locator('.preview-instagram img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(96);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'compose', true);

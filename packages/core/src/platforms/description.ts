@@ -28,6 +28,9 @@ export const CONTENT_TYPE_NAMES: Readonly<Record<ContentType, string>> = {
   video_pin: 'video Pin',
 };
 
+/** The content types that carry a first comment: stories take none through any API. */
+export const COMMENT_TYPES: readonly ContentType[] = ['feed', 'reels', 'tweet', 'post', 'video', 'shorts', 'document'];
+
 /** `document`: a PDF (LinkedIn document posts). */
 export type MediaKind = 'image' | 'video' | 'document';
 
@@ -136,6 +139,17 @@ export interface PublishQuestion {
   choicesFromAccount?: { method: string; field: string; what: string };
 }
 
+/**
+ * How the network shows a post of one content type (the dashboard's previews draw it so):
+ * the media's aspect ratio as the network frames it, and whether the caption is shown at all.
+ */
+export interface ContentFrame {
+  /** Width:height, as the networks and their guidelines say it: `4:5`, `9:16`, `2:3`. */
+  ratio: '1:1' | '4:5' | '9:16' | '16:9' | '2:3';
+  /** false: a post of this type carries no caption (an Instagram or Facebook story); the caption is not published. */
+  caption: boolean;
+}
+
 export interface PlatformDescription<Id extends string = string> {
   /** The identifier in the API (`platforms: ["bluesky"]`). */
   readonly id: Id;
@@ -146,6 +160,8 @@ export interface PlatformDescription<Id extends string = string> {
   /** Content types, caption and media limits (docs/reference/platforms.md §7). */
   readonly info: PlatformInfo;
   readonly followUps: FollowUpRules;
+  /** How each content type is shown (a type left out: 1:1, with its caption). */
+  readonly frames?: Partial<Record<ContentType, ContentFrame>>;
   /** Whether the platform's API deletes published posts: true, false, or when (a condition in words). */
   readonly takedown: boolean | string;
   readonly connect: ConnectDescription;
@@ -173,6 +189,13 @@ export interface PlatformDescription<Id extends string = string> {
    * this table stays free of zod.
    */
   readonly options?: ZodObject;
+}
+
+const SQUARE: ContentFrame = { ratio: '1:1', caption: true };
+
+/** How `description` shows a post of `type` (its `frames` entry, else square with the caption). */
+export function frameOf(description: Pick<PlatformDescription, 'frames'> | undefined, type: string): ContentFrame {
+  return description?.frames?.[type as ContentType] ?? SQUARE;
 }
 
 /** A platform description with its identifier kept as a literal type. */

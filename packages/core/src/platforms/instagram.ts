@@ -10,6 +10,8 @@ export const instagram = definePlatform({
     media: { feed: mediaRule(1, 10, IMAGE_OR_VIDEO, false), story: mediaRule(1, 10, IMAGE_OR_VIDEO, false), reels: mediaRule(1, 1, VIDEO) },
     pullsMedia: true,
   },
+  // Feed images are shown at up to 4:5 portrait; stories and reels fill a 9:16 screen. A story carries no caption (the Graph API's STORIES media takes none).
+  frames: { feed: { ratio: '4:5', caption: true }, story: { ratio: '9:16', caption: false }, reels: { ratio: '9:16', caption: true } },
   followUps: { thread: false, firstComment: true, commentIsPost: false, refusesRepeatedText: false },
   takedown: 'when connected through Facebook Login',
   connect: {

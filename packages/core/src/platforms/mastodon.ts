@@ -12,6 +12,8 @@ export const mastodon = definePlatform({
     media: { post: mediaRule(0, 4, IMAGE_OR_VIDEO) },
     pullsMedia: false,
   },
+  // Mastodon's web interface shows a single attachment at 16:9 (the focus point chooses the part kept).
+  frames: { post: { ratio: '16:9', caption: true } },
   followUps: { thread: true, firstComment: true, commentIsPost: true, refusesRepeatedText: false },
   takedown: true,
   connect: {

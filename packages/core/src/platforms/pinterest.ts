@@ -11,6 +11,8 @@ export const pinterest = definePlatform({
     media: { pin: mediaRule(1, 5, ['image']), video_pin: mediaRule(1, 1, VIDEO) },
     pullsMedia: false,
   },
+  // Pinterest's recommended pin ratio is 2:3 (1000×1500), for image and video pins alike.
+  frames: { pin: { ratio: '2:3', caption: true }, video_pin: { ratio: '2:3', caption: true } },
   followUps: { thread: false, firstComment: false, commentIsPost: false, refusesRepeatedText: false },
   takedown: true,
   connect: {

@@ -11,6 +11,8 @@ export const tiktok = definePlatform({
     media: { video: mediaRule(1, 1, VIDEO), photo: mediaRule(1, 35, ['image']) },
     pullsMedia: false,
   },
+  // TikTok is a 9:16 screen, photo posts included.
+  frames: { video: { ratio: '9:16', caption: true }, photo: { ratio: '9:16', caption: true } },
   followUps: { thread: false, firstComment: false, commentIsPost: false, refusesRepeatedText: false },
   takedown: false,
   connect: {

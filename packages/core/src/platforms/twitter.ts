@@ -12,6 +12,8 @@ export const twitter = definePlatform({
     media: { tweet: mediaRule(0, 4, IMAGE_OR_VIDEO) },
     pullsMedia: false,
   },
+  // X shows a single image or video at 16:9 in the timeline.
+  frames: { tweet: { ratio: '16:9', caption: true } },
   followUps: { thread: true, firstComment: true, commentIsPost: true, refusesRepeatedText: true },
   takedown: true,
   connect: {

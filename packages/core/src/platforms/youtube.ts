@@ -10,6 +10,7 @@ export const youtube = definePlatform({
     media: { video: mediaRule(1, 1, VIDEO), shorts: mediaRule(1, 1, VIDEO) },
     pullsMedia: false,
   },
+  frames: { video: { ratio: '16:9', caption: true }, shorts: { ratio: '9:16', caption: true } },
   followUps: { thread: false, firstComment: true, commentIsPost: false, refusesRepeatedText: false },
   takedown: true,
   connect: {

@@ -1,7 +1,7 @@
 import { PLATFORM_INFO, type Platform } from '@socialpub/core/platforms';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { FeedbackLine, type Feedback } from '../components/notice';
-import { PlatformPreview } from '../components/preview';
+import { NetworkPreview } from '../platforms/network-preview';
 import { call, get, message, post as postJson, upload } from '../lib/api';
 import { takeDraft } from '../lib/draft';
 import { untilMediaTaskEnds } from '../lib/live';
@@ -339,7 +339,7 @@ export function ComposeScreen() {
           <h2 id="prev-h">Previews</h2>
           <div class="previews">
             {chosen.map((p) => (
-              <PlatformPreview key={p} platform={p} types={types[p] ?? []} caption={own[p]?.trim() ? own[p]! : caption} media={mediaUrls} kinds={kinds} options={optionsFor(p) ?? null} />
+              <NetworkPreview key={p} platform={p} types={types[p] ?? []} caption={own[p]?.trim() ? own[p]! : caption} media={mediaUrls} kinds={kinds} options={optionsFor(p) ?? null} />
             ))}
           </div>
         </section>
