@@ -1,9 +1,10 @@
 import type { Platform } from '@socialpub/core/platforms';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ConfirmButton } from '../components/confirm-button';
 import { CopyButton, FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { SourceLine, TargetTimes } from '../components/post-view';
 import { PostPreviews } from '../platforms/post-previews';
+import { PostFilters } from '../components/post-filters';
 import { ReviewHistory } from '../components/review-history';
 import { CaptionPreview } from '../components/preview';
 import { allPages, del, get, message, patch, post as postJson } from '../lib/api';
@@ -12,6 +13,7 @@ import { useLiveVersion } from '../lib/live';
 import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone, toApiWall, wallTime } from '../lib/time';
+import { filterQuery, useUrlFilters } from '../lib/url-filters';
 import type { Post, ReviewLinkCreated, ReviewLinkListed, UpdateResponse } from '../lib/types';
 
 type Acted = { message: string; post: Post };
@@ -25,12 +27,18 @@ export function ReviewScreen() {
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [bulkReason, setBulkReason] = useState('');
   const [link, setLink] = useState<ReviewLinkCreated | null>(null);
+  const [filters, setFilter, clearFilters] = useUrlFilters();
+  const seq = useRef(0);
 
   const load = async () => {
+    const mine = ++seq.current;
     try {
-      // Waiting for a decision, then waiting for the changes a reviewer asked for (still decidable).
-      const pending = await allPages<Post>('/content/scheduled', { status: 'pending_approval', limit: 200 }, 'posts');
-      const asked = await allPages<Post>('/content/scheduled', { status: 'changes_requested', limit: 200 }, 'posts');
+      // Waiting for a decision, then waiting for the changes a reviewer asked for (still decidable); narrowed by the filters.
+      const narrowed = filterQuery({ ...filters, status: '' }, zone);
+      const pending = await allPages<Post>('/content/scheduled', { ...narrowed, status: 'pending_approval', limit: 200 }, 'posts');
+      const asked = await allPages<Post>('/content/scheduled', { ...narrowed, status: 'changes_requested', limit: 200 }, 'posts');
+      // A newer filter's answer wins over a slower older one.
+      if (mine !== seq.current) return;
       const list = [...pending, ...asked];
       setPosts(list);
       setSelected((s) => new Set([...s].filter((id) => list.some((p) => p.job_id === id))));
@@ -40,7 +48,7 @@ export function ReviewScreen() {
   };
   useEffect(() => {
     void load();
-  }, [live]);
+  }, [live, filters]);
 
   const bulk = async (action: 'approve' | 'reject') => {
     const ids = [...selected];
@@ -81,9 +89,10 @@ export function ReviewScreen() {
     <section aria-labelledby="review-h">
       <h1 id="review-h">Review</h1>
       <p class="muted">Posts waiting for approval. Times are in {zone}.</p>
+      <PostFilters filters={filters} set={setFilter} clear={clearFilters} />
       <FeedbackLine value={feedback} />
       {posts && posts.length > 0 && (
-        <div class="toolbar" role="group" aria-label="Selected posts">
+        <div class="toolbar bulk" role="group" aria-label="Selected posts">
           <label>
             <input
               type="checkbox"
@@ -124,7 +133,7 @@ export function ReviewScreen() {
         </p>
       )}
       {posts === null && <p>Loading…</p>}
-      {posts?.length === 0 && <p class="empty">Nothing waits for approval.</p>}
+      {posts?.length === 0 && <p class="empty">{Object.values(filters).some(Boolean) ? 'No post waiting for approval matches the filters.' : 'Nothing waits for approval.'}</p>}
       {posts?.map((p) => (
         <ReviewCard key={p.job_id} post={p} zone={zone} selected={selected.has(p.job_id)} onSelect={(on) => toggle(p.job_id, on)} onDone={(a) => {
           setFeedback({ kind: 'ok', text: a.message });
