@@ -17,6 +17,16 @@ export const bluesky = definePlatform({
     media: { post: mediaRule(0, 4, IMAGE_OR_VIDEO) },
     pullsMedia: false,
   },
+  optionWords: {
+    langs: { label: 'Languages (e.g. en, fr)' },
+    labels: {
+      label: 'Content warnings',
+      help: 'Bluesky apps blur or hide the post by them.',
+      choices: { sexual: 'Sexually suggestive', nudity: 'Nudity', porn: 'Adult content', 'graphic-media': 'Graphic media' },
+    },
+    alt_texts: { label: 'Alt texts (one per media item, in order)' },
+    link_card: { label: 'Show a card for the first link' },
+  },
   followUps: { thread: true, firstComment: true, commentIsPost: true, refusesRepeatedText: false },
   takedown: true,
   connect: {

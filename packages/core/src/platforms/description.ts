@@ -150,6 +150,20 @@ export interface ContentFrame {
   caption: boolean;
 }
 
+/**
+ * An option of `platform_options.<platform>` in a person's words (the dashboard's forms and
+ * previews). Keyed by the option's name; a field inside an object or a list of objects by its
+ * path (`poll.duration_minutes`, `user_tags.username`).
+ */
+export interface OptionWords {
+  /** The field's label: "AI-generated content". */
+  label: string;
+  /** One sentence of help; absent: the option schema's description, its leading API name removed. */
+  help?: string;
+  /** Each allowed value as the network names it: `{ SELF_ONLY: 'Only me' }`. */
+  choices?: Readonly<Record<string, string>>;
+}
+
 export interface PlatformDescription<Id extends string = string> {
   /** The identifier in the API (`platforms: ["bluesky"]`). */
   readonly id: Id;
@@ -160,6 +174,8 @@ export interface PlatformDescription<Id extends string = string> {
   /** Content types, caption and media limits (docs/reference/platforms.md §7). */
   readonly info: PlatformInfo;
   readonly followUps: FollowUpRules;
+  /** Each option's label, help and choices in words (an option left out is named after its field). */
+  readonly optionWords?: Readonly<Record<string, OptionWords>>;
   /** How each content type is shown (a type left out: 1:1, with its caption). */
   readonly frames?: Partial<Record<ContentType, ContentFrame>>;
   /** Whether the platform's API deletes published posts: true, false, or when (a condition in words). */

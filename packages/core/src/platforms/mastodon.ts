@@ -14,6 +14,22 @@ export const mastodon = definePlatform({
   },
   // Mastodon's web interface shows a single attachment at 16:9 (the focus point chooses the part kept).
   frames: { post: { ratio: '16:9', caption: true } },
+  optionWords: {
+    visibility: {
+      label: 'Visibility',
+      choices: { public: 'Public', unlisted: 'Quiet public (kept out of public timelines)', private: 'Followers only', direct: 'Only the people mentioned' },
+    },
+    spoiler_text: { label: 'Content warning', help: 'Shown first; the text stays folded behind it.' },
+    sensitive: { label: 'Hide media behind a warning' },
+    language: { label: 'Language (ISO code, e.g. en, de, pt-BR)' },
+    poll: { label: 'Poll', help: 'A status with a poll takes no media.' },
+    'poll.options': { label: 'Choices', help: "At least 2; the server's own limit applies (4 on most)." },
+    'poll.expires_in': { label: 'Open for' },
+    'poll.multiple': { label: 'Allow several choices' },
+    'poll.hide_totals': { label: 'Hide the votes until the poll ends' },
+    alt_text: { label: 'Alt text (describes the image for people who cannot see it)' },
+    focus: { label: 'Focal point (x,y from -1.0 to 1.0)' },
+  },
   followUps: { thread: true, firstComment: true, commentIsPost: true, refusesRepeatedText: false },
   takedown: true,
   connect: {
