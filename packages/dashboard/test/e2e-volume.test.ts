@@ -153,7 +153,7 @@ describe('the month calendar at volume', () => {
       const b = await looks('Called off');
       expect(a.background).not.toBe(b.background);
       expect([a.line, b.line]).toEqual(['none', 'line-through']);
-      const legend = page.getByRole('list', { name: 'Status colours' });
+      const legend = page.getByRole('list', { name: 'What the colours mean' });
       expect(await legend.getByRole('listitem').allTextContents()).toEqual(expect.arrayContaining([' scheduled', ' cancelled', ' waiting for approval']));
       // "+2 more posts" comes after the three entries it follows.
       const crowdedCell = page.locator(`td.fc-day[data-date="${crowded.date}"]`);

@@ -62,7 +62,7 @@ export function NetworkCard(props: NetworkPreviewProps & { above?: ComponentChil
       {props.below}
       {description?.followUps.thread && thread.length > 0 && <ThreadPreview platform={platform} parts={thread} ratio={frameOf(description, shown[0]!).ratio} />}
       {description?.followUps.firstComment && firstComment && commentTypes.length > 0 && <FirstCommentPreview platform={platform} text={firstComment} isPost={description.followUps.commentIsPost} />}
-      {Object.keys(rest).length > 0 && <OptionsList options={rest} />}
+      {Object.keys(rest).length > 0 && <OptionsList platform={platform} options={rest} />}
     </section>
   );
 }

@@ -1,6 +1,7 @@
 import type { Platform } from '@socialpub/core/platforms';
 import { viewCaption } from '../lib/caption';
 import { counterText } from '../lib/names';
+import { choiceName, optionWords } from '../lib/option-words';
 import { FullSizeImage } from './full-size-image';
 
 const VIDEO = /\.(mp4|mov|avi|m4v|webm)(\?|#|$)/i;
@@ -84,22 +85,26 @@ export function CaptionPreview({ text, platform }: { text: string; platform: Pla
   );
 }
 
-/** An option's value in words: lists joined, yes/no, an object's fields named (never JSON). */
-function show(value: unknown): string {
+/** An option's value in words: a choice as the network names it, lists joined, yes/no, an object's fields named (never JSON). */
+function show(platform: string, path: string, value: unknown): string {
   if (value === null || value === undefined) return '—';
   if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (Array.isArray(value)) return value.map(show).join(', ');
-  if (typeof value === 'object') return Object.entries(value as Record<string, unknown>).map(([k, v]) => `${k.replace(/_/g, ' ')}: ${show(v)}`).join('; ');
-  return String(value);
+  if (Array.isArray(value)) return value.map((v) => show(platform, path, v)).join(', ');
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${optionWords(platform, `${path}.${k}`).label}: ${show(platform, `${path}.${k}`, v)}`)
+      .join('; ');
+  return choiceName(platform, path, String(value));
 }
 
-export function OptionsList({ options }: { options: Record<string, unknown> }) {
+/** A post's options for one network, each labelled and valued in words (core's optionWords). */
+export function OptionsList({ platform, options }: { platform: string; options: Record<string, unknown> }) {
   return (
     <dl class="options">
       {Object.entries(options).map(([k, v]) => (
         <div key={k}>
-          <dt>{k.replace(/_/g, ' ')}</dt>
-          <dd>{show(v)}</dd>
+          <dt>{optionWords(platform, k).label}</dt>
+          <dd>{show(platform, k, v)}</dd>
         </div>
       ))}
     </dl>

@@ -1,9 +1,12 @@
 import { PLATFORM_INFO, type Platform } from '@socialpub/core/platforms';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { FeedbackLine, type Feedback } from '../components/notice';
+import { OptionField } from '../components/option-field';
 import { NetworkPreview } from '../platforms/network-preview';
 import { call, get, message, post as postJson, upload } from '../lib/api';
 import { takeDraft } from '../lib/draft';
+import { withField, type OptionSchema } from '../lib/option-schema';
+import { choiceName } from '../lib/option-words';
 import { untilMediaTaskEnds } from '../lib/live';
 import { platformName, targetName } from '../lib/names';
 import { useApp } from '../lib/session';
@@ -21,24 +24,15 @@ interface MediaItem {
   error: string | null;
 }
 
-interface JsonProp {
-  type?: string | string[];
-  enum?: unknown[];
-  description?: string;
-  minimum?: number;
-  maximum?: number;
-}
-
 /** Compose: the publish request with what it can carry, checked live by /content/validate. */
 export function ComposeScreen() {
-  const { platforms: entries, connected, zone, navigate } = useApp();
+  const { platforms: entries, connected, zone, navigate, approvalWorkflow } = useApp();
   const [draft] = useState(takeDraft);
   const [chosen, setChosen] = useState<Platform[]>(() => (draft?.platforms.filter((p) => connected.includes(p as Platform)) ?? []) as Platform[]);
   const [caption, setCaption] = useState(draft?.caption ?? '');
   const [own, setOwn] = useState<Partial<Record<Platform, string>>>(draft?.platform_captions ?? {});
   const [types, setTypes] = useState<Partial<Record<Platform, string[]>>>({});
   const [options, setOptions] = useState<Partial<Record<Platform, Record<string, unknown>>>>({});
-  const [extra, setExtra] = useState<Partial<Record<Platform, string>>>({});
   const [when, setWhen] = useState<When>('at');
   const [at, setAt] = useState(() => wallTime(new Date(Date.now() + 3_600_000).toISOString(), zone));
   const [freq, setFreq] = useState('WEEKLY');
@@ -55,16 +49,8 @@ export function ComposeScreen() {
   const kinds = Object.fromEntries(media.filter((m) => m.url && m.kind).map((m) => [m.url!, m.kind!]));
 
   const optionsFor = (p: Platform): Record<string, unknown> | undefined => {
-    let merged: Record<string, unknown> = { ...(options[p] ?? {}) };
-    const text = extra[p]?.trim();
-    if (text) {
-      try {
-        merged = { ...merged, ...(JSON.parse(text) as Record<string, unknown>) };
-      } catch {
-        // shown as a problem below; the simple fields still apply
-      }
-    }
-    return Object.keys(merged).length ? merged : undefined;
+    const o = options[p];
+    return o && Object.keys(o).length ? o : undefined;
   };
 
   const request = useMemo((): PublishRequestInput | null => {
@@ -83,7 +69,7 @@ export function ComposeScreen() {
     else body.scheduled_for = toApiWall(at);
     if (when === 'repeat') body.recurrence = { rrule: `FREQ=${freq}`, count };
     return body as PublishRequestInput;
-  }, [chosen, caption, own, types, options, extra, when, at, freq, count, approval, media, zone]);
+  }, [chosen, caption, own, types, options, when, at, freq, count, approval, media, zone]);
 
   // Live validation, the same checks as publishing (debounced).
   useEffect(() => {
@@ -167,7 +153,6 @@ export function ComposeScreen() {
       setOwn({});
       setTypes({});
       setOptions({});
-      setExtra({});
       setMedia([]);
       setCheck(null);
     };
@@ -220,8 +205,6 @@ export function ComposeScreen() {
             onTypes={(v) => setTypes({ ...types, [p]: v })}
             options={options[p] ?? {}}
             onOptions={(v) => setOptions({ ...options, [p]: v })}
-            extra={extra[p] ?? ''}
-            onExtra={(v) => setExtra({ ...extra, [p]: v })}
           />
         ))}
 
@@ -308,8 +291,13 @@ export function ComposeScreen() {
             </>
           )}
           <label>
-            <input type="checkbox" checked={approval} onChange={(e) => setApproval(e.currentTarget.checked)} /> Hold for approval
+            <input type="checkbox" checked={approvalWorkflow || approval} disabled={approvalWorkflow} aria-describedby={approvalWorkflow ? 'hold-why' : undefined} onChange={(e) => setApproval(e.currentTarget.checked)} /> Hold for approval
           </label>
+          {approvalWorkflow && (
+            <p class="muted" id="hold-why">
+              Every post waits for approval: your approval workflow is on (on the daemon's machine, <code>socialpub settings set approval-workflow off</code> turns it off).
+            </p>
+          )}
         </fieldset>
 
         {check && (
@@ -357,11 +345,9 @@ interface FieldsProps {
   onTypes(v: string[]): void;
   options: Record<string, unknown>;
   onOptions(v: Record<string, unknown>): void;
-  extra: string;
-  onExtra(v: string): void;
 }
 
-/** One platform's own caption, content types and options (simple fields from its JSON Schema). */
+/** One platform's own caption, content types and options (each with its control, from its JSON Schema, in words). */
 function PlatformFields(props: FieldsProps) {
   const { platform, entry } = props;
   const info = PLATFORM_INFO[platform];
@@ -375,26 +361,8 @@ function PlatformFields(props: FieldsProps) {
       .then((r) => setCreator(r.creator_info))
       .catch((e: unknown) => setCreatorError(message(e)));
   }, [platform]);
-  const schema = (entry?.options ?? null) as { properties?: Record<string, JsonProp> } | null;
-  const simple = Object.entries(schema?.properties ?? {}).filter(([, s]) => {
-    const t = Array.isArray(s.type) ? s.type[0] : s.type;
-    return t === 'string' || t === 'boolean' || t === 'integer' || t === 'number';
-  });
-  let extraError = '';
-  if (props.extra.trim()) {
-    try {
-      const v: unknown = JSON.parse(props.extra);
-      if (!v || typeof v !== 'object' || Array.isArray(v)) extraError = 'must be a JSON object';
-    } catch (e) {
-      extraError = (e as Error).message;
-    }
-  }
-  const set = (k: string, v: unknown) => {
-    const n = { ...props.options };
-    if (v === undefined || v === '') delete n[k];
-    else n[k] = v;
-    props.onOptions(n);
-  };
+  const schema = (entry?.options ?? null) as { properties?: Record<string, OptionSchema> } | null;
+  const fields = Object.entries(schema?.properties ?? {});
   return (
     <fieldset class="platform-fields">
       <legend>{name}</legend>
@@ -419,7 +387,7 @@ function PlatformFields(props: FieldsProps) {
       </div>
       {creator && (
         <p class="muted">
-          TikTok account {creator.creator_nickname ?? creator.creator_username ?? ''}: privacy {creator.privacy_level_options.join(', ')}
+          TikTok account {creator.creator_nickname ?? creator.creator_username ?? ''}: can post for {creator.privacy_level_options.map((v) => choiceName('tiktok', 'privacy_level', v)).join(', ')}
           {creator.max_video_post_duration_sec ? `; videos up to ${creator.max_video_post_duration_sec} s` : ''}
           {creator.comment_disabled ? '; comments off' : ''}
           {creator.duet_disabled ? '; duets off' : ''}
@@ -427,63 +395,22 @@ function PlatformFields(props: FieldsProps) {
         </p>
       )}
       {creatorError && <p class="notice-error">TikTok creator info: {creatorError}</p>}
-      {simple.length > 0 && (
+      {fields.length > 0 && (
         <details>
           <summary>{name} options</summary>
-          {simple.map(([name, s]) => {
-            const t = Array.isArray(s.type) ? s.type[0] : s.type;
-            const label = `${platformName(platform)} ${name.replace(/_/g, ' ')}`;
-            const value = props.options[name];
-            const allowed = platform === 'tiktok' && name === 'privacy_level' && creator ? s.enum?.filter((v) => creator.privacy_level_options.includes(String(v))) : s.enum;
-            if (allowed) {
-              return (
-                <label key={name}>
-                  {label}{' '}
-                  <select value={value === undefined ? '' : String(value)} onChange={(e) => set(name, e.currentTarget.value || undefined)}>
-                    <option value="">(default)</option>
-                    {allowed.map((v) => (
-                      <option key={String(v)} value={String(v)}>
-                        {String(v)}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              );
-            }
-            if (t === 'boolean') {
-              return (
-                <label key={name}>
-                  {label}{' '}
-                  <select value={value === undefined ? '' : value ? 'yes' : 'no'} onChange={(e) => set(name, e.currentTarget.value === '' ? undefined : e.currentTarget.value === 'yes')}>
-                    <option value="">(default)</option>
-                    <option value="yes">yes</option>
-                    <option value="no">no</option>
-                  </select>
-                </label>
-              );
-            }
-            if (t === 'integer' || t === 'number') {
-              return (
-                <label key={name}>
-                  {label} <input type="number" value={value === undefined ? '' : String(value)} onInput={(e) => set(name, e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))} />
-                </label>
-              );
-            }
-            return (
-              <label key={name}>
-                {label} <input type="text" value={value === undefined ? '' : String(value)} onInput={(e) => set(name, e.currentTarget.value)} />
-              </label>
-            );
-          })}
-          <label class="column">
-            More {name} options (JSON: lists and objects such as tags, poll, user tags)
-            <textarea rows={2} value={props.extra} onInput={(e) => props.onExtra(e.currentTarget.value)} />
-          </label>
-          {extraError && (
-            <p class="notice-error" role="alert">
-              {name} options JSON: {extraError}
-            </p>
-          )}
+          <div role="group" aria-label={`${name} options`} class="option-fields">
+            {fields.map(([key, s]) => (
+              <OptionField
+                key={key}
+                platform={platform}
+                path={key}
+                schema={s}
+                value={props.options[key]}
+                onChange={(v) => props.onOptions(withField(props.options, key, v) ?? {})}
+                allowed={platform === 'tiktok' && key === 'privacy_level' && creator ? s.enum?.filter((v) => creator.privacy_level_options.includes(String(v))) : undefined}
+              />
+            ))}
+          </div>
         </details>
       )}
     </fieldset>

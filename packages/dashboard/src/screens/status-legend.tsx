@@ -12,7 +12,7 @@ const SHOWN: readonly [string, string][] = [
 
 export function StatusLegend() {
   return (
-    <ul class="legend" aria-label="Status colours">
+    <ul class="legend" aria-label="What the colours mean">
       {SHOWN.map(([status, words]) => (
         <li key={status}>
           <span class={`swatch st-${status}`} aria-hidden="true" /> {words}
