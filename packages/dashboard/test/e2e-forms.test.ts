@@ -137,3 +137,40 @@ describe('Hold for approval', () => {
     await close();
   });
 });
+
+describe('live connect without an app', () => {
+  it('asks Bluesky for a handle and an app password and Mastodon for its server, never a client id, and sends them', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const w = watch(page);
+    await d.signIn(page);
+    await page.goto(`${d.url}/connections`);
+    const form = page.getByRole('form', { name: 'Real account' });
+    await form.getByRole('textbox', { name: 'App client id' }).waitFor();
+    await form.getByRole('combobox', { name: 'Platform' }).selectOption({ label: 'Bluesky' });
+    await form.getByRole('textbox', { name: 'Handle' }).fill('alice.bsky.social');
+    await form.getByLabel('App password').fill('abcd-efgh-ijkl-mnop');
+    expect(await form.getByRole('textbox', { name: 'App client id' }).count()).toBe(0);
+    await form.getByText('not your account password').waitFor();
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // What the page sends (the daemon's side, with the Bluesky simulator, is daemon/test/dashboard/appless-connect.test.ts).
+    const sent: unknown[] = [];
+    await page.route('**/api/agents/v1/connections/bluesky/authorize', async (route) => {
+      sent.push(route.request().postDataJSON());
+      await route.fulfill({
+        json: { id: 'pcn_1', platform: 'bluesky', status: 'connected', authorize_url: null, redirect_uri: `${d.url}/connect/callback`, question: null, choices: null, connection: null, error: null, messages: [], expires_at: new Date(testNow().getTime() + 600_000).toISOString(), pending_id: 'pcn_1' },
+      });
+    });
+    await form.getByRole('button', { name: 'Connect' }).click();
+    await page.getByRole('status').filter({ hasText: 'Connected Bluesky.' }).waitFor();
+    expect(sent).toEqual([{ handle: 'alice.bsky.social', app_password: 'abcd-efgh-ijkl-mnop' }]);
+
+    await form.getByRole('combobox', { name: 'Platform' }).selectOption({ label: 'Mastodon' });
+    await form.getByRole('textbox', { name: 'Server' }).waitFor();
+    expect(await form.getByRole('textbox', { name: 'Handle' }).count()).toBe(0);
+    expect(await form.getByRole('textbox', { name: 'App client id' }).count()).toBe(0);
+    expect(w.csp).toEqual([]);
+    await context.close();
+  });
+});

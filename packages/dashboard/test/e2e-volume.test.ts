@@ -39,7 +39,7 @@ async function signedIn(width = 1280): Promise<{ page: Page; w: ReturnType<typeo
   return { page, w, close: () => context.close() };
 }
 
-const held = (caption: string, platforms: string[], when: string) => d.sdk.content.publish({ caption, platforms, scheduled_for: when, timezone: ZONE, require_approval: true }).then((r) => r.job_id);
+const held = (caption: string, platforms: ('twitter' | 'threads')[], when: string) => d.sdk.content.publish({ caption, platforms, scheduled_for: when, timezone: ZONE, require_approval: true }).then((r) => r.job_id);
 
 describe('Review and Posts at volume', () => {
   it('narrows Review by search, network and dates kept in the address, and keeps the bulk bar in view', async () => {

@@ -34,6 +34,10 @@ export const bluesky = definePlatform({
       { flags: '--handle <handle>', description: 'bluesky: the account handle, e.g. alice.bsky.social or a custom domain (prompted when missing)', option: 'handle' },
       { flags: '--app-password <password>', description: 'bluesky: an app password from Settings > Privacy and security > App passwords (prompted when missing)', option: 'appPassword' },
     ],
+    browserFields: [
+      { field: 'handle', option: 'handle', label: 'Handle', placeholder: 'alice.bsky.social', help: 'Your Bluesky handle, or your own domain if you use one.' },
+      { field: 'app_password', option: 'appPassword', label: 'App password', secret: true, placeholder: 'xxxx-xxxx-xxxx-xxxx', help: 'Made in Bluesky under Settings > Privacy and security > App passwords; not your account password.' },
+    ],
     questions: { 'Bluesky handle': '--handle (the Bluesky handle, e.g. alice.bsky.social)', 'App password': '--app-password (a Bluesky app password)' },
     examples: ['socialpub connect bluesky --handle alice.bsky.social --app-password xxxx-xxxx-xxxx-xxxx'],
   },

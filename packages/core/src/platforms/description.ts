@@ -90,9 +90,29 @@ export interface ConnectFlag {
   choices?: readonly string[];
 }
 
+/** A field the dashboard's live connect asks for (POST /connections/{platform}/authorize's body). */
+export interface BrowserConnectField {
+  /** The request's field: `handle`, `app_password`, `server`. */
+  field: 'handle' | 'app_password' | 'server';
+  /** The connect flow's option it fills (the connect flag's `option`: `appPassword`). */
+  option: string;
+  label: string;
+  /** A line of help under the field. */
+  help?: string;
+  placeholder?: string;
+  /** Typed as a password, never shown. */
+  secret?: boolean;
+}
+
 export interface ConnectDescription {
   /** Flags beyond the shared ones (--client-id, --client-secret, --redirect-uri). */
   flags: readonly ConnectFlag[];
+  /**
+   * The live connect needs no app of the person's own (no client id or secret): these fields
+   * instead (Bluesky: the handle and an app password; Mastodon: the server, where socialpub
+   * registers its own app). Absent: the platform's app id (and secret) are asked.
+   */
+  browserFields?: readonly BrowserConnectField[];
   /** Flags that come together (`--access-token` and `--access-secret`), and what they are. */
   together?: readonly { flags: readonly [string, string]; what: string }[];
   /** The flow's prompts and the flag that answers each, for a run without a terminal. */

@@ -34,6 +34,7 @@ export const mastodon = definePlatform({
   takedown: true,
   connect: {
     flags: [{ flags: '--server <url>', description: 'mastodon: the server the account lives on, e.g. https://mastodon.social (asked when missing)', option: 'server' }],
+    browserFields: [{ field: 'server', option: 'server', label: 'Server', placeholder: 'https://mastodon.social', help: 'The server your account lives on; socialpub registers itself there, so no app of yours is needed.' }],
     questions: { 'Mastodon server (e.g. https://mastodon.social)': '--server (the Mastodon server, e.g. https://mastodon.social)' },
     examples: ['socialpub connect mastodon --server https://mastodon.social'],
   },
