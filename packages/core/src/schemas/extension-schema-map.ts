@@ -17,6 +17,7 @@ import {
   WebhookListSchema,
   WebhookQueuedSchema,
 } from './extension-io';
+import { MediaLibrarySchema } from './media';
 import { SandboxFaultsPutSchema, SandboxFaultsResponseSchema } from './sandbox-faults';
 import { QueueNextQuerySchema, QueueNextResponseSchema, QueueResponseSchema, QueueUpdateSchema, SeriesCancelResponseSchema, SeriesIdQuerySchema, SeriesListResponseSchema, SeriesResponseSchema } from './time-resources';
 
@@ -74,6 +75,8 @@ export const EXTENSION_SCHEMAS = {
   ReviewTokenParams: ReviewTokenParamsSchema,
   ReviewLinkPublic: ReviewLinkPublicSchema,
   ReviewDecisionRequest: ReviewDecisionRequestSchema,
+  // media library
+  MediaLibrary: MediaLibrarySchema,
   // sandbox faults
   SandboxFaultsRequest: SandboxFaultsPutSchema,
   SandboxFaultsResponse: SandboxFaultsResponseSchema,

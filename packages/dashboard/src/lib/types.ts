@@ -8,6 +8,8 @@ import type { ApiKeyCreated, ApiKeyListing, PendingConnect, PlatformsResponse, R
 export type {
   Connection,
   EventType,
+  MediaLibrary,
+  MediaLibraryFile,
   MediaStatus,
   MediaUploadResponse,
   Platform,

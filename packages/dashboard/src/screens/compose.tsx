@@ -1,6 +1,7 @@
 import { PLATFORM_INFO, type Platform } from '@socialpub/core/platforms';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { FeedbackLine, type Feedback } from '../components/notice';
+import { MediaLibrary } from '../components/media-library';
 import { OptionField } from '../components/option-field';
 import { NetworkPreview } from '../platforms/network-preview';
 import { call, get, message, post as postJson, upload } from '../lib/api';
@@ -236,6 +237,11 @@ export function ComposeScreen() {
               Add link
             </button>
           </div>
+          <MediaLibrary
+            zone={zone}
+            used={mediaUrls}
+            onUse={(f) => setMedia((m) => [...m, { key: `lib-${f.prepared_url}`, name: f.name, url: f.prepared_url, kind: f.type === 'video' ? 'video' : 'image', progress: 1, error: null }])}
+          />
           <ul class="plain">
             {media.map((m) => (
               <li key={m.key}>
