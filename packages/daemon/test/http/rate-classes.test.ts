@@ -96,6 +96,10 @@ describe('rate classes, declared next to each route', () => {
       'GET /review-links': 'account',
       'POST /review-links': 'account',
       'DELETE /review-links/:id': 'account',
+      'GET /drafts': 'account',
+      'POST /drafts': 'account',
+      'PUT /drafts/:id': 'account',
+      'DELETE /drafts/:id': 'account',
     });
   });
 

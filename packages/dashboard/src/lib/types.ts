@@ -7,6 +7,9 @@ import type { ApiKeyCreated, ApiKeyListing, PendingConnect, PlatformsResponse, R
 
 export type {
   Connection,
+  Draft,
+  DraftAnswer,
+  DraftList,
   EventType,
   MediaLibrary,
   MediaLibraryFile,

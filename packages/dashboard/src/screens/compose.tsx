@@ -1,6 +1,7 @@
 import { PLATFORM_INFO, type Platform } from '@socialpub/core/platforms';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { FeedbackLine, type Feedback } from '../components/notice';
+import { DraftsList } from '../components/drafts-list';
 import { MediaLibrary } from '../components/media-library';
 import { OptionField } from '../components/option-field';
 import { NetworkPreview } from '../platforms/network-preview';
@@ -12,7 +13,7 @@ import { untilMediaTaskEnds } from '../lib/live';
 import { platformName, targetName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone, toApiWall, wallTime } from '../lib/time';
-import type { MediaStatus, MediaUploadResponse, PlatformEntry, PublishRequestInput, PublishResult, TiktokCreatorInfo, ValidateResult } from '../lib/types';
+import type { Draft, DraftAnswer, DraftList, MediaStatus, MediaUploadResponse, PlatformEntry, PublishRequestInput, PublishResult, TiktokCreatorInfo, ValidateResult } from '../lib/types';
 
 type When = 'now' | 'at' | 'queue' | 'repeat';
 
@@ -46,8 +47,103 @@ export function ComposeScreen() {
   const [sending, setSending] = useState(false);
   const [done, setDone] = useState<PublishResult | null>(null);
   const [dragging, setDragging] = useState(false);
+  // The draft kept in the daemon (saved as it is typed): its id is in the address (/compose?draft=…).
+  const draftId = useRef<string | null>(new URLSearchParams(location.search).get('draft'));
+  const [drafts, setDrafts] = useState<Draft[]>([]);
+  const [savedAt, setSavedAt] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState('');
+  const [ready, setReady] = useState(draftId.current === null);
+  const lastSaved = useRef('');
+  const saving = useRef<Promise<void>>(Promise.resolve());
   const mediaUrls = media.filter((m) => m.url).map((m) => m.url!);
   const kinds = Object.fromEntries(media.filter((m) => m.url && m.kind).map((m) => [m.url!, m.kind!]));
+
+  const content = useMemo(
+    () => ({
+      caption,
+      platforms: chosen,
+      platform_captions: own,
+      platform_types: types,
+      platform_options: options,
+      media: media.filter((m) => m.url).map((m) => ({ name: m.name, url: m.url, kind: m.kind })),
+      when,
+      at,
+      freq,
+      count,
+      approval,
+    }),
+    [caption, chosen, own, types, options, media, when, at, freq, count, approval],
+  );
+  const blank = !caption.trim() && !chosen.length && !media.some((m) => m.url);
+
+  /** Puts a saved draft's content back into the form. */
+  const takeUp = (d: Draft) => {
+    const c = d.content as Partial<typeof content>;
+    setCaption(typeof c.caption === 'string' ? c.caption : '');
+    setChosen(((c.platforms ?? []) as Platform[]).filter((p) => connected.includes(p)));
+    setOwn((c.platform_captions ?? {}) as Partial<Record<Platform, string>>);
+    setTypes((c.platform_types ?? {}) as Partial<Record<Platform, string[]>>);
+    setOptions((c.platform_options ?? {}) as Partial<Record<Platform, Record<string, unknown>>>);
+    setMedia((c.media ?? []).map((m, i) => ({ key: `draft-${i}-${m.url}`, name: m.name, url: m.url, kind: m.kind, progress: 1, error: null })));
+    if (c.when) setWhen(c.when);
+    if (typeof c.at === 'string') setAt(c.at);
+    if (typeof c.freq === 'string') setFreq(c.freq);
+    if (typeof c.count === 'number') setCount(c.count);
+    setApproval(c.approval === true);
+    draftId.current = d.id;
+    history.replaceState(history.state, '', `/compose?draft=${encodeURIComponent(d.id)}`);
+    lastSaved.current = JSON.stringify(d.content);
+    setSavedAt(d.updated_at);
+  };
+  const loadDrafts = async () => {
+    const list = (await get<DraftList>('/drafts')).drafts;
+    setDrafts(list);
+    return list;
+  };
+  useEffect(() => {
+    loadDrafts()
+      .then((list) => {
+        if (draftId.current === null) return;
+        const mine = list.find((d) => d.id === draftId.current);
+        if (mine) takeUp(mine);
+        else {
+          draftId.current = null;
+          history.replaceState(history.state, '', '/compose');
+        }
+      })
+      .catch((e: unknown) => setSaveError(message(e)))
+      .finally(() => setReady(true));
+  }, []);
+  // Saved as it is typed (a second after the last change): PUT the draft, or POST the first time.
+  useEffect(() => {
+    if (!ready || blank || done) return;
+    const text = JSON.stringify(content);
+    if (text === lastSaved.current) return;
+    const t = setTimeout(() => {
+      saving.current = saving.current.then(async () => {
+        try {
+          let answer: DraftAnswer | null = null;
+          if (draftId.current) {
+            answer = await call<DraftAnswer>('PUT', `/drafts/${encodeURIComponent(draftId.current)}`, { content }).catch((e: unknown) => {
+              if ((e as { status?: number }).status === 404) return null;
+              throw e;
+            });
+          }
+          answer ??= await call<DraftAnswer>('POST', '/drafts', { content });
+          if (draftId.current !== answer.draft.id) {
+            draftId.current = answer.draft.id;
+            history.replaceState(history.state, '', `/compose?draft=${encodeURIComponent(answer.draft.id)}`);
+          }
+          lastSaved.current = text;
+          setSavedAt(answer.draft.updated_at);
+          setSaveError('');
+        } catch (e) {
+          setSaveError(message(e));
+        }
+      });
+    }, 1000);
+    return () => clearTimeout(t);
+  }, [content, ready, done]);
 
   const optionsFor = (p: Platform): Record<string, unknown> | undefined => {
     const o = options[p];
@@ -134,6 +230,15 @@ export function ComposeScreen() {
     setFeedback(null);
     try {
       setDone(await call<PublishResult>('POST', '/content/publish', request, { headers: { 'Idempotency-Key': attemptKey } }));
+      // The post is made: its draft has served (a failed delete leaves it listed, nothing worse);
+      // a save still on its way lands first, so its draft is the one deleted.
+      await saving.current;
+      const made = draftId.current;
+      draftId.current = null;
+      lastSaved.current = '';
+      setSavedAt(null);
+      history.replaceState(history.state, '', '/compose');
+      if (made) void call('DELETE', `/drafts/${encodeURIComponent(made)}`).catch(() => undefined).then(() => loadDrafts().catch(() => undefined));
     } catch (err) {
       setFeedback({ kind: 'error', text: message(err) });
     } finally {
@@ -163,6 +268,20 @@ export function ComposeScreen() {
   return (
     <section aria-labelledby="compose-h">
       <h1 id="compose-h">Compose</h1>
+      <DraftsList
+        drafts={drafts}
+        current={draftId.current}
+        zone={zone}
+        onOpen={(d) => takeUp(d)}
+        onDelete={(d) => {
+          void call('DELETE', `/drafts/${encodeURIComponent(d.id)}`)
+            .then(() => loadDrafts())
+            .catch((e: unknown) => setSaveError(message(e)));
+        }}
+      />
+      <p class="muted draft-state" aria-live="polite">
+        {saveError ? `Draft not saved: ${saveError}` : savedAt ? `Draft saved ${formatInZone(savedAt, zone)}: it is kept in socialpub, after a reload and on your other devices (Drafts).` : ''}
+      </p>
       <form onSubmit={(e) => void submit(e)} class="compose">
         <fieldset>
           <legend>Platforms</legend>
