@@ -16,7 +16,7 @@ import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
 import type { Post, QueueNextResponse, SeriesListResponse, UpdateResponse } from '../lib/types';
 import { condenseDays, inRange, movedWall, postEvents, seriesEvents, slotEvents } from './calendar-events';
-import { dayInZone, toApiWall, wallTime } from '../lib/time';
+import { dayInZone } from '../lib/time';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const STATUSES = ['all', 'pending_approval', 'scheduled', 'publishing', 'published', 'failed', 'cancelled', 'needs_review', 'removed'];
