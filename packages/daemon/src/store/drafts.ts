@@ -48,7 +48,8 @@ export function createDraftsRepository(db: DB) {
       return list.all(userId, limit).map(toDraft);
     },
     count(userId: string): number {
-      return count.get(userId)?.n ?? 0;
+      // PostgreSQL answers COUNT(*) as a BIGINT string.
+      return Number(count.get(userId)?.n ?? 0);
     },
   };
 }

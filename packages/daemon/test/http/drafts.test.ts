@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { API, errorOf, harness, type Harness } from '../http/harness';
+import { API, errorOf, harness, type Harness } from './harness';
 
 /**
  * Drafts (issue 38, item 2: Compose saves as you type, in the daemon, so a draft survives a
