@@ -83,6 +83,7 @@ export const LAYERS = {
   dashboard: [
     ['env.d.ts', 'styles.css', 'lib'],
     ['components'],
+    ['platforms'],
     ['screens'],
     ['app.tsx'],
     ['pages'],

@@ -16,6 +16,7 @@ export * from './schemas/media-urls';
 export * from './schemas/platform-options';
 export * from './schemas/scheduled';
 export * from './schemas/media';
+export * from './schemas/drafts';
 export * from './schemas/account';
 export * from './schemas/events';
 export * from './schemas/event-data';

@@ -2,7 +2,7 @@
 import { CONTENT_TYPES, type ContentType } from './platforms/description';
 import { PLATFORMS, PLATFORM_INFO, type Platform } from './platforms/registry';
 
-export { CONTENT_TYPES, CONTENT_TYPE_NAMES, definePlatform, mediaRule, type CaptionCounting, type ConnectDescription, type ConnectFlag, type ContentType, type FollowUpRules, type MediaKind, type MediaRule, type PlatformDescription, type PlatformInfo, type PublishQuestion } from './platforms/description';
+export { COMMENT_TYPES, CONTENT_TYPES, CONTENT_TYPE_NAMES, definePlatform, frameOf, type ContentFrame, type OptionWords, mediaRule, type BrowserConnectField, type CaptionCounting, type ConnectDescription, type ConnectFlag, type ContentType, type FollowUpRules, type MediaKind, type MediaRule, type PlatformDescription, type PlatformInfo, type PublishQuestion } from './platforms/description';
 export { listInWords, noTakedownsInWords, platformsInWords, platformsWithInWords, takedownsInWords } from './platforms/prose';
 export { PLATFORMS, PLATFORM_INFO, platformDescription, platformDescriptions, platformIds, registerPlatform, type Platform } from './platforms/registry';
 

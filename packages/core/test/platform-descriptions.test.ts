@@ -58,3 +58,36 @@ describe('the platform descriptions', () => {
     }
   });
 });
+
+describe("the options in a person's words (the dashboard's forms)", () => {
+  const descriptions = platformDescriptions();
+  // Every option, every field of an object option and of a list of objects (poll.options, user_tags.username).
+  const paths = (shape: Record<string, z.ZodType>): string[] => {
+    const out: string[] = [];
+    for (const [key, field] of Object.entries(shape)) {
+      out.push(key);
+      let inner = field as z.ZodType & { unwrap?: () => z.ZodType; element?: z.ZodType; shape?: Record<string, z.ZodType> };
+      while (inner.unwrap) inner = inner.unwrap() as typeof inner;
+      const obj = (inner.element as typeof inner | undefined)?.shape ?? inner.shape;
+      if (obj) for (const sub of Object.keys(obj)) out.push(`${key}.${sub}`);
+    }
+    return out;
+  };
+  it.each(descriptions.map((d) => [d.id, d] as const))('%s: every option has a label, and every choice of an option a name', (id, d) => {
+    const words = d.optionWords ?? {};
+    const shape = shapeOf(id);
+    expect(paths(shape).filter((p) => !words[p]?.label)).toEqual([]);
+    let enums = 0;
+    for (const [key, field] of Object.entries(shape)) {
+      let inner = field as z.ZodType & { unwrap?: () => z.ZodType; element?: z.ZodType; options?: readonly string[] };
+      while (inner.unwrap) inner = inner.unwrap() as typeof inner;
+      const values = inner.options ?? (inner.element as typeof inner | undefined)?.options;
+      if (Array.isArray(values) && values.every((v) => typeof v === 'string')) {
+        enums++;
+        expect(Object.keys(words[key]?.choices ?? {}).sort(), `${id}.${key}`).toEqual([...values].sort());
+      }
+    }
+    const expected: Record<string, number> = { twitter: 1, threads: 1, tiktok: 1, youtube: 1, bluesky: 1, mastodon: 1, linkedin: 1 };
+    expect(enums).toBe(expected[id] ?? 0);
+  });
+});

@@ -81,6 +81,6 @@ export function createServices(p: ServiceParts): AppServices {
   const mcpSessions = new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });
   feedMcpSessions({ hub, events: store.events, sessions: mcpSessions });
   // Live connects started from the dashboard.
-  const browserConnects = new BrowserConnects({ clock, deps: { clock, platforms: config.platforms, ...p.connectDeps, connections: store.connections }, connector: (pl) => platformModule(pl)?.connect });
+  const browserConnects = new BrowserConnects({ clock, deps: { clock, platforms: config.platforms, oauthApps: store.oauthApps, ...p.connectDeps, connections: store.connections }, connector: (pl) => platformModule(pl)?.connect });
   return { jobs, takedowns, calls, webhooks, hub, mcpSessions, browserConnects };
 }

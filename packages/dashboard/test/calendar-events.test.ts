@@ -80,6 +80,8 @@ describe('a crowded month', () => {
     const out = condenseDays([...day.reverse(), ...quiet], (iso) => iso.slice(0, 10));
     expect(out.map((e) => e.id)).toEqual(['p0', 'p1', 'p2', 'more@2027-01-05', 'q0', 'q1', 'q2', 'q3']);
     expect(out[3]).toMatchObject({ title: '+4 more posts', start: '2027-01-05', allDay: true, editable: false, extendedProps: { day: '2027-01-05' } });
+    // The calendar orders by `order` first: "+N more" (an all-day entry) after the day's entries.
+    expect(out.map((e) => (e.extendedProps as { order: number }).order)).toEqual([0, 0, 0, 1, 0, 0, 0, 0]);
   });
   it('hands FullCalendar only the visible range', () => {
     const list = [at('2026-12-31T23:59:59.000Z', 'a'), at('2027-01-01T00:00:00.000Z', 'b'), at('2027-02-01T00:00:00.000Z', 'c')];
@@ -97,5 +99,14 @@ describe('days in the zone', () => {
     expect(berlin('2027-03-28T22:00:00.000Z')).toBe('2027-03-29');
     expect(dayInZone('America/Los_Angeles')('2027-01-01T07:59:00.000Z')).toBe('2026-12-31');
     expect(berlin('2027-03-28')).toBe('2027-03-28');
+  });
+
+  it("gives the instant a local day starts in the zone, on either side of a DST change (the filters' From and To)", async () => {
+    const { nextDay, startOfDayIn } = await import('../src/lib/time');
+    expect(startOfDayIn('2027-03-28', 'Europe/Berlin')).toBe('2027-03-27T23:00:00.000Z');
+    expect(startOfDayIn('2027-03-29', 'Europe/Berlin')).toBe('2027-03-28T22:00:00.000Z');
+    expect(startOfDayIn('2026-12-31', 'America/Los_Angeles')).toBe('2026-12-31T08:00:00.000Z');
+    expect(nextDay('2026-12-31')).toBe('2027-01-01');
+    expect(nextDay('2028-02-28')).toBe('2028-02-29');
   });
 });

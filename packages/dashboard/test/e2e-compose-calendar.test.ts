@@ -71,8 +71,8 @@ describe('compose', () => {
     const checks = page.getByRole('status').filter({ hasText: /Ready|Not ready/ });
     await expect.poll(() => checks.textContent()).toMatch(/Not ready yet:.*media_urls.*Instagram/);
     // Previews: instagram feed cropped 4:5, twitter 16:9; the uploaded image is shown.
-    expect(await page.locator('.preview-instagram figure.crop-4x5 img').count()).toBe(1);
-    expect(await page.locator('.preview-twitter figure.crop-16x9 img').count()).toBe(1);
+    expect(await page.locator('.preview-instagram figure.ratio-4x5 img').count()).toBe(1);
+    expect(await page.locator('.preview-twitter figure.ratio-16x9 img').count()).toBe(1);
     await expect.poll(() => page.locator('.preview-instagram img').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(96);
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'compose', true);
@@ -129,7 +129,7 @@ describe('compose', () => {
     await context.close();
   });
 
-  it("offers TikTok exactly the privacy levels of the creator's current info", async () => {
+  it("offers TikTok exactly the privacy levels of the creator's current info, named as TikTok names them", async () => {
     const res = await fetch(`${d.url}/api/agents/v1/platforms/tiktok/creator-info`, { headers: { Authorization: `Bearer ${d.key.api_key}` } });
     const { creator_info } = (await res.json()) as { creator_info: { privacy_level_options: string[] } };
     const context = await newContext(browser);
@@ -138,8 +138,9 @@ describe('compose', () => {
     await page.goto(`${d.url}/compose`);
     await page.getByRole('checkbox', { name: 'TikTok', exact: true }).check();
     await page.getByText('TikTok options', { exact: true }).click();
-    const select = page.getByLabel('TikTok privacy level');
-    await expect.poll(async () => (await select.locator('option').allTextContents()).sort()).toEqual(['(default)', ...creator_info.privacy_level_options].sort());
+    const select = page.getByRole('group', { name: 'TikTok options' }).getByRole('combobox', { name: 'Who can watch' });
+    const names: Record<string, string> = { PUBLIC_TO_EVERYONE: 'Everyone', MUTUAL_FOLLOW_FRIENDS: 'Friends (followers you follow back)', FOLLOWER_OF_CREATOR: 'Followers', SELF_ONLY: 'Only me' };
+    await expect.poll(async () => (await select.locator('option').allTextContents()).sort()).toEqual(['(default)', ...creator_info.privacy_level_options.map((v) => names[v])].sort());
     expect(creator_info.privacy_level_options.length).toBeGreaterThan(0);
     await context.close();
   });

@@ -130,7 +130,15 @@ describe('API keys', () => {
     await screenshot(page, 'settings-queue');
     // The time zone, saved, is the zone of every time shown.
     await page.getByRole('tab', { name: 'Time zone' }).click();
-    await page.getByRole('combobox', { name: 'Time zone' }).selectOption('Asia/Tokyo');
+    // Found by typing, not scrolled for among 400: a city, or an offset.
+    await page.getByRole('searchbox', { name: 'Search time zones' }).fill('tokyo');
+    const zones = page.getByRole('listbox', { name: 'Time zone' });
+    await expect.poll(() => zones.getByRole('option').allTextContents()).toEqual([expect.stringMatching(/^(America\/New York|UTC|Europe\/Berlin) \(GMT/), 'Asia/Tokyo (GMT+9)']);
+    await page.getByText(/^1 of \d{3} zones match$/).waitFor();
+    await page.getByRole('searchbox', { name: 'Search time zones' }).fill('gmt+9');
+    await expect.poll(async () => (await zones.getByRole('option').allTextContents()).length).toBeGreaterThan(3);
+    expect(await zones.getByRole('option').allTextContents()).toContain('Asia/Tokyo (GMT+9)');
+    await zones.selectOption('Asia/Tokyo');
     await page.getByRole('button', { name: 'Save time zone' }).click();
     await page.getByRole('status').filter({ hasText: 'Time zone set to Asia/Tokyo' }).waitFor();
     expect((await d.sdk.settings.get()).settings.timezone).toBe('Asia/Tokyo');
@@ -141,7 +149,8 @@ describe('API keys', () => {
     await page.getByText('Free queue slot wed 09:30').first().waitFor();
     await page.goto(`${d.url}/settings`);
     await page.getByRole('tab', { name: 'Time zone' }).click();
-    await page.getByRole('combobox', { name: 'Time zone' }).selectOption('America/New_York');
+    await page.getByRole('searchbox', { name: 'Search time zones' }).fill('new york');
+    await page.getByRole('listbox', { name: 'Time zone' }).selectOption('America/New_York');
     await page.getByRole('button', { name: 'Save time zone' }).click();
     await page.getByRole('status').filter({ hasText: 'Time zone set to America/New_York' }).waitFor();
     await context.close();

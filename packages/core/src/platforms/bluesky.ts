@@ -17,12 +17,26 @@ export const bluesky = definePlatform({
     media: { post: mediaRule(0, 4, IMAGE_OR_VIDEO) },
     pullsMedia: false,
   },
+  optionWords: {
+    langs: { label: 'Languages (e.g. en, fr)' },
+    labels: {
+      label: 'Content warnings',
+      help: 'Bluesky apps blur or hide the post by them.',
+      choices: { sexual: 'Sexually suggestive', nudity: 'Nudity', porn: 'Adult content', 'graphic-media': 'Graphic media' },
+    },
+    alt_texts: { label: 'Alt texts (one per media item, in order)' },
+    link_card: { label: 'Show a card for the first link' },
+  },
   followUps: { thread: true, firstComment: true, commentIsPost: true, refusesRepeatedText: false },
   takedown: true,
   connect: {
     flags: [
       { flags: '--handle <handle>', description: 'bluesky: the account handle, e.g. alice.bsky.social or a custom domain (prompted when missing)', option: 'handle' },
       { flags: '--app-password <password>', description: 'bluesky: an app password from Settings > Privacy and security > App passwords (prompted when missing)', option: 'appPassword' },
+    ],
+    browserFields: [
+      { field: 'handle', option: 'handle', label: 'Handle', placeholder: 'alice.bsky.social', help: 'Your Bluesky handle, or your own domain if you use one.' },
+      { field: 'app_password', option: 'appPassword', label: 'App password', secret: true, placeholder: 'xxxx-xxxx-xxxx-xxxx', help: 'Made in Bluesky under Settings > Privacy and security > App passwords; not your account password.' },
     ],
     questions: { 'Bluesky handle': '--handle (the Bluesky handle, e.g. alice.bsky.social)', 'App password': '--app-password (a Bluesky app password)' },
     examples: ['socialpub connect bluesky --handle alice.bsky.social --app-password xxxx-xxxx-xxxx-xxxx'],

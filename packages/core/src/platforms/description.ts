@@ -28,6 +28,9 @@ export const CONTENT_TYPE_NAMES: Readonly<Record<ContentType, string>> = {
   video_pin: 'video Pin',
 };
 
+/** The content types that carry a first comment: stories take none through any API. */
+export const COMMENT_TYPES: readonly ContentType[] = ['feed', 'reels', 'tweet', 'post', 'video', 'shorts', 'document'];
+
 /** `document`: a PDF (LinkedIn document posts). */
 export type MediaKind = 'image' | 'video' | 'document';
 
@@ -87,9 +90,29 @@ export interface ConnectFlag {
   choices?: readonly string[];
 }
 
+/** A field the dashboard's live connect asks for (POST /connections/{platform}/authorize's body). */
+export interface BrowserConnectField {
+  /** The request's field: `handle`, `app_password`, `server`. */
+  field: 'handle' | 'app_password' | 'server';
+  /** The connect flow's option it fills (the connect flag's `option`: `appPassword`). */
+  option: string;
+  label: string;
+  /** A line of help under the field. */
+  help?: string;
+  placeholder?: string;
+  /** Typed as a password, never shown. */
+  secret?: boolean;
+}
+
 export interface ConnectDescription {
   /** Flags beyond the shared ones (--client-id, --client-secret, --redirect-uri). */
   flags: readonly ConnectFlag[];
+  /**
+   * The live connect needs no app of the person's own (no client id or secret): these fields
+   * instead (Bluesky: the handle and an app password; Mastodon: the server, where socialpub
+   * registers its own app). Absent: the platform's app id (and secret) are asked.
+   */
+  browserFields?: readonly BrowserConnectField[];
   /** Flags that come together (`--access-token` and `--access-secret`), and what they are. */
   together?: readonly { flags: readonly [string, string]; what: string }[];
   /** The flow's prompts and the flag that answers each, for a run without a terminal. */
@@ -136,6 +159,31 @@ export interface PublishQuestion {
   choicesFromAccount?: { method: string; field: string; what: string };
 }
 
+/**
+ * How the network shows a post of one content type (the dashboard's previews draw it so):
+ * the media's aspect ratio as the network frames it, and whether the caption is shown at all.
+ */
+export interface ContentFrame {
+  /** Width:height, as the networks and their guidelines say it: `4:5`, `9:16`, `2:3`. */
+  ratio: '1:1' | '4:5' | '9:16' | '16:9' | '2:3';
+  /** false: a post of this type carries no caption (an Instagram or Facebook story); the caption is not published. */
+  caption: boolean;
+}
+
+/**
+ * An option of `platform_options.<platform>` in a person's words (the dashboard's forms and
+ * previews). Keyed by the option's name; a field inside an object or a list of objects by its
+ * path (`poll.duration_minutes`, `user_tags.username`).
+ */
+export interface OptionWords {
+  /** The field's label: "AI-generated content". */
+  label: string;
+  /** One sentence of help; absent: the option schema's description, its leading API name removed. */
+  help?: string;
+  /** Each allowed value as the network names it: `{ SELF_ONLY: 'Only me' }`. */
+  choices?: Readonly<Record<string, string>>;
+}
+
 export interface PlatformDescription<Id extends string = string> {
   /** The identifier in the API (`platforms: ["bluesky"]`). */
   readonly id: Id;
@@ -146,6 +194,10 @@ export interface PlatformDescription<Id extends string = string> {
   /** Content types, caption and media limits (docs/reference/platforms.md §7). */
   readonly info: PlatformInfo;
   readonly followUps: FollowUpRules;
+  /** Each option's label, help and choices in words (an option left out is named after its field). */
+  readonly optionWords?: Readonly<Record<string, OptionWords>>;
+  /** How each content type is shown (a type left out: 1:1, with its caption). */
+  readonly frames?: Partial<Record<ContentType, ContentFrame>>;
   /** Whether the platform's API deletes published posts: true, false, or when (a condition in words). */
   readonly takedown: boolean | string;
   readonly connect: ConnectDescription;
@@ -173,6 +225,13 @@ export interface PlatformDescription<Id extends string = string> {
    * this table stays free of zod.
    */
   readonly options?: ZodObject;
+}
+
+const SQUARE: ContentFrame = { ratio: '1:1', caption: true };
+
+/** How `description` shows a post of `type` (its `frames` entry, else square with the caption). */
+export function frameOf(description: Pick<PlatformDescription, 'frames'> | undefined, type: string): ContentFrame {
+  return description?.frames?.[type as ContentType] ?? SQUARE;
 }
 
 /** A platform description with its identifier kept as a literal type. */

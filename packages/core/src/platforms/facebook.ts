@@ -10,6 +10,12 @@ export const facebook = definePlatform({
     media: { feed: mediaRule(0, 10, IMAGE_OR_VIDEO), story: mediaRule(1, 10, IMAGE_OR_VIDEO, false), reels: mediaRule(1, 1, VIDEO) },
     pullsMedia: false,
   },
+  // Page stories are a 9:16 screen with no text (the stories endpoints take none); reels are 9:16.
+  frames: { feed: { ratio: '1:1', caption: true }, story: { ratio: '9:16', caption: false }, reels: { ratio: '9:16', caption: true } },
+  optionWords: {
+    link: { label: 'Shared link' },
+    place: { label: 'Check in at (a Facebook Page id)' },
+  },
   followUps: { thread: false, firstComment: true, commentIsPost: false, refusesRepeatedText: false },
   takedown: true,
   connect: {

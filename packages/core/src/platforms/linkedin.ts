@@ -11,6 +11,14 @@ export const linkedin = definePlatform({
     media: { post: mediaRule(0, 20, IMAGE_OR_VIDEO), document: mediaRule(1, 1, ['document']) },
     pullsMedia: false,
   },
+  optionWords: {
+    visibility: { label: 'Who can see it', choices: { PUBLIC: 'Anyone', CONNECTIONS: 'Connections only', LOGGED_IN: 'Signed-in LinkedIn members' } },
+    organization: { label: 'Post as organization (its id)' },
+    document_title: { label: 'Document title' },
+    mentions: { label: 'Mentioned organizations' },
+    'mentions.name': { label: 'Name, exactly as in the caption after @' },
+    'mentions.organization': { label: 'Organization id' },
+  },
   followUps: { thread: false, firstComment: true, commentIsPost: false, refusesRepeatedText: false },
   takedown: true,
   connect: {

@@ -11,6 +11,16 @@ export const pinterest = definePlatform({
     media: { pin: mediaRule(1, 5, ['image']), video_pin: mediaRule(1, 1, VIDEO) },
     pullsMedia: false,
   },
+  // Pinterest's recommended pin ratio is 2:3 (1000×1500), for image and video pins alike.
+  frames: { pin: { ratio: '2:3', caption: true }, video_pin: { ratio: '2:3', caption: true } },
+  optionWords: {
+    board_id: { label: 'Board (its id)' },
+    title: { label: 'Title' },
+    link: { label: 'Destination link' },
+    alt_text: { label: 'Alt text (describes the image for people who cannot see it)' },
+    cover_image_url: { label: 'Video cover image URL' },
+    cover_key_frame_sec: { label: 'Video cover frame (seconds into the video)' },
+  },
   followUps: { thread: false, firstComment: false, commentIsPost: false, refusesRepeatedText: false },
   takedown: true,
   connect: {

@@ -10,6 +10,15 @@ export const threads = definePlatform({
     media: { post: mediaRule(0, 20, IMAGE_OR_VIDEO, false) },
     pullsMedia: true,
   },
+  optionWords: {
+    reply_control: {
+      label: 'Who can reply',
+      choices: { everyone: 'Everyone', accounts_you_follow: 'Profiles you follow', mentioned_only: 'Only profiles you mention', parent_post_author_only: 'Only the author of the post replied to', followers_only: 'Your followers' },
+    },
+    topic_tag: { label: 'Topic' },
+    link_attachment: { label: 'Link preview URL' },
+    quote_post_id: { label: 'Quote post (its id)' },
+  },
   followUps: { thread: true, firstComment: true, commentIsPost: true, refusesRepeatedText: false },
   takedown: true,
   connect: {

@@ -12,6 +12,18 @@ export const twitter = definePlatform({
     media: { tweet: mediaRule(0, 4, IMAGE_OR_VIDEO) },
     pullsMedia: false,
   },
+  // X shows a single image or video at 16:9 in the timeline.
+  frames: { tweet: { ratio: '16:9', caption: true } },
+  optionWords: {
+    reply_settings: {
+      label: 'Who can reply',
+      choices: { everyone: 'Everyone', following: 'Accounts you follow', mentionedUsers: 'Only accounts you mention', subscribers: 'Your subscribers', verified: 'Verified accounts' },
+    },
+    poll: { label: 'Poll', help: 'A post with a poll takes no media and quotes no post.' },
+    'poll.options': { label: 'Choices', help: '2 to 4 choices, each at most 25 characters.' },
+    'poll.duration_minutes': { label: 'Open for', help: '5 minutes to 7 days.' },
+    quote_tweet_id: { label: 'Quote post (its id)' },
+  },
   followUps: { thread: true, firstComment: true, commentIsPost: true, refusesRepeatedText: true },
   takedown: true,
   connect: {

@@ -10,6 +10,18 @@ export const youtube = definePlatform({
     media: { video: mediaRule(1, 1, VIDEO), shorts: mediaRule(1, 1, VIDEO) },
     pullsMedia: false,
   },
+  frames: { video: { ratio: '16:9', caption: true }, shorts: { ratio: '9:16', caption: true } },
+  optionWords: {
+    title: { label: 'Title', help: "At most 100 characters. Default: the caption's first line." },
+    description: { label: 'Description', help: 'At most 5,000 bytes. Default: the caption.' },
+    privacy_status: { label: 'Visibility', choices: { public: 'Public', unlisted: 'Unlisted (anyone with the link)', private: 'Private' } },
+    tags: { label: 'Tags', help: "At most 500 characters in all. Default: the caption's #hashtags." },
+    category_id: { label: 'Category (its number)', help: 'For example 22 People & Blogs, 27 Education. Default: 22.' },
+    made_for_kids: { label: 'Made for kids' },
+    notify_subscribers: { label: 'Notify subscribers' },
+    thumbnail_url: { label: 'Thumbnail image URL' },
+    playlist_id: { label: 'Add to playlist (its id)' },
+  },
   followUps: { thread: false, firstComment: true, commentIsPost: false, refusesRepeatedText: false },
   takedown: true,
   connect: {

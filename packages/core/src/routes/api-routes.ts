@@ -359,6 +359,20 @@ export const ROUTES = defineRoutes({
     summary: 'Progress and prepared files of a media task',
     tags: ['media'],
   },
+  // An extension, declared with the media routes: the media module mounts it (http/routes/media.ts).
+  'media.library': {
+    method: 'GET',
+    path: '/media/library',
+    auth: 'key',
+    rateClass: 'media_status',
+    scope: 'read',
+    bodyKind: 'none',
+    responses: { 200: { schema: 'MediaLibrary' } },
+    errors: [401, 429, 500, 503],
+        operationId: 'mediaLibrary',
+    summary: "The caller's prepared files still on hand (uploads and fetched links, until they expire), newest first, to reuse in a post",
+    tags: ['media'],
+  },
   // The extensions (extension-routes.ts).
   ...EXTENSION_ROUTES,
 });

@@ -75,11 +75,14 @@ export type ConnectionList = z.infer<typeof ConnectionListSchema>;
 
 export const ConnectAuthorizeRequestSchema = z
   .object({
-    client_id: z.string().min(1).meta({ description: "Your app's id (Meta app id, X client id, TikTok client key, Google client id)." }),
+    client_id: z.string().min(1).optional().meta({ description: "Your app's id (Meta app id, X client id, TikTok client key, Google client id); required except on Bluesky and Mastodon." }),
     client_secret: z.string().optional(),
     login: z.enum(['instagram', 'facebook']).optional().meta({ description: 'instagram only: Instagram Login (default) or through a Facebook page.' }),
     audited: z.boolean().optional().meta({ description: 'tiktok: the app passed TikTok’s audit.' }),
     privacy_level: z.string().optional().meta({ description: 'tiktok: a fixed privacy level.' }),
+    handle: z.string().optional().meta({ description: 'bluesky: the account handle (alice.bsky.social, or a custom domain).' }),
+    app_password: z.string().optional().meta({ description: 'bluesky: an app password (Settings > Privacy and security > App passwords); kept sealed, never shown again.' }),
+    server: z.string().optional().meta({ description: 'mastodon: the server the account lives on (https://mastodon.social); socialpub registers its own app there.' }),
   })
   .meta({ id: 'ConnectAuthorizeRequest' });
 export type ConnectAuthorizeRequest = z.infer<typeof ConnectAuthorizeRequestSchema>;

@@ -17,6 +17,8 @@ import {
   WebhookListSchema,
   WebhookQueuedSchema,
 } from './extension-io';
+import { DraftAnswerSchema, DraftListSchema, DraftRequestSchema } from './drafts';
+import { MediaLibrarySchema } from './media';
 import { SandboxFaultsPutSchema, SandboxFaultsResponseSchema } from './sandbox-faults';
 import { QueueNextQuerySchema, QueueNextResponseSchema, QueueResponseSchema, QueueUpdateSchema, SeriesCancelResponseSchema, SeriesIdQuerySchema, SeriesListResponseSchema, SeriesResponseSchema } from './time-resources';
 
@@ -74,6 +76,12 @@ export const EXTENSION_SCHEMAS = {
   ReviewTokenParams: ReviewTokenParamsSchema,
   ReviewLinkPublic: ReviewLinkPublicSchema,
   ReviewDecisionRequest: ReviewDecisionRequestSchema,
+  // drafts
+  DraftRequest: DraftRequestSchema,
+  DraftAnswer: DraftAnswerSchema,
+  DraftList: DraftListSchema,
+  // media library
+  MediaLibrary: MediaLibrarySchema,
   // sandbox faults
   SandboxFaultsRequest: SandboxFaultsPutSchema,
   SandboxFaultsResponse: SandboxFaultsResponseSchema,

@@ -49,6 +49,20 @@ export const PreparedFileSchema = z
   .meta({ id: 'PreparedFile' });
 export type PreparedFile = z.infer<typeof PreparedFileSchema>;
 
+/** The most files GET /media/library answers. */
+export const MEDIA_LIBRARY_MAX = 200;
+
+export const MediaLibraryFileSchema = PreparedFileSchema.extend({
+  name: z.string().meta({ description: "The file's name (an upload's file name, or the last part of the URL it was fetched from)." }),
+  prepared_at: InstantOut,
+}).meta({ id: 'MediaLibraryFile' });
+export type MediaLibraryFile = z.infer<typeof MediaLibraryFileSchema>;
+
+export const MediaLibrarySchema = z
+  .object({ success: z.literal(true), files: z.array(MediaLibraryFileSchema) })
+  .meta({ id: 'MediaLibrary', description: `The caller's prepared files still on hand (uploaded or fetched, not yet expired), newest first; at most ${MEDIA_LIBRARY_MAX}.` });
+export type MediaLibrary = z.infer<typeof MediaLibrarySchema>;
+
 export const FailedFileSchema = z
   .object({ original_url: z.string(), error: z.object({ code: z.enum(MEDIA_ERROR_CODES), message: z.string() }) })
   .meta({ id: 'FailedFile' });

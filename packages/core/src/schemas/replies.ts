@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { networkOf } from '../account-key';
-import { listInWords, platformDescriptions, platformsWithInWords, type ContentType, type FollowUpRules, type Platform } from '../platforms';
+import { COMMENT_TYPES, listInWords, platformDescriptions, platformsWithInWords, type ContentType, type FollowUpRules, type Platform } from '../platforms';
 import { MediaUrlListSchema } from './media-urls';
 
 /** The platforms whose description has this follow-up rule, in the registry's order. */
@@ -20,9 +20,8 @@ export const COMMENT_PLATFORMS: readonly Platform[] = platformsWith('firstCommen
 /** A platform that takes a first comment (one of COMMENT_PLATFORMS). */
 export type CommentPlatform = Platform;
 
-
-/** The content types that carry a first comment: stories take none through any API. */
-export const COMMENT_TYPES: readonly ContentType[] = ['feed', 'reels', 'tweet', 'post', 'video', 'shorts', 'document'];
+/** The content types that carry a first comment (defined with the content types, for the dashboard's zod-free import). */
+export { COMMENT_TYPES };
 
 /** Thread parts after the post itself (the post is part 1 of the chain). */
 export const MAX_THREAD_PARTS = 24;

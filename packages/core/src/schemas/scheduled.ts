@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { POST_SOURCES, JOB_STATUSES, REVIEW_ACTIONS, REVIEW_SOURCES } from '../states';
-import { AccountKeySchema, InstantOut, PlatformId } from './common';
+import { AccountKeySchema, InstantIn, InstantOut, PlatformId } from './common';
 import { TimeIn, ZoneName } from './zoned';
 
 import { AccountPlatformOptionsSchema, TargetStatusSchema, checkAccountOptions } from './publish';
@@ -174,6 +174,20 @@ export const ListQuerySchema = z.object({
     .max(LIST_LIMIT_MAX, { error: `limit must be at most ${LIST_LIMIT_MAX}` })
     .default(LIST_LIMIT_DEFAULT),
   cursor: z.string().min(1).optional(),
+  platform: PlatformId.optional().meta({ description: 'Only posts with a target on this network (any of its accounts).' }),
+  target_status: TargetStatusSchema.optional().meta({
+    description: 'Only posts with at least one target in this status: target_status=failed finds partly failed posts (partially_published) too, which status=failed does not.',
+  }),
+  source: z.enum(POST_SOURCES).optional().meta({ description: 'Only posts created this way: api, mcp or cli.' }),
+  q: z
+    .string()
+    .trim()
+    .min(1, { error: 'q must not be empty' })
+    .max(200, { error: 'q must be at most 200 characters' })
+    .optional()
+    .meta({ description: "Only posts whose caption or a platform's own caption contains this text (letters A-Z in any case), or whose job id it is." }),
+  from: InstantIn.optional().meta({ description: "Only posts whose time (scheduled_for, else when created) is at or after this instant." }),
+  to: InstantIn.optional().meta({ description: 'Only posts whose time is before this instant.' }),
 });
 export type ListQuery = z.infer<typeof ListQuerySchema>;
 

@@ -39,6 +39,7 @@ import { tiktokCreatorInfoHandlers } from './routes/tiktok-creator-info';
 import { sandboxFaultsHandlers } from './routes/sandbox-faults';
 import { sandboxPostsHandlers } from './routes/sandbox-posts';
 import { scheduledHandlers } from './routes/scheduled';
+import { draftsHandlers } from './routes/drafts';
 import { webhooksHandlers } from './routes/webhooks';
 import { queueHandlers } from './routes/queue';
 import { seriesHandlers } from './routes/series';
@@ -186,6 +187,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ...keysHandlers(routeDeps),
       ...connectionsHandlers({ ...routeDeps, connects }),
       ...reviewLinksHandlers(routeDeps),
+      ...draftsHandlers(routeDeps),
       ...publicReviewHandlers({ ...routeDeps, limits, address: addressOf }),
       ...sandboxFaultsHandlers(routeDeps),
     },

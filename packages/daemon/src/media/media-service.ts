@@ -5,9 +5,12 @@ import { join } from 'node:path';
 import {
   formatInstant,
   MAX_MEDIA_BYTES,
+  MEDIA_LIBRARY_MAX,
   MEDIA_LIFETIME_MS,
   MEDIA_TASK_DEADLINE_MS,
   type FailedFile,
+  type MediaLibrary,
+  type MediaLibraryFile,
   type MediaStatus,
   type PreparedFile,
 } from '@socialpub/core';
@@ -387,6 +390,24 @@ export class MediaService {
     }
     this.events.emit('task', { taskId, status: timedOut || ready === 0 ? 'failed' : 'completed' });
     this.#log.info('media task finished', { task_id: taskId, ready, total: files.length, timed_out: timedOut });
+  }
+
+  /** The user's prepared files still on hand, newest first (GET /media/library). */
+  library(userId: string): MediaLibrary {
+    const files = this.store.library(userId, this.clock.now(), MEDIA_LIBRARY_MAX).map(
+      (f): MediaLibraryFile => ({
+        original_url: f.original_url,
+        prepared_url: this.preparedUrl(f),
+        type: f.kind ?? 'image',
+        mime_type: f.mime_type ?? 'application/octet-stream',
+        size: f.size ?? 0,
+        sha256: f.sha256 ?? '',
+        expires_at: formatInstant(f.expires_at ?? 0),
+        name: f.name ?? f.original_url.split('/').pop() ?? f.original_url,
+        prepared_at: formatInstant(f.prepared_at ?? f.updated_at),
+      }),
+    );
+    return { success: true, files };
   }
 
   #view(task: TaskRow, files: FileRow[]): MediaStatus {

@@ -199,6 +199,28 @@ export interface ListOptions {
   status: JobStatus | 'all';
   limit: number;
   after: ListPosition | null;
+  /** Narrows the list further (GET /content/scheduled's platform, target_status, source, q, from, to); absent: every post. */
+  filter?: ListFilter;
+}
+
+/** The list's narrowing filters; each one left out matches every post. */
+export interface ListFilter {
+  /** A network: posts with a target on it. */
+  platform?: string;
+  /** Posts with at least one target in this status. */
+  targetStatus?: string;
+  source?: string;
+  /** Text in the caption or a platform caption (ASCII letters in any case), or the job id. */
+  text?: string;
+  /** Epoch ms: sort_at (the post's base time) at or after. */
+  fromAt?: number;
+  /** Epoch ms: sort_at before. */
+  toAt?: number;
+}
+
+/** `text` as a LIKE pattern matching it anywhere; its own percent signs, underscores and backslashes are escaped with a backslash (the statement's ESCAPE). */
+function containsPattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 }
 
 // The label is the account's now (a rename shows at once); the correlated lookup is by primary key.
@@ -211,6 +233,8 @@ const NOT_STARTED_SQL = "('pending_approval', 'changes_requested', 'scheduled')"
 const AWAITING_REVIEW_SQL = "('pending_approval', 'changes_requested')";
 /** Below any epoch-ms time: the start of the list. */
 const BEFORE_ALL = -Number.MAX_SAFE_INTEGER;
+/** Past any epoch-ms time: the end of the list. */
+const AFTER_ALL = Number.MAX_SAFE_INTEGER;
 
 export type PostsRepository = ReturnType<typeof createPostsRepository>;
 
@@ -240,6 +264,18 @@ export function createPostsRepository(db: DB) {
   );
   const pageByStatus = db.prepare<[PageParams], PostRow>(
     `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = @userId AND status = @status AND (sort_at, id) > (@sortAt, @id)
+     ORDER BY sort_at, id LIMIT @limit`,
+  );
+  type FilteredParams = PageParams & { status: string; platform: string; targetStatus: string; source: string; pattern: string; text: string; fromAt: number; toAt: number };
+  // One text for every filter ('' or the open bounds match all), so one statement serves every combination.
+  const pageFiltered = db.prepare<[FilteredParams], PostRow>(
+    `SELECT ${JOB_COLUMNS} FROM jobs WHERE user_id = @userId AND (sort_at, id) > (@sortAt, @id)
+       AND (@status = '' OR status = @status)
+       AND (@source = '' OR source = @source)
+       AND sort_at >= @fromAt AND sort_at < @toAt
+       AND (@platform = '' OR EXISTS (SELECT 1 FROM targets t WHERE t.job_id = jobs.id AND t.platform = @platform))
+       AND (@targetStatus = '' OR EXISTS (SELECT 1 FROM targets t WHERE t.job_id = jobs.id AND t.status = @targetStatus))
+       AND (@text = '' OR id = @text OR lower(caption) LIKE lower(@pattern) ESCAPE '\\' OR lower(platform_captions) LIKE lower(@pattern) ESCAPE '\\')
      ORDER BY sort_at, id LIMIT @limit`,
   );
   const updateJob = db.prepare(
@@ -321,7 +357,22 @@ export function createPostsRepository(db: DB) {
         id: opts.after?.id ?? '',
         limit: opts.limit + 1,
       };
-      const rows = opts.status === 'all' ? pageAll.all(params) : pageByStatus.all({ ...params, status: opts.status });
+      const f = opts.filter;
+      const rows = f
+        ? pageFiltered.all({
+            ...params,
+            status: opts.status === 'all' ? '' : opts.status,
+            platform: f.platform ?? '',
+            targetStatus: f.targetStatus ?? '',
+            source: f.source ?? '',
+            text: f.text ?? '',
+            pattern: f.text ? containsPattern(f.text) : '',
+            fromAt: f.fromAt ?? BEFORE_ALL,
+            toAt: f.toAt ?? AFTER_ALL,
+          })
+        : opts.status === 'all'
+          ? pageAll.all(params)
+          : pageByStatus.all({ ...params, status: opts.status });
       const more = rows.length > opts.limit;
       const page = more ? rows.slice(0, opts.limit) : rows;
       const byJob = new Map<string, TargetRecord[]>(page.map((r) => [r.id, []]));

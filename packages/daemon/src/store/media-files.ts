@@ -89,6 +89,10 @@ export class MediaStore {
       byToken: db.prepare(
         'SELECT f.*, t.user_id FROM media_files f JOIN media_tasks t ON t.id = f.task_id WHERE f.token = ?',
       ),
+      library: db.prepare(
+        `SELECT f.* FROM media_files f JOIN media_tasks t ON t.id = f.task_id
+          WHERE t.user_id = ? AND f.status = 'ready' AND f.expires_at > ? ORDER BY f.prepared_at DESC, f.id DESC LIMIT ?`,
+      ),
       dueForExpiry: db.prepare(
         `SELECT f.*, t.user_id FROM media_files f JOIN media_tasks t ON t.id = f.task_id
           WHERE f.status = 'ready' AND f.expires_at <= ? ORDER BY f.expires_at LIMIT ?`,
@@ -181,6 +185,11 @@ export class MediaStore {
 
   byToken(token: string): FileWithUser | undefined {
     return this.#s.byToken.get(token) as FileWithUser | undefined;
+  }
+
+  /** A user's prepared files not yet expired, newest first (the media library). */
+  library(userId: string, now: number, limit: number): FileRow[] {
+    return this.#s.library.all(userId, now, limit) as FileRow[];
   }
 
   dueForExpiry(now: number, limit: number): FileWithUser[] {

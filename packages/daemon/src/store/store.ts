@@ -26,6 +26,7 @@ import { createSettingsRepository } from './settings';
 import { createUsersRepository } from './users';
 import { MediaStore } from './media-files';
 import { createWebhooksRepository } from './webhooks';
+import { createDraftsRepository } from './drafts';
 
 export type Store = ReturnType<typeof createStore>;
 
@@ -63,6 +64,7 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     /** The daemons over this database, by their heartbeats (cluster/presence.ts). */
     daemons: createDaemonsRepository(db),
     reviewLinks: createReviewLinksRepository(db),
+    drafts: createDraftsRepository(db),
     rejections: createRejectionsRepository(db),
     reviewHistory: createReviewHistoryRepository(db),
     /**

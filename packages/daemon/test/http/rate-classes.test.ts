@@ -49,6 +49,7 @@ describe('rate classes, declared next to each route', () => {
       'DELETE /content/scheduled': 'scheduled',
       'POST /media/prepare': 'media',
       'GET /media/status/:task_id': 'media_status',
+      'GET /media/library': 'media_status',
       // Everything else: its own.
       'POST /content/validate': 'validate',
       'POST /content/scheduled/approve': 'review',
@@ -95,6 +96,10 @@ describe('rate classes, declared next to each route', () => {
       'GET /review-links': 'account',
       'POST /review-links': 'account',
       'DELETE /review-links/:id': 'account',
+      'GET /drafts': 'account',
+      'POST /drafts': 'account',
+      'PUT /drafts/:id': 'account',
+      'DELETE /drafts/:id': 'account',
     });
   });
 

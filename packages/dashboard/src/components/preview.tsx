@@ -1,15 +1,8 @@
-import { PLATFORM_INFO, type Platform } from '@socialpub/core/platforms';
+import type { Platform } from '@socialpub/core/platforms';
 import { viewCaption } from '../lib/caption';
-import { counterText, platformName, typeName } from '../lib/names';
+import { counterText } from '../lib/names';
+import { choiceName, optionWords } from '../lib/option-words';
 import { FullSizeImage } from './full-size-image';
-
-/** How a content type is framed: the crop each network applies to it. */
-export function cropOf(platform: string, type: string): string {
-  if (type === 'story' || type === 'reels' || type === 'shorts' || platform === 'tiktok') return 'crop-9x16';
-  if (platform === 'instagram' && type === 'feed') return 'crop-4x5';
-  if (platform === 'youtube' || platform === 'twitter') return 'crop-16x9';
-  return 'crop-1x1';
-}
 
 const VIDEO = /\.(mp4|mov|avi|m4v|webm)(\?|#|$)/i;
 
@@ -40,12 +33,18 @@ export function posterOf(options: Record<string, unknown> | null | undefined): s
   return undefined;
 }
 
-export function MediaFrame({ url, platform, type, kinds, poster }: { url: string; platform: string; type: string; kinds?: Record<string, 'image' | 'video'>; poster?: string | undefined }) {
-  const crop = cropOf(platform, type);
+/** The CSS class of a ratio: `2:3` -> `ratio-2x3` (the stylesheet sizes each; no inline style under the page's CSP). */
+export const ratioClass = (ratio: string) => `ratio-${ratio.replace(':', 'x')}`;
+
+/**
+ * One media item framed as the network frames it (`ratio`, from the platform's `frames` in
+ * core), with its place in a carousel ("2 of 3") when the post has several.
+ */
+export function MediaFrame({ url, ratio, what, index, count, kinds, poster }: { url: string; ratio: string; what: string; index: number; count: number; kinds?: Record<string, 'image' | 'video'> | undefined; poster?: string | undefined }) {
   const kind = mediaKind(url, kinds);
   const name = url.split('/').pop() ?? url;
   return (
-    <figure class={`media ${crop}`}>
+    <figure class={`media ${ratioClass(ratio)}`}>
       {sameOrigin(url) ? (
         kind === 'video' ? (
           <video src={url} controls playsInline preload="metadata" poster={poster} aria-label={`video ${name}`} />
@@ -55,7 +54,10 @@ export function MediaFrame({ url, platform, type, kinds, poster }: { url: string
       ) : (
         <span class="media-external">{kind} at {url}</span>
       )}
-      <figcaption>{crop.replace('crop-', '').replace('x', ':')} crop</figcaption>
+      <figcaption>
+        {ratio} {what}
+        {count > 1 ? ` · ${index + 1} of ${count}` : ''}
+      </figcaption>
     </figure>
   );
 }
@@ -83,52 +85,26 @@ export function CaptionPreview({ text, platform }: { text: string; platform: Pla
   );
 }
 
-export interface PreviewProps {
-  platform: Platform;
-  types: readonly string[];
-  caption: string;
-  media: readonly string[];
-  kinds?: Record<string, 'image' | 'video'>;
-  options?: Record<string, unknown> | null;
-}
-
-/** One network's card: its caption and each content type's media crop and options. */
-export function PlatformPreview({ platform, types, caption, media, kinds, options }: PreviewProps) {
-  const info = PLATFORM_INFO[platform];
-  const shown = types.length ? types : [info.defaultType];
-  return (
-    <section class={`preview preview-${platform}`} aria-label={`${platformName(platform)} preview`}>
-      <h4>
-        {platformName(platform)} <span class="muted">{shown.map(typeName).join(', ')}</span>
-      </h4>
-      <CaptionPreview text={caption} platform={platform} />
-      {media.length > 0 &&
-        shown.map((t) => (
-          <div class="media-row" key={t}>
-            <span class="muted">{typeName(t)}</span>
-            {media.map((m) => (
-              <MediaFrame key={m} url={m} platform={platform} type={t} poster={posterOf(options)} {...(kinds ? { kinds } : {})} />
-            ))}
-          </div>
-        ))}
-      {options && Object.keys(options).length > 0 && <OptionsList options={options} />}
-    </section>
-  );
-}
-
-function show(value: unknown): string {
+/** An option's value in words: a choice as the network names it, lists joined, yes/no, an object's fields named (never JSON). */
+function show(platform: string, path: string, value: unknown): string {
   if (value === null || value === undefined) return '—';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  if (typeof value === 'boolean') return value ? 'yes' : 'no';
+  if (Array.isArray(value)) return value.map((v) => show(platform, path, v)).join(', ');
+  if (typeof value === 'object')
+    return Object.entries(value as Record<string, unknown>)
+      .map(([k, v]) => `${optionWords(platform, `${path}.${k}`).label}: ${show(platform, `${path}.${k}`, v)}`)
+      .join('; ');
+  return choiceName(platform, path, String(value));
 }
 
-export function OptionsList({ options }: { options: Record<string, unknown> }) {
+/** A post's options for one network, each labelled and valued in words (core's optionWords). */
+export function OptionsList({ platform, options }: { platform: string; options: Record<string, unknown> }) {
   return (
     <dl class="options">
       {Object.entries(options).map(([k, v]) => (
         <div key={k}>
-          <dt>{k.replace(/_/g, ' ')}</dt>
-          <dd>{show(v)}</dd>
+          <dt>{optionWords(platform, k).label}</dt>
+          <dd>{show(platform, k, v)}</dd>
         </div>
       ))}
     </dl>

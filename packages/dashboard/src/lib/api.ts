@@ -47,7 +47,7 @@ async function errorFrom(res: Response): Promise<ApiError> {
 }
 
 /** One API call; `path` is under /api/agents/v1 unless it starts with /auth. */
-export async function call<T>(method: Method, path: string, body?: unknown, init: { public?: boolean; headers?: Record<string, string> } = {}): Promise<T> {
+export async function call<T>(method: Method, path: string, body?: unknown, init: { public?: boolean; headers?: Record<string, string>; keepalive?: boolean } = {}): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json', ...init.headers };
   if (body !== undefined) headers['Content-Type'] = 'application/json';
   if (method !== 'GET' && csrfToken && !init.public) headers['X-CSRF-Token'] = csrfToken;
@@ -57,6 +57,8 @@ export async function call<T>(method: Method, path: string, body?: unknown, init
     headers,
     credentials: init.public ? 'omit' : 'same-origin',
     body: body === undefined ? undefined : JSON.stringify(body),
+    // A held decision sent as the page goes away (lib/held-actions.ts) must outlive it.
+    ...(init.keepalive ? { keepalive: true } : {}),
   });
   if (!res.ok) throw await errorFrom(res);
   if (res.status === 204) return undefined as T;

@@ -69,3 +69,22 @@ export function dayInZone(zone: string): (iso: string) => string {
     return day;
   };
 }
+
+/** The instant a local date (YYYY-MM-DD) starts in a zone, as ISO UTC (DST-aware: the zone's offset on that day). */
+export function startOfDayIn(date: string, zone: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const guess = Date.UTC(y, m - 1, d);
+  const offsetAt = (t: number) => {
+    const p = Object.fromEntries(fmt(zone, { year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).formatToParts(new Date(t)).map((x) => [x.type, x.value]));
+    return Date.UTC(Number(p.year), Number(p.month) - 1, Number(p.day), Number(p.hour), Number(p.minute), Number(p.second)) - t;
+  };
+  let t = guess - offsetAt(guess);
+  t = guess - offsetAt(t);
+  return new Date(t).toISOString();
+}
+
+/** The day after a local date (YYYY-MM-DD), by the calendar. */
+export function nextDay(date: string): string {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d + 1)).toISOString().slice(0, 10);
+}

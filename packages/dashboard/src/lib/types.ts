@@ -7,7 +7,12 @@ import type { ApiKeyCreated, ApiKeyListing, PendingConnect, PlatformsResponse, R
 
 export type {
   Connection,
+  Draft,
+  DraftAnswer,
+  DraftList,
   EventType,
+  MediaLibrary,
+  MediaLibraryFile,
   MediaStatus,
   MediaUploadResponse,
   Platform,

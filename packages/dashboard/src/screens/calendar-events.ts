@@ -108,14 +108,16 @@ export function condenseDays(events: EventInput[], dayOf: (iso: string) => strin
     byDay.set(day, list);
   }
   const out: EventInput[] = [];
+  // `order` (the calendar's first eventOrder field) puts "+N more" after the entries of its day, though it is an all-day entry.
+  const first = (e: EventInput): EventInput => ({ ...e, extendedProps: { ...e.extendedProps, order: 0 } });
   for (const [day, list] of byDay) {
     if (list.length <= keep + 1) {
-      out.push(...list);
+      out.push(...list.map(first));
       continue;
     }
     list.sort((x, y) => String(x.start).localeCompare(String(y.start)));
-    out.push(...list.slice(0, keep));
-    out.push({ id: `more@${day}`, start: day, allDay: true, title: `+${list.length - keep} more posts`, classNames: ['more'], editable: false, extendedProps: { day }, display: 'block' });
+    out.push(...list.slice(0, keep).map(first));
+    out.push({ id: `more@${day}`, start: day, allDay: true, title: `+${list.length - keep} more posts`, classNames: ['more'], editable: false, extendedProps: { day, order: 1 }, display: 'block' });
   }
   return out;
 }

@@ -8,14 +8,15 @@ import { PLATFORMS } from '@socialpub/core/platforms';
 import { DateTime } from 'luxon';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { FeedbackLine, type Feedback } from '../components/notice';
-import { PostPreviews, SourceLine, TargetTimes } from '../components/post-view';
+import { SelectedPost } from './selected-post';
+import { StatusLegend } from './status-legend';
 import { allPages, get, message, patch } from '../lib/api';
 import { useLiveVersion } from '../lib/live';
 import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
 import type { Post, QueueNextResponse, SeriesListResponse, UpdateResponse } from '../lib/types';
 import { condenseDays, inRange, movedWall, postEvents, seriesEvents, slotEvents } from './calendar-events';
-import { dayInZone, toApiWall, wallTime } from '../lib/time';
+import { dayInZone } from '../lib/time';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const STATUSES = ['all', 'pending_approval', 'scheduled', 'publishing', 'published', 'failed', 'cancelled', 'needs_review', 'removed'];
@@ -93,6 +94,10 @@ export default function CalendarScreen() {
       height: 'auto',
       // Days are condensed before FullCalendar sees them (condenseDays): no measuring pass to hide entries.
       dayMaxEvents: false,
+      // "+N more" (order 1) after the entries it counts (order 0), though it is an all-day entry.
+      eventOrder: 'order,start,-duration,allDay,title',
+      // Coloured blocks whose text wraps at every width (FullCalendar's default draws a timed entry as a dot and cuts its text).
+      eventDisplay: 'block',
       eventInteractive: true,
       editable: true,
       eventStartEditable: true,
@@ -114,7 +119,10 @@ export default function CalendarScreen() {
         }
         const id = (info.event.extendedProps as { jobId?: string }).jobId;
         const p = id ? postsRef.current.find((x) => x.job_id === id) : undefined;
-        if (p) setOpen(p);
+        if (p) {
+          info.jsEvent.preventDefault();
+          setOpen(p);
+        }
       },
     });
     // FullCalendar renders its own Preact tree synchronously (flushSync): doing that inside
@@ -192,47 +200,22 @@ export default function CalendarScreen() {
           </select>
         </label>
       </fieldset>
+      <StatusLegend />
       <FeedbackLine value={feedback} />
       <div ref={el} class="calendar" />
       {open && (
-        <aside class="card" aria-label="Selected post">
-          <h2>{open.caption.split('\n')[0]!.slice(0, 80)}</h2>
-          <SourceLine post={open} zone={zone} />
-          <TargetTimes post={open} zone={zone} />
-          <PostPreviews post={open} />
-          {open.scheduled_for && open.targets.some((t) => t.status === 'pending_approval' || t.status === 'scheduled') && (
-            <RetimeForm post={open} zone={zone} onDone={async (text) => {
-              setFeedback({ kind: 'ok', text });
-              setOpen(null);
-              await load();
-            }} onError={(text) => setFeedback({ kind: 'error', text: `Not moved: ${text}` })} />
-          )}
-          <button type="button" onClick={() => setOpen(null)}>
-            Close
-          </button>
-        </aside>
+        <SelectedPost
+          post={open}
+          zone={zone}
+          onClose={() => setOpen(null)}
+          onDone={async (text) => {
+            setFeedback({ kind: 'ok', text });
+            setOpen(null);
+            await load();
+          }}
+          onError={(text) => setFeedback({ kind: 'error', text })}
+        />
       )}
     </section>
-  );
-}
-
-/** The keyboard's way to move a post (the same PATCH as a drag): a new local time in the zone. */
-function RetimeForm({ post, zone, onDone, onError }: { post: Post; zone: string; onDone(text: string): Promise<void>; onError(text: string): void }) {
-  const [when, setWhen] = useState(wallTime(post.scheduled_for!, zone));
-  return (
-    <form class="inline-form" onSubmit={async (e) => {
-      e.preventDefault();
-      try {
-        const res = await patch<UpdateResponse>(`/content/scheduled?job_id=${encodeURIComponent(post.job_id)}`, { scheduled_for: toApiWall(when), timezone: zone });
-        await onDone(res.message);
-      } catch (err) {
-        onError(message(err));
-      }
-    }}>
-      <label>
-        New time ({zone}) <input type="datetime-local" required value={when} onInput={(e) => setWhen(e.currentTarget.value)} />
-      </label>
-      <button type="submit">Save time</button>
-    </form>
   );
 }

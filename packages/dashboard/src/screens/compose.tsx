@@ -1,14 +1,19 @@
 import { PLATFORM_INFO, type Platform } from '@socialpub/core/platforms';
 import { useEffect, useMemo, useRef, useState } from 'preact/hooks';
 import { FeedbackLine, type Feedback } from '../components/notice';
-import { PlatformPreview } from '../components/preview';
+import { DraftsList } from '../components/drafts-list';
+import { MediaLibrary } from '../components/media-library';
+import { OptionField } from '../components/option-field';
+import { NetworkPreview } from '../platforms/network-preview';
 import { call, get, message, post as postJson, upload } from '../lib/api';
 import { takeDraft } from '../lib/draft';
+import { withField, type OptionSchema } from '../lib/option-schema';
+import { choiceName } from '../lib/option-words';
 import { untilMediaTaskEnds } from '../lib/live';
 import { platformName, targetName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone, toApiWall, wallTime } from '../lib/time';
-import type { MediaStatus, MediaUploadResponse, PlatformEntry, PublishRequestInput, PublishResult, TiktokCreatorInfo, ValidateResult } from '../lib/types';
+import type { Draft, DraftAnswer, DraftList, MediaStatus, MediaUploadResponse, PlatformEntry, PublishRequestInput, PublishResult, TiktokCreatorInfo, ValidateResult } from '../lib/types';
 
 type When = 'now' | 'at' | 'queue' | 'repeat';
 
@@ -21,24 +26,15 @@ interface MediaItem {
   error: string | null;
 }
 
-interface JsonProp {
-  type?: string | string[];
-  enum?: unknown[];
-  description?: string;
-  minimum?: number;
-  maximum?: number;
-}
-
 /** Compose: the publish request with what it can carry, checked live by /content/validate. */
 export function ComposeScreen() {
-  const { platforms: entries, connected, zone, navigate } = useApp();
+  const { platforms: entries, connected, zone, navigate, approvalWorkflow } = useApp();
   const [draft] = useState(takeDraft);
   const [chosen, setChosen] = useState<Platform[]>(() => (draft?.platforms.filter((p) => connected.includes(p as Platform)) ?? []) as Platform[]);
   const [caption, setCaption] = useState(draft?.caption ?? '');
   const [own, setOwn] = useState<Partial<Record<Platform, string>>>(draft?.platform_captions ?? {});
   const [types, setTypes] = useState<Partial<Record<Platform, string[]>>>({});
   const [options, setOptions] = useState<Partial<Record<Platform, Record<string, unknown>>>>({});
-  const [extra, setExtra] = useState<Partial<Record<Platform, string>>>({});
   const [when, setWhen] = useState<When>('at');
   const [at, setAt] = useState(() => wallTime(new Date(Date.now() + 3_600_000).toISOString(), zone));
   const [freq, setFreq] = useState('WEEKLY');
@@ -51,20 +47,107 @@ export function ComposeScreen() {
   const [sending, setSending] = useState(false);
   const [done, setDone] = useState<PublishResult | null>(null);
   const [dragging, setDragging] = useState(false);
+  // The draft kept in the daemon (saved as it is typed): its id is in the address (/compose?draft=…).
+  const draftId = useRef<string | null>(new URLSearchParams(location.search).get('draft'));
+  const [drafts, setDrafts] = useState<Draft[]>([]);
+  const [savedAt, setSavedAt] = useState<string | null>(null);
+  const [saveError, setSaveError] = useState('');
+  const [ready, setReady] = useState(draftId.current === null);
+  const lastSaved = useRef('');
+  const saving = useRef<Promise<void>>(Promise.resolve());
   const mediaUrls = media.filter((m) => m.url).map((m) => m.url!);
   const kinds = Object.fromEntries(media.filter((m) => m.url && m.kind).map((m) => [m.url!, m.kind!]));
 
+  const content = useMemo(
+    () => ({
+      caption,
+      platforms: chosen,
+      platform_captions: own,
+      platform_types: types,
+      platform_options: options,
+      media: media.filter((m) => m.url).map((m) => ({ name: m.name, url: m.url, kind: m.kind })),
+      when,
+      at,
+      freq,
+      count,
+      approval,
+    }),
+    [caption, chosen, own, types, options, media, when, at, freq, count, approval],
+  );
+  const blank = !caption.trim() && !chosen.length && !media.some((m) => m.url);
+
+  /** Puts a saved draft's content back into the form. */
+  const takeUp = (d: Draft) => {
+    const c = d.content as Partial<typeof content>;
+    setCaption(typeof c.caption === 'string' ? c.caption : '');
+    setChosen(((c.platforms ?? []) as Platform[]).filter((p) => connected.includes(p)));
+    setOwn((c.platform_captions ?? {}) as Partial<Record<Platform, string>>);
+    setTypes((c.platform_types ?? {}) as Partial<Record<Platform, string[]>>);
+    setOptions((c.platform_options ?? {}) as Partial<Record<Platform, Record<string, unknown>>>);
+    setMedia((c.media ?? []).map((m, i) => ({ key: `draft-${i}-${m.url}`, name: m.name, url: m.url, kind: m.kind, progress: 1, error: null })));
+    if (c.when) setWhen(c.when);
+    if (typeof c.at === 'string') setAt(c.at);
+    if (typeof c.freq === 'string') setFreq(c.freq);
+    if (typeof c.count === 'number') setCount(c.count);
+    setApproval(c.approval === true);
+    draftId.current = d.id;
+    history.replaceState(history.state, '', `/compose?draft=${encodeURIComponent(d.id)}`);
+    lastSaved.current = JSON.stringify(d.content);
+    setSavedAt(d.updated_at);
+  };
+  const loadDrafts = async () => {
+    const list = (await get<DraftList>('/drafts')).drafts;
+    setDrafts(list);
+    return list;
+  };
+  useEffect(() => {
+    loadDrafts()
+      .then((list) => {
+        if (draftId.current === null) return;
+        const mine = list.find((d) => d.id === draftId.current);
+        if (mine) takeUp(mine);
+        else {
+          draftId.current = null;
+          history.replaceState(history.state, '', '/compose');
+        }
+      })
+      .catch((e: unknown) => setSaveError(message(e)))
+      .finally(() => setReady(true));
+  }, []);
+  // Saved as it is typed (a second after the last change): PUT the draft, or POST the first time.
+  useEffect(() => {
+    if (!ready || blank || done) return;
+    const text = JSON.stringify(content);
+    if (text === lastSaved.current) return;
+    const t = setTimeout(() => {
+      saving.current = saving.current.then(async () => {
+        try {
+          let answer: DraftAnswer | null = null;
+          if (draftId.current) {
+            answer = await call<DraftAnswer>('PUT', `/drafts/${encodeURIComponent(draftId.current)}`, { content }).catch((e: unknown) => {
+              if ((e as { status?: number }).status === 404) return null;
+              throw e;
+            });
+          }
+          answer ??= await call<DraftAnswer>('POST', '/drafts', { content });
+          if (draftId.current !== answer.draft.id) {
+            draftId.current = answer.draft.id;
+            history.replaceState(history.state, '', `/compose?draft=${encodeURIComponent(answer.draft.id)}`);
+          }
+          lastSaved.current = text;
+          setSavedAt(answer.draft.updated_at);
+          setSaveError('');
+        } catch (e) {
+          setSaveError(message(e));
+        }
+      });
+    }, 1000);
+    return () => clearTimeout(t);
+  }, [content, ready, done]);
+
   const optionsFor = (p: Platform): Record<string, unknown> | undefined => {
-    let merged: Record<string, unknown> = { ...(options[p] ?? {}) };
-    const text = extra[p]?.trim();
-    if (text) {
-      try {
-        merged = { ...merged, ...(JSON.parse(text) as Record<string, unknown>) };
-      } catch {
-        // shown as a problem below; the simple fields still apply
-      }
-    }
-    return Object.keys(merged).length ? merged : undefined;
+    const o = options[p];
+    return o && Object.keys(o).length ? o : undefined;
   };
 
   const request = useMemo((): PublishRequestInput | null => {
@@ -83,7 +166,7 @@ export function ComposeScreen() {
     else body.scheduled_for = toApiWall(at);
     if (when === 'repeat') body.recurrence = { rrule: `FREQ=${freq}`, count };
     return body as PublishRequestInput;
-  }, [chosen, caption, own, types, options, extra, when, at, freq, count, approval, media, zone]);
+  }, [chosen, caption, own, types, options, when, at, freq, count, approval, media, zone]);
 
   // Live validation, the same checks as publishing (debounced).
   useEffect(() => {
@@ -147,6 +230,15 @@ export function ComposeScreen() {
     setFeedback(null);
     try {
       setDone(await call<PublishResult>('POST', '/content/publish', request, { headers: { 'Idempotency-Key': attemptKey } }));
+      // The post is made: its draft has served (a failed delete leaves it listed, nothing worse);
+      // a save still on its way lands first, so its draft is the one deleted.
+      await saving.current;
+      const made = draftId.current;
+      draftId.current = null;
+      lastSaved.current = '';
+      setSavedAt(null);
+      history.replaceState(history.state, '', '/compose');
+      if (made) void call('DELETE', `/drafts/${encodeURIComponent(made)}`).catch(() => undefined).then(() => loadDrafts().catch(() => undefined));
     } catch (err) {
       setFeedback({ kind: 'error', text: message(err) });
     } finally {
@@ -167,7 +259,6 @@ export function ComposeScreen() {
       setOwn({});
       setTypes({});
       setOptions({});
-      setExtra({});
       setMedia([]);
       setCheck(null);
     };
@@ -177,6 +268,20 @@ export function ComposeScreen() {
   return (
     <section aria-labelledby="compose-h">
       <h1 id="compose-h">Compose</h1>
+      <DraftsList
+        drafts={drafts}
+        current={draftId.current}
+        zone={zone}
+        onOpen={(d) => takeUp(d)}
+        onDelete={(d) => {
+          void call('DELETE', `/drafts/${encodeURIComponent(d.id)}`)
+            .then(() => loadDrafts())
+            .catch((e: unknown) => setSaveError(message(e)));
+        }}
+      />
+      <p class="muted draft-state" aria-live="polite">
+        {saveError ? `Draft not saved: ${saveError}` : savedAt ? `Draft saved ${formatInZone(savedAt, zone)}: it is kept in socialpub, after a reload and on your other devices (Drafts).` : ''}
+      </p>
       <form onSubmit={(e) => void submit(e)} class="compose">
         <fieldset>
           <legend>Platforms</legend>
@@ -220,8 +325,6 @@ export function ComposeScreen() {
             onTypes={(v) => setTypes({ ...types, [p]: v })}
             options={options[p] ?? {}}
             onOptions={(v) => setOptions({ ...options, [p]: v })}
-            extra={extra[p] ?? ''}
-            onExtra={(v) => setExtra({ ...extra, [p]: v })}
           />
         ))}
 
@@ -253,6 +356,11 @@ export function ComposeScreen() {
               Add link
             </button>
           </div>
+          <MediaLibrary
+            zone={zone}
+            used={mediaUrls}
+            onUse={(f) => setMedia((m) => [...m, { key: `lib-${f.prepared_url}`, name: f.name, url: f.prepared_url, kind: f.type === 'video' ? 'video' : 'image', progress: 1, error: null }])}
+          />
           <ul class="plain">
             {media.map((m) => (
               <li key={m.key}>
@@ -308,8 +416,13 @@ export function ComposeScreen() {
             </>
           )}
           <label>
-            <input type="checkbox" checked={approval} onChange={(e) => setApproval(e.currentTarget.checked)} /> Hold for approval
+            <input type="checkbox" checked={approvalWorkflow || approval} disabled={approvalWorkflow} aria-describedby={approvalWorkflow ? 'hold-why' : undefined} onChange={(e) => setApproval(e.currentTarget.checked)} /> Hold for approval
           </label>
+          {approvalWorkflow && (
+            <p class="muted" id="hold-why">
+              Every post waits for approval: your approval workflow is on (on the daemon's machine, <code>socialpub settings set approval-workflow off</code> turns it off).
+            </p>
+          )}
         </fieldset>
 
         {check && (
@@ -339,7 +452,7 @@ export function ComposeScreen() {
           <h2 id="prev-h">Previews</h2>
           <div class="previews">
             {chosen.map((p) => (
-              <PlatformPreview key={p} platform={p} types={types[p] ?? []} caption={own[p]?.trim() ? own[p]! : caption} media={mediaUrls} kinds={kinds} options={optionsFor(p) ?? null} />
+              <NetworkPreview key={p} platform={p} types={types[p] ?? []} caption={own[p]?.trim() ? own[p]! : caption} media={mediaUrls} kinds={kinds} options={optionsFor(p) ?? null} />
             ))}
           </div>
         </section>
@@ -357,11 +470,9 @@ interface FieldsProps {
   onTypes(v: string[]): void;
   options: Record<string, unknown>;
   onOptions(v: Record<string, unknown>): void;
-  extra: string;
-  onExtra(v: string): void;
 }
 
-/** One platform's own caption, content types and options (simple fields from its JSON Schema). */
+/** One platform's own caption, content types and options (each with its control, from its JSON Schema, in words). */
 function PlatformFields(props: FieldsProps) {
   const { platform, entry } = props;
   const info = PLATFORM_INFO[platform];
@@ -375,26 +486,8 @@ function PlatformFields(props: FieldsProps) {
       .then((r) => setCreator(r.creator_info))
       .catch((e: unknown) => setCreatorError(message(e)));
   }, [platform]);
-  const schema = (entry?.options ?? null) as { properties?: Record<string, JsonProp> } | null;
-  const simple = Object.entries(schema?.properties ?? {}).filter(([, s]) => {
-    const t = Array.isArray(s.type) ? s.type[0] : s.type;
-    return t === 'string' || t === 'boolean' || t === 'integer' || t === 'number';
-  });
-  let extraError = '';
-  if (props.extra.trim()) {
-    try {
-      const v: unknown = JSON.parse(props.extra);
-      if (!v || typeof v !== 'object' || Array.isArray(v)) extraError = 'must be a JSON object';
-    } catch (e) {
-      extraError = (e as Error).message;
-    }
-  }
-  const set = (k: string, v: unknown) => {
-    const n = { ...props.options };
-    if (v === undefined || v === '') delete n[k];
-    else n[k] = v;
-    props.onOptions(n);
-  };
+  const schema = (entry?.options ?? null) as { properties?: Record<string, OptionSchema> } | null;
+  const fields = Object.entries(schema?.properties ?? {});
   return (
     <fieldset class="platform-fields">
       <legend>{name}</legend>
@@ -419,7 +512,7 @@ function PlatformFields(props: FieldsProps) {
       </div>
       {creator && (
         <p class="muted">
-          TikTok account {creator.creator_nickname ?? creator.creator_username ?? ''}: privacy {creator.privacy_level_options.join(', ')}
+          TikTok account {creator.creator_nickname ?? creator.creator_username ?? ''}: can post for {creator.privacy_level_options.map((v) => choiceName('tiktok', 'privacy_level', v)).join(', ')}
           {creator.max_video_post_duration_sec ? `; videos up to ${creator.max_video_post_duration_sec} s` : ''}
           {creator.comment_disabled ? '; comments off' : ''}
           {creator.duet_disabled ? '; duets off' : ''}
@@ -427,63 +520,22 @@ function PlatformFields(props: FieldsProps) {
         </p>
       )}
       {creatorError && <p class="notice-error">TikTok creator info: {creatorError}</p>}
-      {simple.length > 0 && (
+      {fields.length > 0 && (
         <details>
           <summary>{name} options</summary>
-          {simple.map(([name, s]) => {
-            const t = Array.isArray(s.type) ? s.type[0] : s.type;
-            const label = `${platformName(platform)} ${name.replace(/_/g, ' ')}`;
-            const value = props.options[name];
-            const allowed = platform === 'tiktok' && name === 'privacy_level' && creator ? s.enum?.filter((v) => creator.privacy_level_options.includes(String(v))) : s.enum;
-            if (allowed) {
-              return (
-                <label key={name}>
-                  {label}{' '}
-                  <select value={value === undefined ? '' : String(value)} onChange={(e) => set(name, e.currentTarget.value || undefined)}>
-                    <option value="">(default)</option>
-                    {allowed.map((v) => (
-                      <option key={String(v)} value={String(v)}>
-                        {String(v)}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              );
-            }
-            if (t === 'boolean') {
-              return (
-                <label key={name}>
-                  {label}{' '}
-                  <select value={value === undefined ? '' : value ? 'yes' : 'no'} onChange={(e) => set(name, e.currentTarget.value === '' ? undefined : e.currentTarget.value === 'yes')}>
-                    <option value="">(default)</option>
-                    <option value="yes">yes</option>
-                    <option value="no">no</option>
-                  </select>
-                </label>
-              );
-            }
-            if (t === 'integer' || t === 'number') {
-              return (
-                <label key={name}>
-                  {label} <input type="number" value={value === undefined ? '' : String(value)} onInput={(e) => set(name, e.currentTarget.value === '' ? undefined : Number(e.currentTarget.value))} />
-                </label>
-              );
-            }
-            return (
-              <label key={name}>
-                {label} <input type="text" value={value === undefined ? '' : String(value)} onInput={(e) => set(name, e.currentTarget.value)} />
-              </label>
-            );
-          })}
-          <label class="column">
-            More {name} options (JSON: lists and objects such as tags, poll, user tags)
-            <textarea rows={2} value={props.extra} onInput={(e) => props.onExtra(e.currentTarget.value)} />
-          </label>
-          {extraError && (
-            <p class="notice-error" role="alert">
-              {name} options JSON: {extraError}
-            </p>
-          )}
+          <div role="group" aria-label={`${name} options`} class="option-fields">
+            {fields.map(([key, s]) => (
+              <OptionField
+                key={key}
+                platform={platform}
+                path={key}
+                schema={s}
+                value={props.options[key]}
+                onChange={(v) => props.onOptions(withField(props.options, key, v) ?? {})}
+                allowed={platform === 'tiktok' && key === 'privacy_level' && creator ? s.enum?.filter((v) => creator.privacy_level_options.includes(String(v))) : undefined}
+              />
+            ))}
+          </div>
         </details>
       )}
     </fieldset>

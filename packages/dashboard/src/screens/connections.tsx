@@ -1,4 +1,4 @@
-import { PLATFORMS } from '@socialpub/core/platforms';
+import { PLATFORMS, platformDescription } from '@socialpub/core/platforms';
 import { useEffect, useState } from 'preact/hooks';
 import { ConfirmButton } from '../components/confirm-button';
 import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
@@ -132,37 +132,70 @@ export function ConnectionsScreen() {
           </button>
         </div>
       </form>
-      <LiveConnect onError={(text) => setFeedback({ kind: 'error', text })} />
+      <LiveConnect
+        onError={(text) => setFeedback({ kind: 'error', text })}
+        onConnected={(p) => {
+          setPending(p);
+          void load();
+          void reloadContext();
+        }}
+      />
     </section>
   );
 }
 
-/** A real account, or an expired one again: the platform's consent page, then back to /connections?pending=. */
-function LiveConnect({ onError }: { onError(text: string): void }) {
+/**
+ * A real account, or an expired one again. Most networks: the person's app (client id and
+ * secret), then the platform's consent page and back to /connections?pending=. Bluesky and
+ * Mastodon need no app (their platform's `connect.browserFields` in core): Bluesky connects
+ * at once with the handle and an app password; Mastodon asks for the server, registers
+ * socialpub there and sends the browser to that server's consent page.
+ */
+function LiveConnect({ onError, onConnected }: { onError(text: string): void; onConnected(p: PendingConnection): void }) {
   const [platform, setPlatform] = useState<string>(PLATFORMS[0]);
   const [clientId, setClientId] = useState('');
   const [secret, setSecret] = useState('');
   const [login, setLogin] = useState('instagram');
+  const [own, setOwn] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const fields = platformDescription(platform)?.connect.browserFields;
   return (
-    <form class="card" onSubmit={async (e) => {
+    <form class="card" aria-labelledby="live-h" onSubmit={async (e) => {
       e.preventDefault();
+      setBusy(true);
       try {
-        const body: Record<string, unknown> = { client_id: clientId.trim() };
-        if (secret.trim()) body.client_secret = secret.trim();
-        if (platform === 'instagram') body.login = login;
+        const body: Record<string, unknown> = {};
+        if (fields) for (const f of fields) body[f.field] = (own[f.field] ?? '').trim();
+        else {
+          body.client_id = clientId.trim();
+          if (secret.trim()) body.client_secret = secret.trim();
+          if (platform === 'instagram') body.login = login;
+        }
         const p = await postJson<PendingConnection>(`/connections/${platform}/authorize`, body);
-        if (p.authorize_url) location.assign(p.authorize_url);
+        if (p.status === 'connected') {
+          setOwn({});
+          onConnected(p);
+        } else if (p.authorize_url) location.assign(p.authorize_url);
         else onError(p.error ?? 'the platform gave no consent page');
       } catch (err) {
         onError(message(err));
+      } finally {
+        setBusy(false);
       }
     }}>
-      <h2>Real account</h2>
-      <p class="muted">Connect or reconnect: sign in on the platform with your app, as `socialpub connect` does; the platform sends you back here.</p>
+      <h2 id="live-h">Real account</h2>
+      <p class="muted">
+        {fields
+          ? `Connect or reconnect ${platformName(platform)}: no app of your own is needed.`
+          : 'Connect or reconnect: sign in on the platform with your app, as `socialpub connect` does; the platform sends you back here.'}
+      </p>
       <div class="row">
         <label>
           Platform{' '}
-          <select value={platform} onChange={(e) => setPlatform(e.currentTarget.value)}>
+          <select value={platform} onChange={(e) => {
+            setPlatform(e.currentTarget.value);
+            setOwn({});
+          }}>
             {PLATFORMS.map((p) => (
               <option key={p} value={p}>
                 {platformName(p)}
@@ -170,12 +203,36 @@ function LiveConnect({ onError }: { onError(text: string): void }) {
             ))}
           </select>
         </label>
-        <label>
-          App client id <input type="text" required value={clientId} onInput={(e) => setClientId(e.currentTarget.value)} />
-        </label>
-        <label>
-          App client secret <input type="password" autoComplete="off" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
-        </label>
+        {fields ? (
+          fields.map((f) => (
+            <label key={f.field} class="column">
+              {f.label}
+              <input
+                type={f.secret ? 'password' : 'text'}
+                required
+                autoComplete="off"
+                placeholder={f.placeholder}
+                aria-describedby={f.help ? `live-${f.field}-help` : undefined}
+                value={own[f.field] ?? ''}
+                onInput={(e) => setOwn({ ...own, [f.field]: e.currentTarget.value })}
+              />
+              {f.help && (
+                <small class="help" id={`live-${f.field}-help`}>
+                  {f.help}
+                </small>
+              )}
+            </label>
+          ))
+        ) : (
+          <>
+            <label>
+              App client id <input type="text" required value={clientId} onInput={(e) => setClientId(e.currentTarget.value)} />
+            </label>
+            <label>
+              App client secret <input type="password" autoComplete="off" value={secret} onInput={(e) => setSecret(e.currentTarget.value)} />
+            </label>
+          </>
+        )}
         {platform === 'instagram' && (
           <label>
             Login{' '}
@@ -185,7 +242,9 @@ function LiveConnect({ onError }: { onError(text: string): void }) {
             </select>
           </label>
         )}
-        <button type="submit">Connect</button>
+        <button type="submit" disabled={busy}>
+          Connect
+        </button>
       </div>
     </form>
   );

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { HoldLine } from '../components/hold-line';
 import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { ConfirmButton } from '../components/confirm-button';
+import { PostFilters } from '../components/post-filters';
 import { SourceLine } from '../components/post-view';
 import { ReviewHistory } from '../components/review-history';
 import { accountTargetName, targetKey } from '../lib/account-name';
@@ -11,9 +12,23 @@ import { setDraft } from '../lib/draft';
 import { platformName, targetName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone } from '../lib/time';
+import { filterQuery, useUrlFilters } from '../lib/url-filters';
 import type { Post, Target, UnpublishResponse } from '../lib/types';
 
-const STATUSES = ['all', 'pending_approval', 'changes_requested', 'scheduled', 'publishing', 'published', 'partially_published', 'failed', 'cancelled', 'needs_review', 'removed'];
+/** The status choices; "failed" finds every post with a failed target, partly published ones too (filterQuery). */
+const STATUSES: readonly [string, string][] = [
+  ['all', 'all'],
+  ['pending_approval', 'pending approval'],
+  ['changes_requested', 'changes requested'],
+  ['scheduled', 'scheduled'],
+  ['publishing', 'publishing'],
+  ['published', 'published'],
+  ['partially_published', 'partially published'],
+  ['failed', 'failed (wholly or partly)'],
+  ['cancelled', 'cancelled'],
+  ['needs_review', 'needs review'],
+  ['removed', 'removed'],
+];
 
 /** A link from a platform, as a link only when it is http(s); anything else stays text. */
 export function SafeLink({ href, children }: { href: string; children: string }) {
@@ -37,14 +52,18 @@ export function SafeLink({ href, children }: { href: string; children: string })
 export function PostsScreen() {
   const { zone, navigate } = useApp();
   const live = useLiveVersion();
-  const [status, setStatus] = useState('all');
+  const [filters, setFilter, clearFilters] = useUrlFilters();
   const [posts, setPosts] = useState<Post[]>([]);
   const [cursor, setCursor] = useState<string | null>(null);
   const [feedback, setFeedback] = useState<Feedback>(null);
+  const seq = useRef(0);
 
   const load = async (more = false) => {
+    const mine = ++seq.current;
     try {
-      const page = await get<{ posts: Post[]; next_cursor: string | null }>(`/content/scheduled${qs({ status, limit: 50, cursor: more ? cursor : undefined })}`);
+      const page = await get<{ posts: Post[]; next_cursor: string | null }>(`/content/scheduled${qs({ ...filterQuery(filters, zone), limit: 50, cursor: more ? cursor : undefined })}`);
+      // A newer filter's answer wins over a slower older one.
+      if (mine !== seq.current) return;
       // Newest first reads best in a history.
       setPosts(more ? [...posts, ...page.posts] : page.posts);
       setCursor(page.next_cursor);
@@ -54,7 +73,7 @@ export function PostsScreen() {
   };
   useEffect(() => {
     void load();
-  }, [status, live]);
+  }, [filters, live]);
 
   const act = async (fn: () => Promise<{ message: string }>) => {
     try {
@@ -69,18 +88,9 @@ export function PostsScreen() {
   return (
     <section aria-labelledby="posts-h">
       <h1 id="posts-h">Posts</h1>
-      <label>
-        Status{' '}
-        <select value={status} onChange={(e) => setStatus(e.currentTarget.value)}>
-          {STATUSES.map((s) => (
-            <option key={s} value={s}>
-              {s.replace(/_/g, ' ')}
-            </option>
-          ))}
-        </select>
-      </label>
+      <PostFilters filters={filters} set={setFilter} clear={clearFilters} statuses={STATUSES} />
       <FeedbackLine value={feedback} />
-      {posts.length === 0 && <p class="empty">No posts.</p>}
+      {posts.length === 0 && <p class="empty">{Object.values(filters).some(Boolean) ? 'No post matches the filters.' : 'No posts.'}</p>}
       {posts.map((p) => {
         const q = `?job_id=${encodeURIComponent(p.job_id)}`;
         const published = p.targets.some((t) => t.status === 'published');

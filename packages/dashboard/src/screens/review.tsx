@@ -1,19 +1,25 @@
 import type { Platform } from '@socialpub/core/platforms';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { ConfirmButton } from '../components/confirm-button';
 import { CopyButton, FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
-import { PostPreviews, SourceLine, TargetTimes } from '../components/post-view';
+import { SourceLine, TargetTimes } from '../components/post-view';
+import { PostPreviews } from '../platforms/post-previews';
+import { PostFilters } from '../components/post-filters';
 import { ReviewHistory } from '../components/review-history';
 import { CaptionPreview } from '../components/preview';
-import { allPages, del, get, message, patch, post as postJson } from '../lib/api';
+import { allPages, call, del, get, message, patch, post as postJson } from '../lib/api';
+import { hold, undo, UNDO_SECONDS, useHeldActions } from '../lib/held-actions';
 import { captionFor } from '../lib/caption';
 import { useLiveVersion } from '../lib/live';
 import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone, toApiWall, wallTime } from '../lib/time';
+import { filterQuery, useUrlFilters } from '../lib/url-filters';
 import type { Post, ReviewLinkCreated, ReviewLinkListed, UpdateResponse } from '../lib/types';
 
 type Acted = { message: string; post: Post };
+
+let heldSeq = 0;
 
 /** Review: every post waiting for approval, with its previews and the decisions. */
 export function ReviewScreen() {
@@ -24,12 +30,18 @@ export function ReviewScreen() {
   const [feedback, setFeedback] = useState<Feedback>(null);
   const [bulkReason, setBulkReason] = useState('');
   const [link, setLink] = useState<ReviewLinkCreated | null>(null);
+  const [filters, setFilter, clearFilters] = useUrlFilters();
+  const seq = useRef(0);
 
   const load = async () => {
+    const mine = ++seq.current;
     try {
-      // Waiting for a decision, then waiting for the changes a reviewer asked for (still decidable).
-      const pending = await allPages<Post>('/content/scheduled', { status: 'pending_approval', limit: 200 }, 'posts');
-      const asked = await allPages<Post>('/content/scheduled', { status: 'changes_requested', limit: 200 }, 'posts');
+      // Waiting for a decision, then waiting for the changes a reviewer asked for (still decidable); narrowed by the filters.
+      const narrowed = filterQuery({ ...filters, status: '' }, zone);
+      const pending = await allPages<Post>('/content/scheduled', { ...narrowed, status: 'pending_approval', limit: 200 }, 'posts');
+      const asked = await allPages<Post>('/content/scheduled', { ...narrowed, status: 'changes_requested', limit: 200 }, 'posts');
+      // A newer filter's answer wins over a slower older one.
+      if (mine !== seq.current) return;
       const list = [...pending, ...asked];
       setPosts(list);
       setSelected((s) => new Set([...s].filter((id) => list.some((p) => p.job_id === id))));
@@ -39,24 +51,39 @@ export function ReviewScreen() {
   };
   useEffect(() => {
     void load();
-  }, [live]);
+  }, [live, filters]);
 
-  const bulk = async (action: 'approve' | 'reject') => {
-    const ids = [...selected];
-    const done: string[] = [];
-    const failed: string[] = [];
-    for (const id of ids) {
-      try {
-        await postJson(`/content/scheduled/${action}?job_id=${encodeURIComponent(id)}`, action === 'reject' && bulkReason ? { reason: bulkReason } : undefined);
-        done.push(id);
-      } catch (e) {
-        failed.push(`${id}: ${message(e)}`);
+  // Approve and Reject wait UNDO_SECONDS before they are sent (lib/held-actions.ts): Undo in that time sends nothing.
+  const decide = (action: 'approve' | 'reject', ids: string[], what: string, reason?: string) => {
+    const verb = action === 'approve' ? 'Approving' : 'Rejecting';
+    hold({ key: `${action}:${ids.join(',')}:${++heldSeq}`, label: `${verb} ${what}`, jobIds: ids }, async (leaving) => {
+      const done: string[] = [];
+      const failed: string[] = [];
+      let said = '';
+      for (const id of ids) {
+        try {
+          const r = await call<{ message: string }>('POST', `/content/scheduled/${action}?job_id=${encodeURIComponent(id)}`, action === 'reject' && reason ? { reason } : undefined, { keepalive: leaving });
+          said = r.message;
+          done.push(id);
+        } catch (e) {
+          failed.push(`${id}: ${message(e)}`);
+        }
       }
-    }
-    setSelected(new Set());
-    setFeedback(failed.length ? { kind: 'error', text: `${action === 'approve' ? 'Approved' : 'Rejected'} ${done.length}; failed: ${failed.join('; ')}` } : { kind: 'ok', text: `${action === 'approve' ? 'Approved' : 'Rejected'} ${done.length} post${done.length === 1 ? '' : 's'}` });
-    await load();
+      if (leaving) return;
+      const past = action === 'approve' ? 'Approved' : 'Rejected';
+      setFeedback(failed.length ? { kind: 'error', text: `${past} ${done.length}; failed: ${failed.join('; ')}` } : { kind: 'ok', text: ids.length === 1 ? said : `${past} ${done.length} post${done.length === 1 ? '' : 's'}` });
+      await load();
+    });
+    setFeedback(null);
   };
+  const bulk = (action: 'approve' | 'reject') => {
+    const ids = [...selected];
+    setSelected(new Set());
+    decide(action, ids, `${ids.length} post${ids.length === 1 ? '' : 's'}`, action === 'reject' && bulkReason ? bulkReason : undefined);
+  };
+  const waiting = useHeldActions();
+  const waitingIds = new Set(waiting.flatMap((h) => h.jobIds));
+  const shown = posts?.filter((p) => !waitingIds.has(p.job_id)) ?? null;
 
   const share = async () => {
     try {
@@ -80,19 +107,20 @@ export function ReviewScreen() {
     <section aria-labelledby="review-h">
       <h1 id="review-h">Review</h1>
       <p class="muted">Posts waiting for approval. Times are in {zone}.</p>
+      <PostFilters filters={filters} set={setFilter} clear={clearFilters} />
       <FeedbackLine value={feedback} />
-      {posts && posts.length > 0 && (
-        <div class="toolbar" role="group" aria-label="Selected posts">
+      {shown && shown.length > 0 && (
+        <div class="toolbar bulk" role="group" aria-label="Selected posts">
           <label>
             <input
               type="checkbox"
-              checked={selected.size === posts.length}
-              onChange={(e) => setSelected(e.currentTarget.checked ? new Set(posts.map((p) => p.job_id)) : new Set())}
+              checked={selected.size === shown.length}
+              onChange={(e) => setSelected(e.currentTarget.checked ? new Set(shown.map((p) => p.job_id)) : new Set())}
             />{' '}
             Select all
           </label>
           <span>{selected.size} selected</span>
-          <button type="button" class="primary" disabled={!selected.size} onClick={() => void bulk('approve')}>
+          <button type="button" class="primary" disabled={!selected.size} onClick={() => bulk('approve')}>
             Approve selected
           </button>
           <label>
@@ -122,10 +150,24 @@ export function ReviewScreen() {
           <CopyButton text={link.url} label="Copy link" />
         </p>
       )}
+      {waiting.length > 0 && (
+        <ul class="plain held" aria-label="Decisions you can undo">
+          {waiting.map((h) => (
+            <li key={h.key} class="notice">
+              {h.label}: sent in {UNDO_SECONDS} seconds.{' '}
+              <button type="button" aria-label={`Undo: ${h.label}`} onClick={() => {
+                if (undo(h.key)) setFeedback({ kind: 'ok', text: `Undone: ${h.label.charAt(0).toLowerCase()}${h.label.slice(1)} was not sent` });
+              }}>
+                Undo
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       {posts === null && <p>Loading…</p>}
-      {posts?.length === 0 && <p class="empty">Nothing waits for approval.</p>}
-      {posts?.map((p) => (
-        <ReviewCard key={p.job_id} post={p} zone={zone} selected={selected.has(p.job_id)} onSelect={(on) => toggle(p.job_id, on)} onDone={(a) => {
+      {shown?.length === 0 && !waiting.length && <p class="empty">{Object.values(filters).some(Boolean) ? 'No post waiting for approval matches the filters.' : 'Nothing waits for approval.'}</p>}
+      {shown?.map((p) => (
+        <ReviewCard key={p.job_id} post={p} zone={zone} selected={selected.has(p.job_id)} onSelect={(on) => toggle(p.job_id, on)} onDecide={(action, reason) => decide(action, [p.job_id], `“${p.caption.split('\n')[0]!.slice(0, 60)}”`, reason)} onDone={(a) => {
           setFeedback({ kind: 'ok', text: a.message });
           void load();
         }} />
@@ -135,7 +177,7 @@ export function ReviewScreen() {
   );
 }
 
-function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zone: string; selected: boolean; onSelect(on: boolean): void; onDone(a: Acted): void }) {
+function ReviewCard({ post, zone, selected, onSelect, onDone, onDecide }: { post: Post; zone: string; selected: boolean; onSelect(on: boolean): void; onDone(a: Acted): void; onDecide(action: 'approve' | 'reject', reason?: string): void }) {
   const [error, setError] = useState<Feedback>(null);
   const [rejecting, setRejecting] = useState(false);
   const [reason, setReason] = useState('');
@@ -189,7 +231,7 @@ function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zo
       <PostPreviews post={post} />
       <FeedbackLine value={error} />
       <div class="actions">
-        <button type="button" class="primary" onClick={() => void act(() => postJson<Acted>(`/content/scheduled/approve${q}`))}>
+        <button type="button" class="primary" onClick={() => onDecide('approve')}>
           Approve
         </button>
         <button type="button" class="danger" aria-expanded={rejecting} onClick={() => setRejecting(!rejecting)}>
@@ -216,7 +258,7 @@ function ReviewCard({ post, zone, selected, onSelect, onDone }: { post: Post; zo
       {rejecting && (
         <form class="inline-form" onSubmit={(e) => {
           e.preventDefault();
-          void act(() => postJson<Acted>(`/content/scheduled/reject${q}`, reason ? { reason } : undefined));
+          onDecide('reject', reason || undefined);
         }}>
           <label>
             Reason <input type="text" required value={reason} onInput={(e) => setReason(e.currentTarget.value)} />

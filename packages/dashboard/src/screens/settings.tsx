@@ -8,6 +8,7 @@ import { del, get, message, patch, post as postJson, put } from '../lib/api';
 import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone } from '../lib/time';
+import { ZonePicker } from '../components/zone-picker';
 import { EVENT_TYPES, type ApiKey, type NewApiKey, type QueueResponse, type WebhookDelivery, type WebhookEndpoint } from '../lib/types';
 
 const TABS = ['API keys', 'Approval', 'Time zone', 'Queue', 'Webhooks'] as const;
@@ -209,7 +210,6 @@ function ApprovalTab() {
 
 function ZoneTab() {
   const { savedZone, zone, reloadContext } = useApp();
-  const zones = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [zone];
   const [value, setValue] = useState(savedZone ?? zone);
   const [feedback, setFeedback] = useState<Feedback>(null);
   return (
@@ -225,14 +225,7 @@ function ZoneTab() {
     }}>
       <h2>Time zone</h2>
       <p class="muted">Local times in requests and every time shown here are read in this zone{savedZone ? '' : ' (none saved: the API uses UTC)'}.</p>
-      <label>
-        Time zone{' '}
-        <select value={value} onChange={(e) => setValue(e.currentTarget.value)}>
-          {[...new Set(['UTC', ...zones])].map((z) => (
-            <option key={z}>{z}</option>
-          ))}
-        </select>
-      </label>{' '}
+      <ZonePicker value={value} onChange={setValue} />
       <button type="submit" class="primary">
         Save time zone
       </button>

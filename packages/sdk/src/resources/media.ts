@@ -1,7 +1,7 @@
 import { createReadStream } from 'node:fs';
 import { basename } from 'node:path';
 import { Readable } from 'node:stream';
-import { ROUTES, type MediaStatus, type MediaUploadResponse, type PrepareResponse } from '@socialpub/core';
+import { ROUTES, type MediaLibrary, type MediaStatus, type MediaUploadResponse, type PrepareResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { followEvents } from '../follow-events';
 import { pollUntil, type WaitOptions } from '../poll';
@@ -53,6 +53,11 @@ export class Media extends Resource {
     }
     // An Idempotency-Key is generated for a path or bytes, not for a stream (never retried).
     return this.transport.call(ROUTES['media.upload'], { query: { filename: name }, upload: body }, requestOptions);
+  }
+
+  /** GET /media/library: your prepared files still on hand (uploads and fetched links until they expire), newest first, to reuse in a post. */
+  library(options?: RequestOptions): Promise<MediaLibrary> {
+    return this.transport.call(ROUTES['media.library'], {}, options);
   }
 
   /** GET /media/status/{task_id}: `processing` with progress, `completed` with files, or `failed`. */

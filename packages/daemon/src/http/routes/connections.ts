@@ -1,4 +1,4 @@
-import { PLATFORMS, formatInstant, isPlatform, type Platform, type Routes } from '@socialpub/core';
+import { PLATFORMS, formatInstant, isPlatform, platformDescription, type Platform, type Routes } from '@socialpub/core';
 import type { Context } from 'hono';
 import type { BrowserConnects, PendingConnect } from '../../connect/browser-connect';
 import { ConnectError } from '../../oauth/connect-error';
@@ -32,7 +32,7 @@ const platformOf = (name: string): Platform => {
 };
 
 /** Optional string fields of an authorize request, checked. */
-const AUTHORIZE_FIELDS = ['client_id', 'client_secret', 'login', 'audited', 'privacy_level'] as const;
+const AUTHORIZE_FIELDS = ['client_id', 'client_secret', 'login', 'audited', 'privacy_level', 'handle', 'app_password', 'server'] as const;
 
 /**
  * The caller's platform connections (extension, for the dashboard's Connections screen):
@@ -139,13 +139,17 @@ export function connectionsHandlers({
       const details = Object.keys(body)
         .filter((k) => !(AUTHORIZE_FIELDS as readonly string[]).includes(k))
         .map((k) => ({ path: k, message: 'unknown field' }));
-      for (const k of ['client_id', 'client_secret', 'login', 'privacy_level'] as const) {
+      for (const k of ['client_id', 'client_secret', 'login', 'privacy_level', 'handle', 'app_password', 'server'] as const) {
         const v = body[k];
         if (v !== undefined && (typeof v !== 'string' || v.length > 500)) details.push({ path: k, message: 'must be a string' });
       }
       if (body.login !== undefined && body.login !== 'instagram' && body.login !== 'facebook') details.push({ path: 'login', message: 'instagram or facebook' });
       if (body.audited !== undefined && typeof body.audited !== 'boolean') details.push({ path: 'audited', message: 'must be true or false' });
-      if (typeof body.client_id !== 'string' || body.client_id.trim() === '') details.push({ path: 'client_id', message: "required: your app's id (client id, client key)" });
+      // A platform that connects without an app of the person's own (Bluesky, Mastodon) asks its own fields instead.
+      const own = platformDescription(platform)?.connect.browserFields;
+      if (own) {
+        for (const f of own) if (typeof body[f.field] !== 'string' || (body[f.field] as string).trim() === '') details.push({ path: f.field, message: `required: ${f.label.toLowerCase()}` });
+      } else if (typeof body.client_id !== 'string' || body.client_id.trim() === '') details.push({ path: 'client_id', message: "required: your app's id (client id, client key)" });
       if (details.length > 0) throw invalid(details);
       const str = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).trim() : undefined);
       const options = {
@@ -160,6 +164,7 @@ export function connectionsHandlers({
         ...(str('login') ? { login: str('login') as 'instagram' | 'facebook' } : {}),
         ...(body.audited !== undefined ? { audited: body.audited } : {}),
         ...(str('privacy_level') ? { privacyLevel: str('privacy_level') } : {}),
+        ...Object.fromEntries((own ?? []).map((f) => [f.option, str(f.field)])),
       };
       let pending: PendingConnect;
       try {

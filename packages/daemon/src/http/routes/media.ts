@@ -2,7 +2,7 @@ import { open } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { Hono } from 'hono';
 import { createHash } from 'node:crypto';
-import { API_PREFIX, MediaUploadQuerySchema, ROUTES, type MediaStatus, type MediaUploadResponse, type PrepareResponse } from '@socialpub/core';
+import { API_PREFIX, MediaUploadQuerySchema, ROUTES, type MediaLibrary, type MediaStatus, type MediaUploadResponse, type PrepareResponse } from '@socialpub/core';
 import { formatBytes } from '../../media/format-bytes';
 import { MediaError } from '../../net/media-error';
 import { EmptyUploadError } from '../../media/receive-upload';
@@ -24,7 +24,7 @@ const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const DECIMAL = /^\d+$/;
 
 /**
- * POST /media/prepare, POST /media/upload and GET /media/status/{task_id} (declared in core's
+ * POST /media/prepare, POST /media/upload, GET /media/status/{task_id} and GET /media/library (declared in core's
  * route table), as an app app.ts mounts under /api/agents/v1/media behind auth; the
  * declarations give each its rate class and POST /prepare its Idempotency-Key.
  */
@@ -101,6 +101,8 @@ export function createMediaRoutes({ media, idempotency, validateResponses }: Med
         }
       },
     },
+
+    'media.library': (_input, c): MediaLibrary => media.library(c.get('user').id),
 
     'media.status': ({ params }, c): MediaStatus => {
       const taskId = params.task_id;

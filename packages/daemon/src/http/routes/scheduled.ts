@@ -1,6 +1,6 @@
-import { JobIdQuerySchema, ListQuerySchema, type ListResponse, type Routes } from '@socialpub/core';
+import { JobIdQuerySchema, ListQuerySchema, parseInstant, type ListQuery, type ListResponse, type Routes } from '@socialpub/core';
 import type { Context } from 'hono';
-import type { ListPosition } from '../../store/jobs';
+import type { ListFilter, ListPosition } from '../../store/jobs';
 import type { RouteDeps } from '../deps';
 import type { AppEnv } from '../env';
 import { invalid, issuesToDetails } from '../errors';
@@ -36,6 +36,18 @@ type Names =
   | 'scheduled.comment'
   | 'scheduled.unpublish';
 
+/** The list's narrowing filters from the query, or null when it names none (the plain page statements serve it). */
+function listFilter(q: ListQuery): ListFilter | null {
+  const f: ListFilter = {};
+  if (q.platform !== undefined) f.platform = q.platform;
+  if (q.target_status !== undefined) f.targetStatus = q.target_status;
+  if (q.source !== undefined) f.source = q.source;
+  if (q.q !== undefined) f.text = q.q;
+  if (q.from !== undefined) f.fromAt = parseInstant(q.from)!;
+  if (q.to !== undefined) f.toAt = parseInstant(q.to)!;
+  return Object.keys(f).length ? f : null;
+}
+
 /** GET, PATCH, DELETE /content/scheduled, POST /content/scheduled/approve|reject|request-changes|unpublish and the comment thread. */
 export function scheduledHandlers(deps: RouteDeps): RouteHandlers<Routes, Names> {
   const { jobs } = deps;
@@ -54,7 +66,8 @@ export function scheduledHandlers(deps: RouteDeps): RouteHandlers<Routes, Names>
           after = decodeCursor(q.cursor);
           if (!after) throw invalid([{ path: 'cursor', message: 'is not a cursor this list returned' }]);
         }
-        const page = jobs.list(user, { status: q.status, limit: q.limit, after });
+        const filter = listFilter(q);
+        const page = jobs.list(user, { status: q.status, limit: q.limit, after, ...(filter ? { filter } : {}) });
         const body: ListResponse = { success: true, posts: page.posts, next_cursor: page.next ? encodeCursor(page.next) : null };
         return body;
       },
