@@ -104,7 +104,8 @@ async function burst(cluster: PostgresCluster, daemons: number, dir: string, kil
   await seed(url);
   const ledgerPath = join(dir, `${schema}.jsonl`);
   const watch = openDatabase(url);
-  const heldBy = watch.prepare<[string], string>("SELECT id FROM targets WHERE status = 'publishing' AND lease_owner LIKE ?").pluck();
+  const heldBy = watch.prepare<[string], string>("SELECT id FROM targets WHERE status = 'publishing' AND lease_owner = ?").pluck();
+  const busiest = watch.prepare<[], { owner: string }>("SELECT lease_owner AS owner, count(*) AS n FROM targets WHERE status = 'publishing' GROUP BY lease_owner ORDER BY n DESC LIMIT 1");
   let inFlightAtKill: string[] = [];
   const results: WorkerResult[] = [];
   const children = Array.from({ length: daemons }, () => node([WORKER, 'work', url, ledgerPath, String(TARGETS)]));
@@ -117,11 +118,13 @@ async function burst(cluster: PostgresCluster, daemons: number, dir: string, kil
       : setInterval(() => {
           if (killedAt !== null || !existsSync(ledgerPath)) return;
           if (FileLedger.read(ledgerPath).length >= killAfter) {
-            killedPid = children[0]!.pid ?? null;
-            children[0]!.kill('SIGKILL');
+            // The daemon holding the most claims (lease owners are host/pid/random).
+            const owner = busiest.get()?.owner;
+            const victim = children.find((c) => owner !== undefined && owner.split('/')[1] === String(c.pid)) ?? children[0]!;
+            killedPid = victim.pid ?? null;
+            victim.kill('SIGKILL');
             killedAt = Date.now();
-            // What it held: claimed, its lease not yet given back (lease owners are host/pid/random).
-            inFlightAtKill = heldBy.all(`%/${killedPid}/%`) as string[];
+            inFlightAtKill = owner !== undefined && victim.pid !== undefined && owner.split('/')[1] === String(victim.pid) ? (heldBy.all(owner) as string[]) : [];
           }
         }, 50);
   let reported = 0;
@@ -179,7 +182,7 @@ function sqliteBurst(checkout: string, label: string, dir: string): Row {
 
 export async function runClusterBench(argv: string[]): Promise<void> {
   const daemonsArg = argv.find((x) => x.startsWith('--daemons'))?.split('=')[1] ?? argv[argv.indexOf('--daemons') + 1];
-  const counts = (daemonsArg && /^[\d,]+$/.test(daemonsArg) ? daemonsArg : '1,2,3').split(',').map(Number);
+  const counts = daemonsArg === 'kill' ? [] : (daemonsArg && /^[\d,]+$/.test(daemonsArg) ? daemonsArg : '1,2,3').split(',').map(Number);
   const baseline = argv.find((x) => x.startsWith('--baseline='))?.slice('--baseline='.length);
   const dir = mkdtempSync(join(tmpdir(), 'socialpub-bench-cluster-'));
   const cluster = await startPostgresCluster({ durable: true });
@@ -190,7 +193,7 @@ export async function runClusterBench(argv: string[]): Promise<void> {
     out.push(sqliteBurst(ROOT, 'SQLite, 1 daemon (this checkout)', dir));
     if (baseline) out.push(sqliteBurst(baseline, `SQLite, 1 daemon (${baseline})`, mkdtempSync(join(tmpdir(), 'socialpub-bench-base-'))));
     for (const n of counts) out.push(await burst(cluster, n, dir));
-    out.push(await burst(cluster, 3, dir, Math.round(TARGETS / 3)));
+    out.push(await burst(cluster, 3, dir, Math.round(TARGETS / 10)));
   } finally {
     cluster.stop();
     rmSync(dir, { recursive: true, force: true });

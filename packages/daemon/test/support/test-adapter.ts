@@ -6,7 +6,7 @@
  */
 import type { Platform } from '@socialpub/core';
 import type { Credentials, PlatformAdapter, PublishContext, PublishOutcome, ReconcileResult } from '../../src/platforms/adapter';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { PLATFORMS } from '@socialpub/core';
 import { AuthExpiredError, OutcomeUnknownError, PermanentError, RateLimitedError, RetryableError } from '../../src/platforms/errors';
 
@@ -44,15 +44,19 @@ export class MemoryLedger implements Ledger {
 /**
  * An append-only JSON-lines file, each line written with one write(2) and fsync'd before
  * the post counts as made, so the record outlives a SIGKILL of the daemon and a double
- * post shows up as two lines for one target across restarts.
+ * post shows up as two lines for one target across restarts. The file is the platform:
+ * what is read (entries, find) is re-read from it, so several processes publishing into one
+ * ledger (several daemons, bench/burst's cluster mode) each see the others' posts, as a
+ * real platform shows them.
  */
 export class FileLedger implements Ledger {
   readonly #path: string;
-  readonly #entries: LedgerEntry[];
+  readonly #entries: LedgerEntry[] = [];
+  /** Bytes of the file already parsed into #entries (complete lines only). */
+  #read = 0;
 
   constructor(path: string) {
     this.#path = path;
-    this.#entries = existsSync(path) ? FileLedger.read(path) : [];
   }
 
   /** Every complete line of a ledger file (a torn last line, if any, is ignored). */
@@ -69,6 +73,32 @@ export class FileLedger implements Ledger {
     return out;
   }
 
+  /** Takes in the lines appended since the last read, by this process or any other. */
+  #refresh(): void {
+    if (!existsSync(this.#path)) return;
+    const size = statSync(this.#path).size;
+    if (size <= this.#read) return;
+    const fd = openSync(this.#path, 'r');
+    try {
+      const buf = Buffer.alloc(size - this.#read);
+      readSync(fd, buf, 0, buf.length, this.#read);
+      const text = buf.toString('utf8');
+      const end = text.lastIndexOf('\n');
+      if (end < 0) return;
+      for (const line of text.slice(0, end).split('\n')) {
+        if (!line) continue;
+        try {
+          this.#entries.push(JSON.parse(line) as LedgerEntry);
+        } catch {
+          /* a line torn by a SIGKILL mid-write: never completed, so never a post */
+        }
+      }
+      this.#read += Buffer.byteLength(text.slice(0, end + 1));
+    } finally {
+      closeSync(fd);
+    }
+  }
+
   append(entry: LedgerEntry): void {
     const fd = openSync(this.#path, 'a');
     try {
@@ -77,14 +107,15 @@ export class FileLedger implements Ledger {
     } finally {
       closeSync(fd);
     }
-    this.#entries.push(entry);
   }
 
   entries(): readonly LedgerEntry[] {
+    this.#refresh();
     return this.#entries;
   }
 
   find(targetId: string): LedgerEntry | undefined {
+    this.#refresh();
     return this.#entries.find((e) => e.targetId === targetId);
   }
 }
