@@ -60,7 +60,7 @@ export const ConnectionSchema = z
     page_id: z.string().nullable(),
     page_name: z.string().nullable(),
     sandbox_password: z.string().nullable().optional().meta({
-      description: "Sandbox connections only: the connection's own password for the simulator's sign-in (Bluesky createSession with the account_id or the account's handle). Shown to the connection's owner only; null for a connection made before sandbox passwords.",
+      description: "Sandbox connections only: the connection's own password for the simulator's sign-in (Bluesky createSession with the account_id or the account's handle). Shown to the connection's owner only, with a full key or a dashboard session (not to read or agent keys); null for a connection made before sandbox passwords.",
     }),
     token_expires_at: InstantOut.nullable(),
     paused: ConnectionPauseSchema.nullable(),

@@ -48,7 +48,9 @@ export function connectionsHandlers({
   config,
   connects,
 }: ConnectionsRoutesDeps): RouteHandlers<Routes, 'connections.list' | 'connections.sandbox' | 'connections.update' | 'connections.remove' | 'connections.pending' | 'connections.choose' | 'connections.authorize'> {
-  const present = (c: ConnectionInfo) => ({
+  // `full`: the caller may see the sandbox password (a sign-in credential): a full key or a
+  // dashboard session, never a read or agent key (a widget or an agent need not sign in as the account).
+  const present = (c: ConnectionInfo, full = true) => ({
     id: c.id,
     platform: c.platform,
     label: c.label,
@@ -62,7 +64,7 @@ export function connectionsHandlers({
     page_id: c.pageId,
     page_name: c.pageName,
     // Only ever the caller's own connections are presented: the password is its owner's.
-    ...(c.mode === 'sandbox' ? { sandbox_password: sandboxPasswordOf(store.credentials, c) } : {}),
+    ...(c.mode === 'sandbox' && full ? { sandbox_password: sandboxPasswordOf(store.credentials, c) } : {}),
     token_expires_at: c.tokenExpiresAt === null ? null : formatInstant(c.tokenExpiresAt),
     paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now(), c.id)),
     created_at: formatInstant(c.createdAt),
@@ -83,7 +85,10 @@ export function connectionsHandlers({
   });
 
   return {
-    'connections.list': (_input, c) => ({ data: store.connections.listForUser(c.get('user').id).map(present) }),
+    'connections.list': (_input, c) => {
+      const full = c.get('scope') === 'full';
+      return { data: store.connections.listForUser(c.get('user').id).map((conn) => present(conn, full)) };
+    },
     'connections.sandbox': { raw: true, handle: async (c) => {
       const body = await readJsonObject(c);
       if (typeof body.platform !== 'string') throw invalid([{ path: 'platform', message: `required: one of ${PLATFORMS.join(', ')}` }]);
