@@ -83,6 +83,7 @@ export const ConnectAuthorizeRequestSchema = z
     handle: z.string().optional().meta({ description: 'bluesky: the account handle (alice.bsky.social, or a custom domain).' }),
     app_password: z.string().optional().meta({ description: 'bluesky: an app password (Settings > Privacy and security > App passwords); kept sealed, never shown again.' }),
     server: z.string().optional().meta({ description: 'mastodon: the server the account lives on (https://mastodon.social); socialpub registers its own app there.' }),
+    label: z.string().optional().meta({ description: "The account's label (1-32 of a-z, 0-9, - and _): another account of the platform, or the one of that label connected again. Left out: the platform's default account.", example: 'brand' }),
   })
   .meta({ id: 'ConnectAuthorizeRequest' });
 export type ConnectAuthorizeRequest = z.infer<typeof ConnectAuthorizeRequestSchema>;

@@ -159,6 +159,7 @@ function LiveConnect({ onError, onConnected }: { onError(text: string): void; on
   const [own, setOwn] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const fields = platformDescription(platform)?.connect.browserFields;
+  const [label, setLabel] = useState('');
   return (
     <form class="card" aria-labelledby="live-h" onSubmit={async (e) => {
       e.preventDefault();
@@ -171,6 +172,8 @@ function LiveConnect({ onError, onConnected }: { onError(text: string): void; on
           if (secret.trim()) body.client_secret = secret.trim();
           if (platform === 'instagram') body.login = login;
         }
+        // Another account of the platform (or the one of that label again), as `socialpub connect --label`.
+        if (label.trim()) body.label = label.trim();
         const p = await postJson<PendingConnection>(`/connections/${platform}/authorize`, body);
         if (p.status === 'connected') {
           setOwn({});
@@ -233,6 +236,10 @@ function LiveConnect({ onError, onConnected }: { onError(text: string): void; on
             </label>
           </>
         )}
+        <label>
+          Label of this account (another one){' '}
+          <input value={label} placeholder="brand" pattern="[a-z0-9][a-z0-9_\-]{0,31}" onInput={(e) => setLabel(e.currentTarget.value)} />
+        </label>
         {platform === 'instagram' && (
           <label>
             Login{' '}

@@ -32,7 +32,7 @@ const platformOf = (name: string): Platform => {
 };
 
 /** Optional string fields of an authorize request, checked. */
-const AUTHORIZE_FIELDS = ['client_id', 'client_secret', 'login', 'audited', 'privacy_level', 'handle', 'app_password', 'server'] as const;
+const AUTHORIZE_FIELDS = ['client_id', 'client_secret', 'login', 'audited', 'privacy_level', 'handle', 'app_password', 'server', 'label'] as const;
 
 /**
  * The caller's platform connections (extension, for the dashboard's Connections screen):
@@ -155,6 +155,9 @@ export function connectionsHandlers({
       if (own) {
         for (const f of own) if (typeof body[f.field] !== 'string' || (body[f.field] as string).trim() === '') details.push({ path: f.field, message: `required: ${f.label.toLowerCase()}` });
       } else if (typeof body.client_id !== 'string' || body.client_id.trim() === '') details.push({ path: 'client_id', message: "required: your app's id (client id, client key)" });
+      // Another account of the platform (or the one of that label, connected again), as `socialpub connect --label`.
+      const label = labelOf(body.label);
+      if (!label.ok) details.push({ path: 'label', message: label.message });
       if (details.length > 0) throw invalid(details);
       const str = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).trim() : undefined);
       const options = {
@@ -170,6 +173,7 @@ export function connectionsHandlers({
         ...(body.audited !== undefined ? { audited: body.audited } : {}),
         ...(str('privacy_level') ? { privacyLevel: str('privacy_level') } : {}),
         ...Object.fromEntries((own ?? []).map((f) => [f.option, str(f.field)])),
+        ...(label.ok && label.label !== null ? { label: label.label } : {}),
       };
       let pending: PendingConnect;
       try {
