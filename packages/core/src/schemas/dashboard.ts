@@ -97,7 +97,10 @@ export const PendingConnectSchema = z
     redirect_uri: z.string().meta({ description: "The daemon's /connect/callback: the app must list it as a redirect URI." }),
     question: z.string().nullable(),
     choices: z.array(z.object({ id: z.string(), label: z.string() })).nullable().meta({ description: 'While choosing: what POST …/choose takes (Facebook: the pages).' }),
+    // Added with several accounts per network: always sent; optional in the type for older fixtures.
+    multiple: z.boolean().optional().meta({ description: 'While choosing: several choices may be taken (page_ids), each becoming an account of its own (Facebook pages, LinkedIn authors).' }),
     connection: ConnectionSchema.nullable(),
+    connections: z.array(ConnectionSchema).optional().meta({ description: 'Every account the connect saved (several pages chosen: one each); the first is `connection`.' }),
     error: z.string().nullable(),
     messages: z.array(z.string()),
     expires_at: InstantOut,

@@ -267,23 +267,33 @@ function PendingPanel({ pending, onChosen }: { pending: PendingConnection; onCho
           {m}
         </p>
       ))}
-      {pending.status === 'connected' && <p role="status">Connected {platformName(pending.platform)}.</p>}
+      {pending.status === 'connected' && (
+        <p role="status">
+          Connected {(pending.connections?.length ?? 0) > 1 ? (pending.connections ?? []).map((c) => accountName(c)).join(', ') : platformName(pending.platform)}.
+        </p>
+      )}
       {pending.status === 'failed' && <p role="alert">{pending.error ?? 'The connection failed.'}</p>}
       {pending.status === 'choosing' && (
         <form onSubmit={async (e) => {
           e.preventDefault();
-          const choice = new FormData(e.currentTarget).get('page_id');
+          const form = new FormData(e.currentTarget);
+          // Several pages (or LinkedIn authors) where the platform lets each be an account of its own.
+          const body = pending.multiple ? { page_ids: form.getAll('page_id') } : { page_id: form.get('page_id') };
+          if (pending.multiple && body.page_ids?.length === 0) {
+            setError('Choose at least one');
+            return;
+          }
           try {
-            onChosen(await postJson<PendingConnection>(`/connections/pending/${encodeURIComponent(pending.id)}/choose`, { page_id: choice }));
+            onChosen(await postJson<PendingConnection>(`/connections/pending/${encodeURIComponent(pending.id)}/choose`, body));
           } catch (err) {
             setError(message(err));
           }
         }}>
           <fieldset>
-            <legend>{pending.question ?? 'Choose one'}</legend>
+            <legend>{pending.question ?? (pending.multiple ? 'Choose one or more' : 'Choose one')}</legend>
             {(pending.choices ?? []).map((c) => (
               <label key={c.id}>
-                <input type="radio" name="page_id" value={c.id} required /> {c.label}
+                {pending.multiple ? <input type="checkbox" name="page_id" value={c.id} /> : <input type="radio" name="page_id" value={c.id} required />} {c.label}
               </label>
             ))}
           </fieldset>

@@ -78,7 +78,9 @@ export function connectionsHandlers({
     redirect_uri: p.redirectUri,
     question: p.question,
     choices: p.choices,
+    multiple: p.multiple,
     connection: p.connection ? present(p.connection) : null,
+    connections: p.connections.map((conn) => present(conn)),
     error: p.error,
     messages: p.messages,
     expires_at: formatInstant(p.expiresAt),
@@ -130,12 +132,15 @@ export function connectionsHandlers({
     },
     'connections.choose': { raw: true, handle: async (c) => {
       const body = await readJsonObject(c);
-      const choice = typeof body.page_id === 'string' ? body.page_id : typeof body.choice === 'string' ? body.choice : null;
-      if (choice === null) throw invalid([{ path: 'page_id', message: 'required: the id of one of the choices' }]);
+      // page_ids: several choices where the question takes several (each becomes an account).
+      const many = Array.isArray(body.page_ids) && body.page_ids.length > 0 && body.page_ids.length <= 100 && body.page_ids.every((x) => typeof x === 'string') ? (body.page_ids as string[]) : null;
+      if (body.page_ids !== undefined && many === null) throw invalid([{ path: 'page_ids', message: 'a list of 1 to 100 choice ids' }]);
+      const choice = many ?? (typeof body.page_id === 'string' ? body.page_id : typeof body.choice === 'string' ? body.choice : null);
+      if (choice === null) throw invalid([{ path: 'page_id', message: 'required: the id of one of the choices (or page_ids: several, where the question takes several)' }]);
       const id = c.req.param('id') ?? '';
       const answer = await connects.choose(c.get('user').id, id, choice);
       if (answer === null) throw new ApiError('not_found', `no connect in progress ${id} (they last 10 minutes)`);
-      if (answer === false) throw new ApiError('conflict', `${choice} is not among this connect's choices, or it asks none now`);
+      if (answer === false) throw new ApiError('conflict', `${typeof choice === 'string' ? choice : choice.join(', ')} is not among this connect's choices, it takes one choice, or it asks none now`);
       return presentPending(answer);
     } },
     'connections.authorize': { raw: true, handle: async (c) => {
