@@ -32,7 +32,7 @@ export const LAYERS = {
   mcp: [
     ['backend.ts', 'next-step.ts', 'render.ts', 'rules-text.ts', 'tool-call-guard.ts', 'tool-routes.ts'],
     ['file-roots.ts', 'tool-result.ts', 'wait-for-media.ts'],
-    ['resources.ts'],
+    ['resources.ts', 'connection-tools.ts'],
     ['event-notifications.ts', 'tools.ts'],
     ['server.ts'],
     ['index.ts'],

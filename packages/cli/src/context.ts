@@ -85,6 +85,25 @@ export class Ctx {
     return state && sameOrigin(state.url, urlNamed as string) ? { local: dataDir } : { api: true };
   }
 
+  /**
+   * Where the local admin's reads (`keys list`, `connections list`, `settings get`) read
+   * (docs/cli.md "Which daemon"): the data dir when no daemon is named, when the data dir is
+   * named for the run (--data-dir, SOCIALPUB_HOME: the one to administer), or when the daemon
+   * named is the one running on it (daemon.json names the same origin, as after `socialpub
+   * up`); else the daemon named, through its API (the key's user's keys, accounts and
+   * settings). Unlike readsFrom, a key given for the run does not by itself send them to the
+   * API: on the daemon's own data dir they are the machine owner's view of every user.
+   */
+  async adminReadsFrom(): Promise<{ local: string } | { api: true }> {
+    const keyNamed = this.opts.apiKey !== undefined || nonEmpty(this.io.env.SOCIALPUB_API_KEY) !== undefined;
+    const urlNamed = this.opts.baseUrl ?? nonEmpty(this.io.env.SOCIALPUB_BASE_URL) ?? (await this.config()).get('base-url');
+    const dataDir = await this.dataDir();
+    if (!keyNamed && !urlNamed) return { local: dataDir };
+    if (this.opts.dataDir !== undefined || nonEmpty(this.io.env.SOCIALPUB_HOME) !== undefined) return { local: dataDir };
+    const state = await readDaemonState(dataDir);
+    return state && sameOrigin(state.url, await this.baseUrl()) ? { local: dataDir } : { api: true };
+  }
+
   async apiKey(): Promise<string> {
     const env = nonEmpty(this.io.env.SOCIALPUB_API_KEY);
     const [key, from] = this.opts.apiKey !== undefined ? [this.opts.apiKey, '--api-key'] : env ? [env, 'SOCIALPUB_API_KEY'] : [(await this.config()).get('api-key'), 'the config (api-key)'];

@@ -34,6 +34,25 @@ describe('several accounts of one platform from the CLI', () => {
     expect(new Set(list.map((p) => p.account_id)).size).toBe(2);
   });
 
+  it("names each account's target in publish --wait, schedule show and the job's events (two tweets of one post tell apart)", async () => {
+    // The brand account the first test connected.
+    const r = await t.run(['publish', 'named apart', '-p', 'twitter,twitter:brand', '--now', '--wait']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^✔ twitter\.tweet: published https:\/\/x\.com\/sandbox_x_\d+\/status\/\d+$/m);
+    expect(r.stderr).toMatch(/^✔ twitter:brand\.tweet: published https:\/\/x\.com\/sandbox_x_\d+\/status\/\d+$/m);
+    const jobId = /job_[0-9a-z]+/.exec(r.stdout + r.stderr)![0];
+    const shown = await t.run(`schedule show ${jobId}`);
+    expect(shown.stdout).toMatch(/^twitter\s+tweet\s+.+published/m);
+    expect(shown.stdout).toMatch(/^twitter:brand\s+tweet\s+.+published/m);
+    const events = await t.run(`events --job ${jobId} --type target.published`);
+    expect(events.code, events.stderr).toBe(0);
+    const lines = events.stdout.trim().split('\n');
+    expect(lines.map((l) => / (twitter(?::brand)?\.tweet) /.exec(l)?.[1]).sort()).toEqual(['twitter.tweet', 'twitter:brand.tweet']);
+    const json = (await t.run(`events --job ${jobId} --type target.published --json`)).stdout.trim().split('\n').map((l) => JSON.parse(l) as { data: { label: string; connection_id: string } });
+    expect(json.map((e) => e.data.label).sort()).toEqual(['brand', 'default']);
+    expect(json.every((e) => e.data.connection_id.startsWith('con_'))).toBe(true);
+  });
+
   it('refuses a malformed label (exit 2) and names an unconnected one when publishing', async () => {
     const bad = await t.run('connect twitter --sandbox --label "Big Brand"');
     expect(bad.code).toBe(2);

@@ -10,7 +10,7 @@ describe('socialpub keys', () => {
     const r = await t.run('keys create --user ana@example.com --name laptop --json');
     expect(r.code).toBe(0);
     const key = r.json<{ api_key: string; key_id: string; user_id: string; email: string }>();
-    expect(Object.keys(key).sort()).toEqual(['api_key', 'email', 'key_id', 'user_id']);
+    expect(Object.keys(key).sort()).toEqual(['api_key', 'email', 'key_id', 'scope', 'user_id']);
     expect(key.email).toBe('ana@example.com');
     expect(key.api_key).toMatch(/^sp_key_[0-9a-z]{20}_[0-9a-z]{40}$/);
     const who = await t.run('whoami --json', { env: { SOCIALPUB_API_KEY: key.api_key } });

@@ -7,7 +7,8 @@ describe('socialpub keys create --scope', () => {
   it('makes an agent key: listed with its scope, its publish-now held, its approve refused (exit 3, insufficient_scope)', async () => {
     const made = await t.run('keys create --scope agent --name claude --json');
     expect(made.code).toBe(0);
-    const agent = made.json<{ api_key: string; key_id: string }>();
+    const agent = made.json<{ api_key: string; key_id: string; scope: string }>();
+    expect(agent.scope).toBe('agent');
 
     const listed = (await t.run('keys list --json')).json<{ keys: { key_id: string; scope: string }[] }>();
     expect(listed.keys.map((k) => [k.key_id, k.scope])).toEqual([[t.key.key_id, 'full'], [agent.key_id, 'agent']]);
@@ -43,5 +44,7 @@ describe('socialpub keys create --scope', () => {
   it('defaults to a full key, and says the scope it made', async () => {
     const r = await t.run('keys create --user ana@example.com');
     expect(r.stdout).toMatch(/full key key_[0-9a-z]{20} created for ana@example.com/);
+    const json = await t.run('keys create --user ana@example.com --json');
+    expect(json.json<{ scope: string; email: string }>()).toMatchObject({ scope: 'full', email: 'ana@example.com' });
   });
 });

@@ -146,3 +146,17 @@ export function issueOfGroup(detail: ErrorDetail, keys: Map<Platform, string>): 
   const platform = typeof detail.platform === 'string' && isPlatform(detail.platform) ? keys.get(detail.platform) : undefined;
   return { ...detail, path, ...(platform !== undefined && platform !== detail.platform ? { account: platform } : {}) };
 }
+
+/**
+ * An account as people read it (the CLI's and MCP's lines): the network alone for the
+ * account labelled `default` (what every connection was before labels) or for none known,
+ * else `network:label`, as `platforms` names it.
+ */
+export function accountShown(platform: string, label: string | null | undefined): string {
+  return label == null || label === 'default' ? platform : `${platform}:${label}`;
+}
+
+/** A target as people read it: `twitter.tweet`, `twitter:brand.tweet` (two accounts of one network tell apart). */
+export function targetShown(t: { platform: string; label?: string | null | undefined; type: string }): string {
+  return `${accountShown(t.platform, t.label)}.${t.type}`;
+}

@@ -1,6 +1,7 @@
 import type { Platform } from '@socialpub/core';
 import type { DaemonConfig } from './config';
 import { BrowserConnects } from './connect/browser-connect';
+import { connectLive } from './connect/index';
 import { EventsHub } from './events/events-hub';
 import { createWebhooksService } from './events/webhooks-service';
 import type { AppServices } from './http/deps';
@@ -81,6 +82,11 @@ export function createServices(p: ServiceParts): AppServices {
   const mcpSessions = new McpSessions({ clock, maxBodyBytes: config.maxBodyBytes });
   feedMcpSessions({ hub, events: store.events, sessions: mcpSessions });
   // Live connects started from the dashboard.
-  const browserConnects = new BrowserConnects({ clock, deps: { clock, platforms: config.platforms, oauthApps: store.oauthApps, ...p.connectDeps, connections: store.connections }, connector: (pl) => platformModule(pl)?.connect });
+  // Through connectLive, as `socialpub connect` runs them: the label asked for reaches every save of the flow.
+  const browserConnects = new BrowserConnects({
+    clock,
+    deps: { clock, platforms: config.platforms, oauthApps: store.oauthApps, ...p.connectDeps, connections: store.connections },
+    connector: (pl) => (platformModule(pl)?.connect ? (options, io, deps) => connectLive(pl, options, io, deps) : undefined),
+  });
   return { jobs, takedowns, calls, webhooks, hub, mcpSessions, browserConnects };
 }

@@ -21,7 +21,7 @@ export { createServices, type ServiceParts } from './compose';
 export type { AppServices } from './http/deps';
 export type { AppEnv, AppVariables } from './http/env';
 export { ApiError } from './http/errors';
-export { openAdmin, adminDatabase, AdminError, DEFAULT_EMAIL, type Admin, type CreatedKey, type KeyListing, type ConnectionListing } from './admin/index';
+export { openAdmin, adminDatabase, AdminError, DEFAULT_EMAIL, type Admin, type CreatedKey, type KeyListing, type ConnectionListing, type UserSettings } from './admin/index';
 export { migrateToPostgres, type MigrateToPostgresOptions, type MigrateToPostgresReport } from './admin/index';
 export type { CopiedTable, CopyReport, AdvancedSequence } from './store/copy-database';
 export { openDatabase, type DB } from './store/database';

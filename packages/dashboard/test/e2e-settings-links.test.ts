@@ -214,6 +214,31 @@ describe('several accounts of a platform', () => {
   });
 });
 
+describe('a real account under a label', () => {
+  it("sends the label of the Real account form with the live connect, and goes to the platform's consent page", async () => {
+    const context = await newContext(browser, { now: clock.now() });
+    const page = await context.newPage();
+    await d.signIn(page);
+    // The consent page is X's own: answered here, as the browser has no way out.
+    let consent = '';
+    await context.route(/^https:\/\/(x|twitter)\.com\//, async (route) => {
+      consent = route.request().url();
+      await route.fulfill({ status: 200, contentType: 'text/html', body: '<!doctype html><title>X consent</title><p>consent</p>' });
+    });
+    await page.getByRole('link', { name: 'Connections' }).click();
+    const form = page.locator('form').filter({ hasText: 'Real account' });
+    await form.getByLabel('Platform').selectOption('twitter');
+    await form.getByLabel('App client id').fill('cid-123');
+    await form.getByLabel('Label of this account (another one)').fill('brand');
+    const sent = page.waitForRequest((r) => r.url().endsWith('/connections/twitter/authorize') && r.method() === 'POST');
+    await form.getByRole('button', { name: 'Connect' }).click();
+    expect((await sent).postDataJSON()).toEqual({ client_id: 'cid-123', label: 'brand' });
+    await page.waitForURL(/consent|oauth2\/authorize/);
+    expect(new URL(consent).searchParams.get('client_id')).toBe('cid-123');
+    await context.close();
+  });
+});
+
 describe('review links', () => {
   async function pending(caption: string) {
     return (await d.sdk.content.publish({ caption, platforms: ['twitter'], scheduled_for: later(4), require_approval: true })).job_id;

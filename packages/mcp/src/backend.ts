@@ -2,6 +2,9 @@ import type {
   AuthValidateResponse,
   CancelResponse,
   CommentCreated,
+  Connection,
+  ConnectionList,
+  ConnectionUpdateRequest,
   ErrorDetail,
   EventType,
   GetResponse,
@@ -75,6 +78,11 @@ export interface SocialPubBackend {
     status(taskId: string, options?: CallOptions): Promise<MediaStatus>;
   };
   sandbox: { posts(params: { platform?: Platform | undefined; limit?: number | undefined }, options?: CallOptions): Promise<SandboxPostsResponse> };
+  /** The caller's accounts (several per network, by label). */
+  connections: {
+    list(options?: CallOptions): Promise<ConnectionList>;
+    update(id: string, body: ConnectionUpdateRequest, options?: CallOptions): Promise<Connection>;
+  };
   /**
    * The user's events as they commit, which the waits follow so their cost does not grow
    * with their length (issue 35): GET /events over HTTP (the SDK's `events.stream`, one

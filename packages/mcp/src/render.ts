@@ -1,4 +1,4 @@
-import type { MediaStatus, Post, PublishResult } from '@socialpub/core';
+import { targetShown, type MediaStatus, type Post, type PublishResult } from '@socialpub/core';
 
 /** Short text renderings of tool results, for clients that show text rather than structuredContent. */
 
@@ -7,7 +7,7 @@ export function postLine(p: Post): string {
   const held = (t: (typeof p.targets)[number]) =>
     t.hold && t.next_attempt_at ? `; waiting for ${t.hold.reason === 'rate_limit' ? "the platform's rate limit" : 'a retry'} until ${t.next_attempt_at}` : '';
   const targets = p.targets.map(
-    (t) => `${t.platform}.${t.type} ${t.status} at ${t.scheduled_for}${t.post_url ? ` ${t.post_url}` : ''}${t.error ? ` (${t.error.code}: ${t.error.message})` : ''}${held(t)}`,
+    (t) => `${targetShown(t)} ${t.status} at ${t.scheduled_for}${t.post_url ? ` ${t.post_url}` : ''}${t.error ? ` (${t.error.code}: ${t.error.message})` : ''}${held(t)}`,
   );
   return `${p.job_id} ${p.status} [source ${p.source}]: ${targets.join('; ')}`;
 }

@@ -3,6 +3,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ListQuerySchema, MAX_UPLOAD_FILENAME, PLATFORMS, SCHEMAS, noTakedownsInWords, platformDescriptions, takedownsInWords, type SchemaMap } from '@socialpub/core';
 import { z } from 'zod';
 import type { LocalFiles, SocialPubBackend } from './backend';
+import { registerConnectionTools } from './connection-tools';
 import { mediaText, postLine, publishText } from './render';
 import type { ResourceNotifier } from './resources';
 import { PUBLISH_RULES } from './rules-text';
@@ -346,4 +347,6 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
       return toolResult(r, text);
     }),
   );
+
+  registerConnectionTools(server, { backend, schemas: S });
 }

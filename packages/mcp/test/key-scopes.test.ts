@@ -44,7 +44,7 @@ describe('MCP sessions opened with a scoped key', () => {
   it('offer an agent key no approve, reject or unpublish, and hold its publish-now for approval', async () => {
     const mcp = await session(keyOf('agent'));
     const names = (await mcp.listTools()).tools.map((x) => x.name);
-    expect(names).toEqual(HTTP_TOOLS.filter((n) => !['approve_post', 'reject_post', 'request_changes', 'unpublish_post'].includes(n)));
+    expect(names).toEqual(HTTP_TOOLS.filter((n) => !['approve_post', 'reject_post', 'request_changes', 'unpublish_post', 'update_connection'].includes(n)));
     const r = await mcp.callTool({ name: 'publish_post', arguments: { caption: 'agent draft', platforms: ['twitter'], publish_now: true } });
     const held = data<{ job_id: string; status: string }>(r);
     expect(held.status).toBe('pending_approval');
@@ -58,7 +58,7 @@ describe('MCP sessions opened with a scoped key', () => {
   it('offer a read key only the tools that change nothing', async () => {
     const mcp = await session(keyOf('read'));
     const names = (await mcp.listTools()).tools.map((x) => x.name);
-    expect(names).toEqual(['whoami', 'list_platforms', 'validate_post', 'list_posts', 'get_post', 'media_status', 'list_sandbox_posts']);
+    expect(names).toEqual(['whoami', 'list_platforms', 'validate_post', 'list_posts', 'get_post', 'media_status', 'list_sandbox_posts', 'list_connections']);
     expect(data<{ scope: string }>(await mcp.callTool({ name: 'whoami' })).scope).toBe('read');
   });
 

@@ -2,11 +2,18 @@ import { deriveJobStatus, type Post, type SocialpubEvent, type Target, type Targ
 
 type Patch = Partial<Target>;
 
-/** The target of the post an event names (a job has one target per platform and type). */
-const sameTarget = (t: Target, e: { platform: string; type: string }) => t.platform === e.platform && t.type === e.type;
+/** Where an event says a change happened: its target's id, and the platform and type events carried before targets had ids in posts. */
+type At = { target_id?: string; platform: string; type: string };
+
+/**
+ * The target of the post an event names: by its id (a job may have two targets of one
+ * platform and type, on two accounts of the network); by platform and type only when
+ * the post's targets carry no id (a daemon from before target ids).
+ */
+const sameTarget = (t: Target, e: At) => (t.target_id !== undefined && e.target_id !== undefined ? t.target_id === e.target_id : t.platform === e.platform && t.type === e.type);
 
 /** The post with the targets `match` picks changed by `patch`, its status derived again. */
-function patched(post: Post, changes: readonly { at: { platform: string; type: string }; patch: Patch }[]): Post {
+function patched(post: Post, changes: readonly { at: At; patch: Patch }[]): Post {
   if (changes.length === 0) return post;
   const targets = post.targets.map((t) => {
     const change = changes.find((c) => sameTarget(t, c.at));

@@ -14,6 +14,8 @@ import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
 import { Webhooks } from './resources/webhooks';
 import { ReviewLinks } from './resources/review-links';
+import { Connections } from './resources/connections';
+import { Keys } from './resources/keys';
 import { GotSender } from './senders/got-sender';
 import type { HttpSender } from './senders/sender';
 import { Transport } from './transport';
@@ -43,6 +45,10 @@ export class SocialPub {
   readonly sandbox: Sandbox;
   /** Links a person without an account opens to approve or reject some posts (create, list, revoke). */
   readonly reviewLinks: ReviewLinks;
+  /** The caller's accounts on the networks (several per network, by label): list, rename, make default, remove. */
+  readonly connections: Connections;
+  /** The caller's API keys and their scopes (a full key only). */
+  readonly keys: Keys;
   /** The base URL in use (without /api/agents/v1). */
   readonly baseUrl: string;
   readonly #transport: Transport;
@@ -84,6 +90,8 @@ export class SocialPub {
     this.series = new SeriesResource(this.#transport, clock);
     this.sandbox = new Sandbox(this.#transport, clock);
     this.reviewLinks = new ReviewLinks(this.#transport, clock);
+    this.connections = new Connections(this.#transport, clock);
+    this.keys = new Keys(this.#transport, clock);
   }
 
   /**

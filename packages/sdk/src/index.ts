@@ -93,4 +93,12 @@ export type {
   ReviewLink,
   ReviewLinkCreated,
   ReviewLinkCreateRequest,
+  Connection,
+  ConnectionList,
+  ConnectionUpdateRequest,
+  SandboxConnectRequest,
+  ApiKeyListing,
+  ApiKeyList,
+  ApiKeyCreated,
+  ApiKeyCreateRequest,
 } from '@socialpub/core';

@@ -30,7 +30,7 @@ export interface LiveConnectInput extends LiveCredentials {
  * CLI lends it its prompts (missing credentials are asked, secrets hidden), its stderr,
  * and a browser opener; the connection is saved through the data dir's store.
  */
-export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<ConnectionListing> {
+export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<ConnectionListing & { connected?: ConnectionListing[] }> {
   const { connectLivePlatform } = await import('../local/daemon-extras');
   const io = {
     prompt: async (question: string, opts: { secret?: boolean } = {}) =>
@@ -38,6 +38,11 @@ export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<Co
     choose: async <T>(question: string, choices: { label: string; value: T }[]): Promise<T> => {
       const picked = await ctx.prompts.select(question, missingFlag(question), choices.map((c, i) => ({ value: String(i), name: c.label })));
       return (choices[Number(picked)] as { value: T }).value;
+    },
+    // Several pages (LinkedIn authors) of one login: each one chosen becomes an account.
+    chooseMany: async <T>(question: string, choices: { label: string; value: T }[]): Promise<T[]> => {
+      const picked = await ctx.prompts.checkbox(question, missingFlag(question), choices.map((c, i) => ({ value: String(i), name: c.label })), { required: true });
+      return picked.map((i) => (choices[Number(i)] as { value: T }).value);
     },
     print: (line: string) => ctx.log.info(line),
     openBrowser: (url: string) => openBrowser(ctx.io, url, input.browser),
@@ -57,9 +62,23 @@ export async function connectLive(ctx: Ctx, input: LiveConnectInput): Promise<Co
       ...(input.label ? { label: input.label } : {}),
       ...connectFlowOptions(input.flags),
     };
-    const saved = await connectLivePlatform(input.platform, options, io, { connections: admin.store.connections, oauthApps: admin.store.oauthApps });
-    const listing = admin.listConnections({ email: user.email }).find((c) => c.connection_id === saved.id);
+    // Every account the flow saves: several pages (LinkedIn authors) chosen make one each.
+    const ids: string[] = [];
+    const store = admin.store.connections;
+    const connections = {
+      save: (...args: Parameters<typeof store.save>) => {
+        const info = store.save(...args);
+        if (!ids.includes(info.id)) ids.push(info.id);
+        return info;
+      },
+      listForUser: (userId: string) => store.listForUser(userId),
+    };
+    const saved = await connectLivePlatform(input.platform, options, io, { connections, oauthApps: admin.store.oauthApps });
+    const listings = admin.listConnections({ email: user.email });
+    const listing = listings.find((c) => c.connection_id === saved.id);
     if (!listing) throw new CliError('error', `the ${input.platform} connection was not saved`, EXIT.error);
-    return listing;
+    const all = ids.flatMap((id) => listings.filter((c) => c.connection_id === id));
+    // --json: the first account as before; `connected` lists them all when there are several.
+    return all.length > 1 ? { ...listing, connected: all } : listing;
   });
 }

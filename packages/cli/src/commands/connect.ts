@@ -27,7 +27,7 @@ export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
   const platform = parsePlatform(o.platform);
   if (o.label !== undefined && !ACCOUNT_LABEL_PATTERN.test(o.label)) throw new UsageError(`--label ${o.label}: ${ACCOUNT_LABEL_RULE}`);
   const dataDir = await ctx.dataDir();
-  let connection: ConnectionListing;
+  let connection: ConnectionListing & { connected?: ConnectionListing[] };
   if (o.sandbox) {
     connection = await withAdmin(dataDir, (admin) => admin.addSandboxConnection(platform, { ...(o.user ? { email: o.user } : {}), ...(o.label ? { label: o.label } : {}) }));
   } else {
@@ -43,6 +43,8 @@ export async function connect(ctx: Ctx, o: ConnectOptions): Promise<void> {
       ? [`sandbox password: ${connection.sandbox_password}`, ctx.log.dim(`yours only: signs into this simulated account with any AT Protocol client (createSession, identifier ${connection.account_id ?? 'its handle'})`)]
       : []),
     ...(connection.boards ? [`boards: ${connection.boards.map((b) => `${b.name} (${b.id})${b.id === connection.page_id ? ' *' : ''}`).join(', ')}`, ctx.log.dim('* pins go here; another board per post: --option pinterest.board_id=<id>')] : []),
+    // Several pages (LinkedIn authors) chosen: each is an account of its own, named by its label.
+    ...(connection.connected ?? []).slice(1).map((c) => `${ctx.log.green('✔')} ${platform}:${c.label} connected too${c.page_name ? `: ${platformDescription(platform)?.connect.pageWord ?? 'page'} ${c.page_name}` : ''}`),
     ctx.log.dim(`try: ${firstPublish(platform, connection.is_default ? null : connection.label)}`),
   ]);
 }

@@ -1,3 +1,4 @@
+import { accountShown } from '@socialpub/core';
 import { EVENT_TYPES, type SocialpubEvent } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { UsageError } from '../errors';
@@ -5,7 +6,9 @@ import { UsageError } from '../errors';
 /** One line for an event: time (the API's UTC instant, or as `time` shows it), id, type, job and what happened. */
 export function describeEvent(ctx: Ctx, e: SocialpubEvent, time: (iso: string) => string = (iso) => iso): string {
   const d = e.data as Record<string, unknown>;
-  const target = typeof d.platform === 'string' ? `${d.platform}${typeof d.type === 'string' ? `.${d.type}` : ''}` : '';
+  // The account by its label (two accounts of one network tell apart), as the targets' lines show it.
+  const account = typeof d.platform === 'string' ? accountShown(d.platform, typeof d.label === 'string' ? d.label : null) : '';
+  const target = account && typeof d.type === 'string' ? `${account}.${d.type}` : account;
   const error = d.error && typeof d.error === 'object' ? (d.error as { message?: unknown }).message : null;
   const what = [
     target,

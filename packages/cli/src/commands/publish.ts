@@ -1,4 +1,4 @@
-import { ACCOUNT_LABEL_PATTERN, ACCOUNT_LABEL_RULE, PLATFORMS, PLATFORM_INFO, THREAD_PLATFORMS, allowsType, parseAccountKey, type AccountKey, formatInstant, repeatToRrule, type ContentType, type Platform, type Post, type PublishResult, type Target } from '@socialpub/core';
+import { ACCOUNT_LABEL_PATTERN, ACCOUNT_LABEL_RULE, PLATFORMS, PLATFORM_INFO, THREAD_PLATFORMS, allowsType, parseAccountKey, type AccountKey, formatInstant, repeatToRrule, targetShown, type ContentType, type Platform, type Post, type PublishResult, type Target } from '@socialpub/core';
 import type { PublishParams } from '@socialpub/sdk';
 import type { Ctx } from '../context';
 import { CliError, EXIT, InterruptedError, UsageError } from '../errors';
@@ -210,7 +210,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
         ...(Object.keys(platformOptions).length ? [`Options:   ${optionSummary(platformOptions)}`] : []),
         ...(o.requireApproval ? ['Approval:  required'] : []),
         'Targets:',
-        ...check.targets.map((t) => `  ${t.platform}.${t.type}  ${publishNow ? 'now' : shortTime(t.scheduled_for, o.tz)}`),
+        ...check.targets.map((t) => `  ${targetShown(t)}  ${publishNow ? 'now' : shortTime(t.scheduled_for, o.tz)}`),
       ].join('\n'),
     );
     if (!check.valid) {
@@ -232,7 +232,7 @@ export async function publish(ctx: Ctx, o: PublishOptions): Promise<void> {
   const unfinished = post.targets.filter((t) => t.status !== 'published');
   if (unfinished.length) {
     // Under --json the error document carries the job as `data`: still one document.
-    throw new CliError('incomplete', `${unfinished.length} of ${post.targets.length} targets did not publish (${unfinished.map((t) => `${t.platform}.${t.type}: ${t.status}`).join(', ')})`, EXIT.incomplete, {
+    throw new CliError('incomplete', `${unfinished.length} of ${post.targets.length} targets did not publish (${unfinished.map((t) => `${targetShown(t)}: ${t.status}`).join(', ')})`, EXIT.incomplete, {
       hint: `see \`socialpub schedule show ${post.job_id}\``,
       data: post,
     });
@@ -262,7 +262,7 @@ async function waitForJob(ctx: Ctx, r: PublishResult): Promise<Post> {
   if (r.status === 'pending_approval') ctx.log.warn('the job waits for approval: --wait keeps waiting until it is approved or rejected');
   const spinner = (await ctx.spinner()).start(`waiting for ${r.targets.length} target(s)`);
   // A held target says what holds it and until when (holdText), not just `scheduled`.
-  const describe = (post: Post) => post.targets.map((t) => `${t.platform}.${t.type} ${holdText(t, post.timezone) ?? t.status}`).join(' · ');
+  const describe = (post: Post) => post.targets.map((t) => `${targetShown(t)} ${holdText(t, post.timezone) ?? t.status}`).join(' · ');
   try {
     const post = await followJob(ctx, r.job_id, (p) => {
       spinner.text = describe(p);
@@ -271,7 +271,7 @@ async function waitForJob(ctx: Ctx, r: PublishResult): Promise<Post> {
     // The URLs are the result, on stdout; in a terminal stderr's lines would show them twice.
     const urlHere = !ctx.io.stdoutIsTTY || ctx.log.json;
     for (const t of post.targets) {
-      const line = `${t.platform}.${t.type}: ${t.status}${t.post_url ? (urlHere ? ` ${t.post_url}` : '') : t.error ? ` (${t.error.message})` : ''}`;
+      const line = `${targetShown(t)}: ${t.status}${t.post_url ? (urlHere ? ` ${t.post_url}` : '') : t.error ? ` (${t.error.message})` : ''}`;
       const s = await ctx.spinner();
       if (t.status === 'published') s.succeed(line);
       else s.fail(line);

@@ -1,4 +1,4 @@
-import { wallTimeOf, type ApprovalEntry, type Post, type Target } from '@socialpub/core';
+import { accountShown, targetShown, wallTimeOf, type ApprovalEntry, type Post, type Target } from '@socialpub/core';
 import { holdText } from './hold-text';
 import type { Column, Logger } from './logger';
 
@@ -60,7 +60,7 @@ export function renderPost(log: Logger, post: Post): string[] {
   ]);
   const holds = post.targets.flatMap((t) => {
     const text = holdText(t, post.timezone);
-    return text === null ? [] : [log.yellow(`${t.platform}.${t.type}: ${text}`)];
+    return text === null ? [] : [log.yellow(`${targetShown(t)}: ${text}`)];
   });
   return [...lines, '', ...renderTargets(log, post.targets, post.timezone), ...holds];
 }
@@ -73,7 +73,8 @@ export function renderPost(log: Logger, post: Post): string[] {
 export function renderTargets(log: Logger, targets: readonly Target[], zone?: string | null, opts: { dueNow?: (t: Target) => boolean } = {}): string[] {
   const dueNow = opts.dueNow ?? (() => false);
   const columns: Column<Target>[] = [
-    { header: 'PLATFORM', value: (t) => t.platform },
+    // The account after the network when it has a label of its own (twitter:brand).
+    { header: 'PLATFORM', value: (t) => accountShown(t.platform, t.label) },
     { header: 'TYPE', value: (t) => t.type },
     { header: 'WHEN', value: (t) => (dueNow(t) ? 'now' : shortTime(t.scheduled_for, zone)) },
     { header: 'STATUS', value: (t) => (dueNow(t) ? 'queued' : t.status), style: (s) => log.status(s) },

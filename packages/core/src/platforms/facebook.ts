@@ -19,8 +19,13 @@ export const facebook = definePlatform({
   followUps: { thread: false, firstComment: true, commentIsPost: false, refusesRepeatedText: false },
   takedown: true,
   connect: {
-    flags: [{ flags: '--page <id>', description: 'facebook (and instagram via facebook): the page to publish to (asked when several)', option: 'pageId' }],
-    questions: { 'Meta app id': '--client-id (the Meta app id)', 'App secret': '--client-secret (the app secret)', 'Which Facebook page?': '--page (the Facebook page id)' },
+    flags: [{ flags: '--page <id>', description: 'facebook (and instagram via facebook): the page to publish to (asked when several); facebook: several, comma-separated, one account each', option: 'pageId' }],
+    questions: {
+      'Meta app id': '--client-id (the Meta app id)',
+      'App secret': '--client-secret (the app secret)',
+      'Which Facebook page?': '--page (the Facebook page id)',
+      'Which Facebook pages? (each one becomes an account)': '--page (Facebook page ids, comma-separated)',
+    },
     examples: ['socialpub connect facebook --sandbox --user ana@example.com'],
   },
   cli: { optionExamples: [] },

@@ -25,11 +25,11 @@ export const linkedin = definePlatform({
     flags: [
       {
         flags: '--organization <id>',
-        description: 'linkedin: post as this organization you administer (its id or urn:li:organization:<id>), or `member` to post as yourself (asked when you administer any)',
+        description: 'linkedin: post as this organization you administer (its id or urn:li:organization:<id>), or `member` to post as yourself (asked when you administer any); several, comma-separated, one account each',
         option: 'organizationId',
       },
     ],
-    questions: { 'LinkedIn client id': '--client-id (the LinkedIn app client id)', 'LinkedIn client secret': '--client-secret (the LinkedIn app client secret)', 'Post to LinkedIn as?': '--organization (an organization id you administer, or member)' },
+    questions: { 'LinkedIn client id': '--client-id (the LinkedIn app client id)', 'LinkedIn client secret': '--client-secret (the LinkedIn app client secret)', 'Post to LinkedIn as?': '--organization (an organization id you administer, or member)', 'Post to LinkedIn as? (each one becomes an account)': '--organization (organization ids you administer, or member; comma-separated)' },
     pageWord: 'organization',
     examples: ['socialpub connect linkedin --client-id 86abc --client-secret s3cr3t --organization 2414183'],
   },

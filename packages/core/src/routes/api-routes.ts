@@ -279,13 +279,15 @@ export const ROUTES = defineRoutes({
     auth: 'key',
     rateClass: 'creator_info',
     scope: 'read',
+    query: 'TiktokCreatorInfoQuery',
+    paramDescriptions: { label: "Which of your TikTok accounts, by label (left out: the default one)." },
     bodyKind: 'none',
     responses: { 200: { schema: 'TiktokCreatorInfoResponse' } },
     errors: [401, 403, 429, 500, 503],
     operationId: 'getTiktokCreatorInfo',
     summary: "The caller's TikTok creator info (extension): the privacy levels the creator may post with now, and the interaction settings",
     description:
-      'The same creator_info/query the publisher makes before every TikTok post. platform_options.tiktok.privacy_level must be one of privacy_level_options. No TikTok connection: 403 platform_not_connected; a refused token: 403 forbidden; TikTok not answering or rate limiting: 503.',
+      'The same creator_info/query the publisher makes before every TikTok post. platform_options.tiktok.privacy_level must be one of privacy_level_options. label names one of several TikTok accounts (left out: the default one). No TikTok connection (or none of that label): 403 platform_not_connected; a refused token: 403 forbidden; TikTok not answering or rate limiting: 503.',
     tags: ['platforms'],
   },
   'sandbox.posts': {

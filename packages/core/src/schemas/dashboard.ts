@@ -60,7 +60,7 @@ export const ConnectionSchema = z
     page_id: z.string().nullable(),
     page_name: z.string().nullable(),
     sandbox_password: z.string().nullable().optional().meta({
-      description: "Sandbox connections only: the connection's own password for the simulator's sign-in (Bluesky createSession with the account_id or the account's handle). Shown to the connection's owner only; null for a connection made before sandbox passwords.",
+      description: "Sandbox connections only: the connection's own password for the simulator's sign-in (Bluesky createSession with the account_id or the account's handle). Shown to the connection's owner only, with a full key or a dashboard session (not to read or agent keys); null for a connection made before sandbox passwords.",
     }),
     token_expires_at: InstantOut.nullable(),
     paused: ConnectionPauseSchema.nullable(),
@@ -83,6 +83,7 @@ export const ConnectAuthorizeRequestSchema = z
     handle: z.string().optional().meta({ description: 'bluesky: the account handle (alice.bsky.social, or a custom domain).' }),
     app_password: z.string().optional().meta({ description: 'bluesky: an app password (Settings > Privacy and security > App passwords); kept sealed, never shown again.' }),
     server: z.string().optional().meta({ description: 'mastodon: the server the account lives on (https://mastodon.social); socialpub registers its own app there.' }),
+    label: z.string().optional().meta({ description: "The account's label (1-32 of a-z, 0-9, - and _): another account of the platform, or the one of that label connected again. Left out: the platform's default account.", example: 'brand' }),
   })
   .meta({ id: 'ConnectAuthorizeRequest' });
 export type ConnectAuthorizeRequest = z.infer<typeof ConnectAuthorizeRequestSchema>;
@@ -96,7 +97,10 @@ export const PendingConnectSchema = z
     redirect_uri: z.string().meta({ description: "The daemon's /connect/callback: the app must list it as a redirect URI." }),
     question: z.string().nullable(),
     choices: z.array(z.object({ id: z.string(), label: z.string() })).nullable().meta({ description: 'While choosing: what POST …/choose takes (Facebook: the pages).' }),
+    // Added with several accounts per network: always sent; optional in the type for older fixtures.
+    multiple: z.boolean().optional().meta({ description: 'While choosing: several choices may be taken (page_ids), each becoming an account of its own (Facebook pages, LinkedIn authors).' }),
     connection: ConnectionSchema.nullable(),
+    connections: z.array(ConnectionSchema).optional().meta({ description: 'Every account the connect saved (several pages chosen: one each); the first is `connection`.' }),
     error: z.string().nullable(),
     messages: z.array(z.string()),
     expires_at: InstantOut,

@@ -16,10 +16,19 @@ import { REVIEW_SOURCES } from '../states';
 const targetId = z.string().meta({ description: 'The target (tgt_…).' });
 const jobId = z.string().meta({ description: 'The job (job_…).' });
 const contentType = z.string().meta({ description: 'The content type of the target (tweet, feed, story, …).' });
+/**
+ * The account a target publishes through (issue 39: a network may have several, so
+ * platform and type no longer name one target; target_id does). Optional: events stored
+ * before they were added lack them.
+ */
+const accountFields = {
+  connection_id: z.string().nullable().optional().meta({ description: 'The connection (account) the target publishes through (con_…; null: it was removed). Added with several accounts per network.' }),
+  label: z.string().nullable().optional().meta({ description: "That account's label when the event was written (twitter:brand's brand; null: the connection was removed). Added with several accounts per network." }),
+};
 
 /** A target as the post events list it. */
 export const EventTargetSchema = z
-  .looseObject({ target_id: targetId, platform: PlatformId, type: contentType, scheduled_for: InstantOut, status: TargetStatusSchema })
+  .looseObject({ target_id: targetId, platform: PlatformId, ...accountFields, type: contentType, scheduled_for: InstantOut, status: TargetStatusSchema })
   .meta({ id: 'EventTarget', description: 'A target of the job as it is after the change.' });
 
 /** A target as post.finished lists it. */
@@ -27,6 +36,7 @@ export const EventFinishedTargetSchema = z
   .looseObject({
     target_id: targetId,
     platform: PlatformId,
+    ...accountFields,
     type: contentType,
     status: TargetStatusSchema,
     post_id: z.string().nullable(),
@@ -47,6 +57,7 @@ export const EventRetryErrorSchema = z
 const targetFields = {
   target_id: targetId,
   platform: PlatformId,
+  ...accountFields,
   type: contentType,
   attempt: z.number().int().meta({ description: 'The attempt number (1 on the first).' }),
 };
@@ -141,7 +152,7 @@ export const TargetNeedsReviewDataSchema = z
   .meta({ id: 'TargetNeedsReviewData', description: 'target.needs_review: the outcome is unknown (never published twice).' });
 
 export const TargetRemovedDataSchema = z
-  .looseObject({ target_id: targetId, platform: PlatformId, type: contentType, post_id: z.string().nullable(), post_url: z.string().nullable(), removed_at: InstantOut })
+  .looseObject({ target_id: targetId, platform: PlatformId, ...accountFields, type: contentType, post_id: z.string().nullable(), post_url: z.string().nullable(), removed_at: InstantOut })
   .meta({ id: 'TargetRemovedData', description: 'target.removed: a published target was taken down.' });
 
 export const MediaTaskCompletedDataSchema = z
@@ -153,15 +164,15 @@ export const MediaTaskFailedDataSchema = z
   .meta({ id: 'MediaTaskFailedData', description: 'media.task_failed: the task ended without every file ready.' });
 
 export const ConnectionExpiredDataSchema = z
-  .looseObject({ connection_id: z.string(), platform: PlatformId, reason: z.string().nullable() })
+  .looseObject({ connection_id: z.string(), platform: PlatformId, label: z.string().optional().meta({ description: "The connection's label (twitter:brand's brand). Added with several accounts per network." }), reason: z.string().nullable() })
   .meta({ id: 'ConnectionExpiredData', description: 'connection.expired: the connection must be connected again.' });
 
 export const ConnectionRefreshFailedDataSchema = z
-  .looseObject({ connection_id: z.string(), platform: PlatformId, error: z.string(), will_retry: z.boolean() })
+  .looseObject({ connection_id: z.string(), platform: PlatformId, label: z.string().optional().meta({ description: "The connection's label (twitter:brand's brand). Added with several accounts per network." }), error: z.string(), will_retry: z.boolean() })
   .meta({ id: 'ConnectionRefreshFailedData', description: 'connection.refresh_failed: a token refresh failed.' });
 
 export const ConnectionExpiringSoonDataSchema = z
-  .looseObject({ connection_id: z.string(), platform: PlatformId, expires_at: InstantOut })
+  .looseObject({ connection_id: z.string(), platform: PlatformId, label: z.string().optional().meta({ description: "The connection's label (twitter:brand's brand). Added with several accounts per network." }), expires_at: InstantOut })
   .meta({ id: 'ConnectionExpiringSoonData', description: 'connection.expiring_soon: a live token runs out within 3 days (once per expiry).' });
 
 export const WebhookEndpointDisabledDataSchema = z

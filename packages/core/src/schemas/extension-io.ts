@@ -58,7 +58,10 @@ export const ConnectionUpdateRequestSchema = z
 export type ConnectionUpdateRequest = z.infer<typeof ConnectionUpdateRequestSchema>;
 /** POST /connections/pending/{id}/choose (`choice` is read too, for the same id). */
 export const ChooseConnectRequestSchema = z
-  .object({ page_id: z.string().meta({ description: 'The id of one of the choices (the Facebook page).' }) })
+  .object({
+    page_id: z.string().optional().meta({ description: 'The id of one of the choices (the Facebook page). Required unless page_ids is given.' }),
+    page_ids: z.array(z.string()).min(1).max(100).optional().meta({ description: 'Several choices, where the pending connect is `multiple` (Facebook pages, LinkedIn authors): each becomes an account of its own.' }),
+  })
   .meta({ id: 'ChooseConnectRequest' });
 export type ChooseConnectRequest = z.infer<typeof ChooseConnectRequestSchema>;
 

@@ -46,6 +46,9 @@ export type PostStep = z.infer<typeof PostStepSchema>;
 
 export const TargetSchema = z
   .object({
+    // Always sent; optional in the type for older fixtures. Events name their target by it (a
+    // post may have two targets of one platform and type, on two accounts).
+    target_id: z.string().optional().meta({ description: "The target (tgt_…), as events' target_id names it." }),
     platform: PlatformId,
     // Several accounts per network (issue 39): always sent; optional in the type for older fixtures.
     label: z.string().nullable().optional().meta({ description: "The label of the account it publishes through; null when that connection was removed." }),

@@ -18,7 +18,7 @@ import {
   UpdateResponseSchema,
 } from './scheduled';
 import { UnpublishResponseSchema } from './takedown';
-import { TiktokCreatorInfoResponseSchema } from './tiktok-creator-info';
+import { TiktokCreatorInfoQuerySchema, TiktokCreatorInfoResponseSchema } from './tiktok-creator-info';
 import { SettingsResponseSchema, SettingsUpdateSchema } from './time-resources';
 import { EXTENSION_SCHEMAS } from './extension-schema-map';
 
@@ -59,6 +59,7 @@ export const SCHEMAS = {
   MediaUploadQuery: MediaUploadQuerySchema,
   MediaUploadResponse: MediaUploadResponseSchema,
   PlatformsResponse: PlatformsResponseSchema,
+  TiktokCreatorInfoQuery: TiktokCreatorInfoQuerySchema,
   TiktokCreatorInfoResponse: TiktokCreatorInfoResponseSchema,
   SandboxPostsQuery: SandboxPostsQuerySchema,
   SandboxPostsResponse: SandboxPostsResponseSchema,

@@ -1,4 +1,15 @@
 import { z } from 'zod';
+import { ACCOUNT_LABEL_PATTERN, ACCOUNT_LABEL_RULE } from '../account-key';
+
+/** GET /platforms/tiktok/creator-info?label=: which of the caller's TikTok accounts (several per network, issue 39). */
+export const TiktokCreatorInfoQuerySchema = z.object({
+  label: z
+    .string()
+    .regex(ACCOUNT_LABEL_PATTERN, { error: ACCOUNT_LABEL_RULE })
+    .optional()
+    .meta({ description: "The account's label (tiktok:brand's brand); left out: the default TikTok account." }),
+});
+export type TiktokCreatorInfoQuery = { label?: string | undefined };
 
 export const TiktokCreatorInfoSchema = z
   .object({

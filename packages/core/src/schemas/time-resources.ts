@@ -9,6 +9,8 @@ export const SettingsSchema = z
   .object({
     timezone: z.string().nullable().meta({ description: 'IANA zone for local wall times and human output; null: UTC.' }),
     approval_workflow: z.boolean().meta({ description: 'Every new job waits for approval (changed with the CLI only).' }),
+    // Always sent; optional in the type for older fixtures and daemons.
+    agent_approval: z.boolean().optional().meta({ description: 'Every job an agent creates through MCP waits for a person (changed with the CLI only).' }),
   })
   .meta({ id: 'Settings' });
 export type Settings = z.infer<typeof SettingsSchema>;

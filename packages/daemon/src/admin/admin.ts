@@ -32,6 +32,8 @@ export interface CreatedKey {
   key_id: string;
   user_id: string;
   email: string;
+  /** What the key may do (a rotated key keeps its predecessor's). */
+  scope: KeyScope;
 }
 
 export interface KeyListing {
@@ -204,7 +206,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       return store.commits.durableBlocking(() => {
         const user = userFor(input.email, true);
         const { apiKey, info } = store.apiKeys.create(user.id, input.name ?? null, clock.now(), scope);
-        return { api_key: apiKey, key_id: info.id, user_id: user.id, email: user.email };
+        return { api_key: apiKey, key_id: info.id, user_id: user.id, email: user.email, scope: info.scope };
       });
     },
     listKeys(input: { email?: string } = {}): KeyListing[] {
@@ -224,7 +226,7 @@ export function openAdmin(dataDir: string, opts: AdminOptions = {}) {
       if (!key) throw new AdminError('not_found', `no key ${keyId}`);
       const fresh = store.apiKeys.rotate(keyId, clock.now());
       if (!fresh) throw new AdminError('conflict', `key ${keyId} is already ${key.revokedReason ?? 'revoked'}`);
-      return { api_key: fresh.apiKey, key_id: fresh.info.id, user_id: key.userId, email: emailOf(key.userId), replaced: keyId };
+      return { api_key: fresh.apiKey, key_id: fresh.info.id, user_id: key.userId, email: emailOf(key.userId), scope: fresh.info.scope, replaced: keyId };
     },
     /**
      * A one-time dashboard sign-in token for the user (created if new, as `keys create`

@@ -30,7 +30,11 @@ export interface PendingConnect {
   /** While `choosing`: what to choose from (Facebook: the pages), each with the id POST …/choose takes. */
   question: string | null;
   choices: { id: string; label: string }[] | null;
+  /** While `choosing`: several choices may be taken, each becoming an account of its own (Facebook pages, LinkedIn authors). */
+  multiple: boolean;
   connection: ConnectionInfo | null;
+  /** Every account the flow saved (several pages chosen: one each), the first being `connection`. */
+  connections: ConnectionInfo[];
   error: string | null;
   /** What the flow said along the way (e.g. TikTok's note about an unaudited app). */
   messages: string[];
@@ -42,7 +46,8 @@ interface Flow {
   pending: PendingConnect;
   state: string | null;
   callback: ((url: string) => void) | null;
-  pick: ((id: string) => boolean) | null;
+  /** Takes the ids chosen (one unless the question is `multiple`); false when one is not among the choices. */
+  pick: ((ids: readonly string[]) => boolean) | null;
   /** Resolves at the flow's next state change. */
   changed: Promise<void>;
   signal: () => void;
@@ -95,13 +100,36 @@ export class BrowserConnects {
       redirectUri,
       question: null,
       choices: null,
+      multiple: false,
       connection: null,
+      connections: [],
       error: null,
       messages: [],
       createdAt: now,
       expiresAt: now + BROWSER_CONNECT_TTL_MS,
     });
     this.#flows.set(flow.pending.id, flow);
+    // A question the page answers through POST …/choose: one choice, or several (`multiple`).
+    const ask = <T>(choices: { label: string; value: T }[], question: string, multiple: boolean) =>
+      new Promise<T[]>((resolve, reject) => {
+        const ids = choices.map((c, i) => choiceId(c.value, i));
+        flow.pending.question = question;
+        flow.pending.choices = choices.map((c, i) => ({ id: ids[i] as string, label: c.label }));
+        flow.pending.multiple = multiple;
+        flow.pick = (picked) => {
+          const at = [...new Set(picked)].map((p) => ids.indexOf(p));
+          if (at.length === 0 || at.some((i) => i < 0) || (!multiple && at.length > 1)) return false;
+          flow.pick = null;
+          flow.pending.question = null;
+          flow.pending.choices = null;
+          flow.pending.multiple = false;
+          flow.pending.status = 'authorizing';
+          resolve(at.map((i) => (choices[i] as { value: T }).value));
+          return true;
+        };
+        flow.abort.signal.addEventListener('abort', () => reject(new ConnectError('the connect expired (10 minutes) before a choice was made')), { once: true });
+        this.#set(flow, 'choosing');
+      });
     const io: ConnectIO = {
       receivesRedirect: true,
       prompt: (question) => {
@@ -111,24 +139,8 @@ export class BrowserConnects {
           flow.abort.signal.addEventListener('abort', () => reject(new ConnectError('the connect expired (10 minutes) before the platform sent the browser back')), { once: true });
         });
       },
-      choose: <T>(question: string, choices: { label: string; value: T }[]) =>
-        new Promise<T>((resolve, reject) => {
-          const ids = choices.map((c, i) => choiceId(c.value, i));
-          flow.pending.question = question;
-          flow.pending.choices = choices.map((c, i) => ({ id: ids[i] as string, label: c.label }));
-          flow.pick = (id) => {
-            const at = ids.indexOf(id);
-            if (at < 0) return false;
-            flow.pick = null;
-            flow.pending.question = null;
-            flow.pending.choices = null;
-            flow.pending.status = 'authorizing';
-            resolve((choices[at] as { value: T }).value);
-            return true;
-          };
-          flow.abort.signal.addEventListener('abort', () => reject(new ConnectError('the connect expired (10 minutes) before a choice was made')), { once: true });
-          this.#set(flow, 'choosing');
-        }),
+      choose: async <T>(question: string, choices: { label: string; value: T }[]) => (await ask(choices, question, false))[0] as T,
+      chooseMany: <T>(question: string, choices: { label: string; value: T }[]) => ask(choices, question, true),
       print: (line) => void flow.pending.messages.push(line),
       openBrowser: (url) => {
         const state = new URL(url).searchParams.get('state');
@@ -141,7 +153,20 @@ export class BrowserConnects {
       },
     };
     const ready = flow.changed;
-    connector(options, io, this.opts.deps).then(
+    // Every account the flow saves is the flow's to show (several pages chosen: one each).
+    const deps: ConnectDeps = {
+      ...this.opts.deps,
+      connections: {
+        ...this.opts.deps.connections,
+        save: (...args: Parameters<ConnectDeps['connections']['save']>) => {
+          const saved = this.opts.deps.connections.save(...args);
+          flow.pending.connections.push(saved);
+          return saved;
+        },
+        ...(this.opts.deps.connections.listForUser ? { listForUser: this.opts.deps.connections.listForUser.bind(this.opts.deps.connections) } : {}),
+      },
+    };
+    connector(options, io, deps).then(
       (connection) => {
         flow.pending.connection = connection;
         this.#finish(flow, 'connected');
@@ -182,12 +207,15 @@ export class BrowserConnects {
     return flow && flow.pending.userId === userId ? { ...flow.pending } : null;
   }
 
-  /** Answers the flow's question; false when the flow asks none or `choiceId` is not among its choices. */
-  async choose(userId: string, id: string, choice: string): Promise<PendingConnect | null | false> {
+  /**
+   * Answers the flow's question with one choice, or several where it is `multiple`; false
+   * when the flow asks none, an id is not among its choices, or several answer a question of one.
+   */
+  async choose(userId: string, id: string, choice: string | readonly string[]): Promise<PendingConnect | null | false> {
     const flow = this.#flows.get(id);
     if (!flow || flow.pending.userId !== userId) return null;
     const next = flow.changed;
-    if (!flow.pick || !flow.pick(choice)) return false;
+    if (!flow.pick || !flow.pick(typeof choice === 'string' ? [choice] : choice)) return false;
     await this.#wait(next);
     return { ...flow.pending };
   }
@@ -223,6 +251,7 @@ export class BrowserConnects {
     flow.pick = null;
     flow.pending.question = null;
     flow.pending.choices = null;
+    flow.pending.multiple = false;
     this.#set(flow, status);
     flow.abort.abort();
   }

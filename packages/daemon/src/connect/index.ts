@@ -18,8 +18,13 @@ export async function connectLive(platform: Platform, options: ConnectOptions, i
   const connect = platformModule(platform)?.connect;
   if (!connect) throw new ConnectError(`Connecting ${platform} live is not available`);
   // Platform settings as config.ts reads them for the daemon (LinkedIn's pinned API version, say), not each platform from the environment itself.
-  // The label (--label) reaches every save of the flow: the platform modules save without one.
+  // The label (--label) reaches every save of the flow the platform module makes without one;
+  // a connect that makes several accounts (several pages chosen) names the others' labels itself.
   const label = options.label ?? null;
-  const connections = { save: (userId: string, p: Platform, input: ConnectionInput) => deps.connections.save(userId, p, input, label) };
+  const list = deps.connections.listForUser?.bind(deps.connections);
+  const connections = {
+    save: (userId: string, p: Platform, input: ConnectionInput, own?: string | null) => deps.connections.save(userId, p, input, own ?? label),
+    ...(list ? { listForUser: list } : {}),
+  };
   return connect(options, io, { ...deps, connections, platforms: deps.platforms ?? platformsFromEnv(process.env) });
 }

@@ -9,7 +9,8 @@ import { heldForAgent, needsApproval } from './approval-rule';
 /** A checked publish request as rows to store, and the answer that acknowledges it. */
 export interface BuiltPost {
   job: NewPost;
-  targets: NewTarget[];
+  /** With the label of the account each is bound to (null: none), which its events name. */
+  targets: (NewTarget & { label: string | null })[];
   result: PublishResult;
 }
 

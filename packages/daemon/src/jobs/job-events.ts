@@ -9,8 +9,11 @@ import type { ReviewActor } from '../store/review-history';
 // (docs/events.md). Times are epoch ms here; the events module presents them as ISO. Each
 // payload is checked against core's schema of its type (StoredData, schemas/event-data.ts).
 
-const targetsOf = (targets: readonly { id: string; platform: Platform; type: string; dueAt: number; status: TargetStatus }[]): StoredData<'post.accepted'>['targets'] =>
-  targets.map((t) => ({ target_id: t.id, platform: t.platform, type: t.type, scheduled_for: t.dueAt, status: t.status }));
+// Each target names its account (connection and label): a job may have two targets of one
+// platform and type, on two accounts.
+type EventTargetSource = { id: string; platform: Platform; connectionId?: string | null; label: string | null; type: string; dueAt: number; status: TargetStatus };
+const targetsOf = (targets: readonly EventTargetSource[]): StoredData<'post.accepted'>['targets'] =>
+  targets.map((t) => ({ target_id: t.id, platform: t.platform, connection_id: t.connectionId ?? null, label: t.label, type: t.type, scheduled_for: t.dueAt, status: t.status }));
 
 /** post.accepted, and post.pending_approval when the job is held. */
 export function acceptedEvents(built: BuiltPost, now: number): NewEvent[] {

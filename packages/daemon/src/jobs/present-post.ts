@@ -12,6 +12,7 @@ import { NO_REVIEW, presentApproval, presentComment, type PostReview } from './p
 export function presentTarget(t: TargetRecord, zone = 'UTC', asked: PostReplies = {}, holds: HoldLookup = NO_HOLDS): Target {
   const held = targetHold(t, holds);
   const out: Target = {
+    target_id: t.id,
     platform: t.platform,
     label: t.label,
     connection_id: t.connectionId,

@@ -2,6 +2,12 @@
 export interface ConnectIO {
   prompt(question: string, opts?: { secret?: boolean }): Promise<string>;
   choose<T>(question: string, choices: { label: string; value: T }[]): Promise<T>;
+  /**
+   * One or more of the choices, where each chosen one becomes a connection of its own
+   * (several Facebook pages, LinkedIn organizations of one login). Optional: a terminal or
+   * page that cannot ask it is asked `choose`, for one.
+   */
+  chooseMany?<T>(question: string, choices: { label: string; value: T }[]): Promise<T[]>;
   print(line: string): void;
   /** Opens the URL in a browser (or only prints it). */
   openBrowser(url: string): void | Promise<void>;

@@ -105,7 +105,12 @@ export interface ConnectOptions {
 
 /** What a connect flow needs from the daemon. */
 export interface ConnectDeps {
-  connections: { save(userId: string, platform: Platform, input: ConnectionInput, label?: string | null): ConnectionInfo };
+  connections: {
+    /** Saves the account; `label` null or absent: the label the connect was asked for (connectLive), else the default account. */
+    save(userId: string, platform: Platform, input: ConnectionInput, label?: string | null): ConnectionInfo;
+    /** The user's accounts, for the labels of a connect that makes several (platforms/shared/choice-labels.ts); absent: none known. */
+    listForUser?(userId: string): readonly ConnectionInfo[];
+  };
   clock?: Clock;
   /** Host -> base URL; default `https://<host>` (tests point it at the simulator). */
   baseUrl?: (host: string) => string;

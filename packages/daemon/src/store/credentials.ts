@@ -76,8 +76,8 @@ export function createCredentialsService(db: DB, box: SecretBox, clock: Clock) {
     `UPDATE connections SET secrets_enc = @secretsEnc, token_expires_at = @tokenExpiresAt, refresh_expires_at = @refreshExpiresAt,
        token_obtained_at = @tokenObtainedAt, status = 'active', status_reason = NULL, updated_at = @now WHERE id = @id`,
   );
-  const expire = db.prepare<[string, number, string], { user_id: string; platform: Platform; status_reason: string | null; updated_at: number }>(
-    "UPDATE connections SET status = 'expired', status_reason = ?, updated_at = ? WHERE id = ? RETURNING user_id, platform, status_reason, updated_at",
+  const expire = db.prepare<[string, number, string], { user_id: string; platform: Platform; label: string; status_reason: string | null; updated_at: number }>(
+    "UPDATE connections SET status = 'expired', status_reason = ?, updated_at = ? WHERE id = ? RETURNING user_id, platform, label, status_reason, updated_at",
   );
   const statusOf = db.prepare<[string], { status: string }>('SELECT status FROM connections WHERE id = ?');
   const outbox = createOutboxWriter(db);
@@ -86,7 +86,7 @@ export function createCredentialsService(db: DB, box: SecretBox, clock: Clock) {
     const was = statusOf.get(connectionId)?.status;
     const r = expire.get(reason, now, connectionId);
     if (!r || was !== 'active') return;
-    const data: StoredData<'connection.expired'> = { connection_id: connectionId, platform: r.platform, reason: r.status_reason };
+    const data: StoredData<'connection.expired'> = { connection_id: connectionId, platform: r.platform, label: r.label, reason: r.status_reason };
     outbox.append({ userId: r.user_id, type: 'connection.expired', subject: connectionId, data, at: r.updated_at });
   });
 

@@ -59,21 +59,21 @@ export function createEventsRepository(db: DB) {
     `DELETE FROM events WHERE created_at < ? AND id NOT IN (SELECT event_id FROM webhook_messages WHERE status = 'pending' AND event_id IS NOT NULL)`,
   );
   // Live tokens running out within the window whose expiry has had no warning yet.
-  const expiring = db.prepare<[{ now: number; ahead: number }], { id: string; user_id: string; platform: Platform; token_expires_at: number }>(
-    `SELECT c.id, c.user_id, c.platform, c.token_expires_at FROM connections c
+  const expiring = db.prepare<[{ now: number; ahead: number }], { id: string; user_id: string; platform: Platform; label: string; token_expires_at: number }>(
+    `SELECT c.id, c.user_id, c.platform, c.label, c.token_expires_at FROM connections c
      WHERE c.status = 'active' AND c.mode = 'live' AND c.token_expires_at IS NOT NULL
        AND c.token_expires_at > @now AND c.token_expires_at <= @now + @ahead
        AND NOT EXISTS (SELECT 1 FROM events e WHERE e.subject = c.id AND e.type = 'connection.expiring_soon'
                        AND CAST(e.data->>'expires_at' AS BIGINT) = c.token_expires_at)`,
   );
-  const connection = db.prepare<[string], { user_id: string; platform: Platform }>('SELECT user_id, platform FROM connections WHERE id = ?');
+  const connection = db.prepare<[string], { user_id: string; platform: Platform; label: string }>('SELECT user_id, platform, label FROM connections WHERE id = ?');
 
   // The read and the warnings in one transaction (a savepoint inside the sweep's): each expiry warned once.
   const warn = db.transaction((now: number, aheadMs: number): number => {
     const due = expiring.all({ now, ahead: aheadMs });
     outbox.appendMany(
       due.map((c) => {
-        const data: StoredData<'connection.expiring_soon'> = { connection_id: c.id, platform: c.platform, expires_at: c.token_expires_at };
+        const data: StoredData<'connection.expiring_soon'> = { connection_id: c.id, platform: c.platform, label: c.label, expires_at: c.token_expires_at };
         return { userId: c.user_id, type: 'connection.expiring_soon', subject: c.id, data, at: now };
       }),
     );
@@ -124,7 +124,7 @@ export function createEventsRepository(db: DB) {
     refreshFailed(connectionId: string, error: string, willRetry: boolean, now: number): void {
       const c = connection.get(connectionId);
       if (!c) return;
-      const data: StoredData<'connection.refresh_failed'> = { connection_id: connectionId, platform: c.platform, error, will_retry: willRetry };
+      const data: StoredData<'connection.refresh_failed'> = { connection_id: connectionId, platform: c.platform, label: c.label, error, will_retry: willRetry };
       outbox.append({ userId: c.user_id, type: 'connection.refresh_failed', subject: connectionId, data, at: now });
     },
     /** connection.expiring_soon once per token expiry for live tokens running out within `aheadMs`. */

@@ -16,9 +16,21 @@ import type { NewEvent, StoredData } from './outbox';
 
 /** The target columns an event needs, as a RETURNING or SELECT list (`p` prefixes them, e.g. `targets.`). */
 export const targetEventColumns = (p = '') =>
-  ['id', 'job_id', 'user_id', 'platform', 'type', 'attempts', 'attempt_started_at', 'post_id', 'post_url', 'published_at', 'error_code', 'error_message', 'platform_code', 'follow_ups', 'next_attempt_at', 'due_at', 'updated_at', 'removed_at']
-    .map((c) => `${p}${c}`)
-    .join(', ');
+  [
+    ...['id', 'job_id', 'user_id', 'platform', 'connection_id', 'type', 'attempts', 'attempt_started_at', 'post_id', 'post_url', 'published_at', 'error_code', 'error_message', 'platform_code', 'follow_ups', 'next_attempt_at', 'due_at', 'updated_at', 'removed_at'].map(
+      (c) => `${p}${c}`,
+    ),
+    connectionLabelColumn,
+  ].join(', ');
+
+/**
+ * The label of a target's account now, as a column of a statement on `targets` (a lookup by
+ * primary key per row; null when the connection was removed): events name the account.
+ */
+export const connectionLabelColumn = '(SELECT c.label FROM connections c WHERE c.id = targets.connection_id) AS connection_label';
+
+/** The account fields of a target's event (schemas/event-data.ts accountFields). */
+export const accountOf = (r: { connection_id: string | null; connection_label: string | null }) => ({ connection_id: r.connection_id, label: r.connection_label });
 
 /** A target row as `targetEventColumns` reads it. */
 export interface TargetEventRow {
@@ -26,6 +38,9 @@ export interface TargetEventRow {
   job_id: string;
   user_id: string;
   platform: Platform;
+  connection_id: string | null;
+  /** The label of its account now (connectionLabelColumn). */
+  connection_label: string | null;
   type: string;
   attempts: number;
   attempt_started_at: number | null;
@@ -72,10 +87,10 @@ function followUpsOf(r: TargetEventRow): FollowUps {
 
 /** target.publishing of a claim (the claim's row; `at` its time). */
 export function publishingEvent(
-  r: Pick<TargetEventRow, 'id' | 'job_id' | 'user_id' | 'platform' | 'type' | 'attempts' | 'attempt_started_at'>,
+  r: Pick<TargetEventRow, 'id' | 'job_id' | 'user_id' | 'platform' | 'connection_id' | 'connection_label' | 'type' | 'attempts' | 'attempt_started_at'>,
   at: number,
 ): NewEvent {
-  const data: StoredData<'target.publishing'> = { target_id: r.id, platform: r.platform, type: r.type, attempt: r.attempts, started_at: r.attempt_started_at as number };
+  const data: StoredData<'target.publishing'> = { target_id: r.id, platform: r.platform, ...accountOf(r), type: r.type, attempt: r.attempts, started_at: r.attempt_started_at as number };
   return { userId: r.user_id, type: TYPE.publishing, jobId: r.job_id, subject: r.id, data, at };
 }
 
@@ -86,7 +101,7 @@ export function publishingEvent(
  * platform's rate limit holds it (`retry.rateLimited`: the attempt's error was one).
  */
 export function targetEvent(status: TargetEventStatus, r: TargetEventRow, retry: { rateLimited: boolean } = { rateLimited: false }): NewEvent {
-  const base = { target_id: r.id, platform: r.platform, type: r.type };
+  const base = { target_id: r.id, platform: r.platform, ...accountOf(r), type: r.type };
   const attempt = { ...base, attempt: r.attempts };
   let data: StoredData<'target.published' | 'target.retrying' | 'target.failed' | 'target.needs_review' | 'target.removed'>;
   switch (status) {
@@ -122,6 +137,8 @@ interface FinishedRow {
   job_status: string;
   id: string;
   platform: Platform;
+  connection_id: string | null;
+  connection_label: string | null;
   type: string;
   status: TargetStatus;
   post_id: string | null;
@@ -144,8 +161,9 @@ export type JobFinishes = ReturnType<typeof createJobFinishes>;
  */
 export function createJobFinishes(db: DB) {
   const settled = db.prepare<[string], FinishedRow>(
-    `SELECT j.id AS job_id, j.user_id, j.status AS job_status, t.id, t.platform, t.type, t.status, t.post_id, t.post_url, t.updated_at
-       FROM jobs j JOIN targets t ON t.job_id = j.id
+    `SELECT j.id AS job_id, j.user_id, j.status AS job_status, t.id, t.platform, t.connection_id, c.label AS connection_label, t.type, t.status,
+            t.post_id, t.post_url, t.updated_at
+       FROM jobs j JOIN targets t ON t.job_id = j.id LEFT JOIN connections c ON c.id = t.connection_id
       WHERE j.id IN (SELECT value FROM json_each(?)) AND j.status IN ('published', 'partially_published', 'failed', 'removed')
       ORDER BY j.id, t.rowid`,
   );
@@ -165,7 +183,7 @@ export function createJobFinishes(db: DB) {
       const first = rows[0] as FinishedRow;
       const status = first.job_status === 'removed' ? (rows.some((r) => r.status === 'failed') ? 'failed' : null) : first.job_status;
       if (status === null || !FINISHED.has(status)) continue;
-      const targets = rows.map((r) => ({ target_id: r.id, platform: r.platform, type: r.type, status: r.status, post_id: r.post_id, post_url: r.post_url }));
+      const targets = rows.map((r) => ({ target_id: r.id, platform: r.platform, ...accountOf(r), type: r.type, status: r.status, post_id: r.post_id, post_url: r.post_url }));
       const data: StoredData<'post.finished'> = { job_id: jobId, status: status as Finished, targets };
       out.set(jobId, { userId: first.user_id, type: 'post.finished', jobId, subject: jobId, data, at: Math.max(...rows.map((r) => r.updated_at)) });
     }

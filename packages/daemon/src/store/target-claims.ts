@@ -3,7 +3,7 @@ import type { DB } from './database';
 import { dialectOf } from './postgres/pg-database';
 import { CLAIMED_JOB_COLUMNS, CLAIMED_TARGET_COLUMNS, toClaimed } from './claimed-target';
 import { createOutboxWriter } from './outbox';
-import { publishingEvent } from './state-events';
+import { connectionLabelColumn, publishingEvent } from './state-events';
 
 /**
  * Claims of many due targets in one statement. Each target's claim is the same
@@ -21,17 +21,18 @@ export function createTargetClaims(db: DB) {
   // wheel): the rows are locked FOR UPDATE SKIP LOCKED first, so daemons claiming at once
   // take disjoint rows without waiting on each other; the status check still makes each
   // target claimed once, whoever asks (docs/scaling.md "Several daemons").
-  const claimUpdate = db.prepare<[{ ids: string; now: number; owner: string; leaseUntil: number }], ClaimedTargetRow>(
+  // With the label of each target's account, which its target.publishing names.
+  const claimUpdate = db.prepare<[{ ids: string; now: number; owner: string; leaseUntil: number }], ClaimedTargetRow & { connection_label: string | null }>(
     dialectOf(db) === 'postgres'
       ? `UPDATE targets SET status = 'publishing', lease_until = @leaseUntil, lease_owner = @owner, attempts = attempts + 1,
        attempt_started_at = @now, updated_at = @now
      WHERE id IN (SELECT id FROM targets WHERE id IN (SELECT value FROM json_each(@ids)) AND status = 'scheduled'
                     AND COALESCE(next_attempt_at, due_at) <= @now FOR UPDATE SKIP LOCKED)
-     RETURNING ${CLAIMED_TARGET_COLUMNS}`
+     RETURNING ${CLAIMED_TARGET_COLUMNS}, ${connectionLabelColumn}`
       : `UPDATE targets SET status = 'publishing', lease_until = @leaseUntil, lease_owner = @owner, attempts = attempts + 1,
        attempt_started_at = @now, updated_at = @now
      WHERE id IN (SELECT value FROM json_each(@ids)) AND +status = 'scheduled' AND COALESCE(next_attempt_at, due_at) <= @now
-     RETURNING ${CLAIMED_TARGET_COLUMNS}`,
+     RETURNING ${CLAIMED_TARGET_COLUMNS}, ${connectionLabelColumn}`,
   );
   const jobsOf = db.prepare<[string], ClaimedPostRow & { id: string }>(
     `SELECT id, ${CLAIMED_JOB_COLUMNS} FROM jobs WHERE id IN (SELECT value FROM json_each(?))`,
@@ -44,7 +45,7 @@ export function createTargetClaims(db: DB) {
 
   /** The claims and their attempts rows, in one transaction (a savepoint inside the publisher's batch). */
   const claimMany = db.transaction((ids: readonly string[], now: number, owner: string, leaseUntil: number): (ClaimedTarget | null)[] => {
-    const rows = new Map<string, ClaimedTargetRow>();
+    const rows = new Map<string, ClaimedTargetRow & { connection_label: string | null }>();
     for (const r of claimUpdate.all({ ids: JSON.stringify(ids), now, owner, leaseUntil })) rows.set(r.id, r);
     if (rows.size === 0) return ids.map(() => null);
     const jobs = new Map<string, ClaimedPostRow>();

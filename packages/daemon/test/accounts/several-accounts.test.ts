@@ -56,6 +56,31 @@ describe('several accounts of one network', () => {
     expect(posts.map((p) => String(p.body.text)).sort()).toEqual(['one post, two accounts', 'the brand says hi']);
   });
 
+  it("names each target's account in the job's events (connection_id, label) and in the target view (target_id), so two tweets of one job tell apart", async () => {
+    const { w, brand, main } = await twoTwitterAccounts();
+    const jobId = await publish(w, { caption: 'two accounts, two events each', platforms: ['twitter', 'twitter:brand'], publish_now: true });
+    await advanceUntil(w.clock, settled(w, jobId), 60);
+    const res = await w.call('GET', `/content/scheduled?job_id=${jobId}`);
+    const shown = (res.body.post as { targets: (ShownTarget & { target_id: string })[] }).targets;
+    const accountOf = new Map(shown.map((t) => [t.target_id, [t.connection_id, t.label]]));
+    expect([...accountOf.values()]).toEqual([
+      [main.connection_id, 'default'],
+      [brand.connection_id, 'brand'],
+    ]);
+
+    const { events } = w.store.events.listAfter(main.user_id, 0, { jobId });
+    type EventTarget = { target_id: string; connection_id: string | null; label: string | null };
+    const named = (t: EventTarget) => [t.target_id, t.connection_id, t.label];
+    const expected = shown.map((t) => [t.target_id, t.connection_id, t.label]);
+    const byType = (type: string) => events.filter((e) => e.type === type).map((e) => e.data);
+    expect((byType('post.accepted')[0]!.targets as EventTarget[]).map(named)).toEqual(expected);
+    expect((byType('post.finished')[0]!.targets as EventTarget[]).map(named)).toEqual(expected);
+    for (const type of ['target.publishing', 'target.published']) {
+      const seen = (byType(type) as unknown as EventTarget[]).map(named).sort((a, b) => String(a[2]).localeCompare(String(b[2])));
+      expect(seen, type).toEqual([...expected].sort((a, b) => String(a[2]).localeCompare(String(b[2]))));
+    }
+  });
+
   it('refuses an account label the user has not connected, naming the entry and how to connect it', async () => {
     const w = await startSandboxDaemon(defer, { platforms: ['twitter'] });
     const res = await w.call('POST', '/content/publish', { caption: 'hi', platforms: ['twitter', 'twitter:brand'], publish_now: true });

@@ -144,6 +144,85 @@ describe('connections (/connections)', () => {
     expect((await h.call('GET', `${API}/connections/pending/${flow.id}`, { headers: { 'X-API-Key': other.key } })).status).toBe(404);
   });
 
+  it('connects another account under the label the authorize names, beside the default one (a malformed label is a 400)', async () => {
+    const sim: Sim = await startSim();
+    cleanup.push(() => sim.close());
+    sim.state.apps.set('1234', { appId: '1234', appSecret: 'app-secret' });
+    sim.state.addAccount({ id: 'p1', platform: 'facebook', kind: 'fb_page', username: 'p1', name: 'Brand page' });
+    sim.state.addAccount({ id: 'fbu', platform: 'facebook', kind: 'fb_user', username: 'u', name: 'Ann', pageIds: ['p1'] });
+    const h = setup({ clock: sim.clock, deps: { connectDeps: { baseUrl: sim.baseUrl } } });
+    const s = await h.signIn();
+    const sandbox = await h.page('POST', `${API}/connections/sandbox`, s, { body: { platform: 'facebook' } });
+    expect(sandbox.status).toBe(201);
+
+    const bad = await h.page('POST', `${API}/connections/facebook/authorize`, s, { body: { client_id: '1234', client_secret: 'app-secret', label: 'Brand Page' } });
+    expect(bad.status).toBe(400);
+    expect((await errorOf(bad)).details?.[0]?.path).toBe('label');
+
+    const started = await h.page('POST', `${API}/connections/facebook/authorize`, s, { body: { client_id: '1234', client_secret: 'app-secret', label: 'brand' } });
+    expect(started.status).toBe(200);
+    const flow = (await started.json()) as { id: string; authorize_url: string; redirect_uri: string };
+    const state = new URL(flow.authorize_url).searchParams.get('state') as string;
+    const code = sim.state.authorize({ platform: 'facebook', appId: '1234', redirectUri: flow.redirect_uri, accountId: 'fbu' });
+    expect((await h.app.request(`/connect/callback?code=${code}&state=${state}`)).status).toBe(303);
+    const done = (await (await h.page('GET', `${API}/connections/pending/${flow.id}`, s)).json()) as { status: string; connection: { label: string; is_default: boolean; page_id: string } };
+    expect(done.status).toBe('connected');
+    expect(done.connection).toMatchObject({ label: 'brand', is_default: false, page_id: 'p1' });
+    const listed = (await (await h.page('GET', `${API}/connections`, s)).json()) as { data: { label: string; sandbox: boolean; is_default: boolean }[] };
+    expect(listed.data.map((c) => [c.label, c.sandbox, c.is_default])).toEqual([
+      ['default', true, true],
+      ['brand', false, false],
+    ]);
+  });
+
+  it('connects several Facebook pages of one login, one account each: the first as asked, the others under their own labels', async () => {
+    const sim: Sim = await startSim();
+    cleanup.push(() => sim.close());
+    sim.state.apps.set('1234', { appId: '1234', appSecret: 'app-secret' });
+    sim.state.addAccount({ id: 'p1', platform: 'facebook', kind: 'fb_page', username: 'p1', name: 'First page' });
+    sim.state.addAccount({ id: 'p2', platform: 'facebook', kind: 'fb_page', username: 'p2', name: 'Café Müller & Co.' });
+    sim.state.addAccount({ id: 'p3', platform: 'facebook', kind: 'fb_page', username: 'p3', name: 'Third page' });
+    sim.state.addAccount({ id: 'fbu', platform: 'facebook', kind: 'fb_user', username: 'u', name: 'Ann', pageIds: ['p1', 'p2', 'p3'] });
+    const h = setup({ clock: sim.clock, deps: { connectDeps: { baseUrl: sim.baseUrl } } });
+    const s = await h.signIn();
+
+    const connectPages = async (ids: string[]) => {
+      const flow = (await (await h.page('POST', `${API}/connections/facebook/authorize`, s, { body: { client_id: '1234', client_secret: 'app-secret' } })).json()) as { id: string; authorize_url: string; redirect_uri: string };
+      const state = new URL(flow.authorize_url).searchParams.get('state') as string;
+      const code = sim.state.authorize({ platform: 'facebook', appId: '1234', redirectUri: flow.redirect_uri, accountId: 'fbu' });
+      expect((await h.app.request(`/connect/callback?code=${code}&state=${state}`)).status).toBe(303);
+      const asking = (await (await h.page('GET', `${API}/connections/pending/${flow.id}`, s)).json()) as { status: string; multiple: boolean; question: string };
+      expect(asking).toMatchObject({ status: 'choosing', multiple: true, question: 'Which Facebook pages? (each one becomes an account)' });
+      const chosen = await h.page('POST', `${API}/connections/pending/${flow.id}/choose`, s, { body: { page_ids: ids } });
+      expect(chosen.status).toBe(200);
+      return (await chosen.json()) as { status: string; connection: { page_id: string }; connections: { label: string; page_id: string; is_default: boolean }[] };
+    };
+    const done = await connectPages(['p1', 'p2']);
+    expect(done.status).toBe('connected');
+    expect(done.connection.page_id).toBe('p1');
+    expect(done.connections.map((c) => [c.label, c.page_id, c.is_default])).toEqual([
+      ['default', 'p1', true],
+      ['caf-m-ller-co', 'p2', false],
+    ]);
+    // Each page is published to with its own page token.
+    const tokens = h.store.connections.listForUser(h.user.id).map((c) => h.store.credentials.credentialsFor(h.user.id, 'facebook', c.id)?.secrets.access_token);
+    expect(new Set(tokens).size).toBe(2);
+
+    // Connected again with a third page: the second keeps its label (in place), the third gets its own.
+    const again = await connectPages(['p1', 'p3', 'p2']);
+    expect(again.connections.map((c) => [c.label, c.page_id])).toEqual([
+      ['default', 'p1'],
+      ['third-page', 'p3'],
+      ['caf-m-ller-co', 'p2'],
+    ]);
+    const listed = (await (await h.page('GET', `${API}/connections`, s)).json()) as { data: { label: string; page_id: string }[] };
+    expect(listed.data.map((c) => [c.label, c.page_id])).toEqual([
+      ['default', 'p1'],
+      ['caf-m-ller-co', 'p2'],
+      ['third-page', 'p3'],
+    ]);
+  });
+
   it('refuses an authorize without a client id, and a flow nobody finishes expires after 10 minutes', async () => {
     const h = setup();
     const bad = await h.call('POST', `${API}/connections/facebook/authorize`, { body: {} });

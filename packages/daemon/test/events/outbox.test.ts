@@ -169,8 +169,9 @@ describe('outbox: media, connections, retention', () => {
     ]);
     expect(rows[0]).toMatchObject({ subject: 'task_a', created_at: now + 5, data: { task_id: 'task_a', status: 'completed', error: null } });
     expect(rows[1]?.data).toEqual({ task_id: 'task_b', status: 'failed', error: { code: 'too_large', message: 'big' } });
-    expect(rows[2]?.data).toEqual({ connection_id: conn.id, platform: 'twitter', reason: 'token revoked' });
-    expect(rows[3]?.data).toEqual({ connection_id: conn.id, platform: 'twitter', error: 'HTTP 503', will_retry: true });
+    expect(rows[2]?.data).toEqual({ connection_id: conn.id, platform: 'twitter', label: 'default', reason: 'token revoked' });
+    expect(rows[3]?.data).toEqual({ connection_id: conn.id, platform: 'twitter', label: 'default', error: 'HTTP 503', will_retry: true });
+    expect(rows[4]?.data).toMatchObject({ connection_id: yt.id, platform: 'youtube', label: 'default' });
   });
 
   it('drops events past retention unless a pending delivery still needs them', () => {

@@ -149,6 +149,26 @@ describe('a read key', () => {
   });
 });
 
+describe('the sandbox password of a connection', () => {
+  it('is shown by GET /connections to a full key only: a read or agent key lists the connection without it', async () => {
+    const h = harness();
+    const made = await h.call('POST', `${API}/connections/sandbox`, { body: { platform: 'bluesky' } });
+    expect(made.status).toBe(201);
+    const password = ((await made.json()) as { sandbox_password: string }).sandbox_password;
+    expect(password).toMatch(/\S{8,}/);
+    type Listed = { data: Record<string, unknown>[] };
+    const full = (await (await h.call('GET', `${API}/connections`)).json()) as Listed;
+    expect(full.data.map((c) => [c.platform, c.sandbox_password])).toEqual([['bluesky', password]]);
+    for (const scope of ['read', 'agent'] as const) {
+      const res = await h.call('GET', `${API}/connections`, { headers: as(await keyOf(h, scope)) });
+      expect(res.status).toBe(200);
+      const listed = (await res.json()) as Listed;
+      expect(listed.data.map((c) => [c.platform, c.sandbox, 'sandbox_password' in c])).toEqual([['bluesky', true, false]]);
+      expect(JSON.stringify(listed)).not.toContain(password);
+    }
+  });
+});
+
 describe('the scope of a key', () => {
   it('is answered by POST /auth/validate for each scope', async () => {
     const h = harness();

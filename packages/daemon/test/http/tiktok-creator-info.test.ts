@@ -25,6 +25,31 @@ describe('GET /platforms/tiktok/creator-info', () => {
     });
   });
 
+  it('answers for the TikTok account ?label= names (several accounts of one network), the default one without, and 403 for a label not connected', async () => {
+    const w = await startSandboxDaemon(defer, { platforms: ['tiktok'] });
+    const brand = w.admin.addSandboxConnection('tiktok', { email: 'me@example.com', label: 'brand' });
+    const main = w.admin.listConnections().find((c) => c.platform === 'tiktok' && c.label === 'default')!;
+    type Info = { creator_info: { creator_username: string } };
+    const own = await w.call('GET', '/platforms/tiktok/creator-info');
+    const branded = await w.call('GET', '/platforms/tiktok/creator-info?label=brand');
+    expect([own.status, branded.status]).toEqual([200, 200]);
+    const names = [(own.body as Info).creator_info.creator_username, (branded.body as Info).creator_info.creator_username];
+    expect(names[0]).not.toBe(names[1]);
+    // Each connection is its own simulated creator.
+    expect(names[1]).toMatch(/^sandbox_tiktok_\d+$/);
+    expect(brand.account_id).not.toBe(main.account_id);
+
+    const none = await w.call('GET', '/platforms/tiktok/creator-info?label=nobody');
+    expect(none.status).toBe(403);
+    expect(none.body.error).toMatchObject({
+      code: 'platform_not_connected',
+      message: 'you have no tiktok account labelled nobody (connect one with: socialpub connect tiktok --label nobody)',
+      details: [{ path: 'label', platform: 'tiktok' }],
+    });
+    const bad = await w.call('GET', '/platforms/tiktok/creator-info?label=Not%20A%20Label');
+    expect(bad.status).toBe(400);
+  });
+
   it('is 403 platform_not_connected without a TikTok connection', async () => {
     const w = await startSandboxDaemon(defer, { platforms: ['twitter'] });
     const res = await w.call('GET', '/platforms/tiktok/creator-info');

@@ -73,7 +73,7 @@ describe('events of state changes, from the store operations', () => {
     });
     expect(jobStatus(`job_${a}`)).toBe('partially_published');
     const failure = events().find((e) => e.type === 'target.failed');
-    expect(failure?.data).toEqual({ target_id: b, platform: 'threads', type: 'post', attempt: 1, error: { code: 'platform_error', message: 'refused', platform_code: '400' } });
+    expect(failure?.data).toEqual({ target_id: b, platform: 'threads', connection_id: null, label: null, type: 'post', attempt: 1, error: { code: 'platform_error', message: 'refused', platform_code: '400' } });
   });
 
   it('cancelling the last unsettled target settles the job: post.finished in the cancel', () => {
@@ -120,6 +120,9 @@ describe('events of state changes, from the store operations', () => {
     expect(events().find((e) => e.type === 'target.published')?.data).toEqual({
       target_id: a,
       platform: 'twitter',
+      // Inserted without a connection: no account to name.
+      connection_id: null,
+      label: null,
       type: 'feed',
       attempt: 1,
       post_id: `post-${a}`,

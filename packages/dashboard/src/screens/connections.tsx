@@ -159,6 +159,7 @@ function LiveConnect({ onError, onConnected }: { onError(text: string): void; on
   const [own, setOwn] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const fields = platformDescription(platform)?.connect.browserFields;
+  const [label, setLabel] = useState('');
   return (
     <form class="card" aria-labelledby="live-h" onSubmit={async (e) => {
       e.preventDefault();
@@ -171,6 +172,8 @@ function LiveConnect({ onError, onConnected }: { onError(text: string): void; on
           if (secret.trim()) body.client_secret = secret.trim();
           if (platform === 'instagram') body.login = login;
         }
+        // Another account of the platform (or the one of that label again), as `socialpub connect --label`.
+        if (label.trim()) body.label = label.trim();
         const p = await postJson<PendingConnection>(`/connections/${platform}/authorize`, body);
         if (p.status === 'connected') {
           setOwn({});
@@ -233,6 +236,10 @@ function LiveConnect({ onError, onConnected }: { onError(text: string): void; on
             </label>
           </>
         )}
+        <label>
+          Label of this account (another one){' '}
+          <input value={label} placeholder="brand" pattern="[a-z0-9][a-z0-9_\-]{0,31}" onInput={(e) => setLabel(e.currentTarget.value)} />
+        </label>
         {platform === 'instagram' && (
           <label>
             Login{' '}
@@ -260,23 +267,33 @@ function PendingPanel({ pending, onChosen }: { pending: PendingConnection; onCho
           {m}
         </p>
       ))}
-      {pending.status === 'connected' && <p role="status">Connected {platformName(pending.platform)}.</p>}
+      {pending.status === 'connected' && (
+        <p role="status">
+          Connected {(pending.connections?.length ?? 0) > 1 ? (pending.connections ?? []).map((c) => accountName(c)).join(', ') : platformName(pending.platform)}.
+        </p>
+      )}
       {pending.status === 'failed' && <p role="alert">{pending.error ?? 'The connection failed.'}</p>}
       {pending.status === 'choosing' && (
         <form onSubmit={async (e) => {
           e.preventDefault();
-          const choice = new FormData(e.currentTarget).get('page_id');
+          const form = new FormData(e.currentTarget);
+          // Several pages (or LinkedIn authors) where the platform lets each be an account of its own.
+          const body = pending.multiple ? { page_ids: form.getAll('page_id') } : { page_id: form.get('page_id') };
+          if (pending.multiple && body.page_ids?.length === 0) {
+            setError('Choose at least one');
+            return;
+          }
           try {
-            onChosen(await postJson<PendingConnection>(`/connections/pending/${encodeURIComponent(pending.id)}/choose`, { page_id: choice }));
+            onChosen(await postJson<PendingConnection>(`/connections/pending/${encodeURIComponent(pending.id)}/choose`, body));
           } catch (err) {
             setError(message(err));
           }
         }}>
           <fieldset>
-            <legend>{pending.question ?? 'Choose one'}</legend>
+            <legend>{pending.question ?? (pending.multiple ? 'Choose one or more' : 'Choose one')}</legend>
             {(pending.choices ?? []).map((c) => (
               <label key={c.id}>
-                <input type="radio" name="page_id" value={c.id} required /> {c.label}
+                {pending.multiple ? <input type="checkbox" name="page_id" value={c.id} /> : <input type="radio" name="page_id" value={c.id} required />} {c.label}
               </label>
             ))}
           </fieldset>

@@ -12,9 +12,11 @@ export class Platforms extends Resource {
    * GET /platforms/tiktok/creator-info (an extension): your TikTok creator's current
    * settings, read from TikTok: `privacy_level_options` are the only privacy levels
    * `platform_options.tiktok.privacy_level` accepts now. No TikTok connection:
-   * PermissionDeniedError (403 `platform_not_connected`).
+   * PermissionDeniedError (403 `platform_not_connected`). `label`: which of several TikTok
+   * accounts (`tiktok:brand`'s `brand`; left out: the default one).
    */
-  tiktokCreatorInfo(options?: RequestOptions): Promise<TiktokCreatorInfoResponse> {
-    return this.transport.call(ROUTES['platforms.tiktokCreatorInfo'], {}, options);
+  tiktokCreatorInfo(options?: RequestOptions & { label?: string | undefined }): Promise<TiktokCreatorInfoResponse> {
+    const { label, ...rest } = options ?? {};
+    return this.transport.call(ROUTES['platforms.tiktokCreatorInfo'], { query: { label } }, rest);
   }
 }

@@ -8,7 +8,7 @@ import { withAdmin } from '../../local/admin';
 export async function keysCreate(ctx: Ctx, { user, name, scope }: { user?: string | undefined; name?: string | undefined; scope?: string | undefined }): Promise<void> {
   const key = await withAdmin(await ctx.dataDir(), (admin) => admin.createKey({ ...(user ? { email: user } : {}), ...(name ? { name } : {}), ...(scope ? { scope } : {}) }));
   ctx.log.result(key, () => [
-    `${ctx.log.green('✔')} ${scope ?? 'full'} key ${ctx.log.bold(key.key_id)} created for ${key.email}`,
+    `${ctx.log.green('✔')} ${key.scope} key ${ctx.log.bold(key.key_id)} created for ${key.email}`,
     '',
     `  ${ctx.log.bold(key.api_key)}`,
     '',

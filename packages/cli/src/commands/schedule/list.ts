@@ -1,4 +1,4 @@
-import type { Post } from '@socialpub/core';
+import { targetShown, type Post } from '@socialpub/core';
 import type { Ctx } from '../../context';
 
 export interface ScheduleListOptions {
@@ -37,7 +37,7 @@ export async function scheduleList(ctx: Ctx, { status, limit, all, cursor }: Sch
         { header: 'JOB', value: (p) => p.job_id },
         { header: 'STATUS', value: (p) => p.status, style: (s) => ctx.log.status(s) },
         { header: 'WHEN', value: (p) => shortTime(p.scheduled_for ?? p.targets[0]?.scheduled_for, p.timezone) },
-        { header: 'TARGETS', value: (p) => p.targets.map((t) => `${t.platform}.${t.type}`).join(' ') },
+        { header: 'TARGETS', value: (p) => p.targets.map((t) => targetShown(t)).join(' ') },
         { header: 'CAPTION', value: (p) => truncate(p.caption, 40) },
       ],
       status === 'all' ? 'no jobs yet: publish one with `socialpub publish`' : `no ${status} jobs`,

@@ -32,7 +32,7 @@ const platformOf = (name: string): Platform => {
 };
 
 /** Optional string fields of an authorize request, checked. */
-const AUTHORIZE_FIELDS = ['client_id', 'client_secret', 'login', 'audited', 'privacy_level', 'handle', 'app_password', 'server'] as const;
+const AUTHORIZE_FIELDS = ['client_id', 'client_secret', 'login', 'audited', 'privacy_level', 'handle', 'app_password', 'server', 'label'] as const;
 
 /**
  * The caller's platform connections (extension, for the dashboard's Connections screen):
@@ -48,7 +48,9 @@ export function connectionsHandlers({
   config,
   connects,
 }: ConnectionsRoutesDeps): RouteHandlers<Routes, 'connections.list' | 'connections.sandbox' | 'connections.update' | 'connections.remove' | 'connections.pending' | 'connections.choose' | 'connections.authorize'> {
-  const present = (c: ConnectionInfo) => ({
+  // `full`: the caller may see the sandbox password (a sign-in credential): a full key or a
+  // dashboard session, never a read or agent key (a widget or an agent need not sign in as the account).
+  const present = (c: ConnectionInfo, full = true) => ({
     id: c.id,
     platform: c.platform,
     label: c.label,
@@ -62,7 +64,7 @@ export function connectionsHandlers({
     page_id: c.pageId,
     page_name: c.pageName,
     // Only ever the caller's own connections are presented: the password is its owner's.
-    ...(c.mode === 'sandbox' ? { sandbox_password: sandboxPasswordOf(store.credentials, c) } : {}),
+    ...(c.mode === 'sandbox' && full ? { sandbox_password: sandboxPasswordOf(store.credentials, c) } : {}),
     token_expires_at: c.tokenExpiresAt === null ? null : formatInstant(c.tokenExpiresAt),
     paused: pauseInfo(store.platformPauses.forConnection(c.userId, c.platform, clock.now(), c.id)),
     created_at: formatInstant(c.createdAt),
@@ -76,14 +78,19 @@ export function connectionsHandlers({
     redirect_uri: p.redirectUri,
     question: p.question,
     choices: p.choices,
+    multiple: p.multiple,
     connection: p.connection ? present(p.connection) : null,
+    connections: p.connections.map((conn) => present(conn)),
     error: p.error,
     messages: p.messages,
     expires_at: formatInstant(p.expiresAt),
   });
 
   return {
-    'connections.list': (_input, c) => ({ data: store.connections.listForUser(c.get('user').id).map(present) }),
+    'connections.list': (_input, c) => {
+      const full = c.get('scope') === 'full';
+      return { data: store.connections.listForUser(c.get('user').id).map((conn) => present(conn, full)) };
+    },
     'connections.sandbox': { raw: true, handle: async (c) => {
       const body = await readJsonObject(c);
       if (typeof body.platform !== 'string') throw invalid([{ path: 'platform', message: `required: one of ${PLATFORMS.join(', ')}` }]);
@@ -125,12 +132,15 @@ export function connectionsHandlers({
     },
     'connections.choose': { raw: true, handle: async (c) => {
       const body = await readJsonObject(c);
-      const choice = typeof body.page_id === 'string' ? body.page_id : typeof body.choice === 'string' ? body.choice : null;
-      if (choice === null) throw invalid([{ path: 'page_id', message: 'required: the id of one of the choices' }]);
+      // page_ids: several choices where the question takes several (each becomes an account).
+      const many = Array.isArray(body.page_ids) && body.page_ids.length > 0 && body.page_ids.length <= 100 && body.page_ids.every((x) => typeof x === 'string') ? (body.page_ids as string[]) : null;
+      if (body.page_ids !== undefined && many === null) throw invalid([{ path: 'page_ids', message: 'a list of 1 to 100 choice ids' }]);
+      const choice = many ?? (typeof body.page_id === 'string' ? body.page_id : typeof body.choice === 'string' ? body.choice : null);
+      if (choice === null) throw invalid([{ path: 'page_id', message: 'required: the id of one of the choices (or page_ids: several, where the question takes several)' }]);
       const id = c.req.param('id') ?? '';
       const answer = await connects.choose(c.get('user').id, id, choice);
       if (answer === null) throw new ApiError('not_found', `no connect in progress ${id} (they last 10 minutes)`);
-      if (answer === false) throw new ApiError('conflict', `${choice} is not among this connect's choices, or it asks none now`);
+      if (answer === false) throw new ApiError('conflict', `${typeof choice === 'string' ? choice : choice.join(', ')} is not among this connect's choices, it takes one choice, or it asks none now`);
       return presentPending(answer);
     } },
     'connections.authorize': { raw: true, handle: async (c) => {
@@ -150,6 +160,9 @@ export function connectionsHandlers({
       if (own) {
         for (const f of own) if (typeof body[f.field] !== 'string' || (body[f.field] as string).trim() === '') details.push({ path: f.field, message: `required: ${f.label.toLowerCase()}` });
       } else if (typeof body.client_id !== 'string' || body.client_id.trim() === '') details.push({ path: 'client_id', message: "required: your app's id (client id, client key)" });
+      // Another account of the platform (or the one of that label, connected again), as `socialpub connect --label`.
+      const label = labelOf(body.label);
+      if (!label.ok) details.push({ path: 'label', message: label.message });
       if (details.length > 0) throw invalid(details);
       const str = (k: string) => (typeof body[k] === 'string' ? (body[k] as string).trim() : undefined);
       const options = {
@@ -165,6 +178,7 @@ export function connectionsHandlers({
         ...(body.audited !== undefined ? { audited: body.audited } : {}),
         ...(str('privacy_level') ? { privacyLevel: str('privacy_level') } : {}),
         ...Object.fromEntries((own ?? []).map((f) => [f.option, str(f.field)])),
+        ...(label.ok && label.label !== null ? { label: label.label } : {}),
       };
       let pending: PendingConnect;
       try {

@@ -10,20 +10,17 @@ import type { RouteHandlers } from '../route-table/mount-route';
  */
 export function settingsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'settings.get' | 'settings.update'> {
   const { store } = deps;
-  const answer = (userId: string, approval: boolean): SettingsResponse => ({
+  const answer = (user: { id: string; approvalWorkflow: boolean; agentApproval: boolean }): SettingsResponse => ({
     success: true,
-    settings: { timezone: userZone(store, userId), approval_workflow: approval },
+    settings: { timezone: userZone(store, user.id), approval_workflow: user.approvalWorkflow, agent_approval: user.agentApproval },
   });
   return {
-    'settings.get': (_input, c) => {
-      const user = c.get('user');
-      return answer(user.id, user.approvalWorkflow);
-    },
+    'settings.get': (_input, c) => answer(c.get('user')),
     'settings.update': async ({ body }, c) => {
       const user = c.get('user');
       const zone = body.timezone === null ? null : canonicalZone(body.timezone);
       await store.commits.durable(() => setUserZone(store, user.id, zone));
-      return answer(user.id, user.approvalWorkflow);
+      return answer(user);
     },
   };
 }

@@ -10,12 +10,19 @@ import type { RouteHandlers } from '../route-table/mount-route';
 /**
  * GET /platforms/tiktok/creator-info (extension): the caller's TikTok creator info, the
  * same query the publisher makes before every post, so a client (the CLI's publish wizard)
- * can offer exactly the privacy levels TikTok allows this creator now.
+ * can offer exactly the privacy levels TikTok allows this creator now; `label` picks one of
+ * several TikTok accounts (the default one without).
  */
 export function tiktokCreatorInfoHandlers(deps: RouteDeps & { calls: ConnectionCallDeps }): RouteHandlers<Routes, 'platforms.tiktokCreatorInfo'> {
-  return { 'platforms.tiktokCreatorInfo': async (_input, c) => {
+  return { 'platforms.tiktokCreatorInfo': async ({ query }, c) => {
     const user = c.get('user');
-    const credentials = deps.store.credentials.credentialsFor(user.id, 'tiktok');
+    // ?label= names one of several TikTok accounts; without, the default one.
+    const label = query.label ?? null;
+    const credentials = deps.store.credentials.credentialsFor(user.id, 'tiktok', null, label);
+    if (!credentials && label !== null) {
+      const message = `you have no tiktok account labelled ${label} (connect one with: socialpub connect tiktok --label ${label})`;
+      throw new ServiceError('platform_not_connected', message, [{ path: 'label', message, platform: 'tiktok' }]);
+    }
     if (!credentials) throw new ServiceError('platform_not_connected', 'tiktok is not connected: run `socialpub connect tiktok` first', [{ path: 'platform', message: 'not connected', platform: 'tiktok' }]);
     try {
       const ctx = connectionCall(deps.calls, 'tiktok', credentials, AbortSignal.timeout(60_000), { op: 'creator_info', request: c.get('requestId') });

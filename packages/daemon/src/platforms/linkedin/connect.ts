@@ -3,6 +3,7 @@ import type { ConnectIO } from '../../oauth/connect-io';
 import type { ConnectionInfo } from '../../store/connections';
 import { systemClock } from '../../util/clock';
 import { ask } from '../shared/ask';
+import { labelsForChoices } from '../shared/choice-labels';
 import { authorizeCode } from '../shared/authorize-code';
 import { exchangeAuthorizationCode } from '../shared/exchange-authorization-code';
 import type { PlatformConnectDeps } from '../shared/platform-connect-deps';
@@ -26,8 +27,10 @@ export interface LinkedinConnectOptions {
   clientSecret?: string;
   /** The redirect URL registered in the LinkedIn app, exactly. Default `http://127.0.0.1:8765/callback`. */
   redirectUri?: string;
-  /** Post as this organization (id or URN) instead of asking; `member` posts as the member. */
+  /** Post as this organization (id or URN) instead of asking; `member` posts as the member; several, comma-separated: one account each. */
   organizationId?: string;
+  /** The label asked for (--label): given to the first author; the others get their own (several chosen). */
+  label?: string | null;
   timeoutMs?: number;
 }
 
@@ -82,34 +85,55 @@ export async function connectLinkedin(options: LinkedinConnectOptions, io: Conne
       if (!(err instanceof LinkedinApiError) || options.organizationId) throw new ConnectError(`LinkedIn refused the organizations lookup (organizationAcls): ${(err as Error).message}`);
     }
   }
-  let author: { urn: string; name: string | null } | null;
-  const wanted = options.organizationId?.trim();
-  if (wanted && wanted !== MEMBER) {
-    const urn = organizationUrn(wanted);
-    author = orgs.find((o) => o.urn === urn) ?? null;
-    if (!author) throw new ConnectError(`The member does not administer organization ${wanted}${orgs.length ? `; administered: ${orgs.map((o) => `${o.name ?? o.urn} (${o.urn.replace('urn:li:organization:', '')})`).join(', ')}` : ' (or the app lacks w_organization_social)'}`);
-  } else if (wanted === MEMBER || orgs.length === 0) {
-    author = null;
+  type Author = { urn: string; name: string | null } | null;
+  const wanted = (options.organizationId ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  let authors: Author[];
+  if (wanted.length > 0) {
+    authors = wanted.map((w) => {
+      if (w === MEMBER) return null;
+      const urn = organizationUrn(w);
+      const found = orgs.find((o) => o.urn === urn);
+      if (!found) throw new ConnectError(`The member does not administer organization ${w}${orgs.length ? `; administered: ${orgs.map((o) => `${o.name ?? o.urn} (${o.urn.replace('urn:li:organization:', '')})`).join(', ')}` : ' (or the app lacks w_organization_social)'}`);
+      return found;
+    });
+  } else if (orgs.length === 0) {
+    authors = [null];
   } else {
-    author = await io.choose<{ urn: string; name: string | null } | null>('Post to LinkedIn as?', [
-      { label: `${me.name ?? me.sub} (yourself)`, value: null },
-      ...orgs.map((o) => ({ label: `${o.name ?? 'Organization'} (${o.urn.replace('urn:li:organization:', '')})`, value: o })),
-    ]);
+    const choices = [
+      { label: `${me.name ?? me.sub} (yourself)`, value: null as Author },
+      ...orgs.map((o) => ({ label: `${o.name ?? 'Organization'} (${o.urn.replace('urn:li:organization:', '')})`, value: o as Author })),
+    ];
+    // Where several can be asked, each author chosen becomes an account of its own (issue 39).
+    authors = io.chooseMany ? await io.chooseMany('Post to LinkedIn as? (each one becomes an account)', choices) : [await io.choose('Post to LinkedIn as?', choices)];
+    if (authors.length === 0) throw new ConnectError('No author was chosen');
   }
   const now = clock.now();
   const update = linkedinTokenUpdate(tokens, now);
-  const info = deps.connections.save(options.userId, 'linkedin', {
-    mode: 'live',
-    accountId: me.sub,
-    accountName: me.name ?? null,
-    pageId: author?.urn ?? null,
-    pageName: author ? (author.name ?? author.urn) : null,
-    secrets: { ...update.secrets, client_id: clientId, client_secret: clientSecret },
-    tokenExpiresAt: update.tokenExpiresAt ?? null,
-    refreshExpiresAt: update.refreshExpiresAt ?? null,
-    tokenObtainedAt: now,
-    meta: { person_urn: personUrn, scopes: granted, organizations: orgs.map((o) => ({ urn: o.urn, name: o.name })) },
+  const existing = (deps.connections.listForUser?.(options.userId) ?? []).filter((c) => c.platform === 'linkedin');
+  const labels = labelsForChoices(existing, authors.map((a) => ({ id: a?.urn ?? null, name: a ? (a.name ?? a.urn) : (me.name ?? 'member') })), options.label ?? null);
+  const saved = authors.map((author, i) =>
+    deps.connections.save(
+      options.userId,
+      'linkedin',
+      {
+        mode: 'live',
+        accountId: me.sub,
+        accountName: me.name ?? null,
+        pageId: author?.urn ?? null,
+        pageName: author ? (author.name ?? author.urn) : null,
+        secrets: { ...update.secrets, client_id: clientId, client_secret: clientSecret },
+        tokenExpiresAt: update.tokenExpiresAt ?? null,
+        refreshExpiresAt: update.refreshExpiresAt ?? null,
+        tokenObtainedAt: now,
+        meta: { person_urn: personUrn, scopes: granted, organizations: orgs.map((o) => ({ urn: o.urn, name: o.name })) },
+      },
+      i === 0 ? undefined : labels[i],
+    ),
+  );
+  saved.forEach((info, i) => {
+    const author = authors[i] as Author;
+    const as = authors.length > 1 ? ` as linkedin:${info.label}` : '';
+    io.print(`Connected LinkedIn ${author ? `organization ${author.name ?? author.urn} (as ${me.name ?? me.sub})` : `member ${me.name ?? me.sub}`}${as}${tokens.refresh_token ? '' : '; LinkedIn granted no refresh token, so reconnect when the token expires in 60 days'}.`);
   });
-  io.print(`Connected LinkedIn ${author ? `organization ${author.name ?? author.urn} (as ${me.name ?? me.sub})` : `member ${me.name ?? me.sub}`}${tokens.refresh_token ? '' : '; LinkedIn granted no refresh token, so reconnect when the token expires in 60 days'}.`);
-  return info;
+  return saved[0] as ConnectionInfo;
 }

@@ -7,6 +7,7 @@ import { ConnectError } from '../../oauth/connect-error';
 import type { ConnectIO } from '../../oauth/connect-io';
 import { isLoopbackRedirect, runLoopbackOAuth, type AuthorizeParams } from '../../oauth/loopback-oauth';
 import { authorizeByPaste } from '../../oauth/paste-oauth';
+import { labelsForChoices } from '../shared/choice-labels';
 
 export type MetaPlatform = 'instagram' | 'facebook' | 'threads';
 
@@ -18,8 +19,10 @@ export interface MetaConnectOptions {
   appSecret?: string;
   /** Instagram only: `instagram` (Instagram Login, default; tokens refresh) or `facebook` (via a Facebook page). */
   login?: 'instagram' | 'facebook';
-  /** Preselect the Facebook page by id instead of asking. */
+  /** Preselect the Facebook page by id instead of asking (facebook: several, comma-separated, one account each). */
   pageId?: string;
+  /** The label asked for (--label): given to the first page; the others get their own (several pages chosen). */
+  label?: string | null;
   /**
    * The redirect URI registered in the app. A `http://127.0.0.1:<port>/<path>` or
    * `http://localhost:…` URI is served by a loopback listener; any other (Instagram and
@@ -32,7 +35,10 @@ export interface MetaConnectOptions {
 }
 
 export interface MetaConnectDeps {
-  connections: { save(userId: string, platform: MetaPlatform, input: ConnectionInput): ConnectionInfo };
+  connections: {
+    save(userId: string, platform: MetaPlatform, input: ConnectionInput, label?: string | null): ConnectionInfo;
+    listForUser?(userId: string): readonly ConnectionInfo[];
+  };
   clock?: Clock;
   /** Host -> base URL; default `https://<host>` (tests point it at the simulator). */
   baseUrl?: (host: string) => string;
@@ -108,38 +114,72 @@ export async function connectMeta(platform: MetaPlatform, options: MetaConnectOp
   const me = await graph.request<{ id: string; name?: string }>('me', { params: { fields: 'id,name' } });
   const pages = (await graph.request<{ data?: { id: string; name: string; access_token?: string }[] }>('me/accounts', { params: { fields: 'id,name,access_token,tasks', limit: 100 } })).data ?? [];
   if (pages.length === 0) throw new ConnectError('This Facebook account manages no pages that the app may use. Grant the app access to a page in the login dialog and try again.');
-  let page = options.pageId ? pages.find((p) => p.id === options.pageId) : pages.length === 1 ? pages[0] : undefined;
-  if (options.pageId && !page) throw new ConnectError(`Page ${options.pageId} is not among the pages this login may use: ${pages.map((p) => `${p.name} (${p.id})`).join(', ')}`);
-  page ??= await io.choose('Which Facebook page?', pages.map((p) => ({ label: `${p.name} (${p.id})`, value: p })));
-  if (!page.access_token) throw new ConnectError(`No page access token for ${page.name}: the login lacks the CREATE_CONTENT task on that page`);
-  const secrets = { access_token: page.access_token, user_token: user.accessToken, ...common };
+  const chosen = await choosePages(pages, options.pageId, platform, io);
+  const page = chosen[0] as FacebookPage;
+  for (const p of chosen) if (!p.access_token) throw new ConnectError(`No page access token for ${p.name}: the login lacks the CREATE_CONTENT task on that page`);
   const userExpiry = user.expiresIn ? now() + user.expiresIn * 1000 : null;
-  const { id: pageId, name: pageName } = page;
   // Page tokens from a long-lived user token do not expire; the user token's expiry is kept for reference.
-  const saveWithPage = (target: 'facebook' | 'instagram', account: { id: string; name: string | null }, scopes: string[]) =>
-    deps.connections.save(options.userId, target, {
-      mode: 'live',
-      accountId: account.id,
-      accountName: account.name,
-      pageId,
-      pageName,
-      secrets,
-      tokenExpiresAt: null,
-      tokenObtainedAt: now(),
-      meta: { login: 'facebook', scopes, graph_version: version, user_token_expires_at: userExpiry },
-    });
+  const saveWithPage = (target: 'facebook' | 'instagram', account: { id: string; name: string | null }, scopes: string[], of: FacebookPage, label?: string | null) =>
+    deps.connections.save(
+      options.userId,
+      target,
+      {
+        mode: 'live',
+        accountId: account.id,
+        accountName: account.name,
+        pageId: of.id,
+        pageName: of.name,
+        secrets: { access_token: of.access_token as string, user_token: user.accessToken, ...common },
+        tokenExpiresAt: null,
+        tokenObtainedAt: now(),
+        meta: { login: 'facebook', scopes, graph_version: version, user_token_expires_at: userExpiry },
+      },
+      label,
+    );
   if (platform === 'facebook') {
-    const info = saveWithPage('facebook', { id: me.id, name: me.name ?? null }, SCOPES.facebook);
-    io.print(`Connected Facebook page ${page.name}.`);
-    return info;
+    // Each page chosen is an account of its own (issue 39): the first under the label asked
+    // for, the others under their own (platforms/shared/choice-labels.ts).
+    const existing = (deps.connections.listForUser?.(options.userId) ?? []).filter((c) => c.platform === 'facebook');
+    const labels = labelsForChoices(existing, chosen, options.label ?? null);
+    const saved = chosen.map((p, i) => saveWithPage('facebook', { id: me.id, name: me.name ?? null }, SCOPES.facebook, p, i === 0 ? undefined : labels[i]));
+    saved.forEach((info, i) => io.print(`Connected Facebook page ${(chosen[i] as FacebookPage).name}${chosen.length > 1 ? ` as facebook:${info.label}` : ''}.`));
+    return saved[0] as ConnectionInfo;
   }
-  const pageClient = new GraphClient({ baseUrl: baseUrl('graph.facebook.com'), version, token: page.access_token, http: deps.http });
+  const pageClient = new GraphClient({ baseUrl: baseUrl('graph.facebook.com'), version, token: page.access_token as string, http: deps.http });
   const linked = await pageClient.request<{ instagram_business_account?: { id: string; username?: string } }>(page.id, { params: { fields: 'instagram_business_account{id,username}' } });
   const ig = linked.instagram_business_account;
   if (!ig) throw new ConnectError(`The page ${page.name} has no linked Instagram professional account. Link one in the page settings (or use --login instagram).`);
-  const info = saveWithPage('instagram', { id: ig.id, name: ig.username ?? null }, SCOPES.instagramViaFacebook);
+  const info = saveWithPage('instagram', { id: ig.id, name: ig.username ?? null }, SCOPES.instagramViaFacebook, page);
   io.print(`Connected Instagram account @${ig.username ?? ig.id} through the page ${page.name}.`);
   return info;
+}
+
+type FacebookPage = { id: string; name: string; access_token?: string };
+
+/**
+ * The pages a Facebook login connects: those --page names (`p1,p2`), the only one, else
+ * those the person picks. Facebook takes several (each its own account) where the terminal
+ * or page can ask for several; Instagram through a page takes one.
+ */
+async function choosePages(pages: FacebookPage[], wanted: string | undefined, platform: 'facebook' | 'instagram' | 'threads', io: ConnectIO): Promise<FacebookPage[]> {
+  const ids = (wanted ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const known = () => pages.map((p) => `${p.name} (${p.id})`).join(', ');
+  if (ids.length > 1 && platform !== 'facebook') throw new ConnectError(`Instagram connects through one page: --page names ${ids.length}`);
+  if (ids.length > 0) {
+    return ids.map((id) => {
+      const found = pages.find((p) => p.id === id);
+      if (!found) throw new ConnectError(`Page ${id} is not among the pages this login may use: ${known()}`);
+      return found;
+    });
+  }
+  if (pages.length === 1) return [pages[0] as FacebookPage];
+  const choices = pages.map((p) => ({ label: `${p.name} (${p.id})`, value: p }));
+  if (platform === 'facebook' && io.chooseMany) {
+    const picked = await io.chooseMany('Which Facebook pages? (each one becomes an account)', choices);
+    if (picked.length === 0) throw new ConnectError('No page was chosen');
+    return picked;
+  }
+  return [await io.choose('Which Facebook page?', choices)];
 }
 
 /** Loopback when the redirect URI is local http; otherwise the user pastes where the browser landed. */

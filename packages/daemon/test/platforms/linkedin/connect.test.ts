@@ -72,6 +72,38 @@ describe('socialpub connect linkedin', () => {
     expect(io.printed.at(-1)).toBe(`Connected LinkedIn organization ${o2!.name} (as Sandbox Member).`);
   });
 
+  it('makes one account per author chosen where several can be asked (the member and an organization), the second under a label of its own', async () => {
+    const io = fakeIO(['86client', 'sekrit']);
+    const asked: string[] = [];
+    const withMany = {
+      ...io,
+      chooseMany: async <T,>(question: string, choices: { label: string; value: T }[]) => {
+        asked.push(question);
+        return [choices[0]!.value, choices[1]!.value];
+      },
+    };
+    const saved: Array<{ label: string | null | undefined; pageId: string | null | undefined }> = [];
+    const connections = {
+      save: (userId: string, platform: 'linkedin', input: { pageId?: string | null }, label?: string | null) => {
+        saved.push({ label, pageId: input.pageId });
+        return { ...fakeConnections().save(userId, 'twitter', input as never), platform, label: label ?? 'brand', pageId: input.pageId ?? null };
+      },
+      // The user already has a LinkedIn account of another organization labelled as this one's name would be: the new label avoids it.
+      listForUser: () => [{ platform: 'linkedin', label: 'sandbox-member-studio', pageId: 'urn:li:organization:999', isDefault: false }],
+    };
+    await connectLive('linkedin', { userId: 'usr_1', redirectUri: 'http://127.0.0.1:0/callback', label: 'brand' }, withMany, { connections: connections as never, clock, baseUrl });
+    const [o1] = sim.defaultMember.organizations.map((id) => sim.organization(id)!);
+    expect(asked).toEqual(['Post to LinkedIn as? (each one becomes an account)']);
+    expect(o1!.name).toBe('Sandbox Member Studio');
+    expect(saved).toEqual([
+      // The member, under the label asked for (connectLive's --label).
+      { label: 'brand', pageId: null },
+      // The organization under its name, made unique.
+      { label: 'sandbox-member-studio-2', pageId: `urn:li:organization:${o1!.id}` },
+    ]);
+    expect(io.printed.filter((l) => l.startsWith('Connected LinkedIn'))).toHaveLength(2);
+  });
+
   it('takes the author from --organization (an id, a URN or member), and refuses one the member does not administer', async () => {
     const org = sim.defaultMember.organizations[0]!;
     const byId = deps();
