@@ -6,6 +6,7 @@ import type { SandboxStore } from '../store/sandbox-store';
 import type { ConnectionInfo, ConnectionInput } from '../store/connections';
 import type { Clock } from '../util/clock';
 import type { PlatformAdapter } from './adapter';
+import type { CommentsSupport } from './conversations';
 import type { PostRemover } from './remove-post';
 import type { TokenRefresher } from './shared/token-env';
 import type { OAuthApp } from '../store/oauth-apps';
@@ -28,6 +29,12 @@ export interface PlatformModule {
   readonly refresher: TokenRefresher | null;
   /** Take-downs (POST /content/scheduled/unpublish): how the platform deletes a post, or why it cannot. */
   readonly deletion: Deletion;
+  /**
+   * The inbox (docs/api.md "Inbox"): how socialpub reads comments under a published post and
+   * replies to one, or why the network offers no API for it (TikTok, Pinterest). Absent:
+   * the network has an API socialpub does not call yet (GET /platforms says so).
+   */
+  readonly comments?: CommentsSupport;
   /** The API version in use (GET /platforms), for platforms versioned by date (LinkedIn); absent for the others. */
   apiVersion?(config: PlatformsConfig, now: number): ApiVersion;
   /** What a sandbox connection keeps in its meta besides `sandbox: true` (Mastodon: the simulated server and its limits). */
