@@ -4,6 +4,7 @@ import { BrowserConnects } from './connect/browser-connect';
 import { EventsHub } from './events/events-hub';
 import { createWebhooksService } from './events/webhooks-service';
 import type { AppServices } from './http/deps';
+import { createInboxService, type CommentClientEntry } from './inbox/inbox-service';
 import { createPostsService } from './jobs/jobs-service';
 import { createTakedownService, type RemoverEntry } from './jobs/takedown';
 import { feedMcpSessions } from './mcp/mcp-event-feed';
@@ -12,7 +13,7 @@ import type { HostResolver } from './net/address-guard';
 import type { PlatformAdapter } from './platforms/adapter';
 import type { ConnectionCallDeps } from './platforms/connection-call';
 import type { ConnectDeps } from './platforms/platform-module';
-import { createRemovers, platformModule } from './platforms/registry';
+import { createCommentClients, createRemovers, platformModule } from './platforms/registry';
 import type { MediaLookup } from './ports/media';
 import type { SchedulerHooks } from './ports/scheduler';
 import type { Store } from './store/store';
@@ -33,6 +34,8 @@ export interface ServiceParts {
   adapters: Map<Platform, PlatformAdapter>;
   /** Take-down support per platform. Default: createRemovers(config.platforms). */
   removers?: Map<Platform, RemoverEntry>;
+  /** The networks' comment clients (the inbox). Default: createCommentClients(config.platforms). */
+  commentClients?: Map<Platform, CommentClientEntry>;
   /** Where a sandbox connection's simulator answers for `host`, for calls outside a publish (take-downs, TikTok's creator info); default: none served. */
   sandboxBaseUrl?: (platform: Platform, host: string) => string;
   /** Wakes SSE streams on new events (the daemon's is createEvents().hub). Default: a hub of its own, not started (tests call check()). */
@@ -82,5 +85,7 @@ export function createServices(p: ServiceParts): AppServices {
   feedMcpSessions({ hub, events: store.events, sessions: mcpSessions });
   // Live connects started from the dashboard.
   const browserConnects = new BrowserConnects({ clock, deps: { clock, platforms: config.platforms, oauthApps: store.oauthApps, ...p.connectDeps, connections: store.connections }, connector: (pl) => platformModule(pl)?.connect });
-  return { jobs, takedowns, calls, webhooks, hub, mcpSessions, browserConnects };
+  // The inbox: its loop (the schedule, the reply sender) is started by daemon.ts.
+  const inbox = createInboxService({ store, clock, logger, calls, clients: p.commentClients ?? createCommentClients(config.platforms), notify: () => hub.check() });
+  return { jobs, takedowns, calls, webhooks, hub, mcpSessions, browserConnects, inbox };
 }

@@ -203,6 +203,10 @@ export function createInboxRepository(db: DB) {
     "SELECT MIN(p.next_at) AS at FROM inbox_polls p JOIN targets t ON t.id = p.target_id WHERE t.status = 'published'",
   );
 
+  const busy = db.prepare<[number], { connection_id: string }>(
+    "SELECT DISTINCT connection_id FROM targets WHERE connection_id IS NOT NULL AND (status = 'publishing' OR (status = 'scheduled' AND due_at <= ?))",
+  );
+
   const listStatements = new Map<string, ReturnType<typeof db.prepare<[Record<string, unknown>], ItemRow>>>();
   function listStatement(f: InboxFilter) {
     const key = [f.platform ? 'p' : '', f.status ? 's' : '', f.jobId ? 'j' : '', f.before ? 'c' : ''].join('');
@@ -316,6 +320,8 @@ export function createInboxRepository(db: DB) {
     /** A user's published targets (published since `since`), for an on-demand refresh. */
     targetsOf: (userId: string, since: number) => ofUser.all(userId, since).map(watched),
     reschedule: (targetId: string, nextAt: number, lastAt: number, failures: number) => reschedule.run(nextAt, lastAt, failures, targetId),
+    /** Connections publishing now, or with a post due by `until`: the collector leaves their rate budget to the publisher. */
+    busyConnections: (until: number) => new Set(busy.all(until).map((r) => r.connection_id)),
     /** The earliest time a watched target is due (null: none watched). */
     nextDueAt: () => {
       const at = nextDue.get()?.at;
