@@ -23,6 +23,8 @@ export const TOOL_ROUTES: Readonly<Record<string, RouteName>> = {
   media_status: 'media.status',
   upload_file: 'media.upload',
   list_sandbox_posts: 'sandbox.posts',
+  list_inbox: 'inbox.list',
+  reply_to_comment: 'inbox.reply',
 };
 
 /** Whether a key of `scope` may use the tool (a tool this table does not name: not offered). */

@@ -13,6 +13,7 @@ import { SettingsResource } from './resources/settings';
 import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
 import { Webhooks } from './resources/webhooks';
+import { Inbox } from './resources/inbox';
 import { ReviewLinks } from './resources/review-links';
 import { GotSender } from './senders/got-sender';
 import type { HttpSender } from './senders/sender';
@@ -43,6 +44,8 @@ export class SocialPub {
   readonly sandbox: Sandbox;
   /** Links a person without an account opens to approve or reject some posts (create, list, revoke). */
   readonly reviewLinks: ReviewLinks;
+  /** Comments under your published posts and your replies to them. */
+  readonly inbox: Inbox;
   /** The base URL in use (without /api/agents/v1). */
   readonly baseUrl: string;
   readonly #transport: Transport;
@@ -84,6 +87,7 @@ export class SocialPub {
     this.series = new SeriesResource(this.#transport, clock);
     this.sandbox = new Sandbox(this.#transport, clock);
     this.reviewLinks = new ReviewLinks(this.#transport, clock);
+    this.inbox = new Inbox(this.#transport, clock);
   }
 
   /**

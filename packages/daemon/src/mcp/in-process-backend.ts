@@ -102,6 +102,7 @@ export function inProcessBackend(fetch: AppFetch, headers: Record<string, string
     scheduled: client.scheduled,
     media: client.media,
     sandbox: client.sandbox,
+    inbox: client.inbox,
     events: { stream: (params) => followUserEvents(live, params) },
   };
 }
