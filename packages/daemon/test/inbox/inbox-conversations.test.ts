@@ -11,7 +11,8 @@ import { sandboxBaseUrl } from '../../src/platforms/sandbox';
 import { startSandboxOrigins } from '../../src/platforms/sandbox-origins';
 import { silentLogger } from '../../src/util/logger';
 import { useCleanups } from '../support/cleanups';
-import { advanceUntil, startSandboxDaemon, type SandboxDaemon } from '../support/sandbox-daemon';
+import { startSandboxDaemon, type SandboxDaemon } from '../support/sandbox-daemon';
+import { eventsOf, outsideMastodonToken, publishNow } from './inbox-fixtures';
 
 // The inbox end to end (issue 37): outside accounts answer our sandbox posts through the
 // networks' own clients (masto with a token the Mastodon simulator's OAuth grants; @atproto/api
@@ -30,34 +31,12 @@ async function origins(w: SandboxDaemon): Promise<{ mastodon: string; bluesky: s
   return { mastodon: o.endpoints[MASTODON_HOST]!, bluesky: o.endpoints['bsky.social']! };
 }
 
-/** Another Mastodon account: an app registered on the simulator and the token its OAuth grants. */
-async function outsideMastodonToken(origin: string): Promise<string> {
-  const redirect = 'urn:ietf:wg:oauth:2.0:oob';
-  const app = (await (await fetch(`${origin}/api/v1/apps`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ client_name: 'a reader', redirect_uris: redirect, scopes: 'read write' }) })).json()) as { client_id: string; client_secret: string };
-  const auth = await fetch(`${origin}/oauth/authorize?${new URLSearchParams({ client_id: app.client_id, redirect_uri: redirect, response_type: 'code', scope: 'read write' })}`, { redirect: 'manual' });
-  const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
-  const token = (await (await fetch(`${origin}/oauth/token`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ grant_type: 'authorization_code', code, client_id: app.client_id, client_secret: app.client_secret, redirect_uri: redirect }) })).json()) as { access_token: string };
-  return token.access_token;
-}
-
-async function publishToBoth(w: SandboxDaemon, caption: string): Promise<{ jobId: string; mastodon: string; bluesky: string }> {
-  const pub = await w.call('POST', '/content/publish', { publish_now: true, platforms: ['mastodon', 'bluesky'], caption });
-  expect(pub.status, JSON.stringify(pub.body)).toBe(200);
-  const jobId = String(pub.body.job_id);
-  const open = () => (w.db.prepare("SELECT count(*) FROM targets WHERE job_id = ? AND status IN ('scheduled', 'publishing')").pluck().get(jobId) as number) > 0;
-  await advanceUntil(w.clock, () => !open(), 300);
-  const rows = w.db.prepare('SELECT platform, post_id, status FROM targets WHERE job_id = ?').all(jobId) as { platform: string; post_id: string; status: string }[];
-  for (const r of rows) expect(r.status, r.platform).toBe('published');
-  return { jobId, mastodon: rows.find((r) => r.platform === 'mastodon')!.post_id, bluesky: rows.find((r) => r.platform === 'bluesky')!.post_id };
-}
-
-const eventsOf = (w: SandboxDaemon, type: string) => (w.db.prepare('SELECT data FROM events WHERE type = ? ORDER BY id').pluck().all(type) as string[]).map((d) => JSON.parse(d) as Record<string, unknown>);
-
 describe('the inbox over the Mastodon and Bluesky simulators', () => {
   it('lists outside replies with their post, emits comment.received, and sends a reply once for one Idempotency-Key, read back through masto and @atproto/api', { timeout: 30_000 }, async () => {
     const w = await startSandboxDaemon(defer, { platforms: ['mastodon', 'bluesky'] });
     const { mastodon: origin, bluesky: pds } = await origins(w);
-    const post = await publishToBoth(w, 'What should we build next?');
+    const { jobId, posts } = await publishNow(w, 'What should we build next?', ['mastodon', 'bluesky']);
+    const post = { jobId, mastodon: posts.mastodon!, bluesky: posts.bluesky! };
 
     // A reader answers on Mastodon, through masto with a token the simulator's OAuth granted (another account).
     const reader = createRestAPIClient({ url: origin, accessToken: await outsideMastodonToken(origin) });
@@ -119,7 +98,8 @@ describe('the inbox over the Mastodon and Bluesky simulators', () => {
   it('reads a reply whose answer was lost back after a restart, and never sends it twice', { timeout: 30_000 }, async () => {
     const w = await startSandboxDaemon(defer, { platforms: ['mastodon', 'bluesky'] });
     const { mastodon: origin, bluesky: pds } = await origins(w);
-    const post = await publishToBoth(w, 'Crash me');
+    const { posts } = await publishNow(w, 'Crash me', ['mastodon', 'bluesky']);
+    const post = { mastodon: posts.mastodon!, bluesky: posts.bluesky! };
     const reader = createRestAPIClient({ url: origin, accessToken: await outsideMastodonToken(origin) });
     await reader.v1.statuses.create({ status: 'first!', inReplyToId: post.mastodon });
     const fan = new AtpAgent({ service: pds });
