@@ -1,5 +1,4 @@
 import type { CallContext, CheckpointStore } from './adapter';
-import type { PlatformsConfig } from './platform-module';
 import type { PostedRef } from './shared/follow-ups/reply-poster';
 
 /** A comment or reply under one of our posts, as a network's API gives it. */
@@ -43,6 +42,3 @@ export interface CommentsClient {
    */
   reply(ctx: ReplyContext, to: { postId: string; commentId: string }, text: string): Promise<PostedRef>;
 }
-
-/** Whether socialpub reads a network's comments (GET /platforms `comments`). */
-export type CommentsSupport = { supported: true; create(config: PlatformsConfig): CommentsClient } | { supported: false; reason: string };

@@ -6,7 +6,7 @@ import type { SandboxStore } from '../store/sandbox-store';
 import type { ConnectionInfo, ConnectionInput } from '../store/connections';
 import type { Clock } from '../util/clock';
 import type { PlatformAdapter } from './adapter';
-import type { CommentsSupport } from './conversations';
+import type { CommentsClient } from './conversations';
 import type { PostRemover } from './remove-post';
 import type { TokenRefresher } from './shared/token-env';
 import type { OAuthApp } from '../store/oauth-apps';
@@ -46,6 +46,9 @@ export interface PlatformModule {
   /** What GET /platforms shows of a connection beyond the common fields, from its meta (Pinterest: its boards). */
   connectionFields?(meta: Record<string, unknown>): Record<string, unknown>;
 }
+
+/** Whether socialpub reads a network's comments (the inbox; GET /platforms `comments`). */
+export type CommentsSupport = { supported: true; create(config: PlatformsConfig): CommentsClient } | { supported: false; reason: string };
 
 /** Whether a platform's API deletes published posts (docs/reference/platforms.md §12). */
 export type Deletion = { supported: true; createRemover(config: PlatformsConfig): PostRemover } | { supported: false; reason: string };

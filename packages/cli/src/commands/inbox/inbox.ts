@@ -13,7 +13,7 @@ export interface InboxListOptions {
 }
 
 /** One line of a comment: the author's text shown as text (control characters dropped, one line). */
-const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, ' ').trim();
+const oneLine = (text: string) => text.replace(/\p{Cc}+/gu, ' ').trim();
 
 function itemLines(ctx: Ctx, it: InboxItem): string[] {
   return [
