@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/store/database';
 import type { NewInboxItem } from '../../src/store/inbox';
 import { createStore } from '../../src/store/store';
 import { ManualClock } from '../../src/util/clock';
 import { SecretBox } from '../../src/util/secrets';
+import { openTestDatabase } from '../support/store-dialects';
 
 function setup() {
   const clock = new ManualClock(Date.UTC(2026, 11, 25, 9, 0, 0));
-  const db = openDatabase(':memory:');
-  // The repository's own rows: the user and post they point to are other repositories' (the inbox's end-to-end tests make real ones).
-  db.pragma('foreign_keys = OFF');
+  // SQLite in the unit project, PostgreSQL in the postgres one (vitest.config.ts).
+  const db = openTestDatabase();
   const store = createStore(db, { secrets: new SecretBox(randomBytes(32)), clock });
+  // The user and the posts the items point to (their own repositories make them in the daemon).
+  db.prepare("INSERT INTO users (id, email, created_at) VALUES ('u1', 'u1@example.com', 0)").run();
+  for (const job of ['job_1', 'job_2']) db.prepare("INSERT INTO jobs (id, user_id, caption, platforms, sort_at, created_at, updated_at) VALUES (?, 'u1', 'c', '[]', 0, 0, 0)").run(job);
   return { clock, db, store };
 }
 
@@ -80,7 +82,25 @@ describe('the inbox repository', () => {
     expect(store.inbox.markReplySent('rpl_1', '300', 'https://mastodon.social/@me/300', now + 5)).toMatchObject({ state: 'sent', remoteId: '300', sentAt: now + 5 });
     expect(store.inbox.markReplySent('rpl_1', '301', null, now + 6)).toBeNull();
     expect(store.inbox.get('u1', 'inb_0001')?.status).toBe('replied');
-    expect(db.prepare("SELECT json_extract(data, '$.post_id') FROM events WHERE type = 'comment.replied'").pluck().all()).toEqual(['300']);
+    expect((db.prepare("SELECT data FROM events WHERE type = 'comment.replied'").pluck().all() as string[]).map((d) => (JSON.parse(d) as { post_id: string }).post_id)).toEqual(['300']);
     expect(store.inbox.repliesToSend()).toEqual([]);
+  });
+
+  it('schedules published targets: due ones in time order, a user\'s recent ones, and the connections busy publishing', () => {
+    const { store, db, clock } = setup();
+    const now = clock.now();
+    const target = db.prepare('INSERT INTO targets (id, job_id, user_id, platform, type, due_at, status, post_id, published_at, connection_id, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    target.run('tgt_a', 'job_1', 'u1', 'mastodon', 'post', now - 1000, 'published', '100', now - 1000, 'con_1', now);
+    target.run('tgt_b', 'job_2', 'u1', 'bluesky', 'post', now - 500, 'published', 'at://x/app.bsky.feed.post/1', now - 500, 'con_2', now);
+    target.run('tgt_c', 'job_2', 'u1', 'mastodon', 'post', now + 60_000, 'scheduled', null, null, 'con_1', now);
+    expect(store.inbox.watchNewTargets(now)).toBe(2);
+    expect(store.inbox.watchNewTargets(now)).toBe(0);
+    expect(store.inbox.dueTargets(now, 10).map((t) => t.targetId).sort()).toEqual(['tgt_a', 'tgt_b']);
+    store.inbox.reschedule('tgt_a', now + 120_000, now, 0);
+    expect(store.inbox.dueTargets(now, 10).map((t) => t.targetId)).toEqual(['tgt_b']);
+    expect(store.inbox.nextDueAt()).toBe(now);
+    expect(store.inbox.targetsOf('u1', now - 600).map((t) => t.targetId)).toEqual(['tgt_b']);
+    expect(store.inbox.busyConnections(now + 120_000)).toEqual(new Set(['con_1']));
+    expect(store.inbox.busyConnections(now)).toEqual(new Set());
   });
 });
