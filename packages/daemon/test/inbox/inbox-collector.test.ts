@@ -105,6 +105,8 @@ describe('GET /platforms', () => {
     const comments = Object.fromEntries(body.platforms.map((p) => [p.platform, p.comments]));
     expect(comments.mastodon).toEqual({ supported: true, reason: null });
     expect(comments.bluesky).toEqual({ supported: true, reason: null });
+    expect(comments.twitter).toEqual({ supported: true, reason: null });
+    expect(comments.threads).toEqual({ supported: false, reason: 'socialpub does not read Threads comments yet' });
     expect(comments.tiktok).toEqual({ supported: false, reason: expect.stringContaining('TikTok offers no comment API') });
     expect(comments.pinterest).toEqual({ supported: false, reason: expect.stringContaining('Pinterest API v5 has no comment endpoints') });
   });

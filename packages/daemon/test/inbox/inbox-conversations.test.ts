@@ -1,15 +1,18 @@
 import { AtpAgent } from '@atproto/api';
 import type { InboxItem, InboxReplyResponse } from '@socialpub/core';
 import { createRestAPIClient } from 'masto';
+import { TwitterApi } from 'twitter-api-v2';
 import { describe, expect, it } from 'vitest';
 import { createInboxService } from '../../src/inbox/inbox-service';
 import { SANDBOX_APP_PASSWORD } from '../../src/platforms/bluesky/sim/simulator';
 import type { CommentsClient } from '../../src/platforms/conversations';
 import { MASTODON_HOST } from '../../src/platforms/mastodon/sim/simulator';
+import { X_HOST } from '../../src/platforms/twitter/sim/simulator';
 import { createCommentClients } from '../../src/platforms/registry';
 import { sandboxBaseUrl } from '../../src/platforms/sandbox';
 import { startSandboxOrigins } from '../../src/platforms/sandbox-origins';
 import { silentLogger } from '../../src/util/logger';
+import { serveContractOrigins } from '../contracts/harness';
 import { useCleanups } from '../support/cleanups';
 import { startSandboxDaemon, type SandboxDaemon } from '../support/sandbox-daemon';
 import { eventsOf, outsideMastodonToken, publishNow } from './inbox-fixtures';
@@ -145,4 +148,33 @@ describe('the inbox over the Mastodon and Bluesky simulators', () => {
     expect(thread.replies?.map((r) => r.post.record.text)).toEqual(['once only (bluesky)']);
     expect(eventsOf(w, 'comment.replied')).toHaveLength(2);
   });
+
+  it('reads an X conversation (recent search), and replies under the comment once, as twitter-api-v2 reads back', { timeout: 30_000 }, async () => {
+    const w = await startSandboxDaemon(defer, { platforms: ['twitter'] });
+    // twitter-api-v2 speaks https only: the simulator at an https origin, as the contract tests serve it.
+    const o = await serveContractOrigins([{ hosts: [X_HOST], app: w.sandbox }]);
+    defer(() => o.close());
+    const toSimulator = {
+      onBeforeRequestConfig({ params }: { params: { url: string } }) {
+        const url = new URL(params.url.startsWith('http') ? params.url : `https://${params.url}`);
+        if (url.hostname === X_HOST) params.url = `${o.https[X_HOST]}${url.pathname}${url.search}`;
+      },
+    };
+    const { jobId, posts } = await publishNow(w, 'Shipping the inbox today', ['twitter']);
+    // Another account: the simulator's test tokens act as its own @sandbox_x, not a connection's.
+    const reader = new TwitterApi('sandbox-x-reader', { plugins: [toSimulator], httpAgent: o.agent }).v2;
+    const answer = await reader.reply('Congrats! Does it read X too?', posts.twitter!);
+
+    expect((await w.call('POST', '/inbox/refresh')).body).toMatchObject({ new_items: 1, skipped: [] });
+    const items = (await w.call('GET', '/inbox')).body.items as InboxItem[];
+    expect(items.map((i) => [i.platform, i.job_id, i.comment_id, i.in_reply_to, i.text, i.author.handle])).toEqual([['twitter', jobId, answer.data.id, posts.twitter, 'Congrats! Does it read X too?', 'sandbox_x']]);
+
+    for (let i = 0; i < 2; i++) expect((await w.call('POST', `/inbox/${items[0]!.id}/reply`, { text: 'It does, since today.' }, { 'idempotency-key': 'x-reply' })).status).toBe(202);
+    await w.inbox.runOnce();
+    const convo = await reader.search(`conversation_id:${posts.twitter}`, { 'tweet.fields': ['referenced_tweets', 'author_id'], max_results: 10 });
+    const ours = convo.tweets.filter((t) => t.text === 'It does, since today.');
+    expect(ours.map((t) => t.referenced_tweets?.find((r) => r.type === 'replied_to')?.id)).toEqual([answer.data.id]);
+    expect(eventsOf(w, 'comment.replied').map((e) => e.platform)).toEqual(['twitter']);
+  });
 });
+
