@@ -1,4 +1,4 @@
-import type { Platform } from '@socialpub/core';
+import { PLATFORM_INFO, type Platform } from '@socialpub/core';
 import type { DaemonConfig } from './config';
 import { BrowserConnects } from './connect/browser-connect';
 import { EventsHub } from './events/events-hub';
@@ -86,6 +86,15 @@ export function createServices(p: ServiceParts): AppServices {
   // Live connects started from the dashboard.
   const browserConnects = new BrowserConnects({ clock, deps: { clock, platforms: config.platforms, oauthApps: store.oauthApps, ...p.connectDeps, connections: store.connections }, connector: (pl) => platformModule(pl)?.connect });
   // The inbox: its loop (the schedule, the reply sender) is started by daemon.ts.
-  const inbox = createInboxService({ store, clock, logger, calls, clients: p.commentClients ?? createCommentClients(config.platforms), notify: () => hub.check() });
+  const inbox = createInboxService({
+    store,
+    clock,
+    logger,
+    calls,
+    clients: p.commentClients ?? createCommentClients(config.platforms),
+    // A reply is a post on the network: the same caption rule as a post there (a Mastodon server's own limit).
+    captionRule: (platform, meta) => (adapters.get(platform)?.infoFor?.(meta) ?? PLATFORM_INFO[platform]).caption,
+    notify: () => hub.check(),
+  });
   return { jobs, takedowns, calls, webhooks, hub, mcpSessions, browserConnects, inbox };
 }

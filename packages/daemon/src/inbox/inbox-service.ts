@@ -1,4 +1,5 @@
-import { platformDescription, type InboxList, type InboxQuery, type InboxRefreshResponse, type InboxReplyResponse, type InboxItemResponse, type Platform, type PostSource } from '@socialpub/core';
+import { platformDescription, type InboxList, type PlatformInfo, type InboxQuery, type InboxRefreshResponse, type InboxReplyResponse, type InboxItemResponse, type Platform, type PostSource } from '@socialpub/core';
+import { captionLength } from '../jobs/caption-length';
 import { connectionCall, type ConnectionCallDeps } from '../platforms/connection-call';
 import type { CommentsClient, RemoteComment } from '../platforms/conversations';
 import { AuthExpiredError, PermanentError, PublishError, RateLimitedError } from '../platforms/errors';
@@ -22,6 +23,8 @@ export interface InboxServiceDeps {
   clients: Map<Platform, CommentClientEntry>;
   /** How calls on a connection's behalf are made (tokens stored, sandbox connections to the simulators). */
   calls: ConnectionCallDeps;
+  /** The caption rule of a network for a connection (its adapter's infoFor: a Mastodon server's own limit): replies are held to it. Default: none checked here. */
+  captionRule?: (platform: Platform, connectionMeta: Record<string, unknown>) => PlatformInfo['caption'];
   /** Told after events were written (wakes SSE streams sooner than their poll). */
   notify?: () => void;
   /** Targets read per round of the schedule. Default 20. */
@@ -282,8 +285,16 @@ export function createInboxService(deps: InboxServiceDeps) {
       const it = itemOf(user, id);
       const client = clientFor(it.platform);
       if (typeof client === 'string') throw new ServiceError('conflict', client);
-      if (!store.credentials.credentialsFor(user.id, it.platform, it.connectionId)) {
+      const credentials = store.credentials.credentialsFor(user.id, it.platform, it.connectionId);
+      if (!credentials) {
         throw new ServiceError('conflict', `the ${nameOf(it.platform)} account that published the post is no longer connected: connect it again to reply`);
+      }
+      // The network's own limit, counted as it counts (a reply is a post there): refused here, not after the reply was queued.
+      const rule = deps.captionRule?.(it.platform, credentials.meta);
+      const length = rule ? captionLength(text, rule.counting, rule.urlLength) : 0;
+      if (rule && length > rule.max) {
+        const message = `${nameOf(it.platform)} takes replies of at most ${rule.max} characters; this one counts ${length}`;
+        throw new ServiceError('invalid_request', message, [{ path: 'text', message }]);
       }
       // An agent writes, a person approves (docs/api.md "Inbox"): agent keys always; MCP while approval is on.
       const held = writer.scope === 'agent' || (writer.source === 'mcp' && (user.approvalWorkflow || user.agentApproval));

@@ -73,3 +73,19 @@ describe('replies held for approval', () => {
     expect(eventsOf(w, 'comment.replied')).toEqual([]);
   });
 });
+
+describe('reply text', () => {
+  it("refuses a reply over the network's own limit with a 400 naming text, before anything is queued", { timeout: 30_000 }, async () => {
+    const w = await startSandboxDaemon(defer, { platforms: ['mastodon'] });
+    const { posts } = await publishNow(w, 'Long answers?', ['mastodon']);
+    await mastodonReaderReplies(w, posts.mastodon!, 'Tell me everything');
+    await w.call('POST', '/inbox/refresh');
+    const item = ((await w.call('GET', '/inbox')).body.items as InboxItem[])[0]!;
+    const r = await w.call('POST', `/inbox/${item.id}/reply`, { text: 'x'.repeat(501) });
+    expect(r.status).toBe(400);
+    expect(r.body).toMatchObject({ error: { code: 'invalid_request', details: [{ path: 'text', message: 'Mastodon takes replies of at most 500 characters; this one counts 501' }] } });
+    expect(w.db.prepare('SELECT count(*) FROM inbox_replies').pluck().get()).toBe(0);
+    expect((await w.call('POST', `/inbox/${item.id}/reply`, { text: '   ' })).body).toMatchObject({ error: { code: 'invalid_request', details: [{ path: 'text', message: 'text must not be empty' }] } });
+  });
+});
+
