@@ -29,6 +29,8 @@ export interface ResourceNotifier {
   postsListChanged(): void;
   /** A connection changed: subscribers of socialpub://platforms get notifications/resources/updated. */
   platformsChanged(): void;
+  /** A comment arrived or a reply went out: subscribers of socialpub://inbox/unread get notifications/resources/updated. */
+  inboxChanged(): void;
 }
 
 /**
@@ -109,6 +111,9 @@ export function registerResources(server: McpServer, backend: SocialPubBackend):
     },
     postsListChanged() {
       quietly(() => server.sendResourceListChanged());
+    },
+    inboxChanged() {
+      if (subscribed.has(INBOX_UNREAD_URI)) quietly(() => server.server.sendResourceUpdated({ uri: INBOX_UNREAD_URI }));
     },
     platformsChanged() {
       if (subscribed.has(PLATFORMS_URI)) quietly(() => server.server.sendResourceUpdated({ uri: PLATFORMS_URI }));

@@ -332,6 +332,22 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
   }
 
   server.registerTool(
+    'list_sandbox_posts',
+    {
+      title: 'What the sandbox received',
+      description: 'The latest posts the platform simulators received (oldest first), from your own --sandbox connections: see a dry run land without posting anything for real.',
+      inputSchema: S.SandboxPostsQuery,
+      outputSchema: plain(S.SandboxPostsResponse),
+      annotations: READ,
+    },
+    (args, extra) => run(async () => {
+      const r = await backend.sandbox.posts(args, opts(extra));
+      const text = r.posts.length === 0 ? 'The simulators received nothing yet.' : r.posts.map((p) => `${p.created_at} ${p.platform} ${p.kind} ${p.post_url ?? p.post_id}`).join('\n');
+      return toolResult(r, text);
+    }),
+  );
+
+  server.registerTool(
     'list_inbox',
     {
       title: 'List comments on your posts',
@@ -361,22 +377,6 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     ({ id, text, idempotency_key }, extra) => run(async () => {
       const r = await backend.inbox.reply(id, text, opts(extra, idempotency_key));
       return toolResult(r, `${r.message} (${r.reply.state})`);
-    }),
-  );
-
-  server.registerTool(
-    'list_sandbox_posts',
-    {
-      title: 'What the sandbox received',
-      description: 'The latest posts the platform simulators received (oldest first), from your own --sandbox connections: see a dry run land without posting anything for real.',
-      inputSchema: S.SandboxPostsQuery,
-      outputSchema: plain(S.SandboxPostsResponse),
-      annotations: READ,
-    },
-    (args, extra) => run(async () => {
-      const r = await backend.sandbox.posts(args, opts(extra));
-      const text = r.posts.length === 0 ? 'The simulators received nothing yet.' : r.posts.map((p) => `${p.created_at} ${p.platform} ${p.kind} ${p.post_url ?? p.post_id}`).join('\n');
-      return toolResult(r, text);
     }),
   );
 }

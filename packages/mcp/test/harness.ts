@@ -64,6 +64,8 @@ export const HTTP_TOOLS = [
   'prepare_media',
   'media_status',
   'list_sandbox_posts',
+  'list_inbox',
+  'reply_to_comment',
 ];
 
 export interface TestPost {

@@ -1,6 +1,6 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ResourceUpdatedNotificationSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import type { InboxItem, InboxList, InboxReplyResponse } from '@socialpub/core';
 import { describe, expect, it } from 'vitest';
 import { useCleanups } from '../support/cleanups';
@@ -17,11 +17,16 @@ describe('replies held for approval', () => {
     const w = await startSandboxDaemon(defer, { platforms: ['mastodon'] });
     const { posts } = await publishNow(w, 'Thoughts welcome', ['mastodon']);
     const reader = await mastodonReaderReplies(w, posts.mastodon!, 'Can agents answer this?');
-    await w.call('POST', '/inbox/refresh');
 
     const client = new Client({ name: 'inbox-agent', version: '1.0.0' });
+    const updated: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void updated.push(n.params.uri));
     await client.connect(new StreamableHTTPClientTransport(new URL(`${w.url}/mcp`), { requestInit: { headers: { 'X-API-Key': w.key } } }));
     defer(() => client.close());
+    // The agent hears of new comments: comment.received updates the unread count's resource.
+    await client.subscribeResource({ uri: 'socialpub://inbox/unread' });
+    await w.call('POST', '/inbox/refresh');
+    await expect.poll(() => updated, { timeout: 5_000, interval: 20 }).toContain('socialpub://inbox/unread');
     const listed = (await client.callTool({ name: 'list_inbox', arguments: { status: 'unread' } })) as CallToolResult;
     expect(listed.isError ?? false).toBe(false);
     const items = (listed.structuredContent as InboxList).items;
