@@ -33,7 +33,7 @@ const repliesUnder = async (statusId: string): Promise<string[]> =>
     .map((s) => s.content);
 
 describe('the inbox', () => {
-  it("lists comments with their post, live; an agent's reply goes out once after approval here; a reply in place goes out once", { timeout: 60_000 }, async () => {
+  it("lists comments with their post, live; an agent's reply goes out once after approval on Review, another is declined in the Inbox; a reply in place goes out once", { timeout: 60_000 }, async () => {
     const job = await d.sdk.content.publish({ caption: 'Ask us anything', platforms: ['mastodon'], publish_now: true });
     await expect.poll(async () => (await d.sdk.scheduled.get(job.job_id)).post.status, { timeout: 20_000, interval: 100 }).toBe('published');
     const statusId = (await d.sdk.scheduled.get(job.job_id)).post.targets[0]!.post_id!;
@@ -58,23 +58,36 @@ describe('the inbox', () => {
     const secondCard = page.getByRole('article').filter({ hasText: 'And the dashboard?' });
     await secondCard.waitFor();
 
-    // An agent replies through MCP: held for approval (agent-approval is on).
+    // An agent replies to both through MCP: held for approval (agent-approval is on).
     const items = (await d.sdk.inbox.list()).items;
     const firstItem = items.find((i) => i.comment_id === first)!;
+    const secondItem = items.find((i) => i.comment_id !== first)!;
     const agent = await d.mcp();
-    const held = (await agent.callTool({ name: 'reply_to_comment', arguments: { id: firstItem.id, text: 'Yes: as text, always.' } })) as CallToolResult;
-    expect((held.structuredContent as { reply: { state: string } }).reply.state).toBe('pending_approval');
+    for (const [it, text] of [[firstItem, 'Yes: as text, always.'], [secondItem, 'Drafted, but not what we want.']] as const) {
+      const held = (await agent.callTool({ name: 'reply_to_comment', arguments: { id: it.id, text } })) as CallToolResult;
+      expect((held.structuredContent as { reply: { state: string } }).reply.state).toBe('pending_approval');
+    }
     await agent.close();
-    await page.getByRole('button', { name: 'Check for new comments' }).click();
-    await firstCard.getByRole('button', { name: 'Approve reply' }).click();
+    // Review lists the held replies beside the posts; approved there, the first goes out once.
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Review' }).click();
+    const heldCard = page.getByRole('article', { name: 'Reply to @sandbox' }).filter({ hasText: 'Yes: as text, always.' });
+    await heldCard.getByText('Does it <b>escape</b> HTML?').waitFor();
+    await screenshot(page, 'review-held-reply');
+    await heldCard.getByRole('button', { name: 'Approve reply' }).click();
     await page.getByRole('status').filter({ hasText: /Approved reply rpl_\w+: it is sent once/ }).waitFor();
     await expect.poll(() => repliesUnder(first), { timeout: 10_000, interval: 100 }).toEqual(['<p>Yes: as text, always.</p>']);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inbox' }).click();
     await firstCard.getByText('sent', { exact: true }).waitFor();
+    // The second is declined in the Inbox: nothing is sent.
+    await secondCard.getByRole('button', { name: 'Decline reply' }).click();
+    await secondCard.getByText('rejected', { exact: true }).waitFor();
+    expect(await repliesUnder(secondItem.comment_id)).toEqual([]);
 
     // A reply written in place, sent with a double click: one reply.
     await secondCard.getByLabel('Reply to @sandbox').fill('Yes, there is an Inbox screen.');
     await secondCard.getByRole('button', { name: 'Send reply' }).dblclick();
-    const second = items.find((i) => i.comment_id !== first)!.comment_id;
+    const second = secondItem.comment_id;
     await expect.poll(() => repliesUnder(second), { timeout: 10_000, interval: 100 }).toEqual(['<p>Yes, there is an Inbox screen.</p>']);
     await secondCard.getByText('replied', { exact: true }).waitFor();
     expect(await repliesUnder(first)).toHaveLength(1);

@@ -22,6 +22,7 @@ export const INBOX_ROUTES = defineRoutes({
       platform: 'Only comments on this network.',
       status: 'Only items in this status (unread, read, replied, hidden).',
       job_id: 'Only comments on this post (job_…).',
+      reply_state: 'Only comments with a reply of ours in this state (`pending_approval`: replies waiting for a person).',
       limit: 'Items per page (1-200, default 50).',
       cursor: "The previous page's next_cursor.",
     },

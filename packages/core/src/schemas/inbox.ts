@@ -63,6 +63,7 @@ export const InboxQuerySchema = z.strictObject({
   platform: PlatformId.optional(),
   status: InboxStatusSchema.optional(),
   job_id: z.string().min(1).optional(),
+  reply_state: InboxReplyStateSchema.optional(),
   limit: z.coerce
     .number({ error: 'limit must be a whole number' })
     .int({ error: 'limit must be a whole number' })

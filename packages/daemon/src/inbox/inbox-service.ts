@@ -261,7 +261,7 @@ export function createInboxService(deps: InboxServiceDeps) {
     list(user: User, q: InboxQuery): InboxList {
       const before = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
       if (before === null) throw new ServiceError('invalid_request', 'cursor is not one this list gave', [{ path: 'cursor', message: 'use next_cursor from the previous page' }]);
-      const rows = store.inbox.list(user.id, { platform: q.platform, status: q.status, jobId: q.job_id, limit: q.limit + 1, before });
+      const rows = store.inbox.list(user.id, { platform: q.platform, status: q.status, jobId: q.job_id, replyState: q.reply_state, limit: q.limit + 1, before });
       const page = rows.slice(0, q.limit);
       const replies = store.inbox.repliesOf(page.map((r) => r.id));
       return {

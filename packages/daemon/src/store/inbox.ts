@@ -62,6 +62,8 @@ export interface InboxFilter {
   platform?: Platform;
   status?: InboxStatus;
   jobId?: string;
+  /** Only items with a reply in this state. */
+  replyState?: InboxReplyState;
   limit: number;
   /** Items received before this position (the previous page's last). */
   before?: { receivedAt: number; id: string };
@@ -209,13 +211,14 @@ export function createInboxRepository(db: DB) {
 
   const listStatements = new Map<string, ReturnType<typeof db.prepare<[Record<string, unknown>], ItemRow>>>();
   function listStatement(f: InboxFilter) {
-    const key = [f.platform ? 'p' : '', f.status ? 's' : '', f.jobId ? 'j' : '', f.before ? 'c' : ''].join('');
+    const key = [f.platform ? 'p' : '', f.status ? 's' : '', f.jobId ? 'j' : '', f.replyState ? 'r' : '', f.before ? 'c' : ''].join('');
     let st = listStatements.get(key);
     if (!st) {
       const where = ['user_id = @userId'];
       if (f.platform) where.push('platform = @platform');
       if (f.status) where.push('status = @status');
       if (f.jobId) where.push('job_id = @jobId');
+      if (f.replyState) where.push('id IN (SELECT item_id FROM inbox_replies WHERE state = @replyState)');
       if (f.before) where.push('(received_at < @beforeAt OR (received_at = @beforeAt AND id < @beforeId))');
       st = db.prepare<[Record<string, unknown>], ItemRow>(`SELECT ${ITEM_COLUMNS} FROM inbox_items WHERE ${where.join(' AND ')} ORDER BY received_at DESC, id DESC LIMIT @limit`);
       listStatements.set(key, st);
@@ -285,7 +288,7 @@ export function createInboxRepository(db: DB) {
     },
     list: (userId: string, f: InboxFilter) =>
       listStatement(f)
-        .all({ userId, platform: f.platform, status: f.status, jobId: f.jobId, beforeAt: f.before?.receivedAt, beforeId: f.before?.id, limit: f.limit })
+        .all({ userId, platform: f.platform, status: f.status, jobId: f.jobId, replyState: f.replyState, beforeAt: f.before?.receivedAt, beforeId: f.before?.id, limit: f.limit })
         .map(item),
     unreadCount: (userId: string) => Number(unread.get(userId)?.n ?? 0),
     setStatus: (userId: string, id: string, status: InboxStatus, now: number) => {

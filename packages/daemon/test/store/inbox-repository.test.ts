@@ -74,6 +74,8 @@ describe('the inbox repository', () => {
     expect(store.inbox.moveReply('rpl_1', 'queued', 'sending', now)).toBeNull();
     expect(store.inbox.moveReply('rpl_1', 'pending_approval', 'queued', now)?.state).toBe('queued');
     expect(store.inbox.repliesToSend().map((r) => r.id)).toEqual(['rpl_1']);
+    expect(store.inbox.list('u1', { limit: 10, replyState: 'queued' }).map((i) => i.id)).toEqual(['inb_0001']);
+    expect(store.inbox.list('u1', { limit: 10, replyState: 'pending_approval' })).toEqual([]);
     // Not sending yet: sent is refused.
     expect(store.inbox.markReplySent('rpl_1', '300', null, now)).toBeNull();
     store.inbox.moveReply('rpl_1', 'queued', 'sending', now);

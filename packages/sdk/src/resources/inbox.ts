@@ -1,4 +1,4 @@
-import { ROUTES, type InboxItem, type InboxItemResponse, type InboxList, type InboxRefreshResponse, type InboxReplyResponse, type InboxStatus, type Platform } from '@socialpub/core';
+import { ROUTES, type InboxItem, type InboxItemResponse, type InboxList, type InboxRefreshResponse, type InboxReplyResponse, type InboxReplyState, type InboxStatus, type Platform } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { Resource } from './resource';
 
@@ -7,6 +7,8 @@ export interface InboxListParams {
   platform?: Platform;
   status?: InboxStatus;
   job_id?: string;
+  /** Only comments with a reply of ours in this state (`pending_approval`: waiting for a person). */
+  reply_state?: InboxReplyState;
   limit?: number;
   cursor?: string;
 }
