@@ -276,9 +276,24 @@ export function createInboxService(deps: InboxServiceDeps) {
       const it = itemOf(user, id);
       // Read never undoes replied or hidden; hidden is where it stays.
       if (status === 'read' && it.status !== 'unread') return { success: true, message: `${id} is already ${it.status}`, item: present(it) };
+      if (status === 'hidden' && it.status === 'hidden') return { success: true, message: `${id} is already hidden`, item: present(it) };
+      // Hidden on the network first where it lets the post's author hide replies (X): a refusal leaves the item as it was.
+      let onNetwork = false;
+      const client = status === 'hidden' ? clientFor(it.platform) : null;
+      if (client !== null && typeof client !== 'string' && client.hide) {
+        const credentials = store.credentials.credentialsFor(user.id, it.platform, it.connectionId);
+        if (!credentials) throw new ServiceError('conflict', `the ${nameOf(it.platform)} account that published the post is no longer connected: connect it again to hide the reply there`);
+        try {
+          await client.hide(connectionCall(deps.calls, it.platform, credentials, signal(), { item: it.id, op: 'inbox-hide' }), { postId: it.postId, commentId: it.commentId });
+        } catch (err) {
+          throw new ServiceError(err instanceof RateLimitedError ? 'rate_limited' : 'conflict', `${nameOf(it.platform)} did not hide the reply: ${(err as Error).message}`);
+        }
+        onNetwork = true;
+      }
       const at = clock.now();
       const after = await store.commits.durable(() => store.inbox.setStatus(user.id, id, status, at));
-      return { success: true, message: status === 'read' ? `Marked ${id} read` : `Hid ${id} from the inbox`, item: present(after ?? it) };
+      const message = status === 'read' ? `Marked ${id} read` : onNetwork ? `Hid ${id} on ${nameOf(it.platform)} and in the inbox` : `Hid ${id} in the inbox only (socialpub does not hide replies on ${nameOf(it.platform)})`;
+      return { success: true, message, item: present(after ?? it) };
     },
 
     async reply(user: User, id: string, text: string, writer: ReplyWriter): Promise<InboxReplyResponse> {

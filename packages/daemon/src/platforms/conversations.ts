@@ -41,4 +41,6 @@ export interface CommentsClient {
    * answer was lost is looked up before it is sent again (the checkpoint says it may exist).
    */
   reply(ctx: ReplyContext, to: { postId: string; commentId: string }, text: string): Promise<PostedRef>;
+  /** Hides the comment on the network, where it lets the post's author hide replies (X); absent: the network does not (the inbox hides it alone). */
+  hide?(ctx: CallContext, to: { postId: string; commentId: string }): Promise<void>;
 }

@@ -175,6 +175,14 @@ describe('the inbox over the Mastodon and Bluesky simulators', () => {
     const ours = convo.tweets.filter((t) => t.text === 'It does, since today.');
     expect(ours.map((t) => t.referenced_tweets?.find((r) => r.type === 'replied_to')?.id)).toEqual([answer.data.id]);
     expect(eventsOf(w, 'comment.replied').map((e) => e.platform)).toEqual(['twitter']);
+
+    // Hidden on X too (the author of a conversation may hide replies in it), as the simulator keeps it.
+    const hid = await w.call('POST', `/inbox/${items[0]!.id}/hide`);
+    expect(hid.body).toMatchObject({ message: `Hid ${items[0]!.id} on X and in the inbox`, item: { status: 'hidden' } });
+    const kept = JSON.parse(w.db.prepare("SELECT value FROM sandbox_state WHERE simulator = 'x' AND kind = 'posts' AND key = ?").pluck().get(answer.data.id) as string) as { hidden?: boolean };
+    expect(kept.hidden).toBe(true);
+    // The reader cannot hide replies in a conversation it did not start.
+    await expect(reader.hideReply(posts.twitter!, true)).rejects.toMatchObject({ code: 403 });
   });
 });
 

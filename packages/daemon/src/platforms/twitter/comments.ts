@@ -100,6 +100,11 @@ export function createTwitterComments(deps: { http?: Got; requestTimeoutMs?: num
       });
     },
 
+    // X lets the author of a conversation hide replies in it (tweet.moderate.write).
+    async hide(ctx, to) {
+      await call(ctx, 'reply hiding', false, (c) => c.request<{ data?: { hidden?: boolean } }>(`/2/tweets/${encodeURIComponent(to.commentId)}/hidden`, { method: 'PUT', json: { hidden: true } }));
+    },
+
     async reply(ctx, to, text) {
       const cp = ctx.checkpoint.data as ReplyCheckpoint;
       const sentBefore = cp.sentAt !== undefined;

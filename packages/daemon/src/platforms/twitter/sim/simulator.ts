@@ -61,6 +61,8 @@ interface PostRecord {
   poll?: { id: string; options: string[]; durationMinutes: number; endsAt: number } | null;
   replySettings?: string | null;
   quoteTweetId?: string | null;
+  /** Hidden by the conversation's author (PUT /2/tweets/:id/hidden). */
+  hidden?: boolean;
 }
 
 export interface TwitterSimulatorOptions {
@@ -77,7 +79,7 @@ export interface TwitterSimulatorOptions {
 }
 
 const WINDOW_MS = 15 * 60_000;
-const LIMITS: Record<string, number> = { search: 300, tweets: 100, 'tweets-delete': 50, 'tweets-lookup': 900, 'media-upload': 500, 'media-status': 1000, 'media-chunked': 1875, users: 900, oauth: 10_000 };
+const LIMITS: Record<string, number> = { 'tweets-hide': 50, search: 300, tweets: 100, 'tweets-delete': 50, 'tweets-lookup': 900, 'media-upload': 500, 'media-status': 1000, 'media-chunked': 1875, users: 900, oauth: 10_000 };
 const IMAGE_MAX = 5 * 1024 * 1024;
 const GIF_MAX = 15 * 1024 * 1024;
 const VIDEO_MAX = 512 * 1024 * 1024;
@@ -355,6 +357,23 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       readerMade.set(root.id, id);
     });
   }
+
+  // Hide a reply: only the author of the conversation's first post may, and only replies in it.
+  app.put('/2/tweets/:id/hidden', async (c) => {
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'tweets-hide')) return tooMany(c);
+    const id = c.req.param('id');
+    if (!/^[0-9]{1,19}$/.test(id)) return badPostId(c, id);
+    const body = (await c.req.json().catch(() => null)) as { hidden?: unknown } | null;
+    if (!body || typeof body.hidden !== 'boolean') return problem(c, 400, 'invalid-request', 'Invalid Request', 'hidden must be a boolean', { parameter: 'hidden' });
+    const p = posts.get(id);
+    if (!p) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find post with id: [${id}].`, { resource_type: 'post', resource_id: id, parameter: 'id', value: id });
+    const root = posts.get(conversationOf(p));
+    if (!p.inReplyTo || !root || root.userId !== userId) return problem(c, 403, 'not-authorized-for-resource', 'Forbidden', 'You can only hide replies to conversations you started.', { resource_type: 'post', resource_id: id });
+    posts.set(id, { ...p, hidden: body.hidden });
+    return c.json({ data: { hidden: body.hidden } });
+  });
 
   // Recent search, for the one operator the inbox uses: `conversation_id:<id>` (the replies in a conversation, newest first).
   app.get('/2/tweets/search/recent', (c) => {
