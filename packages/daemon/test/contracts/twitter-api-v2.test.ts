@@ -57,6 +57,9 @@ describe('twitter-api-v2 against the X simulator', () => {
     expect(found.tweets.map((t) => t.id).sort()).toEqual([...answers].sort());
     expect(found.tweets.every((t) => t.conversation_id === post.data.id && t.referenced_tweets?.[0]?.id === post.data.id)).toBe(true);
     expect([...new Set(found.includes.users.map((u) => u.username))]).toEqual(['sandbox_x']);
+    // The conversation's author hides a reply; the replier may not hide replies to a post it did not write.
+    expect((await client().hideReply(answers[0]!, true)).data.hidden).toBe(true);
+    await expect(reader.hideReply(answers[1]!, true)).rejects.toMatchObject({ code: 403 });
   });
 
   it('reads the account, uploads an image (chunked, binary multipart), posts with it, reads it back and deletes it', async () => {
