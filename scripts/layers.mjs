@@ -55,6 +55,8 @@ export const LAYERS = {
     ['connect'],
     ['events'],
     ['jobs'],
+    // The inbox: comments under published posts, our replies (issue 37).
+    ['inbox'],
     ['publisher'],
     ['admin'],
     // /mcp: the MCP transport the HTTP app serves (it calls the app back in-process, through a function it is given).

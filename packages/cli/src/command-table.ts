@@ -41,6 +41,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['whoami'], load: async () => (await import('./commands/auth.command')).defineWhoami },
   { names: ['platforms'], load: async () => (await import('./commands/platforms.command')).definePlatforms },
   { names: ['events'], load: async () => (await import('./commands/events.command')).defineEvents },
+  { names: ['inbox'], load: async () => (await import('./commands/inbox.command')).defineInbox },
   { names: ['webhooks'], load: async () => (await import('./commands/webhooks.command')).defineWebhooks },
   { names: ['mcp'], load: async () => (await import('./commands/mcp.command')).defineMcp },
   { names: ['config'], load: async () => (await import('./commands/config.command')).defineConfig },

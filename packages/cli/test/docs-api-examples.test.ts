@@ -42,9 +42,26 @@ const NOT_RUN: Record<string, string> = {
 
 /** The made-up ids of the doc, in the order the examples use them. */
 const JOB = 'job_8d1k2m3n4p5q6r7s8t9u';
+/** The doc's made-up inbox item. */
+const INBOX_ITEM = 'inb_3k9x7q2m1n';
+
+/** A reader's reply to a published Mastodon status, through the simulator's own API with a token its OAuth grants (another account); returns the daemon's inbox item for it. */
+async function inboxItem(api: (path: string, init?: RequestInit) => Promise<{ status: number; body: Record<string, unknown> }>, origin: string, statusId: string): Promise<string> {
+  const redirect = 'urn:ietf:wg:oauth:2.0:oob';
+  const post = (path: string, body: unknown, token?: string) =>
+    fetch(`${origin}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) }, body: JSON.stringify(body) }).then((r) => r.json() as Promise<Record<string, string>>);
+  const app = await post('/api/v1/apps', { client_name: 'a reader', redirect_uris: redirect, scopes: 'read write' });
+  const auth = await fetch(`${origin}/oauth/authorize?${new URLSearchParams({ client_id: app.client_id!, redirect_uri: redirect, response_type: 'code', scope: 'read write' })}`, { redirect: 'manual' });
+  const code = new URL(auth.headers.get('location')!).searchParams.get('code')!;
+  const token = (await post('/oauth/token', { grant_type: 'authorization_code', code, client_id: app.client_id, client_secret: app.client_secret, redirect_uri: redirect })).access_token!;
+  await post('/api/v1/statuses', { status: 'Where can I read more?', in_reply_to_id: statusId }, token);
+  expect((await api('/inbox/refresh', { method: 'POST' })).body.new_items).toBe(1);
+  const items = (await api('/inbox')).body.items as { id: string }[];
+  return items[0]!.id;
+}
 
 
-const t = useTestDaemon({ connect: ['twitter', 'instagram', 'threads', 'tiktok'] });
+const t = useTestDaemon({ connect: ['twitter', 'instagram', 'threads', 'tiktok', 'mastodon'] });
 let cwd: string;
 let env: Record<string, string | undefined>;
 const api = (path: string, init: RequestInit = {}) =>
@@ -63,7 +80,7 @@ beforeAll(() => {
 });
 
 /** The doc's made-up ids, each replaced by a real one of its kind, made here. */
-async function realIds(): Promise<{ replace: (example: string, index: number) => string; next: string; jobs: Record<'scheduled' | 'toApprove' | 'toReject' | 'toRevise' | 'published', string> }> {
+async function realIds(): Promise<{ replace: (example: string, index: number) => string; next: string; inbox: string; jobs: Record<'scheduled' | 'toApprove' | 'toReject' | 'toRevise' | 'published', string> }> {
   const publish = async (body: Record<string, unknown>) => {
     const r = await api('/content/publish', { method: 'POST', body: JSON.stringify(body) });
     expect(r.status, JSON.stringify(r.body)).toBe(200);
@@ -84,6 +101,14 @@ async function realIds(): Promise<{ replace: (example: string, index: number) =>
   await expect
     .poll(async () => ((await api(`/content/scheduled?job_id=${published}`)).body.post as { status: string }).status, { timeout: 20_000, interval: 100 })
     .toBe('published');
+  // A comment to read, answer and hide: a reader's reply to a published Mastodon status.
+  const toot = await publish({ caption: 'api.md inbox example', platforms: ['mastodon'], publish_now: true });
+  await expect
+    .poll(async () => ((await api(`/content/scheduled?job_id=${toot}`)).body.post as { status: string }).status, { timeout: 20_000, interval: 100 })
+    .toBe('published');
+  const statusId = ((await api(`/content/scheduled?job_id=${toot}`)).body.post as { targets: { post_id: string }[] }).targets[0]!.post_id;
+  const mastodonOrigin = (await t.run('sandbox endpoints --json')).json<{ endpoints: Record<string, string> }>().endpoints['mastodon.social']!;
+  const inbox = await inboxItem(api, mastodonOrigin, statusId);
   const seriesJob = await api('/content/publish', {
     method: 'POST',
     body: JSON.stringify({ caption: 'weekly', platforms: ['twitter'], scheduled_for: later(24), recurrence: { rrule: 'FREQ=WEEKLY', count: 3 } }),
@@ -106,6 +131,7 @@ async function realIds(): Promise<{ replace: (example: string, index: number) =>
 
   return {
     next,
+    inbox,
     jobs: { scheduled, toApprove, toReject, toRevise, published },
     replace: (example) => {
       let e = example.replaceAll('http://127.0.0.1:8787', t.daemon.url);
@@ -115,6 +141,7 @@ async function realIds(): Promise<{ replace: (example: string, index: number) =>
       else if (e.includes('/request-changes?') || e.includes('/comments?')) e = e.replace(JOB, toRevise);
       else e = e.replace(JOB, scheduled);
       return e
+        .replace(INBOX_ITEM, inbox)
         .replace('ser_4k2m9x', seriesId)
         .replace('task_2c7…', photo.taskId)
         .replace(/"http:\/\/127\.0\.0\.1:\d+\/files\/3k9…\/photo\.jpg"/, `"${photo.url}"`)
@@ -155,6 +182,9 @@ describe('the examples of docs/api.md', () => {
     expect(await status(ids.jobs.toReject)).toBe('cancelled');
     expect(await status(ids.jobs.toRevise)).toBe('changes_requested');
     expect(await status(ids.jobs.published)).toBe('removed');
+    // The inbox item was read, answered once and hidden.
+    const item = ((await api('/inbox')).body.items as { id: string; status: string; replies: { text: string }[] }[]).find((i) => i.id === ids.inbox)!;
+    expect([item.status, item.replies.map((r) => r.text)]).toEqual(['hidden', ['Thanks, glad it helped!']]);
   });
 
   it('the Bearer form of the key is accepted like X-API-Key', async () => {

@@ -25,5 +25,7 @@ export const EVENT_TYPES = Object.freeze([
   'connection.refresh_failed',
   'connection.expiring_soon',
   'webhook.endpoint_disabled',
+  'comment.received',
+  'comment.replied',
 ] as const);
 export type EventType = (typeof EVENT_TYPES)[number];

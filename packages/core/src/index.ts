@@ -28,6 +28,7 @@ export * from './schemas/takedown';
 export * from './schemas/tiktok-creator-info';
 export * from './schemas/dashboard';
 export * from './schemas/extension-io';
+export * from './schemas/inbox';
 export * from './version';
 export * from './schemas/schema-map';
 export * from './routes/index';

@@ -77,3 +77,15 @@ export function deriveJobStatus(statuses: readonly TargetStatus[]): JobStatus {
   if (has('failed')) return 'failed';
   return 'cancelled';
 }
+
+/** An inbox item's status (docs/api.md "Inbox"): one list for the SQL CHECK and the type. */
+export const INBOX_STATUSES = Object.freeze(['unread', 'read', 'replied', 'hidden'] as const);
+export type InboxStatus = (typeof INBOX_STATUSES)[number];
+
+/**
+ * A reply's state: held for a person's approval, queued for the sender, being sent (the
+ * request may be out: a restart reads it back before sending again), sent, failed (the
+ * network refused it), rejected (a person declined it).
+ */
+export const INBOX_REPLY_STATES = Object.freeze(['pending_approval', 'queued', 'sending', 'sent', 'failed', 'rejected'] as const);
+export type InboxReplyState = (typeof INBOX_REPLY_STATES)[number];

@@ -1,10 +1,11 @@
-import type { Platform } from '@socialpub/core';
+import { PLATFORM_INFO, type Platform } from '@socialpub/core';
 import type { DaemonConfig } from './config';
 import { BrowserConnects } from './connect/browser-connect';
 import { connectLive } from './connect/index';
 import { EventsHub } from './events/events-hub';
 import { createWebhooksService } from './events/webhooks-service';
 import type { AppServices } from './http/deps';
+import { createInboxService, type CommentClientEntry } from './inbox/inbox-service';
 import { createPostsService } from './jobs/jobs-service';
 import { createTakedownService, type RemoverEntry } from './jobs/takedown';
 import { feedMcpSessions } from './mcp/mcp-event-feed';
@@ -13,7 +14,7 @@ import type { HostResolver } from './net/address-guard';
 import type { PlatformAdapter } from './platforms/adapter';
 import type { ConnectionCallDeps } from './platforms/connection-call';
 import type { ConnectDeps } from './platforms/platform-module';
-import { createRemovers, platformModule } from './platforms/registry';
+import { createCommentClients, createRemovers, platformModule } from './platforms/registry';
 import type { MediaLookup } from './ports/media';
 import type { SchedulerHooks } from './ports/scheduler';
 import type { Store } from './store/store';
@@ -34,6 +35,8 @@ export interface ServiceParts {
   adapters: Map<Platform, PlatformAdapter>;
   /** Take-down support per platform. Default: createRemovers(config.platforms). */
   removers?: Map<Platform, RemoverEntry>;
+  /** The networks' comment clients (the inbox). Default: createCommentClients(config.platforms). */
+  commentClients?: Map<Platform, CommentClientEntry>;
   /** Where a sandbox connection's simulator answers for `host`, for calls outside a publish (take-downs, TikTok's creator info); default: none served. */
   sandboxBaseUrl?: (platform: Platform, host: string) => string;
   /** Wakes SSE streams on new events (the daemon's is createEvents().hub). Default: a hub of its own, not started (tests call check()). */
@@ -88,5 +91,16 @@ export function createServices(p: ServiceParts): AppServices {
     deps: { clock, platforms: config.platforms, oauthApps: store.oauthApps, ...p.connectDeps, connections: store.connections },
     connector: (pl) => (platformModule(pl)?.connect ? (options, io, deps) => connectLive(pl, options, io, deps) : undefined),
   });
-  return { jobs, takedowns, calls, webhooks, hub, mcpSessions, browserConnects };
+  // The inbox: its loop (the schedule, the reply sender) is started by daemon.ts.
+  const inbox = createInboxService({
+    store,
+    clock,
+    logger,
+    calls,
+    clients: p.commentClients ?? createCommentClients(config.platforms),
+    // A reply is a post on the network: the same caption rule as a post there (a Mastodon server's own limit).
+    captionRule: (platform, meta) => (adapters.get(platform)?.infoFor?.(meta) ?? PLATFORM_INFO[platform]).caption,
+    notify: () => hub.check(),
+  });
+  return { jobs, takedowns, calls, webhooks, hub, mcpSessions, browserConnects, inbox };
 }

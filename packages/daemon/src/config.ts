@@ -117,6 +117,9 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateLimit>> = Objec
   auth_failure: { limit: 30, windowMs: 10 * MINUTE },
   // The dashboard's account endpoints (API keys, connections, review links): generous, and apart from the scheduled-content class.
   account: { limit: 1200, windowMs: HOUR },
+  // The inbox: reading and marking is cheap; refreshes and replies reach the networks, whose own budgets are tighter.
+  inbox: { limit: 600, windowMs: MINUTE },
+  inbox_reply: { limit: 120, windowMs: HOUR },
 });
 
 export const DEFAULT_PORT = 8787;

@@ -262,6 +262,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     ...(opts.webhookResolve ? { webhookResolve: opts.webhookResolve } : {}),
   });
   stops.push(() => services.browserConnects.close());
+  // The inbox's loop (comments on the decaying schedule, replies left sending by the last run first): started once listening, like the publisher.
+  stops.push(() => services.inbox.stop());
   // HTTP: createApp only wires the routes over them.
   const app = createApp({ store, config, clock, logger, scheduler, mediaLookup, adapters, services, mediaRoutes, fileRoutes, sandbox });
   const server: ServerType = serve({
@@ -335,6 +337,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     events.lead(); // delivers what a previous run left pending, and prunes past retention
     // Recurring posts: occurrences get their jobs as they enter the horizon (jobs/recurrence.ts).
     series = startSeriesMaterializer({ store, clock, log: logger, targetsChanged: (ids) => scheduler.targetsChanged(ids) });
+    // The inbox's loop (comments on their schedule; replies queued, or left sending by a stopped daemon): one daemon of a cluster sends them.
+    services.inbox.start();
   });
   stops.push(() => series?.stop());
 

@@ -8,6 +8,7 @@ import { browserZone } from './lib/time';
 import type { Platform, PlatformsResponse, Post, SessionInfo, SettingsResponse } from './lib/types';
 import { ComposeScreen } from './screens/compose';
 import { ConnectionsScreen } from './screens/connections';
+import { InboxScreen } from './screens/inbox';
 import { PostsScreen } from './screens/posts';
 import { ReviewScreen } from './screens/review';
 import { SettingsScreen } from './screens/settings';
@@ -17,6 +18,7 @@ const SCREENS = [
   ['/calendar', 'Calendar'],
   ['/compose', 'Compose'],
   ['/posts', 'Posts'],
+  ['/inbox', 'Inbox'],
   ['/connections', 'Connections'],
   ['/settings', 'Settings'],
 ] as const;
@@ -42,6 +44,8 @@ function screenFor(path: string) {
       return <ComposeScreen />;
     case '/posts':
       return <PostsScreen />;
+    case '/inbox':
+      return <InboxScreen />;
     case '/connections':
       return <ConnectionsScreen />;
     case '/settings':

@@ -8,6 +8,9 @@ import type {
   ErrorDetail,
   EventType,
   GetResponse,
+  InboxList,
+  InboxReplyResponse,
+  InboxStatus,
   JobStatus,
   MediaStatus,
   MediaUploadResponse,
@@ -76,6 +79,11 @@ export interface SocialPubBackend {
   media: {
     prepare(body: { urls: string[] }, options?: CallOptions): Promise<PrepareResponse>;
     status(taskId: string, options?: CallOptions): Promise<MediaStatus>;
+  };
+  /** Comments under the user's published posts (GET /inbox) and replies to them (POST /inbox/{id}/reply). */
+  inbox: {
+    list(params: { platform?: Platform | undefined; status?: InboxStatus | undefined; job_id?: string | undefined; limit?: number | undefined; cursor?: string | undefined }, options?: CallOptions): Promise<InboxList>;
+    reply(id: string, text: string, options?: CallOptions): Promise<InboxReplyResponse>;
   };
   sandbox: { posts(params: { platform?: Platform | undefined; limit?: number | undefined }, options?: CallOptions): Promise<SandboxPostsResponse> };
   /** The caller's accounts (several per network, by label). */

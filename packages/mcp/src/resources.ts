@@ -5,6 +5,8 @@ import { nextStep } from './next-step';
 import { errorInfo } from './tool-result';
 
 export const PLATFORMS_URI = 'socialpub://platforms';
+/** How many comments on the user's posts are unread (the inbox). */
+export const INBOX_UNREAD_URI = 'socialpub://inbox/unread';
 export const postUri = (jobId: string) => `socialpub://posts/${encodeURIComponent(jobId)}`;
 /** MCP's "resource not found" (the spec's -32002). */
 const RESOURCE_NOT_FOUND = -32002;
@@ -27,6 +29,8 @@ export interface ResourceNotifier {
   postsListChanged(): void;
   /** A connection changed: subscribers of socialpub://platforms get notifications/resources/updated. */
   platformsChanged(): void;
+  /** A comment arrived or a reply went out: subscribers of socialpub://inbox/unread get notifications/resources/updated. */
+  inboxChanged(): void;
 }
 
 /**
@@ -43,6 +47,19 @@ export function registerResources(server: McpServer, backend: SocialPubBackend):
     async (uri, extra) => {
       try {
         return json(uri.href, await backend.platforms.list({ signal: extra.signal }));
+      } catch (error) {
+        throw readError(uri.href, error);
+      }
+    },
+  );
+  server.registerResource(
+    'inbox-unread',
+    INBOX_UNREAD_URI,
+    { title: 'Unread comments', description: 'How many comments under your published posts are unread (list_inbox lists them).', mimeType: 'application/json' },
+    async (uri, extra) => {
+      try {
+        const page = await backend.inbox.list({ status: 'unread', limit: 1 }, { signal: extra.signal });
+        return json(uri.href, { unread: page.unread });
       } catch (error) {
         throw readError(uri.href, error);
       }
@@ -94,6 +111,9 @@ export function registerResources(server: McpServer, backend: SocialPubBackend):
     },
     postsListChanged() {
       quietly(() => server.sendResourceListChanged());
+    },
+    inboxChanged() {
+      if (subscribed.has(INBOX_UNREAD_URI)) quietly(() => server.server.sendResourceUpdated({ uri: INBOX_UNREAD_URI }));
     },
     platformsChanged() {
       if (subscribed.has(PLATFORMS_URI)) quietly(() => server.server.sendResourceUpdated({ uri: PLATFORMS_URI }));

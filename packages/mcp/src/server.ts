@@ -45,7 +45,7 @@ Posts made here may wait for a person's approval (agent-approval): publish_post'
 Failures come back as tool errors with a code, the fields at fault and a next step.`;
 
 /** Tool hooks when the event stream reports every change. */
-const QUIET: ResourceNotifier = { postChanged: () => {}, postsListChanged: () => {}, platformsChanged: () => {} };
+const QUIET: ResourceNotifier = { postChanged: () => {}, postsListChanged: () => {}, platformsChanged: () => {}, inboxChanged: () => {} };
 
 /**
  * A socialpub MCP server over `backend`: every tool and resource, defined once for both

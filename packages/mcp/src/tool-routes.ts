@@ -25,6 +25,8 @@ export const TOOL_ROUTES: Readonly<Record<string, RouteName>> = {
   list_sandbox_posts: 'sandbox.posts',
   list_connections: 'connections.list',
   update_connection: 'connections.update',
+  list_inbox: 'inbox.list',
+  reply_to_comment: 'inbox.reply',
 };
 
 /** Whether a key of `scope` may use the tool (a tool this table does not name: not offered). */

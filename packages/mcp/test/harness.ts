@@ -66,6 +66,8 @@ export const HTTP_TOOLS = [
   'list_sandbox_posts',
   'list_connections',
   'update_connection',
+  'list_inbox',
+  'reply_to_comment',
 ];
 
 export interface TestPost {

@@ -13,6 +13,7 @@ import { SettingsResource } from './resources/settings';
 import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
 import { Webhooks } from './resources/webhooks';
+import { Inbox } from './resources/inbox';
 import { ReviewLinks } from './resources/review-links';
 import { Connections } from './resources/connections';
 import { Keys } from './resources/keys';
@@ -49,6 +50,8 @@ export class SocialPub {
   readonly connections: Connections;
   /** The caller's API keys and their scopes (a full key only). */
   readonly keys: Keys;
+  /** Comments under your published posts and your replies to them. */
+  readonly inbox: Inbox;
   /** The base URL in use (without /api/agents/v1). */
   readonly baseUrl: string;
   readonly #transport: Transport;
@@ -92,6 +95,7 @@ export class SocialPub {
     this.reviewLinks = new ReviewLinks(this.#transport, clock);
     this.connections = new Connections(this.#transport, clock);
     this.keys = new Keys(this.#transport, clock);
+    this.inbox = new Inbox(this.#transport, clock);
   }
 
   /**

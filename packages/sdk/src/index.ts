@@ -12,6 +12,7 @@ export type { Media } from './resources/media';
 export type { Platforms } from './resources/platforms';
 export type { Events, EventStreamParams } from './resources/events';
 export type { Webhooks } from './resources/webhooks';
+export type { Inbox, InboxListParams } from './resources/inbox';
 export { verifyWebhook, WebhookVerificationError } from './verify-webhook';
 export type { SettingsResource } from './resources/settings';
 export type { QueueResource } from './resources/queue';
@@ -74,6 +75,13 @@ export type {
   SocialpubEvent,
   WebhookEndpoint,
   WebhookDelivery,
+  InboxItem,
+  InboxList,
+  InboxStatus,
+  InboxReplyState,
+  InboxReplyResponse,
+  InboxItemResponse,
+  InboxRefreshResponse,
   WebhookCreateRequest,
   WebhookUpdateRequest,
   Settings,

@@ -1,5 +1,6 @@
 import { MAX_PREPARE_URLS, SANDBOX_POSTS_LIMIT_DEFAULT } from '../api-limits';
 import { EXTENSION_ROUTES } from './extension-routes';
+import { INBOX_ROUTES } from './inbox-routes';
 import { defineRoutes } from './route-decl';
 
 const JOB_ID = { job_id: 'The job (job_…).' } as const;
@@ -377,6 +378,8 @@ export const ROUTES = defineRoutes({
   },
   // The extensions (extension-routes.ts).
   ...EXTENSION_ROUTES,
+  // The inbox (inbox-routes.ts).
+  ...INBOX_ROUTES,
 });
 
 export type Routes = typeof ROUTES;

@@ -3,3 +3,4 @@ export * from './rate-classes';
 export * from './route-decl';
 export * from './api-routes';
 export * from './extension-routes';
+export * from './inbox-routes';

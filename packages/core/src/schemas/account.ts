@@ -116,6 +116,11 @@ export const PlatformsResponseSchema = z
         connection: ConnectionInfoSchema.nullable(),
         // Came with LinkedIn's monthly versions: optional, so a client still reads a daemon from before it.
         api_version: ApiVersionSchema.nullable().optional(),
+        // Came with the inbox (issue 37): optional, so a client still reads a daemon from before it.
+        comments: z
+          .object({ supported: z.boolean(), reason: z.string().nullable() })
+          .optional()
+          .meta({ description: 'Whether the inbox reads comments on this network and replies to them; `reason` says why not (no comment API for apps: tiktok, pinterest; or not read yet).' }),
       }),
     ),
   })

@@ -183,6 +183,34 @@ export const WebhookTestDataSchema = z
   .looseObject({ endpoint_id: z.string() })
   .meta({ id: 'WebhookTestData', description: 'webhook.test: sent only by POST /webhooks/{id}/test (id evt_test).' });
 
+/** comment.received: a new comment or reply under a published post (one per item, the first time it is seen). */
+export const CommentReceivedDataSchema = z
+  .looseObject({
+    item_id: z.string().meta({ description: 'The inbox item (inb_…).' }),
+    job_id: jobId,
+    target_id: targetId,
+    platform: PlatformId,
+    comment_id: z.string(),
+    author_handle: z.string(),
+    text: z.string(),
+    created_at: InstantOut,
+  })
+  .meta({ id: 'CommentReceivedData', description: 'comment.received: someone answered a published post (GET /inbox lists it).' });
+
+/** comment.replied: a reply of ours to an inbox item was sent. */
+export const CommentRepliedDataSchema = z
+  .looseObject({
+    item_id: z.string(),
+    reply_id: z.string().meta({ description: 'Our reply (rpl_…).' }),
+    job_id: jobId,
+    platform: PlatformId,
+    comment_id: z.string(),
+    post_id: z.string().meta({ description: "The reply's id on the network." }),
+    post_url: z.string().nullable(),
+    sent_at: InstantOut,
+  })
+  .meta({ id: 'CommentRepliedData', description: 'comment.replied: our reply to a comment is on the network.' });
+
 /** Each catalogue type's data schema (the catalogue is event-types.ts; a test checks they match). */
 export const EVENT_DATA_SCHEMAS = {
   'post.accepted': PostAcceptedDataSchema,
@@ -205,6 +233,8 @@ export const EVENT_DATA_SCHEMAS = {
   'connection.refresh_failed': ConnectionRefreshFailedDataSchema,
   'connection.expiring_soon': ConnectionExpiringSoonDataSchema,
   'webhook.endpoint_disabled': WebhookEndpointDisabledDataSchema,
+  'comment.received': CommentReceivedDataSchema,
+  'comment.replied': CommentRepliedDataSchema,
 } as const;
 
 export type EventDataOf = { [T in keyof typeof EVENT_DATA_SCHEMAS]: z.infer<(typeof EVENT_DATA_SCHEMAS)[T]> };

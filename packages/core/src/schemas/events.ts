@@ -54,6 +54,8 @@ const catalogueEvents = [
   eventOf('connection.refresh_failed', EVENT_DATA_SCHEMAS['connection.refresh_failed']),
   eventOf('connection.expiring_soon', EVENT_DATA_SCHEMAS['connection.expiring_soon']),
   eventOf('webhook.endpoint_disabled', EVENT_DATA_SCHEMAS['webhook.endpoint_disabled']),
+  eventOf('comment.received', EVENT_DATA_SCHEMAS['comment.received']),
+  eventOf('comment.replied', EVENT_DATA_SCHEMAS['comment.replied']),
 ] as const;
 
 /** The webhook.test event (POST /webhooks/{id}/test; not in the catalogue, never in the outbox). */

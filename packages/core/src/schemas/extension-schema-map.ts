@@ -19,6 +19,7 @@ import {
 } from './extension-io';
 import { DraftAnswerSchema, DraftListSchema, DraftRequestSchema } from './drafts';
 import { MediaLibrarySchema } from './media';
+import { InboxItemResponseSchema, InboxListSchema, InboxQuerySchema, InboxRefreshResponseSchema, InboxReplyRequestSchema, InboxReplyResponseSchema } from './inbox';
 import { SandboxFaultsPutSchema, SandboxFaultsResponseSchema } from './sandbox-faults';
 import { QueueNextQuerySchema, QueueNextResponseSchema, QueueResponseSchema, QueueUpdateSchema, SeriesCancelResponseSchema, SeriesIdQuerySchema, SeriesListResponseSchema, SeriesResponseSchema } from './time-resources';
 
@@ -85,4 +86,11 @@ export const EXTENSION_SCHEMAS = {
   // sandbox faults
   SandboxFaultsRequest: SandboxFaultsPutSchema,
   SandboxFaultsResponse: SandboxFaultsResponseSchema,
+  // the inbox (comments on published posts and our replies)
+  InboxQuery: InboxQuerySchema,
+  InboxList: InboxListSchema,
+  InboxItemResponse: InboxItemResponseSchema,
+  InboxReplyRequest: InboxReplyRequestSchema,
+  InboxReplyResponse: InboxReplyResponseSchema,
+  InboxRefreshResponse: InboxRefreshResponseSchema,
 } as const;

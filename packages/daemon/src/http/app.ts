@@ -33,6 +33,7 @@ import { authHandlers } from './routes/auth';
 import { contentHandlers } from './routes/content';
 import { eventsHandlers } from './routes/events';
 import { healthHandlers } from './routes/health';
+import { inboxHandlers } from './routes/inbox';
 import { platformsHandlers } from './routes/platforms';
 import { honoPath, mountRoutes } from './route-table/mount-route';
 import { tiktokCreatorInfoHandlers } from './routes/tiktok-creator-info';
@@ -190,6 +191,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ...draftsHandlers(routeDeps),
       ...publicReviewHandlers({ ...routeDeps, limits, address: addressOf }),
       ...sandboxFaultsHandlers(routeDeps),
+      ...inboxHandlers({ store, inbox: deps.services.inbox }),
     },
     mounting,
   );

@@ -3,6 +3,7 @@ import type { DaemonConfig } from '../config';
 import type { BrowserConnects } from '../connect/browser-connect';
 import type { EventsHub } from '../events/events-hub';
 import type { WebhooksService } from '../events/webhooks-service';
+import type { InboxService } from '../inbox/inbox-service';
 import type { PostsService } from '../jobs/jobs-service';
 import type { TakedownService } from '../jobs/takedown';
 import type { McpSessions } from '../mcp/mcp-sessions';
@@ -50,4 +51,6 @@ export interface AppServices {
   mcpSessions: McpSessions;
   /** Live connects started from the dashboard (/connect/callback, /connections). */
   browserConnects: BrowserConnects;
+  /** The inbox: comments under published posts and our replies (/inbox); the caller starts and stops its loop. */
+  inbox: InboxService;
 }

@@ -97,7 +97,7 @@ export function openApiDocument(): Json {
     servers: [{ url: 'http://127.0.0.1:8787', description: 'The local daemon (default address)' }],
     // Every /api/agents/v1 endpoint also takes the dashboard's session cookie (unsafe methods with X-CSRF-Token).
     security: [...AUTHED, { Session: [] }],
-    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'settings' }, { name: 'queue' }, { name: 'events' }, { name: 'webhooks' }, { name: 'keys' }, { name: 'connections' }, { name: 'review-links' }, { name: 'drafts' }, { name: 'dashboard' }, { name: 'system' }],
+    tags: [{ name: 'auth' }, { name: 'content' }, { name: 'scheduled' }, { name: 'media' }, { name: 'platforms' }, { name: 'settings' }, { name: 'queue' }, { name: 'events' }, { name: 'webhooks' }, { name: 'inbox' }, { name: 'keys' }, { name: 'connections' }, { name: 'review-links' }, { name: 'drafts' }, { name: 'dashboard' }, { name: 'system' }],
     paths: {
       // Every route declared in core's route table (routes/api-routes.ts), generated from it.
       ...declaredPaths(),

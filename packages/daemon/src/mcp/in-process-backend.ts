@@ -103,6 +103,7 @@ export function inProcessBackend(fetch: AppFetch, headers: Record<string, string
     media: client.media,
     sandbox: client.sandbox,
     connections: client.connections,
+    inbox: client.inbox,
     events: { stream: (params) => followUserEvents(live, params) },
   };
 }

@@ -4,7 +4,7 @@ import type { EventFilter, EventsRepository } from '../store/events';
 import type { McpSessions } from './mcp-sessions';
 
 /** The events that change an MCP resource (NOTIFYING_EVENT_TYPES as the outbox filters them). */
-const FILTER: EventFilter = { types: ['post.', 'target.', 'connection.'] };
+const FILTER: EventFilter = { types: ['post.', 'target.', 'connection.', 'comment.'] };
 const PAGE = 500;
 
 /**

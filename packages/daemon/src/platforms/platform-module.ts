@@ -6,6 +6,7 @@ import type { SandboxStore } from '../store/sandbox-store';
 import type { ConnectionInfo, ConnectionInput } from '../store/connections';
 import type { Clock } from '../util/clock';
 import type { PlatformAdapter } from './adapter';
+import type { CommentsClient } from './conversations';
 import type { PostRemover } from './remove-post';
 import type { TokenRefresher } from './shared/token-env';
 import type { OAuthApp } from '../store/oauth-apps';
@@ -28,6 +29,12 @@ export interface PlatformModule {
   readonly refresher: TokenRefresher | null;
   /** Take-downs (POST /content/scheduled/unpublish): how the platform deletes a post, or why it cannot. */
   readonly deletion: Deletion;
+  /**
+   * The inbox (docs/api.md "Inbox"): how socialpub reads comments under a published post and
+   * replies to one, or why the network offers no API for it (TikTok, Pinterest). Absent:
+   * the network has an API socialpub does not call yet (GET /platforms says so).
+   */
+  readonly comments?: CommentsSupport;
   /** The API version in use (GET /platforms), for platforms versioned by date (LinkedIn); absent for the others. */
   apiVersion?(config: PlatformsConfig, now: number): ApiVersion;
   /** What a sandbox connection keeps in its meta besides `sandbox: true` (Mastodon: the simulated server and its limits). */
@@ -39,6 +46,9 @@ export interface PlatformModule {
   /** What GET /platforms shows of a connection beyond the common fields, from its meta (Pinterest: its boards). */
   connectionFields?(meta: Record<string, unknown>): Record<string, unknown>;
 }
+
+/** Whether socialpub reads a network's comments (the inbox; GET /platforms `comments`). */
+export type CommentsSupport = { supported: true; create(config: PlatformsConfig): CommentsClient } | { supported: false; reason: string };
 
 /** Whether a platform's API deletes published posts (docs/reference/platforms.md §12). */
 export type Deletion = { supported: true; createRemover(config: PlatformsConfig): PostRemover } | { supported: false; reason: string };

@@ -1,5 +1,6 @@
 import { platformDescription, type Platform } from '@socialpub/core';
 import type { PlatformAdapter } from './adapter';
+import type { CommentsClient } from './conversations';
 import { bluesky } from './bluesky';
 import { facebook } from './facebook';
 import { instagram } from './instagram';
@@ -43,6 +44,18 @@ export function createAdapters(config: PlatformsConfig = {}): Map<Platform, Plat
 /** The platforms' take-down support: a remover where the API deletes posts, else the reason it cannot. */
 export function createRemovers(config: PlatformsConfig = {}): Map<Platform, PostRemover | { unsupported: string }> {
   return new Map(PLATFORMS.map((m) => [m.platform, m.deletion.supported ? m.deletion.createRemover(config) : { unsupported: m.deletion.reason }]));
+}
+
+/** The networks' comment clients (the inbox), or why socialpub does not read a network's comments. */
+export function createCommentClients(config: PlatformsConfig = {}): Map<Platform, CommentsClient | { unsupported: string }> {
+  return new Map(
+    PLATFORMS.map((m) => {
+      const name = platformDescription(m.platform)?.name ?? m.platform;
+      const c = m.comments;
+      if (!c) return [m.platform, { unsupported: `socialpub does not read ${name} comments yet` }];
+      return [m.platform, c.supported ? c.create(config) : { unsupported: c.reason }];
+    }),
+  );
 }
 
 /** The simulators to serve for sandbox connections, each once (Meta's three platforms share one). */

@@ -10,6 +10,7 @@ import { createDaemonsRepository } from './daemons';
 import { createDashboardSessionsRepository } from './dashboard-sessions';
 import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
+import { createInboxRepository } from './inbox';
 import { createPostTimesRepository } from './job-times';
 import { createPostsRepository } from './jobs';
 import { createOAuthAppsRepository } from './oauth-apps';
@@ -67,6 +68,8 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     drafts: createDraftsRepository(db),
     rejections: createRejectionsRepository(db),
     reviewHistory: createReviewHistoryRepository(db),
+    /** The inbox: comments under published posts, our replies, the collector's schedule (migration 220). */
+    inbox: createInboxRepository(db),
     /**
      * What the simulators keep (their state, sandbox_posts): in this database while they run
      * in the daemon's process; `opts.sandbox` (a read-only view of sandbox.db) while they run in their own.

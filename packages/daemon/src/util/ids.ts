@@ -14,8 +14,8 @@ export function randomToken(length: number): string {
   return out;
 }
 
-/** Opaque prefixed ids: job_…, task_…, key_…, tgt_…, con_…, file_…, ser_… (a series), whk_… (a webhook endpoint), ses_… (a dashboard session), rvl_… (a review link), cmt_… (a comment on a post) */
-export function newId(prefix: 'job' | 'task' | 'key' | 'tgt' | 'con' | 'file' | 'req' | 'ser' | 'whk' | 'ses' | 'rvl' | 'cmt' | 'drf'): string {
+/** Opaque prefixed ids: job_…, task_…, key_…, tgt_…, con_…, file_…, ser_… (a series), whk_… (a webhook endpoint), ses_… (a dashboard session), rvl_… (a review link), cmt_… (a comment on a post), drf_… (a draft), inb_… (an inbox item), rpl_… (our reply to one) */
+export function newId(prefix: 'job' | 'task' | 'key' | 'tgt' | 'con' | 'file' | 'req' | 'ser' | 'whk' | 'ses' | 'rvl' | 'cmt' | 'drf' | 'inb' | 'rpl'): string {
   return `${prefix}_${randomToken(20)}`;
 }
 

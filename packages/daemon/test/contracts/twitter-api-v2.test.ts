@@ -47,6 +47,21 @@ function toSimulator(origin: string): ITwitterApiClientPlugin {
 const client = (token = 'sandbox_at_contract.secret') => new TwitterApi(token, { plugins: [toSimulator(origins.https[X_HOST]!)], httpAgent: origins.agent }).v2;
 
 describe('twitter-api-v2 against the X simulator', () => {
+  it('reads a conversation with recent search (conversation_id:), paged, with the authors expanded', async () => {
+    const post = await client().tweet('What should we ship next?');
+    const reader = client('sandbox-contract-reader');
+    const answers = [];
+    for (let i = 0; i < 12; i++) answers.push((await reader.reply(`Idea number ${i}`, post.data.id)).data.id);
+    const found = await reader.search(`conversation_id:${post.data.id}`, { max_results: 10, 'tweet.fields': ['author_id', 'created_at', 'conversation_id', 'referenced_tweets'], expansions: ['author_id'], 'user.fields': ['username', 'name'] });
+    await found.fetchLast(10);
+    expect(found.tweets.map((t) => t.id).sort()).toEqual([...answers].sort());
+    expect(found.tweets.every((t) => t.conversation_id === post.data.id && t.referenced_tweets?.[0]?.id === post.data.id)).toBe(true);
+    expect([...new Set(found.includes.users.map((u) => u.username))]).toEqual(['sandbox_x']);
+    // The conversation's author hides a reply; the replier may not hide replies to a post it did not write.
+    expect((await client().hideReply(answers[0]!, true)).data.hidden).toBe(true);
+    await expect(reader.hideReply(answers[1]!, true)).rejects.toMatchObject({ code: 403 });
+  });
+
   it('reads the account, uploads an image (chunked, binary multipart), posts with it, reads it back and deletes it', async () => {
     const x = client();
     const me = await x.me();

@@ -128,6 +128,12 @@ beforeAll(async () => {
     if (post.post.status === 'published') break;
     await new Promise((r) => setTimeout(r, 50));
   }
+  // The inbox: a reader's reply to the published post (through X's API on the sandbox, as another account), read by a refresh (comment.received), answered (comment.replied).
+  const tweet = ((await call('GET', `/content/scheduled?job_id=${published.job_id}`)) as { post: { targets: { post_id: string }[] } }).post.targets[0]!.post_id;
+  await fetch(`${daemon.url}/sandbox/api.x.com/2/tweets`, { method: 'POST', headers: { authorization: 'Bearer sandbox-typed-reader', 'content-type': 'application/json' }, body: JSON.stringify({ text: 'A question', reply: { in_reply_to_tweet_id: tweet } }) });
+  await call('POST', '/inbox/refresh');
+  const comment = ((await call('GET', '/inbox')) as { items: { id: string }[] }).items[0]!;
+  await call('POST', `/inbox/${comment.id}/reply`, { text: 'An answer' });
   await call('POST', `/content/scheduled/unpublish?job_id=${published.job_id}`);
 
   // Through the store operations the publisher and the token refresher call (another connection to the file).

@@ -66,9 +66,10 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   let url = '';
   // As createPublishing's hooks: changed targets reach the wheel and the publisher's preparer.
   const hooks = { targetsChanged: (ids: readonly string[]) => (scheduler.targetsChanged(ids), publisher.targetsChanged(ids)), status: () => scheduler.status() };
-  const { app } = testApp({
+  const sandbox = createSandboxApp({ store: store.sandbox, clock }, opts.simulators, { faults: () => opts.sandboxFaults ?? {}, ...(opts.onFault ? { onFault: opts.onFault } : {}) });
+  const { app, services } = testApp({
     db, store, config, clock, secrets, scheduler: hooks, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes,
-    sandbox: createSandboxApp({ store: store.sandbox, clock }, opts.simulators, { faults: () => opts.sandboxFaults ?? {}, ...(opts.onFault ? { onFault: opts.onFault } : {}) }),
+    sandbox,
     sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host),
   });
   const server: ServerType = await new Promise((resolve) => {
@@ -89,11 +90,13 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   const key = admin.createKey({ email: 'me@example.com' }).api_key;
   for (const p of opts.platforms) admin.addSandboxConnection(p, { email: 'me@example.com' });
 
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${API}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
-    return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  const call = async (method: string, path: string, body?: unknown, headers: Record<string, string> = {}) => {
+    const res = await fetch(`${url}${API}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json', ...headers }, body: body === undefined ? undefined : JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
   };
-  return { clock, db, media, call, admin, store, url, key };
+  // The inbox's loop is not started: tests run its rounds (inbox.runOnce) as they move the clock.
+  defer(() => services.inbox.stop());
+  return { clock, db, media, call, admin, store, url, key, inbox: services.inbox, sandbox };
 }
 
 /** Serves MP4 for any path ending in .mp4 and JPEG for every other; returns its base URL. */

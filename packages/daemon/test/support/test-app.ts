@@ -51,6 +51,7 @@ export function testApp(deps: TestAppDeps): { app: Hono<AppEnv>; services: AppSe
     ...(deps.webhookQueued ? { webhookQueued: deps.webhookQueued } : {}),
     ...(deps.webhookResolve ? { webhookResolve: deps.webhookResolve } : {}),
     ...(deps.connectDeps ? { connectDeps: deps.connectDeps } : {}),
+    ...(deps.commentClients ? { commentClients: deps.commentClients } : {}),
   });
   const app = createApp({
     config,

@@ -1,6 +1,7 @@
 import type { Platform } from '@socialpub/core/platforms';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ConfirmButton } from '../components/confirm-button';
+import { HeldReplies } from '../components/held-replies';
 import { CopyButton, FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { SourceLine, TargetTimes } from '../components/post-view';
 import { PostPreviews } from '../platforms/post-previews';
@@ -172,6 +173,7 @@ export function ReviewScreen() {
           void load();
         }} />
       ))}
+      <HeldReplies zone={zone} version={live} onChange={() => void load()} />
       <ReviewLinks />
     </section>
   );

@@ -1,8 +1,15 @@
-import { PLATFORMS, PLATFORM_INFO, formatInstant, platformOptionsJsonSchema, type PlatformsResponse, type Routes, type ServerLimits } from '@socialpub/core';
+import { PLATFORMS, PLATFORM_INFO, platformDescription, formatInstant, platformOptionsJsonSchema, type PlatformsResponse, type Routes, type ServerLimits } from '@socialpub/core';
 import type { RouteDeps } from '../deps';
 import { pauseInfo } from '../../store/platform-pauses';
 import { platformModule } from '../../platforms/registry';
 import type { RouteHandlers } from '../route-table/mount-route';
+
+/** The inbox's reach on a network (its module's `comments`; absent: an API socialpub does not call yet). */
+function commentsOf(platform: Parameters<typeof platformModule>[0]): { supported: boolean; reason: string | null } {
+  const c = platformModule(platform)?.comments;
+  if (!c) return { supported: false, reason: `socialpub does not read ${platformDescription(platform)?.name ?? platform} comments yet` };
+  return c.supported ? { supported: true, reason: null } : { supported: false, reason: c.reason };
+}
 
 const apiVersionOf = (platform: Parameters<typeof platformModule>[0]) => platformModule(platform)?.apiVersion;
 
@@ -50,6 +57,7 @@ export function platformsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'platf
               }
             : null,
           ...(apiVersionOf(platform) ? { api_version: apiVersionOf(platform)!(deps.config.platforms, now) } : {}),
+          comments: commentsOf(platform),
         };
       }),
     };

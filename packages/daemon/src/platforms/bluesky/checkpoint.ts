@@ -19,7 +19,7 @@ export interface BlueskyCheckpoint {
   made?: Array<StrongRef>;
 }
 
-export const checkpointOf = (ctx: PublishContext) => ctx.checkpoint.data as BlueskyCheckpoint;
+export const checkpointOf = (ctx: Pick<PublishContext, 'checkpoint'>) => ctx.checkpoint.data as BlueskyCheckpoint;
 
 /** A blob the PDS still has: referenced within this long after upload (PDSes collect orphans after about an hour). */
 const BLOB_REUSE_MS = 30 * 60_000;

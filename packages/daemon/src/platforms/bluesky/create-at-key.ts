@@ -10,7 +10,7 @@ import { checkpointOf as cpOf } from './checkpoint';
  * after an unanswered request: the next attempt writes the same key, which the PDS
  * refuses if the first request landed after all.
  */
-export async function createAtKey(ctx: PublishContext, s: BlueskySession, rkey: string, build: () => Promise<Record<string, unknown>>, step: string, sending?: () => Promise<void>): Promise<StrongRef> {
+export async function createAtKey(ctx: Pick<PublishContext, 'checkpoint' | 'clock'>, s: BlueskySession, rkey: string, build: () => Promise<Record<string, unknown>>, step: string, sending?: () => Promise<void>): Promise<StrongRef> {
   if (cpOf(ctx).requested?.[rkey]) {
     const found = await s.getPost(rkey, `${step} lookup`);
     if (found) return found;

@@ -2,6 +2,7 @@ import { PLATFORM_INFO } from '@socialpub/core';
 import { AddressGuard } from '../../net/address-guard';
 import type { PlatformModule } from '../platform-module';
 import { createBlueskyAdapter } from './adapter';
+import { createBlueskyComments } from './comments';
 import { blueskyTokenRefresher } from './session';
 import { connectBluesky, type BlueskyConnectOptions } from './connect';
 import { createBlueskyRemover } from './remove';
@@ -17,4 +18,5 @@ export const bluesky: PlatformModule = {
   connect: (o, io, deps) => connectBluesky(o as unknown as BlueskyConnectOptions, io, deps),
   refresher: blueskyTokenRefresher(),
   deletion: { supported: true, createRemover: () => createBlueskyRemover() },
+  comments: { supported: true, create: () => createBlueskyComments() },
 };

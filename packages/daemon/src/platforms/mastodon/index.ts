@@ -1,6 +1,7 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
 import { createMastodonAdapter } from './adapter';
+import { createMastodonComments } from './comments';
 import { connectMastodon } from './connect';
 import { createMastodonRemover } from './remove';
 import { DEFAULT_SERVER_LIMITS } from './server-limits';
@@ -27,5 +28,6 @@ export const mastodon: PlatformModule = {
   // Mastodon's access tokens do not expire.
   refresher: null,
   deletion: { supported: true, createRemover: () => createMastodonRemover() },
+  comments: { supported: true, create: () => createMastodonComments() },
   sandboxMeta: { server: `https://${MASTODON_HOST}`, username: 'sandbox', limits: DEFAULT_SERVER_LIMITS },
 };

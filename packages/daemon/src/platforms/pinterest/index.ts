@@ -28,6 +28,8 @@ export const pinterest: PlatformModule = {
   // Access tokens live 30 days: refreshed in the background once a week, keeping the year-long refresh token in use.
   refresher: pinterestTokenRefresher,
   deletion: { supported: true, createRemover: () => createPinterestRemover() },
+  // API v5 has no comment paths (pinterest-v5.openapi.json).
+  comments: { supported: false, reason: 'Pinterest API v5 has no comment endpoints; read and answer comments on pinterest.com' },
   // The simulated account's two boards, the first one chosen (as `connect pinterest` lists and picks).
   sandboxAccount: (suffix) => {
     const boards = sandboxBoards(suffix);

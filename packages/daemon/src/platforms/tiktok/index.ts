@@ -22,4 +22,6 @@ export const tiktok: PlatformModule = {
   // docs/reference/platforms.md §12.5.4: the Content Posting API has no deletion endpoint.
   settings: tiktokSettings,
   deletion: { supported: false, reason: 'TikTok offers no API to delete a published post; delete it in the TikTok app' },
+  // The Display and Content Posting APIs list no comments; the Research API's are for approved researchers only.
+  comments: { supported: false, reason: 'TikTok offers no comment API to apps like socialpub (only to approved researchers); read and answer comments in the TikTok app' },
 };

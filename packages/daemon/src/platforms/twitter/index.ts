@@ -1,6 +1,7 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
 import { createTwitterAdapter } from './adapter';
+import { createTwitterComments } from './comments';
 import { createTwitterRemover } from './remove';
 import { twitterTokenRefresher } from './refresh-token';
 import { connectTwitter, type TwitterConnectOptions } from './connect';
@@ -17,4 +18,5 @@ export const twitter: PlatformModule = {
     connectTwitter({ ...(o as unknown as TwitterConnectOptions), clientId: (o.clientId as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
   refresher: twitterTokenRefresher,
   deletion: { supported: true, createRemover: () => createTwitterRemover() },
+  comments: { supported: true, create: () => createTwitterComments() },
 };

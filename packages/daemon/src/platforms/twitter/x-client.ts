@@ -30,7 +30,7 @@ export class XTransportError extends TransportError {
 }
 
 export interface XCall {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   json?: unknown;
   multipart?: FormData;
   query?: Record<string, string>;

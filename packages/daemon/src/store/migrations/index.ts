@@ -23,6 +23,7 @@ import { migration186 } from './186-session-key';
 import { migration190, widenRevisionChecks } from './190-revision-loop';
 import { migration200 } from './200-accounts';
 import { migration205, migration205Postgres } from './205-daemons';
+import { migration220, migration220Postgres } from './220-inbox';
 import { migration230, migration230Postgres } from './230-drafts';
 
 export interface Migration {
@@ -70,5 +71,6 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 190, name: 'revision-loop', sql: migration190, before: widenRevisionChecks },
   { version: 200, name: 'accounts', sql: migration200 },
   { version: 205, name: 'daemons', sql: migration205, postgres: migration205Postgres },
+  { version: 220, name: 'inbox', sql: migration220, postgres: migration220Postgres },
   { version: 230, name: 'drafts', sql: migration230, postgres: migration230Postgres },
 ];

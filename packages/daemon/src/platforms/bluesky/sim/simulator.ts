@@ -8,7 +8,8 @@ import { recorder, selfBase, SimulatorLog } from '../../shared/sim/simulator-rec
 import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { HANDLE } from '../facets';
 import { BSKY_HOST, VIDEO_HOST } from '../pds-access';
-import { tid, TID } from '../tid';
+import { recordKeyFor, tid, TID } from '../tid';
+import { simReaderReply } from '../../shared/sim/sim-conversation';
 import { cidFor } from './cid';
 import { jwtKit, type SimClaims } from './jwt';
 
@@ -522,6 +523,63 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     const rec = collection === POST ? records.get(recordKey(did, rkey)) : undefined;
     if (!rec) return xrpcError(c, 400, 'RecordNotFound', `Could not locate record: at://${did}/${collection}/${rkey}`);
     return c.json({ uri: rec.uri, cid: rec.cid, value: rec.value });
+  });
+
+  const recordAt = (uri: string): SimRecord | undefined => {
+    const m = /^at:\/\/([^/]+)\/app\.bsky\.feed\.post\/([^/]+)$/.exec(uri);
+    const did = m ? repoDid(m[1]) : null;
+    return did ? records.get(recordKey(did, m![2]!)) : undefined;
+  };
+  const parentUriOf = (rec: SimRecord) => (rec.value.reply as { parent?: { uri?: unknown } } | undefined)?.parent?.uri;
+  const repliesTo = (uri: string) => [...records.values()].filter((r) => parentUriOf(r) === uri).sort((a, b) => a.createdAt - b.createdAt || (a.rkey < b.rkey ? -1 : 1));
+
+  /**
+   * A sandbox reader's reply to a root post of a sandbox connection, made when the post's
+   * thread is first read at or after its time (sim-conversation.ts decides which posts and
+   * what, by the post's URI): so a demo has a conversation. Its record key is fixed by the
+   * post, so it is made once.
+   */
+  function readerReplies(rec: SimRecord): void {
+    if (rec.value.reply !== undefined || connectionKeyOf(rec.did) === null) return;
+    const plan = simReaderReply(rec.uri, rec.createdAt);
+    if (!plan || clock.now() < plan.at) return;
+    const reader = accountFor(`${plan.reader.username.replace(/_/g, '-')}.bsky.social`);
+    const rkey = recordKeyFor(rec.uri, 'comment');
+    if (records.get(recordKey(reader.did, rkey))) return;
+    const ref = { uri: rec.uri, cid: rec.cid };
+    const value = { $type: POST, text: plan.text, createdAt: new Date(plan.at).toISOString(), reply: { root: ref, parent: ref } };
+    records.set(recordKey(reader.did, rkey), { uri: `at://${reader.did}/${POST}/${rkey}`, cid: cidFor(encoder.encode(JSON.stringify(value)), 'dag-cbor'), did: reader.did, rkey, value, createdAt: plan.at });
+  }
+
+  /** app.bsky.feed.defs#postView. */
+  const postView = (rec: SimRecord) => ({
+    uri: rec.uri,
+    cid: rec.cid,
+    author: { did: rec.did, handle: accounts.get(rec.did)?.handle ?? rec.did },
+    record: rec.value,
+    replyCount: repliesTo(rec.uri).length,
+    repostCount: 0,
+    likeCount: 0,
+    quoteCount: 0,
+    indexedAt: new Date(rec.createdAt).toISOString(),
+  });
+  type ThreadView = { $type: string; post: ReturnType<typeof postView>; replies: ThreadView[] };
+  const threadView = (rec: SimRecord, depth: number): ThreadView => ({
+    $type: 'app.bsky.feed.defs#threadViewPost',
+    post: postView(rec),
+    replies: depth > 0 ? repliesTo(rec.uri).map((r) => threadView(r, depth - 1)) : [],
+  });
+
+  // The AppView's thread (the PDS proxies app.bsky.* to it): the post and its replies to `depth` (default 6, at most 1000); parents are not simulated.
+  pds.get('/xrpc/app.bsky.feed.getPostThread', (c) => {
+    const uri = c.req.query('uri');
+    if (!uri) return invalid(c, 'Error: Params must have the property "uri"');
+    const depth = Number(c.req.query('depth') ?? 6);
+    if (!Number.isInteger(depth) || depth < 0 || depth > 1000) return invalid(c, 'Error: depth can not be greater than 1000');
+    const rec = recordAt(uri);
+    if (!rec) return xrpcError(c, 400, 'NotFound', `Post not found: ${uri}`);
+    readerReplies(rec);
+    return c.json({ thread: threadView(rec, depth) });
   });
 
   pds.post('/xrpc/com.atproto.repo.deleteRecord', async (c) => {

@@ -7,6 +7,8 @@
 export interface SimAccount {
   id: string;
   username: string;
+  /** Shown as display_name (the sandbox readers'); default 'Sandbox Mastodon'. */
+  displayName?: string;
   createdAt: number;
 }
 
@@ -71,7 +73,7 @@ export function accountEntity(a: SimAccount, origin: string, statuses: number, l
     id: a.id,
     username: a.username,
     acct: a.username,
-    display_name: 'Sandbox Mastodon',
+    display_name: a.displayName ?? 'Sandbox Mastodon',
     locked: false,
     bot: false,
     discoverable: true,

@@ -4,6 +4,7 @@ import type { Clock } from '../../../util/clock';
 import { isSandboxToken } from '../../shared/is-sandbox-token';
 import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
+import { simReaderReply, type SimReaderReply } from '../../shared/sim/sim-conversation';
 import { simState, type SimState } from '../../shared/sim/sim-state';
 import { recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
 import { DEFAULT_SERVER_LIMITS } from '../server-limits';
@@ -288,6 +289,7 @@ export function createMastodonSimulator(options: MastodonSimulatorOptions) {
     if (who instanceof Response) return who;
     const s = statuses.get(c.req.param('id'));
     if (!s || s.deletedAt !== null) return error(c, 404, 'Record not found');
+    readerReplies(s);
     const ancestors: SimStatus[] = [];
     for (let p = s.inReplyToId ? statuses.get(s.inReplyToId) : undefined; p && p.deletedAt === null; p = p.inReplyToId ? statuses.get(p.inReplyToId) : undefined) ancestors.unshift(p);
     const descendants: SimStatus[] = [];
@@ -300,6 +302,48 @@ export function createMastodonSimulator(options: MastodonSimulatorOptions) {
     walk(s.id);
     return c.json({ ancestors: ancestors.map((x) => statusJson(x)), descendants: descendants.map((x) => statusJson(x)) });
   });
+
+  const readers = state.map<string>('readers');
+  const readerMade = state.map<string>('reader-replies');
+  function readerAccount(reader: SimReaderReply['reader']): string {
+    const known = readers.get(reader.username);
+    if (known) return known;
+    const id = String(nextAccount());
+    accounts.set(id, { id, username: reader.username, displayName: reader.name, createdAt: clock.now() });
+    readers.set(reader.username, id);
+    return id;
+  }
+  const isReader = (accountId: string) => [...readers.values()].includes(accountId);
+
+  /**
+   * A sandbox reader's reply to a root status of a sandbox connection, made when its context
+   * is first read at or after its time (sim-conversation.ts decides which statuses and what,
+   * by the status id): so a demo has a conversation. Made once (reader-replies remembers it).
+   */
+  function readerReplies(s: SimStatus): void {
+    if (s.inReplyToId !== null || s.accountId === defaultAccount.id || isReader(s.accountId) || readerMade.has(s.id)) return;
+    const plan = simReaderReply(s.id, s.createdAt);
+    if (!plan || clock.now() < plan.at) return;
+    const r: SimStatus = {
+      id: String(nextId()),
+      accountId: readerAccount(plan.reader),
+      text: plan.text,
+      spoilerText: '',
+      sensitive: false,
+      visibility: 'public',
+      language: 'en',
+      inReplyToId: s.id,
+      inReplyToAccountId: s.accountId,
+      mediaIds: [],
+      poll: null,
+      createdAt: plan.at,
+      deletedAt: null,
+    };
+    tx(() => {
+      statuses.set(r.id, r);
+      readerMade.set(s.id, r.id);
+    });
+  }
 
   app.delete('/api/v1/statuses/:id', (c) => {
     const who = guard(c, 'write:statuses', 'deletions');

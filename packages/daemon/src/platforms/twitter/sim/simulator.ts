@@ -7,6 +7,7 @@ import { isSandboxToken } from '../../shared/is-sandbox-token';
 import { multipartFields, parseMultipart } from '../../shared/sim/multipart';
 import { simState, type SimState } from '../../shared/sim/sim-state';
 import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
+import { simReaderReply } from '../../shared/sim/sim-conversation';
 import { hostPath, recorder, recordOf, SimulatorLog } from '../../shared/sim/simulator-recorder';
 import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { isExtrasProblem, readTweetExtras } from './tweet-extras';
@@ -60,6 +61,8 @@ interface PostRecord {
   poll?: { id: string; options: string[]; durationMinutes: number; endsAt: number } | null;
   replySettings?: string | null;
   quoteTweetId?: string | null;
+  /** Hidden by the conversation's author (PUT /2/tweets/:id/hidden). */
+  hidden?: boolean;
 }
 
 export interface TwitterSimulatorOptions {
@@ -76,7 +79,7 @@ export interface TwitterSimulatorOptions {
 }
 
 const WINDOW_MS = 15 * 60_000;
-const LIMITS: Record<string, number> = { tweets: 100, 'tweets-delete': 50, 'tweets-lookup': 900, 'media-upload': 500, 'media-status': 1000, 'media-chunked': 1875, users: 900, oauth: 10_000 };
+const LIMITS: Record<string, number> = { 'tweets-hide': 50, search: 300, tweets: 100, 'tweets-delete': 50, 'tweets-lookup': 900, 'media-upload': 500, 'media-status': 1000, 'media-chunked': 1875, users: 900, oauth: 10_000 };
 const IMAGE_MAX = 5 * 1024 * 1024;
 const GIF_MAX = 15 * 1024 * 1024;
 const VIDEO_MAX = 512 * 1024 * 1024;
@@ -319,6 +322,95 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     return c.json({
       data: found.map((p) => ({ id: p.id, text: p.text, edit_history_post_ids: [p.id] })),
       meta: { result_count: found.length, newest_id: found[0]!.id, oldest_id: found[found.length - 1]!.id },
+    });
+  });
+
+  /** The conversation a post is in: the post its reply chain starts from (X's conversation_id). */
+  const conversationOf = (p: PostRecord): string => {
+    let at = p;
+    for (let i = 0; i < 1000 && at.inReplyTo && posts.get(at.inReplyTo); i++) at = posts.get(at.inReplyTo)!;
+    return at.id;
+  };
+  const readers = state.map<string>('readers');
+  const readerMade = state.map<string>('reader-replies');
+  const nextReader = state.counter('reader', 1_000_000_000_000_009_001n);
+  /**
+   * A sandbox reader's reply to a top-level post of a sandbox connection, made when its
+   * conversation is first searched at or after its time (sim-conversation.ts decides which
+   * posts and what, by the post id), once.
+   */
+  function readerReplies(root: PostRecord): void {
+    if (root.inReplyTo || root.userId === defaultUser.id || [...readers.values()].includes(root.userId) || readerMade.has(root.id)) return;
+    const plan = simReaderReply(root.id, root.createdAt);
+    if (!plan || clock.now() < plan.at) return;
+    state.atomically(() => {
+      let readerId = readers.get(plan.reader.username);
+      if (!readerId) {
+        readerId = String(nextReader());
+        users.set(readerId, { id: readerId, username: plan.reader.username, name: plan.reader.name });
+        readers.set(plan.reader.username, readerId);
+      }
+      const id = String(nextPost());
+      const post: PostRecord = { id, userId: readerId, text: plan.text, mediaIds: [], createdAt: plan.at, inReplyTo: root.id };
+      posts.set(id, post);
+      postsOf(readerId).push(post);
+      readerMade.set(root.id, id);
+    });
+  }
+
+  // Hide a reply: only the author of the conversation's first post may, and only replies in it.
+  app.put('/2/tweets/:id/hidden', async (c) => {
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'tweets-hide')) return tooMany(c);
+    const id = c.req.param('id');
+    if (!/^[0-9]{1,19}$/.test(id)) return badPostId(c, id);
+    const body = (await c.req.json().catch(() => null)) as { hidden?: unknown } | null;
+    if (!body || typeof body.hidden !== 'boolean') return problem(c, 400, 'invalid-request', 'Invalid Request', 'hidden must be a boolean', { parameter: 'hidden' });
+    const p = posts.get(id);
+    if (!p) return problem(c, 404, 'resource-not-found', 'Not Found Error', `Could not find post with id: [${id}].`, { resource_type: 'post', resource_id: id, parameter: 'id', value: id });
+    const root = posts.get(conversationOf(p));
+    if (!p.inReplyTo || !root || root.userId !== userId) return problem(c, 403, 'not-authorized-for-resource', 'Forbidden', 'You can only hide replies to conversations you started.', { resource_type: 'post', resource_id: id });
+    posts.set(id, { ...p, hidden: body.hidden });
+    return c.json({ data: { hidden: body.hidden } });
+  });
+
+  // Recent search, for the one operator the inbox uses: `conversation_id:<id>` (the replies in a conversation, newest first).
+  app.get('/2/tweets/search/recent', (c) => {
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'search')) return tooMany(c);
+    const q = c.req.query();
+    const m = /^conversation_id:([0-9]{1,19})$/.exec((q.query ?? '').trim());
+    if (!m) return problem(c, 400, 'invalid-request', 'Invalid Request', 'The simulator searches only `conversation_id:<id>`', { parameter: 'query' });
+    const max = q.max_results === undefined ? 10 : Number(q.max_results);
+    if (!Number.isInteger(max) || max < 10 || max > 100) return problem(c, 400, 'invalid-request', 'Invalid Request', `The \`max_results\` query parameter value [${q.max_results}] is not between 10 and 100`, { parameter: 'max_results' });
+    const root = posts.get(m[1]!);
+    if (root) readerReplies(root);
+    // Recent search covers the last 7 days.
+    const since = clock.now() - 7 * 86_400_000;
+    const all = [...posts.values()].filter((p) => p.inReplyTo && p.createdAt >= since && conversationOf(p) === m[1]).sort((a, b) => b.createdAt - a.createdAt || (BigInt(b.id) > BigInt(a.id) ? 1 : -1));
+    const start = q.next_token ? Number(Buffer.from(q.next_token, 'base64url').toString()) : 0;
+    if (!Number.isInteger(start) || start < 0) return problem(c, 400, 'invalid-request', 'Invalid Request', 'next_token is not valid', { parameter: 'next_token' });
+    const page = all.slice(start, start + max);
+    if (page.length === 0) return c.json({ meta: { result_count: 0 } });
+    const fields = (q['tweet.fields'] ?? '').split(',');
+    const data = page.map((p) => ({
+      id: p.id,
+      text: p.text,
+      edit_history_post_ids: [p.id],
+      ...(fields.includes('author_id') ? { author_id: p.userId } : {}),
+      ...(fields.includes('created_at') ? { created_at: new Date(p.createdAt).toISOString() } : {}),
+      ...(fields.includes('conversation_id') ? { conversation_id: m[1] } : {}),
+      ...(fields.includes('in_reply_to_user_id') && p.inReplyTo ? { in_reply_to_user_id: posts.get(p.inReplyTo)?.userId } : {}),
+      ...(fields.includes('referenced_tweets') && p.inReplyTo ? { referenced_tweets: [{ type: 'replied_to', id: p.inReplyTo }] } : {}),
+    }));
+    const authors = (q.expansions ?? '').split(',').includes('author_id') ? [...new Set(page.map((p) => p.userId))].map((id) => users.get(id)!).map((u) => ({ id: u.id, name: u.name, username: u.username })) : null;
+    const next = start + max < all.length ? Buffer.from(String(start + max)).toString('base64url') : null;
+    return c.json({
+      data,
+      ...(authors ? { includes: { users: authors } } : {}),
+      meta: { result_count: page.length, newest_id: page[0]!.id, oldest_id: page[page.length - 1]!.id, ...(next ? { next_token: next } : {}) },
     });
   });
 
