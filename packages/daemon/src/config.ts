@@ -117,6 +117,9 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateLimit>> = Objec
   auth_failure: { limit: 30, windowMs: 10 * MINUTE },
   // The dashboard's account endpoints (API keys, connections, review links): generous, and apart from the scheduled-content class.
   account: { limit: 1200, windowMs: HOUR },
+  // Figures: reads like the other reads; a refresh calls the networks (within their budgets), like a take-down.
+  analytics: { limit: 600, windowMs: MINUTE },
+  analytics_refresh: { limit: 60, windowMs: HOUR },
 });
 
 export const DEFAULT_PORT = 8787;

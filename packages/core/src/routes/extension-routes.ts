@@ -62,6 +62,41 @@ export const EXTENSION_ROUTES = defineRoutes({
     summary: 'The next free slots of the queue',
     tags: ['queue'],
   },
+  // --- analytics ---------------------------------------------------------------------
+  'analytics.posts': {
+    method: 'GET',
+    path: '/analytics/posts',
+    auth: 'key',
+    rateClass: 'analytics',
+    scope: 'read',
+    query: 'JobIdQuery',
+    paramDescriptions: { job_id: 'The job (job_…).' },
+    bodyKind: 'none',
+    responses: { 200: { schema: 'PostMetricsResponse' } },
+    errors: [400, 401, 403, 404, 429, 500, 503],
+    operationId: 'getPostMetrics',
+    summary: "A published post's figures per target, from each network's own API, with their history",
+    description:
+      'Per target: the latest figures read (`metrics` normalized, `platform_metrics` under the network’s own names), when they were read, every earlier reading (`history`) and when the collector reads next (about 1 h, 24 h, 72 h, 7 d and 30 d after publishing). Reads nothing from the networks: POST /analytics/refresh does.',
+    tags: ['analytics'],
+  },
+  'analytics.refresh': {
+    method: 'POST',
+    path: '/analytics/refresh',
+    auth: 'key',
+    rateClass: 'analytics_refresh',
+    scope: 'agent',
+    bodyKind: 'json',
+    body: { schema: 'AnalyticsRefreshRequest', required: true },
+    responses: { 200: { schema: 'PostMetricsResponse' } },
+    errors: [400, 401, 403, 404, 409, 413, 415, 429, 500, 503],
+    errorDescriptions: { 409: 'Nothing of the job is published, so there is nothing to read (`conflict`).' },
+    operationId: 'refreshPostMetrics',
+    summary: "Read a published post's figures from the networks now, and answer them",
+    description:
+      'Reads every published target’s figures from its network now (batched, within the network’s budget; a target whose connection is busy publishing or out of budget keeps its last reading and says why in `problem`) and answers as GET /analytics/posts.',
+    tags: ['analytics'],
+  },
   // --- series ------------------------------------------------------------------------
   'series.list': {
     method: 'GET',

@@ -26,6 +26,8 @@ export const RATE_CLASSES = [
   'webhook_send',
   'sandbox',
   'account',
+  'analytics',
+  'analytics_refresh',
   'auth_failure',
 ] as const;
 export type RateClass = (typeof RATE_CLASSES)[number];

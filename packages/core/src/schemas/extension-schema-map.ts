@@ -19,6 +19,7 @@ import {
 } from './extension-io';
 import { DraftAnswerSchema, DraftListSchema, DraftRequestSchema } from './drafts';
 import { MediaLibrarySchema } from './media';
+import { AnalyticsRefreshRequestSchema, PostMetricsResponseSchema } from './analytics';
 import { SandboxFaultsPutSchema, SandboxFaultsResponseSchema } from './sandbox-faults';
 import { QueueNextQuerySchema, QueueNextResponseSchema, QueueResponseSchema, QueueUpdateSchema, SeriesCancelResponseSchema, SeriesIdQuerySchema, SeriesListResponseSchema, SeriesResponseSchema } from './time-resources';
 
@@ -30,6 +31,9 @@ import { QueueNextQuerySchema, QueueNextResponseSchema, QueueResponseSchema, Que
  * reaches the SSE route's declaration, the OpenAPI document and the SDK with no other edit.
  */
 export const EXTENSION_SCHEMAS = {
+  // analytics
+  PostMetricsResponse: PostMetricsResponseSchema,
+  AnalyticsRefreshRequest: AnalyticsRefreshRequestSchema,
   NoContent: NoContentSchema,
   IdParams: IdParamsSchema,
   // queue

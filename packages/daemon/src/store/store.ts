@@ -12,6 +12,7 @@ import { createEventsRepository } from './events';
 import { createIdempotencyRepository } from './idempotency';
 import { createPostTimesRepository } from './job-times';
 import { createPostsRepository } from './jobs';
+import { createPostMetricsRepository } from './post-metrics';
 import { createOAuthAppsRepository } from './oauth-apps';
 import { createQueuesRepository } from './queues';
 import { createSeriesRepository } from './series';
@@ -67,6 +68,8 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     drafts: createDraftsRepository(db),
     rejections: createRejectionsRepository(db),
     reviewHistory: createReviewHistoryRepository(db),
+    /** Figures of published posts and the collector's schedule (analytics). */
+    postMetrics: createPostMetricsRepository(db),
     /**
      * What the simulators keep (their state, sandbox_posts): in this database while they run
      * in the daemon's process; `opts.sandbox` (a read-only view of sandbox.db) while they run in their own.

@@ -65,6 +65,8 @@ export const RATE_CLASS_LABEL: Record<RateClass, string> = {
   sandbox: 'sandbox posts',
   auth_failure: 'failed authentications from this address',
   account: 'account (API keys, connections, review links)',
+  analytics: 'analytics reads',
+  analytics_refresh: 'analytics refreshes',
 };
 
 const RATE_CLASS = Symbol('rateClass');

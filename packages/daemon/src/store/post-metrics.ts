@@ -1,0 +1,155 @@
+import type { NormalizedMetrics, Platform } from '@socialpub/core';
+import type { DB } from './database';
+
+/** One reading of a target's figures. */
+export interface MetricsSnapshot {
+  collectedAt: number;
+  metrics: NormalizedMetrics;
+  platformMetrics: Record<string, number>;
+}
+
+/** Where a published target stands in its collection schedule. */
+export interface CollectionState {
+  targetId: string;
+  /** How many of the schedule's ages (COLLECTION_AGES_MS) have been read or passed. */
+  stage: number;
+  /** When the collector reads it next; null when no reading is left. */
+  nextAt: number | null;
+  problem: { code: string; message: string; at: number } | null;
+}
+
+/** A target due for a reading, with what the collector needs to read it. */
+export interface DueTarget {
+  targetId: string;
+  jobId: string;
+  userId: string;
+  platform: Platform;
+  connectionId: string | null;
+  accountKey: string;
+  postId: string;
+  publishedAt: number;
+  stage: number;
+}
+
+interface DueRow {
+  target_id: string;
+  job_id: string;
+  user_id: string;
+  platform: string;
+  connection_id: string | null;
+  account_key: string | null;
+  post_id: string;
+  published_at: number;
+  stage: number;
+}
+
+const dueTarget = (r: DueRow): DueTarget => ({
+  targetId: r.target_id,
+  jobId: r.job_id,
+  userId: r.user_id,
+  platform: r.platform as Platform,
+  connectionId: r.connection_id,
+  accountKey: r.account_key ?? r.platform,
+  postId: r.post_id,
+  publishedAt: r.published_at,
+  stage: r.stage,
+});
+
+const DUE_COLUMNS = 'm.target_id, t.job_id, t.user_id, t.platform, t.connection_id, t.account_key, t.post_id, t.published_at, m.stage';
+
+export type PostMetricsRepository = ReturnType<typeof createPostMetricsRepository>;
+
+/**
+ * The figures of published posts (migration 210): `post_metrics`, every reading per target
+ * as a time series, and `metrics_collection`, each published target's place in the
+ * collector's schedule. SQL in the subset both databases run (issue 34).
+ */
+export function createPostMetricsRepository(db: DB) {
+  const enrol = db.prepare<[number, number]>(
+    `INSERT INTO metrics_collection (target_id, user_id, stage, next_at)
+     SELECT t.id, t.user_id, 0, t.published_at + ? FROM targets t
+     LEFT JOIN metrics_collection m ON m.target_id = t.id
+     WHERE t.status = 'published' AND t.published_at IS NOT NULL AND t.post_id IS NOT NULL AND m.target_id IS NULL
+     LIMIT ?
+     ON CONFLICT (target_id) DO NOTHING`,
+  );
+  const due = db.prepare<[number, number], DueRow>(
+    `SELECT ${DUE_COLUMNS} FROM metrics_collection m JOIN targets t ON t.id = m.target_id
+     WHERE m.next_at IS NOT NULL AND m.next_at <= ? AND t.status = 'published' AND t.post_id IS NOT NULL
+     ORDER BY m.next_at, m.target_id LIMIT ?`,
+  );
+  const publishedOfJob = db.prepare<[string], DueRow>(
+    `SELECT t.id AS target_id, t.job_id, t.user_id, t.platform, t.connection_id, t.account_key, t.post_id, t.published_at,
+       CASE WHEN m.stage IS NULL THEN 0 ELSE m.stage END AS stage
+     FROM targets t LEFT JOIN metrics_collection m ON m.target_id = t.id
+     WHERE t.job_id = ? AND t.status = 'published' AND t.post_id IS NOT NULL AND t.published_at IS NOT NULL
+     ORDER BY t.id`,
+  );
+  const insertSnapshot = db.prepare<[string, number, string, string]>('INSERT INTO post_metrics (target_id, collected_at, metrics, platform_metrics) VALUES (?, ?, ?, ?)');
+  const upsertState = db.prepare<[string, string, number, number | null, string | null, string | null, number | null]>(
+    `INSERT INTO metrics_collection (target_id, user_id, stage, next_at, problem_code, problem_message, problem_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+     ON CONFLICT (target_id) DO UPDATE SET stage = excluded.stage, next_at = excluded.next_at,
+       problem_code = excluded.problem_code, problem_message = excluded.problem_message, problem_at = excluded.problem_at`,
+  );
+  const snapshotsOfJob = db.prepare<[string], { target_id: string; collected_at: number; metrics: string; platform_metrics: string }>(
+    `SELECT p.target_id, p.collected_at, p.metrics, p.platform_metrics FROM post_metrics p JOIN targets t ON t.id = p.target_id
+     WHERE t.job_id = ? ORDER BY p.target_id, p.collected_at, p.id`,
+  );
+  const statesOfJob = db.prepare<[string], { target_id: string; stage: number; next_at: number | null; problem_code: string | null; problem_message: string | null; problem_at: number | null }>(
+    `SELECT m.target_id, m.stage, m.next_at, m.problem_code, m.problem_message, m.problem_at FROM metrics_collection m JOIN targets t ON t.id = m.target_id
+     WHERE t.job_id = ? ORDER BY m.target_id`,
+  );
+  const prune = db.prepare<[number]>('DELETE FROM post_metrics WHERE collected_at < ?');
+
+  return {
+    /** Gives published targets without a place in the schedule their first reading, `firstAgeMs` after publishing; returns how many. */
+    enrolPublished(firstAgeMs: number, limit: number): number {
+      return enrol.run(firstAgeMs, limit).changes;
+    },
+    /** Published targets whose next reading is due at `now`, the longest due first. */
+    due(now: number, limit: number): DueTarget[] {
+      return due.all(now, limit).map(dueTarget);
+    },
+    /** A job's published targets (for a reading on demand), with their stage (0 when not enrolled yet). */
+    publishedOfJob(jobId: string): DueTarget[] {
+      return publishedOfJob.all(jobId).map(dueTarget);
+    },
+    /** Records a reading and the target's next place in the schedule (the problem cleared). */
+    recordReading(t: { targetId: string; userId: string }, snapshot: MetricsSnapshot, stage: number, nextAt: number | null): void {
+      insertSnapshot.run(t.targetId, snapshot.collectedAt, JSON.stringify(snapshot.metrics), JSON.stringify(snapshot.platformMetrics));
+      upsertState.run(t.targetId, t.userId, stage, nextAt, null, null, null);
+    },
+    /** Records why an attempt read nothing, and when to try again (null: not on its own). */
+    noteProblem(t: { targetId: string; userId: string }, problem: { code: string; message: string; at: number }, stage: number, nextAt: number | null): void {
+      upsertState.run(t.targetId, t.userId, stage, nextAt, problem.code, problem.message, problem.at);
+    },
+    /** Every reading of a job's targets, by target, oldest first. */
+    historyOfJob(jobId: string): Map<string, MetricsSnapshot[]> {
+      const out = new Map<string, MetricsSnapshot[]>();
+      for (const r of snapshotsOfJob.all(jobId)) {
+        let list = out.get(r.target_id);
+        if (!list) out.set(r.target_id, (list = []));
+        list.push({ collectedAt: r.collected_at, metrics: JSON.parse(r.metrics) as NormalizedMetrics, platformMetrics: JSON.parse(r.platform_metrics) as Record<string, number> });
+      }
+      return out;
+    },
+    /** The schedule's state of a job's targets, by target. */
+    statesOfJob(jobId: string): Map<string, CollectionState> {
+      return new Map(
+        statesOfJob.all(jobId).map((r) => [
+          r.target_id,
+          {
+            targetId: r.target_id,
+            stage: r.stage,
+            nextAt: r.next_at,
+            problem: r.problem_code !== null ? { code: r.problem_code, message: r.problem_message ?? '', at: r.problem_at ?? 0 } : null,
+          },
+        ]),
+      );
+    },
+    /** Drops readings taken before `before` (the retention setting); returns how many. */
+    prune(before: number): number {
+      return prune.run(before).changes;
+    },
+  };
+}
