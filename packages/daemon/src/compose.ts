@@ -1,4 +1,6 @@
 import type { Platform } from '@socialpub/core';
+import { createAnalyticsService } from './analytics/analytics-service';
+import { createCollector, type CollectorDeps } from './analytics/collector';
 import type { DaemonConfig } from './config';
 import { BrowserConnects } from './connect/browser-connect';
 import { EventsHub } from './events/events-hub';
@@ -12,7 +14,7 @@ import type { HostResolver } from './net/address-guard';
 import type { PlatformAdapter } from './platforms/adapter';
 import type { ConnectionCallDeps } from './platforms/connection-call';
 import type { ConnectDeps } from './platforms/platform-module';
-import { createRemovers, platformModule } from './platforms/registry';
+import { createAnalyticsReaders, createRemovers, platformModule } from './platforms/registry';
 import type { MediaLookup } from './ports/media';
 import type { SchedulerHooks } from './ports/scheduler';
 import type { Store } from './store/store';
@@ -35,6 +37,10 @@ export interface ServiceParts {
   removers?: Map<Platform, RemoverEntry>;
   /** Where a sandbox connection's simulator answers for `host`, for calls outside a publish (take-downs, TikTok's creator info); default: none served. */
   sandboxBaseUrl?: (platform: Platform, host: string) => string;
+  /** Whether publishing has the floor on a connection (the publisher's connectionBusy): the analytics collector waits while it does. Default: never. */
+  publishingBusy?: CollectorDeps['publishingBusy'];
+  /** The analytics collector's other options (tests: tickMs, yieldMs...). */
+  collector?: Partial<Pick<CollectorDeps, 'readers' | 'publishAheadMs' | 'yieldMs' | 'retryMs' | 'tickMs' | 'batchLimit' | 'timeoutMs'>>;
   /** Wakes SSE streams on new events (the daemon's is createEvents().hub). Default: a hub of its own, not started (tests call check()). */
   hub?: EventsHub;
   /** Told when a webhook delivery was queued (the deliverer's pump). */
@@ -47,7 +53,7 @@ export interface ServiceParts {
 
 /**
  * The composition root's builder of the services the HTTP interface calls: the jobs and
- * take-down services, the calls made on a connection's behalf, the webhooks service, the
+ * take-down services, the analytics collector (the caller starts and stops it) and its service, the calls made on a connection's behalf, the webhooks service, the
  * events hub, the MCP sessions (fed from the hub) and the dashboard's browser connects.
  * daemon.ts builds them with this and hands them to createApp, which only wires routes;
  * tests do the same (test/support/test-app.ts). The caller closes what it ends
@@ -69,6 +75,18 @@ export function createServices(p: ServiceParts): AppServices {
   // Calls on a connection's behalf outside a publish (take-downs, TikTok creator info).
   const calls: ConnectionCallDeps = { credentials: store.credentials, clock, logger, sandboxBaseUrl: p.sandboxBaseUrl ?? null };
   const takedowns = createTakedownService({ store, clock, logger, jobs, removers, calls });
+  // Figures of published posts: the collector (started by the caller) and the routes' service.
+  const collector = createCollector({
+    store,
+    clock,
+    logger,
+    readers: createAnalyticsReaders(config.platforms),
+    calls,
+    retentionMs: config.analyticsRetentionMs,
+    ...(p.publishingBusy ? { publishingBusy: p.publishingBusy } : {}),
+    ...p.collector,
+  });
+  const analytics = createAnalyticsService({ store, jobs, collector });
   const hub = p.hub ?? new EventsHub(store.events, logger);
   const webhooks = createWebhooksService({
     store,
@@ -82,5 +100,5 @@ export function createServices(p: ServiceParts): AppServices {
   feedMcpSessions({ hub, events: store.events, sessions: mcpSessions });
   // Live connects started from the dashboard.
   const browserConnects = new BrowserConnects({ clock, deps: { clock, platforms: config.platforms, oauthApps: store.oauthApps, ...p.connectDeps, connections: store.connections }, connector: (pl) => platformModule(pl)?.connect });
-  return { jobs, takedowns, calls, webhooks, hub, mcpSessions, browserConnects };
+  return { jobs, takedowns, calls, collector, analytics, webhooks, hub, mcpSessions, browserConnects };
 }

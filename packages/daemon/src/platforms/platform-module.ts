@@ -7,6 +7,7 @@ import type { ConnectionInfo, ConnectionInput } from '../store/connections';
 import type { Clock } from '../util/clock';
 import type { PlatformAdapter } from './adapter';
 import type { PostRemover } from './remove-post';
+import type { PostAnalytics } from './post-analytics';
 import type { TokenRefresher } from './shared/token-env';
 import type { OAuthApp } from '../store/oauth-apps';
 
@@ -28,6 +29,8 @@ export interface PlatformModule {
   readonly refresher: TokenRefresher | null;
   /** Take-downs (POST /content/scheduled/unpublish): how the platform deletes a post, or why it cannot. */
   readonly deletion: Deletion;
+  /** Figures of published posts (GET /analytics/posts; docs/reference/platforms.md §17): how the platform reads them; absent where socialpub does not read them yet. */
+  analytics?(config: PlatformsConfig): PostAnalytics;
   /** The API version in use (GET /platforms), for platforms versioned by date (LinkedIn); absent for the others. */
   apiVersion?(config: PlatformsConfig, now: number): ApiVersion;
   /** What a sandbox connection keeps in its meta besides `sandbox: true` (Mastodon: the simulated server and its limits). */

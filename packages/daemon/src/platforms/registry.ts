@@ -1,4 +1,5 @@
 import { platformDescription, type Platform } from '@socialpub/core';
+import type { PostAnalytics } from './post-analytics';
 import type { PlatformAdapter } from './adapter';
 import { bluesky } from './bluesky';
 import { facebook } from './facebook';
@@ -43,6 +44,11 @@ export function createAdapters(config: PlatformsConfig = {}): Map<Platform, Plat
 /** The platforms' take-down support: a remover where the API deletes posts, else the reason it cannot. */
 export function createRemovers(config: PlatformsConfig = {}): Map<Platform, PostRemover | { unsupported: string }> {
   return new Map(PLATFORMS.map((m) => [m.platform, m.deletion.supported ? m.deletion.createRemover(config) : { unsupported: m.deletion.reason }]));
+}
+
+/** The platforms' readers of published posts' figures, where socialpub reads them. */
+export function createAnalyticsReaders(config: PlatformsConfig = {}): Map<Platform, PostAnalytics> {
+  return new Map(PLATFORMS.flatMap((m) => (m.analytics ? [[m.platform, m.analytics(config)] as const] : [])));
 }
 
 /** The simulators to serve for sandbox connections, each once (Meta's three platforms share one). */

@@ -100,6 +100,10 @@ export function createPostMetricsRepository(db: DB) {
      WHERE t.job_id = ? ORDER BY m.target_id`,
   );
   const prune = db.prepare<[number]>('DELETE FROM post_metrics WHERE collected_at < ?');
+  const postpone = db.prepare<[number, string]>('UPDATE metrics_collection SET next_at = ? WHERE target_id = ?');
+  const dueSoon = db.prepare<[string, string, number], { one: number }>(
+    `SELECT 1 AS one FROM targets WHERE user_id = ? AND platform = ? AND status = 'scheduled' AND COALESCE(next_attempt_at, due_at) <= ? LIMIT 1`,
+  );
 
   return {
     /** Gives published targets without a place in the schedule their first reading, `firstAgeMs` after publishing; returns how many. */
@@ -146,6 +150,14 @@ export function createPostMetricsRepository(db: DB) {
           },
         ]),
       );
+    },
+    /** Moves a target's next reading (collection yielded to publishing, or the budget is used), its stage and problem kept. */
+    postpone(targetId: string, nextAt: number): void {
+      postpone.run(nextAt, targetId);
+    },
+    /** Whether the user has a target of the platform to publish by `until` (collection then leaves the connection to it). */
+    publishDueBy(userId: string, platform: Platform, until: number): boolean {
+      return dueSoon.get(userId, platform, until) !== undefined;
     },
     /** Drops readings taken before `before` (the retention setting); returns how many. */
     prune(before: number): number {

@@ -1,6 +1,7 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import { AddressGuard } from '../../net/address-guard';
 import type { PlatformModule } from '../platform-module';
+import { createBlueskyAnalytics } from './analytics';
 import { createBlueskyAdapter } from './adapter';
 import { blueskyTokenRefresher } from './session';
 import { connectBluesky, type BlueskyConnectOptions } from './connect';
@@ -17,4 +18,5 @@ export const bluesky: PlatformModule = {
   connect: (o, io, deps) => connectBluesky(o as unknown as BlueskyConnectOptions, io, deps),
   refresher: blueskyTokenRefresher(),
   deletion: { supported: true, createRemover: () => createBlueskyRemover() },
+  analytics: () => createBlueskyAnalytics(),
 };

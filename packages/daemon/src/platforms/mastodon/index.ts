@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { createMastodonAnalytics } from './analytics';
 import { createMastodonAdapter } from './adapter';
 import { connectMastodon } from './connect';
 import { createMastodonRemover } from './remove';
@@ -27,5 +28,6 @@ export const mastodon: PlatformModule = {
   // Mastodon's access tokens do not expire.
   refresher: null,
   deletion: { supported: true, createRemover: () => createMastodonRemover() },
+  analytics: () => createMastodonAnalytics(),
   sandboxMeta: { server: `https://${MASTODON_HOST}`, username: 'sandbox', limits: DEFAULT_SERVER_LIMITS },
 };

@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { createTwitterAnalytics } from './analytics';
 import { createTwitterAdapter } from './adapter';
 import { createTwitterRemover } from './remove';
 import { twitterTokenRefresher } from './refresh-token';
@@ -17,4 +18,5 @@ export const twitter: PlatformModule = {
     connectTwitter({ ...(o as unknown as TwitterConnectOptions), clientId: (o.clientId as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
   refresher: twitterTokenRefresher,
   deletion: { supported: true, createRemover: () => createTwitterRemover() },
+  analytics: () => createTwitterAnalytics(),
 };

@@ -1,0 +1,35 @@
+import type { NormalizedMetrics } from '@socialpub/core';
+import type { CallContext, Credentials } from './adapter';
+
+/** One post's figures as read: under common names, and as the network names them. */
+export interface PostFigures {
+  metrics: NormalizedMetrics;
+  /** The network's own field names and values, as read (`like_count`, `favourites_count`, `likeCount`). */
+  platformMetrics: Record<string, number>;
+}
+
+/**
+ * How one platform reads the figures of published posts (docs/reference/platforms.md §17),
+ * made by its module's `analytics`. Calls throw the publisher's errors (platforms/errors.ts):
+ * RateLimitedError when the network says wait, RetryableError when it cannot answer now,
+ * PermanentError when it refuses, AuthExpiredError when the connection is dead.
+ */
+export interface PostAnalytics {
+  /** Posts one call reads (X 100, Bluesky 25, one for networks that read a post per call). */
+  readonly batchSize: number;
+  /**
+   * The calls the collector may make per connection in a window: a share of the network's
+   * read budget, so a publish on the same connection always finds calls left.
+   */
+  readonly budget: { calls: number; windowMs: number };
+  /** Why this connection cannot be read (a scope not granted at connect, with how to reconnect), or null. */
+  refusal(credentials: Credentials): string | null;
+  /** The figures of up to `batchSize` posts, by post id; posts the network does not know (deleted) are absent. */
+  read(ctx: CallContext, postIds: readonly string[]): Promise<Map<string, PostFigures>>;
+}
+
+/** Keeps the numeric fields of a network's answer (its own names), dropping anything else. */
+export function numericFields(value: unknown): Record<string, number> {
+  if (!value || typeof value !== 'object') return {};
+  return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])));
+}
