@@ -66,10 +66,13 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   let url = '';
   // As createPublishing's hooks: changed targets reach the wheel and the publisher's preparer.
   const hooks = { targetsChanged: (ids: readonly string[]) => (scheduler.targetsChanged(ids), publisher.targetsChanged(ids)), status: () => scheduler.status() };
-  const { app } = testApp({
+  const sandboxApp = createSandboxApp({ store: store.sandbox, clock }, opts.simulators, { faults: () => opts.sandboxFaults ?? {}, ...(opts.onFault ? { onFault: opts.onFault } : {}) });
+  const { app, services } = testApp({
     db, store, config, clock, secrets, scheduler: hooks, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes,
-    sandbox: createSandboxApp({ store: store.sandbox, clock }, opts.simulators, { faults: () => opts.sandboxFaults ?? {}, ...(opts.onFault ? { onFault: opts.onFault } : {}) }),
+    sandbox: sandboxApp,
     sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host),
+    // As daemon.ts: the analytics collector waits while a connection's publishing has the floor (tests call collectDue()).
+    publishingBusy: (userId, platform, connectionId) => publisher.connectionBusy(userId, platform, connectionId),
   });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
@@ -93,7 +96,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
     const res = await fetch(`${url}${API}${path}`, { method, headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     return { status: res.status, body: (await res.json()) as Record<string, unknown> };
   };
-  return { clock, db, media, call, admin, store, url, key };
+  return { clock, db, media, call, admin, store, url, key, services, sandboxApp, publisher: () => publisher };
 }
 
 /** Serves MP4 for any path ending in .mp4 and JPEG for every other; returns its base URL. */

@@ -51,6 +51,8 @@ export function testApp(deps: TestAppDeps): { app: Hono<AppEnv>; services: AppSe
     ...(deps.webhookQueued ? { webhookQueued: deps.webhookQueued } : {}),
     ...(deps.webhookResolve ? { webhookResolve: deps.webhookResolve } : {}),
     ...(deps.connectDeps ? { connectDeps: deps.connectDeps } : {}),
+    ...(deps.publishingBusy ? { publishingBusy: deps.publishingBusy } : {}),
+    ...(deps.collector ? { collector: deps.collector } : {}),
   });
   const app = createApp({
     config,
