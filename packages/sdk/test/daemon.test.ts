@@ -294,6 +294,25 @@ describe('the SDK against the real daemon', () => {
     await expect(client.scheduled.unpublish(notYet.job_id)).rejects.toMatchObject({ constructor: ConflictError, status: 409, code: 'conflict' });
   });
 
+  it("reads a published post's figures with analytics.refresh and answers the same with analytics.posts; nothing published is a ConflictError", async () => {
+    const waiter = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock: eventLoopClock() });
+    const job = await waiter.content.publish({ caption: 'How did it do, from the SDK tests', platforms: ['twitter'], publish_now: true });
+    expect((await waiter.scheduled.waitUntilDone(job.job_id)).status).toBe('published');
+
+    const before = await client.analytics.posts(job.job_id);
+    expect(before.targets.map((t) => [t.platform, t.collected_at, t.history.length])).toEqual([['twitter', null, 0]]);
+    const read = await client.analytics.refresh(job.job_id);
+    const t = read.targets[0]!;
+    expect(t.problem).toBeNull();
+    expect(Object.keys(t.platform_metrics).sort()).toEqual(['bookmark_count', 'impression_count', 'like_count', 'quote_count', 'reply_count', 'retweet_count', 'url_link_clicks', 'user_profile_clicks']);
+    expect(t.metrics.impressions).toBe(t.platform_metrics.impression_count);
+    expect(t.history).toHaveLength(1);
+    expect(await client.analytics.posts(job.job_id)).toEqual(read);
+
+    const notYet = await client.content.publish(later('no figures yet'));
+    await expect(client.analytics.refresh(notYet.job_id)).rejects.toMatchObject({ constructor: ConflictError, status: 409, code: 'conflict' });
+  });
+
   it('stops waitUntilDone when its signal aborts', async () => {
     const job = await client.content.publish(later('far ahead'));
     const controller = new AbortController();
