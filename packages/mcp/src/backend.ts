@@ -10,6 +10,7 @@ import type {
   MediaUploadResponse,
   Platform,
   PlatformsResponse,
+  PostMetricsResponse,
   Post,
   PrepareResponse,
   PublishRequest,
@@ -69,6 +70,10 @@ export interface SocialPubBackend {
     requestChanges(jobId: string, body: { comment: string; version?: number }, options?: CallOptions): Promise<UpdateResponse>;
     comment(jobId: string, body: string, options?: CallOptions): Promise<CommentCreated>;
     unpublish(jobId: string, options?: CallOptions): Promise<UnpublishResponse>;
+  };
+  analytics: {
+    posts(jobId: string, options?: CallOptions): Promise<PostMetricsResponse>;
+    refresh(jobId: string, options?: CallOptions): Promise<PostMetricsResponse>;
   };
   media: {
     prepare(body: { urls: string[] }, options?: CallOptions): Promise<PrepareResponse>;

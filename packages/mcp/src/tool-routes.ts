@@ -19,6 +19,8 @@ export const TOOL_ROUTES: Readonly<Record<string, RouteName>> = {
   request_changes: 'scheduled.request_changes',
   comment_on_post: 'scheduled.comment',
   unpublish_post: 'scheduled.unpublish',
+  get_post_metrics: 'analytics.posts',
+  refresh_post_metrics: 'analytics.refresh',
   prepare_media: 'media.prepare',
   media_status: 'media.status',
   upload_file: 'media.upload',

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ListQuerySchema, MAX_UPLOAD_FILENAME, PLATFORMS, SCHEMAS, noTakedownsInWords, platformDescriptions, takedownsInWords, type SchemaMap } from '@socialpub/core';
+import { ListQuerySchema, MAX_UPLOAD_FILENAME, PLATFORMS, SCHEMAS, noTakedownsInWords, platformDescriptions, takedownsInWords, type PostMetricsResponse, type SchemaMap } from '@socialpub/core';
 import { z } from 'zod';
 import type { LocalFiles, SocialPubBackend } from './backend';
 import { mediaText, postLine, publishText } from './render';
@@ -274,6 +274,49 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
       hooks.postChanged(job_id);
       const lines = r.targets.map((t) => `${t.platform}.${t.type}: ${t.result}${t.result === 'removed' || t.result === 'already_removed' ? '' : ` (${t.message})`}`);
       return toolResult(r, [r.message, ...lines].join('\n'));
+    }),
+  );
+
+  /** One line per target: its figures under common names, or why there are none. */
+  const metricsText = (r: PostMetricsResponse) =>
+    r.targets
+      .map((t) => {
+        const head = `${t.account}.${t.type}`;
+        const figures = Object.entries(t.metrics).map(([k, v]) => `${k} ${v}`).join(', ');
+        const read = t.collected_at ? `${figures || 'no figures'} (read ${t.collected_at}, ${t.history.length} reading${t.history.length === 1 ? '' : 's'})` : 'not read yet';
+        return t.problem ? `${head}: ${read}; ${t.problem.code}: ${t.problem.message}` : `${head}: ${read}`;
+      })
+      .join('\n');
+
+  server.registerTool(
+    'get_post_metrics',
+    {
+      title: 'How a published post did',
+      description:
+        "A published post's figures per target, as socialpub last read them from each network: metrics under common names (impressions, views, likes, comments, shares, saves, clicks, each only where the network has it), platform_metrics under the network's own names, and every earlier reading in history. They are read about 1 h, 24 h, 72 h, 7 d and 30 d after publishing; refresh_post_metrics reads them now. Read what worked before writing the next post.",
+      inputSchema: S.JobIdQuery,
+      outputSchema: plain(S.PostMetricsResponse),
+      annotations: READ,
+    },
+    ({ job_id }, extra) => run(async () => {
+      const r = await backend.analytics.posts(job_id, opts(extra));
+      return toolResult(r, metricsText(r));
+    }),
+  );
+
+  server.registerTool(
+    'refresh_post_metrics',
+    {
+      title: "Read a published post's figures now",
+      description:
+        "Reads a published post's figures from each network now and answers as get_post_metrics. Publishing goes first: a target whose account is busy publishing, or whose reading budget is used, keeps its last reading and says why in problem. Nothing published: conflict.",
+      inputSchema: S.JobIdQuery,
+      outputSchema: plain(S.PostMetricsResponse),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    ({ job_id }, extra) => run(async () => {
+      const r = await backend.analytics.refresh(job_id, opts(extra));
+      return toolResult(r, metricsText(r));
     }),
   );
 

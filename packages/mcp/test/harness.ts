@@ -61,6 +61,8 @@ export const HTTP_TOOLS = [
   'request_changes',
   'comment_on_post',
   'unpublish_post',
+  'get_post_metrics',
+  'refresh_post_metrics',
   'prepare_media',
   'media_status',
   'list_sandbox_posts',

@@ -118,6 +118,22 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       expect(again.changed).toBe(false);
     });
 
+    it('reads how a published post did with refresh_post_metrics and get_post_metrics', async () => {
+      const { tools } = await mcp.listTools();
+      expect(tools.find((x) => x.name === 'get_post_metrics')!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      const made = data<{ job_id: string }>(await mcp.callTool({ name: 'publish_post', arguments: { caption: 'how did it do', platforms: ['twitter'], publish_now: true } }));
+      await publishedPost(mcp, made.job_id);
+      const none = await mcp.callTool({ name: 'get_post_metrics', arguments: { job_id: made.job_id } });
+      expect(text(none)).toBe('twitter.tweet: not read yet');
+      const r = await mcp.callTool({ name: 'refresh_post_metrics', arguments: { job_id: made.job_id } });
+      expect(r.isError).toBeFalsy();
+      const read = data<{ targets: { platform: string; metrics: Record<string, number>; platform_metrics: Record<string, number>; collected_at: string }[] }>(r);
+      const t = read.targets[0]!;
+      expect(t.metrics.likes).toBe(t.platform_metrics.like_count);
+      expect(text(r)).toBe(`twitter.tweet: ${Object.entries(t.metrics).map(([k, v]) => `${k} ${v}`).join(', ')} (read ${t.collected_at}, 1 reading)`);
+      expect(data(await mcp.callTool({ name: 'get_post_metrics', arguments: { job_id: made.job_id } }))).toEqual(read);
+    });
+
     it('returns a refused publish as a tool error with the code, the platform and the next step', async () => {
       const r = await mcp.callTool({ name: 'publish_post', arguments: { caption: 'nope', platforms: ['instagram'], publish_now: true, media_urls: ['https://example.com/a.jpg'] } });
       expect(r.isError).toBe(true);
