@@ -33,3 +33,17 @@ export function numericFields(value: unknown): Record<string, number> {
   if (!value || typeof value !== 'object') return {};
   return Object.fromEntries(Object.entries(value as Record<string, unknown>).filter((e): e is [string, number] => typeof e[1] === 'number' && Number.isFinite(e[1])));
 }
+
+/**
+ * The normalized figures from the network's own: each common name from one field or the
+ * sum of several (`shares: ['reposts', 'quotes']`), present only where the network
+ * answered at least one of them.
+ */
+export function normalizedFrom(own: Record<string, number>, map: Partial<Record<keyof NormalizedMetrics, string | readonly string[]>>): NormalizedMetrics {
+  const out: NormalizedMetrics = {};
+  for (const [to, from] of Object.entries(map) as Array<[keyof NormalizedMetrics, string | readonly string[]]>) {
+    const present = (typeof from === 'string' ? [from] : from).filter((n) => own[n] !== undefined);
+    if (present.length > 0) out[to] = present.reduce((sum, n) => sum + own[n]!, 0);
+  }
+  return out;
+}
