@@ -67,7 +67,8 @@ export function createCollector(deps: CollectorDeps) {
    * budgets are answered as problems, nothing postponed); else the schedule's readings
    * (a yield postpones them). Returns the problem of each target that was not read.
    */
-  async function collectConnection(targets: DueTarget[], onDemand: boolean): Promise<Map<string, ReadingProblem>> {
+  async function collectConnection(given: DueTarget[], onDemand: boolean): Promise<Map<string, ReadingProblem>> {
+    let targets = given;
     const problems = new Map<string, ReadingProblem>();
     const first = targets[0]!;
     const now = clock.now();
@@ -99,6 +100,13 @@ export function createCollector(deps: CollectorDeps) {
       for (const t of targets) stored(t, { code: 'missing_scope', message: refusal }, now + retryMs);
       return problems;
     }
+    const readable = targets.filter((t) => {
+      const why = reader.unreadable?.(t.postId) ?? null;
+      if (why) stored(t, { code: 'not_readable', message: why }, null);
+      return why === null;
+    });
+    if (readable.length === 0) return problems;
+    targets = readable;
     const key = groupKey(first);
     const pausedUntil = paused.get(key);
     if (pausedUntil !== undefined && pausedUntil > now) {

@@ -22,6 +22,8 @@ export interface PostAnalytics {
    * read budget, so a publish on the same connection always finds calls left.
    */
   readonly budget: { calls: number; windowMs: number };
+  /** Why a post cannot be read by its id (TikTok: a private post kept under its publish id, not a video id), or null. */
+  unreadable?(postId: string): string | null;
   /** Why this connection cannot be read (a scope not granted at connect, with how to reconnect), or null. */
   refusal(credentials: Credentials): string | null;
   /** The figures of up to `batchSize` posts, by post id; posts the network does not know (deleted) are absent. */

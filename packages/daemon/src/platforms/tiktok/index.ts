@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { createTiktokAnalytics } from './analytics';
 import { tiktokSettings } from './settings';
 import { createTiktokAdapter } from './adapter';
 import { tiktokTokenRefresher } from './refresh-token';
@@ -22,4 +23,5 @@ export const tiktok: PlatformModule = {
   // docs/reference/platforms.md §12.5.4: the Content Posting API has no deletion endpoint.
   settings: tiktokSettings,
   deletion: { supported: false, reason: 'TikTok offers no API to delete a published post; delete it in the TikTok app' },
+  analytics: () => createTiktokAnalytics(),
 };
