@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { createPinterestAnalytics } from './analytics';
 import { createPinterestAdapter } from './adapter';
 import { connectPinterest, type PinterestConnectOptions } from './connect';
 import { pinterestTokenRefresher } from './refresh-token';
@@ -28,6 +29,7 @@ export const pinterest: PlatformModule = {
   // Access tokens live 30 days: refreshed in the background once a week, keeping the year-long refresh token in use.
   refresher: pinterestTokenRefresher,
   deletion: { supported: true, createRemover: () => createPinterestRemover() },
+  analytics: () => createPinterestAnalytics(),
   // The simulated account's two boards, the first one chosen (as `connect pinterest` lists and picks).
   sandboxAccount: (suffix) => {
     const boards = sandboxBoards(suffix);
