@@ -143,7 +143,8 @@ export function createCollector(deps: CollectorDeps) {
         continue;
       }
       const at = clock.now();
-      store.commits.relaxed(() => {
+      // The readings, the schedule and their post.metrics_updated events in one transaction (webhooks fan out from it).
+      await store.commits.durable(() => {
         for (const t of chunk) {
           const f = figures.get(t.postId);
           if (!f) {

@@ -1,5 +1,6 @@
 import type { NormalizedMetrics, Platform } from '@socialpub/core';
 import type { DB } from './database';
+import { createOutboxWriter, type StoredData } from './outbox';
 
 /** One reading of a target's figures. */
 export interface MetricsSnapshot {
@@ -24,6 +25,8 @@ export interface DueTarget {
   jobId: string;
   userId: string;
   platform: Platform;
+  /** The target's content type (tweet, feed, video…). */
+  type: string;
   connectionId: string | null;
   accountKey: string;
   postId: string;
@@ -36,6 +39,7 @@ interface DueRow {
   job_id: string;
   user_id: string;
   platform: string;
+  type: string;
   connection_id: string | null;
   account_key: string | null;
   post_id: string;
@@ -48,6 +52,7 @@ const dueTarget = (r: DueRow): DueTarget => ({
   jobId: r.job_id,
   userId: r.user_id,
   platform: r.platform as Platform,
+  type: r.type,
   connectionId: r.connection_id,
   accountKey: r.account_key ?? r.platform,
   postId: r.post_id,
@@ -55,7 +60,7 @@ const dueTarget = (r: DueRow): DueTarget => ({
   stage: r.stage,
 });
 
-const DUE_COLUMNS = 'm.target_id, t.job_id, t.user_id, t.platform, t.connection_id, t.account_key, t.post_id, t.published_at, m.stage';
+const DUE_COLUMNS = 'm.target_id, t.job_id, t.user_id, t.platform, t.type, t.connection_id, t.account_key, t.post_id, t.published_at, m.stage';
 
 export type PostMetricsRepository = ReturnType<typeof createPostMetricsRepository>;
 
@@ -65,6 +70,7 @@ export type PostMetricsRepository = ReturnType<typeof createPostMetricsRepositor
  * collector's schedule. SQL in the subset both databases run (issue 34).
  */
 export function createPostMetricsRepository(db: DB) {
+  const outbox = createOutboxWriter(db);
   const enrol = db.prepare<[number, number]>(
     `INSERT INTO metrics_collection (target_id, user_id, stage, next_at)
      SELECT t.id, t.user_id, 0, t.published_at + ? FROM targets t
@@ -79,7 +85,7 @@ export function createPostMetricsRepository(db: DB) {
      ORDER BY m.next_at, m.target_id LIMIT ?`,
   );
   const publishedOfJob = db.prepare<[string], DueRow>(
-    `SELECT t.id AS target_id, t.job_id, t.user_id, t.platform, t.connection_id, t.account_key, t.post_id, t.published_at,
+    `SELECT t.id AS target_id, t.job_id, t.user_id, t.platform, t.type, t.connection_id, t.account_key, t.post_id, t.published_at,
        CASE WHEN m.stage IS NULL THEN 0 ELSE m.stage END AS stage
      FROM targets t LEFT JOIN metrics_collection m ON m.target_id = t.id
      WHERE t.job_id = ? AND t.status = 'published' AND t.post_id IS NOT NULL AND t.published_at IS NOT NULL
@@ -118,10 +124,23 @@ export function createPostMetricsRepository(db: DB) {
     publishedOfJob(jobId: string): DueTarget[] {
       return publishedOfJob.all(jobId).map(dueTarget);
     },
-    /** Records a reading and the target's next place in the schedule (the problem cleared). */
-    recordReading(t: { targetId: string; userId: string }, snapshot: MetricsSnapshot, stage: number, nextAt: number | null): void {
+    /**
+     * Records a reading, the target's next place in the schedule (the problem cleared) and
+     * the `post.metrics_updated` event, together (call inside the caller's transaction).
+     */
+    recordReading(t: Pick<DueTarget, 'targetId' | 'userId' | 'jobId' | 'platform' | 'type' | 'postId'>, snapshot: MetricsSnapshot, stage: number, nextAt: number | null): void {
       insertSnapshot.run(t.targetId, snapshot.collectedAt, JSON.stringify(snapshot.metrics), JSON.stringify(snapshot.platformMetrics));
       upsertState.run(t.targetId, t.userId, stage, nextAt, null, null, null);
+      const data: StoredData<'post.metrics_updated'> = {
+        target_id: t.targetId,
+        platform: t.platform,
+        type: t.type,
+        post_id: t.postId,
+        collected_at: snapshot.collectedAt,
+        metrics: snapshot.metrics,
+        platform_metrics: snapshot.platformMetrics,
+      };
+      outbox.append({ userId: t.userId, type: 'post.metrics_updated', jobId: t.jobId, subject: t.targetId, data, at: snapshot.collectedAt });
     },
     /** Records why an attempt read nothing, and when to try again (null: not on its own). */
     noteProblem(t: { targetId: string; userId: string }, problem: { code: string; message: string; at: number }, stage: number, nextAt: number | null): void {
