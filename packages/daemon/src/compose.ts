@@ -86,7 +86,7 @@ export function createServices(p: ServiceParts): AppServices {
     ...(p.publishingBusy ? { publishingBusy: p.publishingBusy } : {}),
     ...p.collector,
   });
-  const analytics = createAnalyticsService({ store, jobs, collector });
+  const analytics = createAnalyticsService({ store, clock, jobs, collector });
   const hub = p.hub ?? new EventsHub(store.events, logger);
   const webhooks = createWebhooksService({
     store,

@@ -1,4 +1,5 @@
 import type {
+  AnalyticsSummary,
   AuthValidateResponse,
   CancelResponse,
   CommentCreated,
@@ -74,6 +75,7 @@ export interface SocialPubBackend {
   analytics: {
     posts(jobId: string, options?: CallOptions): Promise<PostMetricsResponse>;
     refresh(jobId: string, options?: CallOptions): Promise<PostMetricsResponse>;
+    summary(params: { from?: string; to?: string; platform?: Platform }, options?: CallOptions): Promise<AnalyticsSummary>;
   };
   media: {
     prepare(body: { urls: string[] }, options?: CallOptions): Promise<PrepareResponse>;

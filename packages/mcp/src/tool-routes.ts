@@ -21,6 +21,7 @@ export const TOOL_ROUTES: Readonly<Record<string, RouteName>> = {
   unpublish_post: 'scheduled.unpublish',
   get_post_metrics: 'analytics.posts',
   refresh_post_metrics: 'analytics.refresh',
+  get_analytics_summary: 'analytics.summary',
   prepare_media: 'media.prepare',
   media_status: 'media.status',
   upload_file: 'media.upload',

@@ -321,6 +321,26 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
   );
 
   server.registerTool(
+    'get_analytics_summary',
+    {
+      title: 'What worked across your posts',
+      description:
+        'Figures across the posts published in a window (default the last 30 days; from/to ISO 8601 with a zone; optionally one platform): totals, per platform and per day, the top posts by engagement (likes + comments + shares + saves + clicks) with their job ids, and engagement per weekday and hour in your zone. suggested_slots are the weekday-hours that drew the most per post, as the posting queue takes them. Read it before writing: it says which network, format and time worked.',
+      inputSchema: plain(S.AnalyticsSummaryQuery),
+      outputSchema: plain(S.AnalyticsSummary),
+      annotations: READ,
+    },
+    (args, extra) => run(async () => {
+      const r = await backend.analytics.summary(args, opts(extra));
+      const head = `${r.totals.posts} post${r.totals.posts === 1 ? '' : 's'} from ${r.from} to ${r.to}${r.platform ? ` on ${r.platform}` : ''}: engagement ${r.totals.engagement}`;
+      const platforms = r.by_platform.map((p) => `${p.platform}: ${p.posts} post${p.posts === 1 ? '' : 's'}, engagement ${p.engagement}`);
+      const top = r.top_posts.slice(0, 3).map((p) => `top: ${p.job_id} (${p.platform}) engagement ${p.engagement}`);
+      const best = r.suggested_slots.length > 0 ? [`best times (${r.zone}): ${r.suggested_slots.join(' ')}`] : [];
+      return toolResult(r, [head, ...platforms, ...top, ...best].join('\n'));
+    }),
+  );
+
+  server.registerTool(
     'prepare_media',
     {
       title: 'Prepare media from URLs',

@@ -63,6 +63,7 @@ export const HTTP_TOOLS = [
   'unpublish_post',
   'get_post_metrics',
   'refresh_post_metrics',
+  'get_analytics_summary',
   'prepare_media',
   'media_status',
   'list_sandbox_posts',

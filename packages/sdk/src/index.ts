@@ -59,6 +59,7 @@ export type {
   UnpublishResponse,
   TakedownTarget,
   PostMetricsResponse,
+  AnalyticsSummary,
   PostMetricsTarget,
   NormalizedMetrics,
   TakedownResult,

@@ -97,6 +97,25 @@ export const EXTENSION_ROUTES = defineRoutes({
       'Reads every published target’s figures from its network now (batched, within the network’s budget; a target whose connection is busy publishing or out of budget keeps its last reading and says why in `problem`) and answers as GET /analytics/posts.',
     tags: ['analytics'],
   },
+  'analytics.summary': {
+    method: 'GET',
+    path: '/analytics/summary',
+    auth: 'key',
+    rateClass: 'analytics',
+    scope: 'read',
+    query: 'AnalyticsSummaryQuery',
+    paramDescriptions: {
+      from: 'Posts published from this instant (default: 30 days before `to`).',
+      to: 'Posts published before this instant (default: now).',
+      platform: 'Only this platform.',
+    },
+    bodyKind: 'none',
+    responses: { 200: { schema: 'AnalyticsSummary' } },
+    errors: [400, 401, 403, 429, 500, 503],
+    operationId: 'getAnalyticsSummary',
+    summary: 'Figures across your posts: totals, per platform and day, top posts, and engagement per weekday and hour',
+    tags: ['analytics'],
+  },
   // --- series ------------------------------------------------------------------------
   'series.list': {
     method: 'GET',

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NORMALIZED_METRICS } from '../analytics-metrics';
-import { InstantOut, PlatformId } from './common';
+import { parseInstant } from '../time';
+import { InstantIn, InstantOut, PlatformId } from './common';
 
 const Count = z.number().int().nonnegative();
 
@@ -60,3 +61,56 @@ export type PostMetricsResponse = z.infer<typeof PostMetricsResponseSchema>;
 export const AnalyticsRefreshRequestSchema = z
   .object({ job_id: z.string({ error: 'job_id is required' }).min(1, { error: 'job_id is required' }) })
   .meta({ id: 'AnalyticsRefreshRequest', description: 'The post whose figures to read now.' });
+
+/** GET /analytics/summary's query: a window of publish times (default the last 30 days) and, optionally, one platform. */
+export const AnalyticsSummaryQuerySchema = z
+  .object({
+    from: InstantIn.optional(),
+    to: InstantIn.optional(),
+    platform: PlatformId.optional(),
+  })
+  .refine((q) => q.from === undefined || q.to === undefined || parseInstant(q.from)! < parseInstant(q.to)!, { error: 'from must be before to', path: ['from'] });
+
+const SummaryFigures = z.object({ posts: Count.meta({ description: 'Published targets counted (with at least one reading).' }), engagement: Count, metrics: NormalizedMetricsSchema });
+
+export const AnalyticsSummarySchema = z
+  .object({
+    success: z.literal(true),
+    from: InstantOut,
+    to: InstantOut,
+    platform: PlatformId.nullable(),
+    zone: z.string().meta({ description: 'The zone days and hours are counted in: your timezone setting, else UTC.' }),
+    totals: SummaryFigures,
+    by_platform: z.array(SummaryFigures.extend({ platform: PlatformId })),
+    by_day: z.array(SummaryFigures.extend({ date: z.string().meta({ description: 'The day of publishing in `zone`, YYYY-MM-DD.' }) })),
+    top_posts: z.array(
+      z.object({
+        job_id: z.string(),
+        platform: PlatformId,
+        account: z.string(),
+        type: z.string(),
+        post_id: z.string(),
+        published_at: InstantOut,
+        engagement: Count,
+        metrics: NormalizedMetricsSchema,
+      }),
+    ),
+    by_weekday_hour: z.array(
+      z.object({
+        weekday: z.enum(['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun']),
+        hour: z.number().int().min(0).max(23),
+        posts: Count,
+        engagement: Count,
+        engagement_per_post: z.number(),
+      }),
+    ),
+    suggested_slots: z.array(z.string()).meta({
+      description: 'The weekday-hours whose posts drew the most engagement per post (at least 2 posts each), best first, written as the posting queue takes them (`socialpub queue set tue@09:00 …`, PUT /queue).',
+    }),
+  })
+  .meta({
+    id: 'AnalyticsSummary',
+    description:
+      'Figures of the posts published in the window (their latest readings): totals, per platform, per day, the top posts by engagement (likes + comments + shares + saves + clicks) and engagement per weekday and hour, the data for "best time to post".',
+  });
+export type AnalyticsSummary = z.infer<typeof AnalyticsSummarySchema>;

@@ -19,7 +19,7 @@ import {
 } from './extension-io';
 import { DraftAnswerSchema, DraftListSchema, DraftRequestSchema } from './drafts';
 import { MediaLibrarySchema } from './media';
-import { AnalyticsRefreshRequestSchema, PostMetricsResponseSchema } from './analytics';
+import { AnalyticsRefreshRequestSchema, AnalyticsSummaryQuerySchema, AnalyticsSummarySchema, PostMetricsResponseSchema } from './analytics';
 import { SandboxFaultsPutSchema, SandboxFaultsResponseSchema } from './sandbox-faults';
 import { QueueNextQuerySchema, QueueNextResponseSchema, QueueResponseSchema, QueueUpdateSchema, SeriesCancelResponseSchema, SeriesIdQuerySchema, SeriesListResponseSchema, SeriesResponseSchema } from './time-resources';
 
@@ -34,6 +34,8 @@ export const EXTENSION_SCHEMAS = {
   // analytics
   PostMetricsResponse: PostMetricsResponseSchema,
   AnalyticsRefreshRequest: AnalyticsRefreshRequestSchema,
+  AnalyticsSummaryQuery: AnalyticsSummaryQuerySchema,
+  AnalyticsSummary: AnalyticsSummarySchema,
   NoContent: NoContentSchema,
   IdParams: IdParamsSchema,
   // queue

@@ -1,9 +1,16 @@
-import { formatInstant, type PostMetricsResponse, type PostMetricsTarget } from '@socialpub/core';
+import { formatInstant, parseInstant, type AnalyticsSummary, type Platform, type PostMetricsResponse, type PostMetricsTarget } from '@socialpub/core';
 import type { PostsService } from '../jobs/jobs-service';
+import { userZone } from '../jobs/user-zone';
 import type { Store } from '../store/store';
 import type { User } from '../store/users';
 import { ServiceError } from '../util/service-error';
+import type { Clock } from '../util/clock';
 import type { Collector, ReadingProblem } from './collector';
+import { summarize } from './summarize';
+
+const DAY = 86_400_000;
+/** The longest window a summary covers: the default retention. */
+const MAX_WINDOW_DAYS = 400;
 
 export type AnalyticsService = ReturnType<typeof createAnalyticsService>;
 
@@ -11,7 +18,7 @@ export type AnalyticsService = ReturnType<typeof createAnalyticsService>;
  * GET /analytics/posts and POST /analytics/refresh (docs/api.md "Analytics"): a post's
  * figures per target as stored, and a reading now before answering the same.
  */
-export function createAnalyticsService(deps: { store: Store; jobs: Pick<PostsService, 'get'>; collector: Pick<Collector, 'refreshJob'> }) {
+export function createAnalyticsService(deps: { store: Store; clock: Clock; jobs: Pick<PostsService, 'get'>; collector: Pick<Collector, 'refreshJob'> }) {
   const { store } = deps;
 
   function present(jobId: string, fresh: ReadonlyMap<string, ReadingProblem>): PostMetricsResponse {
@@ -55,6 +62,15 @@ export function createAnalyticsService(deps: { store: Store; jobs: Pick<PostsSer
     posts(user: User, jobId: string): PostMetricsResponse {
       deps.jobs.get(user, jobId);
       return present(jobId, new Map());
+    },
+    /** GET /analytics/summary: the latest figures of the user's posts published in the window (default the last 30 days), in the user's zone. */
+    summary(user: User, q: { from?: string | undefined; to?: string | undefined; platform?: Platform | undefined }): AnalyticsSummary {
+      const to = q.to !== undefined ? parseInstant(q.to)! : deps.clock.now();
+      const from = q.from !== undefined ? parseInstant(q.from)! : to - 30 * DAY;
+      if (from >= to) throw new ServiceError('invalid_request', 'from must be before to', [{ path: 'from', message: 'from must be before to' }]);
+      if (to - from > MAX_WINDOW_DAYS * DAY) throw new ServiceError('invalid_request', `the window is at most ${MAX_WINDOW_DAYS} days`, [{ path: 'from', message: `at most ${MAX_WINDOW_DAYS} days before to` }]);
+      const platform = q.platform ?? null;
+      return summarize(store.postMetrics.latestInWindow(user.id, from, to, platform), { from, to, platform, zone: userZone(store, user.id) ?? 'UTC' });
     },
     /** Reads every published target now, then answers as posts(). */
     async refresh(user: User, jobId: string): Promise<PostMetricsResponse> {

@@ -19,6 +19,19 @@ export interface CollectionState {
   problem: { code: string; message: string; at: number } | null;
 }
 
+/** A target's latest reading, for the summary. */
+export interface LatestReading {
+  targetId: string;
+  jobId: string;
+  platform: Platform;
+  accountKey: string;
+  type: string;
+  postId: string;
+  publishedAt: number;
+  collectedAt: number;
+  metrics: NormalizedMetrics;
+}
+
 /** A target due for a reading, with what the collector needs to read it. */
 export interface DueTarget {
   targetId: string;
@@ -106,6 +119,14 @@ export function createPostMetricsRepository(db: DB) {
      WHERE t.job_id = ? ORDER BY m.target_id`,
   );
   const prune = db.prepare<[number]>('DELETE FROM post_metrics WHERE collected_at < ?');
+  // The latest reading of each of a user's targets published in a window (the latest by id: readings are appended in time order).
+  const LATEST = `SELECT t.id AS target_id, t.job_id, t.platform, t.account_key, t.type, t.post_id, t.published_at, p.collected_at, p.metrics
+     FROM targets t JOIN post_metrics p ON p.target_id = t.id
+     WHERE t.user_id = ? AND t.published_at >= ? AND t.published_at < ? AND t.post_id IS NOT NULL
+       AND p.id = (SELECT MAX(p2.id) FROM post_metrics p2 WHERE p2.target_id = t.id)`;
+  type LatestRow = { target_id: string; job_id: string; platform: string; account_key: string | null; type: string; post_id: string; published_at: number; collected_at: number; metrics: string };
+  const latestAll = db.prepare<[string, number, number], LatestRow>(`${LATEST} ORDER BY t.published_at, t.id`);
+  const latestOne = db.prepare<[string, number, number, string], LatestRow>(`${LATEST} AND t.platform = ? ORDER BY t.published_at, t.id`);
   const postpone = db.prepare<[number, string]>('UPDATE metrics_collection SET next_at = ? WHERE target_id = ?');
   const dueSoon = db.prepare<[string, string, number], { one: number }>(
     `SELECT 1 AS one FROM targets WHERE user_id = ? AND platform = ? AND status = 'scheduled' AND COALESCE(next_attempt_at, due_at) <= ? LIMIT 1`,
@@ -177,6 +198,21 @@ export function createPostMetricsRepository(db: DB) {
     /** Whether the user has a target of the platform to publish by `until` (collection then leaves the connection to it). */
     publishDueBy(userId: string, platform: Platform, until: number): boolean {
       return dueSoon.get(userId, platform, until) !== undefined;
+    },
+    /** The latest reading of each of the user's targets published in [from, to), optionally of one platform, in publish order. */
+    latestInWindow(userId: string, from: number, to: number, platform: Platform | null): LatestReading[] {
+      const rows = platform === null ? latestAll.all(userId, from, to) : latestOne.all(userId, from, to, platform);
+      return rows.map((r) => ({
+        targetId: r.target_id,
+        jobId: r.job_id,
+        platform: r.platform as Platform,
+        accountKey: r.account_key ?? r.platform,
+        type: r.type,
+        postId: r.post_id,
+        publishedAt: r.published_at,
+        collectedAt: r.collected_at,
+        metrics: JSON.parse(r.metrics) as NormalizedMetrics,
+      }));
     },
     /** Drops readings taken before `before` (the retention setting); returns how many. */
     prune(before: number): number {

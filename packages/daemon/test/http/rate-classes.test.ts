@@ -59,6 +59,7 @@ describe('rate classes, declared next to each route', () => {
       'GET /content/scheduled/comments': 'review',
       'POST /content/scheduled/unpublish': 'unpublish',
       'GET /analytics/posts': 'analytics',
+      'GET /analytics/summary': 'analytics',
       'POST /analytics/refresh': 'analytics_refresh',
       'POST /media/upload': 'upload',
       'GET /platforms': 'platforms',

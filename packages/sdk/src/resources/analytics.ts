@@ -1,4 +1,4 @@
-import { ROUTES, type PostMetricsResponse } from '@socialpub/core';
+import { ROUTES, type AnalyticsSummary, type Platform, type PostMetricsResponse } from '@socialpub/core';
 import type { RequestOptions } from '../options';
 import { Resource } from './resource';
 
@@ -11,5 +11,10 @@ export class AnalyticsResource extends Resource {
   /** POST /analytics/refresh: reads the post's figures from each network now, then answers as posts(). */
   refresh(jobId: string, options?: RequestOptions): Promise<PostMetricsResponse> {
     return this.transport.call(ROUTES['analytics.refresh'], { body: { job_id: jobId } }, options);
+  }
+
+  /** GET /analytics/summary: totals, per platform and day, top posts and engagement per weekday-hour for posts published in the window (default the last 30 days). */
+  summary(params: { from?: string; to?: string; platform?: Platform } = {}, options?: RequestOptions): Promise<AnalyticsSummary> {
+    return this.transport.call(ROUTES['analytics.summary'], { query: params }, options);
   }
 }
