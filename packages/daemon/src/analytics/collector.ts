@@ -36,6 +36,8 @@ export interface CollectorDeps {
   tickMs?: number;
   /** Targets taken per look at the schedule. Default 500. */
   batchLimit?: number;
+  /** Connections the schedule's readings go to at once (a publish never waits on them: they pass over busy connections). Default 8. */
+  connectionsAtOnce?: number;
   /** Bound on one connection's readings in one go (ms). Default 60 s. */
   timeoutMs?: number;
 }
@@ -83,6 +85,11 @@ export function createCollector(deps: CollectorDeps) {
         if (!onDemand) store.commits.relaxed(() => store.postMetrics.postpone(t.targetId, until));
       }
     };
+    // Publishing first: a connection with targets waiting or in flight, paused, or a publish due soon is passed over (cheapest check first).
+    if (deps.publishingBusy?.(first.userId, first.platform, first.connectionId) || store.postMetrics.publishDueBy(first.userId, first.platform, now + publishAheadMs)) {
+      notNow(targets, { code: 'publishing_first', message: `a publish on this ${first.platform} account goes first; the figures are read once it is done` }, now + yieldMs);
+      return problems;
+    }
     const reader = deps.readers.get(first.platform);
     if (!reader) {
       for (const t of targets) stored(t, { code: 'not_supported', message: `socialpub does not read ${first.platform} figures yet` }, null);
@@ -111,10 +118,6 @@ export function createCollector(deps: CollectorDeps) {
     const pausedUntil = paused.get(key);
     if (pausedUntil !== undefined && pausedUntil > now) {
       notNow(targets, { code: 'rate_limited', message: `${first.platform} asked to wait before the next reading (until ${new Date(pausedUntil).toISOString()})` }, pausedUntil);
-      return problems;
-    }
-    if (deps.publishingBusy?.(first.userId, first.platform, first.connectionId) || store.postMetrics.publishDueBy(first.userId, first.platform, now + publishAheadMs)) {
-      notNow(targets, { code: 'publishing_first', message: `a publish on this ${first.platform} account goes first; the figures are read once it is done` }, now + yieldMs);
       return problems;
     }
     const signal = AbortSignal.timeout(deps.timeoutMs ?? 60_000);
@@ -160,7 +163,7 @@ export function createCollector(deps: CollectorDeps) {
     return problems;
   }
 
-  /** Groups targets by connection, each group's readings after the other's (`parallel`: all at once). */
+  /** Groups targets by connection and reads them: on demand all connections at once, on the schedule a few at a time. */
   async function collect(targets: DueTarget[], onDemand: boolean): Promise<Map<string, ReadingProblem>> {
     const groups = new Map<string, DueTarget[]>();
     for (const t of targets) {
@@ -179,8 +182,16 @@ export function createCollector(deps: CollectorDeps) {
         for (const t of g) out.set(t.targetId, { code: 'error', message: 'the figures could not be read; they are tried again later' });
       }
     };
-    if (onDemand) await Promise.all([...groups.values()].map(run));
-    else for (const g of groups.values()) await run(g);
+    if (onDemand) {
+      await Promise.all([...groups.values()].map(run));
+      return out;
+    }
+    // The schedule's readings: a few connections at a time (each connection's own calls stay in order).
+    const queue = [...groups.values()];
+    const worker = async () => {
+      for (let g = queue.shift(); g; g = queue.shift()) await run(g);
+    };
+    await Promise.all(Array.from({ length: Math.min(deps.connectionsAtOnce ?? 8, queue.length) }, worker));
     return out;
   }
 
@@ -189,7 +200,7 @@ export function createCollector(deps: CollectorDeps) {
     async collectDue(): Promise<number> {
       const now = clock.now();
       store.commits.relaxed(() => store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], deps.batchLimit ?? 500));
-      const due = store.postMetrics.due(now, deps.batchLimit ?? 500);
+      const due = store.postMetrics.due(now, now + publishAheadMs, deps.batchLimit ?? 500);
       if (due.length > 0) await collect(due, false);
       store.commits.relaxed(() => store.postMetrics.prune(now - retentionMs));
       return due.length;

@@ -92,9 +92,13 @@ export function createPostMetricsRepository(db: DB) {
      LIMIT ?
      ON CONFLICT (target_id) DO NOTHING`,
   );
-  const due = db.prepare<[number, number], DueRow>(
+  // Due readings, leaving out the users' platforms with a publish in flight or due by the given time: publishing has
+  // them, and a burst's connections cost the collector one statement, not a look each.
+  const due = db.prepare<[number, number, number], DueRow>(
     `SELECT ${DUE_COLUMNS} FROM metrics_collection m JOIN targets t ON t.id = m.target_id
      WHERE m.next_at IS NOT NULL AND m.next_at <= ? AND t.status = 'published' AND t.post_id IS NOT NULL
+       AND NOT EXISTS (SELECT 1 FROM targets s WHERE s.user_id = t.user_id AND s.platform = t.platform
+         AND (s.status = 'publishing' OR (s.status = 'scheduled' AND COALESCE(s.next_attempt_at, s.due_at) <= ?)))
      ORDER BY m.next_at, m.target_id LIMIT ?`,
   );
   const publishedOfJob = db.prepare<[string], DueRow>(
@@ -137,9 +141,12 @@ export function createPostMetricsRepository(db: DB) {
     enrolPublished(firstAgeMs: number, limit: number): number {
       return enrol.run(firstAgeMs, limit).changes;
     },
-    /** Published targets whose next reading is due at `now`, the longest due first. */
-    due(now: number, limit: number): DueTarget[] {
-      return due.all(now, limit).map(dueTarget);
+    /**
+     * Published targets whose next reading is due at `now`, the longest due first, except
+     * those of a user's platform with a target publishing or due to publish by `publishBy`.
+     */
+    due(now: number, publishBy: number, limit: number): DueTarget[] {
+      return due.all(now, publishBy, limit).map(dueTarget);
     },
     /** A job's published targets (for a reading on demand), with their stage (0 when not enrolled yet). */
     publishedOfJob(jobId: string): DueTarget[] {

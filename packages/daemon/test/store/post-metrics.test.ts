@@ -37,13 +37,21 @@ describe('the post_metrics and metrics_collection repository', () => {
     const a = job([{ platform: 'twitter', publishedAt: T0 }, { platform: 'mastodon', publishedAt: null }]);
     expect(store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], 100)).toBe(1);
     expect(store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], 100)).toBe(0);
-    expect(store.postMetrics.due(T0 + HOUR - 1, 10)).toEqual([]);
-    const [due] = store.postMetrics.due(T0 + HOUR, 10);
+    expect(store.postMetrics.due(T0 + HOUR - 1, T0 + HOUR - 1, 10)).toEqual([]);
+    const [due] = store.postMetrics.due(T0 + HOUR, T0 + HOUR, 10);
     expect(due).toEqual({ targetId: `${a}_0`, jobId: a, userId: user.id, platform: 'twitter', type: 'tweet', connectionId: null, accountKey: 'twitter', postId: `p_${a}_0`, publishedAt: T0, stage: 0 });
 
     store.postMetrics.recordReading(due!, { collectedAt: T0 + HOUR, metrics: { likes: 3, impressions: 90 }, platformMetrics: { like_count: 3, impression_count: 90 } }, 1, T0 + 24 * HOUR);
-    expect(store.postMetrics.due(T0 + 2 * HOUR, 10)).toEqual([]);
-    expect(store.postMetrics.due(T0 + 24 * HOUR, 10).map((t) => [t.targetId, t.stage])).toEqual([[`${a}_0`, 1]]);
+    expect(store.postMetrics.due(T0 + 2 * HOUR, T0 + 2 * HOUR, 10)).toEqual([]);
+    expect(store.postMetrics.due(T0 + 24 * HOUR, T0 + 24 * HOUR, 10).map((t) => [t.targetId, t.stage])).toEqual([[`${a}_0`, 1]]);
+    // A post of the same user and platform to publish by then (or in flight) holds the reading back; another platform's does not.
+    const later = job([{ platform: 'twitter', publishedAt: null }, { platform: 'mastodon', publishedAt: null }]);
+    db.prepare('UPDATE targets SET due_at = ? WHERE job_id = ?').run(T0 + 24 * HOUR + 60_000, later);
+    expect(store.postMetrics.due(T0 + 24 * HOUR, T0 + 24 * HOUR + 120_000, 10)).toEqual([]);
+    expect(store.postMetrics.due(T0 + 24 * HOUR, T0 + 24 * HOUR + 30_000, 10)).toHaveLength(1);
+    db.prepare("UPDATE targets SET status = 'publishing' WHERE id = ?").run(`${later}_0`);
+    expect(store.postMetrics.due(T0 + 24 * HOUR, T0 + 24 * HOUR, 10)).toEqual([]);
+    db.prepare("UPDATE targets SET status = 'cancelled' WHERE job_id = ?").run(later);
     store.postMetrics.recordReading(due!, { collectedAt: T0 + 24 * HOUR, metrics: { likes: 9, impressions: 400 }, platformMetrics: { like_count: 9, impression_count: 400 } }, 2, T0 + 72 * HOUR);
     expect(store.postMetrics.historyOfJob(a).get(`${a}_0`)).toEqual([
       { collectedAt: T0 + HOUR, metrics: { likes: 3, impressions: 90 }, platformMetrics: { like_count: 3, impression_count: 90 } },
