@@ -44,6 +44,9 @@ export interface CollectorDeps {
 
 export type Collector = ReturnType<typeof createCollector>;
 
+/** How long after publishing a target joins the schedule. */
+const ENROL_AFTER_MS = 5 * 60_000;
+
 const groupKey = (t: DueTarget) => `${t.userId}\u0000${t.platform}\u0000${t.connectionId ?? ''}\u0000${parseAccountKey(t.accountKey)?.label ?? ''}`;
 
 /**
@@ -199,7 +202,8 @@ export function createCollector(deps: CollectorDeps) {
     /** One look at the schedule: enrols newly published targets, reads those due, prunes old readings. Returns how many targets were due. */
     async collectDue(): Promise<number> {
       const now = clock.now();
-      store.commits.relaxed(() => store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], deps.batchLimit ?? 500));
+      // Enrolled a few minutes after publishing (their first reading is an hour after): a burst's own targets are not written to again while it runs.
+      store.commits.relaxed(() => store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], now - ENROL_AFTER_MS, deps.batchLimit ?? 500));
       const due = store.postMetrics.due(now, now + publishAheadMs, deps.batchLimit ?? 500);
       if (due.length > 0) await collect(due, false);
       store.commits.relaxed(() => store.postMetrics.prune(now - retentionMs));

@@ -84,11 +84,11 @@ export type PostMetricsRepository = ReturnType<typeof createPostMetricsRepositor
  */
 export function createPostMetricsRepository(db: DB) {
   const outbox = createOutboxWriter(db);
-  const enrol = db.prepare<[number, number]>(
+  const enrol = db.prepare<[number, number, number]>(
     `INSERT INTO metrics_collection (target_id, user_id, stage, next_at)
      SELECT t.id, t.user_id, 0, t.published_at + ? FROM targets t
      LEFT JOIN metrics_collection m ON m.target_id = t.id
-     WHERE t.status = 'published' AND t.published_at IS NOT NULL AND t.post_id IS NOT NULL AND m.target_id IS NULL
+     WHERE t.status = 'published' AND t.published_at IS NOT NULL AND t.published_at <= ? AND t.post_id IS NOT NULL AND m.target_id IS NULL
      LIMIT ?
      ON CONFLICT (target_id) DO NOTHING`,
   );
@@ -137,9 +137,12 @@ export function createPostMetricsRepository(db: DB) {
   );
 
   return {
-    /** Gives published targets without a place in the schedule their first reading, `firstAgeMs` after publishing; returns how many. */
-    enrolPublished(firstAgeMs: number, limit: number): number {
-      return enrol.run(firstAgeMs, limit).changes;
+    /**
+     * Gives targets published by `publishedBy` without a place in the schedule their first
+     * reading, `firstAgeMs` after publishing; returns how many.
+     */
+    enrolPublished(firstAgeMs: number, publishedBy: number, limit: number): number {
+      return enrol.run(firstAgeMs, publishedBy, limit).changes;
     },
     /**
      * Published targets whose next reading is due at `now`, the longest due first, except

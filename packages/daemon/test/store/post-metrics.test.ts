@@ -35,8 +35,9 @@ describe('the post_metrics and metrics_collection repository', () => {
   it("enrols published targets at their first age, lists them once due, and records readings with the schedule's next age and their event", () => {
     const { store, user, job, db } = setup();
     const a = job([{ platform: 'twitter', publishedAt: T0 }, { platform: 'mastodon', publishedAt: null }]);
-    expect(store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], 100)).toBe(1);
-    expect(store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], 100)).toBe(0);
+    expect(store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], T0 - 1, 100)).toBe(0);
+    expect(store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], T0, 100)).toBe(1);
+    expect(store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], T0, 100)).toBe(0);
     expect(store.postMetrics.due(T0 + HOUR - 1, T0 + HOUR - 1, 10)).toEqual([]);
     const [due] = store.postMetrics.due(T0 + HOUR, T0 + HOUR, 10);
     expect(due).toEqual({ targetId: `${a}_0`, jobId: a, userId: user.id, platform: 'twitter', type: 'tweet', connectionId: null, accountKey: 'twitter', postId: `p_${a}_0`, publishedAt: T0, stage: 0 });
@@ -69,7 +70,7 @@ describe('the post_metrics and metrics_collection repository', () => {
     const { store, job } = setup();
     const a = job([{ platform: 'twitter', publishedAt: T0 }]);
     const b = job([{ platform: 'mastodon', publishedAt: T0 + 2 * HOUR }]);
-    store.postMetrics.enrolPublished(HOUR, 100);
+    store.postMetrics.enrolPublished(HOUR, T0 + 10 * HOUR, 100);
     const [ta] = store.postMetrics.publishedOfJob(a);
     const [tb] = store.postMetrics.publishedOfJob(b);
     store.postMetrics.noteProblem(ta!, { code: 'missing_scope', message: 'reconnect', at: T0 + HOUR }, 0, T0 + 2 * HOUR);
