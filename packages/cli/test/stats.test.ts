@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { parseSince, sparkline, statsTable, summaryLines } from '../src/commands/stats';
+import { daysCsv, parseSince, readingsCsv, sparkline, statsTable, summaryLines } from '../src/commands/stats';
 import { startTestDaemon } from './daemon-harness';
 
 let t: Awaited<ReturnType<typeof startTestDaemon>>;
@@ -47,6 +47,14 @@ describe('socialpub stats', () => {
     const { success, ...body } = (await api.json()) as Answer & { success: boolean };
     expect(success).toBe(true);
     expect(body).toEqual(read);
+
+    const csv = await t.run(`stats ${jobId} --csv`);
+    expect(csv.code, csv.stderr).toBe(0);
+    const [head, ...csvRows] = csv.stdout.trimEnd().split('\n');
+    expect(head).toBe('job_id,platform,account,type,post_id,collected_at,impressions,views,likes,comments,shares,saves,clicks,platform_metrics');
+    expect(csvRows.length).toBe(read.targets.reduce((n, x) => n + x.history.length, 0));
+    const xRow = csvRows.find((r) => r.startsWith(`${jobId},twitter,`))!.split(',');
+    expect(Number(xRow[6])).toBe(read.targets.find((x) => x.platform === 'twitter')!.metrics.impressions);
 
     const human = await t.run(`stats ${jobId}`);
     expect(human.code, human.stderr).toBe(0);
@@ -154,6 +162,28 @@ describe('the stats table', () => {
       'engagement by day ▁█ (2026-12-01 – 2026-12-02)',
       'top: job_1  mastodon.status  engagement 20',
       'best times (Europe/Berlin): wed@09:00  (socialpub queue set wed@09:00)',
+    ]);
+  });
+
+  it('writes CSV with a quoted field where it holds a comma or a quote', () => {
+    const lines = readingsCsv({
+      success: true,
+      job_id: 'job_1',
+      targets: [
+        {
+          platform: 'facebook', account: 'facebook', type: 'feed', status: 'published', post_id: '1_2', published_at: null, collected_at: 'b',
+          metrics: { likes: 2 }, platform_metrics: {}, history: [{ collected_at: '2026-12-25T10:00:00.000Z', metrics: { likes: 2, views: 5 }, platform_metrics: { 'post_reactions_by_type_total.like': 2 } }],
+          next_collection_at: null, problem: null,
+        },
+      ],
+    });
+    expect(lines).toEqual([
+      'job_id,platform,account,type,post_id,collected_at,impressions,views,likes,comments,shares,saves,clicks,platform_metrics',
+      'job_1,facebook,facebook,feed,1_2,2026-12-25T10:00:00.000Z,,5,2,,,,,"{""post_reactions_by_type_total.like"":2}"',
+    ]);
+    expect(daysCsv({ success: true, from: 'a', to: 'b', platform: null, zone: 'UTC', totals: { posts: 0, engagement: 0, metrics: {} }, by_platform: [], by_day: [{ date: '2026-12-01', posts: 1, engagement: 3, metrics: { likes: 3 } }], top_posts: [], by_weekday_hour: [], suggested_slots: [] })).toEqual([
+      'date,posts,engagement,impressions,views,likes,comments,shares,saves,clicks',
+      '2026-12-01,1,3,,,3,,,,',
     ]);
   });
 });

@@ -11,9 +11,10 @@ export function defineStats(program: Program, kit: Kit): void {
       .option('--refresh', "with a job: read its figures from the networks now (publishing first) instead of showing the last reading")
       .option('--since <duration>', 'without a job: posts published in this last stretch (24h, 7d, 2w; default 30d)')
       .option('--platform <platform>', 'without a job: only this platform')
+      .option('--csv', "CSV instead of the table: a job's every reading, or the summary's days")
       .action(async (jobId, o) =>
-        (await import('./stats')).stats(kit.ctx(), { jobId: jobId ?? null, refresh: o.refresh === true, since: o.since ?? null, platform: o.platform ?? null }),
+        (await import('./stats')).stats(kit.ctx(), { jobId: jobId ?? null, refresh: o.refresh === true, since: o.since ?? null, platform: o.platform ?? null, csv: o.csv === true }),
       ),
-    ['socialpub stats job_abc123', 'socialpub stats job_abc123 --refresh', 'socialpub stats --since 7d --platform twitter', 'socialpub stats job_abc123 --json'],
+    ['socialpub stats job_abc123', 'socialpub stats job_abc123 --refresh', 'socialpub stats --since 7d --platform twitter', 'socialpub stats job_abc123 --json', 'socialpub stats job_abc123 --csv > figures.csv'],
   );
 }

@@ -17,6 +17,29 @@ export interface StatsOptions {
   since: string | null;
   /** The summary's one platform; null: all. */
   platform: string | null;
+  /** CSV on stdout instead of the table. */
+  csv?: boolean;
+}
+
+/** A CSV field: quoted when it holds a comma, a quote or a line break (RFC 4180). */
+const field = (v: string | number | null | undefined) => {
+  const t = v === null || v === undefined ? '' : String(v);
+  return /[",\r\n]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
+};
+const row = (cells: Array<string | number | null | undefined>) => cells.map(field).join(',');
+
+/** Every reading of a job, one row each, oldest first per target: the normalized figures, then the network's own as JSON. */
+export function readingsCsv(res: PostMetricsResponse): string[] {
+  const head = row(['job_id', 'platform', 'account', 'type', 'post_id', 'collected_at', ...NORMALIZED_METRICS, 'platform_metrics']);
+  const rows = res.targets.flatMap((t) =>
+    t.history.map((h) => row([res.job_id, t.platform, t.account, t.type, t.post_id, h.collected_at, ...NORMALIZED_METRICS.map((m) => h.metrics[m]), JSON.stringify(h.platform_metrics)])),
+  );
+  return [head, ...rows];
+}
+
+/** The summary's days, one row each. */
+export function daysCsv(s: AnalyticsSummary): string[] {
+  return [row(['date', 'posts', 'engagement', ...NORMALIZED_METRICS]), ...s.by_day.map((d) => row([d.date, d.posts, d.engagement, ...NORMALIZED_METRICS.map((m) => d.metrics[m])]))];
 }
 
 const UNIT_MS: Record<string, number> = { h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 };
@@ -86,12 +109,12 @@ export async function stats(ctx: Ctx, o: StatsOptions): Promise<void> {
     const client = await ctx.client();
     const summary = await client.analytics.summary({ from: new Date(Date.now() - since).toISOString(), ...(platform ? { platform } : {}) });
     const { success: _ok, ...data } = summary;
-    ctx.log.result(data, () => summaryLines(summary));
+    ctx.log.result(data, () => (o.csv ? daysCsv(summary) : summaryLines(summary)));
     return;
   }
   if (o.since !== null || o.platform !== null) throw new UsageError('--since and --platform are for the summary (socialpub stats without a job id)');
   const client = await ctx.client();
   const res = o.refresh ? await client.analytics.refresh(o.jobId) : await client.analytics.posts(o.jobId);
   const { success: _ok, ...data } = res;
-  ctx.log.result(data, () => statsTable(res));
+  ctx.log.result(data, () => (o.csv ? readingsCsv(res) : statsTable(res)));
 }
