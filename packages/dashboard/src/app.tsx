@@ -6,6 +6,7 @@ import { startLive, useLiveVersion } from './lib/live';
 import { Ctx, type AppContext } from './lib/session';
 import { browserZone } from './lib/time';
 import type { Platform, PlatformsResponse, Post, SessionInfo, SettingsResponse } from './lib/types';
+import { AnalyticsScreen } from './screens/analytics';
 import { ComposeScreen } from './screens/compose';
 import { ConnectionsScreen } from './screens/connections';
 import { PostsScreen } from './screens/posts';
@@ -17,6 +18,7 @@ const SCREENS = [
   ['/calendar', 'Calendar'],
   ['/compose', 'Compose'],
   ['/posts', 'Posts'],
+  ['/analytics', 'Analytics'],
   ['/connections', 'Connections'],
   ['/settings', 'Settings'],
 ] as const;
@@ -42,6 +44,8 @@ function screenFor(path: string) {
       return <ComposeScreen />;
     case '/posts':
       return <PostsScreen />;
+    case '/analytics':
+      return <AnalyticsScreen />;
     case '/connections':
       return <ConnectionsScreen />;
     case '/settings':

@@ -30,6 +30,7 @@ export type {
   Target,
   TiktokCreatorInfo,
   UnpublishResponse,
+  AnalyticsSummary,
   UpdateResponse,
   ValidateResult,
   WebhookDelivery,
