@@ -45,6 +45,19 @@ describe('analytics', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await screenshot(page, 'analytics');
 
+    // Posts: a published post's latest figures, read when asked for.
+    const mine = await d.sdk.analytics.posts(jobs[0]!);
+    await page.getByRole('link', { name: 'Posts' }).click();
+    const card = page.getByRole('article', { name: `Post ${jobs[0]}` });
+    await card.getByRole('button', { name: 'Figures' }).click();
+    const figures = card.getByRole('table', { name: `Figures of ${jobs[0]}` });
+    await figures.waitFor();
+    const x = mine.targets.find((t) => t.platform === 'twitter')!;
+    const xCells = await figures.getByRole('row', { name: /^X / }).getByRole('cell').allTextContents();
+    expect(xCells.slice(0, 2)).toEqual([String(x.metrics.impressions), String(x.metrics.likes)]);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('link', { name: 'Analytics' }).click();
+
     // One network only.
     await page.getByLabel('Network').selectOption('mastodon');
     await expect.poll(async () => (await networks.getByRole('row').allTextContents()).length).toBe(2);

@@ -31,6 +31,7 @@ export type {
   TiktokCreatorInfo,
   UnpublishResponse,
   AnalyticsSummary,
+  PostMetricsResponse,
   UpdateResponse,
   ValidateResult,
   WebhookDelivery,
