@@ -78,7 +78,7 @@ const DUE_COLUMNS = 'm.target_id, t.job_id, t.user_id, t.platform, t.type, t.con
 export type PostMetricsRepository = ReturnType<typeof createPostMetricsRepository>;
 
 /**
- * The figures of published posts (migration 210): `post_metrics`, every reading per target
+ * The figures of published posts (migration 240): `post_metrics`, every reading per target
  * as a time series, and `metrics_collection`, each published target's place in the
  * collector's schedule. SQL in the subset both databases run (issue 34).
  */

@@ -24,7 +24,7 @@ import { migration190, widenRevisionChecks } from './190-revision-loop';
 import { migration200 } from './200-accounts';
 import { migration205, migration205Postgres } from './205-daemons';
 import { migration230, migration230Postgres } from './230-drafts';
-import { migration210, migration210Postgres } from './210-post-metrics';
+import { migration240, migration240Postgres } from './240-post-metrics';
 
 export interface Migration {
   version: number;
@@ -72,5 +72,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 200, name: 'accounts', sql: migration200 },
   { version: 205, name: 'daemons', sql: migration205, postgres: migration205Postgres },
   { version: 230, name: 'drafts', sql: migration230, postgres: migration230Postgres },
-  { version: 210, name: 'post-metrics', sql: migration210, postgres: migration210Postgres },
+  { version: 240, name: 'post-metrics', sql: migration240, postgres: migration240Postgres },
 ];
