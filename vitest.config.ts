@@ -34,6 +34,7 @@ const onPostgres = [
   'packages/daemon/test/store/job-status-trigger.test.ts',
   'packages/daemon/test/store/state-events.test.ts',
   'packages/daemon/test/store/inbox-repository.test.ts',
+  'packages/daemon/test/store/post-metrics.test.ts',
   'packages/daemon/test/store/postgres-*.test.ts',
   'packages/daemon/test/http/**/*.test.ts',
   'packages/daemon/test/jobs/**/*.test.ts',

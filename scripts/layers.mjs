@@ -10,7 +10,7 @@ import { join } from 'node:path';
 export const LAYERS = {
   core: [
     ['version.ts', 'api-limits.ts', 'extension-limits.ts'],
-    ['errors.ts', 'key-scopes.ts', 'time.ts', 'states.ts', 'event-types.ts', 'mastodon-length.ts', 'rate-limited.ts'],
+    ['errors.ts', 'key-scopes.ts', 'time.ts', 'states.ts', 'event-types.ts', 'mastodon-length.ts', 'rate-limited.ts', 'analytics-metrics.ts'],
     ['platforms'],
     ['platforms.ts'],
     ['caption-length.ts', 'zoned'],
@@ -57,6 +57,8 @@ export const LAYERS = {
     ['jobs'],
     // The inbox: comments under published posts, our replies (issue 37).
     ['inbox'],
+    // Figures of published posts: the collector (yields to the publisher through a function it is given).
+    ['analytics'],
     ['publisher'],
     ['admin'],
     // /mcp: the MCP transport the HTTP app serves (it calls the app back in-process, through a function it is given).

@@ -104,6 +104,7 @@ function e2eFloor(targets: number, threadsCalls: number, variant: string): Resul
 const label: Record<string, string> = {
   ours: 'per-connection gate (ours)',
   today: 'before: 4 per platform',
+  collecting: 'ours + analytics collector',
   floor: 'floor: platform latency',
   e2e: 'end to end, sandbox process',
   'e2e-in-process': 'end to end, sandbox in-process',
@@ -150,6 +151,12 @@ try {
   ] as const) {
     const runs: (Result | E2eResult | TransportFloorResult)[] = [];
     if (publisherOnly) runs.push(measure('ours', targets));
+    if (publisherOnly) {
+      // Issue 36: the same burst with the analytics collector running, every connection's earlier post due for a reading at the burst's instant.
+      const c = measure('collecting', targets) as Result & { readTargets?: number; readingCalls?: number; readingCallsBeforeLastPublish?: number };
+      runs.push(c);
+      extra.push(`collecting at ${targets}: ${c.readTargets} earlier posts read after the burst in ${c.readingCalls} reader calls, ${c.readingCallsBeforeLastPublish} of them before the burst's last publish (on connections whose own publishes were done)`);
+    }
     if (publisherOnly && (targets <= 300 || withBaseline3000)) runs.push(measure('today', targets));
     for (const [i, sandbox] of (e2e ? sandboxModes : []).entries()) {
       if (baseline && sandbox === 'process') {

@@ -6,11 +6,23 @@
  * Prints one JSON line: lateness (published_at minus due_at) percentiles, counts, and the
  * process's CPU time per target from start until every target settled.
  *
- * argv: variant (ours | today) users postsPerConnection dir
+ * `collecting` is `ours` with the analytics collector running beside the publisher (issue
+ * 36): every connection also has a post published an hour before the burst, so its first
+ * reading falls due at the burst's instant; readers answer after 200-400 ms like the
+ * platforms. Collection must yield (the publisher's connectionBusy, a publish due within
+ * two minutes): the burst's lateness is ours's, and the readings come after.
+ *
+ * argv: variant (ours | today | collecting) users postsPerConnection dir
  */
 import type { Platform } from '../../packages/core/src/platforms';
 import type { PublisherOptions } from '../../packages/daemon/src/publisher/options';
+import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
+import { createCollector } from '../../packages/daemon/src/analytics/collector';
+import type { PostAnalytics } from '../../packages/daemon/src/platforms/post-analytics';
+import { createStore } from '../../packages/daemon/src/store/store';
+import { silentLogger } from '../../packages/daemon/src/util/logger';
+import { SecretBox } from '../../packages/daemon/src/util/secrets';
 import { createTestAdapters, MemoryLedger, sandboxCredentials } from '../../packages/daemon/test/support/test-adapter';
 import { createPublishing } from '../../packages/daemon/src/publisher/create-publishing';
 import { startCheckpointer } from '../../packages/daemon/src/store/checkpointer';
@@ -31,7 +43,9 @@ const TIMEOUT_MS = 300_000;
 const variants: Record<string, Partial<PublisherOptions>> = {
   ours: {},
   today: { concurrency: 4, connectionConcurrency: 4 },
+  collecting: {},
 };
+const collecting = variant === 'collecting';
 const chosen = variants[variant];
 if (!chosen) throw new Error(`unknown variant ${variant}`);
 const publisherOptions = chosen;
@@ -47,10 +61,20 @@ db.transaction(() => {
     "INSERT INTO jobs (id, user_id, caption, platforms, media_urls, scheduled_for, sort_at, created_at, updated_at) VALUES (?, ?, ?, ?, '[]', ?, ?, ?, ?)",
   );
   const target = db.prepare("INSERT INTO targets (id, job_id, user_id, platform, type, due_at, status, updated_at) VALUES (?, ?, ?, ?, 'feed', ?, 'scheduled', ?)");
+  const published = db.prepare("UPDATE targets SET status = 'published', post_id = ?, published_at = ? WHERE id = ?");
   for (let u = 0; u < USERS; u++) {
     const userId = `user_${String(u).padStart(5, '0')}`;
     user.run(userId, `${userId}@bench.test`, now0);
     for (const p of PLATFORMS) conn.run(`con_${userId}_${p}`, userId, p, now0, now0);
+    if (collecting) {
+      // A post published an hour before the burst on each connection: its 1 h reading is due at the burst's instant.
+      const jobId = `job_${userId}_earlier`;
+      job.run(jobId, userId, `earlier post of ${userId}`, JSON.stringify(PLATFORMS), due - 3_600_000, due - 3_600_000, now0, now0);
+      for (const p of PLATFORMS) {
+        target.run(`tgt_${userId}_earlier_${p}`, jobId, userId, p, due - 3_600_000, now0);
+        published.run(`post_${userId}_${p}`, due - 3_600_000, `tgt_${userId}_earlier_${p}`);
+      }
+    }
     for (let n = 0; n < PER_CONNECTION; n++) {
       const jobId = `job_${userId}_${n}`;
       job.run(jobId, userId, `post ${n} of ${userId}`, JSON.stringify(PLATFORMS), due, due, now0, now0);
@@ -79,6 +103,32 @@ const publishing = createPublishing({
   publisher: publisherOptions,
 });
 
+// The collector as the daemon wires it (compose.ts, daemon.ts), its readers as slow as the platforms; it looks every 200 ms.
+const readings: number[] = [];
+const slowReader: PostAnalytics = {
+  batchSize: 100,
+  budget: { calls: 1_000_000, windowMs: 60_000 },
+  refusal: () => null,
+  async read(_ctx, postIds) {
+    await new Promise((r) => setTimeout(r, LATENCY[0] + Math.random() * (LATENCY[1] - LATENCY[0])));
+    readings.push(Date.now());
+    return new Map(postIds.map((id) => [id, { metrics: { likes: 1 }, platformMetrics: { like_count: 1 } }]));
+  },
+};
+const store = collecting ? createStore(db, { secrets: new SecretBox(randomBytes(32)), clock: systemClock }) : null;
+const collector = store
+  ? createCollector({
+      store,
+      clock: systemClock,
+      logger: silentLogger,
+      readers: new Map(PLATFORMS.map((p) => [p, slowReader])),
+      calls: { credentials: store.credentials, clock: systemClock, logger: silentLogger, sandboxBaseUrl: null },
+      publishingBusy: (userId, platform, connectionId) => publishing.publisher.connectionBusy(userId, platform, connectionId),
+      tickMs: 200,
+      yieldMs: 500,
+    })
+  : null;
+
 let settled = 0;
 const finished = new Promise<void>((resolve) => {
   publishing.publisher.onSettled((s) => {
@@ -89,13 +139,19 @@ const finished = new Promise<void>((resolve) => {
 // CPU of the whole process (event loop, SQLite, the checkpoint thread) from start until every target settled.
 const cpu0 = process.cpuUsage();
 await publishing.start();
+collector?.start();
 const timeout = new Promise<void>((resolve) => setTimeout(resolve, TIMEOUT_MS).unref());
 await Promise.race([finished, timeout]);
 const cpu = process.cpuUsage(cpu0);
+const lastPublished = Date.now();
+// Let the collector read what yielded to the burst (a few looks), then stop it.
+if (collector) await new Promise((r) => setTimeout(r, 2_000));
+await collector?.stop();
 await publishing.stop(1_000);
 await checkpointer.stop();
 
-const rows = db.prepare("SELECT status, due_at, published_at FROM targets WHERE status = 'published'").all() as {
+// The burst's targets (not the earlier posts the collecting variant reads).
+const rows = db.prepare("SELECT status, due_at, published_at FROM targets WHERE status = 'published' AND job_id NOT LIKE '%earlier'").all() as {
   due_at: number;
   published_at: number;
 }[];
@@ -109,7 +165,8 @@ const claimLate = (db.prepare('SELECT t.due_at, min(a.started_at) AS s FROM targ
   .sort((a, b) => a - b);
 const claimAt = (q: number) => claimLate[Math.min(claimLate.length - 1, Math.ceil(q * claimLate.length) - 1)] ?? Number.NaN;
 const other = db.prepare("SELECT count(*) FROM targets WHERE status <> 'published'").pluck().get() as number;
+const readTargets = collecting ? (db.prepare('SELECT count(DISTINCT target_id) FROM post_metrics').pluck().get() as number) : 0;
 db.close();
 process.stdout.write(
-  `${JSON.stringify({ variant, targets: ids.length, published: rows.length, doubled, lost: other, p50: pct(0.5), p99: pct(0.99), max: late[late.length - 1] ?? Number.NaN, claimP50: claimAt(0.5), claimP99: claimAt(0.99), cpuUsPerTarget: Math.round((cpu.user + cpu.system) / ids.length) })}\n`,
+  `${JSON.stringify({ variant, targets: ids.length, published: rows.length, doubled, lost: other, p50: pct(0.5), p99: pct(0.99), max: late[late.length - 1] ?? Number.NaN, claimP50: claimAt(0.5), claimP99: claimAt(0.99), cpuUsPerTarget: Math.round((cpu.user + cpu.system) / ids.length), ...(collecting ? { readTargets, readingCalls: readings.length, readingCallsBeforeLastPublish: readings.filter((t) => t < lastPublished).length } : {}) })}\n`,
 );

@@ -37,6 +37,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   { names: ['prepare'], load: async () => (await import('./commands/prepare.command')).definePrepare },
   { names: ['status'], load: async () => (await import('./commands/status.command')).defineStatus },
   { names: ['unpublish'], load: async () => (await import('./commands/unpublish.command')).defineUnpublish },
+  { names: ['stats'], load: async () => (await import('./commands/stats.command')).defineStats },
   { names: ['auth'], load: async () => (await import('./commands/auth.command')).defineAuth },
   { names: ['whoami'], load: async () => (await import('./commands/auth.command')).defineWhoami },
   { names: ['platforms'], load: async () => (await import('./commands/platforms.command')).definePlatforms },

@@ -96,7 +96,7 @@ async function realIds(): Promise<{ replace: (example: string, index: number) =>
   const toRevise = await publish({ caption: 'to revise', platforms: ['twitter'], scheduled_for: later(51) });
   admin.setApprovalWorkflow(t.key.email, false);
   admin.close();
-  // A published job, for the take-down example.
+  // A published job, for the figures and take-down examples.
   const published = await publish({ caption: 'api.md take-down example', platforms: ['twitter'], publish_now: true });
   await expect
     .poll(async () => ((await api(`/content/scheduled?job_id=${published}`)).body.post as { status: string }).status, { timeout: 20_000, interval: 100 })
@@ -137,7 +137,7 @@ async function realIds(): Promise<{ replace: (example: string, index: number) =>
       let e = example.replaceAll('http://127.0.0.1:8787', t.daemon.url);
       if (e.includes('/approve?')) e = e.replace(JOB, toApprove);
       else if (e.includes('/reject?')) e = e.replace(JOB, toReject);
-      else if (e.includes('/unpublish?')) e = e.replace(JOB, published);
+      else if (e.includes('/unpublish?') || e.includes('/analytics/')) e = e.replace(JOB, published);
       else if (e.includes('/request-changes?') || e.includes('/comments?')) e = e.replace(JOB, toRevise);
       else e = e.replace(JOB, scheduled);
       return e

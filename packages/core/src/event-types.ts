@@ -13,6 +13,7 @@ export const EVENT_TYPES = Object.freeze([
   'post.retimed',
   'post.cancelled',
   'post.finished',
+  'post.metrics_updated',
   'target.publishing',
   'target.published',
   'target.retrying',

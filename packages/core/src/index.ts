@@ -25,6 +25,8 @@ export * from './schemas/time-resources';
 export * from './schemas/sandbox';
 export * from './schemas/sandbox-faults';
 export * from './schemas/takedown';
+export * from './schemas/analytics';
+export * from './analytics-metrics';
 export * from './schemas/tiktok-creator-info';
 export * from './schemas/dashboard';
 export * from './schemas/extension-io';

@@ -1,4 +1,6 @@
 import { PLATFORM_INFO, type Platform } from '@socialpub/core';
+import { createAnalyticsService } from './analytics/analytics-service';
+import { createCollector, type CollectorDeps } from './analytics/collector';
 import type { DaemonConfig } from './config';
 import { BrowserConnects } from './connect/browser-connect';
 import { connectLive } from './connect/index';
@@ -14,7 +16,7 @@ import type { HostResolver } from './net/address-guard';
 import type { PlatformAdapter } from './platforms/adapter';
 import type { ConnectionCallDeps } from './platforms/connection-call';
 import type { ConnectDeps } from './platforms/platform-module';
-import { createCommentClients, createRemovers, platformModule } from './platforms/registry';
+import { createAnalyticsReaders, createCommentClients, createRemovers, platformModule } from './platforms/registry';
 import type { MediaLookup } from './ports/media';
 import type { SchedulerHooks } from './ports/scheduler';
 import type { Store } from './store/store';
@@ -39,6 +41,10 @@ export interface ServiceParts {
   commentClients?: Map<Platform, CommentClientEntry>;
   /** Where a sandbox connection's simulator answers for `host`, for calls outside a publish (take-downs, TikTok's creator info); default: none served. */
   sandboxBaseUrl?: (platform: Platform, host: string) => string;
+  /** Whether publishing has the floor on a connection (the publisher's connectionBusy): the analytics collector waits while it does. Default: never. */
+  publishingBusy?: CollectorDeps['publishingBusy'];
+  /** The analytics collector's other options (tests: tickMs, yieldMs...). */
+  collector?: Partial<Pick<CollectorDeps, 'readers' | 'publishAheadMs' | 'yieldMs' | 'retryMs' | 'tickMs' | 'batchLimit' | 'timeoutMs'>>;
   /** Wakes SSE streams on new events (the daemon's is createEvents().hub). Default: a hub of its own, not started (tests call check()). */
   hub?: EventsHub;
   /** Told when a webhook delivery was queued (the deliverer's pump). */
@@ -51,7 +57,7 @@ export interface ServiceParts {
 
 /**
  * The composition root's builder of the services the HTTP interface calls: the jobs and
- * take-down services, the calls made on a connection's behalf, the webhooks service, the
+ * take-down services, the analytics collector (the caller starts and stops it) and its service, the calls made on a connection's behalf, the webhooks service, the
  * events hub, the MCP sessions (fed from the hub) and the dashboard's browser connects.
  * daemon.ts builds them with this and hands them to createApp, which only wires routes;
  * tests do the same (test/support/test-app.ts). The caller closes what it ends
@@ -73,6 +79,18 @@ export function createServices(p: ServiceParts): AppServices {
   // Calls on a connection's behalf outside a publish (take-downs, TikTok creator info).
   const calls: ConnectionCallDeps = { credentials: store.credentials, clock, logger, sandboxBaseUrl: p.sandboxBaseUrl ?? null };
   const takedowns = createTakedownService({ store, clock, logger, jobs, removers, calls });
+  // Figures of published posts: the collector (started by the caller) and the routes' service.
+  const collector = createCollector({
+    store,
+    clock,
+    logger,
+    readers: createAnalyticsReaders(config.platforms),
+    calls,
+    retentionMs: config.analyticsRetentionMs,
+    ...(p.publishingBusy ? { publishingBusy: p.publishingBusy } : {}),
+    ...p.collector,
+  });
+  const analytics = createAnalyticsService({ store, clock, jobs, collector });
   const hub = p.hub ?? new EventsHub(store.events, logger);
   const webhooks = createWebhooksService({
     store,
@@ -102,5 +120,5 @@ export function createServices(p: ServiceParts): AppServices {
     captionRule: (platform, meta) => (adapters.get(platform)?.infoFor?.(meta) ?? PLATFORM_INFO[platform]).caption,
     notify: () => hub.check(),
   });
-  return { jobs, takedowns, calls, webhooks, hub, mcpSessions, browserConnects, inbox };
+  return { jobs, takedowns, calls, collector, analytics, webhooks, hub, mcpSessions, browserConnects, inbox };
 }

@@ -70,6 +70,8 @@ export interface DaemonConfig {
   webhookAllowPrivate: boolean;
   /** How long events stay in the outbox (SSE resume, webhook redelivery). Default 7 days. */
   eventRetentionMs: number;
+  /** How long figures of published posts are kept (SOCIALPUB_ANALYTICS_RETENTION_DAYS; default 400 days). */
+  analyticsRetentionMs: number;
   /** Caps of targets in flight per connection, per platform and in all (SOCIALPUB_PUBLISH_CONCURRENCY; docs/scheduling.md). */
   publishConcurrency: PublishConcurrency;
   /**
@@ -120,6 +122,9 @@ export const DEFAULT_RATE_LIMITS: Readonly<Record<RateClass, RateLimit>> = Objec
   // The inbox: reading and marking is cheap; refreshes and replies reach the networks, whose own budgets are tighter.
   inbox: { limit: 600, windowMs: MINUTE },
   inbox_reply: { limit: 120, windowMs: HOUR },
+  // Figures: reads like the other reads; a refresh calls the networks (within their budgets), like a take-down.
+  analytics: { limit: 600, windowMs: MINUTE },
+  analytics_refresh: { limit: 60, windowMs: HOUR },
 });
 
 export const DEFAULT_PORT = 8787;
@@ -151,9 +156,12 @@ export interface ConfigInput {
   mediaMaxBytes?: number;
   webhookAllowPrivate?: boolean;
   eventRetentionMs?: number;
+  analyticsRetentionMs?: number;
 }
 
 export const DEFAULT_EVENT_RETENTION_MS = 7 * 24 * HOUR;
+/** Figures of published posts are kept 400 days by default: a year's comparisons and a little more. */
+export const DEFAULT_ANALYTICS_RETENTION_DAYS = 400;
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
@@ -333,6 +341,12 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     throw new ConfigError(`SOCIALPUB_EVENT_RETENTION_DAYS must be a positive number of days, not ${JSON.stringify(envRetention)}`);
   }
   const eventRetentionMs = input.eventRetentionMs ?? (retentionDays !== undefined ? Math.round(retentionDays * 24 * HOUR) : DEFAULT_EVENT_RETENTION_MS);
+  const envAnalytics = env.SOCIALPUB_ANALYTICS_RETENTION_DAYS?.trim();
+  const analyticsDays = envAnalytics ? Number(envAnalytics) : undefined;
+  if (analyticsDays !== undefined && !(Number.isFinite(analyticsDays) && analyticsDays > 0)) {
+    throw new ConfigError(`SOCIALPUB_ANALYTICS_RETENTION_DAYS must be a positive number of days, not ${JSON.stringify(envAnalytics)}`);
+  }
+  const analyticsRetentionMs = input.analyticsRetentionMs ?? Math.round((analyticsDays ?? DEFAULT_ANALYTICS_RETENTION_DAYS) * 24 * HOUR);
   const concurrencyError = (m: string) => new ConfigError(m);
   const fromFileConcurrency = parsePublishConcurrency(Object.entries(file.publish_concurrency ?? {}), 'publish_concurrency', concurrencyError);
   const envConcurrency = parsePublishConcurrency(
@@ -365,6 +379,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     sqliteSync: syncRaw,
     webhookAllowPrivate,
     eventRetentionMs,
+    analyticsRetentionMs,
     publishConcurrency,
     platforms: { ...platformsFromEnv(env), urlsAllowPrivate: mediaAllowPrivate },
     sandboxFaults: sandboxFaultsFrom(file, env),

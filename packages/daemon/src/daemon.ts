@@ -254,6 +254,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     mediaLookup,
     adapters,
     sandboxBaseUrl: (_platform, host) => simulatedHost(host),
+    // The analytics collector waits while a connection's publishing has the floor.
+    publishingBusy: (userId, platform, connectionId) => publishing.publisher.connectionBusy(userId, platform, connectionId),
     hub: events.hub,
     // The leader delivers webhooks (each once); the others' events reach it through the outbox.
     webhookQueued: () => {
@@ -339,8 +341,12 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     series = startSeriesMaterializer({ store, clock, log: logger, targetsChanged: (ids) => scheduler.targetsChanged(ids) });
     // The inbox's loop (comments on their schedule; replies queued, or left sending by a stopped daemon): one daemon of a cluster sends them.
     services.inbox.start();
+    // Figures of published posts at 1 h, 24 h, 72 h, 7 d and 30 d (analytics/collector.ts), read once for the cluster,
+    // yielding to publishing (this daemon's publisher, and in SQL every daemon's publishes in flight or due).
+    services.collector.start();
   });
   stops.push(() => series?.stop());
+  stops.push(() => services.collector.stop());
 
   // Housekeeping (the leader's): expired rate windows and idempotency records.
   const maintenance = setInterval(() => {

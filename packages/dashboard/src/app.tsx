@@ -6,6 +6,7 @@ import { startLive, useLiveVersion } from './lib/live';
 import { Ctx, type AppContext } from './lib/session';
 import { browserZone } from './lib/time';
 import type { Platform, PlatformsResponse, Post, SessionInfo, SettingsResponse } from './lib/types';
+import { AnalyticsScreen } from './screens/analytics';
 import { ComposeScreen } from './screens/compose';
 import { ConnectionsScreen } from './screens/connections';
 import { InboxScreen } from './screens/inbox';
@@ -19,6 +20,7 @@ const SCREENS = [
   ['/compose', 'Compose'],
   ['/posts', 'Posts'],
   ['/inbox', 'Inbox'],
+  ['/analytics', 'Analytics'],
   ['/connections', 'Connections'],
   ['/settings', 'Settings'],
 ] as const;
@@ -46,6 +48,8 @@ function screenFor(path: string) {
       return <PostsScreen />;
     case '/inbox':
       return <InboxScreen />;
+    case '/analytics':
+      return <AnalyticsScreen />;
     case '/connections':
       return <ConnectionsScreen />;
     case '/settings':

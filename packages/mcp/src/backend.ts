@@ -1,4 +1,5 @@
 import type {
+  AnalyticsSummary,
   AuthValidateResponse,
   CancelResponse,
   CommentCreated,
@@ -16,6 +17,7 @@ import type {
   MediaUploadResponse,
   Platform,
   PlatformsResponse,
+  PostMetricsResponse,
   Post,
   PrepareResponse,
   PublishRequest,
@@ -75,6 +77,11 @@ export interface SocialPubBackend {
     requestChanges(jobId: string, body: { comment: string; version?: number }, options?: CallOptions): Promise<UpdateResponse>;
     comment(jobId: string, body: string, options?: CallOptions): Promise<CommentCreated>;
     unpublish(jobId: string, options?: CallOptions): Promise<UnpublishResponse>;
+  };
+  analytics: {
+    posts(jobId: string, options?: CallOptions): Promise<PostMetricsResponse>;
+    refresh(jobId: string, options?: CallOptions): Promise<PostMetricsResponse>;
+    summary(params: { from?: string; to?: string; platform?: Platform }, options?: CallOptions): Promise<AnalyticsSummary>;
   };
   media: {
     prepare(body: { urls: string[] }, options?: CallOptions): Promise<PrepareResponse>;

@@ -1,6 +1,6 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ListQuerySchema, MAX_UPLOAD_FILENAME, PLATFORMS, SCHEMAS, noTakedownsInWords, platformDescriptions, takedownsInWords, type SchemaMap } from '@socialpub/core';
+import { ListQuerySchema, MAX_UPLOAD_FILENAME, PLATFORMS, SCHEMAS, noTakedownsInWords, platformDescriptions, takedownsInWords, type PostMetricsResponse, type SchemaMap } from '@socialpub/core';
 import { z } from 'zod';
 import type { LocalFiles, SocialPubBackend } from './backend';
 import { registerConnectionTools } from './connection-tools';
@@ -275,6 +275,69 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
       hooks.postChanged(job_id);
       const lines = r.targets.map((t) => `${t.platform}.${t.type}: ${t.result}${t.result === 'removed' || t.result === 'already_removed' ? '' : ` (${t.message})`}`);
       return toolResult(r, [r.message, ...lines].join('\n'));
+    }),
+  );
+
+  /** One line per target: its figures under common names, or why there are none. */
+  const metricsText = (r: PostMetricsResponse) =>
+    r.targets
+      .map((t) => {
+        const head = `${t.account}.${t.type}`;
+        const figures = Object.entries(t.metrics).map(([k, v]) => `${k} ${v}`).join(', ');
+        const read = t.collected_at ? `${figures || 'no figures'} (read ${t.collected_at}, ${t.history.length} reading${t.history.length === 1 ? '' : 's'})` : 'not read yet';
+        return t.problem ? `${head}: ${read}; ${t.problem.code}: ${t.problem.message}` : `${head}: ${read}`;
+      })
+      .join('\n');
+
+  server.registerTool(
+    'get_post_metrics',
+    {
+      title: 'How a published post did',
+      description:
+        "A published post's figures per target, as socialpub last read them from each network: metrics under common names (impressions, views, likes, comments, shares, saves, clicks, each only where the network has it), platform_metrics under the network's own names, and every earlier reading in history. They are read about 1 h, 24 h, 72 h, 7 d and 30 d after publishing; refresh_post_metrics reads them now. Read what worked before writing the next post.",
+      inputSchema: S.JobIdQuery,
+      outputSchema: plain(S.PostMetricsResponse),
+      annotations: READ,
+    },
+    ({ job_id }, extra) => run(async () => {
+      const r = await backend.analytics.posts(job_id, opts(extra));
+      return toolResult(r, metricsText(r));
+    }),
+  );
+
+  server.registerTool(
+    'refresh_post_metrics',
+    {
+      title: "Read a published post's figures now",
+      description:
+        "Reads a published post's figures from each network now and answers as get_post_metrics. Publishing goes first: a target whose account is busy publishing, or whose reading budget is used, keeps its last reading and says why in problem. Nothing published: conflict.",
+      inputSchema: S.JobIdQuery,
+      outputSchema: plain(S.PostMetricsResponse),
+      annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: true },
+    },
+    ({ job_id }, extra) => run(async () => {
+      const r = await backend.analytics.refresh(job_id, opts(extra));
+      return toolResult(r, metricsText(r));
+    }),
+  );
+
+  server.registerTool(
+    'get_analytics_summary',
+    {
+      title: 'What worked across your posts',
+      description:
+        'Figures across the posts published in a window (default the last 30 days; from/to ISO 8601 with a zone; optionally one platform): totals, per platform and per day, the top posts by engagement (likes + comments + shares + saves + clicks) with their job ids, and engagement per weekday and hour in your zone. suggested_slots are the weekday-hours that drew the most per post, as the posting queue takes them. Read it before writing: it says which network, format and time worked.',
+      inputSchema: plain(S.AnalyticsSummaryQuery),
+      outputSchema: plain(S.AnalyticsSummary),
+      annotations: READ,
+    },
+    (args, extra) => run(async () => {
+      const r = await backend.analytics.summary(args, opts(extra));
+      const head = `${r.totals.posts} post${r.totals.posts === 1 ? '' : 's'} from ${r.from} to ${r.to}${r.platform ? ` on ${r.platform}` : ''}: engagement ${r.totals.engagement}`;
+      const platforms = r.by_platform.map((p) => `${p.platform}: ${p.posts} post${p.posts === 1 ? '' : 's'}, engagement ${p.engagement}`);
+      const top = r.top_posts.slice(0, 3).map((p) => `top: ${p.job_id} (${p.platform}) engagement ${p.engagement}`);
+      const best = r.suggested_slots.length > 0 ? [`best times (${r.zone}): ${r.suggested_slots.join(' ')}`] : [];
+      return toolResult(r, [head, ...platforms, ...top, ...best].join('\n'));
     }),
   );
 

@@ -1,6 +1,6 @@
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { SocialPub } from '@socialpub/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HTTP_TOOLS, data, httpClient, setAgentApproval, startTestDaemon, text, toolErrorOf, publishedPost, type TestDaemon, type TestPost } from './harness';
 
 type Post = TestPost;
@@ -116,6 +116,47 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       expect(text(r)).toBe(`Took down 1 post of ${made.job_id}\ntwitter.tweet: removed`);
       const again = data<{ changed: boolean }>(await mcp.callTool({ name: 'unpublish_post', arguments: { job_id: made.job_id } }));
       expect(again.changed).toBe(false);
+    });
+
+    it('reads how a published post did with refresh_post_metrics and get_post_metrics', async () => {
+      const { tools } = await mcp.listTools();
+      expect(tools.find((x) => x.name === 'get_post_metrics')!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      const made = data<{ job_id: string }>(await mcp.callTool({ name: 'publish_post', arguments: { caption: 'how did it do', platforms: ['twitter'], publish_now: true } }));
+      await publishedPost(mcp, made.job_id);
+      const none = await mcp.callTool({ name: 'get_post_metrics', arguments: { job_id: made.job_id } });
+      expect(text(none)).toBe('twitter.tweet: not read yet');
+      type Read = { targets: { platform: string; metrics: Record<string, number>; platform_metrics: Record<string, number>; collected_at: string; problem: unknown; history: unknown[] }[] };
+      // Publishing goes first: right after it the publisher may still hold the connection (publishing_first); ask again.
+      const r = await vi.waitFor(
+        async () => {
+          const answer = await mcp.callTool({ name: 'refresh_post_metrics', arguments: { job_id: made.job_id } });
+          expect(answer.isError).toBeFalsy();
+          expect(data<Read>(answer).targets[0]!.problem).toBeNull();
+          return answer;
+        },
+        { timeout: 10_000, interval: 100 },
+      );
+      const read = data<Read>(r);
+      const t = read.targets[0]!;
+      expect(t.metrics.likes).toBe(t.platform_metrics.like_count);
+      const n = t.history.length;
+      expect(text(r)).toBe(`twitter.tweet: ${Object.entries(t.metrics).map(([k, v]) => `${k} ${v}`).join(', ')} (read ${t.collected_at}, ${n} reading${n === 1 ? '' : 's'})`);
+      expect(data(await mcp.callTool({ name: 'get_post_metrics', arguments: { job_id: made.job_id } }))).toEqual(read);
+    });
+
+    it('sums what worked with get_analytics_summary (read-only), naming the top posts by job id', async () => {
+      const { tools } = await mcp.listTools();
+      expect(tools.find((x) => x.name === 'get_analytics_summary')!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      const r = await mcp.callTool({ name: 'get_analytics_summary', arguments: { platform: 'twitter' } });
+      expect(r.isError).toBeFalsy();
+      const s = data<{ platform: string; totals: { posts: number; engagement: number }; top_posts: { job_id: string; engagement: number }[] }>(r);
+      expect(s.platform).toBe('twitter');
+      // The figures read by the test before (refresh_post_metrics): at least that post.
+      expect(s.totals.posts).toBeGreaterThanOrEqual(1);
+      expect(text(r).split('\n')[0]).toMatch(new RegExp(`^${s.totals.posts} posts? from \\S+ to \\S+ on twitter: engagement ${s.totals.engagement}$`));
+      expect(text(r)).toContain(`top: ${s.top_posts[0]!.job_id} (twitter) engagement ${s.top_posts[0]!.engagement}`);
+      const bad = await mcp.callTool({ name: 'get_analytics_summary', arguments: { from: 'yesterday' } });
+      expect(bad.isError).toBe(true);
     });
 
     it('returns a refused publish as a tool error with the code, the platform and the next step', async () => {

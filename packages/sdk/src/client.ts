@@ -9,6 +9,7 @@ import { Media } from './resources/media';
 import { Platforms } from './resources/platforms';
 import { QueueResource } from './resources/queue';
 import { SeriesResource } from './resources/series';
+import { AnalyticsResource } from './resources/analytics';
 import { SettingsResource } from './resources/settings';
 import { Sandbox } from './resources/sandbox';
 import { Scheduled } from './resources/scheduled';
@@ -43,6 +44,8 @@ export class SocialPub {
   readonly queue: QueueResource;
   /** Recurring posts (publish with `recurrence`). */
   readonly series: SeriesResource;
+  /** Figures of published posts, read from each network (`posts`, `refresh`). */
+  readonly analytics: AnalyticsResource;
   readonly sandbox: Sandbox;
   /** Links a person without an account opens to approve or reject some posts (create, list, revoke). */
   readonly reviewLinks: ReviewLinks;
@@ -91,6 +94,7 @@ export class SocialPub {
     this.settings = new SettingsResource(this.#transport, clock);
     this.queue = new QueueResource(this.#transport, clock);
     this.series = new SeriesResource(this.#transport, clock);
+    this.analytics = new AnalyticsResource(this.#transport, clock);
     this.sandbox = new Sandbox(this.#transport, clock);
     this.reviewLinks = new ReviewLinks(this.#transport, clock);
     this.connections = new Connections(this.#transport, clock);

@@ -17,6 +17,7 @@ export { verifyWebhook, WebhookVerificationError } from './verify-webhook';
 export type { SettingsResource } from './resources/settings';
 export type { QueueResource } from './resources/queue';
 export type { SeriesResource } from './resources/series';
+export type { AnalyticsResource } from './resources/analytics';
 export type { Sandbox } from './resources/sandbox';
 export {
   SocialPubError,
@@ -58,6 +59,10 @@ export type {
   CancelResponse,
   UnpublishResponse,
   TakedownTarget,
+  PostMetricsResponse,
+  AnalyticsSummary,
+  PostMetricsTarget,
+  NormalizedMetrics,
   TakedownResult,
   TiktokCreatorInfo,
   TiktokCreatorInfoResponse,

@@ -13,7 +13,7 @@ import {
   WaitTimeoutError,
   type PublishParams,
 } from '@socialpub/sdk';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { eventLoopClock, FakeClock } from './helpers/fake-clock';
 import { startProxy, type Proxy } from './helpers/proxy';
 import { startRealDaemon, type RealDaemon } from './helpers/real-daemon';
@@ -292,6 +292,35 @@ describe('the SDK against the real daemon', () => {
 
     const notYet = await client.content.publish(later('not published yet'));
     await expect(client.scheduled.unpublish(notYet.job_id)).rejects.toMatchObject({ constructor: ConflictError, status: 409, code: 'conflict' });
+  });
+
+  it("reads a published post's figures with analytics.refresh and answers the same with analytics.posts; nothing published is a ConflictError", async () => {
+    const waiter = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey, clock: eventLoopClock() });
+    const job = await waiter.content.publish({ caption: 'How did it do, from the SDK tests', platforms: ['twitter'], publish_now: true });
+    expect((await waiter.scheduled.waitUntilDone(job.job_id)).status).toBe('published');
+
+    const before = await client.analytics.posts(job.job_id);
+    expect(before.targets.map((t) => [t.platform, t.collected_at, t.history.length])).toEqual([['twitter', null, 0]]);
+    // Publishing goes first: right after it the publisher may still hold the connection (publishing_first); ask again.
+    const read = await vi.waitFor(
+      async () => {
+        const r = await client.analytics.refresh(job.job_id);
+        expect(r.targets[0]!.problem).toBeNull();
+        return r;
+      },
+      { timeout: 10_000, interval: 100 },
+    );
+    const t = read.targets[0]!;
+    expect(Object.keys(t.platform_metrics).sort()).toEqual(['bookmark_count', 'impression_count', 'like_count', 'quote_count', 'reply_count', 'retweet_count', 'url_link_clicks', 'user_profile_clicks']);
+    expect(t.metrics.impressions).toBe(t.platform_metrics.impression_count);
+    expect(t.history.at(-1)).toEqual({ collected_at: t.collected_at, metrics: t.metrics, platform_metrics: t.platform_metrics });
+    expect(await client.analytics.posts(job.job_id)).toEqual(read);
+    const summary = await client.analytics.summary({ platform: 'twitter' });
+    expect(summary.top_posts.find((p) => p.job_id === job.job_id)?.metrics).toEqual(t.metrics);
+    await expect(client.analytics.summary({ from: '2026-12-02T00:00:00Z', to: '2026-12-01T00:00:00Z' })).rejects.toMatchObject({ status: 400, code: 'invalid_request' });
+
+    const notYet = await client.content.publish(later('no figures yet'));
+    await expect(client.analytics.refresh(notYet.job_id)).rejects.toMatchObject({ constructor: ConflictError, status: 409, code: 'conflict' });
   });
 
   it('stops waitUntilDone when its signal aborts', async () => {

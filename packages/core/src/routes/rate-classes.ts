@@ -28,6 +28,8 @@ export const RATE_CLASSES = [
   'account',
   'inbox',
   'inbox_reply',
+  'analytics',
+  'analytics_refresh',
   'auth_failure',
 ] as const;
 export type RateClass = (typeof RATE_CLASSES)[number];

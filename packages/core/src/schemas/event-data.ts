@@ -3,6 +3,7 @@ import { AccountKeySchema, InstantOut, PlatformId } from './common';
 import { ThreadPostSchema } from './replies';
 import { TargetStatusSchema } from './publish';
 import { REVIEW_SOURCES } from '../states';
+import { NormalizedMetricsSchema, PlatformMetricsSchema } from './analytics';
 
 /**
  * The `data` of each event type (docs/events.md, "Catalogue"), as webhooks, the SSE stream
@@ -123,6 +124,10 @@ export const PostFinishedDataSchema = z
   .looseObject({ job_id: jobId, status: z.enum(['published', 'partially_published', 'failed']), targets: z.array(EventFinishedTargetSchema) })
   .meta({ id: 'PostFinishedData', description: 'post.finished: the job settled (once per job; a take-down later is not a second finish).' });
 
+export const PostMetricsUpdatedDataSchema = z
+  .looseObject({ target_id: targetId, platform: PlatformId, type: contentType, post_id: z.string(), collected_at: InstantOut, metrics: NormalizedMetricsSchema, platform_metrics: PlatformMetricsSchema })
+  .meta({ id: 'PostMetricsUpdatedData', description: "post.metrics_updated: a published target's figures were read (on the collector's schedule or a refresh); GET /analytics/posts has the history." });
+
 export const TargetPublishingDataSchema = z
   .looseObject({ ...targetFields, started_at: InstantOut })
   .meta({ id: 'TargetPublishingData', description: 'target.publishing: an attempt started.' });
@@ -221,6 +226,7 @@ export const EVENT_DATA_SCHEMAS = {
   'post.retimed': PostRetimedDataSchema,
   'post.cancelled': PostCancelledDataSchema,
   'post.finished': PostFinishedDataSchema,
+  'post.metrics_updated': PostMetricsUpdatedDataSchema,
   'target.publishing': TargetPublishingDataSchema,
   'target.published': TargetPublishedDataSchema,
   'target.retrying': TargetRetryingDataSchema,

@@ -42,6 +42,7 @@ const catalogueEvents = [
   eventOf('post.retimed', EVENT_DATA_SCHEMAS['post.retimed']),
   eventOf('post.cancelled', EVENT_DATA_SCHEMAS['post.cancelled']),
   eventOf('post.finished', EVENT_DATA_SCHEMAS['post.finished']),
+  eventOf('post.metrics_updated', EVENT_DATA_SCHEMAS['post.metrics_updated']),
   eventOf('target.publishing', EVENT_DATA_SCHEMAS['target.publishing']),
   eventOf('target.published', EVENT_DATA_SCHEMAS['target.published']),
   eventOf('target.retrying', EVENT_DATA_SCHEMAS['target.retrying']),

@@ -20,6 +20,7 @@ import {
 import { DraftAnswerSchema, DraftListSchema, DraftRequestSchema } from './drafts';
 import { MediaLibrarySchema } from './media';
 import { InboxItemResponseSchema, InboxListSchema, InboxQuerySchema, InboxRefreshResponseSchema, InboxReplyRequestSchema, InboxReplyResponseSchema } from './inbox';
+import { AnalyticsRefreshRequestSchema, AnalyticsSummaryQuerySchema, AnalyticsSummarySchema, PostMetricsResponseSchema } from './analytics';
 import { SandboxFaultsPutSchema, SandboxFaultsResponseSchema } from './sandbox-faults';
 import { QueueNextQuerySchema, QueueNextResponseSchema, QueueResponseSchema, QueueUpdateSchema, SeriesCancelResponseSchema, SeriesIdQuerySchema, SeriesListResponseSchema, SeriesResponseSchema } from './time-resources';
 
@@ -31,6 +32,11 @@ import { QueueNextQuerySchema, QueueNextResponseSchema, QueueResponseSchema, Que
  * reaches the SSE route's declaration, the OpenAPI document and the SDK with no other edit.
  */
 export const EXTENSION_SCHEMAS = {
+  // analytics
+  PostMetricsResponse: PostMetricsResponseSchema,
+  AnalyticsRefreshRequest: AnalyticsRefreshRequestSchema,
+  AnalyticsSummaryQuery: AnalyticsSummaryQuerySchema,
+  AnalyticsSummary: AnalyticsSummarySchema,
   NoContent: NoContentSchema,
   IdParams: IdParamsSchema,
   // queue

@@ -44,6 +44,7 @@ import { draftsHandlers } from './routes/drafts';
 import { webhooksHandlers } from './routes/webhooks';
 import { queueHandlers } from './routes/queue';
 import { seriesHandlers } from './routes/series';
+import { analyticsHandlers } from './routes/analytics';
 import { settingsHandlers } from './routes/settings';
 
 export interface AppDeps {
@@ -89,8 +90,8 @@ const PUBLIC_REVIEW_PREFIX = `${API_PREFIX}/review-links/public/`;
 export function createApp(deps: AppDeps): Hono<AppEnv> {
   const { clock, logger, config, store, scheduler, mediaLookup, adapters } = deps;
   const commits = store.commits;
-  const { jobs, takedowns, calls, webhooks, hub } = deps.services;
-  const routeDeps: RouteDeps = { store, clock, config, logger, scheduler, jobs, takedowns, mediaLookup, adapters, startedAt: clock.now() };
+  const { jobs, takedowns, analytics, calls, webhooks, hub } = deps.services;
+  const routeDeps: RouteDeps = { store, clock, config, logger, scheduler, jobs, takedowns, analytics, mediaLookup, adapters, startedAt: clock.now() };
   const limits = config.rateLimits;
 
   const app = new Hono<AppEnv>();
@@ -183,6 +184,7 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
       ...sandboxPostsHandlers(routeDeps),
       ...queueHandlers(routeDeps),
       ...seriesHandlers(routeDeps),
+      ...analyticsHandlers(routeDeps),
       ...eventsHandlers({ ...routeDeps, hub, heartbeatMs: deps.heartbeatMs }),
       ...webhooksHandlers(webhooks),
       ...keysHandlers(routeDeps),

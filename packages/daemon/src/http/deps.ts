@@ -1,4 +1,6 @@
 import type { Platform } from '@socialpub/core';
+import type { AnalyticsService } from '../analytics/analytics-service';
+import type { Collector } from '../analytics/collector';
 import type { DaemonConfig } from '../config';
 import type { BrowserConnects } from '../connect/browser-connect';
 import type { EventsHub } from '../events/events-hub';
@@ -26,6 +28,8 @@ export interface RouteDeps {
   jobs: PostsService;
   /** Take-downs (POST /content/scheduled/unpublish). */
   takedowns: TakedownService;
+  /** Figures of published posts (/analytics). */
+  analytics: AnalyticsService;
   mediaLookup: MediaLookup;
   adapters: Map<Platform, PlatformAdapter>;
   /** When the daemon started (epoch ms), for /healthz uptime. */
@@ -43,6 +47,10 @@ export interface AppServices {
   takedowns: TakedownService;
   /** Calls on a connection's behalf outside a publish (take-downs, TikTok creator info). */
   calls: ConnectionCallDeps;
+  /** The analytics collector (its caller starts and stops it: daemon.ts). */
+  collector: Collector;
+  /** Figures of published posts (/analytics). */
+  analytics: AnalyticsService;
   /** Webhook endpoints (/webhooks). */
   webhooks: WebhooksService;
   /** Wakes SSE streams on new events. */

@@ -100,6 +100,7 @@ export function inProcessBackend(fetch: AppFetch, headers: Record<string, string
     platforms: client.platforms,
     content: client.content,
     scheduled: client.scheduled,
+    analytics: client.analytics,
     media: client.media,
     sandbox: client.sandbox,
     connections: client.connections,

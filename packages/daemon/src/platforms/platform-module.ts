@@ -8,6 +8,7 @@ import type { Clock } from '../util/clock';
 import type { PlatformAdapter } from './adapter';
 import type { CommentsClient } from './conversations';
 import type { PostRemover } from './remove-post';
+import type { PostAnalytics } from './post-analytics';
 import type { TokenRefresher } from './shared/token-env';
 import type { OAuthApp } from '../store/oauth-apps';
 
@@ -35,6 +36,8 @@ export interface PlatformModule {
    * the network has an API socialpub does not call yet (GET /platforms says so).
    */
   readonly comments?: CommentsSupport;
+  /** Figures of published posts (GET /analytics/posts; docs/reference/platforms.md §18): how the platform reads them; absent where socialpub does not read them yet. */
+  analytics?(config: PlatformsConfig): PostAnalytics;
   /** The API version in use (GET /platforms), for platforms versioned by date (LinkedIn); absent for the others. */
   apiVersion?(config: PlatformsConfig, now: number): ApiVersion;
   /** What a sandbox connection keeps in its meta besides `sandbox: true` (Mastodon: the simulated server and its limits). */

@@ -1,4 +1,5 @@
 import { platformDescription, type Platform } from '@socialpub/core';
+import type { PostAnalytics } from './post-analytics';
 import type { PlatformAdapter } from './adapter';
 import type { CommentsClient } from './conversations';
 import { bluesky } from './bluesky';
@@ -56,6 +57,11 @@ export function createCommentClients(config: PlatformsConfig = {}): Map<Platform
       return [m.platform, c.supported ? c.create(config) : { unsupported: c.reason }];
     }),
   );
+}
+
+/** The platforms' readers of published posts' figures, where socialpub reads them. */
+export function createAnalyticsReaders(config: PlatformsConfig = {}): Map<Platform, PostAnalytics> {
+  return new Map(PLATFORMS.flatMap((m) => (m.analytics ? [[m.platform, m.analytics(config)] as const] : [])));
 }
 
 /** The simulators to serve for sandbox connections, each once (Meta's three platforms share one). */

@@ -86,6 +86,12 @@ export class ConnectionGate<T extends GateTask> {
     return this.#lanes.get(connectionKey(userId, platform, connectionId))?.running ?? 0;
   }
 
+  /** Whether a connection has tasks waiting or in flight. */
+  hasWork(userId: string, platform: Platform, connectionId: string | null = null): boolean {
+    const lane = this.#lanes.get(connectionKey(userId, platform, connectionId));
+    return lane !== undefined && (lane.running > 0 || lane.waiting.length > 0);
+  }
+
   /** Tasks of a platform in flight. */
   runningOn(platform: Platform): number {
     return this.#platformRunning.get(platform) ?? 0;

@@ -70,6 +70,15 @@ export class Publisher {
     return this.#known.size;
   }
 
+  /**
+   * Whether a connection's publishing has the floor: targets of it waiting for a slot or in
+   * flight, or the connection (or its platform) paused by a rate limit. Work that only reads
+   * (the analytics collector) waits while it does, so it never takes a publish's calls.
+   */
+  connectionBusy(userId: string, platform: Platform, connectionId: string | null): boolean {
+    return this.#gate.hasWork(userId, platform, connectionId) || this.#pauses.pausedUntil(userId, platform, this.#o.clock.now(), connectionId) !== null;
+  }
+
   /** Subscribes to settled attempts; returns the unsubscribe function. */
   onSettled(listener: (s: Settled) => void): () => void {
     this.#listeners.add(listener);

@@ -13,6 +13,7 @@ import { createIdempotencyRepository } from './idempotency';
 import { createInboxRepository } from './inbox';
 import { createPostTimesRepository } from './job-times';
 import { createPostsRepository } from './jobs';
+import { createPostMetricsRepository } from './post-metrics';
 import { createOAuthAppsRepository } from './oauth-apps';
 import { createQueuesRepository } from './queues';
 import { createSeriesRepository } from './series';
@@ -70,6 +71,8 @@ export function createStore(db: DB, opts: { secrets: SecretBox; clock: Clock; sy
     reviewHistory: createReviewHistoryRepository(db),
     /** The inbox: comments under published posts, our replies, the collector's schedule (migration 220). */
     inbox: createInboxRepository(db),
+    /** Figures of published posts and the collector's schedule (analytics). */
+    postMetrics: createPostMetricsRepository(db),
     /**
      * What the simulators keep (their state, sandbox_posts): in this database while they run
      * in the daemon's process; `opts.sandbox` (a read-only view of sandbox.db) while they run in their own.

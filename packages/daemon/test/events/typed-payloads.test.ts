@@ -134,6 +134,8 @@ beforeAll(async () => {
   await call('POST', '/inbox/refresh');
   const comment = ((await call('GET', '/inbox')) as { items: { id: string }[] }).items[0]!;
   await call('POST', `/inbox/${comment.id}/reply`, { text: 'An answer' });
+  // Figures read (post.metrics_updated), then the post taken down.
+  await call('POST', '/analytics/refresh', { job_id: published.job_id });
   await call('POST', `/content/scheduled/unpublish?job_id=${published.job_id}`);
 
   // Through the store operations the publisher and the token refresher call (another connection to the file).
@@ -213,6 +215,9 @@ describe('typed events: what the daemon sends is what its schemas and OpenAPI do
     const published = byType.get('target.published') as Extract<SocialpubEvent, { type: 'target.published' }>;
     expect(removed.data).toMatchObject({ target_id: published.data.target_id, post_id: published.data.post_id, platform: 'twitter' });
     expect(byType.get('post.rejected')?.data).toMatchObject({ reason: 'off brand' });
+    const metrics = byType.get('post.metrics_updated') as Extract<SocialpubEvent, { type: 'post.metrics_updated' }>;
+    expect(metrics.data).toMatchObject({ target_id: published.data.target_id, post_id: published.data.post_id, platform: 'twitter', type: 'tweet' });
+    expect(metrics.data.metrics.impressions).toBe(metrics.data.platform_metrics.impression_count);
     expect(byType.get('post.changes_requested')?.data).toMatchObject({ comment: 'shorter', version: 1, source: 'api', targets: [{ status: 'changes_requested' }] });
     expect(byType.get('target.retrying')?.data).toMatchObject({ error: { code: 'platform_error', platform_code: '503' }, attempt: 1 });
 

@@ -71,6 +71,8 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
     db, store, config, clock, secrets, scheduler: hooks, adapters, mediaLookup: media.lookup, mediaRoutes: media.mediaRoutes, fileRoutes: media.fileRoutes,
     sandbox,
     sandboxBaseUrl: (_p, host) => sandboxBaseUrl(url, host),
+    // As daemon.ts: the analytics collector waits while a connection's publishing has the floor (tests call collectDue()).
+    publishingBusy: (userId, platform, connectionId) => publisher.connectionBusy(userId, platform, connectionId),
   });
   const server: ServerType = await new Promise((resolve) => {
     const s = serve({ fetch: app.fetch, hostname: '127.0.0.1', port: 0 }, () => resolve(s));
@@ -96,7 +98,7 @@ export async function startSandboxDaemon(defer: Defer, opts: SandboxDaemonOption
   };
   // The inbox's loop is not started: tests run its rounds (inbox.runOnce) as they move the clock.
   defer(() => services.inbox.stop());
-  return { clock, db, media, call, admin, store, url, key, inbox: services.inbox, sandbox };
+  return { clock, db, media, call, admin, store, url, key, inbox: services.inbox, sandbox, services, sandboxApp: sandbox, publisher: () => publisher };
 }
 
 /** Serves MP4 for any path ending in .mp4 and JPEG for every other; returns its base URL. */

@@ -52,6 +52,8 @@ export function testApp(deps: TestAppDeps): { app: Hono<AppEnv>; services: AppSe
     ...(deps.webhookResolve ? { webhookResolve: deps.webhookResolve } : {}),
     ...(deps.connectDeps ? { connectDeps: deps.connectDeps } : {}),
     ...(deps.commentClients ? { commentClients: deps.commentClients } : {}),
+    ...(deps.publishingBusy ? { publishingBusy: deps.publishingBusy } : {}),
+    ...(deps.collector ? { collector: deps.collector } : {}),
   });
   const app = createApp({
     config,

@@ -33,6 +33,8 @@ export type {
   Target,
   TiktokCreatorInfo,
   UnpublishResponse,
+  AnalyticsSummary,
+  PostMetricsResponse,
   UpdateResponse,
   ValidateResult,
   WebhookDelivery,

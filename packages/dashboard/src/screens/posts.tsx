@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { HoldLine } from '../components/hold-line';
+import { PostFigures } from '../components/post-figures';
 import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { ConfirmButton } from '../components/confirm-button';
 import { PostFilters } from '../components/post-filters';
@@ -133,6 +134,7 @@ export function PostsScreen() {
                 </tbody>
               </table>
             </div>
+            {(published || p.targets.some((t) => t.status === 'removed')) && <PostFigures jobId={p.job_id} zone={zone} />}
             <div class="actions">
               {published && (
                 <ConfirmButton

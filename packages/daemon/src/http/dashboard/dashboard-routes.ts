@@ -11,7 +11,7 @@ import { securityHeaders } from './security-headers';
 import { readSessionCookie } from './session-cookie';
 
 /** The signed-in app's paths (index.html; the app routes on the client). Their subpaths are the app's too. */
-export const APP_PATHS = ['/review', '/calendar', '/compose', '/posts', '/inbox', '/connections', '/settings'] as const;
+export const APP_PATHS = ['/review', '/calendar', '/compose', '/posts', '/inbox', '/analytics', '/connections', '/settings'] as const;
 
 const TYPES: Record<string, string> = {
   html: 'text/html; charset=utf-8',

@@ -67,6 +67,8 @@ export const RATE_CLASS_LABEL: Record<RateClass, string> = {
   account: 'account (API keys, connections, review links)',
   inbox: 'inbox',
   inbox_reply: 'inbox replies and refreshes',
+  analytics: 'analytics reads',
+  analytics_refresh: 'analytics refreshes',
 };
 
 const RATE_CLASS = Symbol('rateClass');

@@ -1,6 +1,7 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import { AddressGuard } from '../../net/address-guard';
 import type { PlatformModule } from '../platform-module';
+import { createBlueskyAnalytics } from './analytics';
 import { createBlueskyAdapter } from './adapter';
 import { createBlueskyComments } from './comments';
 import { blueskyTokenRefresher } from './session';
@@ -19,4 +20,5 @@ export const bluesky: PlatformModule = {
   refresher: blueskyTokenRefresher(),
   deletion: { supported: true, createRemover: () => createBlueskyRemover() },
   comments: { supported: true, create: () => createBlueskyComments() },
+  analytics: () => createBlueskyAnalytics(),
 };

@@ -44,8 +44,8 @@ export interface XrpcClientOptions {
 }
 
 export interface XrpcCall {
-  /** Query parameters (GET) or the procedure's query string. */
-  params?: Record<string, string | number | undefined>;
+  /** Query parameters (GET) or the procedure's query string; an array is the parameter repeated (getPosts' `uris`). */
+  params?: Record<string, string | number | readonly string[] | undefined>;
   /** A procedure's JSON input. */
   json?: unknown;
   /** A procedure's raw input (uploadBlob, uploadVideo) and its content type. */
@@ -80,8 +80,8 @@ export class XrpcClient {
   }
 
   async #send<T>(method: 'GET' | 'POST', nsid: string, call: XrpcCall): Promise<XrpcResponse<T>> {
-    const params = Object.entries(call.params ?? {}).filter((e): e is [string, string | number] => e[1] !== undefined);
-    const search = params.length ? `?${new URLSearchParams(params.map(([k, v]): [string, string] => [k, String(v)])).toString()}` : '';
+    const params = Object.entries(call.params ?? {}).flatMap(([k, v]): [string, string][] => (v === undefined ? [] : Array.isArray(v) ? v.map((x: string): [string, string] => [k, x]) : [[k, String(v)]]));
+    const search = params.length ? `?${new URLSearchParams(params).toString()}` : '';
     const url = `${this.baseUrl}/xrpc/${nsid}${search}`;
     const token = call.token === undefined ? this.options.token : call.token;
     const headers: Record<string, string> = { accept: 'application/json' };

@@ -2,6 +2,7 @@ import { PLATFORM_INFO } from '@socialpub/core';
 import { connectMeta } from '../meta/connect';
 import { metaSandbox } from '../meta/sim/sandbox';
 import type { PlatformModule } from '../platform-module';
+import { createFacebookAnalytics } from './analytics';
 import { metaSettings } from '../meta/settings';
 import { createFacebookAdapter } from './adapter';
 import { createFacebookRemover } from './remove';
@@ -17,5 +18,6 @@ export const facebook: PlatformModule = {
   refresher: null,
   settings: metaSettings,
   deletion: { supported: true, createRemover: (config) => createFacebookRemover({ graphVersion: config.graphVersion }) },
+  analytics: (config) => createFacebookAnalytics({ graphVersion: config.graphVersion }),
   sandboxAccount: (suffix) => ({ pageId: `sandbox_page_${suffix}`, pageName: 'Sandbox page' }),
 };

@@ -2,6 +2,7 @@ import { PLATFORM_INFO } from '@socialpub/core';
 import { connectMeta } from '../meta/connect';
 import { metaSandbox } from '../meta/sim/sandbox';
 import type { PlatformModule } from '../platform-module';
+import { createInstagramAnalytics } from './analytics';
 import { instagramSettings } from './settings';
 import { createInstagramAdapter } from './adapter';
 import { createInstagramRemover } from './remove';
@@ -18,4 +19,5 @@ export const instagram: PlatformModule = {
   refresher: instagramTokenRefresher,
   settings: instagramSettings,
   deletion: { supported: true, createRemover: (config) => createInstagramRemover({ graphVersion: config.graphVersion }) },
+  analytics: (config) => createInstagramAnalytics({ graphVersion: config.graphVersion }),
 };

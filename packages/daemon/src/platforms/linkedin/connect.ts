@@ -19,7 +19,8 @@ import { LINKEDIN_OAUTH_HOST, LINKEDIN_TOKEN_PATH, linkedinTokenUpdate, type Lin
  * (openid profile, for /v2/userinfo), and posting as and reading the organizations the
  * member administers (w_organization_social, r_organization_social; organizationAcls).
  */
-export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social', 'w_organization_social', 'r_organization_social'];
+// rw_organization_admin and r_member_postAnalytics: the figures of an organization's and the member's posts (analytics, docs/reference/platforms.md §18.5).
+export const LINKEDIN_SCOPES = ['openid', 'profile', 'w_member_social', 'w_organization_social', 'r_organization_social', 'rw_organization_admin', 'r_member_postAnalytics'];
 
 export interface LinkedinConnectOptions {
   userId: string;

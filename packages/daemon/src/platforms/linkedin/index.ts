@@ -6,6 +6,7 @@ import { linkedinVersions } from './api-version';
 import { connectLinkedin, type LinkedinConnectOptions } from './connect';
 import { linkedinTokenRefresher } from './refresh-token';
 import { createLinkedinRemover } from './remove';
+import { createLinkedinAnalytics } from './analytics';
 import { linkedinSandbox } from './sim/sandbox';
 
 /** LinkedIn: the versioned REST Posts API for a member or an organization, OAuth 2.0 3-legged. */
@@ -30,5 +31,6 @@ export const linkedin: PlatformModule = {
   refresher: linkedinTokenRefresher,
   settings: linkedinSettings,
   deletion: { supported: true, createRemover: (config) => createLinkedinRemover({ versions: linkedinVersions(config) }) },
+  analytics: (config) => createLinkedinAnalytics({ versions: linkedinVersions(config) }),
   apiVersion: (config, now) => linkedinVersions(config).info(now),
 };

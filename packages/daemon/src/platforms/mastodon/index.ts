@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { createMastodonAnalytics } from './analytics';
 import { createMastodonAdapter } from './adapter';
 import { createMastodonComments } from './comments';
 import { connectMastodon } from './connect';
@@ -29,5 +30,6 @@ export const mastodon: PlatformModule = {
   refresher: null,
   deletion: { supported: true, createRemover: () => createMastodonRemover() },
   comments: { supported: true, create: () => createMastodonComments() },
+  analytics: () => createMastodonAnalytics(),
   sandboxMeta: { server: `https://${MASTODON_HOST}`, username: 'sandbox', limits: DEFAULT_SERVER_LIMITS },
 };

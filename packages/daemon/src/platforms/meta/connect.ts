@@ -46,10 +46,11 @@ export interface MetaConnectDeps {
 }
 
 const SCOPES = {
-  instagram: ['instagram_business_basic', 'instagram_business_content_publish'],
-  instagramViaFacebook: ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management'],
-  facebook: ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video'],
-  threads: ['threads_basic', 'threads_content_publish'],
+  // The insights permissions are asked at connect (analytics, docs/reference/platforms.md §18): a grant without them reads no figures.
+  instagram: ['instagram_business_basic', 'instagram_business_content_publish', 'instagram_business_manage_insights'],
+  instagramViaFacebook: ['instagram_basic', 'instagram_content_publish', 'pages_show_list', 'pages_read_engagement', 'business_management', 'instagram_manage_insights'],
+  facebook: ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'publish_video', 'read_insights'],
+  threads: ['threads_basic', 'threads_content_publish', 'threads_manage_insights'],
 };
 
 /**

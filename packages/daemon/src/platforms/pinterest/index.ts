@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { createPinterestAnalytics } from './analytics';
 import { createPinterestAdapter } from './adapter';
 import { connectPinterest, type PinterestConnectOptions } from './connect';
 import { pinterestTokenRefresher } from './refresh-token';
@@ -30,6 +31,7 @@ export const pinterest: PlatformModule = {
   deletion: { supported: true, createRemover: () => createPinterestRemover() },
   // API v5 has no comment paths (pinterest-v5.openapi.json).
   comments: { supported: false, reason: 'Pinterest API v5 has no comment endpoints; read and answer comments on pinterest.com' },
+  analytics: () => createPinterestAnalytics(),
   // The simulated account's two boards, the first one chosen (as `connect pinterest` lists and picks).
   sandboxAccount: (suffix) => {
     const boards = sandboxBoards(suffix);

@@ -2,6 +2,7 @@ import { PLATFORM_INFO } from '@socialpub/core';
 import { connectMeta } from '../meta/connect';
 import { metaSandbox } from '../meta/sim/sandbox';
 import type { PlatformModule } from '../platform-module';
+import { createThreadsAnalytics } from './analytics';
 import { createThreadsAdapter } from './adapter';
 import { createThreadsRemover } from './remove';
 import { threadsTokenRefresher } from './refresh-token';
@@ -15,4 +16,5 @@ export const threads: PlatformModule = {
   connect: (options, io, deps) => connectMeta('threads', options, io, deps),
   refresher: threadsTokenRefresher,
   deletion: { supported: true, createRemover: () => createThreadsRemover() },
+  analytics: () => createThreadsAnalytics(),
 };

@@ -9,7 +9,8 @@ import type { PlatformConnectDeps } from '../shared/platform-connect-deps';
 import { TIKTOK_TOKEN_PATH } from './refresh-token';
 import { TikTokApiError, TikTokClient } from './tiktok-client';
 
-export const TIKTOK_SCOPES = ['user.info.basic', 'video.publish'];
+// video.list: the figures of the creator's videos (analytics, docs/reference/platforms.md §18.8).
+export const TIKTOK_SCOPES = ['user.info.basic', 'video.publish', 'video.list'];
 
 export interface TiktokConnectOptions {
   userId: string;

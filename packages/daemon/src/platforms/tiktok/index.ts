@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { createTiktokAnalytics } from './analytics';
 import { tiktokSettings } from './settings';
 import { createTiktokAdapter } from './adapter';
 import { tiktokTokenRefresher } from './refresh-token';
@@ -24,4 +25,5 @@ export const tiktok: PlatformModule = {
   deletion: { supported: false, reason: 'TikTok offers no API to delete a published post; delete it in the TikTok app' },
   // The Display and Content Posting APIs list no comments; the Research API's are for approved researchers only.
   comments: { supported: false, reason: 'TikTok offers no comment API to apps like socialpub (only to approved researchers); read and answer comments in the TikTok app' },
+  analytics: () => createTiktokAnalytics(),
 };

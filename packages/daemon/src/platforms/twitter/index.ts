@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { createTwitterAnalytics } from './analytics';
 import { createTwitterAdapter } from './adapter';
 import { createTwitterComments } from './comments';
 import { createTwitterRemover } from './remove';
@@ -19,4 +20,5 @@ export const twitter: PlatformModule = {
   refresher: twitterTokenRefresher,
   deletion: { supported: true, createRemover: () => createTwitterRemover() },
   comments: { supported: true, create: () => createTwitterComments() },
+  analytics: () => createTwitterAnalytics(),
 };

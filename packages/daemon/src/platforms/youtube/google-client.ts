@@ -171,6 +171,14 @@ export class GoogleClient {
     throw err;
   }
 
+  /** videos.list?part=statistics by ids (up to 50): each listed video's statistics (an unknown or deleted id lists no item). */
+  async videoStatistics(ids: readonly string[]): Promise<Array<{ id: string; statistics: Record<string, unknown> }>> {
+    const res = await this.#send(`${this.options.baseUrl.replace(/\/+$/, '')}/youtube/v3/videos?part=statistics&id=${ids.map(encodeURIComponent).join(',')}`, { method: 'GET', headers: {} }, 'reading video statistics');
+    if (res.statusCode !== 200) throw parseGoogleError(res.statusCode, res.body);
+    const items = (JSON.parse(res.body) as { items?: Array<{ id?: string; statistics?: Record<string, unknown> }> }).items ?? [];
+    return items.flatMap((v) => (typeof v.id === 'string' ? [{ id: v.id, statistics: v.statistics ?? {} }] : []));
+  }
+
   /** videos.list by id: whether the video exists (an unknown or deleted id lists no item, §12.6.6). */
   async videoExists(id: string): Promise<boolean> {
     const res = await this.#send(`${this.options.baseUrl.replace(/\/+$/, '')}/youtube/v3/videos?part=id&id=${encodeURIComponent(id)}`, { method: 'GET', headers: {} }, 'looking the video up');

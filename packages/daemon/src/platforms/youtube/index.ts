@@ -1,5 +1,6 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import type { PlatformModule } from '../platform-module';
+import { createYoutubeAnalytics } from './analytics';
 import { youtubeSettings } from './settings';
 import { createYoutubeAdapter } from './adapter';
 import { createYoutubeRemover } from './remove';
@@ -19,4 +20,5 @@ export const youtube: PlatformModule = {
   refresher: youtubeTokenRefresher,
   settings: youtubeSettings,
   deletion: { supported: true, createRemover: () => createYoutubeRemover() },
+  analytics: () => createYoutubeAnalytics(),
 };

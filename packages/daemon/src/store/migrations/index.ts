@@ -25,6 +25,7 @@ import { migration200 } from './200-accounts';
 import { migration205, migration205Postgres } from './205-daemons';
 import { migration220, migration220Postgres } from './220-inbox';
 import { migration230, migration230Postgres } from './230-drafts';
+import { migration240, migration240Postgres } from './240-post-metrics';
 
 export interface Migration {
   version: number;
@@ -73,4 +74,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 205, name: 'daemons', sql: migration205, postgres: migration205Postgres },
   { version: 220, name: 'inbox', sql: migration220, postgres: migration220Postgres },
   { version: 230, name: 'drafts', sql: migration230, postgres: migration230Postgres },
+  { version: 240, name: 'post-metrics', sql: migration240, postgres: migration240Postgres },
 ];

@@ -22,7 +22,7 @@ describe('socialpub connect tiktok', () => {
     const connections = fakeConnections();
     await connectTiktok({ userId: 'usr_1', redirectUri: 'http://127.0.0.1:0/callback/' }, io, { connections, clock, baseUrl });
     const authorize = new URL(io.opened[0]!);
-    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({ client_key: 'ck-1', scope: 'user.info.basic,video.publish', response_type: 'code', code_challenge_method: 'S256' });
+    expect(Object.fromEntries(authorize.searchParams)).toMatchObject({ client_key: 'ck-1', scope: 'user.info.basic,video.publish,video.list', response_type: 'code', code_challenge_method: 'S256' });
     expect(authorize.searchParams.get('code_challenge')).toMatch(/^[0-9a-f]{64}$/);
     expect(sim.log.to('POST', '/v2/oauth/token/')[0]!.body).toMatchObject({ grant_type: 'authorization_code', client_key: 'ck-1', client_secret: '…', code_verifier: '…' });
     expect(connections.saved[0]!.input).toMatchObject({

@@ -10,6 +10,7 @@ import { HANDLE } from '../facets';
 import { BSKY_HOST, VIDEO_HOST } from '../pds-access';
 import { recordKeyFor, tid, TID } from '../tid';
 import { simReaderReply } from '../../shared/sim/sim-conversation';
+import { simFigures } from '../../shared/sim/sim-figures';
 import { cidFor } from './cid';
 import { jwtKit, type SimClaims } from './jwt';
 
@@ -580,6 +581,38 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     if (!rec) return xrpcError(c, 400, 'NotFound', `Post not found: ${uri}`);
     readerReplies(rec);
     return c.json({ thread: threadView(rec, depth) });
+  });
+
+  // The AppView's post views, which a PDS answers for its signed-in accounts (as bsky.social proxies them): up to 25 URIs; posts not found are left out.
+  pds.get('/xrpc/app.bsky.feed.getPosts', (c) => {
+    const uris = c.req.queries('uris') ?? [];
+    if (uris.length === 0) return invalid(c, 'Error: Params must have the property "uris"');
+    if (uris.length > 25) return invalid(c, 'Error: uris must not have more than 25 elements');
+    const posts = [];
+    for (const uri of uris) {
+      const m = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(uri);
+      if (!m) return invalid(c, `Error: uris/${uris.indexOf(uri)} must be a valid at-uri`);
+      const did = repoDid(m[1]);
+      const rec = did && m[2] === POST ? records.get(recordKey(did, m[3]!)) : undefined;
+      if (!rec) continue;
+      const f = simFigures(`bluesky:${rec.uri}`, clock.now() - rec.createdAt);
+      const author = accounts.get(rec.did);
+      posts.push({
+        uri: rec.uri,
+        cid: rec.cid,
+        author: { did: rec.did, handle: author?.handle ?? 'handle.invalid', labels: [], createdAt: new Date(author?.createdAt ?? rec.createdAt).toISOString() },
+        record: rec.value,
+        replyCount: f.replies,
+        repostCount: f.reposts,
+        likeCount: f.likes,
+        quoteCount: f.quotes,
+        bookmarkCount: f.bookmarks,
+        indexedAt: new Date(rec.createdAt).toISOString(),
+        viewer: {},
+        labels: [],
+      });
+    }
+    return c.json({ posts });
   });
 
   pds.post('/xrpc/com.atproto.repo.deleteRecord', async (c) => {

@@ -8,6 +8,7 @@ import { simState, type SimState } from '../../shared/sim/sim-state';
 import { hostPath, recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
 import { defaultVersion, LINKEDIN_VERSION_FORMAT, monthVersion } from '../api-version';
 import { readCommentary } from './sim-text';
+import { simFigures } from '../../shared/sim/sim-figures';
 
 /**
  * A strict simulator of LinkedIn's 3-legged OAuth (www.linkedin.com) and the versioned
@@ -95,7 +96,7 @@ const POST_KEYS = new Set(['author', 'commentary', 'visibility', 'distribution',
 const VISIBILITIES = new Set(['PUBLIC', 'CONNECTIONS', 'LOGGED_IN', 'CONTAINER']);
 const RESERVED_MAX = 3000;
 /** The scopes a sandbox connection's token holds (an app with Share on LinkedIn, Community Management and r_member_social). */
-const SANDBOX_SCOPE = 'openid profile email w_member_social r_member_social w_organization_social r_organization_social';
+const SANDBOX_SCOPE = 'openid profile email w_member_social r_member_social w_organization_social r_organization_social rw_organization_admin r_member_postAnalytics';
 
 const sniff = (b: Buffer): string | null => {
   if (b.length >= 3 && b[0] === 0xff && b[1] === 0xd8 && b[2] === 0xff) return 'image/jpeg';
@@ -586,6 +587,62 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
     const p = posts.get(urn);
     if (!p) return fail(c, 404, 'NOT_FOUND', `Post ${urn} not found`, 100);
     return c.json(present(p));
+  });
+
+  // Figures (docs/reference/platforms.md §18.5). An organization's posts: organizationalEntityShareStatistics with
+  // shares=List(…) (rw_organization_admin and an administrator role); a member's own post: memberCreatorPostAnalytics
+  // q=entity, one queryType a call (r_member_postAnalytics). Counts grow with the post's age.
+  const figuresOf = (p: PostRecord) => simFigures(`linkedin:${p.id}`, clock.now() - p.createdAt);
+  api.get('/rest/organizationalEntityShareStatistics', (c) => {
+    const t = auth(c);
+    if (t instanceof Response) return t;
+    const q = c.req.query();
+    if (q.q !== 'organizationalEntity') return fail(c, 400, 'ILLEGAL_ARGUMENT', `Unsupported finder: ${q.q ?? '(none)'}`, 100);
+    const org = q.organizationalEntity ?? '';
+    if (!/^urn:li:organization:\d+$/.test(org)) return fail(c, 400, 'ILLEGAL_ARGUMENT', `Invalid organizationalEntity: ${org}`, 100);
+    if (!has(t, 'rw_organization_admin') || !administers(t.sub, org)) return fail(c, 403, 'ACCESS_DENIED', `Not enough permissions to access: organizationalEntityShareStatistics.FINDER-organizationalEntity (${org})`, 100);
+    const list = /^List\((.*)\)$/.exec(q.shares ?? q.ugcPosts ?? '')?.[1];
+    if (list === undefined) return fail(c, 400, 'ILLEGAL_ARGUMENT', 'shares must be a Rest.li list: shares=List(urn%3Ali%3Ashare%3A…)', 100);
+    const urns = list.split(',').filter((u) => u !== '');
+    const elements = urns.flatMap((urn) => {
+      const p = posts.get(urn);
+      if (!p || p.author !== org) return [];
+      const f = figuresOf(p);
+      const totalShareStatistics = {
+        uniqueImpressionsCount: f.reach,
+        shareCount: f.reposts,
+        engagement: f.impressions === 0 ? 0 : (f.likes + f.replies + f.reposts + f.linkClicks) / f.impressions,
+        clickCount: f.linkClicks,
+        likeCount: f.likes,
+        impressionCount: f.impressions,
+        commentCount: f.replies,
+      };
+      return [{ organizationalEntity: org, [urn.startsWith('urn:li:ugcPost:') ? 'ugcPost' : 'share']: urn, totalShareStatistics }];
+    });
+    return c.json({ paging: { start: 0, count: elements.length, links: [] }, elements });
+  });
+
+  const CREATOR_METRICS = ['IMPRESSION', 'MEMBERS_REACHED', 'RESHARE', 'REACTION', 'COMMENT'] as const;
+  api.get('/rest/memberCreatorPostAnalytics', (c) => {
+    const t = auth(c);
+    if (t instanceof Response) return t;
+    if (!has(t, 'r_member_postAnalytics')) return fail(c, 403, 'ACCESS_DENIED', 'Not enough permissions to access: memberCreatorPostAnalytics.FINDER-entity', 100);
+    const q = c.req.query();
+    if (q.q !== 'entity') return fail(c, 400, 'ILLEGAL_ARGUMENT', `Unsupported finder: ${q.q ?? '(none)'}`, 100);
+    const urn = /^\((?:share|ugc):(urn:li:(?:share|ugcPost):\d+)\)$/.exec(q.entity ?? '')?.[1];
+    if (!urn) return fail(c, 400, 'ILLEGAL_ARGUMENT', `Invalid entity: ${q.entity ?? '(none)'} (entity=(share:urn%3Ali%3Ashare%3A…))`, 100);
+    const type = q.queryType as (typeof CREATOR_METRICS)[number];
+    if (!CREATOR_METRICS.includes(type)) return fail(c, 400, 'ILLEGAL_ARGUMENT', `Invalid queryType: ${q.queryType ?? '(none)'} (one of ${CREATOR_METRICS.join(', ')})`, 100);
+    if ((q.aggregation ?? 'TOTAL') !== 'TOTAL') return fail(c, 400, 'ILLEGAL_ARGUMENT', 'aggregation must be TOTAL for a single post', 100);
+    const p = posts.get(urn);
+    if (!p) return fail(c, 404, 'NOT_FOUND', `Post ${urn} not found`, 100);
+    if (p.author !== personUrn(t.sub)) return fail(c, 403, 'ACCESS_DENIED', `Member is not the author of ${urn}`, 100);
+    const f = figuresOf(p);
+    const count = { IMPRESSION: f.impressions, MEMBERS_REACHED: f.reach, RESHARE: f.reposts, REACTION: f.likes, COMMENT: f.replies }[type];
+    return c.json({
+      paging: { start: 0, count: 1, links: [] },
+      elements: [{ count, metricType: { 'com.linkedin.adsexternalapi.memberanalytics.v1.CreatorPostAnalyticsMetricTypeV1': type }, targetEntity: { share: urn } }],
+    });
   });
 
   api.delete('/rest/posts/:urn', (c) => {

@@ -1,3 +1,4 @@
+import { simFigures } from '../../shared/sim/sim-figures';
 /**
  * Mastodon's entities as the simulator answers them, with every field the API documents as
  * required (mastodon.openapi.json: Account, CredentialAccount, Status, MediaAttachment, Poll,
@@ -143,6 +144,7 @@ export function pollEntity(p: SimPoll, now: number): Record<string, unknown> {
 export function statusEntity(s: SimStatus, ctx: { origin: string; account: Record<string, unknown>; media: Record<string, unknown>[]; replies: number; now: number; withSource?: boolean }): Record<string, unknown> {
   const username = String(ctx.account.username);
   const tags = [...s.text.matchAll(/(?:^|[^\w/])#([\p{L}\p{N}_]+)/gu)].map((m) => m[1]!.toLowerCase());
+  const figures = simFigures(`mastodon:${s.id}`, ctx.now - s.createdAt);
   return {
     id: s.id,
     created_at: iso(s.createdAt),
@@ -154,10 +156,11 @@ export function statusEntity(s: SimStatus, ctx: { origin: string; account: Recor
     language: s.language,
     uri: `${ctx.origin}/users/${username}/statuses/${s.id}`,
     url: `${ctx.origin}/@${username}/${s.id}`,
-    replies_count: ctx.replies,
-    reblogs_count: 0,
-    favourites_count: 0,
-    quotes_count: 0,
+    // The simulated audience's figures (deterministic from the status and its age) beside the replies made here.
+    replies_count: ctx.replies + figures.replies,
+    reblogs_count: figures.reposts,
+    favourites_count: figures.likes,
+    quotes_count: figures.quotes,
     edited_at: null,
     favourited: false,
     reblogged: false,

@@ -9,17 +9,18 @@ import { KEPT_REQUESTS, keepLatest } from '../../shared/sim/simulator-recorder';
 import { GraphFail, MetaSimState, readSimRequest, recordOf, type MetaSimConfig, type SimRoutes } from './core';
 import { commentRoutes } from './comments';
 import { deletionRoutes } from './deletion';
+import { insightsRoutes } from './insights';
 import { oauthRoutes } from './oauth';
 
 /** Which route sets answer on which host (the first that recognises a path wins). */
 const HOSTS: Record<string, SimRoutes[]> = {
-  'graph.facebook.com': [oauthRoutes, commentRoutes, deletionRoutes, instagramRoutes, facebookRoutes],
+  'graph.facebook.com': [oauthRoutes, commentRoutes, deletionRoutes, insightsRoutes, instagramRoutes, facebookRoutes],
   'graph-video.facebook.com': [facebookRoutes],
   'rupload.facebook.com': [facebookRoutes],
-  'graph.instagram.com': [oauthRoutes, commentRoutes, deletionRoutes, instagramRoutes],
+  'graph.instagram.com': [oauthRoutes, commentRoutes, deletionRoutes, insightsRoutes, instagramRoutes],
   'api.instagram.com': [oauthRoutes],
-  'graph.threads.net': [oauthRoutes, commentRoutes, deletionRoutes, threadsRoutes],
-  'graph.threads.com': [oauthRoutes, commentRoutes, deletionRoutes, threadsRoutes],
+  'graph.threads.net': [oauthRoutes, commentRoutes, deletionRoutes, insightsRoutes, threadsRoutes],
+  'graph.threads.com': [oauthRoutes, commentRoutes, deletionRoutes, insightsRoutes, threadsRoutes],
 };
 
 export const META_SIMULATOR_HOSTS = Object.keys(HOSTS);

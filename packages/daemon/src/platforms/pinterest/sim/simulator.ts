@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
+import { simFigures } from '../../shared/sim/sim-figures';
 import type { Clock } from '../../../util/clock';
 import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
 import { parseMultipart } from '../../shared/sim/multipart';
@@ -499,6 +500,54 @@ export function createPinterestSimulator(options: PinterestSimulatorOptions) {
     const p = pins.get(c.req.param('pin_id'));
     if (!p) return fail(c, 404, 3, 'Pin not found.');
     return c.json(presentPin(p));
+  });
+
+  // Pin analytics (docs/reference/platforms.md §18.7): the owner's pin, start_date..end_date (UTC days, at most 90 days
+  // back), metric_types from the standard list; answered per app type (`ALL` without a split) with daily, summary and
+  // lifetime figures that grow with the pin's age.
+  const PIN_METRICS = new Set(['IMPRESSION', 'OUTBOUND_CLICK', 'PIN_CLICK', 'SAVE', 'SAVE_RATE', 'TOTAL_COMMENTS', 'TOTAL_REACTIONS', 'USER_FOLLOW', 'PROFILE_VISIT']);
+  const DAY = 86_400_000;
+  api.get('/v5/pins/:pin_id/analytics', (c) => {
+    const t = auth(c, 'pins:read');
+    if (t instanceof Response) return t;
+    const p = pins.get(c.req.param('pin_id'));
+    if (!p) return fail(c, 404, 3, 'Pin not found.');
+    if (p.owner !== t.account) return fail(c, 403, 3, 'Not authorized to access board or Pin.');
+    const q = c.req.query();
+    const day = (v: string | undefined) => (v && /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) ? Date.parse(`${v}T00:00:00Z`) : null);
+    const start = day(q.start_date);
+    const end = day(q.end_date);
+    if (start === null || end === null) return fail(c, 400, 1, 'start_date and end_date are required, as YYYY-MM-DD.');
+    const today = Math.floor(clock.now() / DAY) * DAY;
+    if (start < today - 90 * DAY) return fail(c, 400, 1, 'start_date cannot be more than 90 days back from today.');
+    if (end < start) return fail(c, 400, 1, 'end_date must not be before start_date.');
+    const types = (q.metric_types ?? '').split(',').filter((m) => m !== '');
+    const bad = types.find((m) => !PIN_METRICS.has(m));
+    if (types.length === 0 || bad !== undefined) return fail(c, 400, 1, bad ? `Invalid metric_types value: ${bad}` : 'metric_types is required.');
+    const at = (ms: number) => {
+      const f = simFigures(`pinterest:${p.id}`, Math.max(0, ms - p.createdAt));
+      const v: Record<string, number> = { IMPRESSION: f.impressions, OUTBOUND_CLICK: f.linkClicks, PIN_CLICK: f.profileClicks + f.linkClicks, SAVE: f.saves, TOTAL_COMMENTS: f.replies, TOTAL_REACTIONS: f.likes, USER_FOLLOW: 0, PROFILE_VISIT: f.profileClicks };
+      return v;
+    };
+    const now = clock.now();
+    const daily = [];
+    const summary: Record<string, number> = {};
+    for (let d = start; d <= end; d += DAY) {
+      const from = at(Math.min(now, Math.max(d, p.createdAt)));
+      const to = at(Math.min(now, d + DAY));
+      const metrics: Record<string, number> = {};
+      for (const m of types) {
+        if (m === 'SAVE_RATE') continue;
+        metrics[m] = Math.max(0, to[m]! - from[m]!);
+        summary[m] = (summary[m] ?? 0) + metrics[m]!;
+      }
+      if (types.includes('SAVE_RATE')) metrics.SAVE_RATE = (metrics.IMPRESSION ?? 0) === 0 ? 0 : (metrics.SAVE ?? 0) / metrics.IMPRESSION!;
+      daily.push({ data_status: d > now ? 'PROCESSING' : 'READY', date: new Date(d).toISOString().slice(0, 10), metrics });
+    }
+    if (types.includes('SAVE_RATE')) summary.SAVE_RATE = (summary.IMPRESSION ?? 0) === 0 ? 0 : (summary.SAVE ?? 0) / summary.IMPRESSION!;
+    const life = at(now);
+    const lifetime = Object.fromEntries(['TOTAL_COMMENTS', 'TOTAL_REACTIONS'].filter((m) => types.includes(m)).map((m) => [m, life[m]!]));
+    return c.json({ ALL: { daily_metrics: daily, summary_metrics: summary, lifetime_metrics: lifetime } });
   });
 
   api.delete('/v5/pins/:pin_id', (c) => {

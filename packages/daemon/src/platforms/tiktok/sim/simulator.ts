@@ -6,6 +6,7 @@ import { hostPath, recorder, recordOf, selfBase, SimulatorLog } from '../../shar
 import { isSandboxToken } from '../../shared/is-sandbox-token';
 import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import { simState, type SimState } from '../../shared/sim/sim-state';
+import { simFigures } from '../../shared/sim/sim-figures';
 import { readBody } from '../../shared/read-body';
 import type { SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { planProblem, TIKTOK_CHUNK_RULES, type ChunkRules } from '../chunk-plan';
@@ -493,8 +494,45 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     return ok(c, statusOf(p));
   });
 
+  // Video figures (Display API): the caller's own public videos by id, up to 20; `fields` names the figures; `video.list` scope.
+  const VIDEO_FIELDS = new Set(['id', 'create_time', 'title', 'video_description', 'duration', 'share_url', 'like_count', 'comment_count', 'share_count', 'view_count']);
+  app.post('/v2/video/query/', async (c) => {
+    const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
+    const openId = authenticate(c);
+    if (!openId) return invalidToken(c);
+    if (!isSandboxToken(token) && !(tokens.get(token)?.scope ?? '').split(',').includes('video.list')) {
+      return fail(c, 401, 'scope_not_authorized', 'The user did not authorize the scope required for completing this request.');
+    }
+    if (limited(`${openId}:video-query`, 600)) return fail(c, 429, 'rate_limit_exceeded', 'The API rate limit was exceeded.');
+    const fields = (c.req.query('fields') ?? '').split(',').map((f) => f.trim()).filter((f) => f !== '');
+    const unknown = fields.find((f) => !VIDEO_FIELDS.has(f));
+    if (fields.length === 0 || unknown !== undefined) return fail(c, 400, 'invalid_params', unknown ? `Invalid field: ${unknown}` : 'The fields parameter is required.');
+    const body = (await c.req.json().catch(() => null)) as { filters?: { video_ids?: unknown } } | null;
+    const ids = body?.filters?.video_ids;
+    if (!Array.isArray(ids) || ids.length === 0 || ids.some((id) => typeof id !== 'string')) return fail(c, 400, 'invalid_params', 'filters.video_ids must be a list of video ids.');
+    if (ids.length > 20) return fail(c, 400, 'invalid_params', 'filters.video_ids can hold at most 20 ids.');
+    const mine = [...publishes.values()].filter((p) => p.openId === openId && p.postId !== null && (ids as string[]).includes(p.postId));
+    const videos = mine.map((p) => {
+      const f = simFigures(`tiktok:${p.postId}`, clock.now() - (p.completeAt ?? p.createdAt));
+      const all: Record<string, unknown> = {
+        id: p.postId,
+        create_time: Math.floor((p.completeAt ?? p.createdAt) / 1000),
+        title: p.title,
+        video_description: p.title,
+        duration: 0,
+        share_url: `https://www.tiktok.com/@${creatorOf(openId).username}/video/${p.postId}`,
+        like_count: f.likes,
+        comment_count: f.replies,
+        share_count: f.shares,
+        view_count: f.views,
+      };
+      return Object.fromEntries(Object.entries(all).filter(([k]) => k === 'id' || fields.includes(k)));
+    });
+    return ok(c, { videos, cursor: 0, has_more: false });
+  });
+
   // Anything else: TikTok's own envelope (docs/platforms/tiktok.md): 405 on a known path, else 404.
-  const PATHS = ['/v2/auth/authorize/', '/v2/oauth/token/', '/v2/user/info/', '/v2/post/publish/creator_info/query/', '/v2/post/publish/video/init/', '/upload/video/', '/v2/post/publish/status/fetch/'];
+  const PATHS = ['/v2/auth/authorize/', '/v2/oauth/token/', '/v2/user/info/', '/v2/video/query/', '/v2/post/publish/creator_info/query/', '/v2/post/publish/video/init/', '/upload/video/', '/v2/post/publish/status/fetch/'];
   app.all('*', (c) => {
     const path = hostPath(c, TIKTOK_HOST);
     if (PATHS.includes(path)) return fail(c, 405, 'method_not_allowed', `Method ${c.req.method} is not allowed for ${path}.`);

@@ -10,6 +10,7 @@ import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import { simReaderReply } from '../../shared/sim/sim-conversation';
 import { hostPath, recorder, recordOf, SimulatorLog } from '../../shared/sim/simulator-recorder';
 import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
+import { simFigures } from '../../shared/sim/sim-figures';
 import { isExtrasProblem, readTweetExtras } from './tweet-extras';
 
 /**
@@ -594,22 +595,16 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
 
   const badPostId = (c: Context, id: string) => problem(c, 400, 'invalid-request', 'Invalid Request', `The \`id\` query parameter value [${id}] does not match ^[0-9]{1,19}$`, { parameter: 'id', value: id });
 
-  // Post lookup: a missing post is a 200 with an `errors` entry, as X answers it.
-  app.get('/2/tweets/:id', (c) => {
-    const userId = authenticate(c);
-    if (!userId) return unauthorized(c);
-    if (!rateLimit(c, userId, 'tweets-lookup')) return tooMany(c);
-    const id = c.req.param('id');
-    if (!/^[0-9]{1,19}$/.test(id)) return badPostId(c, id);
-    const p = posts.get(id);
-    if (!p) {
-      return c.json({
-        errors: [{ type: 'https://api.x.com/2/problems/resource-not-found', title: 'Not Found Error', detail: `Could not find post with id: [${id}].`, resource_type: 'post', resource_id: id, parameter: 'id', value: id }],
-      });
-    }
-    // The description names it post.fields; clients written before the rename send tweet.fields.
-    const fields = (c.req.query('post.fields') ?? c.req.query('tweet.fields') ?? '').split(',');
+  const notFoundPost = (id: string) => ({ type: 'https://api.x.com/2/problems/resource-not-found', title: 'Not Found Error', detail: `Could not find post with id: [${id}].`, resource_type: 'post', resource_id: id, parameter: 'id', value: id });
+
+  /**
+   * A post as a lookup answers it, with the fields asked for: `public_metrics` for anyone;
+   * `non_public_metrics` and `organic_metrics` only for the author and for posts under 30
+   * days old (docs/reference/platforms.md §17), otherwise a field authorization error.
+   */
+  function postData(p: PostRecord, fields: string[], viewer: string): { data: Record<string, unknown>; fieldErrors: Record<string, unknown>[] } {
     const data: Record<string, unknown> = { id: p.id, text: p.text, edit_history_post_ids: [p.id] };
+    const fieldErrors: Record<string, unknown>[] = [];
     if (fields.includes('author_id')) data.author_id = p.userId;
     if (fields.includes('created_at')) data.created_at = new Date(p.createdAt).toISOString();
     if (fields.includes('attachments') && (p.mediaIds.length || p.poll)) {
@@ -621,6 +616,74 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     // Read back, X answers `everyone` for a post made without reply_settings.
     if (fields.includes('reply_settings')) data.reply_settings = p.replySettings ?? 'everyone';
     if ((fields.includes('referenced_tweets') || fields.includes('referenced_posts')) && p.quoteTweetId) data.referenced_tweets = [{ type: 'quoted', id: p.quoteTweetId }];
+    const age = clock.now() - p.createdAt;
+    const f = simFigures(`x:${p.id}`, age);
+    if (fields.includes('public_metrics')) {
+      data.public_metrics = { retweet_count: f.reposts, reply_count: f.replies, like_count: f.likes, quote_count: f.quotes, bookmark_count: f.bookmarks, impression_count: f.impressions };
+    }
+    for (const private_ of ['non_public_metrics', 'organic_metrics'] as const) {
+      if (!fields.includes(private_)) continue;
+      if (p.userId !== viewer || age >= 30 * 86_400_000) {
+        fieldErrors.push({
+          value: p.id,
+          detail: `Sorry, you are not authorized to access '${private_}' on the Post with ids: ${p.id}.`,
+          title: 'Field Authorization Error',
+          resource_type: 'post',
+          parameter: private_,
+          resource_id: p.id,
+          type: 'https://api.x.com/2/problems/not-authorized-for-field',
+        });
+        continue;
+      }
+      data[private_] =
+        private_ === 'non_public_metrics'
+          ? { impression_count: f.impressions, url_link_clicks: f.linkClicks, user_profile_clicks: f.profileClicks }
+          : { impression_count: f.impressions, like_count: f.likes, reply_count: f.replies, retweet_count: f.reposts, url_link_clicks: f.linkClicks, user_profile_clicks: f.profileClicks };
+    }
+    return { data, fieldErrors };
+  }
+
+  // The description names it post.fields; clients written before the rename send tweet.fields.
+  const fieldsOf = (c: Context) => (c.req.query('post.fields') ?? c.req.query('tweet.fields') ?? '').split(',');
+
+  // Posts by ids (1 to 100, comma-separated): the posts found in `data`, the others in `errors`, as X answers it.
+  app.get('/2/tweets', (c) => {
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'tweets-lookup')) return tooMany(c);
+    const raw = c.req.query('ids');
+    if (raw === undefined || raw === '') return problem(c, 400, 'invalid-request', 'Invalid Request', 'The query parameter [ids] is required.', { parameter: 'ids' });
+    const ids = raw.split(',');
+    if (ids.length > 100) return problem(c, 400, 'invalid-request', 'Invalid Request', `The number of values in the \`ids\` query parameter list [${ids.length}] is not between 1 and 100`, { parameter: 'ids' });
+    const bad = ids.find((id) => !/^[0-9]{1,19}$/.test(id));
+    if (bad !== undefined) return problem(c, 400, 'invalid-request', 'Invalid Request', `The \`ids\` query parameter value [${bad}] does not match ^[0-9]{1,19}$`, { parameter: 'ids', value: bad });
+    const fields = fieldsOf(c);
+    const data: Record<string, unknown>[] = [];
+    const errors: Record<string, unknown>[] = [];
+    for (const id of ids) {
+      const p = posts.get(id);
+      if (!p) {
+        errors.push(notFoundPost(id));
+        continue;
+      }
+      const one = postData(p, fields, userId);
+      data.push(one.data);
+      errors.push(...one.fieldErrors);
+    }
+    return c.json({ ...(data.length ? { data } : {}), ...(errors.length ? { errors } : {}) });
+  });
+
+  // Post lookup: a missing post is a 200 with an `errors` entry, as X answers it.
+  app.get('/2/tweets/:id', (c) => {
+    const userId = authenticate(c);
+    if (!userId) return unauthorized(c);
+    if (!rateLimit(c, userId, 'tweets-lookup')) return tooMany(c);
+    const id = c.req.param('id');
+    if (!/^[0-9]{1,19}$/.test(id)) return badPostId(c, id);
+    const p = posts.get(id);
+    if (!p) return c.json({ errors: [notFoundPost(id)] });
+    const { data, fieldErrors } = postData(p, fieldsOf(c), userId);
+    const errors = fieldErrors.length ? { errors: fieldErrors } : {};
     const expansions = (c.req.query('expansions') ?? '').split(',');
     if (expansions.includes('attachments.poll_ids') && p.poll) {
       const ended = clock.now() >= p.poll.endsAt;
@@ -629,9 +692,10 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
         includes: {
           polls: [{ id: p.poll.id, options: p.poll.options.map((label, i) => ({ position: i + 1, label, votes: 0 })), duration_minutes: p.poll.durationMinutes, end_datetime: new Date(p.poll.endsAt).toISOString(), voting_status: ended ? 'closed' : 'open' }],
         },
+        ...errors,
       });
     }
-    return c.json({ data });
+    return c.json({ data, ...errors });
   });
 
   // Delete: only the author's own posts; the post leaves lookups, timelines and the duplicate memory.

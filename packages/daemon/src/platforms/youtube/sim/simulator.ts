@@ -5,6 +5,7 @@ import { dropConnection } from '../../shared/drop-connection';
 import { hostPath, recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
 import { isSandboxToken } from '../../shared/is-sandbox-token';
 import { parseMultipart } from '../../shared/sim/multipart';
+import { simFigures } from '../../shared/sim/sim-figures';
 import { simState, type SimState } from '../../shared/sim/sim-state';
 import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import { readBody } from '../../shared/read-body';
@@ -341,6 +342,12 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     return c.json(listEnvelope('youtube#channelListResponse', items));
   });
 
+  /** A video's statistics as videos.list answers them (counts as strings, as Google sends them), growing with its age. */
+  const statisticsOf = (video: Record<string, unknown>) => {
+    const f = simFigures(`youtube:${String(video.id)}`, clock.now() - Date.parse(String((video.snippet as { publishedAt: string }).publishedAt)));
+    return { viewCount: String(f.views), likeCount: String(f.likes), favoriteCount: '0', commentCount: String(f.replies) };
+  };
+
   // videos.list by id: the caller's videos and public ones of others.
   api.get('/youtube/v3/videos', (c) => {
     const channelId = authenticate(c);
@@ -354,7 +361,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
       if (!v) return [];
       const privacy = (v.video.status as { privacyStatus?: string }).privacyStatus;
       if (v.channelId !== channelId && privacy === 'private') return [];
-      return [partsOf(v.video, q.part!)];
+      return [partsOf({ ...v.video, statistics: statisticsOf(v.video) }, q.part!)];
     });
     return c.json(listEnvelope('youtube#videoListResponse', items));
   });

@@ -1,0 +1,184 @@
+import { useEffect, useState } from 'preact/hooks';
+import { FeedbackLine, type Feedback } from '../components/notice';
+import { get, message, qs } from '../lib/api';
+import { useLiveVersion } from '../lib/live';
+import { platformName } from '../lib/names';
+import { useApp } from '../lib/session';
+import { formatInZone } from '../lib/time';
+import type { AnalyticsSummary } from '../lib/types';
+
+const DAY = 86_400_000;
+const FIGURES = ['impressions', 'views', 'likes', 'comments', 'shares', 'saves', 'clicks'] as const;
+const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/** Engagement per day as bars (an SVG drawn here: no chart library in the bundle); the table below it is its text alternative. */
+function DayChart({ days }: { days: AnalyticsSummary['by_day'] }) {
+  const max = Math.max(1, ...days.map((d) => d.engagement));
+  const w = 24;
+  const h = 120;
+  return (
+    <figure class="chart">
+      <svg role="img" aria-labelledby="analytics-chart-cap" viewBox={`0 0 ${Math.max(1, days.length) * w} ${h + 2}`} width={Math.max(1, days.length) * w} height={h + 2} class="chart-svg">
+        {days.map((d, i) => {
+          const bh = Math.round((d.engagement / max) * h);
+          return <rect key={d.date} x={i * w + 3} y={h - bh} width={w - 6} height={Math.max(bh, 1)} class="chart-bar" />;
+        })}
+      </svg>
+      <figcaption id="analytics-chart-cap">
+        Engagement per day, {days[0]?.date ?? ''} to {days[days.length - 1]?.date ?? ''}: the table below lists each day.
+      </figcaption>
+    </figure>
+  );
+}
+
+/** Analytics: what worked across the posts published in a date range, per network and per post, and the best times. */
+export function AnalyticsScreen() {
+  const { zone, platforms, navigate } = useApp();
+  const live = useLiveVersion();
+  const [from, setFrom] = useState(day(Date.now() - 30 * DAY));
+  const [to, setTo] = useState(day(Date.now() + DAY));
+  const [platform, setPlatform] = useState('');
+  const [summary, setSummary] = useState<AnalyticsSummary | null>(null);
+  const [feedback, setFeedback] = useState<Feedback>(null);
+
+  useEffect(() => {
+    get<AnalyticsSummary>(`/analytics/summary${qs({ from: `${from}T00:00:00Z`, to: `${to}T00:00:00Z`, platform: platform || undefined })}`)
+      .then((s) => {
+        setSummary(s);
+        setFeedback(null);
+      })
+      .catch((e: unknown) => setFeedback({ kind: 'error', text: message(e) }));
+  }, [from, to, platform, live]);
+
+  const columns = FIGURES.filter((f) => summary?.by_platform.some((p) => p.metrics[f] !== undefined));
+  return (
+    <section aria-labelledby="analytics-h">
+      <h1 id="analytics-h">Analytics</h1>
+      <div class="toolbar">
+        <label>
+          From (UTC){' '}
+          <input type="date" value={from} onChange={(e) => e.currentTarget.value && setFrom(e.currentTarget.value)} />
+        </label>{' '}
+        <label>
+          To (UTC, not included){' '}
+          <input type="date" value={to} onChange={(e) => e.currentTarget.value && setTo(e.currentTarget.value)} />
+        </label>{' '}
+        <label>
+          Network{' '}
+          <select value={platform} onChange={(e) => setPlatform(e.currentTarget.value)}>
+            <option value="">All networks</option>
+            {platforms.map((p) => (
+              <option key={p.platform} value={p.platform}>
+                {platformName(p.platform)}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <FeedbackLine value={feedback} />
+      {summary && summary.totals.posts === 0 && <p class="empty">No figures for posts published in these dates yet: they are read an hour after publishing.</p>}
+      {summary && summary.totals.posts > 0 && (
+        <>
+          <p>
+            {summary.totals.posts} post{summary.totals.posts === 1 ? '' : 's'} with figures, engagement {summary.totals.engagement} (likes, comments, shares, saves and clicks).
+          </p>
+          <h2>By day</h2>
+          <DayChart days={summary.by_day} />
+          <div class="table-wrap">
+            <table>
+              <caption class="sr-only">Engagement per day</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Day ({summary.zone})</th>
+                  <th scope="col">Posts</th>
+                  <th scope="col">Engagement</th>
+                </tr>
+              </thead>
+              <tbody>
+                {summary.by_day.map((d) => (
+                  <tr key={d.date}>
+                    <th scope="row">{d.date}</th>
+                    <td>{d.posts}</td>
+                    <td>{d.engagement}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <h2>By network</h2>
+          <div class="table-wrap">
+            <table>
+              <caption class="sr-only">Figures per network</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Network</th>
+                  <th scope="col">Posts</th>
+                  <th scope="col">Engagement</th>
+                  {columns.map((c) => (
+                    <th scope="col" key={c}>
+                      {c}
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {summary.by_platform.map((p) => (
+                  <tr key={p.platform}>
+                    <th scope="row">{platformName(p.platform)}</th>
+                    <td>{p.posts}</td>
+                    <td>{p.engagement}</td>
+                    {columns.map((c) => (
+                      <td key={c}>{p.metrics[c] ?? '—'}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <h2>Top posts</h2>
+          <div class="table-wrap">
+            <table>
+              <caption class="sr-only">The posts with the most engagement</caption>
+              <thead>
+                <tr>
+                  <th scope="col">Post</th>
+                  <th scope="col">Network</th>
+                  <th scope="col">Published</th>
+                  <th scope="col">Engagement</th>
+                </tr>
+              </thead>
+              <tbody>
+                {summary.top_posts.map((p) => (
+                  <tr key={`${p.job_id}-${p.platform}-${p.post_id}`}>
+                    <th scope="row">
+                      <a
+                        href={`/posts?job_id=${encodeURIComponent(p.job_id)}`}
+                        onClick={(e) => {
+                          e.preventDefault();
+                          navigate(`/posts?job_id=${encodeURIComponent(p.job_id)}`);
+                        }}
+                      >
+                        {p.job_id}
+                      </a>
+                    </th>
+                    <td>{platformName(p.platform)}</td>
+                    <td>{formatInZone(p.published_at, zone)}</td>
+                    <td>{p.engagement}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <h2>Best times</h2>
+          {summary.suggested_slots.length > 0 ? (
+            <p>
+              Most engagement per post ({summary.zone}): {summary.suggested_slots.join(', ')}. Add them to the posting queue in Settings.
+            </p>
+          ) : (
+            <p class="empty">Not enough posts yet: a time needs two posts with figures.</p>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
