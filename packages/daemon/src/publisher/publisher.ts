@@ -254,6 +254,13 @@ export class Publisher {
     for (const id of this.#o.queue.expiredLeases(now, 200)) {
       if (!this.#known.has(id)) this.#enqueueReconcile(id, null);
     }
+    // Another daemon over the same database, on this host, that died (SIGKILL): its claims
+    // are reconciled now rather than when their leases run out (docs/scaling.md "Several
+    // daemons"). Owners on other hosts are left to their leases (isOwnerDead cannot tell).
+    for (const dead of this.#o.queue.publishingOwners()) {
+      if (dead === null || dead === this.#o.owner || !isOwnerDead(dead, this.#o.owner)) continue;
+      for (const id of this.#o.queue.publishingOf(dead)) if (!this.#known.has(id)) this.#enqueueReconcile(id, dead);
+    }
   }
 
   async #sweepEvery(signal: AbortSignal): Promise<void> {

@@ -53,22 +53,33 @@ export class WriteBatch {
     const batch = this.#pending;
     this.#pending = [];
     const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
-    try {
-      await this.#commits.durable(() =>
-        this.#transaction(() => {
-          for (const w of batch) {
-            try {
-              results.push({ ok: true, value: batch.length === 1 ? w.fn() : this.#isolate(w.fn) });
-            } catch (error) {
-              results.push({ ok: false, error });
+    for (let round = 1; ; round++) {
+      results.length = 0;
+      try {
+        await this.#commits.durable(() =>
+          this.#transaction(() => {
+            for (const w of batch) {
+              try {
+                results.push({ ok: true, value: batch.length === 1 ? w.fn() : this.#isolate(w.fn) });
+              } catch (error) {
+                // Another daemon's transaction and this one waited on each other (PostgreSQL
+                // broke the cycle here): the whole batch is undone and written again.
+                if (isTransientConflict(error) && round < CONFLICT_ROUNDS) throw new ConflictRetry(error);
+                results.push({ ok: false, error });
+              }
             }
-          }
-        }),
-      );
-    } catch (error) {
-      // The commit itself failed (or its sync did): none of the batch can be counted on.
-      for (const w of batch) w.reject(error);
-      return;
+          }),
+        );
+        break;
+      } catch (error) {
+        if ((error instanceof ConflictRetry || isTransientConflict(error)) && round < CONFLICT_ROUNDS) {
+          await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 20 * round) + 1));
+          continue;
+        }
+        // The commit itself failed (or its sync did): none of the batch can be counted on.
+        for (const w of batch) w.reject(error instanceof ConflictRetry ? error.cause : error);
+        return;
+      }
     }
     batch.forEach((w, i) => {
       const r = results[i];
@@ -76,4 +87,19 @@ export class WriteBatch {
       else w.reject(r?.error);
     });
   }
+}
+
+/** Tries of a batch that met a deadlock or serialization failure (PostgreSQL only; SQLite has one writer). */
+const CONFLICT_ROUNDS = 5;
+
+class ConflictRetry extends Error {
+  constructor(cause: unknown) {
+    super('transient conflict', { cause });
+  }
+}
+
+/** PostgreSQL's deadlock_detected and serialization_failure: the transaction may simply be run again. */
+function isTransientConflict(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
 }
