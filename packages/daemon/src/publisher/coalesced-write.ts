@@ -42,7 +42,8 @@ export class CoalescedWrite<I, O> {
     this.#writes
       .run(() => {
         // Everything asked for until the batch runs (the rest of this turn) joins this call.
-        taken = take();
+        // Taken once: a batch undone by a conflict runs this again, with the same items.
+        taken ??= take();
         return this.#many(taken.map((p) => p.item));
       })
       .then(

@@ -63,4 +63,25 @@ describe('CoalescedWrite', () => {
     await expect(Promise.all([write.run(1), write.run(2)])).resolves.toEqual([1, 2]);
     expect(calls).toEqual([[1, 2]]);
   });
+
+  it('writes the same items again when its batch is undone by a deadlock with another daemon, and every caller gets its result', async () => {
+    let conflicts = 1;
+    // The batch commits after `fn` unless a conflict is due: then, as PostgreSQL does, the whole transaction is undone.
+    const { db, calls, write } = setup(async (fn) => {
+      if (conflicts === 0) return fn();
+      conflicts--;
+      return db.transaction(() => {
+        fn();
+        throw Object.assign(new Error('deadlock detected'), { code: '40P01' });
+      })();
+    });
+    const results = await Promise.all([write.run(1), write.run(2)]);
+    expect(results).toEqual([1, 2]);
+    // Written twice (the first undone), each time with both items; one row each in the end.
+    expect(calls).toEqual([
+      [1, 2],
+      [1, 2],
+    ]);
+    expect(db.prepare('SELECT id FROM t ORDER BY id').pluck().all()).toEqual([1, 2]);
+  });
 });
