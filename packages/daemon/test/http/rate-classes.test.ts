@@ -61,6 +61,13 @@ describe('rate classes, declared next to each route', () => {
       'GET /analytics/posts': 'analytics',
       'GET /analytics/summary': 'analytics',
       'POST /analytics/refresh': 'analytics_refresh',
+      'GET /inbox': 'inbox',
+      'POST /inbox/:id/hide': 'inbox',
+      'POST /inbox/:id/read': 'inbox',
+      'POST /inbox/:id/reply': 'inbox_reply',
+      'POST /inbox/refresh': 'inbox_reply',
+      'POST /inbox/replies/:id/approve': 'review',
+      'POST /inbox/replies/:id/reject': 'review',
       'POST /media/upload': 'upload',
       'GET /platforms': 'platforms',
       'GET /platforms/tiktok/creator-info': 'creator_info',
@@ -184,7 +191,7 @@ describe('rate classes, declared next to each route', () => {
     const env = resolveConfig({ dataDir: '/x' }, { SOCIALPUB_RATE_LIMITS: 'platforms=5/1m,events=2' });
     expect(env.rateLimits.classes.platforms).toEqual({ limit: 5, windowMs: 60_000 });
     expect(env.rateLimits.classes.events).toEqual({ limit: 2, windowMs: 60_000 });
-    expect(() => resolveConfig({ dataDir: '/x' }, { SOCIALPUB_RATE_LIMITS: 'reads=5' })).toThrow(/no rate class "reads" \(the classes: auth, publish, media, scheduled, media_status, validate, review, unpublish, upload, platforms, creator_info, settings, queue, series, events, webhooks, webhook_send, sandbox, account, analytics, analytics_refresh, auth_failure\)/);
+    expect(() => resolveConfig({ dataDir: '/x' }, { SOCIALPUB_RATE_LIMITS: 'reads=5' })).toThrow(/no rate class "reads" \(the classes: auth, publish, media, scheduled, media_status, validate, review, unpublish, upload, platforms, creator_info, settings, queue, series, events, webhooks, webhook_send, sandbox, account, inbox, inbox_reply, analytics, analytics_refresh, auth_failure\)/);
 
     const dir = mkdtempSync(join(tmpdir(), 'sp-rate-classes-'));
     dirs.push(dir);

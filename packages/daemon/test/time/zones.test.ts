@@ -35,9 +35,9 @@ describe('timezone on publish', () => {
     expect((await errorOf(before)).message).toContain('without an offset');
     expect(jobsCount(h)).toBe(0);
 
-    expect(await (await h.call('GET', `${API}/settings`)).json()).toEqual({ success: true, settings: { timezone: null, approval_workflow: false } });
+    expect(await (await h.call('GET', `${API}/settings`)).json()).toEqual({ success: true, settings: { timezone: null, approval_workflow: false, agent_approval: true } });
     const set = await h.call('PATCH', `${API}/settings`, { body: { timezone: 'asia/kathmandu' } });
-    expect(await set.json()).toEqual({ success: true, settings: { timezone: 'Asia/Kathmandu', approval_workflow: false } });
+    expect(await set.json()).toEqual({ success: true, settings: { timezone: 'Asia/Kathmandu', approval_workflow: false, agent_approval: true } });
 
     const after = await h.call('POST', `${API}/content/publish`, { body });
     expect(await after.json()).toMatchObject({ scheduled_for: '2026-07-01T03:15:00.000Z', timezone: 'Asia/Kathmandu', scheduled_local: '2026-07-01T09:00:00' });
