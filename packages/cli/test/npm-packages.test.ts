@@ -65,10 +65,11 @@ describe('the npm packages', () => {
     expect(Object.keys(report.analysis.entrypoints['.']?.resolutions ?? {}).sort()).toEqual(['bundler', 'node10', 'node16-cjs', 'node16-esm']);
   });
 
-  it('carry what they need and nothing of the repository: the CLI depends on better-sqlite3 only', () => {
+  it('carry what they need and nothing of the repository: the CLI depends on better-sqlite3 and pg only', () => {
     const cli = JSON.parse(readFileSync(join(project, 'node_modules', 'socialpub', 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(cli.bin).toEqual({ socialpub: 'dist/cli.js' });
-    expect(Object.keys(cli.dependencies as object)).toEqual(['better-sqlite3']);
+    // pg: node-postgres, loaded by the PostgreSQL connection's worker thread (resolved at run time, not bundled).
+    expect(Object.keys(cli.dependencies as object)).toEqual(['better-sqlite3', 'pg']);
     const sdk = JSON.parse(readFileSync(join(project, 'node_modules', '@socialpub', 'sdk', 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(sdk.sideEffects).toBe(false);
     expect(JSON.stringify(sdk.exports)).not.toContain('src/');

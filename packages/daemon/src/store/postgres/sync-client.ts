@@ -129,6 +129,7 @@ export class SyncPostgresClient {
   #closed = false;
 
   constructor(url: string, opts: SyncClientOptions = {}) {
+    const pgModule = resolvePg();
     const { port1, port2 } = new MessageChannel();
     const notices = new MessageChannel();
     this.#port = port1;
@@ -136,7 +137,7 @@ export class SyncPostgresClient {
     this.#worker = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: {
-        pg: createRequire(import.meta.url).resolve('pg'),
+        pg: pgModule,
         url,
         name: opts.name ?? 'socialpub',
         init: opts.init ?? 'SELECT 1',
@@ -227,4 +228,17 @@ export class SyncPostgresClient {
 
 export function quoteIdent(name: string): string {
   return `"${name.replaceAll('"', '""')}"`;
+}
+
+/** Where node-postgres is: beside this code (npm install); the single executable carries none. */
+function resolvePg(): string {
+  try {
+    return createRequire(import.meta.url).resolve('pg');
+  } catch (error) {
+    throw new PostgresError(
+      'PostgreSQL needs node-postgres (the npm package pg), which the single executable does not carry: install socialpub from npm for PostgreSQL, or use SQLite (no database URL)',
+      null,
+      String((error as Error).message),
+    );
+  }
 }
