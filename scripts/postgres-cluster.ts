@@ -73,19 +73,24 @@ export async function startPostgresCluster(opts: { maxConnections?: number; dura
       throw new Error(`PostgreSQL did not start: ${(e as { stderr?: Buffer }).stderr?.toString() ?? e}`, { cause: e });
     }
     let stopped = false;
+    // A runner that exits without its teardown (killed by a timeout, an error) leaves no server behind.
+    process.once('exit', () => stop());
+    const stop = () => {
+      if (stopped) return;
+      stopped = true;
+      try {
+        run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
+      } catch {
+        // already gone
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    };
     return {
       url: `postgres://postgres@127.0.0.1:${port}/postgres`,
       port,
       dataDir: data,
-      stop() {
-        if (stopped) return;
-        stopped = true;
-        try {
-          run('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']);
-        } finally {
-          rmSync(dir, { recursive: true, force: true });
-        }
-      },
+      stop,
     };
   }
 }

@@ -99,6 +99,7 @@ export interface BrowserConnectField {
   label: string;
   /** A line of help under the field. */
   help?: string;
+  /** Example text shown in the empty field (`you.bsky.social`, `mastodon.social`). */
   placeholder?: string;
   /** Typed as a password, never shown. */
   secret?: boolean;

@@ -109,7 +109,8 @@ describe('two daemons over one PostgreSQL database', () => {
   });
 
   it('answers on either daemon for what the other stored: publish, read, edit, cancel', async () => {
-    const at = new Date(Date.now() + 3_600_000).toISOString();
+    // Far ahead: it stays scheduled whatever the day.
+    const at = '2099-06-01T09:00:00.000Z';
     const made = await call<{ job_id: string; status: string }>(a.url, 'POST', '/content/publish', { caption: 'made on A', platforms: ['twitter', 'mastodon'], scheduled_for: at });
     expect(made.status).toBe(200);
     const seen = await call<{ post: { caption: string; status: string; targets: unknown[] } }>(b.url, 'GET', `/content/scheduled?job_id=${made.body.job_id}`);
@@ -147,6 +148,8 @@ describe('two daemons over one PostgreSQL database', () => {
   });
 
   it('posts accepted by a daemon that is SIGKILLed before they fall due are published by the other, each once', { timeout: 60_000 }, async () => {
+    // Real time, not a date: the daemons are processes of their own on the system clock (no
+    // injected clock reaches them), so the posts fall due 3 s from now, whatever the day.
     const due = new Date(Date.now() + 3_000).toISOString();
     const captions = Array.from({ length: 12 }, (_, i) => `failover ${i} ${Math.random().toString(36).slice(2)}`);
     const jobs: string[] = [];
