@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
@@ -66,6 +67,11 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',
+    // Vitest's default for a run is one worker fewer than the cores: on CI's 2 cores that is one
+    // file at a time, while most files spend their time waiting on daemons, simulators, child
+    // processes and Chromium. The daemon's http/ files took 60 s one at a time and 36 s three
+    // at a time on 2 cores at load 8; the whole suite passed three at a time at load 14.
+    maxWorkers: Math.max(3, availableParallelism()),
     projects: [
       { extends: true, test: { name: 'unit', include: ['packages/*/test/**/*.test.ts', 'examples/**/*.test.ts'], exclude: ['**/node_modules/**', ...packaging, ...postgresOnly] } },
       { extends: true, test: { name: 'packaging', include: packaging } },
