@@ -28,5 +28,8 @@ export const EVENT_TYPES = Object.freeze([
   'webhook.endpoint_disabled',
   'comment.received',
   'comment.replied',
+  'comment.reply_pending_approval',
+  'comment.reply_approved',
+  'comment.reply_rejected',
 ] as const);
 export type EventType = (typeof EVENT_TYPES)[number];

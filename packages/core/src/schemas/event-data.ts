@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { AccountKeySchema, InstantOut, PlatformId } from './common';
 import { ThreadPostSchema } from './replies';
 import { TargetStatusSchema } from './publish';
-import { REVIEW_SOURCES } from '../states';
+import { POST_SOURCES, REVIEW_SOURCES } from '../states';
 import { NormalizedMetricsSchema, PlatformMetricsSchema } from './analytics';
 
 /**
@@ -216,6 +216,33 @@ export const CommentRepliedDataSchema = z
   })
   .meta({ id: 'CommentRepliedData', description: 'comment.replied: our reply to a comment is on the network.' });
 
+/** What the three events of a reply held for approval carry: the reply, its comment, who wrote it. */
+const heldReply = {
+  item_id: z.string().meta({ description: 'The inbox item answered (inb_…).' }),
+  reply_id: z.string().meta({ description: 'The reply (rpl_…).' }),
+  job_id: jobId,
+  platform: PlatformId,
+  comment_id: z.string().meta({ description: "The comment's id on the network." }),
+  text: z.string().meta({ description: 'The reply as written.' }),
+  source: z.enum(POST_SOURCES).meta({ description: 'How it was written: api, mcp (an agent through the MCP server) or cli.' }),
+  changed_at: InstantOut.meta({ description: 'When it was held, approved or declined.' }),
+};
+
+/** comment.reply_pending_approval: a reply written with an agent key (or through MCP while approval is on) waits for a person. */
+export const CommentReplyPendingApprovalDataSchema = z
+  .looseObject(heldReply)
+  .meta({ id: 'CommentReplyPendingApprovalData', description: 'comment.reply_pending_approval: a reply waits for approval (POST /inbox/replies/{id}/approve or reject).' });
+
+/** comment.reply_approved: a held reply was approved; it is queued and sent once (comment.replied). */
+export const CommentReplyApprovedDataSchema = z
+  .looseObject(heldReply)
+  .meta({ id: 'CommentReplyApprovedData', description: 'comment.reply_approved: a held reply was approved and is queued (comment.replied follows once it is out).' });
+
+/** comment.reply_rejected: a held reply was declined; nothing is sent. */
+export const CommentReplyRejectedDataSchema = z
+  .looseObject(heldReply)
+  .meta({ id: 'CommentReplyRejectedData', description: 'comment.reply_rejected: a held reply was declined; nothing was sent.' });
+
 /** Each catalogue type's data schema (the catalogue is event-types.ts; a test checks they match). */
 export const EVENT_DATA_SCHEMAS = {
   'post.accepted': PostAcceptedDataSchema,
@@ -241,6 +268,9 @@ export const EVENT_DATA_SCHEMAS = {
   'webhook.endpoint_disabled': WebhookEndpointDisabledDataSchema,
   'comment.received': CommentReceivedDataSchema,
   'comment.replied': CommentRepliedDataSchema,
+  'comment.reply_pending_approval': CommentReplyPendingApprovalDataSchema,
+  'comment.reply_approved': CommentReplyApprovedDataSchema,
+  'comment.reply_rejected': CommentReplyRejectedDataSchema,
 } as const;
 
 export type EventDataOf = { [T in keyof typeof EVENT_DATA_SCHEMAS]: z.infer<(typeof EVENT_DATA_SCHEMAS)[T]> };

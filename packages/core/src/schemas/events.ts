@@ -57,6 +57,9 @@ const catalogueEvents = [
   eventOf('webhook.endpoint_disabled', EVENT_DATA_SCHEMAS['webhook.endpoint_disabled']),
   eventOf('comment.received', EVENT_DATA_SCHEMAS['comment.received']),
   eventOf('comment.replied', EVENT_DATA_SCHEMAS['comment.replied']),
+  eventOf('comment.reply_pending_approval', EVENT_DATA_SCHEMAS['comment.reply_pending_approval']),
+  eventOf('comment.reply_approved', EVENT_DATA_SCHEMAS['comment.reply_approved']),
+  eventOf('comment.reply_rejected', EVENT_DATA_SCHEMAS['comment.reply_rejected']),
 ] as const;
 
 /** The webhook.test event (POST /webhooks/{id}/test; not in the catalogue, never in the outbox). */

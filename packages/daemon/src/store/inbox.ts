@@ -29,6 +29,16 @@ export interface InboxItemRecord extends NewInboxItem {
   updatedAt: number;
 }
 
+/** A reply as written (addReply). */
+export interface NewInboxReply {
+  id: string;
+  itemId: string;
+  userId: string;
+  text: string;
+  state: 'pending_approval' | 'queued';
+  source: PostSource;
+}
+
 export interface InboxReplyRecord {
   id: string;
   itemId: string;
@@ -269,6 +279,29 @@ export function createInboxRepository(db: DB) {
     return r;
   });
 
+  const itemOf = db.prepare<[string], ItemRow>(`SELECT ${ITEM_COLUMNS} FROM inbox_items WHERE id = ?`);
+  /** The event of a held reply's step (held, approved, declined), written in the step's transaction. */
+  const heldEvent = (type: 'comment.reply_pending_approval' | 'comment.reply_approved' | 'comment.reply_rejected', r: InboxReplyRecord, now: number) => {
+    const it = itemOf.get(r.itemId);
+    if (!it) return;
+    const data: StoredData<typeof type> = { item_id: it.id, reply_id: r.id, job_id: it.job_id, platform: it.platform, comment_id: it.comment_id, text: r.text, source: r.source, changed_at: now };
+    outbox.append({ userId: r.userId, type, jobId: it.job_id, subject: it.id, data, at: now });
+  };
+  const HELD_MOVES: Partial<Record<InboxReplyState, 'comment.reply_approved' | 'comment.reply_rejected'>> = { queued: 'comment.reply_approved', rejected: 'comment.reply_rejected' };
+
+  const addReply = db.transaction((r: NewInboxReply, now: number) => {
+    insertReply.run({ ...r, now });
+    if (r.state === 'pending_approval') heldEvent('comment.reply_pending_approval', reply(replyById.get(r.id)!), now);
+  });
+  const move = db.transaction((id: string, from: InboxReplyState, to: InboxReplyState, now: number): InboxReplyRecord | null => {
+    const row = moveReply.get(to, now, id, from);
+    if (!row) return null;
+    const r = reply(row);
+    const type = from === 'pending_approval' ? HELD_MOVES[to] : undefined;
+    if (type) heldEvent(type, r, now);
+    return r;
+  });
+
   const repliesOf = (ids: readonly string[]): Map<string, InboxReplyRecord[]> => {
     const out = new Map<string, InboxReplyRecord[]>();
     if (ids.length === 0) return out;
@@ -297,16 +330,17 @@ export function createInboxRepository(db: DB) {
     },
     repliesOf,
 
-    addReply: (r: { id: string; itemId: string; userId: string; text: string; state: 'pending_approval' | 'queued'; source: PostSource }, now: number) => insertReply.run({ ...r, now }),
+    /** Adds a reply; one held for approval comes with its comment.reply_pending_approval. */
+    addReply: (r: NewInboxReply, now: number) => addReply(r, now),
     reply: (id: string) => {
       const r = replyById.get(id);
       return r ? reply(r) : null;
     },
-    /** Compare-and-set of a reply's state; the reply after the move, or null when it was not in `from`. */
-    moveReply: (id: string, from: InboxReplyState, to: InboxReplyState, now: number) => {
-      const r = moveReply.get(to, now, id, from);
-      return r ? reply(r) : null;
-    },
+    /**
+     * Compare-and-set of a reply's state; the reply after the move, or null when it was not in
+     * `from`. A held reply approved (to queued) or declined (to rejected) comes with its event.
+     */
+    moveReply: (id: string, from: InboxReplyState, to: InboxReplyState, now: number) => move(id, from, to, now),
     saveReplyCheckpoint: (id: string, checkpoint: Record<string, unknown>, now: number) => writeCheckpoint.run(JSON.stringify(checkpoint), now, id),
     /** sending -> sent, the item replied and comment.replied, together; null when the reply was not being sent. */
     markReplySent: (id: string, remoteId: string, remoteUrl: string | null, now: number) => markSent(id, remoteId, remoteUrl, now),

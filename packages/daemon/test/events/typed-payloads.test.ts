@@ -42,6 +42,7 @@ const TSC = join(require.resolve('typescript/package.json'), '..', 'bin', 'tsc')
 let dir: string;
 let daemon: DaemonHandle;
 let key: string;
+let agentKey: string;
 const byType = new Map<string, SocialpubEvent>();
 const allReceived: SocialpubEvent[] = [];
 let closeReceivers: (() => Promise<void>)[] = [];
@@ -96,6 +97,7 @@ beforeAll(async () => {
   daemon = await startDaemon(config, { logger: (await import('../../src/util/logger')).silentLogger });
   const admin = openAdmin(config.dataDir, { databaseUrl: config.databaseUrl });
   key = admin.createKey({ email: EMAIL, name: 'typed' }).api_key;
+  agentKey = admin.createKey({ email: EMAIL, name: 'typed agent', scope: 'agent' }).api_key;
   admin.addSandboxConnection('twitter', { email: EMAIL });
   admin.addSandboxConnection('youtube', { email: EMAIL });
   admin.close();
@@ -134,6 +136,11 @@ beforeAll(async () => {
   await call('POST', '/inbox/refresh');
   const comment = ((await call('GET', '/inbox')) as { items: { id: string }[] }).items[0]!;
   await call('POST', `/inbox/${comment.id}/reply`, { text: 'An answer' });
+  // An agent's replies wait for a person (comment.reply_pending_approval): one approved, one declined.
+  for (const [text, decision] of [['An agent answer', 'approve'], ['Another agent answer', 'reject']] as const) {
+    const heldReply = (await call('POST', `/inbox/${comment.id}/reply`, { text }, { 'X-API-Key': agentKey })) as { reply: { id: string } };
+    await call('POST', `/inbox/replies/${heldReply.reply.id}/${decision}`);
+  }
   // Figures read (post.metrics_updated), then the post taken down.
   await call('POST', '/analytics/refresh', { job_id: published.job_id });
   await call('POST', `/content/scheduled/unpublish?job_id=${published.job_id}`);

@@ -88,6 +88,30 @@ describe('the inbox repository', () => {
     expect(store.inbox.repliesToSend()).toEqual([]);
   });
 
+  it('writes a held reply, its approval and its refusal as events, each with the step that made it', () => {
+    const { store, db, clock } = setup();
+    const now = clock.now();
+    store.inbox.addItems([comment(1)], now);
+    store.inbox.addReply({ id: 'rpl_1', itemId: 'inb_0001', userId: 'u1', text: 'held one', state: 'pending_approval', source: 'mcp' }, now);
+    store.inbox.addReply({ id: 'rpl_2', itemId: 'inb_0001', userId: 'u1', text: 'held two', state: 'pending_approval', source: 'api' }, now + 1);
+    store.inbox.addReply({ id: 'rpl_3', itemId: 'inb_0001', userId: 'u1', text: 'straight out', state: 'queued', source: 'api' }, now + 2);
+    expect(store.inbox.moveReply('rpl_1', 'pending_approval', 'queued', now + 3)?.state).toBe('queued');
+    expect(store.inbox.moveReply('rpl_2', 'pending_approval', 'rejected', now + 4)?.state).toBe('rejected');
+    // A move from elsewhere, or one refused, writes nothing.
+    expect(store.inbox.moveReply('rpl_2', 'pending_approval', 'queued', now + 5)).toBeNull();
+    store.inbox.moveReply('rpl_3', 'queued', 'sending', now + 6);
+    const events = (db.prepare("SELECT type, data FROM events WHERE type LIKE 'comment.reply_%' ORDER BY id").all() as { type: string; data: string }[]).map((e) => {
+      const d = JSON.parse(e.data) as { reply_id: string; item_id: string; text: string; source: string; platform: string };
+      return [e.type, d.reply_id, d.item_id, d.text, d.source, d.platform];
+    });
+    expect(events).toEqual([
+      ['comment.reply_pending_approval', 'rpl_1', 'inb_0001', 'held one', 'mcp', 'mastodon'],
+      ['comment.reply_pending_approval', 'rpl_2', 'inb_0001', 'held two', 'api', 'mastodon'],
+      ['comment.reply_approved', 'rpl_1', 'inb_0001', 'held one', 'mcp', 'mastodon'],
+      ['comment.reply_rejected', 'rpl_2', 'inb_0001', 'held two', 'api', 'mastodon'],
+    ]);
+  });
+
   it('schedules published targets: due ones in time order, a user\'s recent ones, and the connections busy publishing', () => {
     const { store, db, clock } = setup();
     const now = clock.now();
