@@ -103,10 +103,7 @@ describe('GET /platforms', () => {
     const w = await startSandboxDaemon(defer, { platforms: ['mastodon'] });
     const body = (await w.call('GET', '/platforms')).body as unknown as PlatformsResponse;
     const comments = Object.fromEntries(body.platforms.map((p) => [p.platform, p.comments]));
-    expect(comments.mastodon).toEqual({ supported: true, reason: null });
-    expect(comments.bluesky).toEqual({ supported: true, reason: null });
-    expect(comments.twitter).toEqual({ supported: true, reason: null });
-    expect(comments.threads).toEqual({ supported: false, reason: 'socialpub does not read Threads comments yet' });
+    for (const p of ['mastodon', 'bluesky', 'twitter', 'instagram', 'facebook', 'threads']) expect(comments[p], p).toEqual({ supported: true, reason: null });
     expect(comments.tiktok).toEqual({ supported: false, reason: expect.stringContaining('TikTok offers no comment API') });
     expect(comments.pinterest).toEqual({ supported: false, reason: expect.stringContaining('Pinterest API v5 has no comment endpoints') });
   });

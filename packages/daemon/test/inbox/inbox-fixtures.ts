@@ -14,8 +14,8 @@ export async function outsideMastodonToken(origin: string): Promise<string> {
 }
 
 /** Publishes `caption` now to `platforms` and waits until every target is published; their post ids by platform. */
-export async function publishNow(w: SandboxDaemon, caption: string, platforms: string[]): Promise<{ jobId: string; posts: Record<string, string> }> {
-  const pub = await w.call('POST', '/content/publish', { publish_now: true, platforms, caption });
+export async function publishNow(w: SandboxDaemon, caption: string, platforms: string[], mediaUrls?: string[]): Promise<{ jobId: string; posts: Record<string, string> }> {
+  const pub = await w.call('POST', '/content/publish', { publish_now: true, platforms, caption, ...(mediaUrls ? { media_urls: mediaUrls } : {}) });
   expect(pub.status, JSON.stringify(pub.body)).toBe(200);
   const jobId = String(pub.body.job_id);
   const open = () => (w.db.prepare("SELECT count(*) FROM targets WHERE job_id = ? AND status IN ('scheduled', 'publishing')").pluck().get(jobId) as number) > 0;

@@ -1,6 +1,7 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import { connectMeta } from '../meta/connect';
 import { metaSandbox } from '../meta/sim/sandbox';
+import { createInstagramComments } from './comments';
 import type { PlatformModule } from '../platform-module';
 import { createInstagramAnalytics } from './analytics';
 import { instagramSettings } from './settings';
@@ -18,6 +19,7 @@ export const instagram: PlatformModule = {
   // Instagram Login tokens refresh; a token from Facebook Login lives with its page.
   refresher: instagramTokenRefresher,
   settings: instagramSettings,
+  comments: { supported: true, create: (config) => createInstagramComments({ graphVersion: config.graphVersion }) },
   deletion: { supported: true, createRemover: (config) => createInstagramRemover({ graphVersion: config.graphVersion }) },
   analytics: (config) => createInstagramAnalytics({ graphVersion: config.graphVersion }),
 };

@@ -1,6 +1,7 @@
 import { PLATFORM_INFO } from '@socialpub/core';
 import { connectMeta } from '../meta/connect';
 import { metaSandbox } from '../meta/sim/sandbox';
+import { createThreadsComments } from './comments';
 import type { PlatformModule } from '../platform-module';
 import { createThreadsAnalytics } from './analytics';
 import { createThreadsAdapter } from './adapter';
@@ -15,6 +16,7 @@ export const threads: PlatformModule = {
   simulator: metaSandbox,
   connect: (options, io, deps) => connectMeta('threads', options, io, deps),
   refresher: threadsTokenRefresher,
+  comments: { supported: true, create: () => createThreadsComments() },
   deletion: { supported: true, createRemover: () => createThreadsRemover() },
   analytics: () => createThreadsAnalytics(),
 };
