@@ -152,6 +152,18 @@ export class GoogleClient {
     return (JSON.parse(res.body) as { items?: Array<{ id: string }> }).items?.[0]?.id ?? null;
   }
 
+  /**
+   * A Data API call answered with JSON (or 204): `path` under the API's base, `query` as
+   * given, `json` as the body. Any other status throws Google's error.
+   */
+  async json<T>(method: 'GET' | 'POST' | 'DELETE', path: string, query: Record<string, string>, what: string, json?: unknown): Promise<T | null> {
+    const url = `${this.#base()}${path}?${new URLSearchParams(query)}`;
+    const res = await this.#send(url, { method, ...(json === undefined ? { headers: {} } : { body: JSON.stringify(json), headers: { 'content-type': 'application/json; charset=UTF-8' } }) }, what);
+    if (res.statusCode === 204) return null;
+    if (res.statusCode === 200) return JSON.parse(res.body) as T;
+    throw parseGoogleError(res.statusCode, res.body);
+  }
+
   #base(): string {
     return this.options.baseUrl.replace(/\/+$/, '');
   }

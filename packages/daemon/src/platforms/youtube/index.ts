@@ -3,6 +3,7 @@ import type { PlatformModule } from '../platform-module';
 import { createYoutubeAnalytics } from './analytics';
 import { youtubeSettings } from './settings';
 import { createYoutubeAdapter } from './adapter';
+import { createYoutubeComments } from './comments';
 import { createYoutubeRemover } from './remove';
 import { youtubeTokenRefresher } from './refresh-token';
 import { connectYoutube, type YoutubeConnectOptions } from './connect';
@@ -19,6 +20,7 @@ export const youtube: PlatformModule = {
     connectYoutube({ ...(o as unknown as YoutubeConnectOptions), clientId: (o.clientId as string | undefined) ?? o.appId, clientSecret: (o.clientSecret as string | undefined) ?? o.appSecret }, io, deps),
   refresher: youtubeTokenRefresher,
   settings: youtubeSettings,
+  comments: { supported: true, create: () => createYoutubeComments() },
   deletion: { supported: true, createRemover: () => createYoutubeRemover() },
   analytics: () => createYoutubeAnalytics(),
 };

@@ -11,6 +11,7 @@ import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import { readBody } from '../../shared/read-body';
 import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { nextPacificMidnight } from '../pacific-midnight';
+import { commentRoutes, sandboxOrScope } from './comments';
 import { thumbnailAndPlaylistRoutes } from './thumbnails-playlists';
 
 /**
@@ -410,31 +411,17 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     return c.body(null, 204);
   });
 
-  // commentThreads.insert (docs/reference/platforms.md §12.6.5): part=snippet, a top-level comment on an existing video the caller can see; needs youtube.force-ssl.
-  api.post('/youtube/v3/commentThreads', async (c) => {
-    const channelId = authenticate(c);
-    if (!channelId) return unauthenticated(c);
-    const token = /^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '';
-    if (!isSandboxToken(token) && !(tokens.get(token)?.scope ?? '').split(/\s+/).includes('https://www.googleapis.com/auth/youtube.force-ssl')) {
-      return gError(c, 403, 'insufficientPermissions', 'Request had insufficient authentication scopes.', 'global');
-    }
-    if (c.req.query('part') !== 'snippet') return gError(c, 400, 'invalidPart', "The part parameter must be 'snippet'.", 'youtube.parameter', { location: 'part', locationType: 'parameter' });
-    const body = (await c.req.json().catch(() => null)) as { snippet?: { channelId?: unknown; videoId?: unknown; topLevelComment?: { snippet?: { textOriginal?: unknown } } } } | null;
-    const sn = body?.snippet;
-    if (!sn || typeof sn.videoId !== 'string') return gError(c, 400, 'channelOrVideoIdMissing', 'The comment thread must be linked to a video.', 'youtube.commentThread');
-    const text = sn.topLevelComment?.snippet?.textOriginal;
-    if (typeof text !== 'string' || text.trim() === '') return gError(c, 400, 'commentTextRequired', 'The comment must contain text.', 'youtube.commentThread');
-    if (text.length > 10_000) return gError(c, 400, 'commentTextTooLong', 'The comment is too long.', 'youtube.commentThread');
-    if (sn.channelId !== undefined && sn.channelId !== channelId) return gError(c, 400, 'invalidCommentThreadMetadata', 'The snippet.channelId must be the channel of the request.', 'youtube.commentThread');
-    const v = videos.get(sn.videoId);
-    if (!v) return gError(c, 404, 'videoNotFound', 'The video identified by the videoId parameter could not be found.', 'youtube.commentThread');
-    // A private video (also a scheduled one) takes no comments, not even its owner's: observed as 403 forbidden (§12.6.5).
-    if ((v.video.status as { privacyStatus?: string }).privacyStatus === 'private') return gError(c, 403, 'forbidden', 'The comment thread could not be created due to insufficient permissions.', 'youtube.commentThread');
-    const id = `Ug${randomBytes(12).toString('base64url')}`;
-    const now = new Date(clock.now()).toISOString();
-    const comment = { kind: 'youtube#comment', etag: randomBytes(12).toString('base64url'), id, snippet: { channelId, videoId: sn.videoId, textDisplay: text, textOriginal: text, authorChannelId: { value: channelId }, canRate: true, viewerRating: 'none', likeCount: 0, publishedAt: now, updatedAt: now } };
-    log.addPost({ platform: 'youtube', accountId: channelId, postId: id, postUrl: `https://www.youtube.com/watch?v=${sn.videoId}&lc=${id}`, kind: 'comment', body: { on: sn.videoId, text }, createdAt: clock.now() });
-    return c.json({ kind: 'youtube#commentThread', etag: randomBytes(12).toString('base64url'), id, snippet: { channelId, videoId: sn.videoId, topLevelComment: comment, canReply: true, totalReplyCount: 0, isPublic: true } });
+  commentRoutes({
+    api,
+    clock,
+    log,
+    state,
+    authenticate,
+    unauthenticated,
+    gError,
+    video: (id) => videos.get(id),
+    hasScope: (c, scope) => sandboxOrScope(/^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '', tokens.get(/^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '')?.scope, scope),
+    channelTitle: (id) => channels.get(id)?.title ?? id,
   });
 
   const extras = thumbnailAndPlaylistRoutes({
@@ -452,7 +439,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   // Anything else: Google's error shape.
   api.all('*', (c) => {
     const path = hostPath(c, YOUTUBE_HOST);
-    const known = ['/upload/youtube/v3/videos', '/youtube/v3/videos', '/youtube/v3/channels', '/upload/youtube/v3/thumbnails/set', '/youtube/v3/playlistItems', '/youtube/v3/playlists', '/youtube/v3/commentThreads'].includes(path);
+    const known = ['/upload/youtube/v3/videos', '/youtube/v3/videos', '/youtube/v3/channels', '/upload/youtube/v3/thumbnails/set', '/youtube/v3/playlistItems', '/youtube/v3/playlists', '/youtube/v3/commentThreads', '/youtube/v3/comments', '/youtube/v3/comments/setModerationStatus'].includes(path);
     if (known) return gError(c, 405, 'methodNotAllowed', `Method ${c.req.method} is not allowed for ${path}.`, 'global');
     return gError(c, 404, 'notFound', `Not Found: ${c.req.method} ${path}`, 'global');
   });
