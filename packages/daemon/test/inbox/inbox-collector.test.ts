@@ -103,7 +103,7 @@ describe('GET /platforms', () => {
     const w = await startSandboxDaemon(defer, { platforms: ['mastodon'] });
     const body = (await w.call('GET', '/platforms')).body as unknown as PlatformsResponse;
     const comments = Object.fromEntries(body.platforms.map((p) => [p.platform, p.comments]));
-    for (const p of ['mastodon', 'bluesky', 'twitter', 'instagram', 'facebook', 'threads', 'youtube']) expect(comments[p], p).toEqual({ supported: true, reason: null });
+    for (const p of ['mastodon', 'bluesky', 'twitter', 'instagram', 'facebook', 'threads', 'youtube', 'linkedin']) expect(comments[p], p).toEqual({ supported: true, reason: null });
     expect(comments.tiktok).toEqual({ supported: false, reason: expect.stringContaining('TikTok offers no comment API') });
     expect(comments.pinterest).toEqual({ supported: false, reason: expect.stringContaining('Pinterest API v5 has no comment endpoints') });
   });

@@ -1,4 +1,5 @@
 import { PLATFORM_INFO } from '@socialpub/core';
+import { createLinkedinComments } from './comments';
 import type { PlatformModule } from '../platform-module';
 import { linkedinSettings } from './settings';
 import { createLinkedinAdapter } from './adapter';
@@ -30,6 +31,7 @@ export const linkedin: PlatformModule = {
   // Only where LinkedIn granted a refresh token (approved apps); the others expire after 60 days and ask to reconnect.
   refresher: linkedinTokenRefresher,
   settings: linkedinSettings,
+  comments: { supported: true, create: (config) => createLinkedinComments({ versions: linkedinVersions(config) }) },
   deletion: { supported: true, createRemover: (config) => createLinkedinRemover({ versions: linkedinVersions(config) }) },
   analytics: (config) => createLinkedinAnalytics({ versions: linkedinVersions(config) }),
   apiVersion: (config, now) => linkedinVersions(config).info(now),

@@ -6,6 +6,7 @@ import { sandboxAccounts } from '../../shared/sim/sandbox-accounts';
 import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { simState, type SimState } from '../../shared/sim/sim-state';
 import { hostPath, recorder, recordOf, selfBase, SimulatorLog } from '../../shared/sim/simulator-recorder';
+import { linkedinCommentRoutes, type CommentRecord } from './comments';
 import { defaultVersion, LINKEDIN_VERSION_FORMAT, monthVersion } from '../api-version';
 import { readCommentary } from './sim-text';
 import { simFigures } from '../../shared/sim/sim-figures';
@@ -70,14 +71,6 @@ interface PostRecord {
   createdAt: number;
   /** The member who made it (an organization's post is made by one of its administrators). */
   by: string;
-}
-
-interface CommentRecord {
-  urn: string;
-  object: string;
-  actor: string;
-  text: string;
-  createdAt: number;
 }
 
 export interface LinkedinSimulatorOptions {
@@ -660,24 +653,19 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
     return c.body(null, 204);
   });
 
-  api.post('/rest/socialActions/:urn/comments', async (c) => {
-    const t = auth(c);
-    if (t instanceof Response) return t;
-    const target = decodeURIComponent(c.req.param('urn'));
-    const body = (await c.req.json().catch(() => undefined)) as { actor?: unknown; object?: unknown; message?: { text?: unknown } } | undefined;
-    const rec = recordOf(c);
-    if (rec) rec.body = body;
-    if (!posts.has(target)) return fail(c, 404, 'NOT_FOUND', `Post ${target} not found`, 100);
-    if (typeof body?.actor !== 'string') return fail(c, 422, 'UNPROCESSABLE_ENTITY', '/actor :: field is required', 100);
-    if (body.object !== undefined && body.object !== target) return fail(c, 422, 'UNPROCESSABLE_ENTITY', '/object :: must be the post in the path', 100);
-    const text = body.message?.text;
-    if (typeof text !== 'string' || text.trim() === '') return fail(c, 422, 'UNPROCESSABLE_ENTITY', '/message/text :: field is required', 100);
-    if (text.length > 1250) return fail(c, 422, 'UNPROCESSABLE_ENTITY', '/message/text :: a comment is at most 1,250 characters', 100);
-    const may = mayActAs(t, body.actor);
-    if (may !== 'ok') return denied(c, may, body.actor, 'socialActions.comments.CREATE');
-    const urn = `urn:li:comment:(${target.replace('urn:li:share:', 'urn:li:activity:')},${nextId()})`;
-    comments.set(urn, { urn, object: target, actor: body.actor, text, createdAt: clock.now() });
-    return c.json({ actor: body.actor, object: target, message: { text }, id: urn.split(',').pop()!.replace(')', ''), $URN: urn, created: { actor: body.actor, time: clock.now() } }, 201, { 'x-restli-id': urn });
+  linkedinCommentRoutes({
+    api,
+    clock,
+    comments,
+    atomic,
+    nextId,
+    auth,
+    fail,
+    mayActAs,
+    denied,
+    post: (urn) => posts.get(urn),
+    readerActor: (username, name) => personUrn(members.get(`reader-${username}`)?.sub ?? newMember(`reader-${username}`, name).sub),
+    isSandboxAuthor: (author) => !author.startsWith('urn:li:person:reader-'),
   });
 
   const notFound = (c: Context, host: string) => fail(c, 404, 'NOT_FOUND', `No resource at ${c.req.method} ${hostPath(c, host)}`, 100);
