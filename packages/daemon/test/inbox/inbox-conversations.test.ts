@@ -98,6 +98,34 @@ describe('the inbox over the Mastodon and Bluesky simulators', () => {
     expect((await w.call('POST', '/inbox/refresh')).body).toMatchObject({ new_items: 0 });
   });
 
+  it("hides a Bluesky reply in the post's threadgate (hiddenReplies), keeping what the gate had, as @atproto/api reads it back", { timeout: 30_000 }, async () => {
+    const w = await startSandboxDaemon(defer, { platforms: ['bluesky'] });
+    const { bluesky: pds } = await origins(w);
+    const { posts } = await publishNow(w, 'Gate me', ['bluesky']);
+    const [, repo, , rkey] = /^at:\/\/([^/]+)\/([^/]+)\/([^/]+)$/.exec(posts.bluesky!)!;
+    const trolls = await Promise.all(['troll1.bsky.social', 'troll2.bsky.social'].map(async (identifier) => {
+      const agent = new AtpAgent({ service: pds });
+      await agent.login({ identifier, password: SANDBOX_APP_PASSWORD });
+      const ours = await agent.getPost({ repo: repo!, rkey: rkey! });
+      return (await agent.post({ text: `spam from ${identifier}`, reply: { root: ours, parent: ours } })).uri;
+    }));
+    await w.call('POST', '/inbox/refresh');
+    const items = (await w.call('GET', '/inbox')).body.items as InboxItem[];
+    for (const uri of trolls) {
+      const it = items.find((i) => i.comment_id === uri)!;
+      const hid = await w.call('POST', `/inbox/${it.id}/hide`);
+      expect(hid.body).toMatchObject({ message: `Hid ${it.id} on Bluesky and in the inbox`, item: { status: 'hidden' } });
+    }
+    const reader = new AtpAgent({ service: pds });
+    await reader.login({ identifier: 'troll1.bsky.social', password: SANDBOX_APP_PASSWORD });
+    const gate = await reader.app.bsky.feed.threadgate.get({ repo: repo!, rkey: rkey! });
+    expect(gate.value).toMatchObject({ post: posts.bluesky, hiddenReplies: trolls });
+    expect(gate.value.allow).toBeUndefined();
+    // The AppView shows the gate on the post.
+    const thread = (await reader.getPostThread({ uri: posts.bluesky! })).data.thread as { post: { threadgate?: { record: { hiddenReplies: string[] } } } };
+    expect(thread.post.threadgate?.record.hiddenReplies).toEqual(trolls);
+  });
+
   it('reads a reply whose answer was lost back after a restart, and never sends it twice', { timeout: 30_000 }, async () => {
     const w = await startSandboxDaemon(defer, { platforms: ['mastodon', 'bluesky'] });
     const { mastodon: origin, bluesky: pds } = await origins(w);

@@ -7,6 +7,7 @@ import { createAtKey } from './create-at-key';
 import { defaultPdsGuard } from './pds-access';
 import { blueskyTokenRefresher } from './session';
 import { recordKeyFor } from './tid';
+import { BlueskyApiError } from './xrpc-client';
 
 /** app.bsky.feed.defs#postView, as far as the inbox reads it. */
 interface PostView {
@@ -23,6 +24,20 @@ interface ThreadNode {
   post?: PostView;
   replies?: ThreadNode[];
 }
+
+/** app.bsky.feed.threadgate: who may reply to a thread, and the replies its author hid. */
+interface Threadgate {
+  $type: string;
+  post: string;
+  allow?: unknown[];
+  createdAt: string;
+  hiddenReplies?: string[];
+  [k: string]: unknown;
+}
+
+const THREADGATE = 'app.bsky.feed.threadgate';
+/** The lexicon's bound on hiddenReplies. */
+const MAX_HIDDEN = 300;
 
 /** getPostThread's deepest reach (the lexicon's maximum). */
 const MAX_DEPTH = 1000;
@@ -68,6 +83,27 @@ export function createBlueskyComments(deps: { guard?: AddressGuard } = {}): Comm
       };
       if (root?.post) walk(root, [root.post.uri]);
       return out;
+    },
+
+    // The root post's author hides replies in its thread: `hiddenReplies` on the post's app.bsky.feed.threadgate (same record key), kept with any rules it has.
+    async hide(ctx, to) {
+      const s = await session(ctx);
+      const rkey = parsePostUri(to.postId)?.rkey;
+      if (!rkey) throw new PermanentError(`${to.postId} is not a post URI`, { platformCode: 'InvalidUri' });
+      const gate = await s.call('threadgate lookup', false, async (c) => {
+        try {
+          return (await c.query<{ cid?: string; value?: Threadgate }>('com.atproto.repo.getRecord', { params: { repo: s.did, collection: THREADGATE, rkey } })).body;
+        } catch (err) {
+          if (err instanceof BlueskyApiError && err.error === 'RecordNotFound') return null;
+          throw err;
+        }
+      });
+      const hidden = gate?.value?.hiddenReplies ?? [];
+      if (hidden.includes(to.commentId)) return;
+      if (hidden.length >= MAX_HIDDEN) throw new PermanentError(`Bluesky keeps at most ${MAX_HIDDEN} hidden replies per thread; this one has that many`, { platformCode: 'TooManyHidden' });
+      const record: Threadgate = { ...(gate?.value ?? { $type: THREADGATE, post: to.postId, createdAt: new Date(ctx.clock.now()).toISOString() }), hiddenReplies: [...hidden, to.commentId] };
+      // swapRecord: a threadgate changed meanwhile (in the app) is refused, not overwritten; the next hide reads it again.
+      await s.call('reply hiding', false, (c) => c.procedure('com.atproto.repo.putRecord', { json: { repo: s.did, collection: THREADGATE, rkey, record, ...(gate?.cid ? { swapRecord: gate.cid } : { swapRecord: null }) } }));
     },
 
     async reply(ctx: ReplyContext, to, text) {

@@ -29,6 +29,7 @@ import { jwtKit, type SimClaims } from './jwt';
 
 export const SANDBOX_APP_PASSWORD = 'sandbox-app-password';
 const POST = 'app.bsky.feed.post';
+const THREADGATE = 'app.bsky.feed.threadgate';
 const ACCESS_MS = 2 * 3_600_000;
 const REFRESH_MS = 90 * 86_400_000;
 const HOUR = 3_600_000;
@@ -128,6 +129,8 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
   const sandboxKeys = state.map<string>('sandbox-accounts');
   const spentSandboxRefresh = state.map<true>('spent-sandbox-refresh');
   const records = state.map<SimRecord>('records');
+  /** app.bsky.feed.threadgate records by `<did>:<rkey>` (the rkey of the post they gate). */
+  const threadgates = state.map<{ uri: string; cid: string; value: Record<string, unknown> }>('threadgates');
   const blobs = state.map<SimBlob>('blobs');
   const jobs = state.map<SimJob>('jobs');
   const windows = state.map<{ start: number; used: number }>('rate-windows');
@@ -514,6 +517,32 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     return c.json({ uri, cid, commit: { cid: cidFor(encoder.encode(`${uri}#${cid}`), 'dag-cbor'), rev: tid(BigInt(clock.now()) * 1000n, 0) }, validationStatus: 'valid' });
   });
 
+  // putRecord, for the collection the simulator keeps besides posts: a post's threadgate (its record key the post's), with swapRecord (null: must not exist yet).
+  pds.post('/xrpc/com.atproto.repo.putRecord', async (c) => {
+    const acct = authenticate(c);
+    if (acct instanceof Response) return acct;
+    const body = (await c.req.json().catch(() => null)) as { repo?: unknown; collection?: unknown; rkey?: unknown; record?: unknown; swapRecord?: unknown } | null;
+    if (!body || typeof body.repo !== 'string' || typeof body.collection !== 'string' || typeof body.rkey !== 'string' || typeof body.record !== 'object' || body.record === null) {
+      return invalid(c, 'Input must have the properties "repo", "collection", "rkey" and "record"');
+    }
+    if (repoDid(body.repo) !== acct.did) return xrpcError(c, 401, 'AuthRequiredError', 'Could not find repo or it does not belong to you');
+    if (body.collection !== THREADGATE) return invalid(c, `Collection not supported by this simulator: ${body.collection}`);
+    const value = body.record as Record<string, unknown>;
+    const postUri = `at://${acct.did}/${POST}/${body.rkey}`;
+    if (value.$type !== THREADGATE || value.post !== postUri) return invalid(c, `Invalid app.bsky.feed.threadgate record: post must be ${postUri} (the gated post, at the same record key)`);
+    if (!records.get(recordKey(acct.did, body.rkey))) return invalid(c, `Invalid app.bsky.feed.threadgate record: no post at ${postUri}`);
+    const hidden = value.hiddenReplies;
+    if (hidden !== undefined && (!Array.isArray(hidden) || hidden.length > 300 || hidden.some((u) => typeof u !== 'string' || !u.startsWith('at://')))) return invalid(c, 'Invalid app.bsky.feed.threadgate record: hiddenReplies must be at most 300 at-uris');
+    const key = recordKey(acct.did, body.rkey);
+    const old = threadgates.get(key);
+    if (body.swapRecord !== undefined && (body.swapRecord === null ? old !== undefined : old?.cid !== body.swapRecord)) return xrpcError(c, 400, 'InvalidSwap', `Record was at ${old?.cid ?? 'null'}`);
+    if (!charge(c, acct.did, old ? 2 : 3)) return tooMany(c);
+    const uri = `at://${acct.did}/${THREADGATE}/${body.rkey}`;
+    const cid = cidFor(encoder.encode(JSON.stringify(value)), 'dag-cbor');
+    atomically(() => threadgates.set(key, { uri, cid, value }));
+    return c.json({ uri, cid, commit: { cid: cidFor(encoder.encode(`${uri}#${cid}`), 'dag-cbor'), rev: tid(BigInt(clock.now()) * 1000n, 2) }, validationStatus: 'valid' });
+  });
+
   pds.get('/xrpc/com.atproto.repo.getRecord', (c) => {
     const repo = c.req.query('repo');
     const collection = c.req.query('collection');
@@ -521,7 +550,7 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     if (!repo || !collection || !rkey) return invalid(c, 'Error: Params must have the properties "repo", "collection" and "rkey"');
     const did = repoDid(repo);
     if (!did) return invalid(c, `Could not find repo: ${repo}`);
-    const rec = collection === POST ? records.get(recordKey(did, rkey)) : undefined;
+    const rec = collection === POST ? records.get(recordKey(did, rkey)) : collection === THREADGATE ? threadgates.get(recordKey(did, rkey)) : undefined;
     if (!rec) return xrpcError(c, 400, 'RecordNotFound', `Could not locate record: at://${did}/${collection}/${rkey}`);
     return c.json({ uri: rec.uri, cid: rec.cid, value: rec.value });
   });
@@ -552,6 +581,12 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     records.set(recordKey(reader.did, rkey), { uri: `at://${reader.did}/${POST}/${rkey}`, cid: cidFor(encoder.encode(JSON.stringify(value)), 'dag-cbor'), did: reader.did, rkey, value, createdAt: plan.at });
   }
 
+  /** A gated post's threadgate view (app.bsky.feed.defs#threadgateView: its record, hiddenReplies included). */
+  const gateView = (rec: SimRecord) => {
+    const gate = threadgates.get(recordKey(rec.did, rec.rkey));
+    return gate ? { threadgate: { uri: gate.uri, cid: gate.cid, record: gate.value, lists: [] } } : {};
+  };
+
   /** app.bsky.feed.defs#postView. */
   const postView = (rec: SimRecord) => ({
     uri: rec.uri,
@@ -563,6 +598,7 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     likeCount: 0,
     quoteCount: 0,
     indexedAt: new Date(rec.createdAt).toISOString(),
+    ...gateView(rec),
   });
   type ThreadView = { $type: string; post: ReturnType<typeof postView>; replies: ThreadView[] };
   const threadView = (rec: SimRecord, depth: number): ThreadView => ({
@@ -623,6 +659,10 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
     if (repoDid(body.repo) !== acct.did) return xrpcError(c, 401, 'AuthRequiredError', 'Could not find repo or it does not belong to you');
     if (!charge(c, acct.did, 1)) return tooMany(c);
     const key = recordKey(acct.did, body.rkey);
+    if (body.collection === THREADGATE) {
+      atomically(() => void threadgates.delete(key));
+      return c.json({ commit: { cid: cidFor(encoder.encode(`delete:${key}:${clock.now()}`), 'dag-cbor'), rev: tid(BigInt(clock.now()) * 1000n, 1) } });
+    }
     const rec = body.collection === POST ? records.get(key) : undefined;
     // Deleting a record that is not there changes nothing and is not an error, as on a PDS.
     if (rec) {
