@@ -33,6 +33,7 @@ export const InboxReplySchema = z
     error: z.string().nullable().meta({ description: 'Why the network refused it (state failed).' }),
     created_at: InstantOut,
     sent_at: InstantOut.nullable(),
+    deleted_at: InstantOut.nullable().meta({ description: 'When socialpub deleted it from the network (DELETE /inbox/replies/{id}); null while it is up.' }),
   })
   .meta({ id: 'InboxReply' });
 

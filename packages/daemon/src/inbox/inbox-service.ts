@@ -350,6 +350,28 @@ export function createInboxService(deps: InboxServiceDeps) {
       return answerFor(replyId, `Declined reply ${replyId}: nothing was sent`);
     },
 
+    /** DELETE /inbox/replies/{id}: a sent reply of ours deleted from the network (it stays listed, with deleted_at). */
+    async deleteReply(user: User, replyId: string): Promise<InboxReplyResponse> {
+      const r = store.inbox.reply(replyId);
+      if (!r || r.userId !== user.id) throw new ServiceError('not_found', `no reply ${replyId}`);
+      if (r.deletedAt !== null) throw new ServiceError('conflict', `reply ${replyId} was deleted already`);
+      if (r.state !== 'sent' || r.remoteId === null) throw new ServiceError('conflict', `reply ${replyId} is ${r.state}, not on the network: there is nothing to delete`);
+      const it = itemOf(user, r.itemId);
+      const client = clientFor(it.platform);
+      if (typeof client === 'string') throw new ServiceError('conflict', client);
+      const credentials = store.credentials.credentialsFor(user.id, it.platform, it.connectionId);
+      if (!credentials) throw new ServiceError('conflict', `the ${nameOf(it.platform)} account that published the post is no longer connected: connect it again to delete the reply`);
+      let outcome: 'deleted' | 'already_gone';
+      try {
+        outcome = await client.deleteReply(connectionCall(deps.calls, it.platform, credentials, signal(), { reply: r.id, op: 'inbox-delete' }), { postId: it.postId, commentId: it.commentId, replyId: r.remoteId });
+      } catch (err) {
+        throw new ServiceError(err instanceof RateLimitedError ? 'rate_limited' : 'conflict', `${nameOf(it.platform)} did not delete the reply: ${(err as Error).message}`);
+      }
+      const at = clock.now();
+      await store.commits.durable(() => store.inbox.markReplyDeleted(r.id, at));
+      return answerFor(r.id, outcome === 'deleted' ? `Deleted reply ${r.id} from ${nameOf(it.platform)}` : `Reply ${r.id} was already gone from ${nameOf(it.platform)}; marked deleted`);
+    },
+
     /** POST /inbox/refresh: every published target of the user from the last 30 days, now (those whose account is publishing are skipped). */
     async refresh(user: User): Promise<InboxRefreshResponse> {
       const now = clock.now();

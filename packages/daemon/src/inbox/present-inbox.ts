@@ -13,6 +13,7 @@ export const presentReply = (r: InboxReplyRecord): InboxReply => ({
   error: r.error,
   created_at: formatInstant(r.createdAt),
   sent_at: r.sentAt === null ? null : formatInstant(r.sentAt),
+  deleted_at: r.deletedAt === null ? null : formatInstant(r.deletedAt),
 });
 
 /** An inbox item as the API shows it (docs/api.md "Inbox"). */

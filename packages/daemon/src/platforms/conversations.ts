@@ -41,6 +41,12 @@ export interface CommentsClient {
    * answer was lost is looked up before it is sent again (the checkpoint says it may exist).
    */
   reply(ctx: ReplyContext, to: { postId: string; commentId: string }, text: string): Promise<PostedRef>;
+  /**
+   * Deletes a reply of ours (`replyId`, its id on the network) from the network: every
+   * network socialpub replies on lets an account delete what it wrote. A reply the network no
+   * longer has is `already_gone`.
+   */
+  deleteReply(ctx: CallContext, reply: { postId: string; commentId: string; replyId: string }): Promise<'deleted' | 'already_gone'>;
   /** Hides the comment on the network, where it lets the post's author hide replies (X); absent: the network does not (the inbox hides it alone). */
   hide?(ctx: CallContext, to: { postId: string; commentId: string }): Promise<void>;
 }

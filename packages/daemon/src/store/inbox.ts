@@ -53,6 +53,8 @@ export interface InboxReplyRecord {
   createdAt: number;
   updatedAt: number;
   sentAt: number | null;
+  /** When socialpub deleted it from the network (null while it is up). */
+  deletedAt: number | null;
 }
 
 /** A published target the collector reads comments of. */
@@ -115,6 +117,7 @@ interface ReplyRow {
   created_at: number;
   updated_at: number;
   sent_at: number | null;
+  deleted_at: number | null;
 }
 
 const item = (r: ItemRow): InboxItemRecord => ({
@@ -153,10 +156,11 @@ const reply = (r: ReplyRow): InboxReplyRecord => ({
   createdAt: Number(r.created_at),
   updatedAt: Number(r.updated_at),
   sentAt: r.sent_at === null ? null : Number(r.sent_at),
+  deletedAt: r.deleted_at === null ? null : Number(r.deleted_at),
 });
 
 const ITEM_COLUMNS = 'id, user_id, job_id, target_id, connection_id, platform, post_id, comment_id, in_reply_to, thread, author_name, author_handle, author_url, text, url, created_at, received_at, status, updated_at';
-const REPLY_COLUMNS = 'id, item_id, user_id, text, state, source, checkpoint, remote_id, remote_url, error, created_at, updated_at, sent_at';
+const REPLY_COLUMNS = 'id, item_id, user_id, text, state, source, checkpoint, remote_id, remote_url, error, created_at, updated_at, sent_at, deleted_at';
 
 export type InboxRepository = ReturnType<typeof createInboxRepository>;
 
@@ -181,7 +185,7 @@ export function createInboxRepository(db: DB) {
 
   const insertReply = db.prepare(
     `INSERT INTO inbox_replies (${REPLY_COLUMNS})
-     VALUES (@id, @itemId, @userId, @text, @state, @source, '{}', NULL, NULL, NULL, @now, @now, NULL)`,
+     VALUES (@id, @itemId, @userId, @text, @state, @source, '{}', NULL, NULL, NULL, @now, @now, NULL, NULL)`,
   );
   const replyById = db.prepare<[string], ReplyRow>(`SELECT ${REPLY_COLUMNS} FROM inbox_replies WHERE id = ?`);
   const moveReply = db.prepare<[InboxReplyState, number, string, InboxReplyState], ReplyRow>(
@@ -192,6 +196,9 @@ export function createInboxRepository(db: DB) {
     `UPDATE inbox_replies SET state = 'sent', remote_id = ?, remote_url = ?, sent_at = ?, updated_at = ?, error = NULL WHERE id = ? AND state = 'sending' RETURNING ${REPLY_COLUMNS}`,
   );
   const replied = db.prepare<[number, string], ItemRow>(`UPDATE inbox_items SET status = 'replied', updated_at = ? WHERE id = ? RETURNING ${ITEM_COLUMNS}`);
+  const deleted = db.prepare<[number, number, string], ReplyRow>(
+    `UPDATE inbox_replies SET deleted_at = ?, updated_at = ? WHERE id = ? AND state = 'sent' AND deleted_at IS NULL RETURNING ${REPLY_COLUMNS}`,
+  );
   const failed = db.prepare<[string, number, string]>("UPDATE inbox_replies SET state = 'failed', error = ?, updated_at = ? WHERE id = ? AND state = 'sending'");
   const toSend = db.prepare<[], ReplyRow>(`SELECT ${REPLY_COLUMNS} FROM inbox_replies WHERE state IN ('queued', 'sending') ORDER BY created_at, id`);
   const heldFor = db.prepare<[string], ReplyRow>(`SELECT ${REPLY_COLUMNS} FROM inbox_replies WHERE user_id = ? AND state = 'pending_approval' ORDER BY created_at, id`);
@@ -344,6 +351,11 @@ export function createInboxRepository(db: DB) {
     saveReplyCheckpoint: (id: string, checkpoint: Record<string, unknown>, now: number) => writeCheckpoint.run(JSON.stringify(checkpoint), now, id),
     /** sending -> sent, the item replied and comment.replied, together; null when the reply was not being sent. */
     markReplySent: (id: string, remoteId: string, remoteUrl: string | null, now: number) => markSent(id, remoteId, remoteUrl, now),
+    /** A sent reply deleted from the network (once); null when it was not sent or is already deleted. */
+    markReplyDeleted: (id: string, now: number) => {
+      const r = deleted.get(now, now, id);
+      return r ? reply(r) : null;
+    },
     markReplyFailed: (id: string, error: string, now: number) => failed.run(error, now, id).changes === 1,
     /** Replies the sender has to finish: queued, and those a stopped process left sending. */
     repliesToSend: () => toSend.all().map(reply),

@@ -68,6 +68,7 @@ describe('rate classes, declared next to each route', () => {
       'POST /inbox/refresh': 'inbox_reply',
       'POST /inbox/replies/:id/approve': 'review',
       'POST /inbox/replies/:id/reject': 'review',
+      'DELETE /inbox/replies/:id': 'inbox_reply',
       'POST /media/upload': 'upload',
       'GET /platforms': 'platforms',
       'GET /platforms/tiktok/creator-info': 'creator_info',

@@ -15,7 +15,7 @@ import { silentLogger } from '../../src/util/logger';
 import { serveContractOrigins } from '../contracts/harness';
 import { useCleanups } from '../support/cleanups';
 import { startSandboxDaemon, type SandboxDaemon } from '../support/sandbox-daemon';
-import { eventsOf, outsideMastodonToken, publishNow } from './inbox-fixtures';
+import { deleteOurReplies, eventsOf, outsideMastodonToken, publishNow } from './inbox-fixtures';
 
 // The inbox end to end (issue 37): outside accounts answer our sandbox posts through the
 // networks' own clients (masto with a token the Mastodon simulator's OAuth grants; @atproto/api
@@ -96,6 +96,11 @@ describe('the inbox over the Mastodon and Bluesky simulators', () => {
     ]);
     // Our own replies are never inbox items.
     expect((await w.call('POST', '/inbox/refresh')).body).toMatchObject({ new_items: 0 });
+
+    // And they can be deleted from the network (a status deleted; a post record deleted): gone for the readers too.
+    for (const it of items) expect(await deleteOurReplies(w, it.id)).toHaveLength(1);
+    expect((await reader.v1.statuses.$select(answer.id).context.fetch()).descendants).toEqual([]);
+    expect(((await fan.getPostThread({ uri: skeet.uri })).data.thread as { replies?: unknown[] }).replies).toEqual([]);
   });
 
   it("hides a Bluesky reply in the post's threadgate (hiddenReplies), keeping what the gate had, as @atproto/api reads it back", { timeout: 30_000 }, async () => {
@@ -151,6 +156,7 @@ describe('the inbox over the Mastodon and Bluesky simulators', () => {
           ? c
           : ({
               list: c.list,
+              deleteReply: c.deleteReply,
               reply: async (ctx, to, text) => {
                 await c.reply(ctx, to, text);
                 throw new Error('SIGKILL');
@@ -209,6 +215,10 @@ describe('the inbox over the Mastodon and Bluesky simulators', () => {
     expect(hid.body).toMatchObject({ message: `Hid ${items[0]!.id} on X and in the inbox`, item: { status: 'hidden' } });
     const kept = JSON.parse(w.db.prepare("SELECT value FROM sandbox_state WHERE simulator = 'x' AND kind = 'posts' AND key = ?").pluck().get(answer.data.id) as string) as { hidden?: boolean };
     expect(kept.hidden).toBe(true);
+    // Our reply deleted from X (DELETE /2/tweets/:id): the conversation no longer has it.
+    expect(await deleteOurReplies(w, items[0]!.id)).toHaveLength(1);
+    const after = await reader.search(`conversation_id:${posts.twitter}`, { 'tweet.fields': ['referenced_tweets', 'author_id'], max_results: 10 });
+    expect(after.tweets.map((t) => t.text)).toEqual(['Congrats! Does it read X too?']);
     // The reader cannot hide replies in a conversation it did not start.
     await expect(reader.hideReply(posts.twitter!, true)).rejects.toMatchObject({ code: 403 });
   });

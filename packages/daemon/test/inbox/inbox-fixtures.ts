@@ -41,3 +41,18 @@ export async function mastodonRepliesUnder(origin: string, token: string, status
 }
 
 export const eventsOf = (w: SandboxDaemon, type: string) => (w.db.prepare('SELECT data FROM events WHERE type = ? ORDER BY id').pluck().all(type) as string[]).map((d) => JSON.parse(d) as Record<string, unknown>);
+
+/** Deletes every sent reply of ours under `itemId` through DELETE /inbox/replies/{id}; a second delete of each is refused (409). */
+export async function deleteOurReplies(w: SandboxDaemon, itemId: string): Promise<string[]> {
+  const items = (await w.call('GET', '/inbox?limit=200')).body.items as { id: string; replies: { id: string; state: string; deleted_at: string | null }[] }[];
+  const sent = items.find((i) => i.id === itemId)!.replies.filter((r) => r.state === 'sent');
+  for (const r of sent) {
+    const res = await w.call('DELETE', `/inbox/replies/${r.id}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect((res.body.reply as { deleted_at: string | null }).deleted_at).toBe(new Date(w.clock.now()).toISOString());
+    expect(String(res.body.message)).toMatch(/^Deleted reply /);
+    const again = await w.call('DELETE', `/inbox/replies/${r.id}`);
+    expect(again.status).toBe(409);
+  }
+  return sent.map((r) => r.id);
+}

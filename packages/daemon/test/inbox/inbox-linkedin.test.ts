@@ -11,7 +11,7 @@ import { simReaderReply } from '../../src/platforms/shared/sim/sim-conversation'
 import { silentLogger } from '../../src/util/logger';
 import { useCleanups } from '../support/cleanups';
 import { startSandboxDaemon } from '../support/sandbox-daemon';
-import { eventsOf, publishNow } from './inbox-fixtures';
+import { deleteOurReplies, eventsOf, publishNow } from './inbox-fixtures';
 
 // The inbox on LinkedIn (issue 37): a colleague comments on our post through LinkedIn's own
 // client (linkedin-api-client, its hosts swapped for the simulator's by an axios interceptor),
@@ -49,7 +49,7 @@ describe('the inbox over the LinkedIn simulator', () => {
     // A process that dies after LinkedIn made the reply, before `sent` was written: the next one finds it.
     const real = createCommentClients();
     const li = real.get('linkedin') as CommentsClient;
-    const dying = new Map(real).set('linkedin', { list: li.list, reply: async (ctx, to, text) => (await li.reply(ctx, to, text), Promise.reject(new Error('SIGKILL'))) } satisfies CommentsClient);
+    const dying = new Map(real).set('linkedin', { list: li.list, deleteReply: li.deleteReply, reply: async (ctx, to, text) => (await li.reply(ctx, to, text), Promise.reject(new Error('SIGKILL'))) } satisfies CommentsClient);
     const calls = { credentials: w.store.credentials, clock: w.clock, logger: silentLogger, sandboxBaseUrl: (_p: string, host: string) => sandboxBaseUrl(w.url, host) };
     const res = await w.call('POST', `/inbox/${item!.id}/reply`, { text: 'Apply on our site.' });
     const replyId = (res.body as unknown as InboxReplyResponse).reply.id;
@@ -60,6 +60,10 @@ describe('the inbox over the LinkedIn simulator', () => {
       [commentUrn, 'Yes, fully remote.'],
       [commentUrn, 'Apply on our site.'],
     ]);
+
+    // Our replies deleted (DELETE …/comments/{id}?actor=): gone from the comment's replies.
+    expect(await deleteOurReplies(w, item!.id)).toHaveLength(2);
+    expect(await replies()).toEqual([]);
 
     // No hiding on LinkedIn: the inbox hides it alone, and says so.
     const hid = await w.call('POST', `/inbox/${item!.id}/hide`);

@@ -8,7 +8,7 @@ import { simReaderReply } from '../../src/platforms/shared/sim/sim-conversation'
 import { silentLogger } from '../../src/util/logger';
 import { useCleanups } from '../support/cleanups';
 import { prepareMedia, serveSamples, startSandboxDaemon, type SandboxDaemon } from '../support/sandbox-daemon';
-import { eventsOf, publishNow } from './inbox-fixtures';
+import { deleteOurReplies, eventsOf, publishNow } from './inbox-fixtures';
 
 // The inbox on Instagram, Facebook and Threads (issue 37): the sandbox readers comment on a
 // share of posts (decided by the post id), an outside Threads account replies through the
@@ -108,7 +108,7 @@ describe('the inbox over the Meta simulator', () => {
     // A process that dies after the network made the reply and before it wrote `sent` down: the next one reads it back.
     const real = createCommentClients();
     const dying = new Map(
-      [...real].map(([p, c]) => [p, 'unsupported' in c ? c : ({ list: c.list, reply: async (ctx, to, text) => (await c.reply(ctx, to, text), Promise.reject(new Error('SIGKILL'))) } satisfies CommentsClient)]),
+      [...real].map(([p, c]) => [p, 'unsupported' in c ? c : ({ list: c.list, deleteReply: c.deleteReply, reply: async (ctx, to, text) => (await c.reply(ctx, to, text), Promise.reject(new Error('SIGKILL'))) } satisfies CommentsClient)]),
     );
     const calls = { credentials: w.store.credentials, clock: w.clock, logger: silentLogger, sandboxBaseUrl: (_p: string, host: string) => sandboxBaseUrl(w.url, host) };
     const first = createInboxService({ store: w.store, clock: w.clock, logger: silentLogger, clients: dying, calls });
@@ -143,5 +143,9 @@ describe('the inbox over the Meta simulator', () => {
     expect((await graph<{ is_hidden: boolean }>(w, 'facebook', 'GET', `/${byPlatform.facebook!.comment_id}`, { fields: 'is_hidden' }, tokenOf(w, 'facebook'))).is_hidden).toBe(true);
     const convo = await graph<{ data: { id: string; hide_status: string }[] }>(w, 'threads', 'GET', `/${post('threads')}/conversation`, { fields: 'id,hide_status' }, tokenOf(w, 'threads'));
     expect(convo.data.find((r) => r.id === outside.id)?.hide_status).toBe('HIDDEN');
+
+    // Our replies deleted from each network (DELETE /{id}): gone from the edges that listed them.
+    for (const it of toAnswer) expect(await deleteOurReplies(w, it.id)).toHaveLength(2);
+    expect(await readBack()).toEqual({ instagram: [], facebook: [], threads: [] });
   });
 });

@@ -11,7 +11,7 @@ import { YOUTUBE_HOST } from '../../src/platforms/youtube/sim/simulator';
 import { silentLogger } from '../../src/util/logger';
 import { useCleanups } from '../support/cleanups';
 import { prepareMedia, serveSamples, startSandboxDaemon } from '../support/sandbox-daemon';
-import { eventsOf, publishNow } from './inbox-fixtures';
+import { deleteOurReplies, eventsOf, publishNow } from './inbox-fixtures';
 
 // The inbox on YouTube (issue 37): another channel comments on our video through googleapis,
 // socialpub lists it, replies once for one Idempotency-Key and once across a process that
@@ -51,7 +51,7 @@ describe('the inbox over the YouTube simulator', () => {
     // A process that dies after YouTube made the reply, before `sent` was written: the next one finds it.
     const real = createCommentClients();
     const yt = real.get('youtube') as CommentsClient;
-    const dying = new Map(real).set('youtube', { list: yt.list, reply: async (ctx, to, text) => (await yt.reply(ctx, to, text), Promise.reject(new Error('SIGKILL'))) } satisfies CommentsClient);
+    const dying = new Map(real).set('youtube', { list: yt.list, deleteReply: yt.deleteReply, reply: async (ctx, to, text) => (await yt.reply(ctx, to, text), Promise.reject(new Error('SIGKILL'))) } satisfies CommentsClient);
     const calls = { credentials: w.store.credentials, clock: w.clock, logger: silentLogger, sandboxBaseUrl: (_p: string, host: string) => sandboxBaseUrl(w.url, host) };
     const res = await w.call('POST', `/inbox/${item!.id}/reply`, { text: 'And thanks for watching.' });
     const replyId = (res.body as unknown as InboxReplyResponse).reply.id;
@@ -62,6 +62,10 @@ describe('the inbox over the YouTube simulator', () => {
       [commentId, 'Part 2 is next week.'],
       [commentId, 'And thanks for watching.'],
     ]);
+
+    // Our replies deleted (comments.delete): gone from comments.list.
+    expect(await deleteOurReplies(w, item!.id)).toHaveLength(2);
+    expect(await replies()).toEqual([]);
 
     // Hidden on YouTube: rejected, so another channel no longer sees it.
     const hid = await w.call('POST', `/inbox/${item!.id}/hide`);

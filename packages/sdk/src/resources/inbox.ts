@@ -63,4 +63,9 @@ export class Inbox extends Resource {
   rejectReply(replyId: string, options?: RequestOptions): Promise<InboxReplyResponse> {
     return this.transport.call(ROUTES['inbox.reject_reply'], { params: { id: replyId } }, options);
   }
+
+  /** DELETE /inbox/replies/{id}: a sent reply of ours deleted from the network (it stays listed, with `deleted_at`). */
+  deleteReply(replyId: string, options?: RequestOptions): Promise<InboxReplyResponse> {
+    return this.transport.call(ROUTES['inbox.delete_reply'], { params: { id: replyId } }, options);
+  }
 }

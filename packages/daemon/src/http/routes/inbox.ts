@@ -4,7 +4,7 @@ import type { Store } from '../../store/store';
 import { jobSourceOf } from '../job-source';
 import type { RouteHandlers } from '../route-table/mount-route';
 
-type InboxRoute = 'inbox.list' | 'inbox.refresh' | 'inbox.read' | 'inbox.hide' | 'inbox.reply' | 'inbox.approve_reply' | 'inbox.reject_reply';
+type InboxRoute = 'inbox.list' | 'inbox.refresh' | 'inbox.read' | 'inbox.hide' | 'inbox.reply' | 'inbox.approve_reply' | 'inbox.reject_reply' | 'inbox.delete_reply';
 
 /** /inbox (declared in core's inbox-routes.ts): comments under the caller's published posts, and replies to them. */
 export function inboxHandlers(deps: { store: Store; inbox: InboxService }): RouteHandlers<Routes, InboxRoute> {
@@ -30,5 +30,6 @@ export function inboxHandlers(deps: { store: Store; inbox: InboxService }): Rout
     },
     'inbox.approve_reply': ({ params }, c) => inbox.approve(c.get('user'), params.id),
     'inbox.reject_reply': ({ params }, c) => inbox.reject(c.get('user'), params.id),
+    'inbox.delete_reply': ({ params }, c) => inbox.deleteReply(c.get('user'), params.id),
   };
 }

@@ -6,6 +6,7 @@ import { openSession, parsePostUri, postUrl, type StrongRef } from './bluesky-se
 import { createAtKey } from './create-at-key';
 import { defaultPdsGuard } from './pds-access';
 import { blueskyTokenRefresher } from './session';
+import { createBlueskyRemover } from './remove';
 import { recordKeyFor } from './tid';
 import { BlueskyApiError } from './xrpc-client';
 
@@ -59,7 +60,12 @@ export function createBlueskyComments(deps: { guard?: AddressGuard } = {}): Comm
     return { s, root: res.body.thread ?? null };
   };
 
+  const remover = createBlueskyRemover(deps);
+
   return {
+    // Our reply is a post record: deleteRecord, as a take-down deletes one.
+    deleteReply: (ctx, r) => remover.deletePost(ctx, r.replyId),
+
     async list(ctx, postId) {
       const { s, root } = await thread(ctx, postId, MAX_DEPTH);
       const out: RemoteComment[] = [];

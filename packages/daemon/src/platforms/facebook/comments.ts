@@ -1,7 +1,7 @@
 import type { CallContext } from '../adapter';
 import type { CommentsClient, RemoteComment } from '../conversations';
 import { PermanentError } from '../errors';
-import { openMetaRun, readEdge, type MetaConversationHost } from '../meta/conversation-calls';
+import { deleteGraphObject, openMetaRun, readEdge, type MetaConversationHost } from '../meta/conversation-calls';
 import { DEFAULT_GRAPH_VERSION } from '../meta/graph-client';
 import { requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { comparable, replyReadingBack } from '../shared/reply-reading-back';
@@ -78,6 +78,9 @@ export function createFacebookComments(options: MetaAdapterOptions = {}): Commen
         return { id: String(res.id), url: null };
       });
     },
+
+    // Our own reply: `DELETE /{id}` (the account deletes what it wrote).
+    deleteReply: (ctx, r) => deleteGraphObject(openMetaRun(host, ctx, options), r.replyId),
 
     async hide(ctx, to) {
       await openMetaRun(host, ctx, options).call(encodeURIComponent(to.commentId), { method: 'POST', params: { is_hidden: true } });

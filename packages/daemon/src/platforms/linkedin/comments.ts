@@ -4,6 +4,7 @@ import type { CommentsClient, RemoteComment } from '../conversations';
 import { PermanentError } from '../errors';
 import { comparable, replyReadingBack } from '../shared/reply-reading-back';
 import type { LinkedinVersions } from './api-version';
+import { LinkedinApiError } from './linkedin-client';
 import { encodeUrn, linkedinSession, postUrl, type LinkedinSession } from './linkedin-session';
 
 /** Pages of 100 read per listing at most. */
@@ -77,6 +78,21 @@ export function createLinkedinComments(deps: { versions: LinkedinVersions; http?
         for (const r of await under(s, urnOf(c))) out.push(remote(r, postId, urnOf(c), [postId, urnOf(c)], author, ctx.clock.now()));
       }
       return out;
+    },
+
+    // The actor's own comment: DELETE …/comments/{id}?actor= (204); one LinkedIn no longer has (404) is gone.
+    async deleteReply(ctx, r) {
+      const s = await linkedinSession(ctx, deps);
+      const actor = await authorOf(s, r.postId);
+      const id = /,(\d+)\)$/.exec(r.replyId)?.[1] ?? r.replyId;
+      try {
+        await s.call('reply deletion', false, (c) => c.request(`/rest/socialActions/${encodeUrn(r.postId)}/comments/${encodeURIComponent(id)}`, { method: 'DELETE', query: { actor }, headers: { 'x-restli-method': 'DELETE' } }));
+        return 'deleted';
+      } catch (err) {
+        let e: unknown = err;
+        for (let i = 0; i < 3 && e; i++, e = (e as { cause?: unknown }).cause) if (e instanceof LinkedinApiError && e.status === 404) return 'already_gone';
+        throw err;
+      }
     },
 
     async reply(ctx, to, text) {

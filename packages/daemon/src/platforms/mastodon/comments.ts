@@ -5,6 +5,7 @@ import { IDEMPOTENCY_TRUST_MS, idempotencyKey } from './adapter';
 import type { MastodonClient } from './mastodon-client';
 import { mapMastodonError } from './map-mastodon-error';
 import { clientFor, type ClientDeps } from './server-of';
+import { createMastodonRemover } from './remove';
 import { plainText } from './status-text';
 
 interface StatusView {
@@ -48,7 +49,12 @@ export function createMastodonComments(deps: ClientDeps = {}): CommentsClient {
     return Array.isArray(res.body.descendants) ? res.body.descendants : [];
   }
 
+  const remover = createMastodonRemover(deps);
+
   return {
+    // Our reply is a status: DELETE /api/v1/statuses/:id, as a take-down deletes one.
+    deleteReply: (ctx, r) => remover.deletePost(ctx, r.replyId),
+
     async list(ctx, postId) {
       const client = clientFor(ctx, deps);
       const [mine, found] = [await me(ctx, client), await descendants(ctx, client, postId)];

@@ -1,6 +1,7 @@
 import type { CallContext } from '../adapter';
+import { PermanentError } from '../errors';
 import type { TokenRefresher } from '../shared/token-env';
-import type { Params } from './graph-client';
+import { GraphApiError, type Params } from './graph-client';
 import { MetaRun, newClient, type MetaAdapterOptions } from './meta-run';
 
 /** Pages of an edge read per listing at most (100 rows a page). */
@@ -32,4 +33,22 @@ export async function readEdge<T>(run: MetaRun<CallContext>, path: string, param
     if (!body.paging?.next || !after) break;
   }
   return out;
+}
+
+/** Graph's "Object with ID … does not exist" (code 100, subcode 33), raw or behind a classified error. */
+function isGone(err: unknown): boolean {
+  const cause = err instanceof GraphApiError ? err : (err as { cause?: unknown } | null)?.cause;
+  return cause instanceof GraphApiError && cause.error.code === 100 && cause.error.error_subcode === 33;
+}
+
+/** `DELETE /{id}` of a comment or reply -> `{"success":true}`; one Graph no longer has is already gone. */
+export async function deleteGraphObject(run: MetaRun<CallContext>, id: string): Promise<'deleted' | 'already_gone'> {
+  try {
+    const body = await run.call<{ success?: boolean }>(encodeURIComponent(id), { method: 'DELETE' }, { publishing: true });
+    if (body.success !== true) throw new PermanentError(`${run.label} did not confirm the deletion of ${id}: ${JSON.stringify(body).slice(0, 200)}`, { platformCode: 'no-success' });
+    return 'deleted';
+  } catch (err) {
+    if (isGone(err)) return 'already_gone';
+    throw err;
+  }
 }

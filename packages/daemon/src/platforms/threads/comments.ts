@@ -1,7 +1,7 @@
 import type { CallContext } from '../adapter';
 import type { CommentsClient, RemoteComment } from '../conversations';
 import { PermanentError, RetryableError } from '../errors';
-import { openMetaRun, readEdge, type MetaConversationHost } from '../meta/conversation-calls';
+import { deleteGraphObject, openMetaRun, readEdge, type MetaConversationHost } from '../meta/conversation-calls';
 import { requireToken, type MetaAdapterOptions } from '../meta/meta-run';
 import { comparable } from '../shared/reply-reading-back';
 import { threadsTokenRefresher } from './refresh-token';
@@ -91,6 +91,9 @@ export function createThreadsComments(options: MetaAdapterOptions = {}): Comment
       const media = await run.call<{ permalink?: string }>(encodeURIComponent(id), { params: { fields: 'permalink' } });
       return { id, url: media.permalink ?? null };
     },
+
+    // Our own reply: `DELETE /{id}` (the account deletes what it wrote).
+    deleteReply: (ctx, r) => deleteGraphObject(openMetaRun(host, ctx, options), r.replyId),
 
     async hide(ctx, to) {
       await openMetaRun(host, ctx, options).call(`${encodeURIComponent(to.commentId)}/manage_reply`, { method: 'POST', params: { hide: true } });

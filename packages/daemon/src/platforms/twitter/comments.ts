@@ -4,6 +4,7 @@ import type { CommentsClient, RemoteComment, ReplyContext } from '../conversatio
 import { PermanentError } from '../errors';
 import { callRenewingToken } from '../shared/call-renewing-token';
 import { mapXError } from './map-x-error';
+import { createTwitterRemover } from './remove';
 import { xAuthFor } from './x-auth';
 import { XApiError, XClient } from './x-client';
 
@@ -75,7 +76,12 @@ export function createTwitterComments(deps: { http?: Got; requestTimeoutMs?: num
     return t ? { id: t.id, url: `https://x.com/i/status/${t.id}` } : null;
   }
 
+  const remover = createTwitterRemover(deps);
+
   return {
+    // Our reply is a post: DELETE /2/tweets/:id, as a take-down deletes one.
+    deleteReply: (ctx, r) => remover.deletePost(ctx, r.replyId),
+
     async list(ctx, postId) {
       const [mine, found] = [await me(ctx), await conversation(ctx, postId)];
       const users = new Map(found.includes!.users!.map((u) => [u.id, u]));

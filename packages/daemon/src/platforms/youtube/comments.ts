@@ -126,6 +126,18 @@ export function createYoutubeComments(deps: { http?: Got; requestTimeoutMs?: num
       });
     },
 
+    // comments.delete: the author's own comment (204); one YouTube no longer has (404 commentNotFound) is gone.
+    async deleteReply(ctx, r) {
+      try {
+        await call(ctx, 'reply deletion', (c) => c.json('DELETE', '/youtube/v3/comments', { id: r.replyId }, 'reply deletion'));
+        return 'deleted';
+      } catch (err) {
+        const cause = err instanceof GoogleApiError ? err : (err as { cause?: unknown }).cause;
+        if (cause instanceof GoogleApiError && cause.status === 404) return 'already_gone';
+        throw err;
+      }
+    },
+
     async hide(ctx, to) {
       await call(ctx, 'comment moderation', (c) => c.json('POST', '/youtube/v3/comments/setModerationStatus', { id: to.commentId, moderationStatus: 'rejected' }, 'comment moderation'));
     },

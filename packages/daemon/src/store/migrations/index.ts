@@ -26,6 +26,7 @@ import { migration205, migration205Postgres } from './205-daemons';
 import { migration220, migration220Postgres } from './220-inbox';
 import { migration230, migration230Postgres } from './230-drafts';
 import { migration240, migration240Postgres } from './240-post-metrics';
+import { migration250, migration250Postgres } from './250-inbox-reply-deleted';
 
 export interface Migration {
   version: number;
@@ -75,4 +76,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 220, name: 'inbox', sql: migration220, postgres: migration220Postgres },
   { version: 230, name: 'drafts', sql: migration230, postgres: migration230Postgres },
   { version: 240, name: 'post-metrics', sql: migration240, postgres: migration240Postgres },
+  { version: 250, name: 'inbox-reply-deleted', sql: migration250, postgres: migration250Postgres },
 ];
