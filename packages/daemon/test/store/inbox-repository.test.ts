@@ -86,6 +86,10 @@ describe('the inbox repository', () => {
     expect(store.inbox.get('u1', 'inb_0001')?.status).toBe('replied');
     expect((db.prepare("SELECT data FROM events WHERE type = 'comment.replied'").pluck().all() as string[]).map((d) => (JSON.parse(d) as { post_id: string }).post_id)).toEqual(['300']);
     expect(store.inbox.repliesToSend()).toEqual([]);
+    // Deleted from the network once: a sent reply only, kept with deleted_at.
+    expect(store.inbox.markReplyDeleted('rpl_1', now + 7)).toMatchObject({ state: 'sent', deletedAt: now + 7 });
+    expect(store.inbox.markReplyDeleted('rpl_1', now + 8)).toBeNull();
+    expect(store.inbox.reply('rpl_1')?.deletedAt).toBe(now + 7);
   });
 
   it('writes a held reply, its approval and its refusal as events, each with the step that made it', () => {
