@@ -118,7 +118,14 @@ export const PlatformsResponseSchema = z
         api_version: ApiVersionSchema.nullable().optional(),
         // Came with the inbox (issue 37): optional, so a client still reads a daemon from before it.
         comments: z
-          .object({ supported: z.boolean(), reason: z.string().nullable() })
+          .object({
+            supported: z.boolean(),
+            reason: z.string().nullable(),
+            hide_on_network: z
+              .boolean()
+              .optional()
+              .meta({ description: 'Whether POST /inbox/{id}/hide hides the comment on the network too (X, Bluesky, Instagram, Facebook, Threads, YouTube), not in the inbox only. Added after `supported`.' }),
+          })
           .optional()
           .meta({ description: 'Whether the inbox reads comments on this network and replies to them; `reason` says why not (no comment API for apps: tiktok, pinterest; or not read yet).' }),
       }),

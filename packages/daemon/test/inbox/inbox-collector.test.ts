@@ -103,8 +103,10 @@ describe('GET /platforms', () => {
     const w = await startSandboxDaemon(defer, { platforms: ['mastodon'] });
     const body = (await w.call('GET', '/platforms')).body as unknown as PlatformsResponse;
     const comments = Object.fromEntries(body.platforms.map((p) => [p.platform, p.comments]));
-    for (const p of ['mastodon', 'bluesky', 'twitter', 'instagram', 'facebook', 'threads', 'youtube', 'linkedin']) expect(comments[p], p).toEqual({ supported: true, reason: null });
-    expect(comments.tiktok).toEqual({ supported: false, reason: expect.stringContaining('TikTok offers no comment API') });
-    expect(comments.pinterest).toEqual({ supported: false, reason: expect.stringContaining('Pinterest API v5 has no comment endpoints') });
+    for (const p of ['bluesky', 'twitter', 'instagram', 'facebook', 'threads', 'youtube']) expect(comments[p], p).toEqual({ supported: true, reason: null, hide_on_network: true });
+    // Mastodon and LinkedIn offer no hiding of others' replies: the inbox hides them alone.
+    for (const p of ['mastodon', 'linkedin']) expect(comments[p], p).toEqual({ supported: true, reason: null, hide_on_network: false });
+    expect(comments.tiktok).toEqual({ supported: false, reason: expect.stringContaining('TikTok offers no comment API'), hide_on_network: false });
+    expect(comments.pinterest).toEqual({ supported: false, reason: expect.stringContaining('Pinterest API v5 has no comment endpoints'), hide_on_network: false });
   });
 });

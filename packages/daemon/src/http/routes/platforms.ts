@@ -5,10 +5,11 @@ import { platformModule } from '../../platforms/registry';
 import type { RouteHandlers } from '../route-table/mount-route';
 
 /** The inbox's reach on a network (its module's `comments`; absent: an API socialpub does not call yet). */
-function commentsOf(platform: Parameters<typeof platformModule>[0]): { supported: boolean; reason: string | null } {
+function commentsOf(platform: Parameters<typeof platformModule>[0]): { supported: boolean; reason: string | null; hide_on_network: boolean } {
   const c = platformModule(platform)?.comments;
-  if (!c) return { supported: false, reason: `socialpub does not read ${platformDescription(platform)?.name ?? platform} comments yet` };
-  return c.supported ? { supported: true, reason: null } : { supported: false, reason: c.reason };
+  if (!c) return { supported: false, reason: `socialpub does not read ${platformDescription(platform)?.name ?? platform} comments yet`, hide_on_network: false };
+  // The client hides on the network where it has `hide` (a client is a set of closures: made here to ask).
+  return c.supported ? { supported: true, reason: null, hide_on_network: typeof c.create({}).hide === 'function' } : { supported: false, reason: c.reason, hide_on_network: false };
 }
 
 const apiVersionOf = (platform: Parameters<typeof platformModule>[0]) => platformModule(platform)?.apiVersion;
