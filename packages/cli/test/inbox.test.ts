@@ -48,6 +48,15 @@ describe('socialpub inbox', () => {
     expect(read.code, read.stderr).toBe(0);
     // Replied stays replied: reading never undoes it.
     expect(read.stdout).toContain(`${id} is already replied`);
+
+    // Our reply deleted from the network: gone for the reader, listed with deleted_at.
+    const replyId = (await t.run('inbox --json')).json<{ items: InboxItem[] }>().items[0]!.replies[0]!.id;
+    const deleted = await t.run(['inbox', 'delete-reply', replyId]);
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(deleted.stdout).toContain(`Deleted reply ${replyId} from Mastodon`);
+    const after = (await (await fetch(`${origin}/api/v1/statuses/${comment.id}/context`, { headers: { authorization: `Bearer ${token}` } })).json()) as { descendants: unknown[] };
+    expect(after.descendants).toEqual([]);
+    expect((await t.run('inbox --json')).json<{ items: InboxItem[] }>().items[0]!.replies[0]!.deleted_at).not.toBeNull();
   });
 
   it('refuses an unknown status filter with a usage error', async () => {

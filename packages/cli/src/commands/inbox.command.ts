@@ -1,7 +1,7 @@
 import { examples, parseCount, type Kit } from '../command-kit';
 import type { Program } from '../program';
 
-/** `socialpub inbox [list]|refresh|read|hide|reply|approve|reject`: comments under your published posts, and replies to them. */
+/** `socialpub inbox [list]|refresh|read|hide|reply|approve|reject|delete-reply`: comments under your published posts, and replies to them. */
 export function defineInbox(program: Program, kit: Kit): void {
   const inbox = examples(program.command('inbox').description('comments under your published posts, and your replies to them'), [
     'socialpub inbox',
@@ -68,5 +68,13 @@ export function defineInbox(program: Program, kit: Kit): void {
       .argument('<reply_id>', 'the reply (rpl_…)')
       .action(async (id: string) => (await import('./inbox/inbox')).inboxDecide(kit.ctx(), id, 'reject')),
     ['socialpub inbox reject rpl_abc123'],
+  );
+  examples(
+    inbox
+      .command('delete-reply')
+      .description('delete a sent reply of yours from the network (it stays listed, marked deleted)')
+      .argument('<reply_id>', 'the reply (rpl_…)')
+      .action(async (id: string) => (await import('./inbox/inbox')).inboxDecide(kit.ctx(), id, 'delete')),
+    ['socialpub inbox delete-reply rpl_abc123'],
   );
 }

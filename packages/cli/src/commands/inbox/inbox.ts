@@ -61,9 +61,9 @@ export async function inboxReply(ctx: Ctx, id: string, text: string, o: { idempo
   ctx.log.result(r, () => [`${ctx.log.green('✔')} ${r.message}`, ...itemLines(ctx, r.item)]);
 }
 
-/** `socialpub inbox approve|reject <reply-id>`. */
-export async function inboxDecide(ctx: Ctx, replyId: string, how: 'approve' | 'reject'): Promise<void> {
+/** `socialpub inbox approve|reject|delete-reply <reply-id>`. */
+export async function inboxDecide(ctx: Ctx, replyId: string, how: 'approve' | 'reject' | 'delete'): Promise<void> {
   const client = await ctx.client();
-  const r = how === 'approve' ? await client.inbox.approveReply(replyId) : await client.inbox.rejectReply(replyId);
+  const r = how === 'approve' ? await client.inbox.approveReply(replyId) : how === 'reject' ? await client.inbox.rejectReply(replyId) : await client.inbox.deleteReply(replyId);
   ctx.log.result(r, () => [`${ctx.log.green('✔')} ${r.message}`]);
 }
