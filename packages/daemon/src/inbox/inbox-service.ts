@@ -311,6 +311,12 @@ export function createInboxService(deps: InboxServiceDeps) {
         const message = `${nameOf(it.platform)} takes replies of at most ${rule.max} characters; this one counts ${length}`;
         throw new ServiceError('invalid_request', message, [{ path: 'text', message }]);
       }
+      // A comment's own limit, where the network keeps comments shorter than posts.
+      const chars = [...text].length;
+      if (client.replyMaxChars !== undefined && chars > client.replyMaxChars) {
+        const message = `${nameOf(it.platform)} takes comments of at most ${client.replyMaxChars} characters; this one has ${chars}`;
+        throw new ServiceError('invalid_request', message, [{ path: 'text', message }]);
+      }
       // An agent writes, a person approves (docs/api.md "Inbox"): agent keys always; MCP while approval is on.
       const held = writer.scope === 'agent' || (writer.source === 'mcp' && (user.approvalWorkflow || user.agentApproval));
       const replyId = newId('rpl');

@@ -47,6 +47,8 @@ export interface CommentsClient {
    * longer has is `already_gone`.
    */
   deleteReply(ctx: CallContext, reply: { postId: string; commentId: string; replyId: string }): Promise<'deleted' | 'already_gone'>;
+  /** The most characters a comment holds on the network, where that is less than a post (LinkedIn: 1,250); replies over it are refused before they are queued. */
+  readonly replyMaxChars?: number;
   /** Hides the comment on the network, where it lets the post's author hide replies (X); absent: the network does not (the inbox hides it alone). */
   hide?(ctx: CallContext, to: { postId: string; commentId: string }): Promise<void>;
 }

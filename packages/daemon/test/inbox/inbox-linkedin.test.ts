@@ -38,6 +38,11 @@ describe('the inbox over the LinkedIn simulator', () => {
     const [item] = (await w.call('GET', '/inbox')).body.items as InboxItem[];
     expect(item).toMatchObject({ platform: 'linkedin', job_id: jobId, post_id: postUrn, comment_id: commentUrn, in_reply_to: postUrn, text: 'Is the role remote?', author: { handle: me } });
 
+    // A comment holds at most 1,250 characters (a post 3,000): refused before anything is queued.
+    const long = await w.call('POST', `/inbox/${item!.id}/reply`, { text: 'x'.repeat(1251) });
+    expect(long.status).toBe(400);
+    expect(long.body).toMatchObject({ error: { details: [{ path: 'text', message: 'LinkedIn takes comments of at most 1250 characters; this one has 1251' }] } });
+    expect(w.db.prepare('SELECT count(*) FROM inbox_replies').pluck().get()).toBe(0);
     for (let i = 0; i < 2; i++) expect((await w.call('POST', `/inbox/${item!.id}/reply`, { text: 'Yes, fully remote.' }, { 'idempotency-key': 'li-reply' })).status).toBe(202);
     await w.inbox.runOnce();
     const replies = async () =>

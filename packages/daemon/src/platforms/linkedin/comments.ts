@@ -68,6 +68,9 @@ export function createLinkedinComments(deps: { versions: LinkedinVersions; http?
   }
 
   return {
+    // docs/reference/platforms.md §12 (LinkedIn comments): at most 1,250 characters, where a post holds 3,000.
+    replyMaxChars: 1250,
+
     async list(ctx: CallContext, postId) {
       const s = await linkedinSession(ctx, deps);
       const author = await authorOf(s, postId);
