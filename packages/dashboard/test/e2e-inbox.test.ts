@@ -92,6 +92,12 @@ describe('the inbox', () => {
     await secondCard.getByText('replied', { exact: true }).waitFor();
     expect(await repliesUnder(first)).toHaveLength(1);
 
+    // Our first reply deleted from the network in place: gone there, marked deleted here.
+    await firstCard.getByRole('button', { name: 'Delete reply from Mastodon' }).click();
+    await page.getByRole('status').filter({ hasText: /Deleted reply rpl_\w+ from Mastodon/ }).waitFor();
+    expect(await repliesUnder(first)).toEqual([]);
+    await firstCard.getByText('deleted', { exact: true }).waitFor();
+
     await screenshot(page, 'inbox');
     expect(await seriousViolations(page)).toEqual([]);
     expect(w.errors).toEqual([]);

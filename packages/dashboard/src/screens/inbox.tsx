@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { FeedbackLine, type Feedback } from '../components/notice';
-import { call, get, message, post as postJson, qs } from '../lib/api';
+import { call, del, get, message, post as postJson, qs } from '../lib/api';
 import { useLiveVersion } from '../lib/live';
 import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
@@ -117,8 +117,22 @@ function Comment(props: { item: InboxItem; zone: string; draft: string; onDraft:
         <ul aria-label={`Replies to ${who}`}>
           {it.replies.map((r) => (
             <li key={r.id}>
-              <span class={`badge badge-${r.state}`}>{r.state.replace(/_/g, ' ')}</span> <span class="caption-text">{r.text}</span>
+              <span class={`badge badge-${r.state}`}>{r.state.replace(/_/g, ' ')}</span>{' '}
+              {r.deleted_at ? (
+                <>
+                  <span class="badge">deleted</span>{' '}
+                </>
+              ) : null}
+              <span class="caption-text">{r.text}</span>
               {r.error ? <span class="muted"> — {r.error}</span> : null}
+              {r.state === 'sent' && !r.deleted_at && (
+                <>
+                  {' '}
+                  <button type="button" onClick={() => act(() => del<InboxReplyResponse>(`/inbox/replies/${encodeURIComponent(r.id)}`))}>
+                    {`Delete reply from ${platformName(it.platform)}`}
+                  </button>
+                </>
+              )}
               {r.state === 'pending_approval' && (
                 <>
                   {' '}
