@@ -2,7 +2,7 @@ import type { Platform } from '@socialpub/core';
 import type { Logger, PlatformAdapter } from '../platforms/adapter';
 import type { MediaResolver } from '../ports/media';
 import type { SchedulerHooks } from '../ports/scheduler';
-import type { ClaimedTarget, FinishRequest, TargetQueue } from '../store/target-queue';
+import type { ClaimOutcome, FinishRequest, TargetQueue } from '../store/target-queue';
 import type { Clock } from '../util/clock';
 import type { BackoffOptions } from './backoff';
 import type { Commits } from '../store/commits';
@@ -70,8 +70,11 @@ export type ResolvedOptions = Required<
   Pick<PublisherOptions, 'sandboxBaseUrl' | 'backoff'> & {
     /** The claims, checkpoints and attempt ends, committed in batches through `commits`. */
     writes: WriteBatch;
-    /** Claims asked for in one turn, made in one statement inside that turn's batch (the claim time is the batch's). */
-    claims: CoalescedWrite<string, ClaimedTarget | null>;
+    /**
+     * Claims asked for in one turn, made in one statement inside that turn's batch (the claim
+     * time is the batch's), keeping the connection cap across daemons on PostgreSQL.
+     */
+    claims: CoalescedWrite<string, ClaimOutcome>;
     /** Attempt ends asked for in one turn, written together inside that turn's batch. */
     ends: CoalescedWrite<FinishRequest, boolean>;
     /** The leases of the attempts in flight, renewed by one loop. */
@@ -106,6 +109,7 @@ export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
   const writes = new WriteBatch(commits, (fn) => opts.queue.transaction(fn), (fn) => opts.queue.isolated(fn));
   const owner = opts.owner ?? newLeaseOwner();
   const leaseMs = opts.leaseMs ?? 120_000;
+  const perConnection = gateLimits(opts).perConnection;
   return {
     queue: opts.queue,
     clock: opts.clock,
@@ -124,7 +128,7 @@ export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
     writes,
     claims: new CoalescedWrite(writes, (ids) => {
       const now = opts.clock.now();
-      return opts.queue.claimMany(ids, now, owner, now + leaseMs);
+      return opts.queue.claimMany(ids, now, owner, now + leaseMs, perConnection);
     }),
     ends: new CoalescedWrite(writes, (requests) => opts.queue.finishMany(requests)),
     leases: new LeaseBook({ queue: opts.queue, clock: opts.clock, owner, leaseMs }),

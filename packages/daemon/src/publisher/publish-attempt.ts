@@ -8,6 +8,9 @@ import { classifyOutcome } from './classify-outcome';
 import { endAttempt } from './end-attempt';
 import { LeaseLostError } from './lease-keeper';
 
+/** How long a target whose connection is at its cap on other daemons waits before asking again. */
+export const LANE_RETRY_MS = 200;
+
 /**
  * One publish attempt: claims the target by compare-and-set (nothing is sent unless the
  * claim wins), keeps the lease while the adapter runs, and records how the attempt ended.
@@ -21,7 +24,21 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
   await scope.preparation(task.id);
   // Nothing is sent before the claim is on disk: a crash then finds it and reconciles. The
   // claims of the moment are made together, in one statement (store/target-claims.ts).
-  const claimed = await o.claims.run(task.id);
+  let claimed = await o.claims.run(task.id);
+  // PostgreSQL, several daemons: the connection has its cap of targets in flight on them all,
+  // or another daemon recorded a platform's limit this one has not read yet. The target
+  // stays scheduled; it waits here, in its slot, for one on the database (docs/scaling.md).
+  while (claimed === 'at_cap' || claimed === 'paused') {
+    if (claimed === 'paused') scope.reloadPauses(clock.now());
+    if (scope.holdIfPaused(task.id, task.userId, task.platform, clock.now(), task.connectionId)) return 'scheduled';
+    try {
+      await clock.sleep(LANE_RETRY_MS, signal);
+    } catch {
+      return 'skipped';
+    }
+    if (!scope.accepting()) return 'skipped';
+    claimed = await o.claims.run(task.id);
+  }
   if (!claimed) return 'skipped';
   const lease = o.leases.hold(claimed.id, signal);
   let phase: AttemptPhase = 'setup';

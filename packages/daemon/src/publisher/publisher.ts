@@ -55,6 +55,8 @@ export class Publisher {
       o: this.#o,
       abandoned: (id) => this.#abandoned.has(id),
       stopped: () => this.#stopped,
+      accepting: () => this.#accepting,
+      reloadPauses: (now) => this.#pauses.load(now),
       preparation: (id) => this.#preparer.settled(id),
       holdIfPaused: (id, userId, platform, now, connectionId) => this.#holdIfPaused(id, userId, platform, now, connectionId),
       pause: (target, limit, now) => this.#pause(target, limit, now),

@@ -30,6 +30,10 @@ export interface AttemptScope {
   abandoned(id: string): boolean;
   /** True once stop() returned: the store may be closed, so late results are not written. */
   stopped(): boolean;
+  /** False once stop() began: a target waiting for a slot on the database gives it up (it stays scheduled). */
+  accepting(): boolean;
+  /** Reads the pauses from the store again (another daemon recorded one). */
+  reloadPauses(now: number): void;
   /** Resolves once a preparation of the target in flight (publisher/preparer.ts) has ended, or waited for long enough. */
   preparation(id: string): Promise<void>;
   /** Defers the target to the end of its connection's pause (or its platform's app-wide one), if paused; true if it did. */

@@ -6,6 +6,20 @@ import { createOutboxWriter } from './outbox';
 import { connectionLabelColumn, publishingEvent } from './state-events';
 
 /**
+ * Why a due target was not claimed although it was scheduled and due (PostgreSQL, several
+ * daemons): `at_cap`, its connection has as many targets in flight as the cap allows, on
+ * this daemon and the others together; `paused`, a platform's limit another daemon recorded
+ * holds its connection (or its platform) now. Either way it stays `scheduled`.
+ */
+export type ClaimRefusal = 'at_cap' | 'paused';
+
+/** What a claim of one id gives: the claimed target, null (not scheduled, not due, taken), or why it must wait. */
+export type ClaimOutcome = ClaimedTarget | null | ClaimRefusal;
+
+/** The advisory lock class of the connection lanes' claims (the keys of the migration lock and leadership are single bigints, another space). */
+const LANE_LOCK_CLASS = 7391002;
+
+/**
  * Claims of many due targets in one statement. Each target's claim is the same
  * compare-and-set as ever (`scheduled` and due by `now` -> `publishing` with a lease), but
  * the claims asked for at one moment run as one UPDATE over their ids: the statement's
@@ -42,22 +56,25 @@ export function createTargetClaims(db: DB) {
     "INSERT INTO attempts (target_id, number, started_at) SELECT value->>'i', CAST(value->>'n' AS BIGINT), ? FROM json_each(?) ORDER BY key",
   );
   const outbox = createOutboxWriter(db);
+  const lanes = dialectOf(db) === 'postgres' ? sharedLanes(db) : null;
 
   /** The claims and their attempts rows, in one transaction (a savepoint inside the publisher's batch). */
-  const claimMany = db.transaction((ids: readonly string[], now: number, owner: string, leaseUntil: number): (ClaimedTarget | null)[] => {
+  const claimMany = db.transaction((asked: readonly string[], now: number, owner: string, leaseUntil: number, perConnection: number): ClaimOutcome[] => {
+    const refused = lanes ? lanes.refusals(asked, now, perConnection) : null;
+    const ids = refused && refused.size > 0 ? asked.filter((id) => !refused.has(id)) : asked;
     const rows = new Map<string, ClaimedTargetRow & { connection_label: string | null }>();
-    for (const r of claimUpdate.all({ ids: JSON.stringify(ids), now, owner, leaseUntil })) rows.set(r.id, r);
-    if (rows.size === 0) return ids.map(() => null);
+    if (ids.length > 0) for (const r of claimUpdate.all({ ids: JSON.stringify(ids), now, owner, leaseUntil })) rows.set(r.id, r);
+    if (rows.size === 0) return asked.map((id) => refused?.get(id) ?? null);
     const jobs = new Map<string, ClaimedPostRow>();
     for (const j of jobsOf.all(JSON.stringify([...new Set([...rows.values()].map((r) => r.job_id))]))) jobs.set(j.id, j);
     // target.publishing per claim, in the order the UPDATE made them (store/state-events.ts).
     outbox.appendMany([...rows.values()].map((r) => publishingEvent(r, now)));
-    const out: (ClaimedTarget | null)[] = [];
+    const out: ClaimOutcome[] = [];
     const attempts: { i: string; n: number }[] = [];
-    for (const id of ids) {
+    for (const id of asked) {
       const r = rows.get(id);
       if (!r) {
-        out.push(null);
+        out.push(refused?.get(id) ?? null);
         continue;
       }
       // An id asked for twice gets its claim once: the second asker lost the compare-and-set.
@@ -78,10 +95,62 @@ export function createTargetClaims(db: DB) {
      * leased to `owner` until `leaseUntil`) with their attempts rows opened, in one
      * immediate transaction (a savepoint when one is open). Returns, for each id in order,
      * what an adapter needs, or null when it was not claimed (not scheduled, not due, or
-     * already claimed).
+     * already claimed). On PostgreSQL, where several daemons claim, a connection never gets
+     * more than `perConnection` targets in flight across them all, and a pause any daemon
+     * recorded holds at once: such targets come back as `at_cap` or `paused`, still
+     * scheduled. On SQLite (one daemon a file) the publisher's gate alone keeps the cap.
      */
-    claimMany(ids: readonly string[], now: number, owner: string, leaseUntil: number): (ClaimedTarget | null)[] {
-      return ids.length === 0 ? [] : claimMany.immediate(ids, now, owner, leaseUntil);
+    claimMany(ids: readonly string[], now: number, owner: string, leaseUntil: number, perConnection = Number.MAX_SAFE_INTEGER): ClaimOutcome[] {
+      return ids.length === 0 ? [] : claimMany.immediate(ids, now, owner, leaseUntil, perConnection);
+    },
+  };
+}
+
+/**
+ * The connections' lanes as all daemons over one PostgreSQL database share them: which of
+ * the targets asked for must wait because their connection already has `perConnection`
+ * targets in flight (in `publishing` under a live lease, whichever daemon holds it: the
+ * lease of a daemon that died stops counting when it runs out) or is paused by a
+ * platform's limit.
+ *
+ * The count is made under a transaction-scoped advisory lock per connection, taken first
+ * in one statement (in key order, so two claimers lock in the same order): a second
+ * daemon claiming for the same connection waits for the first's commit, and its count,
+ * a statement of its own (read committed: a new snapshot), sees the first's claims.
+ */
+function sharedLanes(db: DB) {
+  const laneOf = "a.user_id || '/' || a.platform || '/' || COALESCE(a.connection_id, '')";
+  const lock = db.prepare<[string]>(
+    `SELECT pg_advisory_xact_lock(${LANE_LOCK_CLASS}, k) FROM (SELECT DISTINCT hashtext(${laneOf}) AS k FROM targets a
+      WHERE a.id IN (SELECT value FROM json_each(?)) AND a.status = 'scheduled' ORDER BY k) lanes`,
+  );
+  const state = db.prepare<[{ ids: string; now: number }], { id: string; lane: string; running: number | string; paused_until: number | string | null }>(
+    `SELECT a.id, ${laneOf} AS lane,
+       (SELECT count(*) FROM targets p WHERE p.user_id = a.user_id AND p.status = 'publishing' AND p.platform = a.platform
+          AND COALESCE(p.connection_id, '') = COALESCE(a.connection_id, '') AND p.lease_until > @now) AS running,
+       (SELECT MAX(z.until) FROM platform_pauses z WHERE z.until > @now
+          AND z.scope IN ('app:' || a.platform, 'connection:' || a.user_id || ':' || a.platform, 'account:' || COALESCE(a.connection_id, ''))) AS paused_until
+     FROM targets a WHERE a.id IN (SELECT value FROM json_each(@ids)) AND a.status = 'scheduled'
+     ORDER BY COALESCE(a.next_attempt_at, a.due_at), a.id`,
+  );
+  return {
+    /** The ids of `asked` that must wait, and why; those not named may be claimed. */
+    refusals(asked: readonly string[], now: number, perConnection: number): Map<string, ClaimRefusal> {
+      const ids = JSON.stringify(asked);
+      lock.run(ids);
+      const out = new Map<string, ClaimRefusal>();
+      const taken = new Map<string, number>();
+      // In due order, so a connection's earliest targets take its free slots.
+      for (const r of state.all({ ids, now })) {
+        if (r.paused_until !== null && Number(r.paused_until) > now) {
+          out.set(r.id, 'paused');
+          continue;
+        }
+        const n = (taken.get(r.lane) ?? Number(r.running)) + 1;
+        if (n > perConnection) out.set(r.id, 'at_cap');
+        else taken.set(r.lane, n);
+      }
+      return out;
     },
   };
 }

@@ -9,6 +9,7 @@ import { createTargetClaims } from './target-claims';
 
 export type { AttemptEnd, FinishRequest, StoredError } from './attempt-finish';
 export type { ClaimedTarget } from './claimed-target';
+export type { ClaimOutcome, ClaimRefusal } from './target-claims';
 
 /**
  * When a scheduled target fires: its backoff time if it has one, else its due time. Must
