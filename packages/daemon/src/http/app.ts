@@ -6,6 +6,7 @@ import type { PlatformAdapter } from '../platforms/adapter';
 import type { MediaLookup } from '../ports/media';
 import type { SchedulerHooks } from '../ports/scheduler';
 import type { Store } from '../store/store';
+import { isTransientConflict } from '../store/transient-conflict';
 import type { Clock } from '../util/clock';
 import type { RootLogger } from '../util/logger';
 import { ServiceError } from '../util/service-error';
@@ -119,6 +120,14 @@ export function createApp(deps: AppDeps): Hono<AppEnv> {
             ? new ApiError('not_found', 'not found')
             : new ApiError('invalid_request', error.message || 'invalid request');
       return c.json(mapped.body(requestId), mapped.status as 400);
+    }
+    if (isTransientConflict(error) || (error as { code?: unknown }).code === '55P03') {
+      // PostgreSQL, several daemons: the request's transaction met another daemon's over the
+      // same rows (a deadlock, a serialization failure, a lock held past lock_timeout) on
+      // every try (store/commits.ts). It was rolled back: nothing was written.
+      (c.get('log') ?? logger).warn('database conflict', { path: c.req.path, code: (error as { code?: unknown }).code });
+      c.header('Retry-After', '1');
+      return c.json(new ApiError('unavailable', 'the database broke off this request for a concurrent change (another daemon\'s) on every try; nothing was written: retry in a second', undefined, { retryAfter: 1 }).body(requestId), 503);
     }
     if ((error as { code?: unknown }).code === 'SQLITE_BUSY') {
       // Another writer (an admin command, a long migration) held the database past the busy

@@ -1,4 +1,5 @@
 import type { Commits } from '../store/commits';
+import { CONFLICT_TRIES, conflictBackoffMs, isTransientConflict } from '../store/transient-conflict';
 
 interface PendingWrite {
   fn: () => unknown;
@@ -54,17 +55,18 @@ export class WriteBatch {
     this.#pending = [];
     const results: ({ ok: true; value: unknown } | { ok: false; error: unknown })[] = [];
     for (let round = 1; ; round++) {
-      results.length = 0;
       try {
         await this.#commits.durable(() =>
           this.#transaction(() => {
+            // From the start each time: durable may run this again itself after a conflict.
+            results.length = 0;
             for (const w of batch) {
               try {
                 results.push({ ok: true, value: batch.length === 1 ? w.fn() : this.#isolate(w.fn) });
               } catch (error) {
                 // Another daemon's transaction and this one waited on each other (PostgreSQL
                 // broke the cycle here): the whole batch is undone and written again.
-                if (isTransientConflict(error) && round < CONFLICT_ROUNDS) throw new ConflictRetry(error);
+                if (isTransientConflict(error) && round < CONFLICT_TRIES) throw new ConflictRetry(error);
                 results.push({ ok: false, error });
               }
             }
@@ -72,8 +74,8 @@ export class WriteBatch {
         );
         break;
       } catch (error) {
-        if ((error instanceof ConflictRetry || isTransientConflict(error)) && round < CONFLICT_ROUNDS) {
-          await new Promise((r) => setTimeout(r, Math.floor(Math.random() * 20 * round) + 1));
+        if ((error instanceof ConflictRetry || isTransientConflict(error)) && round < CONFLICT_TRIES) {
+          await new Promise((r) => setTimeout(r, conflictBackoffMs(round)));
           continue;
         }
         // The commit itself failed (or its sync did): none of the batch can be counted on.
@@ -89,17 +91,8 @@ export class WriteBatch {
   }
 }
 
-/** Tries of a batch that met a deadlock or serialization failure (PostgreSQL only; SQLite has one writer). */
-const CONFLICT_ROUNDS = 5;
-
 class ConflictRetry extends Error {
   constructor(cause: unknown) {
     super('transient conflict', { cause });
   }
-}
-
-/** PostgreSQL's deadlock_detected and serialization_failure: the transaction may simply be run again. */
-function isTransientConflict(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === '40P01' || code === '40001';
 }

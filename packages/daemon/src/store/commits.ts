@@ -1,5 +1,7 @@
 import { closeSync, fdatasync, fstatSync, openSync, statSync } from 'node:fs';
 import type { DB } from './database';
+import { dialectOf } from './postgres/pg-database';
+import { CONFLICT_TRIES, conflictBackoffMs, isTransientConflict } from './transient-conflict';
 
 /** How an accepted request reaches the disk: `full` (default) waits for it, `normal` does not. */
 export type SqliteSync = 'full' | 'normal';
@@ -153,9 +155,30 @@ export function createCommits(db: DB, mode: SqliteSync = 'full', fileSync: (path
     return queued;
   };
 
+  const postgres = dialectOf(db) === 'postgres';
+  /**
+   * PostgreSQL: a transaction that met a deadlock or serialization failure (a request's
+   * edit against another daemon's publisher batch over the same job) was rolled back whole,
+   * so it runs again, a few times, before its error goes to the caller (which answers 503
+   * with Retry-After: http/app.ts). `fn` must only write through the store, as every
+   * caller's does: what it did in the rolled-back try is gone.
+   */
+  const retried = async <T>(fn: () => T): Promise<T> => {
+    for (let round = 1; ; round++) {
+      try {
+        return immediate(fn);
+      } catch (error) {
+        if (!isTransientConflict(error) || round >= CONFLICT_TRIES) throw error;
+      }
+      await new Promise((resolve) => setTimeout(resolve, conflictBackoffMs(round)));
+    }
+  };
+
   return {
     mode,
     async durable<T>(fn: () => T): Promise<T> {
+      // Nested in an outer transaction, the outer one is what a conflict undoes: it decides.
+      if (postgres && !db.inTransaction) return retried(fn);
       if (!hasWal || db.inTransaction) return immediate(fn);
       if (mode === 'normal') return withNormal(() => immediate(fn));
       const result = withNormal(() => immediate(fn));

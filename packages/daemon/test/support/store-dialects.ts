@@ -43,6 +43,26 @@ export function failInserts(db: DB, table: string, message: string): void {
     CREATE TRIGGER fail_${table} BEFORE INSERT ON ${table} FOR EACH ROW EXECUTE FUNCTION fail_${table}()`);
 }
 
+/**
+ * PostgreSQL only: the next `times` statements that update or insert rows of `table` fail
+ * as PostgreSQL fails a transaction it breaks off for a deadlock (SQLSTATE 40P01, or
+ * `code`), as when another daemon's transaction waits on it; the rest go through. A
+ * sequence counts them, so the count survives the failed transactions' rollbacks.
+ */
+export function conflictOnWrites(db: DB, table: string, times: number, code = '40P01'): void {
+  if (!postgresTestUrl()) throw new Error('conflictOnWrites: a PostgreSQL error, for the postgres project');
+  db.exec(`CREATE SEQUENCE conflict_${table}_n;
+    CREATE FUNCTION conflict_${table}() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN
+      IF nextval('conflict_${table}_n') <= ${times} THEN RAISE EXCEPTION 'deadlock detected (test)' USING ERRCODE = '${code}'; END IF;
+      RETURN NEW; END $$;
+    CREATE TRIGGER conflict_${table} BEFORE INSERT OR UPDATE ON ${table} FOR EACH STATEMENT EXECUTE FUNCTION conflict_${table}()`);
+}
+
+/** How many statements conflictOnWrites has seen on `table` (failed ones included). */
+export function conflictWritesSeen(db: DB, table: string): number {
+  return Number(db.prepare(`SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM conflict_${table}_n`).pluck().get());
+}
+
 /** Drops what failInserts made. */
 export function stopFailingInserts(db: DB, table: string): void {
   db.exec(postgresTestUrl() ? `DROP TRIGGER fail_${table} ON ${table}; DROP FUNCTION fail_${table}()` : `DROP TRIGGER fail_${table}`);
