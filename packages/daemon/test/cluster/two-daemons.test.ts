@@ -7,10 +7,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAdmin } from '../../src/admin/admin';
 import { openDatabase, type DB } from '../../src/store/database';
 import { testDatabaseConfig } from '../support/store-dialects';
+import { checkInterfaceContract, type ContractTarget } from '../http/interface-contract';
 
 /**
  * Issue 34's "done when": two daemons over one PostgreSQL database and one data dir. Each
- * answers the interface for what the other stored; a post accepted by one for "now" is
+ * passes the interface contract (test/http/interface-contract.ts) while the other runs and
+ * publishes, and answers the interface for what the other stored; a post accepted by one for "now" is
  * published once, and its events reach the other's stream; posts accepted by one that is
  * then SIGKILLed before they fall due are published by the other exactly once.
  */
@@ -66,6 +68,17 @@ async function until<T>(what: string, fn: () => Promise<T | undefined> | T | und
   }
 }
 
+/** The interface contract's view of one daemon (test/http/interface-contract.ts). */
+const contractTarget = (base: string): ContractTarget => ({
+  call: (method, path, body) =>
+    fetch(`${base}${API}${path}`, {
+      method,
+      headers: { 'X-API-Key': key, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    }),
+  health: () => fetch(`${base}/healthz`),
+});
+
 /** How many times the simulators received each caption (sandbox_posts, shared by both daemons' simulators). */
 function postedCaptions(): Map<string, number> {
   const out = new Map<string, number>();
@@ -86,6 +99,7 @@ beforeAll(async () => {
   key = admin.createKey({ email: 'two@example.com', name: 'cluster' }).api_key;
   admin.addSandboxConnection('twitter', { email: 'two@example.com' });
   admin.addSandboxConnection('mastodon', { email: 'two@example.com' });
+  admin.addSandboxConnection('instagram', { email: 'two@example.com' });
   admin.close();
   db = openDatabase(databaseUrl!);
   [a, b] = await Promise.all([startDaemon(), startDaemon()]);
@@ -122,6 +136,28 @@ describe('two daemons over one PostgreSQL database', () => {
     expect((await call<{ post: { caption: string } }>(a.url, 'GET', `/content/scheduled?job_id=${made.body.job_id}`)).body.post.caption).toBe('edited on B');
     expect((await call(a.url, 'DELETE', `/content/scheduled?job_id=${made.body.job_id}`)).status).toBe(200);
     expect((await call<{ post: { status: string } }>(b.url, 'GET', `/content/scheduled?job_id=${made.body.job_id}`)).body.post.status).toBe('cancelled');
+  });
+
+  it('passes the interface contract against either daemon while the other runs and publishes', async () => {
+    for (const [front, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      // Posts for "now" accepted by the other daemon go out (through either) while the contract runs.
+      const captions = Array.from({ length: 4 }, (_, i) => `beside the contract ${i} ${Math.random().toString(36).slice(2)}`);
+      const posting = Promise.all(captions.map((caption) => call<{ job_id: string }>(other.url, 'POST', '/content/publish', { caption, platforms: ['mastodon'], publish_now: true })));
+      // Far ahead: the contract's post stays scheduled whatever the day.
+      await checkInterfaceContract(contractTarget(front.url), { scheduledFor: '2099-06-01T09:00:00Z', movedTo: '2099-06-01T11:00:00Z' });
+      const made = await posting;
+      expect(made.map((m) => m.status)).toEqual(captions.map(() => 200));
+      for (const m of made) {
+        await until(`${m.body.job_id} published`, async () =>
+          (await call<{ post: { status: string } }>(front.url, 'GET', `/content/scheduled?job_id=${m.body.job_id}`)).body.post.status === 'published' ? true : undefined,
+        );
+      }
+      const posted = postedCaptions();
+      expect(captions.map((c) => posted.get(c))).toEqual(captions.map(() => 1));
+    }
   });
 
   it('publishes a post accepted by one for "now" once, and the other daemon streams its events', async () => {
