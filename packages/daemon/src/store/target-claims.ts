@@ -130,7 +130,7 @@ function sharedLanes(db: DB) {
           AND COALESCE(p.connection_id, '') = COALESCE(a.connection_id, '') AND p.lease_until > @now) AS running,
        (SELECT MAX(z.until) FROM platform_pauses z WHERE z.until > @now
           AND z.scope IN ('app:' || a.platform, 'connection:' || a.user_id || ':' || a.platform, 'account:' || COALESCE(a.connection_id, ''))) AS paused_until
-     FROM targets a WHERE a.id IN (SELECT value FROM json_each(@ids)) AND a.status = 'scheduled'
+     FROM targets a WHERE a.id IN (SELECT value FROM json_each(@ids)) AND a.status = 'scheduled' AND COALESCE(a.next_attempt_at, a.due_at) <= @now
      ORDER BY COALESCE(a.next_attempt_at, a.due_at), a.id`,
   );
   return {
