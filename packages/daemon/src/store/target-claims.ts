@@ -1,6 +1,6 @@
 import type { ClaimedPostRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
 import type { DB } from './database';
-import { dialectOf } from './postgres/pg-database';
+import { dialectOf, type PostgresDatabase } from './postgres/pg-database';
 import { CLAIMED_JOB_COLUMNS, CLAIMED_TARGET_COLUMNS, toClaimed } from './claimed-target';
 import { createOutboxWriter } from './outbox';
 import { connectionLabelColumn, publishingEvent } from './state-events';
@@ -56,7 +56,7 @@ export function createTargetClaims(db: DB) {
     "INSERT INTO attempts (target_id, number, started_at) SELECT value->>'i', CAST(value->>'n' AS BIGINT), ? FROM json_each(?) ORDER BY key",
   );
   const outbox = createOutboxWriter(db);
-  const lanes = dialectOf(db) === 'postgres' ? sharedLanes(db) : null;
+  const lanes = dialectOf(db) === 'postgres' ? sharedLanes(db as PostgresDatabase) : null;
 
   /** The claims and their attempts rows, in one transaction (a savepoint inside the publisher's batch). */
   const claimMany = db.transaction((asked: readonly string[], now: number, owner: string, leaseUntil: number, perConnection: number): ClaimOutcome[] => {
@@ -118,12 +118,14 @@ export function createTargetClaims(db: DB) {
  * daemon claiming for the same connection waits for the first's commit, and its count,
  * a statement of its own (read committed: a new snapshot), sees the first's claims.
  */
-function sharedLanes(db: DB) {
+function sharedLanes(db: PostgresDatabase) {
   const laneOf = "a.user_id || '/' || a.platform || '/' || COALESCE(a.connection_id, '')";
-  const lock = db.prepare<[string]>(
+  // Sent without waiting for its answer (as the batch's SAVEPOINT is): the count's answer
+  // comes after it, one round trip for both. Native SQL, the ids as a literal (ours: JSON
+  // of target ids), since what is sent is neither prepared nor translated.
+  const lock = (ids: string) =>
     `SELECT pg_advisory_xact_lock(${LANE_LOCK_CLASS}, k) FROM (SELECT DISTINCT hashtext(${laneOf}) AS k FROM targets a
-      WHERE a.id IN (SELECT value FROM json_each(?)) AND a.status = 'scheduled' ORDER BY k) lanes`,
-  );
+      WHERE a.id IN (SELECT json_array_elements_text('${ids.replaceAll("'", "''")}'::json)) AND a.status = 'scheduled' ORDER BY k) lanes`;
   const state = db.prepare<[{ ids: string; now: number }], { id: string; lane: string; running: number | string; paused_until: number | string | null }>(
     `SELECT a.id, ${laneOf} AS lane,
        (SELECT count(*) FROM targets p WHERE p.user_id = a.user_id AND p.status = 'publishing' AND p.platform = a.platform
@@ -137,7 +139,7 @@ function sharedLanes(db: DB) {
     /** The ids of `asked` that must wait, and why; those not named may be claimed. */
     refusals(asked: readonly string[], now: number, perConnection: number): Map<string, ClaimRefusal> {
       const ids = JSON.stringify(asked);
-      lock.run(ids);
+      db.client.send(lock(ids));
       const out = new Map<string, ClaimRefusal>();
       const taken = new Map<string, number>();
       // In due order, so a connection's earliest targets take its free slots.
