@@ -56,7 +56,7 @@ export function createTargetClaims(db: DB) {
     "INSERT INTO attempts (target_id, number, started_at) SELECT value->>'i', CAST(value->>'n' AS BIGINT), ? FROM json_each(?) ORDER BY key",
   );
   const outbox = createOutboxWriter(db);
-  const lanes = dialectOf(db) === 'postgres' ? sharedLanes(db as PostgresDatabase) : null;
+  const lanes = dialectOf(db) === 'postgres' ? sharedLanes(db) : null;
 
   /** The claims and their attempts rows, in one transaction (a savepoint inside the publisher's batch). */
   const claimMany = db.transaction((asked: readonly string[], now: number, owner: string, leaseUntil: number, perConnection: number): ClaimOutcome[] => {
@@ -118,7 +118,8 @@ export function createTargetClaims(db: DB) {
  * daemon claiming for the same connection waits for the first's commit, and its count,
  * a statement of its own (read committed: a new snapshot), sees the first's claims.
  */
-function sharedLanes(db: PostgresDatabase) {
+function sharedLanes(db: DB) {
+  const client = (db as unknown as PostgresDatabase).client;
   const laneOf = "a.user_id || '/' || a.platform || '/' || COALESCE(a.connection_id, '')";
   // Sent without waiting for its answer (as the batch's SAVEPOINT is): the count's answer
   // comes after it, one round trip for both. Native SQL, the ids as a literal (ours: JSON
@@ -139,7 +140,7 @@ function sharedLanes(db: PostgresDatabase) {
     /** The ids of `asked` that must wait, and why; those not named may be claimed. */
     refusals(asked: readonly string[], now: number, perConnection: number): Map<string, ClaimRefusal> {
       const ids = JSON.stringify(asked);
-      db.client.send(lock(ids));
+      client.send(lock(ids));
       const out = new Map<string, ClaimRefusal>();
       const taken = new Map<string, number>();
       // In due order, so a connection's earliest targets take its free slots.
