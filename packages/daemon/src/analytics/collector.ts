@@ -1,7 +1,7 @@
 import { COLLECTION_AGES_MS, parseAccountKey, type Platform } from '@socialpub/core';
 import { connectionCall, type ConnectionCallDeps } from '../platforms/connection-call';
 import { PublishError, RateLimitedError } from '../platforms/errors';
-import type { PostAnalytics } from '../platforms/post-analytics';
+import { MissingScopeError, type PostAnalytics } from '../platforms/post-analytics';
 import type { DueTarget } from '../store/post-metrics';
 import type { Store } from '../store/store';
 import type { Clock } from '../util/clock';
@@ -141,6 +141,11 @@ export function createCollector(deps: CollectorDeps) {
         if (err instanceof RateLimitedError) {
           paused.set(key, err.until);
           notNow(targets.slice(i), { code: 'rate_limited', message: err.message }, err.until);
+          return problems;
+        }
+        if (err instanceof MissingScopeError) {
+          // The network says the grant lacks the permission: every target of the connection, with how to reconnect.
+          for (const t of targets.slice(i)) stored(t, { code: 'missing_scope', message: err.message }, at + retryMs);
           return problems;
         }
         const code = err instanceof PublishError ? (err.platformCode ?? err.kind) : 'error';

@@ -30,6 +30,19 @@ export interface PostAnalytics {
   read(ctx: CallContext, postIds: readonly string[]): Promise<Map<string, PostFigures>>;
 }
 
+/**
+ * The network refused a reading because the connection's grant lacks a permission the
+ * figures need (a person may untick it in the consent dialog, which the connection's asked
+ * scopes cannot show): the collector answers `missing_scope` with this message, which says
+ * how to reconnect.
+ */
+export class MissingScopeError extends Error {
+  constructor(message: string, options: { cause?: unknown } = {}) {
+    super(message, options);
+    this.name = 'MissingScopeError';
+  }
+}
+
 /** Keeps the numeric fields of a network's answer (its own names), dropping anything else. */
 export function numericFields(value: unknown): Record<string, number> {
   if (!value || typeof value !== 'object') return {};

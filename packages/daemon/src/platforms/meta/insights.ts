@@ -1,6 +1,7 @@
 import type { CallContext, Credentials } from '../adapter';
-import { numericFields, type PostAnalytics, type PostFigures } from '../post-analytics';
+import { MissingScopeError, numericFields, type PostAnalytics, type PostFigures } from '../post-analytics';
 import type { TokenRefresher } from '../shared/token-env';
+import { graphMessage } from './classify-error';
 import { GraphApiError } from './graph-client';
 import { MetaRun, newClient, type MetaAdapterOptions } from './meta-run';
 
@@ -26,6 +27,12 @@ export interface MetaInsights {
 function isGone(err: unknown): boolean {
   const cause = err instanceof GraphApiError ? err : (err as { cause?: unknown } | null)?.cause;
   return cause instanceof GraphApiError && cause.error.code === 100 && cause.error.error_subcode === 33;
+}
+
+/** Graph's permission errors (code 10, "Permission Denied"; 200-299, "API Permission"): the token's grant lacks the insights permission. */
+function permissionRefused(err: unknown): GraphApiError | null {
+  const cause = err instanceof GraphApiError ? err : (err as { cause?: unknown } | null)?.cause;
+  return cause instanceof GraphApiError && (cause.error.code === 10 || (cause.error.code >= 200 && cause.error.code <= 299)) ? cause : null;
 }
 
 /** A metric's value as Graph answers it: a number, or an object of numbers (reactions by type) flattened under the metric's name. */
@@ -58,6 +65,11 @@ export function createMetaInsights(d: MetaInsights, options: MetaAdapterOptions 
           body = await run.call(`${encodeURIComponent(id)}/insights`, { params: { metric: d.metrics.join(',') } });
         } catch (err) {
           if (isGone(err)) continue;
+          const refused = permissionRefused(err);
+          const need = refused ? d.requiredScope(ctx.credentials) : null;
+          if (refused && need) {
+            throw new MissingScopeError(`${graphMessage(d.label, refused)}: this connection's grant lacks the ${need.scope} permission figures need; reconnect it (${need.reconnect}) and allow it`, { cause: err });
+          }
           throw err;
         }
         const own: Record<string, number> = {};

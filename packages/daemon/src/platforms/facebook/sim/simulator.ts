@@ -1,4 +1,4 @@
-import { bool, DAY_MS, fail, GraphFail, graphTime, isPublicHttpUrl, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../../meta/sim/core';
+import { bool, DAY_MS, fail, GraphFail, granted, graphTime, isPublicHttpUrl, pickFields, type MetaSimState, type SimAccount, type SimRequest, type TokenRecord } from '../../meta/sim/core';
 
 /**
  * graph.facebook.com / graph-video.facebook.com / rupload.facebook.com for Pages, strict
@@ -108,10 +108,11 @@ function page(sim: MetaSimState, id: string, tok: TokenRecord): SimAccount {
   return sim.account(id, 'facebook', 'fb_page', tok);
 }
 
-/** A stable page token per (user, page), as /me/accounts hands out. */
+/** A stable page token per (user, page, grant), as /me/accounts hands out: it carries the user's grant. */
 function pageToken(sim: MetaSimState, userTok: TokenRecord, pageId: string): string {
-  for (const t of sim.tokens.values()) if (t.kind === 'fb_page' && t.accountId === pageId && !t.revoked && t.appId === userTok.appId) return t.token;
-  return sim.issueToken({ token: sim.newToken('EAAP'), platform: 'facebook', kind: 'fb_page', accountId: pageId, expiresAt: null, longLived: true, appId: userTok.appId }).token;
+  const grant = userTok.scopes?.join(',');
+  for (const t of sim.tokens.values()) if (t.kind === 'fb_page' && t.accountId === pageId && !t.revoked && t.appId === userTok.appId && t.scopes?.join(',') === grant) return t.token;
+  return sim.issueToken({ token: sim.newToken('EAAP'), platform: 'facebook', kind: 'fb_page', accountId: pageId, expiresAt: null, longLived: true, appId: userTok.appId, ...granted(userTok.scopes) }).token;
 }
 
 function myPages(req: SimRequest, sim: MetaSimState): unknown {

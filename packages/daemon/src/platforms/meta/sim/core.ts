@@ -111,7 +111,16 @@ export interface TokenRecord {
   longLived: boolean;
   revoked: boolean;
   appId: string | null;
+  /**
+   * The permissions the user granted in the dialog (a person may untick some), carried by
+   * the tokens exchanged from it; absent: every permission (sandbox connections' tokens,
+   * tokens issued without a dialog).
+   */
+  scopes?: string[];
 }
+
+/** The grant a token carries on to the tokens exchanged from it (none recorded: every permission). */
+export const granted = (scopes: string[] | undefined): { scopes?: string[] } => (scopes ? { scopes } : {});
 
 export interface SimAccount {
   id: string;
@@ -167,7 +176,7 @@ export class MetaSimState {
   readonly accounts: TrackedMap<SimAccount>;
   readonly apps: TrackedMap<SimApp>;
   /** Authorization codes handed out by the (simulated) dialog: code -> who and for which app. */
-  readonly codes: TrackedMap<{ platform: SimPlatform; accountId: string; appId: string; redirectUri: string; issuedAt: number; used: boolean }>;
+  readonly codes: TrackedMap<{ platform: SimPlatform; accountId: string; appId: string; redirectUri: string; issuedAt: number; used: boolean; scopes?: string[] }>;
   /** Every object by id, for GET /{id} and edges: containers, media, photos, videos, posts. */
   readonly objects: TrackedMap<Record<string, unknown> & { _type: string }>;
   readonly requests: RecordedRequest[] = [];
@@ -230,8 +239,11 @@ export class MetaSimState {
     return randomBytes(8).toString('base64url').replace(/[-_]/g, 'x').slice(0, 11);
   }
 
-  /** The consent dialog, simulated: the user approves and the platform hands out a single-use code (valid 1 h). */
-  authorize(grant: { platform: SimPlatform; appId: string; redirectUri: string; accountId: string }): string {
+  /**
+   * The consent dialog, simulated: the user approves and the platform hands out a single-use
+   * code (valid 1 h). `scopes`: the permissions the user left ticked (absent: all asked for).
+   */
+  authorize(grant: { platform: SimPlatform; appId: string; redirectUri: string; accountId: string; scopes?: string[] }): string {
     const code = randomBytes(16).toString('hex');
     this.codes.set(code, { ...grant, issuedAt: this.clock.now(), used: false });
     return code;

@@ -1,5 +1,5 @@
 import { simFigures, type SimFigures } from '../../shared/sim/sim-figures';
-import { fail, type MetaSimState, type SimPlatform, type SimRequest } from './core';
+import { fail, type MetaSimState, type SimPlatform, type SimRequest, type TokenRecord } from './core';
 
 interface InsightsRule {
   platform: SimPlatform;
@@ -10,6 +10,8 @@ interface InsightsRule {
   /** How far the figures lag behind the post's age (the network documents up to 48 h for Instagram; the sandbox keeps a demo moving). */
   lagMs: number;
   titles: Record<string, string>;
+  /** The permission a token needs to read them (by the kind of token: Instagram Login or Facebook Login). */
+  scope: (token: TokenRecord) => string;
 }
 
 const RULES: Record<string, InsightsRule> = {
@@ -28,6 +30,7 @@ const RULES: Record<string, InsightsRule> = {
       total_interactions: (f) => f.likes + f.replies + f.shares + f.saves,
     },
     titles: { views: 'Views', reach: 'Accounts reached', likes: 'Likes', comments: 'Comments', shares: 'Shares', saved: 'Saves', total_interactions: 'Interactions' },
+    scope: (token) => (token.kind === 'ig_user' ? 'instagram_business_manage_insights' : 'instagram_manage_insights'),
   },
   threads_media: {
     platform: 'threads',
@@ -36,6 +39,7 @@ const RULES: Record<string, InsightsRule> = {
     lagMs: 0,
     metrics: { views: (f) => f.views, likes: (f) => f.likes, replies: (f) => f.replies, reposts: (f) => f.reposts, quotes: (f) => f.quotes, shares: (f) => f.shares },
     titles: { views: 'Views', likes: 'Likes', replies: 'Replies', reposts: 'Reposts', quotes: 'Quotes', shares: 'Shares' },
+    scope: () => 'threads_manage_insights',
   },
   fb_post: {
     platform: 'facebook',
@@ -48,6 +52,7 @@ const RULES: Record<string, InsightsRule> = {
       post_clicks: (f) => f.linkClicks,
     },
     titles: { post_total_media_view_unique: 'Lifetime Total Unique Media Views', post_reactions_by_type_total: 'Lifetime Total post Reactions by Type.', post_clicks: 'Lifetime Post Clicks' },
+    scope: () => 'read_insights',
   },
 };
 
@@ -65,8 +70,10 @@ const HOST_PLATFORMS: Record<string, SimPlatform[]> = {
  * (`views, likes, replies, reposts, quotes, shares`) and Facebook Page posts (the 2025 names:
  * `post_total_media_view_unique`, `post_reactions_by_type_total`, `post_clicks`; every
  * `post_impressions*` metric is an invalid metric). Figures grow with the object's age
- * (shared/sim/sim-figures.ts); the owner's token alone reads them. Other paths are left to
- * the other route sets.
+ * (shared/sim/sim-figures.ts); the owner's token alone reads them, and only when its grant
+ * holds the insights permission (`instagram_business_manage_insights` with Instagram Login,
+ * `instagram_manage_insights` with Facebook Login, `read_insights`, `threads_manage_insights`;
+ * otherwise Graph's code 10 permission error). Other paths are left to the other route sets.
  */
 export function insightsRoutes(req: SimRequest, sim: MetaSimState): unknown {
   const [id, edge, extra] = req.segments;
@@ -77,6 +84,9 @@ export function insightsRoutes(req: SimRequest, sim: MetaSimState): unknown {
     fail(100, `Unsupported get request. Object with ID '${id}' does not exist, cannot be loaded due to missing permissions, or does not support this operation.`, { subcode: 33 });
   }
   sim.actingFor(req, String(obj[rule.owner]), rule.platform, rule.kind);
+  // A token whose grant lacks the insights permission (the person unticked it in the dialog) gets Graph's permission error.
+  const token = sim.authenticate(req, rule.platform, String(obj[rule.owner]));
+  if (token.scopes && !token.scopes.includes(rule.scope(token))) fail(10, '(#10) Application does not have permission for this action', { status: 403 });
   const asked = (req.params.metric ?? '').split(',').map((m) => m.trim()).filter((m) => m !== '');
   if (asked.length === 0) fail(100, '(#100) The parameter metric is required');
   const known = Object.keys(rule.metrics);

@@ -1,4 +1,4 @@
-import { DAY_MS, fail, GraphFail, type MetaSimState, type SimPlatform, type SimRequest, type TokenRecord } from './core';
+import { DAY_MS, fail, granted, GraphFail, type MetaSimState, type SimPlatform, type SimRequest, type TokenRecord } from './core';
 
 const LONG_LIVED_S = 5_184_000; // 60 days
 const SHORT_LIVED_S = 3_600;
@@ -50,7 +50,7 @@ function codeExchange(req: SimRequest, sim: MetaSimState, platform: SimPlatform)
   if (code.redirectUri !== req.params.redirect_uri) oauthFail(platform, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request');
   code.used = true;
   const kind: TokenRecord['kind'] = platform === 'instagram' ? 'ig_user' : platform === 'threads' ? 'threads_user' : 'fb_user';
-  const rec = sim.issueToken({ token: sim.newToken(platform === 'facebook' ? 'EAA' : platform === 'threads' ? 'THQ' : 'IGQ'), platform, kind, accountId: code.accountId, expiresAt: sim.clock.now() + SHORT_LIVED_S * 1000, longLived: false, appId });
+  const rec = sim.issueToken({ token: sim.newToken(platform === 'facebook' ? 'EAA' : platform === 'threads' ? 'THQ' : 'IGQ'), platform, kind, accountId: code.accountId, expiresAt: sim.clock.now() + SHORT_LIVED_S * 1000, longLived: false, appId, ...granted(code.scopes) });
   if (platform === 'instagram') {
     // The documented shape (docs/reference/platforms.md §1.4); clients must also accept the flat one.
     return { data: [{ access_token: rec.token, user_id: code.accountId, permissions: 'instagram_business_basic,instagram_business_content_publish' }] };
@@ -72,7 +72,7 @@ function longLived(req: SimRequest, sim: MetaSimState, platform: SimPlatform, gr
   const short = validToken(req, sim, platform, req.token ?? undefined);
   const app = short.appId ? sim.apps.get(short.appId) : undefined;
   if (!app || req.params.client_secret !== app.appSecret) oauthFail(platform, 'Error validating client secret.', 1);
-  const rec = sim.issueToken({ token: sim.newToken(platform === 'threads' ? 'THL' : 'IGL'), platform, kind: short.kind, accountId: short.accountId, expiresAt: sim.clock.now() + LONG_LIVED_S * 1000, longLived: true, appId: short.appId });
+  const rec = sim.issueToken({ token: sim.newToken(platform === 'threads' ? 'THL' : 'IGL'), platform, kind: short.kind, accountId: short.accountId, expiresAt: sim.clock.now() + LONG_LIVED_S * 1000, longLived: true, appId: short.appId, ...granted(short.scopes) });
   return { access_token: rec.token, token_type: 'bearer', expires_in: LONG_LIVED_S };
 }
 
@@ -81,7 +81,7 @@ function refresh(req: SimRequest, sim: MetaSimState, platform: SimPlatform, gran
   const old = validToken(req, sim, platform, req.token ?? undefined);
   if (!old.longLived) oauthFail(platform, 'Only long-lived tokens can be refreshed.');
   if (sim.clock.now() - old.issuedAt < DAY_MS) oauthFail(platform, 'The access token can only be refreshed once it is at least 24 hours old.');
-  const rec = sim.issueToken({ token: sim.newToken(platform === 'threads' ? 'THR' : 'IGR'), platform, kind: old.kind, accountId: old.accountId, expiresAt: sim.clock.now() + LONG_LIVED_S * 1000, longLived: true, appId: old.appId });
+  const rec = sim.issueToken({ token: sim.newToken(platform === 'threads' ? 'THR' : 'IGR'), platform, kind: old.kind, accountId: old.accountId, expiresAt: sim.clock.now() + LONG_LIVED_S * 1000, longLived: true, appId: old.appId, ...granted(old.scopes) });
   return { access_token: rec.token, token_type: 'bearer', expires_in: LONG_LIVED_S };
 }
 
@@ -89,6 +89,6 @@ function fbLongLived(req: SimRequest, sim: MetaSimState): unknown {
   const appId = checkApp(req, sim, 'facebook');
   const short = validToken(req, sim, 'facebook', req.params.fb_exchange_token);
   if (short.appId !== appId) oauthFail('facebook', 'Error validating access token: the token was issued for another app.');
-  const rec = sim.issueToken({ token: sim.newToken('EAAL'), platform: 'facebook', kind: 'fb_user', accountId: short.accountId, expiresAt: sim.clock.now() + LONG_LIVED_S * 1000, longLived: true, appId });
+  const rec = sim.issueToken({ token: sim.newToken('EAAL'), platform: 'facebook', kind: 'fb_user', accountId: short.accountId, expiresAt: sim.clock.now() + LONG_LIVED_S * 1000, longLived: true, appId, ...granted(short.scopes) });
   return { access_token: rec.token, token_type: 'bearer', expires_in: LONG_LIVED_S };
 }
