@@ -63,8 +63,6 @@ export function createCollector(deps: CollectorDeps) {
   const yieldMs = deps.yieldMs ?? 60_000;
   const retryMs = deps.retryMs ?? 3_600_000;
   const retentionMs = deps.retentionMs ?? 400 * 86_400_000;
-  /** A connection a network told to wait (429 on a read): until when, by group key. */
-  const paused = new Map<string, number>();
   let loop: { ctl: AbortController; done: Promise<void> } | null = null;
 
   /**
@@ -117,15 +115,16 @@ export function createCollector(deps: CollectorDeps) {
     });
     if (readable.length === 0) return problems;
     targets = readable;
-    const key = groupKey(first);
-    const pausedUntil = paused.get(key);
-    if (pausedUntil !== undefined && pausedUntil > now) {
-      notNow(targets, { code: 'rate_limited', message: `${first.platform} asked to wait before the next reading (until ${new Date(pausedUntil).toISOString()})` }, pausedUntil);
+    // A network's 429 to a reading holds the connection's readings (in the database: a restart and the other daemons keep to it).
+    const pauseScope = `analytics:${credentials.connectionId}`;
+    const pause = store.postMetrics.readingsPaused(pauseScope, now);
+    if (pause) {
+      notNow(targets, { code: 'rate_limited', message: `${first.platform} asked to wait before the next reading (until ${new Date(pause.until).toISOString()}): ${pause.reason}` }, pause.until);
       return problems;
     }
     const signal = AbortSignal.timeout(deps.timeoutMs ?? 60_000);
     const ctx = connectionCall(deps.calls, first.platform, credentials, signal, { op: 'analytics' });
-    const budgetScope = `analytics:${credentials.connectionId}`;
+    const budgetScope = pauseScope;
     for (let i = 0; i < targets.length; i += reader.batchSize) {
       const chunk = targets.slice(i, i + reader.batchSize);
       const take = store.commits.relaxed(() => store.rateWindows.take(budgetScope, `analytics:${first.platform}`, reader.budget.calls, reader.budget.windowMs, clock.now()));
@@ -139,7 +138,7 @@ export function createCollector(deps: CollectorDeps) {
       } catch (err) {
         const at = clock.now();
         if (err instanceof RateLimitedError) {
-          paused.set(key, err.until);
+          store.commits.relaxed(() => store.postMetrics.pauseReadings(pauseScope, err.until, err.message));
           notNow(targets.slice(i), { code: 'rate_limited', message: err.message }, err.until);
           return problems;
         }
@@ -211,7 +210,7 @@ export function createCollector(deps: CollectorDeps) {
       store.commits.relaxed(() => store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], now - ENROL_AFTER_MS, deps.batchLimit ?? 500));
       const due = store.postMetrics.due(now, now + publishAheadMs, deps.batchLimit ?? 500);
       if (due.length > 0) await collect(due, false);
-      store.commits.relaxed(() => store.postMetrics.prune(now - retentionMs));
+      store.commits.relaxed(() => (store.postMetrics.prune(now - retentionMs), store.postMetrics.prunePauses(now)));
       return due.length;
     },
     /** Reads a job's published targets now (POST /analytics/refresh); the problems of those not read, by target id. */

@@ -80,7 +80,7 @@ export type PostMetricsRepository = ReturnType<typeof createPostMetricsRepositor
 /**
  * The figures of published posts (migration 240): `post_metrics`, every reading per target
  * as a time series, and `metrics_collection`, each published target's place in the
- * collector's schedule. SQL in the subset both databases run (issue 34).
+ * collector's schedule; `analytics_pauses` (migration 260), a network's 429 to the readings. SQL in the subset both databases run (issue 34).
  */
 export function createPostMetricsRepository(db: DB) {
   const outbox = createOutboxWriter(db);
@@ -122,7 +122,17 @@ export function createPostMetricsRepository(db: DB) {
     `SELECT m.target_id, m.stage, m.next_at, m.problem_code, m.problem_message, m.problem_at FROM metrics_collection m JOIN targets t ON t.id = m.target_id
      WHERE t.job_id = ? ORDER BY m.target_id`,
   );
-  const prune = db.prepare<[number]>('DELETE FROM post_metrics WHERE collected_at < ?');
+  // A target's latest reading is never pruned (its figures stay shown however old): only readings with a later one go.
+  const prune = db.prepare<[number]>(
+    `DELETE FROM post_metrics WHERE collected_at < ?
+       AND id < (SELECT MAX(p2.id) FROM post_metrics p2 WHERE p2.target_id = post_metrics.target_id)`,
+  );
+  const pauseUpsert = db.prepare<[string, number, string]>(
+    `INSERT INTO analytics_pauses (scope, until_at, reason) VALUES (?, ?, ?)
+     ON CONFLICT (scope) DO UPDATE SET until_at = excluded.until_at, reason = excluded.reason WHERE excluded.until_at > analytics_pauses.until_at`,
+  );
+  const pauseOf = db.prepare<[string, number], { until_at: number; reason: string }>('SELECT until_at, reason FROM analytics_pauses WHERE scope = ? AND until_at > ?');
+  const prunePauses = db.prepare<[number]>('DELETE FROM analytics_pauses WHERE until_at <= ?');
   // The latest reading of each of a user's targets published in a window (the latest by id: readings are appended in time order).
   const LATEST = `SELECT t.id AS target_id, t.job_id, t.platform, t.account_key, t.type, t.post_id, t.published_at, p.collected_at, p.metrics
      FROM targets t JOIN post_metrics p ON p.target_id = t.id
@@ -224,9 +234,26 @@ export function createPostMetricsRepository(db: DB) {
         metrics: JSON.parse(r.metrics) as NormalizedMetrics,
       }));
     },
-    /** Drops readings taken before `before` (the retention setting); returns how many. */
+    /** Drops readings taken before `before` (the retention setting), but never a target's latest; returns how many. */
     prune(before: number): number {
       return prune.run(before).changes;
+    },
+    /**
+     * Records that a network told the readings of a connection (`scope`) to wait until
+     * `until` (a 429); a pause only moves later. Kept in the database: a restart and every
+     * other daemon over it honour it.
+     */
+    pauseReadings(scope: string, until: number, reason: string): void {
+      pauseUpsert.run(scope, until, reason);
+    },
+    /** The pause on a connection's readings still running at `now`, or null. */
+    readingsPaused(scope: string, now: number): { until: number; reason: string } | null {
+      const r = pauseOf.get(scope, now);
+      return r ? { until: r.until_at, reason: r.reason } : null;
+    },
+    /** Forgets pauses over by `now`; returns how many. */
+    prunePauses(now: number): number {
+      return prunePauses.run(now).changes;
     },
   };
 }

@@ -98,6 +98,12 @@ describe('the collector yields to publishing (issue 36)', () => {
     expect(w.db.prepare('SELECT COUNT(*) AS n FROM platform_pauses').get()).toEqual({ n: 0 });
     faults.twitter = {};
     expect(((await w.call('POST', '/analytics/refresh', { job_id: a })).body as unknown as PostMetricsResponse).targets[0]!.problem?.code).toBe('rate_limited');
+    // The pause is in the database: a collector started afresh (a restart, another daemon over it) keeps to it, calling nothing.
+    expect(w.db.prepare('SELECT COUNT(*) AS n FROM analytics_pauses WHERE until_at > ?').get(w.clock.now())).toEqual({ n: 1 });
+    const afresh = createCollector({ store: w.store, clock: w.clock, logger: silentLogger, readers: new Map([['twitter', createTwitterAnalytics()]]), calls: w.services.calls });
+    const calledBefore = lookups(w);
+    expect([...(await afresh.refreshJob(a)).values()].map((p) => p.code)).toEqual(['rate_limited']);
+    expect(lookups(w)).toBe(calledBefore);
     await w.clock.advance(16 * 60_000);
     expect(((await w.call('POST', '/analytics/refresh', { job_id: a })).body as unknown as PostMetricsResponse).targets[0]!.problem).toBeNull();
   });

@@ -88,8 +88,27 @@ describe('the post_metrics and metrics_collection repository', () => {
     ]);
     expect(store.postMetrics.latestInWindow(ta!.userId, T0, T0 + 10 * HOUR, 'mastodon').map((r) => r.jobId)).toEqual([b]);
     expect(store.postMetrics.latestInWindow(ta!.userId, T0 + HOUR, T0 + 10 * HOUR, null).map((r) => r.jobId)).toEqual([b]);
-    expect(store.postMetrics.prune(T0 + 2 * HOUR)).toBe(2);
-    expect(store.postMetrics.historyOfJob(a).get(ta!.targetId)).toBeUndefined();
+    // Pruning by age never takes a target's latest reading: a's older one goes, its latest (as old) stays.
+    expect(store.postMetrics.prune(T0 + 2 * HOUR)).toBe(1);
+    expect(store.postMetrics.historyOfJob(a).get(ta!.targetId)?.map((r) => r.metrics.likes)).toEqual([2]);
+    expect(store.postMetrics.prune(T0 + 400 * 24 * HOUR)).toBe(0);
+    expect(store.postMetrics.latestInWindow(ta!.userId, T0, T0 + 10 * HOUR, null).map((r) => [r.jobId, r.metrics.likes])).toEqual([
+      [a, 2],
+      [b, 5],
+    ]);
     expect(store.postMetrics.publishDueBy(ta!.userId, 'twitter', T0 + 10 * HOUR)).toBe(false);
+  });
+
+  it("keeps a network's 429 to the readings of a connection, later only, until it is over", () => {
+    const { store } = setup();
+    expect(store.postMetrics.readingsPaused('analytics:c1', T0)).toBeNull();
+    store.postMetrics.pauseReadings('analytics:c1', T0 + 15 * 60_000, 'X: Too Many Requests');
+    store.postMetrics.pauseReadings('analytics:c1', T0 + 5 * 60_000, 'sooner');
+    expect(store.postMetrics.readingsPaused('analytics:c1', T0)).toEqual({ until: T0 + 15 * 60_000, reason: 'X: Too Many Requests' });
+    expect(store.postMetrics.readingsPaused('analytics:c2', T0)).toBeNull();
+    store.postMetrics.pauseReadings('analytics:c1', T0 + HOUR, 'later');
+    expect(store.postMetrics.readingsPaused('analytics:c1', T0 + 30 * 60_000)).toEqual({ until: T0 + HOUR, reason: 'later' });
+    expect(store.postMetrics.readingsPaused('analytics:c1', T0 + HOUR)).toBeNull();
+    expect(store.postMetrics.prunePauses(T0 + HOUR)).toBe(1);
   });
 });

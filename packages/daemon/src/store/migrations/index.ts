@@ -27,6 +27,7 @@ import { migration220, migration220Postgres } from './220-inbox';
 import { migration230, migration230Postgres } from './230-drafts';
 import { migration240, migration240Postgres } from './240-post-metrics';
 import { migration250, migration250Postgres } from './250-inbox-reply-deleted';
+import { migration260, migration260Postgres } from './260-analytics-pauses';
 
 export interface Migration {
   version: number;
@@ -77,4 +78,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 230, name: 'drafts', sql: migration230, postgres: migration230Postgres },
   { version: 240, name: 'post-metrics', sql: migration240, postgres: migration240Postgres },
   { version: 250, name: 'inbox-reply-deleted', sql: migration250, postgres: migration250Postgres },
+  { version: 260, name: 'analytics-pauses', sql: migration260, postgres: migration260Postgres },
 ];
