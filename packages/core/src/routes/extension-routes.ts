@@ -116,6 +116,28 @@ export const EXTENSION_ROUTES = defineRoutes({
     summary: 'Figures across your posts: totals, per platform and day, top posts, and engagement per weekday and hour',
     tags: ['analytics'],
   },
+  'analytics.export': {
+    method: 'GET',
+    path: '/analytics/export.csv',
+    auth: 'key',
+    rateClass: 'analytics',
+    scope: 'read',
+    query: 'AnalyticsExportQuery',
+    paramDescriptions: {
+      job_id: 'Every reading of this job (job_…); the window is then not read.',
+      from: 'Without job_id: posts published from this instant (default: 30 days before `to`).',
+      to: 'Without job_id: posts published before this instant (default: now).',
+      platform: 'Only this platform.',
+    },
+    bodyKind: 'none',
+    responses: { 200: { schema: 'CsvText', kind: 'csv', description: 'text/csv, as a download (Content-Disposition: attachment)' } },
+    errors: [400, 401, 403, 404, 429, 500, 503],
+    operationId: 'exportPostMetricsCsv',
+    summary: 'Figures as CSV: a job\'s every reading, or the latest of each post published in a window',
+    description:
+      'One row per reading: `job_id, platform, account, type, post_id, published_at, collected_at`, the normalized figures (`impressions, views, likes, comments, shares, saves, clicks`; empty where the network has none), then `platform_metrics` (the network\'s own names and values as JSON). With `job_id`: every reading of the job\'s targets, oldest first per target. Without: the latest reading of each target published in [from, to) (as GET /analytics/summary counts them), in publish order.',
+    tags: ['analytics'],
+  },
   // --- series ------------------------------------------------------------------------
   'series.list': {
     method: 'GET',

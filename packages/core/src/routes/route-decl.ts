@@ -15,10 +15,11 @@ export interface ResponseDecl {
   description?: string;
   /**
    * What the answer's body is (default `json`): `none` (a 204: no body; the schema is
-   * 'NoContent'), or `event-stream` (Server-Sent Events: the handler answers the stream
-   * itself; the schema is what each message's data line holds).
+   * 'NoContent'), `event-stream` (Server-Sent Events: the handler answers the stream
+   * itself; the schema is what each message's data line holds), or `csv` (text/csv: the
+   * handler answers the text, the schema 'CsvText').
    */
-  kind?: 'json' | 'none' | 'event-stream';
+  kind?: 'json' | 'none' | 'event-stream' | 'csv';
 }
 
 /**

@@ -62,14 +62,28 @@ export const AnalyticsRefreshRequestSchema = z
   .object({ job_id: z.string({ error: 'job_id is required' }).min(1, { error: 'job_id is required' }) })
   .meta({ id: 'AnalyticsRefreshRequest', description: 'The post whose figures to read now.' });
 
+const AnalyticsWindow = z.object({
+  from: InstantIn.optional(),
+  to: InstantIn.optional(),
+  platform: PlatformId.optional(),
+});
+const fromBeforeTo = (q: { from?: string | undefined; to?: string | undefined }) => q.from === undefined || q.to === undefined || parseInstant(q.from)! < parseInstant(q.to)!;
+
 /** GET /analytics/summary's query: a window of publish times (default the last 30 days) and, optionally, one platform. */
-export const AnalyticsSummaryQuerySchema = z
-  .object({
-    from: InstantIn.optional(),
-    to: InstantIn.optional(),
-    platform: PlatformId.optional(),
-  })
-  .refine((q) => q.from === undefined || q.to === undefined || parseInstant(q.from)! < parseInstant(q.to)!, { error: 'from must be before to', path: ['from'] });
+export const AnalyticsSummaryQuerySchema = AnalyticsWindow.refine(fromBeforeTo, { error: 'from must be before to', path: ['from'] });
+
+/**
+ * GET /analytics/export.csv's query: one job's every reading (`job_id`; the window is then
+ * not read), or the latest reading of each post published in the window (the summary's:
+ * default the last 30 days), optionally of one platform.
+ */
+export const AnalyticsExportQuerySchema = AnalyticsWindow.extend({ job_id: z.string().min(1, { error: 'job_id must not be empty' }).optional() }).refine(fromBeforeTo, {
+  error: 'from must be before to',
+  path: ['from'],
+});
+
+/** A CSV answer (RFC 4180, a header row first, CRLF line ends). */
+export const CsvTextSchema = z.string().meta({ id: 'CsvText', description: 'RFC 4180 CSV: a header row, then one row per reading; fields quoted where they hold a comma, a quote or a line break.' });
 
 const SummaryFigures = z.object({ posts: Count.meta({ description: 'Published targets counted (with at least one reading).' }), engagement: Count, metrics: NormalizedMetricsSchema });
 

@@ -20,7 +20,7 @@ import {
 import { DraftAnswerSchema, DraftListSchema, DraftRequestSchema } from './drafts';
 import { MediaLibrarySchema } from './media';
 import { InboxItemResponseSchema, InboxListSchema, InboxQuerySchema, InboxRefreshResponseSchema, InboxReplyRequestSchema, InboxReplyResponseSchema } from './inbox';
-import { AnalyticsRefreshRequestSchema, AnalyticsSummaryQuerySchema, AnalyticsSummarySchema, PostMetricsResponseSchema } from './analytics';
+import { AnalyticsExportQuerySchema, AnalyticsRefreshRequestSchema, AnalyticsSummaryQuerySchema, AnalyticsSummarySchema, CsvTextSchema, PostMetricsResponseSchema } from './analytics';
 import { SandboxFaultsPutSchema, SandboxFaultsResponseSchema } from './sandbox-faults';
 import { QueueNextQuerySchema, QueueNextResponseSchema, QueueResponseSchema, QueueUpdateSchema, SeriesCancelResponseSchema, SeriesIdQuerySchema, SeriesListResponseSchema, SeriesResponseSchema } from './time-resources';
 
@@ -37,6 +37,8 @@ export const EXTENSION_SCHEMAS = {
   AnalyticsRefreshRequest: AnalyticsRefreshRequestSchema,
   AnalyticsSummaryQuery: AnalyticsSummaryQuerySchema,
   AnalyticsSummary: AnalyticsSummarySchema,
+  AnalyticsExportQuery: AnalyticsExportQuerySchema,
+  CsvText: CsvTextSchema,
   NoContent: NoContentSchema,
   IdParams: IdParamsSchema,
   // queue

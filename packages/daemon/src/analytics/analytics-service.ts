@@ -6,6 +6,7 @@ import type { User } from '../store/users';
 import { ServiceError } from '../util/service-error';
 import type { Clock } from '../util/clock';
 import type { Collector, ReadingProblem } from './collector';
+import { jobReadingsCsv, latestReadingsCsv } from './export-csv';
 import { summarize } from './summarize';
 
 const DAY = 86_400_000;
@@ -13,6 +14,9 @@ const DAY = 86_400_000;
 const MAX_WINDOW_DAYS = 400;
 
 export type AnalyticsService = ReturnType<typeof createAnalyticsService>;
+
+/** A window of publish times as the query gives it (instants; both optional) and one platform or all. */
+type Window = { from?: string | undefined; to?: string | undefined; platform?: Platform | undefined };
 
 /**
  * GET /analytics/posts and POST /analytics/refresh (docs/api.md "Analytics"): a post's
@@ -57,6 +61,15 @@ export function createAnalyticsService(deps: { store: Store; clock: Clock; jobs:
     return { success: true, job_id: jobId, targets };
   }
 
+  /** A window of publish times from the query: default the last 30 days, at most MAX_WINDOW_DAYS. */
+  function windowOf(q: Window): { from: number; to: number; platform: Platform | null } {
+    const to = q.to !== undefined ? parseInstant(q.to)! : deps.clock.now();
+    const from = q.from !== undefined ? parseInstant(q.from)! : to - 30 * DAY;
+    if (from >= to) throw new ServiceError('invalid_request', 'from must be before to', [{ path: 'from', message: 'from must be before to' }]);
+    if (to - from > MAX_WINDOW_DAYS * DAY) throw new ServiceError('invalid_request', `the window is at most ${MAX_WINDOW_DAYS} days`, [{ path: 'from', message: `at most ${MAX_WINDOW_DAYS} days before to` }]);
+    return { from, to, platform: q.platform ?? null };
+  }
+
   return {
     /** The figures as stored (reads nothing from the networks). */
     posts(user: User, jobId: string): PostMetricsResponse {
@@ -64,13 +77,22 @@ export function createAnalyticsService(deps: { store: Store; clock: Clock; jobs:
       return present(jobId, new Map());
     },
     /** GET /analytics/summary: the latest figures of the user's posts published in the window (default the last 30 days), in the user's zone. */
-    summary(user: User, q: { from?: string | undefined; to?: string | undefined; platform?: Platform | undefined }): AnalyticsSummary {
-      const to = q.to !== undefined ? parseInstant(q.to)! : deps.clock.now();
-      const from = q.from !== undefined ? parseInstant(q.from)! : to - 30 * DAY;
-      if (from >= to) throw new ServiceError('invalid_request', 'from must be before to', [{ path: 'from', message: 'from must be before to' }]);
-      if (to - from > MAX_WINDOW_DAYS * DAY) throw new ServiceError('invalid_request', `the window is at most ${MAX_WINDOW_DAYS} days`, [{ path: 'from', message: `at most ${MAX_WINDOW_DAYS} days before to` }]);
-      const platform = q.platform ?? null;
-      return summarize(store.postMetrics.latestInWindow(user.id, from, to, platform), { from, to, platform, zone: userZone(store, user.id) ?? 'UTC' });
+    summary(user: User, q: Window): AnalyticsSummary {
+      const w = windowOf(q);
+      return summarize(store.postMetrics.latestInWindow(user.id, w.from, w.to, w.platform), { ...w, zone: userZone(store, user.id) ?? 'UTC' });
+    },
+    /**
+     * GET /analytics/export.csv: a job's every reading (`job_id`), else the latest reading of
+     * each post published in the window (as the summary counts them); with a file name.
+     */
+    exportCsv(user: User, q: Window & { job_id?: string | undefined }): { filename: string; csv: string } {
+      if (q.job_id !== undefined) {
+        deps.jobs.get(user, q.job_id);
+        return { filename: `socialpub-figures-${q.job_id}.csv`, csv: jobReadingsCsv(present(q.job_id, new Map())) };
+      }
+      const w = windowOf(q);
+      const day = (ms: number) => formatInstant(ms).slice(0, 10);
+      return { filename: `socialpub-figures-${w.platform ?? 'all'}-${day(w.from)}-${day(w.to)}.csv`, csv: latestReadingsCsv(store.postMetrics.latestInWindow(user.id, w.from, w.to, w.platform)) };
     },
     /** Reads every published target now, then answers as posts(). */
     async refresh(user: User, jobId: string): Promise<PostMetricsResponse> {

@@ -30,6 +30,7 @@ export interface LatestReading {
   publishedAt: number;
   collectedAt: number;
   metrics: NormalizedMetrics;
+  platformMetrics: Record<string, number>;
 }
 
 /** A target due for a reading, with what the collector needs to read it. */
@@ -134,11 +135,11 @@ export function createPostMetricsRepository(db: DB) {
   const pauseOf = db.prepare<[string, number], { until_at: number; reason: string }>('SELECT until_at, reason FROM analytics_pauses WHERE scope = ? AND until_at > ?');
   const prunePauses = db.prepare<[number]>('DELETE FROM analytics_pauses WHERE until_at <= ?');
   // The latest reading of each of a user's targets published in a window (the latest by id: readings are appended in time order).
-  const LATEST = `SELECT t.id AS target_id, t.job_id, t.platform, t.account_key, t.type, t.post_id, t.published_at, p.collected_at, p.metrics
+  const LATEST = `SELECT t.id AS target_id, t.job_id, t.platform, t.account_key, t.type, t.post_id, t.published_at, p.collected_at, p.metrics, p.platform_metrics
      FROM targets t JOIN post_metrics p ON p.target_id = t.id
      WHERE t.user_id = ? AND t.published_at >= ? AND t.published_at < ? AND t.post_id IS NOT NULL
        AND p.id = (SELECT MAX(p2.id) FROM post_metrics p2 WHERE p2.target_id = t.id)`;
-  type LatestRow = { target_id: string; job_id: string; platform: string; account_key: string | null; type: string; post_id: string; published_at: number; collected_at: number; metrics: string };
+  type LatestRow = { target_id: string; job_id: string; platform: string; account_key: string | null; type: string; post_id: string; published_at: number; collected_at: number; metrics: string; platform_metrics: string };
   const latestAll = db.prepare<[string, number, number], LatestRow>(`${LATEST} ORDER BY t.published_at, t.id`);
   const latestOne = db.prepare<[string, number, number, string], LatestRow>(`${LATEST} AND t.platform = ? ORDER BY t.published_at, t.id`);
   const postpone = db.prepare<[number, string]>('UPDATE metrics_collection SET next_at = ? WHERE target_id = ?');
@@ -232,6 +233,7 @@ export function createPostMetricsRepository(db: DB) {
         publishedAt: r.published_at,
         collectedAt: r.collected_at,
         metrics: JSON.parse(r.metrics) as NormalizedMetrics,
+        platformMetrics: JSON.parse(r.platform_metrics) as Record<string, number>,
       }));
     },
     /** Drops readings taken before `before` (the retention setting), but never a target's latest; returns how many. */

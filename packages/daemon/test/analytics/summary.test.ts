@@ -67,4 +67,47 @@ describe('GET /analytics/summary (issue 36)', () => {
     expect(bad.status).toBe(400);
     expect(JSON.stringify(bad.body)).toContain('from must be before to');
   });
+
+  it('exports the figures as CSV from the API: the window\'s latest readings, or one job\'s every reading, as a download', async () => {
+    const w = await startSandboxDaemon(defer, { platforms: ['twitter', 'mastodon'], start: Date.UTC(2026, 11, 21, 8, 0, 0) });
+    const first = await publishAndSettle(w, { caption: 'First, with "quotes", and commas', platforms: ['twitter', 'mastodon'] });
+    w.clock.set(Date.UTC(2026, 11, 22, 8, 0, 0));
+    const second = await publishAndSettle(w, { caption: 'Second', platforms: ['twitter'] });
+    w.clock.set(Date.UTC(2026, 11, 23, 9, 0, 0));
+    const r1 = (await w.call('POST', '/analytics/refresh', { job_id: first })).body as unknown as PostMetricsResponse;
+    w.clock.set(Date.UTC(2026, 11, 23, 10, 0, 0));
+    const r2 = (await w.call('POST', '/analytics/refresh', { job_id: first })).body as unknown as PostMetricsResponse;
+    await w.call('POST', '/analytics/refresh', { job_id: second });
+    const csv = async (query: string) => {
+      const res = await fetch(`${w.url}/api/agents/v1/analytics/export.csv${query}`, { headers: { 'x-api-key': w.key } });
+      return { status: res.status, type: res.headers.get('content-type'), disposition: res.headers.get('content-disposition'), text: await res.text() };
+    };
+    const HEAD = 'job_id,platform,account,type,post_id,published_at,collected_at,impressions,views,likes,comments,shares,saves,clicks,platform_metrics';
+    const line = (jobId: string, t: PostMetricsResponse['targets'][number], h: PostMetricsResponse['targets'][number]['history'][number]) =>
+      [jobId, t.platform, t.account, t.type, t.post_id, t.published_at, h.collected_at, ...['impressions', 'views', 'likes', 'comments', 'shares', 'saves', 'clicks'].map((m) => h.metrics[m as keyof typeof h.metrics] ?? ''), `"${JSON.stringify(h.platform_metrics).replace(/"/g, '""')}"`].join(',');
+
+    // One job: every reading, oldest first per target.
+    const job = await csv(`?job_id=${first}`);
+    expect([job.status, job.type, job.disposition]).toEqual([200, 'text/csv; charset=utf-8', `attachment; filename="socialpub-figures-${first}.csv"`]);
+    expect(job.text).toBe([HEAD, ...r2.targets.flatMap((t) => t.history.map((h) => line(first, t, h)))].join('\r\n') + '\r\n');
+    expect(job.text.split('\r\n')).toHaveLength(1 + 2 * r1.targets.length + 1);
+
+    // A window: each target's latest reading, in publish order (one platform when asked).
+    const win = await csv('?from=2026-12-21T00:00:00Z&to=2026-12-23T00:00:00Z');
+    expect(win.disposition).toBe('attachment; filename="socialpub-figures-all-2026-12-21-2026-12-23.csv"');
+    const rows = win.text.trimEnd().split('\r\n');
+    expect(rows[0]).toBe(HEAD);
+    const who = rows.slice(1).map((r) => r.split(',').slice(0, 2).join(','));
+    expect([...who].sort()).toEqual([`${first},mastodon`, `${first},twitter`, `${second},twitter`].sort());
+    expect(who[2]).toBe(`${second},twitter`);
+    const latestTwitter = r2.targets.find((t) => t.platform === 'twitter')!;
+    expect(rows).toContain(line(first, latestTwitter, latestTwitter.history[1]!));
+    const mastodonOnly = (await csv('?from=2026-12-21T00:00:00Z&to=2026-12-23T00:00:00Z&platform=mastodon')).text.trimEnd().split('\r\n');
+    expect(mastodonOnly.slice(1).map((r) => r.split(',')[1])).toEqual(['mastodon']);
+
+    // Bad input: the one error body.
+    const bad = await csv('?from=2026-12-24T00:00:00Z&to=2026-12-20T00:00:00Z');
+    expect([bad.status, JSON.parse(bad.text).error.code]).toEqual([400, 'invalid_request']);
+    expect((await csv('?job_id=job_nope')).status).toBe(404);
+  });
 });

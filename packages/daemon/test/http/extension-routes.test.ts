@@ -23,7 +23,7 @@ describe('the extensions, declared once in core (routes/extension-routes.ts)', (
     const h = harness();
     const served = new Set(h.app.routes.map((r) => `${r.method} ${r.path}`));
     const names = Object.keys(EXTENSION_ROUTES);
-    expect(names.length).toBe(40);
+    expect(names.length).toBe(41);
     for (const name of names) {
       const route = EXTENSION_ROUTES[name as keyof typeof EXTENSION_ROUTES] as RouteDecl;
       expect(ROUTES[name as keyof typeof ROUTES]).toBe(route);

@@ -60,6 +60,7 @@ describe('rate classes, declared next to each route', () => {
       'POST /content/scheduled/unpublish': 'unpublish',
       'GET /analytics/posts': 'analytics',
       'GET /analytics/summary': 'analytics',
+      'GET /analytics/export.csv': 'analytics',
       'POST /analytics/refresh': 'analytics_refresh',
       'GET /inbox': 'inbox',
       'POST /inbox/:id/hide': 'inbox',

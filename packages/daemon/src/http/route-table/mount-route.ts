@@ -124,6 +124,8 @@ export function mountRoute<R extends RouteDecl, M = SchemaMap>(app: Hono<AppEnv>
     if (options.validateResponses) checkAnswer(route, status, body, schemas);
     // A 204 and the like (declared `kind: 'none'`): no body.
     if (route.responses[status]?.kind === 'none') return c.body(null, status as 204);
+    // A text answer (declared `kind: 'csv'`): the handler's text as text/csv.
+    if (route.responses[status]?.kind === 'csv') return c.body(String(body), status as 200, { 'content-type': 'text/csv; charset=utf-8' });
     return c.json(body as object, status as 200);
   };
   const full = honoPath(route);

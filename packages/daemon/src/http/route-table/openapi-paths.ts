@@ -59,7 +59,9 @@ export function operationOf(route: RouteDecl, schemas: Schemas = SCHEMAS as Sche
         : answer.kind === 'event-stream'
           ? // Server-Sent Events: the stream is text; each message's data line is one JSON value of the declared schema.
             { description, content: { 'text/event-stream': { schema: { type: 'string', description: 'Each data line is one JSON value of x-sse-data (an event message).', 'x-sse-data': shape } } } }
-          : { description, content: json(shape) };
+          : answer.kind === 'csv'
+            ? { description, content: { 'text/csv': { schema: shape } } }
+            : { description, content: json(shape) };
     responses[status] = route.rateClass && Number(status) < 300 ? limited(response) : response;
   }
   for (const status of route.errors) {
