@@ -56,6 +56,46 @@ describe('the collector yields to publishing (issue 36)', () => {
     expect(lookups(w)).toBe(1);
   });
 
+  it('with a reading and a publish due on the same connection at the same instant, calls the network to publish first, whichever looks first', async () => {
+    const w = await startSandboxDaemon(defer, { platforms: ['twitter'] });
+    const first = await publishAndSettle(w, { caption: 'Read me at one hour', platforms: ['twitter'] });
+    const publishedAt = (w.db.prepare('SELECT published_at FROM targets WHERE job_id = ?').get(first) as { published_at: number }).published_at;
+    // The second post is due at the very instant the first's 1 h reading is (to the second).
+    const due = Math.ceil((publishedAt + HOUR) / 1000) * 1000;
+    const next = await w.call('POST', '/content/publish', { caption: 'Due with the reading', platforms: ['twitter'], scheduled_for: new Date(due).toISOString() });
+    expect(next.status, JSON.stringify(next.body)).toBe(200);
+    const secondStatus = () => statusesOf(w, String(next.body.job_id))[0];
+    // Every network call in order: the reader's (with the second post's state when it reads) and the publishes (from X's simulator).
+    const calls: string[] = [];
+    const real = createTwitterAnalytics();
+    const collector = createCollector({
+      store: w.store,
+      clock: w.clock,
+      logger: silentLogger,
+      readers: new Map([['twitter', { ...real, read: (ctx, ids) => (calls.push(`read (second post ${secondStatus()})`), real.read(ctx, ids)) }]]),
+      calls: w.services.calls,
+      publishingBusy: (userId, platform, connectionId) => w.publisher().connectionBusy(userId, platform, connectionId),
+    });
+    await w.clock.advance(due - 1_000 - w.clock.now());
+    await collector.collectDue(); // enrols the first post (its reading at publishedAt + 1 h)
+    expect(calls).toEqual([]);
+
+    // The instant both are due: the collector looks first, before the scheduler's turn, and reads nothing.
+    w.clock.set(due);
+    expect(secondStatus()).toBe('scheduled');
+    expect(await collector.collectDue()).toBe(0);
+    expect(calls).toEqual([]);
+    // The scheduler's turn: the publish goes out, at its time.
+    await advanceUntil(w.clock, () => secondStatus() === 'published', 60, 100);
+    const publishedSecond = (w.db.prepare('SELECT published_at FROM targets WHERE job_id = ?').get(String(next.body.job_id)) as { published_at: number }).published_at;
+    expect(publishedSecond - due).toBeLessThan(1_000);
+    calls.push('published');
+    // Then the reading.
+    expect(await collector.collectDue()).toBe(1);
+    expect(calls).toEqual(['published', 'read (second post published)']);
+    expect((await metricsOf(w, first)).history).toHaveLength(1);
+  });
+
   it('reads nothing while a publish of the connection is in flight', async () => {
     const faults: SandboxFaults = {};
     const w = await startSandboxDaemon(defer, { platforms: ['twitter'], sandboxFaults: faults });
