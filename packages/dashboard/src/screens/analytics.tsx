@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
+import { Chart } from '../components/chart';
 import { FeedbackLine, type Feedback } from '../components/notice';
-import { get, message, qs } from '../lib/api';
+import { API, get, message, qs } from '../lib/api';
 import { useLiveVersion } from '../lib/live';
 import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
@@ -10,26 +11,6 @@ import type { AnalyticsSummary } from '../lib/types';
 const DAY = 86_400_000;
 const FIGURES = ['impressions', 'views', 'likes', 'comments', 'shares', 'saves', 'clicks'] as const;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
-
-/** Engagement per day as bars (an SVG drawn here: no chart library in the bundle); the table below it is its text alternative. */
-function DayChart({ days }: { days: AnalyticsSummary['by_day'] }) {
-  const max = Math.max(1, ...days.map((d) => d.engagement));
-  const w = 24;
-  const h = 120;
-  return (
-    <figure class="chart">
-      <svg role="img" aria-labelledby="analytics-chart-cap" viewBox={`0 0 ${Math.max(1, days.length) * w} ${h + 2}`} width={Math.max(1, days.length) * w} height={h + 2} class="chart-svg">
-        {days.map((d, i) => {
-          const bh = Math.round((d.engagement / max) * h);
-          return <rect key={d.date} x={i * w + 3} y={h - bh} width={w - 6} height={Math.max(bh, 1)} class="chart-bar" />;
-        })}
-      </svg>
-      <figcaption id="analytics-chart-cap">
-        Engagement per day, {days[0]?.date ?? ''} to {days[days.length - 1]?.date ?? ''}: the table below lists each day.
-      </figcaption>
-    </figure>
-  );
-}
 
 /** Analytics: what worked across the posts published in a date range, per network and per post, and the best times. */
 export function AnalyticsScreen() {
@@ -75,6 +56,12 @@ export function AnalyticsScreen() {
           </select>
         </label>
       </div>
+      <p>
+        <a class="button" href={`${API}/analytics/export.csv${qs({ from: `${from}T00:00:00Z`, to: `${to}T00:00:00Z`, platform: platform || undefined })}`} download>
+          Download CSV
+        </a>{' '}
+        <span class="help">The latest figures of each post published in these dates, one row per network (GET /analytics/export.csv).</span>
+      </p>
       <FeedbackLine value={feedback} />
       {summary && summary.totals.posts === 0 && <p class="empty">No figures for posts published in these dates yet: they are read an hour after publishing.</p>}
       {summary && summary.totals.posts > 0 && (
@@ -83,7 +70,12 @@ export function AnalyticsScreen() {
             {summary.totals.posts} post{summary.totals.posts === 1 ? '' : 's'} with figures, engagement {summary.totals.engagement} (likes, comments, shares, saves and clicks).
           </p>
           <h2>By day</h2>
-          <DayChart days={summary.by_day} />
+          <Chart
+            id="analytics-days"
+            caption={`Engagement per day, ${summary.by_day[0]?.date ?? ''} to ${summary.by_day[summary.by_day.length - 1]?.date ?? ''}: the table below lists each day.`}
+            deps={[summary]}
+            draw={(c, el) => c.barChart(el, { name: 'Engagement', labels: summary.by_day.map((d) => d.date.slice(5)), values: summary.by_day.map((d) => d.engagement) })}
+          />
           <div class="table-wrap">
             <table>
               <caption class="sr-only">Engagement per day</caption>
@@ -106,6 +98,12 @@ export function AnalyticsScreen() {
             </table>
           </div>
           <h2>By network</h2>
+          <Chart
+            id="analytics-networks"
+            caption="Engagement per network: the table below lists each network's figures."
+            deps={[summary]}
+            draw={(c, el) => c.barChart(el, { name: 'Engagement', labels: summary.by_platform.map((p) => platformName(p.platform)), values: summary.by_platform.map((p) => p.engagement) })}
+          />
           <div class="table-wrap">
             <table>
               <caption class="sr-only">Figures per network</caption>
