@@ -55,6 +55,9 @@ interface Result {
   max: number;
   /** CPU time of the run's process per target (µs), from start until every target settled; the floor has none. */
   cpuUsPerTarget?: number;
+  /** Lateness in CPU time (µs): the process's CPU used from the due instant until a target was published (variant.ts). */
+  cpuLateP50?: number;
+  cpuLateP99?: number;
 }
 
 const POSTS_PER_CONNECTION = 2;
@@ -153,9 +156,18 @@ try {
     if (publisherOnly) runs.push(measure('ours', targets));
     if (publisherOnly) {
       // Issue 36: the same burst with the analytics collector running, every connection's earlier post due for a reading at the burst's instant.
-      const c = measure('collecting', targets) as Result & { readTargets?: number; readingCalls?: number; readingCallsBeforeLastPublish?: number };
+      const c = measure('collecting', targets) as Result & { readTargets?: number; readingCalls?: number; readingCallsBeforeLastPublish?: number; readsAheadOfOwnPublish?: number };
       runs.push(c);
-      extra.push(`collecting at ${targets}: ${c.readTargets} earlier posts read after the burst in ${c.readingCalls} reader calls, ${c.readingCallsBeforeLastPublish} of them before the burst's last publish (on connections whose own publishes were done)`);
+      const ours = runs.find((r) => r.variant === 'ours');
+      extra.push(
+        `collecting at ${targets}: ${c.readTargets} earlier posts read after the burst in ${c.readingCalls} reader calls, ${c.readingCallsBeforeLastPublish} of them before the burst's last publish, ${c.readsAheadOfOwnPublish} started on a connection before its own last publish; CPU per target ${c.cpuUsPerTarget} µs against ${ours?.cpuUsPerTarget ?? '—'} µs without the collector (the same run; CPU time, which the machine's load does not stretch)`,
+      );
+      if (ours?.cpuLateP99 !== undefined && c.cpuLateP99 !== undefined) {
+        extra.push(
+          `lateness in CPU time at ${targets} (the process's CPU from the due instant to each publish; the machine's load does not stretch it): p50 ${(c.cpuLateP50! / 1000).toFixed(0)} ms / p99 ${(c.cpuLateP99 / 1000).toFixed(0)} ms with the collector, ${(ours.cpuLateP50! / 1000).toFixed(0)} ms / ${(ours.cpuLateP99 / 1000).toFixed(0)} ms without; p99 ratio ${(c.cpuLateP99 / ours.cpuLateP99).toFixed(2)}x`,
+        );
+      }
+      aims.push([`collection never ahead of a publish on its connection at ${targets}`, c.readsAheadOfOwnPublish === 0]);
     }
     if (publisherOnly && (targets <= 300 || withBaseline3000)) runs.push(measure('today', targets));
     for (const [i, sandbox] of (e2e ? sandboxModes : []).entries()) {

@@ -3,14 +3,18 @@
  * connected to twitter, threads and facebook with `perConnection` posts due on each, all
  * due at the same instant; the real scheduler and publisher (createPublishing, as the
  * daemon wires them) publish them through the test adapter with 200-400 ms of latency.
- * Prints one JSON line: lateness (published_at minus due_at) percentiles, counts, and the
- * process's CPU time per target from start until every target settled.
+ * Prints one JSON line: lateness (published_at minus due_at) percentiles, counts, the
+ * process's CPU time per target from start until every target settled, and lateness in CPU
+ * time (`cpuLateP50`/`cpuLateP99`: the process's CPU used from the due instant until each
+ * target was published, in µs), which a loaded machine does not stretch.
  *
  * `collecting` is `ours` with the analytics collector running beside the publisher (issue
  * 36): every connection also has a post published an hour before the burst, so its first
  * reading falls due at the burst's instant; readers answer after 200-400 ms like the
  * platforms. Collection must yield (the publisher's connectionBusy, a publish due within
- * two minutes): the burst's lateness is ours's, and the readings come after.
+ * two minutes): the burst's lateness is ours's, and the readings come after. It reports
+ * `readsAheadOfOwnPublish`: reader calls started on a connection before that connection's
+ * last burst publish — an order of events the machine's load cannot move (it must be 0).
  *
  * argv: variant (ours | today | collecting) users postsPerConnection dir
  */
@@ -104,12 +108,15 @@ const publishing = createPublishing({
 });
 
 // The collector as the daemon wires it (compose.ts, daemon.ts), its readers as slow as the platforms; it looks every 200 ms.
+// Each reader call: when it started (the call reaching the network) and on which connection.
 const readings: number[] = [];
+const readingStarts: Array<{ at: number; connectionId: string }> = [];
 const slowReader: PostAnalytics = {
   batchSize: 100,
   budget: { calls: 1_000_000, windowMs: 60_000 },
   refusal: () => null,
-  async read(_ctx, postIds) {
+  async read(ctx, postIds) {
+    readingStarts.push({ at: Date.now(), connectionId: ctx.credentials.connectionId });
     await new Promise((r) => setTimeout(r, LATENCY[0] + Math.random() * (LATENCY[1] - LATENCY[0])));
     readings.push(Date.now());
     return new Map(postIds.map((id) => [id, { metrics: { likes: 1 }, platformMetrics: { like_count: 1 } }]));
@@ -124,14 +131,25 @@ const collector = store
       readers: new Map(PLATFORMS.map((p) => [p, slowReader])),
       calls: { credentials: store.credentials, clock: systemClock, logger: silentLogger, sandboxBaseUrl: null },
       publishingBusy: (userId, platform, connectionId) => publishing.publisher.connectionBusy(userId, platform, connectionId),
+      publishingBacklog: () => publishing.publisher.busy,
       tickMs: 200,
       yieldMs: 500,
     })
   : null;
 
 let settled = 0;
+// Lateness in CPU time: the process's CPU used from the due instant until each burst target was published. Wall-clock
+// lateness stretches while the process waits for a core on a loaded machine; the CPU spent before a publish does not,
+// and any work the collector did ahead of a publish would add to it.
+let cpuAtDue: NodeJS.CpuUsage | null = null;
+setTimeout(() => (cpuAtDue = process.cpuUsage()), Math.max(0, due - Date.now())).unref();
+const cpuLate: number[] = [];
 const finished = new Promise<void>((resolve) => {
   publishing.publisher.onSettled((s) => {
+    if (s.result === 'published' && cpuAtDue) {
+      const c = process.cpuUsage(cpuAtDue);
+      cpuLate.push(c.user + c.system);
+    }
     if (s.result === 'published' || s.result === 'failed' || s.result === 'needs_review') settled++;
     if (settled >= ids.length) resolve();
   });
@@ -165,8 +183,19 @@ const claimLate = (db.prepare('SELECT t.due_at, min(a.started_at) AS s FROM targ
   .sort((a, b) => a - b);
 const claimAt = (q: number) => claimLate[Math.min(claimLate.length - 1, Math.ceil(q * claimLate.length) - 1)] ?? Number.NaN;
 const other = db.prepare("SELECT count(*) FROM targets WHERE status <> 'published'").pluck().get() as number;
+cpuLate.sort((a, b) => a - b);
+const cpuPct = (q: number) => cpuLate[Math.min(cpuLate.length - 1, Math.ceil(q * cpuLate.length) - 1)] ?? Number.NaN;
 const readTargets = collecting ? (db.prepare('SELECT count(DISTINCT target_id) FROM post_metrics').pluck().get() as number) : 0;
+// Whether a reading ever went ahead of a publish on its own connection: a reader call started on a connection before
+// the last of that connection's burst targets was published. An order of events, not a duration: the machine's load
+// cannot move it (lateness can).
+const lastOwnPublish = new Map(
+  (db.prepare("SELECT user_id, platform, max(published_at) AS at FROM targets WHERE status = 'published' AND job_id NOT LIKE '%earlier' GROUP BY user_id, platform").all() as Array<{ user_id: string; platform: string; at: number }>).map(
+    (r) => [`con_${r.user_id}_${r.platform}`, r.at],
+  ),
+);
+const readsAheadOfOwnPublish = readingStarts.filter((r) => r.at < (lastOwnPublish.get(r.connectionId) ?? Number.POSITIVE_INFINITY)).length;
 db.close();
 process.stdout.write(
-  `${JSON.stringify({ variant, targets: ids.length, published: rows.length, doubled, lost: other, p50: pct(0.5), p99: pct(0.99), max: late[late.length - 1] ?? Number.NaN, claimP50: claimAt(0.5), claimP99: claimAt(0.99), cpuUsPerTarget: Math.round((cpu.user + cpu.system) / ids.length), ...(collecting ? { readTargets, readingCalls: readings.length, readingCallsBeforeLastPublish: readings.filter((t) => t < lastPublished).length } : {}) })}\n`,
+  `${JSON.stringify({ variant, targets: ids.length, published: rows.length, doubled, lost: other, p50: pct(0.5), p99: pct(0.99), max: late[late.length - 1] ?? Number.NaN, claimP50: claimAt(0.5), claimP99: claimAt(0.99), cpuUsPerTarget: Math.round((cpu.user + cpu.system) / ids.length), cpuLateP50: cpuPct(0.5), cpuLateP99: cpuPct(0.99), ...(collecting ? { readTargets, readingCalls: readings.length, readingCallsBeforeLastPublish: readings.filter((t) => t < lastPublished).length, readsAheadOfOwnPublish } : {}) })}\n`,
 );

@@ -43,6 +43,8 @@ export interface ServiceParts {
   sandboxBaseUrl?: (platform: Platform, host: string) => string;
   /** Whether publishing has the floor on a connection (the publisher's connectionBusy): the analytics collector waits while it does. Default: never. */
   publishingBusy?: CollectorDeps['publishingBusy'];
+  /** The publisher's targets waiting or in flight (publisher.busy): the collector's schedule waits while there are any. Default: none. */
+  publishingBacklog?: CollectorDeps['publishingBacklog'];
   /** The analytics collector's other options (tests: tickMs, yieldMs...). */
   collector?: Partial<Pick<CollectorDeps, 'readers' | 'publishAheadMs' | 'yieldMs' | 'retryMs' | 'tickMs' | 'batchLimit' | 'timeoutMs'>>;
   /** Wakes SSE streams on new events (the daemon's is createEvents().hub). Default: a hub of its own, not started (tests call check()). */
@@ -88,6 +90,7 @@ export function createServices(p: ServiceParts): AppServices {
     calls,
     retentionMs: config.analyticsRetentionMs,
     ...(p.publishingBusy ? { publishingBusy: p.publishingBusy } : {}),
+    ...(p.publishingBacklog ? { publishingBacklog: p.publishingBacklog } : {}),
     ...p.collector,
   });
   const analytics = createAnalyticsService({ store, clock, jobs, collector });

@@ -256,6 +256,8 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     sandboxBaseUrl: (_platform, host) => simulatedHost(host),
     // The analytics collector waits while a connection's publishing has the floor.
     publishingBusy: (userId, platform, connectionId) => publishing.publisher.connectionBusy(userId, platform, connectionId),
+    // ... and its schedule waits while this daemon's publisher has any target waiting or in flight (a burst).
+    publishingBacklog: () => publishing.publisher.busy,
     hub: events.hub,
     // The leader delivers webhooks (each once); the others' events reach it through the outbox.
     webhookQueued: () => {

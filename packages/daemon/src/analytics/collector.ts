@@ -24,6 +24,14 @@ export interface CollectorDeps {
   calls: ConnectionCallDeps;
   /** Whether publishing has the floor on a connection now (the publisher's connectionBusy). Default: never. */
   publishingBusy?: (userId: string, platform: Platform, connectionId: string | null) => boolean;
+  /**
+   * How many targets the publisher of this process has waiting or in flight (publisher.busy).
+   * While it has any, the schedule's looks wait (a burst's CPU and database are publishing's),
+   * at most `maxWaitForPublishingMs` in a row. Default: none.
+   */
+  publishingBacklog?: () => number;
+  /** The longest the schedule's looks wait in a row for the publisher's backlog (ms), so a steady stream of posts does not starve them. Default 5 minutes. */
+  maxWaitForPublishingMs?: number;
   /** A publish of the user on the platform due within this much makes collection wait (ms). Default 2 minutes. */
   publishAheadMs?: number;
   /** After yielding to publishing, look again this much later (ms). Default 1 minute. */
@@ -64,6 +72,8 @@ export function createCollector(deps: CollectorDeps) {
   const retryMs = deps.retryMs ?? 3_600_000;
   const retentionMs = deps.retentionMs ?? 400 * 86_400_000;
   let loop: { ctl: AbortController; done: Promise<void> } | null = null;
+  /** Since when the schedule's looks have waited for the publisher's backlog (null: not waiting). */
+  let waitingSince: number | null = null;
 
   /**
    * Reads one connection's targets. `onDemand`: a refresh asked for them (yields and used
@@ -171,7 +181,7 @@ export function createCollector(deps: CollectorDeps) {
   }
 
   /** Groups targets by connection and reads them: on demand all connections at once, on the schedule a few at a time. */
-  async function collect(targets: DueTarget[], onDemand: boolean): Promise<Map<string, ReadingProblem>> {
+  async function collect(targets: DueTarget[], onDemand: boolean, yieldToBacklog = false): Promise<Map<string, ReadingProblem>> {
     const groups = new Map<string, DueTarget[]>();
     for (const t of targets) {
       const k = groupKey(t);
@@ -193,23 +203,40 @@ export function createCollector(deps: CollectorDeps) {
       await Promise.all([...groups.values()].map(run));
       return out;
     }
-    // The schedule's readings: a few connections at a time (each connection's own calls stay in order).
+    // The schedule's readings: a few connections at a time (each connection's own calls stay in order). A burst that
+    // starts meanwhile stops the connections not begun yet, with nothing written: they stay due for the next look.
     const queue = [...groups.values()];
     const worker = async () => {
-      for (let g = queue.shift(); g; g = queue.shift()) await run(g);
+      for (let g = queue.shift(); g; g = queue.shift()) {
+        if (yieldToBacklog && (deps.publishingBacklog?.() ?? 0) > 0) {
+          queue.length = 0;
+          return;
+        }
+        await run(g);
+      }
     };
     await Promise.all(Array.from({ length: Math.min(deps.connectionsAtOnce ?? 8, queue.length) }, worker));
     return out;
   }
 
   return {
-    /** One look at the schedule: enrols newly published targets, reads those due, prunes old readings. Returns how many targets were due. */
+    /**
+     * One look at the schedule: enrols newly published targets, reads those due, prunes old
+     * readings. Returns how many targets were due (0 when it waited for the publisher's backlog).
+     */
     async collectDue(): Promise<number> {
       const now = clock.now();
+      // While this process publishes anything, the schedule waits whole (not even its look at the database), up to a bound.
+      if ((deps.publishingBacklog?.() ?? 0) > 0) {
+        waitingSince ??= now;
+        if (now - waitingSince < (deps.maxWaitForPublishingMs ?? 5 * 60_000)) return 0;
+      }
+      const forced = waitingSince !== null;
+      waitingSince = null;
       // Enrolled a few minutes after publishing (their first reading is an hour after): a burst's own targets are not written to again while it runs.
       store.commits.relaxed(() => store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], now - ENROL_AFTER_MS, deps.batchLimit ?? 500));
       const due = store.postMetrics.due(now, now + publishAheadMs, deps.batchLimit ?? 500);
-      if (due.length > 0) await collect(due, false);
+      if (due.length > 0) await collect(due, false, !forced);
       store.commits.relaxed(() => (store.postMetrics.prune(now - retentionMs), store.postMetrics.prunePauses(now)));
       return due.length;
     },

@@ -96,6 +96,40 @@ describe('the collector yields to publishing (issue 36)', () => {
     expect((await metricsOf(w, first)).history).toHaveLength(1);
   });
 
+  it("waits whole while this daemon's publisher has any target waiting or in flight (a burst on other accounts too), at most 5 minutes in a row", async () => {
+    const w = await startSandboxDaemon(defer, { platforms: ['twitter'] });
+    const first = await publishAndSettle(w, { caption: 'Read me once the burst is out', platforms: ['twitter'] });
+    const publishedAt = (w.db.prepare('SELECT published_at FROM targets WHERE job_id = ?').get(first) as { published_at: number }).published_at;
+    let backlog = 0;
+    const collector = createCollector({
+      store: w.store,
+      clock: w.clock,
+      logger: silentLogger,
+      readers: new Map([['twitter', createTwitterAnalytics()]]),
+      calls: w.services.calls,
+      publishingBacklog: () => backlog,
+    });
+    w.clock.set(publishedAt + HOUR);
+    // Another account's burst in this daemon: not even the look at the database (nothing enrolled, nothing read).
+    backlog = 40;
+    expect(await collector.collectDue()).toBe(0);
+    expect(w.db.prepare('SELECT COUNT(*) AS n FROM metrics_collection').get()).toEqual({ n: 0 });
+    w.clock.set(publishedAt + HOUR + 4 * 60_000);
+    expect(await collector.collectDue()).toBe(0);
+    expect(lookups(w)).toBe(0);
+    // The burst is out: the look reads.
+    backlog = 0;
+    expect(await collector.collectDue()).toBe(1);
+    expect((await metricsOf(w, first)).history).toHaveLength(1);
+    // A publisher never idle does not starve the schedule: after 5 minutes of waiting in a row, a look goes ahead.
+    w.db.prepare('UPDATE metrics_collection SET next_at = ?').run(w.clock.now());
+    backlog = 1;
+    expect(await collector.collectDue()).toBe(0);
+    w.clock.set(w.clock.now() + 5 * 60_000);
+    expect(await collector.collectDue()).toBe(1);
+    expect((await metricsOf(w, first)).history).toHaveLength(2);
+  });
+
   it('reads nothing while a publish of the connection is in flight', async () => {
     const faults: SandboxFaults = {};
     const w = await startSandboxDaemon(defer, { platforms: ['twitter'], sandboxFaults: faults });
