@@ -158,7 +158,7 @@ try {
       // Issue 36: the same burst with the analytics collector running, every connection's earlier post due for a reading at the burst's instant.
       const c = measure('collecting', targets) as Result & { readTargets?: number; readingCalls?: number; readingCallsBeforeLastPublish?: number; readsAheadOfOwnPublish?: number };
       runs.push(c);
-      const ours = runs.find((r) => r.variant === 'ours');
+      const ours = runs.find((r): r is Result => r.variant === 'ours');
       extra.push(
         `collecting at ${targets}: ${c.readTargets} earlier posts read after the burst in ${c.readingCalls} reader calls, ${c.readingCallsBeforeLastPublish} of them before the burst's last publish, ${c.readsAheadOfOwnPublish} started on a connection before its own last publish; CPU per target ${c.cpuUsPerTarget} µs against ${ours?.cpuUsPerTarget ?? '—'} µs without the collector (the same run; CPU time, which the machine's load does not stretch)`,
       );
