@@ -35,6 +35,8 @@ export interface ApiRequest<S extends z.ZodType> {
   idempotent?: boolean;
   /** A raw body instead of JSON (POST /media/upload). */
   upload?: UploadBody;
+  /** The answer is text, not JSON (a route declared with a `csv` answer): checked as the string it is. */
+  text?: boolean;
 }
 
 /** Where a request goes and how it is sent: what the URL and the headers are made from. */
@@ -110,7 +112,7 @@ export class Transport {
         });
         // 204 No Content (a DELETE of the extensions): nothing to parse; the method's type is void.
         if (response.statusCode === 204) return undefined as z.infer<S>;
-        return await this.readBody(req.schema, response.statusCode, parseJson(response.statusCode, response.body));
+        return await this.readBody(req.schema, response.statusCode, req.text ? response.body : parseJson(response.statusCode, response.body));
       } catch (error) {
         if (signal?.aborted) throw signal.reason;
         const wait = retry < maxRetries ? retryDelay(error, { retry, repeatable, maxRetryAfterMs: this.config.maxRetryAfter, random: this.config.random }) : null;
@@ -129,7 +131,8 @@ export class Transport {
    */
   call<R extends RouteDecl, K extends ResponseKey<R> = never>(route: R, input: RouteCallInput<R> & { upload?: UploadBody }, options?: RequestOptions, as?: K): Promise<CallAnswer<R, K>> {
     const { params, query, body, upload } = input as { params?: Record<string, unknown>; query?: Record<string, string | number | undefined>; body?: unknown; upload?: UploadBody };
-    const declared = Object.values(route.responses)[0]?.schema;
+    const usual = Object.values(route.responses)[0];
+    const declared = usual?.schema;
     const keys: readonly string[] = as !== undefined ? [as as string] : typeof declared === 'string' ? [declared] : (declared ?? []);
     return this.request(
       {
@@ -141,6 +144,7 @@ export class Transport {
         ...(body !== undefined ? { body } : {}),
         ...(upload ? { upload } : {}),
         ...(route.readOnly ? { readOnly: true } : {}),
+        ...(usual?.kind === 'csv' ? { text: true } : {}),
         // A stream read once is never retried, so no key is generated for it (the caller may still give one).
         ...(route.idempotent && (!upload || upload.reopenable) ? { idempotent: true } : {}),
         schema: (s) => s.schemaOfKeys(keys),

@@ -318,6 +318,10 @@ describe('the SDK against the real daemon', () => {
     const summary = await client.analytics.summary({ platform: 'twitter' });
     expect(summary.top_posts.find((p) => p.job_id === job.job_id)?.metrics).toEqual(t.metrics);
     await expect(client.analytics.summary({ from: '2026-12-02T00:00:00Z', to: '2026-12-01T00:00:00Z' })).rejects.toMatchObject({ status: 400, code: 'invalid_request' });
+    // The same reading as CSV text (GET /analytics/export.csv).
+    const csv = (await client.analytics.exportCsv({ job_id: job.job_id })).trimEnd().split('\r\n');
+    expect(csv[0]).toBe('job_id,platform,account,type,post_id,published_at,collected_at,impressions,views,likes,comments,shares,saves,clicks,platform_metrics');
+    expect(csv.slice(1).map((r) => r.split(',').slice(0, 8))).toEqual(t.history.map((h) => [job.job_id, 'twitter', t.account, t.type, t.post_id!, t.published_at!, h.collected_at, String(h.metrics.impressions)]));
 
     const notYet = await client.content.publish(later('no figures yet'));
     await expect(client.analytics.refresh(notYet.job_id)).rejects.toMatchObject({ constructor: ConflictError, status: 409, code: 'conflict' });

@@ -13,6 +13,15 @@ export class AnalyticsResource extends Resource {
     return this.transport.call(ROUTES['analytics.refresh'], { body: { job_id: jobId } }, options);
   }
 
+  /**
+   * GET /analytics/export.csv: the figures as CSV text (RFC 4180, a header row first) — a
+   * job's every reading (`job_id`), or the latest reading of each post published in the
+   * window (default the last 30 days).
+   */
+  exportCsv(params: { job_id?: string; from?: string; to?: string; platform?: Platform } = {}, options?: RequestOptions): Promise<string> {
+    return this.transport.call(ROUTES['analytics.export'], { query: params }, options);
+  }
+
   /** GET /analytics/summary: totals, per platform and day, top posts and engagement per weekday-hour for posts published in the window (default the last 30 days). */
   summary(params: { from?: string; to?: string; platform?: Platform } = {}, options?: RequestOptions): Promise<AnalyticsSummary> {
     return this.transport.call(ROUTES['analytics.summary'], { query: params }, options);
