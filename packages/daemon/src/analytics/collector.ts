@@ -227,11 +227,13 @@ export function createCollector(deps: CollectorDeps) {
     async collectDue(): Promise<number> {
       const now = clock.now();
       // While this process publishes anything, the schedule waits whole (not even its look at the database), up to a bound.
-      if ((deps.publishingBacklog?.() ?? 0) > 0) {
+      const backlog = deps.publishingBacklog?.() ?? 0;
+      if (backlog > 0) {
         waitingSince ??= now;
         if (now - waitingSince < (deps.maxWaitForPublishingMs ?? 5 * 60_000)) return 0;
       }
-      const forced = waitingSince !== null;
+      // Past the bound with the publisher still busy, this look goes ahead whole (the per-connection rules still hold).
+      const forced = backlog > 0;
       waitingSince = null;
       // Enrolled a few minutes after publishing (their first reading is an hour after): a burst's own targets are not written to again while it runs.
       store.commits.relaxed(() => store.postMetrics.enrolPublished(COLLECTION_AGES_MS[0], now - ENROL_AFTER_MS, deps.batchLimit ?? 500));
