@@ -79,4 +79,31 @@ describe('the Meta simulator enforces the insights permission per token (issue 3
     expect((await collector.refreshJob('job_s')).size).toBe(0);
     expect(store.postMetrics.historyOfJob('job_s').get('job_s_0')).toHaveLength(1);
   });
+
+  it('asks Threads for threads_manage_insights and a Facebook page token for read_insights, the grant carried from the user token to the page token', async () => {
+    const s = (sim = await startSim());
+    s.state.addAccount({ id: 'th1', platform: 'threads', kind: 'threads_user', username: 'writer', name: 'W' });
+    s.state.addAccount({ id: 'p1', platform: 'facebook', kind: 'fb_page', username: 'p1', name: 'Page' });
+    s.state.addAccount({ id: 'fbu', platform: 'facebook', kind: 'fb_user', username: 'u', name: 'Ann', pageIds: ['p1'] });
+    s.state.objects.set('th_post', { _type: 'threads_media', id: 'th_post', accountId: 'th1', createdAt: s.clock.now() });
+    s.state.objects.set('post:p1_9', { _type: 'fb_post', id: 'p1_9', pageId: 'p1', createdAt: s.clock.now() });
+    const token = (platform: 'threads' | 'facebook', kind: 'threads_user' | 'fb_user', accountId: string, scopes: string[]) =>
+      s.state.issueToken({ token: `tok_${platform}_${scopes.length}`, platform, kind, accountId, expiresAt: null, longLived: true, scopes }).token;
+    const insights = async (host: string, version: string, id: string, metric: string, t: string) => {
+      const res = await fetch(`${s.baseUrl(host)}/${version}/${id}/insights?metric=${metric}&access_token=${encodeURIComponent(t)}`);
+      return [res.status, ((await res.json()) as { error?: { code: number } }).error?.code ?? null];
+    };
+    expect(await insights('graph.threads.net', 'v1.0', 'th_post', 'views', token('threads', 'threads_user', 'th1', ['threads_basic', 'threads_content_publish']))).toEqual([403, 10]);
+    expect(await insights('graph.threads.net', 'v1.0', 'th_post', 'views', token('threads', 'threads_user', 'th1', ['threads_basic', 'threads_content_publish', 'threads_manage_insights']))).toEqual([200, null]);
+    // A page token from /me/accounts carries its user token's grant.
+    const pageToken = async (userToken: string) => {
+      const res = await fetch(`${s.baseUrl('graph.facebook.com')}/v25.0/me/accounts?access_token=${encodeURIComponent(userToken)}`);
+      return ((await res.json()) as { data: Array<{ id: string; access_token: string }> }).data.find((p) => p.id === 'p1')!.access_token;
+    };
+    const without = await pageToken(token('facebook', 'fb_user', 'fbu', ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts']));
+    const withIt = await pageToken(token('facebook', 'fb_user', 'fbu', ['pages_show_list', 'pages_read_engagement', 'pages_manage_posts', 'read_insights']));
+    expect(without).not.toBe(withIt);
+    expect(await insights('graph.facebook.com', 'v25.0', 'p1_9', 'post_clicks', without)).toEqual([403, 10]);
+    expect(await insights('graph.facebook.com', 'v25.0', 'p1_9', 'post_clicks', withIt)).toEqual([200, null]);
+  });
 });
