@@ -80,6 +80,8 @@ describe('analytics', () => {
     await expect.poll(async () => (await readings.getByRole('row', { name: /^X / }).getByRole('cell').allTextContents()).at(-1)).toBe(String(x.history.at(-1)!.metrics.likes));
     await card.getByRole('img', { name: `likes of ${jobs[0]} per reading, per network: the table below lists every reading.` }).locator('canvas').waitFor();
     expect(await seriousViolations(page)).toEqual([]);
+    await card.getByLabel('Figure over time').scrollIntoViewIfNeeded();
+    await screenshot(page, 'post-figures-history');
     await page.getByRole('link', { name: 'Analytics' }).click();
 
     // One network only.

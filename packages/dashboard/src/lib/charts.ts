@@ -24,6 +24,8 @@ function axes(el: HTMLElement): { stroke: string; grid: { stroke: string; width:
 /** Whole steps on the count axis (figures are counts: no 0.5 likes). */
 const COUNT_STEPS = [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000, 1_000_000, 10_000_000, 100_000_000];
 
+const HOUR_MS = 3_600_000;
+
 /** Keeps the chart as wide as its box. */
 function followWidth(el: HTMLElement, chart: uPlot, height: number): () => void {
   const seen = new ResizeObserver(() => {
@@ -67,7 +69,11 @@ export function lineChart(el: HTMLElement, o: { times: readonly number[]; series
     tzDate: (ts) => uPlot.tzDate(new Date(ts), o.zone),
     legend: { show: false },
     cursor: { show: false },
-    scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max)] } },
+    // At least an hour across (readings taken moments apart, or one reading, sit in its middle), counts from 0.
+    scales: {
+      x: { time: true, range: (_u, min, max) => (max - min < HOUR_MS ? [(min + max) / 2 - HOUR_MS / 2, (min + max) / 2 + HOUR_MS / 2] : [min, max]) },
+      y: { range: (_u, _min, max) => [0, Math.max(1, max)] },
+    },
     axes: [{ ...axes(el) }, { ...axes(el), size: 56, incrs: COUNT_STEPS }],
     series: [{}, ...o.series.map((s, i) => ({ label: s.label, stroke: seriesColour(el, i), width: 2, spanGaps: true, points: { show: true, size: 6 } }))],
   };
