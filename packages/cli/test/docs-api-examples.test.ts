@@ -38,6 +38,8 @@ const NOT_RUN: Record<string, string> = {
   'export KEY=$(socialpub keys create --json | jq -r .api_key)': 'sets the variable; the test makes the key with the local admin (docs-examples.test.ts runs `socialpub keys create`)',
   'curl -H "X-API-Key: $KEY" …': 'the header alone, not a request (every example below sends it)',
   'curl -H "Authorization: Bearer $KEY" …': 'the header alone, not a request (run below as the Bearer form of GET /platforms)',
+  'curl -X DELETE "$SP/inbox/replies/rpl_5t2…" -H "X-API-Key: $KEY"':
+    'the reply the example before it queued is sent on the sender\'s next round, after this run; deleting a sent reply is run against the networks in packages/daemon/test/inbox/inbox-conversations.test.ts',
 };
 
 /** The made-up ids of the doc, in the order the examples use them. */
