@@ -6,6 +6,7 @@ import type { SandboxDeps } from './platform-module';
 import { simulatedPlatforms, simulators } from './registry';
 import { faultStage, type AppliedFault, type StagedHost } from './sandbox/fault-stage';
 import { sandboxCaller } from './shared/sim/sandbox-caller';
+import { catchUpOnSharedState } from './shared/sim/sim-state';
 
 /**
  * One app mounting every simulator under `/<host>`, e.g. `/graph.facebook.com/v25.0/...`.
@@ -29,6 +30,8 @@ export interface SandboxStageOptions {
 /** The sandbox app and every host its simulators answer for (each also served at its own origin, sandbox-origins.ts). */
 export function createSandbox(deps: SandboxDeps, factories = simulators(), options: SandboxStageOptions = {}): { app: Hono; hosts: string[] } {
   const app = new Hono();
+  // Several daemons over one PostgreSQL database: what the others' simulators wrote first.
+  app.use('*', catchUpOnSharedState(deps.store));
   // Posts are recorded with the account key of the connection whose token made them.
   app.use('*', sandboxCaller());
   const hosts: string[] = [];

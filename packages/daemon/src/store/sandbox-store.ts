@@ -1,5 +1,6 @@
 import type { Platform } from '@socialpub/core';
 import type { Statement } from 'better-sqlite3';
+import { randomUUID } from 'node:crypto';
 import type { DB } from './database';
 import { dialectOf } from './postgres/pg-database';
 import { createSettingsRepository, type SettingsRepository } from './settings';
@@ -100,14 +101,26 @@ export function createSandboxPostsRepository(db: DB) {
 
 export type SandboxStateRepository = ReturnType<typeof createSandboxStateRepository>;
 
+/** An entry another process's simulators wrote (or removed: `value` undefined) since this one last looked. */
+export interface SandboxStateChange {
+  simulator: string;
+  kind: string;
+  key: string;
+  value: unknown;
+}
+
+/** Told of the entries of one (simulator, kind) that other processes changed. */
+export type SandboxStateFollower = (key: string, value: unknown) => void;
+
 /** sandbox_state: each simulator's persisted maps and counters (platforms/shared/sim/sim-state.ts). */
 export function createSandboxStateRepository(db: DB) {
-  const load = db.prepare<[string, string], { key: string; value: string }>('SELECT key, value FROM sandbox_state WHERE simulator = ? AND kind = ?');
+  // PostgreSQL only: the simulators of several daemons share the database, so a counter is
+  // advanced in it, one statement a value, and no two processes hand out the same id; and
+  // each process catches up on the entries the others wrote (`catchUp`).
+  const shared = dialectOf(db) === 'postgres';
+  const load = db.prepare<[string, string], { key: string; value: string }>('SELECT key, value FROM sandbox_state WHERE simulator = ? AND kind = ? AND removed = 0');
   const upsert = db.prepare('INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value');
   const remove = db.prepare('DELETE FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?');
-  // PostgreSQL only: the simulators of several daemons share the database, so a counter is
-  // advanced in it, one statement a value, and no two processes hand out the same id.
-  const shared = dialectOf(db) === 'postgres';
   const advance = shared
     ? db.prepare<[string, string, string, string], { value: string }>(
         `INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?)
@@ -115,6 +128,35 @@ export function createSandboxStateRepository(db: DB) {
          RETURNING value`,
       )
     : null;
+  // Shared: every write names the transaction that made it and this process, and a removal
+  // leaves a tombstone, so the other processes find both (`catchUp`).
+  const writer = randomUUID();
+  const sharedUpsert = shared
+    ? db.prepare(
+        `INSERT INTO sandbox_state (simulator, kind, key, value, changed_tx, writer, removed) VALUES (?, ?, ?, ?, pg_current_xact_id()::text::bigint, ?, 0)
+         ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value, changed_tx = excluded.changed_tx, writer = excluded.writer, removed = 0`,
+      )
+    : null;
+  const sharedRemove = shared
+    ? db.prepare("UPDATE sandbox_state SET value = 'null', removed = 1, changed_tx = pg_current_xact_id()::text::bigint, writer = ? WHERE simulator = ? AND kind = ? AND key = ? AND removed = 0")
+    : null;
+  // Every transaction below the snapshot's xmin has ended: the rows it wrote are all
+  // visible, so reading [last horizon, this horizon) each time misses none and needs no
+  // lock, whatever order the writers committed in. The horizon comes with the rows, from
+  // the same statement's snapshot; one index range, empty when nothing changed.
+  const changedSince = shared
+    ? db.prepare<[number, string], { horizon: number; simulator: string | null; kind: string; key: string; value: string; removed: number }>(
+        `WITH h AS (SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS x)
+         SELECT h.x AS horizon, s.simulator, s.kind, s.key, s.value, s.removed
+         FROM h LEFT JOIN sandbox_state s ON s.changed_tx >= ? AND s.changed_tx < h.x AND s.writer <> ?`,
+      )
+    : null;
+  const horizonNow = shared ? db.prepare<[], { x: number }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS x') : null;
+  // Taken before a simulator first loads a map (read): what is written after is caught up on.
+  let horizon: number | null = null;
+  const begin = (): number => (horizon ??= horizonNow ? horizonNow.get()!.x : 0);
+  const followers = new Map<string, SandboxStateFollower[]>();
+  const followerKey = (simulator: string, kind: string) => `${simulator}\u0000${kind}`;
   return {
     /** Whether other processes' simulators write the same state (PostgreSQL): counters then advance in the database. */
     shared,
@@ -126,12 +168,43 @@ export function createSandboxStateRepository(db: DB) {
     },
     /** The entries of one kind, their values parsed. */
     read(simulator: string, kind: string): [string, unknown][] {
+      begin();
       return load.all(simulator, kind).map((r) => [r.key, JSON.parse(r.value)] as [string, unknown]);
     },
     /** Writes an entry's value (as JSON); `undefined` deletes it. */
     write(simulator: string, kind: string, key: string, value: unknown): void {
+      if (sharedUpsert && sharedRemove) {
+        if (value === undefined) sharedRemove.run(writer, simulator, kind, key);
+        else sharedUpsert.run(simulator, kind, key, JSON.stringify(value), writer);
+        return;
+      }
       if (value === undefined) remove.run(simulator, kind, key);
       else upsert.run(simulator, kind, key, JSON.stringify(value));
+    },
+    /** Tells `follower` of the entries of (simulator, kind) that other processes write (catchUp). */
+    follow(simulator: string, kind: string, follower: SandboxStateFollower): void {
+      const k = followerKey(simulator, kind);
+      const list = followers.get(k);
+      if (list) list.push(follower);
+      else followers.set(k, [follower]);
+    },
+    /**
+     * Shared only (else nothing): reads the entries other processes wrote or removed since
+     * the last call and tells their followers; returns them. One statement, an empty index
+     * range when nothing changed. Called before each simulator request is answered.
+     */
+    catchUp(): SandboxStateChange[] {
+      if (!changedSince) return [];
+      const rows = changedSince.all(begin(), writer);
+      const changes: SandboxStateChange[] = [];
+      for (const r of rows) {
+        horizon = Math.max(horizon!, r.horizon);
+        if (r.simulator === null) continue;
+        const change = { simulator: r.simulator, kind: r.kind, key: r.key, value: r.removed === 1 ? undefined : (JSON.parse(r.value) as unknown) };
+        changes.push(change);
+        for (const f of followers.get(followerKey(r.simulator, r.kind)) ?? []) f(change.key, change.value);
+      }
+      return changes;
     },
   };
 }

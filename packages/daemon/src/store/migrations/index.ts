@@ -28,6 +28,7 @@ import { migration230, migration230Postgres } from './230-drafts';
 import { migration240, migration240Postgres } from './240-post-metrics';
 import { migration250, migration250Postgres } from './250-inbox-reply-deleted';
 import { migration260, migration260Postgres } from './260-analytics-pauses';
+import { migration290, migration290Postgres } from './290-sandbox-state-changes';
 
 export interface Migration {
   version: number;
@@ -79,4 +80,5 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 240, name: 'post-metrics', sql: migration240, postgres: migration240Postgres },
   { version: 250, name: 'inbox-reply-deleted', sql: migration250, postgres: migration250Postgres },
   { version: 260, name: 'analytics-pauses', sql: migration260, postgres: migration260Postgres },
+  { version: 290, name: 'sandbox-state-changes', sql: migration290, postgres: migration290Postgres },
 ];

@@ -138,6 +138,11 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
   /** sandboxKeys the other way: DID -> the account key of the sandbox connection it belongs to. */
   const keyOfDid = new Map<string, string>();
   for (const [key, did] of sandboxKeys.entries()) keyOfDid.set(did, key);
+  // A connection's account another daemon's simulator made (one PostgreSQL database).
+  sandboxKeys.onOutsideChange((key, did, previous) => {
+    if (previous !== undefined) keyOfDid.delete(previous);
+    if (did !== undefined) keyOfDid.set(did, key);
+  });
 
   const xrpcError = (c: Context, status: number, error: string, message: string, headers: Record<string, string> = {}) =>
     c.body(JSON.stringify({ error, message }), status as 400, { 'content-type': 'application/json; charset=utf-8', ...headers });

@@ -138,7 +138,18 @@ const latestPosts = new WeakMap<MetaSimState, Map<string, string>>();
 
 function latestPost(sim: MetaSimState, pageId: string): Record<string, unknown> | undefined {
   let latest = latestPosts.get(sim);
-  if (!latest) latestPosts.set(sim, (latest = new Map()));
+  if (!latest) {
+    const made = new Map<string, string>();
+    latestPosts.set(sim, (latest = made));
+    // A post another daemon's simulator made (one PostgreSQL database) is the page's latest when newer.
+    sim.objects.onOutsideChange((key, o) => {
+      if (o?._type !== 'fb_post') return;
+      const pageId = String(o.pageId);
+      const known = made.get(pageId);
+      const current = known === undefined ? undefined : sim.objects.get(known);
+      if (current?._type !== 'fb_post' || Number(current.createdAt) <= Number(o.createdAt)) made.set(pageId, key);
+    });
+  }
   const key = latest.get(pageId);
   const known = key === undefined ? undefined : sim.objects.get(key);
   // A deleted post leaves a tombstone under its key (meta/sim/deletion.ts): no longer the page's.

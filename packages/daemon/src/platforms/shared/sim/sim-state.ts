@@ -1,3 +1,4 @@
+import type { MiddlewareHandler } from 'hono';
 import { checkSync, type SandboxStore } from '../../../store/sandbox-store';
 import { awaitCommitBeforeAnswer } from './sandbox-caller';
 
@@ -5,7 +6,9 @@ import { awaitCommitBeforeAnswer } from './sandbox-caller';
  * A simulator's state kept in SQLite (table sandbox_state), so `socialpub down && up`
  * continues where it stopped: ids never repeat, posts and duplicate memory survive, uploads
  * in progress and rate windows carry on. Everything is held in memory and written through
- * on every change; without a database (tests) it is memory only.
+ * on every change; without a database (tests) it is memory only. When several daemons'
+ * simulators share one PostgreSQL database, each process also takes in what the others
+ * wrote since (catchUpOnSharedState, before every simulator request), so they read one world.
  *
  * A change that makes something on the platform (a post, a video, a published container)
  * and the state saying it was made must reach the disk together, as on a real platform:
@@ -36,6 +39,20 @@ export interface SimState {
 }
 
 /**
+ * Before each simulator request: when other processes' simulators share the store
+ * (PostgreSQL), the entries they wrote or removed since the last request are taken into
+ * this process's maps (SandboxStateRepository.catchUp), so a post, an idempotency key or a
+ * token another daemon's simulator made is found here as it would be on the one platform.
+ * On SQLite (one process) nothing is done.
+ */
+export function catchUpOnSharedState(store: SandboxStore | null): MiddlewareHandler {
+  return async (_c, next) => {
+    if (store?.state.shared) store.state.catchUp();
+    await next();
+  };
+}
+
+/**
  * One transaction around `fn` in the simulators' store (SandboxStore.atomically, see
  * SimState.atomically); without a store it just runs `fn`.
  */
@@ -48,11 +65,37 @@ export function atomicWrites<T>(store: SandboxStore | null, fn: () => T): T {
   }
 }
 
+/**
+ * Told of an entry another process's simulators changed (`value` undefined: removed), after
+ * the map holds it, with what the map held before: a simulator keeping an index of a map's
+ * entries (X's posts by user) mends it here.
+ */
+export type OutsideChange<V> = (key: string, value: V | undefined, previous: V | undefined) => void;
+
 /** A Map whose entries are written to the simulator's state by `flush()` once read or set and changed. */
 export class TrackedMap<V> extends Map<string, V> {
   readonly #touched = new Set<string>();
   readonly #written = new Map<string, string>();
+  readonly #listeners: OutsideChange<V>[] = [];
   #write: (key: string, value: V | undefined) => void = () => undefined;
+
+  /** Calls `listener` for every entry another process changes (SandboxStateRepository.catchUp). */
+  onOutsideChange(listener: OutsideChange<V>): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Takes an entry as another process wrote it: held, and not written back. */
+  applyOutside(key: string, value: V | undefined): void {
+    const previous = super.get(key);
+    if (value === undefined) {
+      super.delete(key);
+      this.#written.delete(key);
+    } else {
+      super.set(key, value);
+      this.#written.set(key, JSON.stringify(value));
+    }
+    for (const l of this.#listeners) l(key, value, previous);
+  }
 
   static of<V>(loaded: Iterable<[string, V]>, write: (key: string, value: V | undefined) => void): TrackedMap<V> {
     const map = new TrackedMap<V>();
@@ -98,6 +141,7 @@ export class TrackedMap<V> extends Map<string, V> {
 
 export class SimMap<V> {
   readonly #entries = new Map<string, V>();
+  readonly #listeners: OutsideChange<V>[] = [];
 
   constructor(
     loaded: Iterable<[string, V]>,
@@ -124,6 +168,19 @@ export class SimMap<V> {
     const had = this.#entries.delete(key);
     if (had) this.write(key, undefined);
     return had;
+  }
+
+  /** Calls `listener` for every entry another process changes (SandboxStateRepository.catchUp). */
+  onOutsideChange(listener: OutsideChange<V>): void {
+    this.#listeners.push(listener);
+  }
+
+  /** Takes an entry as another process wrote it (undefined: removed): held, and not written back. */
+  applyOutside(key: string, value: V | undefined): void {
+    const previous = this.#entries.get(key);
+    if (value === undefined) this.#entries.delete(key);
+    else this.#entries.set(key, value);
+    for (const l of this.#listeners) l(key, value, previous);
   }
 
   /** Drops an entry from memory only: a write whose transaction was rolled back never reached the database. */
@@ -166,14 +223,20 @@ export function simState(store: SandboxStore | null, simulator: string): SimStat
     (key: string, value: unknown): void =>
       atomicWrites(store, () => state.write(simulator, kind, key, value));
   const read = (kind: string) => state.read(simulator, kind);
+  // Several daemons over one PostgreSQL database: each map also takes what the other
+  // processes' simulators write to it (store.state.catchUp, before each request).
+  const followed = <M extends { applyOutside(key: string, value: never): void }>(kind: string, map: M): M => {
+    if (state.shared) state.follow(simulator, kind, (key, value) => map.applyOutside(key, value as never));
+    return map;
+  };
   return {
     map<V>(kind: string) {
       if (kind === COUNTERS) throw new Error(`${COUNTERS} is reserved`);
-      return new SimMap<V>(read(kind) as Array<[string, V]>, writer(kind));
+      return followed(kind, new SimMap<V>(read(kind) as Array<[string, V]>, writer(kind)));
     },
     tracked<V>(kind: string) {
       if (kind === COUNTERS) throw new Error(`${COUNTERS} is reserved`);
-      return TrackedMap.of<V>(read(kind) as Array<[string, V]>, writer(kind));
+      return followed(kind, TrackedMap.of<V>(read(kind) as Array<[string, V]>, writer(kind)));
     },
     counter(name, first) {
       // Several daemons' simulators over one PostgreSQL database: each value taken in it.

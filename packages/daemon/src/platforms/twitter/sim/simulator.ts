@@ -118,6 +118,20 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     return list;
   };
   for (const p of [...posts.values()].sort((a, b) => a.createdAt - b.createdAt)) postsOf(p.userId).push(p);
+  // A post another daemon's simulator made, changed or deleted (one PostgreSQL database): its user's list follows.
+  posts.onOutsideChange((id, post, previous) => {
+    if (previous) {
+      const own = postsOf(previous.userId);
+      const i = own.findIndex((p) => p.id === id);
+      if (i >= 0) own.splice(i, 1);
+    }
+    if (post) {
+      const own = postsOf(post.userId);
+      let i = own.length;
+      while (i > 0 && own[i - 1]!.createdAt > post.createdAt) i--;
+      own.splice(i, 0, post);
+    }
+  });
   const windows = state.map<{ start: number; count: number }>('rate-windows');
   const nextMedia = state.counter('media', 1_880_000_000_000_000_000n);
   const nextPost = state.counter('post', 1_990_000_000_000_000_000n);

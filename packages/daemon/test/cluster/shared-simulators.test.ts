@@ -1,0 +1,126 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { recordKeyFor } from '../../src/platforms/bluesky/tid';
+import { createSandboxApp } from '../../src/platforms/sandbox';
+import { openDatabase } from '../../src/store/database';
+import { openSandboxDatabase, sandboxDbPath, type OpenedSandboxDatabase } from '../../src/store/sandbox-database';
+import { ManualClock } from '../../src/util/clock';
+import { testDatabaseConfig } from '../support/store-dialects';
+import { useTempDirs } from '../support/temp-dirs';
+
+/**
+ * Several daemons over one PostgreSQL database each run their own simulators, over one
+ * `sandbox` schema. What one process's simulators made must be what the others read: a
+ * target whose daemon died after its simulator made the post is reconciled by another
+ * daemon through that daemon's simulators (docs/scaling.md "The simulators' memory with
+ * several daemons"). Two simulator processes are two stores (two connections) and two
+ * sandbox apps here, each loaded before the other writes.
+ */
+
+const tempDir = useTempDirs();
+const opened: OpenedSandboxDatabase[] = [];
+let a: ReturnType<typeof createSandboxApp>;
+let b: ReturnType<typeof createSandboxApp>;
+let sandboxStore: OpenedSandboxDatabase;
+
+beforeAll(async () => {
+  const dataDir = tempDir('sp-shared-sims-');
+  const databaseUrl = testDatabaseConfig(dataDir).databaseUrl!;
+  // The daemon's schema (the simulators read whose connection calls from it).
+  openDatabase(databaseUrl).close();
+  const open = () => {
+    const o = openSandboxDatabase({ path: sandboxDbPath(dataDir, databaseUrl), daemonDbPath: databaseUrl });
+    opened.push(o);
+    return o;
+  };
+  const clock = new ManualClock();
+  // Both loaded (every simulator's maps read) before either makes anything.
+  sandboxStore = open();
+  a = createSandboxApp({ store: sandboxStore.store, clock });
+  // A's first writes commit at the end of this turn (groupCommits); two processes do not
+  // share a thread, two stores here do: B writes the same rows once A's are committed.
+  await new Promise((resolve) => setImmediate(resolve));
+  b = createSandboxApp({ store: open().store, clock });
+});
+afterAll(() => {
+  for (const o of opened.splice(0)) o.close();
+});
+
+const TOKEN = 'sandbox_at_shared1.secret';
+const json = (body: unknown) => ({ 'content-type': 'application/json', body: JSON.stringify(body) });
+async function call<T = Record<string, unknown>>(app: typeof a, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+  const res = await app.request(path, {
+    method,
+    headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: json(body).body }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
+}
+const postsOf = (platform: string) => sandboxStore.store.posts.list({ platform: platform as 'twitter' }).map((p) => ({ postId: p.postId, removed: p.removedAt ?? null }));
+
+describe("several daemons' simulators over one PostgreSQL database", () => {
+  it('X: a post made through one is in the other\'s lookup, timeline and duplicate rule; a deletion reaches it too', async () => {
+    const made = await call<{ data: { id: string } }>(a, 'POST', '/api.x.com/2/tweets', { text: 'made through daemon A' });
+    expect(made.status).toBe(201);
+    const id = made.body.data.id;
+    // The same sandbox connection is the same account through B.
+    const meA = await call<{ data: { id: string } }>(a, 'GET', '/api.x.com/2/users/me');
+    const meB = await call<{ data: { id: string } }>(b, 'GET', '/api.x.com/2/users/me');
+    expect(meB.body.data.id).toBe(meA.body.data.id);
+    const lookup = await call<{ data?: { id: string; text: string } }>(b, 'GET', `/api.x.com/2/tweets/${id}`);
+    expect(lookup.status).toBe(200);
+    expect(lookup.body.data?.text).toBe('made through daemon A');
+    // What the X adapter's reconciliation reads: the account's timeline since the request.
+    const since = new Date(Date.UTC(2026, 11, 25, 8, 59, 0)).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    const timeline = await call<{ data?: Array<{ id: string }> }>(b, 'GET', `/api.x.com/2/users/${meB.body.data.id}/tweets?start_time=${since}&max_results=100`);
+    expect(timeline.body.data?.map((t) => t.id)).toEqual([id]);
+    // X's duplicate rule through B knows A's post: the same text is refused, not made twice.
+    expect((await call(b, 'POST', '/api.x.com/2/tweets', { text: 'made through daemon A' })).status).toBe(403);
+    expect(postsOf('twitter')).toEqual([{ postId: id, removed: null }]);
+
+    // Deleted through A: gone through B.
+    expect((await call(a, 'DELETE', `/api.x.com/2/tweets/${id}`)).status).toBe(200);
+    const gone = await call<{ data?: unknown; errors?: Array<{ resource_id: string; title: string }> }>(b, 'GET', `/api.x.com/2/tweets/${id}`);
+    expect(gone.body.data).toBeUndefined();
+    expect(gone.body.errors?.map((e) => [e.title, e.resource_id])).toEqual([['Not Found Error', id]]);
+    const after = await call<{ data?: unknown[] }>(b, 'GET', `/api.x.com/2/users/${meB.body.data.id}/tweets?start_time=${since}&max_results=100`);
+    expect(after.body.data ?? []).toEqual([]);
+  });
+
+  it('Mastodon: a status made through one is read through the other, and its Idempotency-Key answers the same status there', async () => {
+    const made = await call<{ id: string; account: { id: string } }>(a, 'POST', '/mastodon.social/api/v1/statuses', { status: 'tooted through daemon A' }, { 'idempotency-key': 'target-1:1' });
+    expect(made.status).toBe(200);
+    // The adapter sends an unanswered status again with the same key, here through daemon B.
+    const again = await call<{ id: string }>(b, 'POST', '/mastodon.social/api/v1/statuses', { status: 'tooted through daemon A' }, { 'idempotency-key': 'target-1:1' });
+    expect(again.status).toBe(200);
+    expect(again.body.id).toBe(made.body.id);
+    const read = await call<{ id: string; content: string }>(b, 'GET', `/mastodon.social/api/v1/statuses/${made.body.id}`);
+    expect(read.status).toBe(200);
+    // What the reconciliation reads: the account's statuses.
+    const list = await call<Array<{ id: string }>>(b, 'GET', `/mastodon.social/api/v1/accounts/${made.body.account.id}/statuses`);
+    expect(list.body.map((s) => s.id)).toEqual([made.body.id]);
+    expect(postsOf('mastodon')).toEqual([{ postId: made.body.id, removed: null }]);
+  });
+
+  it('Bluesky: a record made through one is found at its key (and by getPosts) through the other, which does not make it again', async () => {
+    const session = await call<{ did: string }>(a, 'GET', '/bsky.social/xrpc/com.atproto.server.getSession');
+    expect(session.status).toBe(200);
+    const did = session.body.did;
+    // The record key the Bluesky adapter writes a target's post at (and reconciles by).
+    const rkey = recordKeyFor('target-1', 1);
+    const record = { $type: 'app.bsky.feed.post', text: 'skeeted through daemon A', createdAt: new Date(Date.UTC(2026, 11, 25, 9)).toISOString() };
+    const made = await call<{ uri: string }>(a, 'POST', '/bsky.social/xrpc/com.atproto.repo.createRecord', { repo: did, collection: 'app.bsky.feed.post', rkey, record });
+    expect(made.status, JSON.stringify(made.body)).toBe(200);
+    // B's session is the same account.
+    expect((await call<{ did: string }>(b, 'GET', '/bsky.social/xrpc/com.atproto.server.getSession')).body.did).toBe(did);
+    const got = await call<{ uri: string; value: { text: string } }>(b, 'GET', `/bsky.social/xrpc/com.atproto.repo.getRecord?repo=${did}&collection=app.bsky.feed.post&rkey=${rkey}`);
+    expect(got.status).toBe(200);
+    expect(got.body.uri).toBe(made.body.uri);
+    const listed = await call<{ posts: Array<{ uri: string }> }>(b, 'GET', `/bsky.social/xrpc/app.bsky.feed.getPosts?uris=${encodeURIComponent(made.body.uri)}`);
+    expect(listed.body.posts.map((r) => r.uri)).toEqual([made.body.uri]);
+    // The same record key through B is taken: no second post.
+    const twice = await call<{ error?: string }>(b, 'POST', '/bsky.social/xrpc/com.atproto.repo.createRecord', { repo: did, collection: 'app.bsky.feed.post', rkey, record });
+    expect(twice.status).toBe(400);
+    expect(postsOf('bluesky')).toEqual([{ postId: made.body.uri, removed: null }]);
+  });
+});
