@@ -1,9 +1,14 @@
+import type { AddressInfo } from 'node:net';
+import { serve, type ServerType } from '@hono/node-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordKeyFor } from '../../src/platforms/bluesky/tid';
+import { createMastodonAdapter } from '../../src/platforms/mastodon/adapter';
+import { createTwitterAdapter } from '../../src/platforms/twitter/adapter';
 import { createSandboxApp } from '../../src/platforms/sandbox';
 import { openDatabase } from '../../src/store/database';
 import { openSandboxDatabase, sandboxDbPath, type OpenedSandboxDatabase } from '../../src/store/sandbox-database';
 import { ManualClock } from '../../src/util/clock';
+import { makeContext, type SimServer, type TestContext } from '../platforms/shared/harness';
 import { testDatabaseConfig } from '../support/store-dialects';
 import { useTempDirs } from '../support/temp-dirs';
 
@@ -21,6 +26,8 @@ const opened: OpenedSandboxDatabase[] = [];
 let a: ReturnType<typeof createSandboxApp>;
 let b: ReturnType<typeof createSandboxApp>;
 let sandboxStore: OpenedSandboxDatabase;
+const clock = new ManualClock();
+const servers: ServerType[] = [];
 
 beforeAll(async () => {
   const dataDir = tempDir('sp-shared-sims-');
@@ -32,7 +39,6 @@ beforeAll(async () => {
     opened.push(o);
     return o;
   };
-  const clock = new ManualClock();
   // Both loaded (every simulator's maps read) before either makes anything.
   sandboxStore = open();
   a = createSandboxApp({ store: sandboxStore.store, clock });
@@ -41,9 +47,20 @@ beforeAll(async () => {
   await new Promise((resolve) => setImmediate(resolve));
   b = createSandboxApp({ store: open().store, clock });
 });
-afterAll(() => {
+afterAll(async () => {
+  for (const s of servers.splice(0)) await new Promise<void>((resolve) => s.close(() => resolve()));
   for (const o of opened.splice(0)) o.close();
 });
+
+/** A sandbox app over HTTP on 127.0.0.1, as a daemon's adapters reach their own simulators. */
+async function served(app: typeof a): Promise<SimServer> {
+  const server = await new Promise<ServerType>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s));
+  });
+  servers.push(server);
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, baseUrl: (host) => `${url}/${host}`, close: async () => undefined };
+}
 
 const TOKEN = 'sandbox_at_shared1.secret';
 const json = (body: unknown) => ({ 'content-type': 'application/json', body: JSON.stringify(body) });
@@ -122,5 +139,42 @@ describe("several daemons' simulators over one PostgreSQL database", () => {
     const twice = await call<{ error?: string }>(b, 'POST', '/bsky.social/xrpc/com.atproto.repo.createRecord', { repo: did, collection: 'app.bsky.feed.post', rkey, record });
     expect(twice.status).toBe(400);
     expect(postsOf('bluesky')).toEqual([{ postId: made.body.uri, removed: null }]);
+  });
+
+  it('a target posted through daemon A, which died before recording it, is reconciled by daemon B as published: not posted again', async () => {
+    const [viaA, viaB] = await Promise.all([served(a), served(b)]);
+    const secrets = { access_token: 'sandbox_at_shared2.secret' };
+    // What daemon B's publisher does with the target A left: reconcile, and publish again only if not published.
+    const recover = async (adapter: ReturnType<typeof createTwitterAdapter>, ctx: TestContext) => {
+      const found = await adapter.reconcile!(ctx);
+      return found.state === 'published' ? { reconciled: true, postId: found.outcome.postId } : { reconciled: false, postId: (await adapter.publish(ctx)).postId };
+    };
+    const sameTarget = (ctx: TestContext, from: TestContext, checkpoint: Record<string, unknown>) => {
+      Object.assign(ctx.target, { id: from.target.id, attemptStartedAt: from.target.attemptStartedAt });
+      Object.assign(ctx.checkpoint.data, checkpoint);
+      return ctx;
+    };
+
+    const x = createTwitterAdapter({ requestTimeoutMs: 2_000, reconcileSettleMs: 0 });
+    const xOnA = makeContext({ platform: 'twitter', type: 'tweet', caption: 'the target A died on (X)', secrets, clock, server: viaA });
+    const tweeted = await x.publish(xOnA);
+    // A was SIGKILLed after its simulator made the post: what it had recorded is the request, not the id.
+    const xOnB = sameTarget(makeContext({ platform: 'twitter', type: 'tweet', caption: 'the target A died on (X)', secrets, clock, server: viaB }), xOnA, { tweetRequestedAt: xOnA.checkpoint.data.tweetRequestedAt });
+    expect(await recover(x, xOnB)).toEqual({ reconciled: true, postId: tweeted.postId });
+
+    const mastodon = createMastodonAdapter({ requestTimeoutMs: 2_000, pollMs: 1_000 });
+    const m = { platform: 'mastodon' as const, type: 'post' as const, caption: 'the target A died on (Mastodon)', secrets, meta: { server: 'https://mastodon.social' }, clock };
+    const mOnA = makeContext({ ...m, server: viaA });
+    const tooted = await mastodon.publish(mOnA);
+    // Within the Idempotency-Key's hour the adapter sends the status again with the same key, through B.
+    const mOnB = sameTarget(makeContext({ ...m, server: viaB }), mOnA, { statusRequestedAt: mOnA.checkpoint.data.statusRequestedAt });
+    expect(await recover(mastodon, mOnB)).toEqual({ reconciled: false, postId: tooted.postId });
+
+    // One post each in the sandbox world.
+    const made = sandboxStore.store.posts.list().filter((p) => String(p.body.text ?? p.body.status ?? '').startsWith('the target A died on'));
+    expect(made.map((p) => [p.platform, p.postId])).toEqual([
+      ['twitter', tweeted.postId],
+      ['mastodon', tooted.postId],
+    ]);
   });
 });
