@@ -39,8 +39,11 @@ function cliCommand(): SelfCommand {
   return { file: process.execPath, args: ['--conditions=@socialpub/source', '--import', 'tsx', source], cwd: root };
 }
 
-// BENCH_STALLS=1: every event-loop stall over 15 ms and every GC pause over 2 ms, with its
-// epoch time, to stderr as `stall <epoch ms> <ms>` / `gc <epoch ms> <ms> <kind>` lines.
+// BENCH_STALLS=1 (bench/lateness --diagnose): every turn of the event loop over 20 ms, with
+// this thread's time on a core, waiting for one (the kernel's schedstat) and neither
+// (blocked: a syscall such as an fsync, or a GC waiting for its helpers), and every GC
+// pause over 2 ms, to stderr as `stall <epoch ms> <ms> cpu <ms> runq <ms> blocked <ms>`
+// and `gc <epoch ms> <ms> <kind>` lines.
 if (process.env.BENCH_STALLS) {
   const { PerformanceObserver, performance } = await import('node:perf_hooks');
   const { readFileSync } = await import('node:fs');
@@ -62,29 +65,6 @@ if (process.env.BENCH_STALLS) {
   new PerformanceObserver((list) => {
     for (const e of list.getEntries()) if (e.duration > 2) process.stderr.write(`gc ${Math.round(performance.timeOrigin + e.startTime)} ${e.duration.toFixed(1)} ${(e as unknown as { detail: { kind: number } }).detail?.kind}\n`);
   }).observe({ entryTypes: ['gc'] });
-}
-
-if (process.env.BENCH_SLOWSQL) {
-  const { createRequire } = await import('node:module');
-  const req = createRequire(new URL('../../packages/daemon/package.json', import.meta.url));
-  const Database = req('better-sqlite3');
-  const probe = new Database(':memory:');
-  const Statement = probe.prepare('select 1').constructor;
-  probe.close();
-  const wrap = (proto: Record<string, unknown>, name: string) => {
-    const orig = proto[name] as (...a: unknown[]) => unknown;
-    proto[name] = function (this: { source?: string }, ...args: unknown[]) {
-      const t = performance.now();
-      try {
-        return orig.apply(this, args);
-      } finally {
-        const d = performance.now() - t;
-        if (d > 4) process.stderr.write(`slowsql ${Date.now()} ${d.toFixed(1)} ${name} ${String(this.source ?? args[0]).slice(0, 80).replace(/\s+/g, ' ')} | ${(new Error().stack ?? '').split('\n').slice(2, 7).map((l) => l.trim().replace(/^at /, '').replace(/\(.*\/src\//, '(')).join(' < ')}\n`);
-      }
-    };
-  };
-  for (const n of ['run', 'get', 'all', 'iterate']) wrap(Statement.prototype, n);
-  for (const n of ['exec', 'pragma']) wrap(Database.prototype, n);
 }
 
 const config = resolveConfig({ dataDir, host: '127.0.0.1', port: 0, rateLimitsEnabled: false }, process.env);

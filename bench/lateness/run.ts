@@ -14,6 +14,14 @@
  * round, and prints ours against it: on a machine shared and loaded by others, only figures
  * of the same minutes compare. `--rounds=N` (default 3) rounds; each variant's figure is the
  * median of its rounds' p99 (and p50), and every round is printed. Aim: ours p99 < 50 ms.
+ *
+ * Finding where a tail goes: `--diagnose` prints each post later than 25 ms with when it
+ * was claimed (attempts.started_at) and recorded, the phases' percentiles (due -> claim,
+ * claim -> simulator record, record -> attempt end), and the daemon's stalls (turns of its
+ * event loop over 20 ms: CPU, waiting for a core, blocked) and GC pauses on stderr
+ * (e2e-daemon.ts BENCH_STALLS; the baseline's daemon ignores it). `--profile=<file>` writes
+ * a V8 CPU profile of our daemon over the window (0.5 s before the first due time to the
+ * last settled).
  */
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -62,7 +70,7 @@ async function flow(variant: Round['variant'], root: string | undefined): Promis
   const run = `l${Date.now().toString(36)}`;
   const daemon = await (async () => {
     const users = createUsersWith(root ?? ownRoot, dataDir);
-    return { users, handle: await startBenchDaemon(dataDir, { env: { SOCIALPUB_SANDBOX_LATENCY_MS: '' }, ...(root ? { root } : {}) }) };
+    return { users, handle: await startBenchDaemon(dataDir, { env: { SOCIALPUB_SANDBOX_LATENCY_MS: '', ...(diagnose ? { BENCH_STALLS: '1' } : {}) }, ...(root ? { root } : {}) }) };
   })();
   const { users, handle } = daemon;
   try {
@@ -95,7 +103,7 @@ async function flow(variant: Round['variant'], root: string | undefined): Promis
     const settled = db.prepare(`SELECT count(*) FROM targets WHERE status IN ${TERMINAL}`).pluck();
     const deadline = start + WINDOW_MS + SETTLE_MS;
     while (Date.now() < deadline && (settled.get() as number) < POSTS) await sleep(200);
-    const phases = process.env.BENCH_STALLS
+    const phases = diagnose
       ? (db.prepare('SELECT j.caption AS caption, t.due_at AS due, a.started_at AS started, a.ended_at AS ended FROM targets t JOIN jobs j ON j.id = t.job_id JOIN attempts a ON a.target_id = t.id AND a.number = 1').all() as { caption: string; due: number; started: number; ended: number }[])
       : [];
     db.close();
@@ -122,7 +130,6 @@ async function flow(variant: Round['variant'], root: string | undefined): Promis
       if (times.length > 1) doubled++;
       if (times.length) late.push(Math.min(...times) - dueOf(i));
     }
-    if (process.env.BENCH_STALLS) for (let i = 0; i < POSTS; i++) { const t = seen.get(i); if (t && Math.min(...t) - dueOf(i) > 25) console.log(`late ${i} due ${dueOf(i)} at ${Math.min(...t)} (+${Math.min(...t) - dueOf(i)}) ${platformOf(i)}`); }
     if (phases.length) {
       const fire: number[] = [], send: number[] = [], back: number[] = [];
       for (const ph of phases) {
@@ -132,11 +139,11 @@ async function flow(variant: Round['variant'], root: string | undefined): Promis
         fire.push(ph.started - ph.due);
         send.push(Math.min(...t) - ph.started);
         back.push(ph.ended - Math.min(...t));
-        if (Math.min(...t) - ph.due > 25) console.log(`phase ${m?.[1]} claim+${ph.started - ph.due} sim+${Math.min(...t) - ph.started} end+${ph.ended - Math.min(...t)}`);
+        if (Math.min(...t) - ph.due > 25) console.log(`  late post ${m?.[1]} (${platformOf(Number(m?.[1]))}) due ${ph.due}: claimed +${ph.started - ph.due} ms, recorded +${Math.min(...t) - ph.due} ms, attempt ended +${ph.ended - ph.due} ms`);
       }
       for (const [n, xs] of [['due->attempt start', fire], ['attempt start->simulator record', send], ['record->attempt end', back]] as const) {
         xs.sort((a, b) => a - b);
-        console.log(`phase ${n}: p50 ${pct(xs, 0.5)} p90 ${pct(xs, 0.9)} p99 ${pct(xs, 0.99)} max ${xs[xs.length - 1]}`);
+        console.log(`  ${variant} ${n}: p50 ${pct(xs, 0.5)} p90 ${pct(xs, 0.9)} p99 ${pct(xs, 0.99)} max ${xs[xs.length - 1]}`);
       }
     }
     late.sort((a, b) => a - b);
@@ -149,6 +156,7 @@ async function flow(variant: Round['variant'], root: string | undefined): Promis
 
 const baselineArg = process.argv.find((a) => a.startsWith('--baseline='))?.slice('--baseline='.length);
 const baseline = baselineArg ? resolve(baselineArg) : undefined;
+const diagnose = process.argv.includes('--diagnose');
 const profilePath = process.argv.find((a) => a.startsWith('--profile='))?.slice('--profile='.length);
 const rounds = Number(process.argv.find((a) => a.startsWith('--rounds='))?.slice('--rounds='.length) ?? 3);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
