@@ -39,34 +39,6 @@ function cliCommand(): SelfCommand {
   return { file: process.execPath, args: ['--conditions=@socialpub/source', '--import', 'tsx', source], cwd: root };
 }
 
-// BENCH_STALLS=1 (bench/lateness --diagnose): every turn of the event loop over 20 ms, with
-// this thread's time on a core, waiting for one (the kernel's schedstat) and neither
-// (blocked: a syscall such as an fsync, or a GC waiting for its helpers), and every GC
-// pause over 2 ms, to stderr as `stall <epoch ms> <ms> cpu <ms> runq <ms> blocked <ms>`
-// and `gc <epoch ms> <ms> <kind>` lines.
-if (process.env.BENCH_STALLS) {
-  const { PerformanceObserver, performance } = await import('node:perf_hooks');
-  const { readFileSync } = await import('node:fs');
-  // This thread's time on a core and waiting for one (ns), from the kernel's schedstat.
-  const sched = () => readFileSync('/proc/thread-self/schedstat', 'utf8').split(' ').map(Number);
-  let last = performance.now();
-  let lastSched = sched();
-  setInterval(() => {
-    const now = performance.now();
-    const s = sched();
-    if (now - last > 20) {
-      const cpu = ((s[0] ?? 0) - (lastSched[0] ?? 0)) / 1e6;
-      const wait = ((s[1] ?? 0) - (lastSched[1] ?? 0)) / 1e6;
-      process.stderr.write(`stall ${Date.now()} ${Math.round(now - last - 5)} cpu ${cpu.toFixed(1)} runq ${wait.toFixed(1)} blocked ${(now - last - cpu - wait).toFixed(1)}\n`);
-    }
-    last = now;
-    lastSched = s;
-  }, 5).unref();
-  new PerformanceObserver((list) => {
-    for (const e of list.getEntries()) if (e.duration > 2) process.stderr.write(`gc ${Math.round(performance.timeOrigin + e.startTime)} ${e.duration.toFixed(1)} ${(e as unknown as { detail: { kind: number } }).detail?.kind}\n`);
-  }).observe({ entryTypes: ['gc'] });
-}
-
 const config = resolveConfig({ dataDir, host: '127.0.0.1', port: 0, rateLimitsEnabled: false }, process.env);
 const daemon = await startDaemon(config, { logger: silentLogger, ...(mode === 'process' ? { sandboxProcess: cliCommand() } : {}) });
 const sandboxState = () => ({ mode: daemon.sandbox.mode, pid: daemon.sandbox.pid, restarts: daemon.sandbox.restarts });

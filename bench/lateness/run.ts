@@ -17,14 +17,14 @@
  *
  * Finding where a tail goes: `--diagnose` prints each post later than 25 ms with when it
  * was claimed (attempts.started_at) and recorded, the phases' percentiles (due -> claim,
- * claim -> simulator record, record -> attempt end), and the daemon's stalls (turns of its
- * event loop over 20 ms: CPU, waiting for a core, blocked) and GC pauses on stderr
- * (e2e-daemon.ts BENCH_STALLS; the baseline's daemon ignores it). `--profile=<file>` writes
+ * claim -> simulator record, record -> attempt end), and the stalls of the daemon's and
+ * the simulators' event loops (turns over 20 ms: CPU, waiting for a core, blocked) and
+ * their GC pauses on stderr (stalls.cjs, loaded into both with NODE_OPTIONS). `--profile=<file>` writes
  * a V8 CPU profile of our daemon over the window (0.5 s before the first due time to the
  * last settled).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -53,6 +53,7 @@ interface Round {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const ownRoot = fileURLToPath(new URL('../..', import.meta.url));
+const stallsScript = fileURLToPath(new URL('./stalls.cjs', import.meta.url));
 
 /**
  * Users with a key and sandbox connections, made by the checkout's own admin (its schema,
@@ -70,7 +71,7 @@ async function flow(variant: Round['variant'], root: string | undefined): Promis
   const run = `l${Date.now().toString(36)}`;
   const daemon = await (async () => {
     const users = createUsersWith(root ?? ownRoot, dataDir);
-    return { users, handle: await startBenchDaemon(dataDir, { env: { SOCIALPUB_SANDBOX_LATENCY_MS: '', ...(diagnose ? { BENCH_STALLS: '1' } : {}) }, ...(root ? { root } : {}) }) };
+    return { users, handle: await startBenchDaemon(dataDir, { env: { SOCIALPUB_SANDBOX_LATENCY_MS: '', ...(diagnose ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${stallsScript}`.trim(), BENCH_STALLS_FILE: join(dataDir, 'stalls.txt') } : {}) }, ...(root ? { root } : {}) }) };
   })();
   const { users, handle } = daemon;
   try {
@@ -104,7 +105,7 @@ async function flow(variant: Round['variant'], root: string | undefined): Promis
     const deadline = start + WINDOW_MS + SETTLE_MS;
     while (Date.now() < deadline && (settled.get() as number) < POSTS) await sleep(200);
     const phases = diagnose
-      ? (db.prepare('SELECT j.caption AS caption, t.due_at AS due, a.started_at AS started, a.ended_at AS ended FROM targets t JOIN jobs j ON j.id = t.job_id JOIN attempts a ON a.target_id = t.id AND a.number = 1').all() as { caption: string; due: number; started: number; ended: number }[])
+      ? (db.prepare('SELECT j.caption AS caption, t.due_at AS due, a.started_at AS started, a.ended_at AS ended, t.checkpoint AS checkpoint FROM targets t JOIN jobs j ON j.id = t.job_id JOIN attempts a ON a.target_id = t.id AND a.number = 1').all() as { caption: string; due: number; started: number; ended: number; checkpoint: string | null }[])
       : [];
     db.close();
     const cpu1 = procCpuUs(handle.pid);
@@ -139,12 +140,26 @@ async function flow(variant: Round['variant'], root: string | undefined): Promis
         fire.push(ph.started - ph.due);
         send.push(Math.min(...t) - ph.started);
         back.push(ph.ended - Math.min(...t));
-        if (Math.min(...t) - ph.due > 25) console.log(`  late post ${m?.[1]} (${platformOf(Number(m?.[1]))}) due ${ph.due}: claimed +${ph.started - ph.due} ms, recorded +${Math.min(...t) - ph.due} ms, attempt ended +${ph.ended - ph.due} ms`);
+        // X's adapter saves the time it is about to send (tweetRequestedAt) and waits for that save before sending.
+        const requested = (JSON.parse(ph.checkpoint ?? '{}') as { tweetRequestedAt?: number }).tweetRequestedAt;
+        if (Math.min(...t) - ph.due > 25)
+          console.log(
+            `  late post ${m?.[1]} (${platformOf(Number(m?.[1]))}) due ${ph.due}: claimed +${ph.started - ph.due} ms,${requested ? ` send checkpointed +${requested - ph.due} ms,` : ''} recorded +${Math.min(...t) - ph.due} ms, attempt ended +${ph.ended - ph.due} ms`,
+          );
       }
       for (const [n, xs] of [['due->attempt start', fire], ['attempt start->simulator record', send], ['record->attempt end', back]] as const) {
         xs.sort((a, b) => a - b);
         console.log(`  ${variant} ${n}: p50 ${pct(xs, 0.5)} p90 ${pct(xs, 0.9)} p99 ${pct(xs, 0.99)} max ${xs[xs.length - 1]}`);
       }
+    }
+    if (diagnose) {
+      // The stalls of each process from the first due time to the last, and their sum.
+      const lines = existsSync(join(dataDir, 'stalls.txt')) ? readFileSync(join(dataDir, 'stalls.txt'), 'utf8').trim().split('\n') : [];
+      const inWindow = lines.map((l) => l.split(' ')).filter((f) => Number(f[2]) >= dueOf(0) && Number(f[2]) <= dueOf(POSTS - 1) + 1_000);
+      for (const f of inWindow) console.log(`  ${f.join(' ')}`);
+      const byProcess = new Map<string, number[]>();
+      for (const f of inWindow) if (f[0] === 'stall') byProcess.set(f[1] as string, [...(byProcess.get(f[1] as string) ?? []), Number(f[3])]);
+      for (const [who, ms] of byProcess) console.log(`  ${variant} ${who.split(':')[0]}: ${ms.length} turns over 20 ms in the window, ${ms.reduce((a, b) => a + b, 0)} ms in all, longest ${Math.max(...ms)} ms`);
     }
     late.sort((a, b) => a - b);
     return { variant, p50: pct(late, 0.5), p99: pct(late, 0.99), max: late[late.length - 1] ?? Number.NaN, published: late.length, doubled, lost, cpuUsPerTarget: Math.round((cpu1 - cpu0) / POSTS), load: loadavg()[0] ?? 0 };
