@@ -19,7 +19,7 @@
  * was claimed (attempts.started_at) and recorded, the phases' percentiles (due -> claim,
  * claim -> simulator record, record -> attempt end), and the stalls of the daemon's and
  * the simulators' event loops (turns over 20 ms: CPU, waiting for a core, blocked) and
- * their GC pauses on stderr (stalls.cjs, loaded into both with NODE_OPTIONS). `--profile=<file>` writes
+ * their GC pauses (stalls.mjs, loaded into both with NODE_OPTIONS). `--profile=<file>` writes
  * a V8 CPU profile of our daemon over the window (0.5 s before the first due time to the
  * last settled).
  */
@@ -53,7 +53,7 @@ interface Round {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const ownRoot = fileURLToPath(new URL('../..', import.meta.url));
-const stallsScript = fileURLToPath(new URL('./stalls.cjs', import.meta.url));
+const stallsScript = new URL('./stalls.mjs', import.meta.url).href;
 
 /**
  * Users with a key and sandbox connections, made by the checkout's own admin (its schema,
@@ -71,7 +71,7 @@ async function flow(variant: Round['variant'], root: string | undefined): Promis
   const run = `l${Date.now().toString(36)}`;
   const daemon = await (async () => {
     const users = createUsersWith(root ?? ownRoot, dataDir);
-    return { users, handle: await startBenchDaemon(dataDir, { env: { SOCIALPUB_SANDBOX_LATENCY_MS: '', ...(diagnose ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --require ${stallsScript}`.trim(), BENCH_STALLS_FILE: join(dataDir, 'stalls.txt') } : {}) }, ...(root ? { root } : {}) }) };
+    return { users, handle: await startBenchDaemon(dataDir, { env: { SOCIALPUB_SANDBOX_LATENCY_MS: '', ...(diagnose ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import ${stallsScript}`.trim(), BENCH_STALLS_FILE: join(dataDir, 'stalls.txt') } : {}) }, ...(root ? { root } : {}) }) };
   })();
   const { users, handle } = daemon;
   try {

@@ -1,13 +1,14 @@
-// bench/lateness --diagnose: loaded with --require (NODE_OPTIONS) into the daemon and its
-// simulators' process. Every turn of the event loop over 20 ms goes to stderr with this
+// bench/lateness --diagnose: loaded with --import (NODE_OPTIONS) into the daemon and its
+// simulators' process. Every turn of the event loop over 20 ms is recorded with this
 // thread's time on a core, waiting for one (the kernel's schedstat) and neither (blocked:
 // a syscall such as an fsync, or a GC waiting for its helpers), and every GC pause over
 // 2 ms: `stall <process> <epoch ms> <ms> cpu <ms> runq <ms> blocked <ms>`, `gc <process> <epoch ms> <ms>`,
 // appended to the file BENCH_STALLS_FILE (the simulators' stderr is their daemon's to read).
-'use strict';
-const { appendFileSync, readFileSync } = require('node:fs');
-const { PerformanceObserver, performance } = require('node:perf_hooks');
-const { isMainThread } = require('node:worker_threads');
+import { appendFileSync, readFileSync } from 'node:fs';
+import { PerformanceObserver, performance } from 'node:perf_hooks';
+import { setInterval } from 'node:timers';
+import { isMainThread } from 'node:worker_threads';
+
 const file = process.env.BENCH_STALLS_FILE;
 if (isMainThread && file) {
   const out = (line) => appendFileSync(file, line);
