@@ -355,9 +355,13 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     if (!leadership.leader) return;
     const now = clock.now();
     try {
-      for (const [cls, l] of Object.entries(config.rateLimits.classes)) store.rateWindows.prune(cls, l.windowMs, now);
-      store.idempotency.prune(now);
-      store.dashboardSessions.prune(now);
+      // Deletes of what has expired: lost to a power failure, they are made again next time,
+      // so no fsync of their own on the event loop (store/commits.ts `relaxed`).
+      store.commits.relaxed(() => {
+        for (const [cls, l] of Object.entries(config.rateLimits.classes)) store.rateWindows.prune(cls, l.windowMs, now);
+        store.idempotency.prune(now);
+        store.dashboardSessions.prune(now);
+      });
     } catch (e) {
       logger.warn('maintenance failed', { error: e });
     }
@@ -365,7 +369,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   maintenance.unref();
 
   // This daemon's heartbeat row (daemon status, /healthz).
-  const presence: Presence = startPresence({ daemons: store.daemons, leadership, clock, id: newLeaseOwner(), version: VERSION, url: () => url, onError: (error) => logger.warn('heartbeat failed', { error }) });
+  const presence: Presence = startPresence({ daemons: store.daemons, leadership, clock, id: newLeaseOwner(), version: VERSION, url: () => url, relaxed: store.commits.relaxed, onError: (error) => logger.warn('heartbeat failed', { error }) });
   stops.push(() => presence.stop());
   logger.info('socialpub daemon listening', { url, data_dir: config.dataDir, tls: config.tls !== null, behind_proxy: config.behindProxy, database: dialectOf(db) });
 

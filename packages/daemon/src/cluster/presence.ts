@@ -17,14 +17,29 @@ export interface Presence {
 /**
  * This daemon's heartbeat row in `daemons` (migration 205): written at start and every
  * HEARTBEAT_MS, removed when it stops; the leader also forgets rows gone stale.
+ *
+ * `relaxed` commits each beat without an fsync of its own (store/commits.ts `relaxed`,
+ * synchronous=NORMAL): a beat lost to a power failure is written again 5 s later, while an
+ * fsync inside the beat's COMMIT would hold the event loop, and every target falling due
+ * meanwhile, for as long as the disk takes (tens of ms on a busy one) every 5 s.
  */
-export function startPresence(o: { daemons: DaemonsRepository; leadership: Leadership; clock: Clock; id: string; version: string; url: () => string | null; onError?: (error: unknown) => void }): Presence {
+export function startPresence(o: {
+  daemons: DaemonsRepository;
+  leadership: Leadership;
+  clock: Clock;
+  id: string;
+  version: string;
+  url: () => string | null;
+  relaxed?: <T>(fn: () => T) => T;
+  onError?: (error: unknown) => void;
+}): Presence {
   const startedAt = o.clock.now();
+  const relaxed = o.relaxed ?? (<T>(fn: () => T): T => fn());
   const beat = () => {
     const now = o.clock.now();
     try {
-      o.daemons.beat({ id: o.id, host: hostname(), pid: process.pid, url: o.url(), version: o.version, leader: o.leadership.leader, startedAt, heartbeatAt: now });
-      if (o.leadership.leader) o.daemons.prune(now - 4 * STALE_AFTER_MS);
+      relaxed(() => o.daemons.beat({ id: o.id, host: hostname(), pid: process.pid, url: o.url(), version: o.version, leader: o.leadership.leader, startedAt, heartbeatAt: now }));
+      if (o.leadership.leader) relaxed(() => o.daemons.prune(now - 4 * STALE_AFTER_MS));
     } catch (error) {
       o.onError?.(error);
     }

@@ -38,8 +38,9 @@ export interface Commits {
  * other request. Here the transaction commits with `synchronous=NORMAL` (its frames are
  * written to the WAL, not yet synced), then the WAL file is fsynced on libuv's thread pool
  * and the caller awaits that: the same guarantee as FULL — the commit is on disk before the
- * response leaves — while the event loop goes on with other requests. Commits made while
- * one fsync runs share the next one. An fsync makes every frame written before it durable
+ * response leaves — while the event loop goes on with other requests. The commits of one
+ * turn of the event loop share one fsync; made while one runs, they get the next at once,
+ * beside it (up to two at a time). An fsync makes every frame written before it durable
  * (WAL frames are checksummed in a chain, so recovery keeps exactly the synced prefix), and
  * a checkpoint under NORMAL syncs the WAL before copying it, so nothing is lost between.
  *
@@ -60,15 +61,31 @@ export interface FileSync {
  * inode while any connection is open — SQLite truncates or rewrites it, it only deletes it
  * when the last connection closes — but the handle is checked against the path before
  * each sync (one stat on the event loop) and reopened if the file was replaced, so a sync
- * can never go to a stale file. Never called while a sync on the handle runs.
+ * can never go to a stale file. Syncs may run at once (createCommits runs up to two); a
+ * handle given up while syncs run on it is closed when the last of them ends.
  */
 export function walFileSync(path: string): FileSync {
   let fd: number | null = null;
   let ino = -1;
+  /** Syncs running on each handle, and the handles given up that still have some. */
+  const running = new Map<number, number>();
+  const retired = new Set<number>();
   const release = () => {
-    if (fd !== null) closeSync(fd);
+    if (fd !== null) {
+      if (running.has(fd)) retired.add(fd);
+      else closeSync(fd);
+    }
     fd = null;
     ino = -1;
+  };
+  const ended = (handle: number) => {
+    const left = (running.get(handle) ?? 1) - 1;
+    if (left > 0) {
+      running.set(handle, left);
+      return;
+    }
+    running.delete(handle);
+    if (retired.delete(handle)) closeSync(handle);
   };
   return {
     sync() {
@@ -87,13 +104,27 @@ export function walFileSync(path: string): FileSync {
         ino = fstatSync(fd).ino;
       }
       const handle = fd;
+      running.set(handle, (running.get(handle) ?? 0) + 1);
       // fdatasync, as SQLite itself syncs the WAL: the data and the size, not the mtime (an
       // fsync would add a journal commit of the inode to every sync).
-      return new Promise<void>((resolve, reject) => fdatasync(handle, (error) => (error ? reject(error) : resolve())));
+      return new Promise<void>((resolve, reject) =>
+        fdatasync(handle, (error) => {
+          ended(handle);
+          if (error) reject(error);
+          else resolve();
+        }),
+      );
     },
     close: release,
   };
 }
+
+/**
+ * WAL syncs running at once at most: a commit made while one runs gets its own at once, a
+ * second beside it, without filling libuv's thread pool (4 threads, shared with file reads
+ * and DNS lookups) with syncs of one file.
+ */
+const MAX_SYNCS = 2;
 
 /** `fileSync` is replaced in tests to watch the order of commits and syncs. */
 export function createCommits(db: DB, mode: SqliteSync = 'full', fileSync: (path: string) => FileSync = walFileSync): Commits {
@@ -129,29 +160,33 @@ export function createCommits(db: DB, mode: SqliteSync = 'full', fileSync: (path
     return (wal as FileSync).sync();
   };
 
-  let running: Promise<void> | null = null;
+  let inFlight = 0;
+  /** The sync the commits since the last one started will share (null: none asked for yet). */
   let queued: Promise<void> | null = null;
+  const whenOneEnds: (() => void)[] = [];
   const start = (): Promise<void> => {
-    const p: Promise<void> = syncWal().finally(() => {
-      if (running === p) running = null;
+    inFlight++;
+    return syncWal().finally(() => {
+      inFlight--;
+      for (const wake of whenOneEnds.splice(0)) wake();
     });
-    running = p;
-    return p;
   };
   const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
   /**
-   * Resolves after an fsync that started after this call (the running one may have started
-   * before our frames were written). The next sync starts a turn of the event loop after the
-   * running one ends, so that callers already woken by it can commit again and join it.
+   * Resolves after an fsync that started after this call (a running one may have started
+   * before our frames were written). With none running it starts at once. With one running
+   * the next starts at the end of this turn of the event loop, beside it — not after it:
+   * waiting for the running sync to end first made a commit wait for up to two syncs, and a
+   * sync on a busy disk takes tens of ms (the tail of bench/lateness) — and every commit of
+   * the turn shares it. With MAX_SYNCS running it starts a turn after one of them ends, so
+   * that callers woken by it can commit again and join it.
    */
   const flush = (): Promise<void> => {
-    if (!running) return start();
-    queued ??= running
-      .then(nextTurn, nextTurn)
-      .then(() => {
-        queued = null;
-        return running ?? start();
-      });
+    if (inFlight === 0 && !queued) return start();
+    queued ??= (inFlight < MAX_SYNCS ? nextTurn() : new Promise<void>((resolve) => whenOneEnds.push(resolve)).then(nextTurn)).then(() => {
+      queued = null;
+      return start();
+    });
     return queued;
   };
 

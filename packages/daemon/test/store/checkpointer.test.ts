@@ -35,6 +35,44 @@ describe('checkpoint thread', () => {
     again.close();
   });
 
+  it('lets frames gather in the WAL until 1,000 (or the max age), so the WAL starts over, with its header fsync on the writer, rarely', async () => {
+    const { db, path } = fileDb();
+    // Looked at every 20 ms; the max age far away: only the frame count decides here.
+    const checkpointer = startCheckpointer(db, { intervalMs: 20, maxAgeMs: 3_600_000 });
+    const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+    try {
+      const insert = db.prepare('INSERT INTO t (v) VALUES (?)');
+      const sizeBefore = statSync(path).size;
+      // About 200 frames (2 kB rows, one or two to a page, a commit each): under 1,000.
+      for (let i = 0; i < 100; i++) insert.run('x'.repeat(2000));
+      await sleep(300);
+      // Fifteen looks later the rows are still only in the WAL (every 250 ms before, they were copied at once).
+      expect(statSync(path).size).toBe(sizeBefore);
+      for (let i = 0; i < 1000; i++) insert.run('x'.repeat(2000));
+      const deadline = Date.now() + 5_000;
+      while (statSync(path).size < sizeBefore + 1100 * 2000 && Date.now() < deadline) await sleep(20);
+      expect(statSync(path).size).toBeGreaterThanOrEqual(sizeBefore + 1100 * 2000);
+    } finally {
+      await checkpointer.stop();
+    }
+    db.close();
+  });
+
+  it('checkpoints a WAL of a few frames once they are older than the max age', async () => {
+    const { db, path } = fileDb();
+    const checkpointer = startCheckpointer(db, { intervalMs: 20, maxAgeMs: 200 });
+    try {
+      const sizeBefore = statSync(path).size;
+      db.prepare('INSERT INTO t (v) VALUES (?)').run('x'.repeat(8000));
+      const deadline = Date.now() + 5_000;
+      while (statSync(path).size <= sizeBefore && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      expect(statSync(path).size).toBeGreaterThan(sizeBefore + 8000);
+    } finally {
+      await checkpointer.stop();
+    }
+    db.close();
+  });
+
   it('puts the commit-time checkpoint back, and fails waiting callers, when the thread dies', async () => {
     const { db, path } = fileDb();
     // The thread cannot open the file (its directory is gone; the main connection keeps its handle).

@@ -39,7 +39,7 @@ const insert = (db: DB, v: string) => () => db.prepare('INSERT INTO t (v) VALUES
 const rows = (db: DB) => db.prepare('SELECT v FROM t ORDER BY rowid').pluck().all();
 
 describe('durable commits', () => {
-  it('answers only after a WAL sync that started after the commit, and commits made during a sync share the next one', async () => {
+  it('answers only after a WAL sync that started after the commit; commits made during a sync share one started beside it, not after it', async () => {
     const { db, path } = fileDb();
     const { started, syncFile } = manualSync();
     const commits = createCommits(db, 'full', syncFile);
@@ -53,20 +53,49 @@ describe('durable commits', () => {
     // Written while the first sync runs: that sync may have missed their frames.
     const second = settled(commits.durable(insert(db, 'b')));
     const third = settled(commits.durable(insert(db, 'c')));
-    await turn();
     expect(started).toHaveLength(1);
+    await turn();
+    // One sync for both, started at the end of their turn while the first still runs (it
+    // waited for the first to end before: up to two syncs for one commit).
+    expect(started).toHaveLength(2);
     expect([firstState.done, second.done, third.done]).toEqual([false, false, false]);
 
+    // Their sync ends first: they are answered, the first commit still waits for its own.
+    started[1]!.done();
+    await turn();
+    expect([firstState.done, second.done, third.done]).toEqual([false, true, true]);
     started[0]!.done();
     await turn();
     expect(firstState.done).toBe(true);
-    expect([second.done, third.done]).toEqual([false, false]);
-    expect(started).toHaveLength(2); // one sync for both
+    expect(started).toHaveLength(2);
+    expect(rows(db)).toEqual(['a', 'b', 'c']);
+  });
 
+  it('runs at most two syncs at once: a commit made while two run gets the next one after either ends', async () => {
+    const { db } = fileDb();
+    const { started, syncFile } = manualSync();
+    const commits = createCommits(db, 'full', syncFile);
+    const a = settled(commits.durable(insert(db, 'a')));
+    await turn();
+    const b = settled(commits.durable(insert(db, 'b')));
+    await turn();
+    expect(started).toHaveLength(2);
+    const c = settled(commits.durable(insert(db, 'c')));
+    const d = settled(commits.durable(insert(db, 'd')));
+    await turn();
+    expect(started).toHaveLength(2);
     started[1]!.done();
     await turn();
-    expect([second.done, third.done]).toEqual([true, true]);
-    expect(rows(db)).toEqual(['a', 'b', 'c']);
+    expect([a.done, b.done, c.done, d.done]).toEqual([false, true, false, false]);
+    // One ended: the commits since share the third sync.
+    expect(started).toHaveLength(3);
+    started[2]!.done();
+    await turn();
+    expect([a.done, c.done, d.done]).toEqual([false, true, true]);
+    started[0]!.done();
+    await turn();
+    expect(a.done).toBe(true);
+    expect(started).toHaveLength(3);
   });
 
   it('commits with NORMAL and puts the connection back to FULL for every other writer', async () => {
@@ -184,5 +213,26 @@ describe('the WAL file sync', () => {
     expect(links).toEqual([path]);
     wal.close();
     expect(opened()).toHaveLength(0);
+  });
+
+  it('runs syncs at once on one handle, and closes a handle given up only when the syncs on it end', async () => {
+    const dir = tempDir('sp-walsync-');
+    const path = join(dir, 'x-wal');
+    writeFileSync(path, 'a');
+    const wal = walFileSync(path);
+    const handles = () => readdirSync('/proc/self/fd').filter((fd) => {
+      try {
+        return readlinkSync(`/proc/self/fd/${fd}`).startsWith(path);
+      } catch {
+        return false;
+      }
+    });
+    const both = Promise.all([wal.sync(), wal.sync()]);
+    expect(handles()).toHaveLength(1);
+    // Given up while both run: still open until they end (a closed number could be reused by another file).
+    wal.close();
+    expect(handles()).toHaveLength(1);
+    await both;
+    expect(handles()).toHaveLength(0);
   });
 });
