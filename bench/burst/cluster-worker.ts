@@ -5,17 +5,24 @@
  * into the shared ledger file argv[4]. Several run at once over one database.
  *
  *   seed <url> <users> <perConnection>   stores the burst (targets due at one round second); prints {due, targets}
- *   work <url> <ledger> <targets>        publishes until every target of the database is settled; prints its figures
+ *   work <url> <ledger> <targets> <daemons>   publishes until every target of the database is settled; prints its figures
+ *
+ * Each worker keeps a heartbeat row (cluster/presence.ts) as the daemon does, so it takes
+ * its share of the due targets first (publisher/share.ts); it waits until all <daemons>
+ * are listed, as daemons running for a while before a burst would be.
  */
 import type { Platform } from '../../packages/core/src/platforms';
 import { FileLedger, createTestAdapters, sandboxCredentials } from '../../packages/daemon/test/support/test-adapter';
+import { startPresence } from '../../packages/daemon/src/cluster/presence';
 import { createPublishing } from '../../packages/daemon/src/publisher/create-publishing';
+import { newLeaseOwner } from '../../packages/daemon/src/publisher/lease-owner';
+import { createDaemonsRepository } from '../../packages/daemon/src/store/daemons';
 import { createCommits } from '../../packages/daemon/src/store/commits';
 import { openDatabase } from '../../packages/daemon/src/store/database';
 import { createTargetQueue } from '../../packages/daemon/src/store/target-queue';
 import { systemClock } from '../../packages/daemon/src/util/clock';
 
-const [mode, url, a = '', b = ''] = process.argv.slice(2);
+const [mode, url, a = '', b = '', c = '1'] = process.argv.slice(2);
 if (!url || (mode !== 'seed' && mode !== 'work')) throw new Error('usage: cluster-worker.ts seed <url> <users> <per> | work <url> <ledger> <targets>');
 const PLATFORMS: Platform[] = ['twitter', 'threads', 'facebook'];
 const LATENCY: [number, number] = [200, 400];
@@ -64,6 +71,9 @@ queue.claimMany = (ids, ...rest) => {
   got += out.filter((c) => c !== null).length;
   return out;
 };
+const daemons = Number(c);
+const presence = startPresence({ daemons: createDaemonsRepository(db), leadership: { leader: false }, clock: systemClock, id: newLeaseOwner(), version: 'bench', url: () => null, heartbeatMs: 250 });
+while (daemons > 1 && presence.share()?.of !== daemons) await new Promise((r) => setTimeout(r, 50));
 const publishing = createPublishing({
   queue,
   commits: createCommits(db),
@@ -72,7 +82,7 @@ const publishing = createPublishing({
   connections: { credentialsFor: (userId: string, platform: Platform) => sandboxCredentials(userId, platform, userId), saveTokens: () => {}, markExpired: () => {} },
   media: { resolve: async () => [] },
   // A dead owner on this host is seen at the next lease sweep (every second here).
-  publisher: { sweepMs: 1_000 },
+  publisher: { sweepMs: 1_000, share: () => presence.share() },
   scheduler: { sweepMs: 1_000 },
 });
 let published = 0;
@@ -87,6 +97,7 @@ const deadline = Date.now() + 300_000;
 while ((unsettled.get() as number) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
 const cpu = process.cpuUsage(cpu0);
 await publishing.stop(1_000);
+presence.stop();
 process.stdout.write(`${JSON.stringify({ pid: process.pid, published, asked, got, cpuUs: cpu.user + cpu.system })}\n`);
 // The connection stays open a moment, so the bench reads its server process's CPU before it ends.
 await new Promise((r) => setTimeout(r, 2_000));

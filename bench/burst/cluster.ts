@@ -53,7 +53,7 @@ interface Row {
 }
 
 /** CPU (µs) of the cluster's server processes: the postmaster and every child of it, from /proc. */
-function serverCpuUs(cluster: PostgresCluster): number {
+export function serverCpuUs(cluster: PostgresCluster): number {
   const pidFile = join(cluster.dataDir, 'postmaster.pid');
   const master = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
   let ticks = 0;
@@ -108,7 +108,7 @@ async function burst(cluster: PostgresCluster, daemons: number, dir: string, kil
   const busiest = watch.prepare<[], { owner: string }>("SELECT lease_owner AS owner, count(*) AS n FROM targets WHERE status = 'publishing' GROUP BY lease_owner ORDER BY n DESC LIMIT 1");
   let inFlightAtKill: string[] = [];
   const results: WorkerResult[] = [];
-  const children = Array.from({ length: daemons }, () => node([WORKER, 'work', url, ledgerPath, String(TARGETS)]));
+  const children = Array.from({ length: daemons }, () => node([WORKER, 'work', url, ledgerPath, String(TARGETS), String(daemons)]));
   const server0 = serverCpuUs(cluster);
   let killedAt: number | null = null;
   let killedPid: number | null = null;

@@ -203,6 +203,9 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   // all for three platforms at one origin made a 3,000-post burst wait on sockets), else
   // `<simulators>/sandbox/<host>`.
   const simulatedHost = (host: string) => sandboxChild?.serving?.endpoints[host] ?? sandboxBaseUrl(simulatorsUrl(), host);
+  // This daemon's share of the due targets among the daemons over the database, from its
+  // heartbeat (presence, started below); none until then.
+  let presence: Presence | null = null;
   // Scheduler and publisher: started once listening (sandbox URLs need the port), stopped before the store closes.
   const publishing = createPublishing({
     queue: createTargetQueue(db),
@@ -215,6 +218,7 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
     publisher: {
       publicBaseUrl: config.publicUrl,
       sandboxBaseUrl: (_platform, host) => simulatedHost(host),
+      share: () => presence?.share() ?? null,
       ...publisherConcurrencyOptions(config.publishConcurrency),
     },
   });
@@ -369,8 +373,9 @@ export async function startDaemon(config: DaemonConfig, opts: StartOptions = {})
   maintenance.unref();
 
   // This daemon's heartbeat row (daemon status, /healthz).
-  const presence: Presence = startPresence({ daemons: store.daemons, leadership, clock, id: newLeaseOwner(), version: VERSION, url: () => url, relaxed: store.commits.relaxed, onError: (error) => logger.warn('heartbeat failed', { error }) });
-  stops.push(() => presence.stop());
+  presence = startPresence({ daemons: store.daemons, leadership, clock, id: newLeaseOwner(), version: VERSION, url: () => url, relaxed: store.commits.relaxed, onError: (error) => logger.warn('heartbeat failed', { error }) });
+  const started = presence;
+  stops.push(() => started.stop());
   logger.info('socialpub daemon listening', { url, data_dir: config.dataDir, tls: config.tls !== null, behind_proxy: config.behindProxy, database: dialectOf(db) });
 
   let closing: Promise<void> | null = null;

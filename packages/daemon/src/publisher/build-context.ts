@@ -8,7 +8,7 @@ import { LeaseLostError } from './lease-keeper';
 
 type ContextOptions = Pick<
   ResolvedOptions,
-  'queue' | 'writes' | 'clock' | 'owner' | 'leaseMs' | 'connections' | 'log' | 'sandboxBaseUrl' | 'publicBaseUrl'
+  'queue' | 'checkpoints' | 'clock' | 'owner' | 'leaseMs' | 'connections' | 'log' | 'sandboxBaseUrl' | 'publicBaseUrl'
 >;
 
 /**
@@ -27,14 +27,18 @@ export function buildContext(
   /** How a checkpoint is written; default: under the lease (a preparation writes while the target is scheduled). */
   persist?: (patch: Record<string, unknown>) => Promise<void>,
 ): PublishContext {
-  const { queue, writes, clock, owner, leaseMs, connections, log } = o;
+  const { checkpoints, clock, owner, leaseMs, connections, log } = o;
   const data: Record<string, unknown> = { ...t.checkpoint };
   const sandbox = o.sandboxBaseUrl;
-  /** On disk before the adapter's next step (group-committed with the other writes of the moment). */
+  /**
+   * On disk before the adapter's next step (group-committed with the other writes of the
+   * moment, the saves of the moment in one statement): a save is always waited for, as the
+   * adapter's next step may be a platform call that must not be made twice.
+   */
   const save = async (patch: Record<string, unknown>, followUps?: TargetReplies) => {
     const now = clock.now();
     if (persist) await persist(patch);
-    else if (!(await writes.run(() => queue.saveCheckpoint(t.id, owner, patch, now, now + leaseMs, followUps)))) throw new LeaseLostError(t.id);
+    else if (!(await checkpoints.run({ id: t.id, owner, patch, now, leaseUntil: now + leaseMs, ...(followUps ? { followUps } : {}) }))) throw new LeaseLostError(t.id);
     // As the store merged it (json_patch): what a later attempt, after a restart, reads.
     applyMergePatch(data, patch);
   };

@@ -53,6 +53,7 @@ export function createPublishing(deps: PublishingDeps): Publishing {
     queue,
     clock: deps.clock,
     onDue: (id) => publisher?.dispatch(id),
+    onDueMany: (ids) => publisher?.dispatchMany(ids),
     ...(log ? { log } : {}),
     ...deps.scheduler,
   });

@@ -2,12 +2,13 @@ import type { Platform } from '@socialpub/core';
 import type { Logger, PlatformAdapter } from '../platforms/adapter';
 import type { MediaResolver } from '../ports/media';
 import type { SchedulerHooks } from '../ports/scheduler';
-import type { ClaimOutcome, FinishRequest, TargetQueue } from '../store/target-queue';
+import type { CheckpointSave, ClaimOutcome, FinishRequest, TargetQueue } from '../store/target-queue';
 import type { Clock } from '../util/clock';
 import type { BackoffOptions } from './backoff';
 import type { Commits } from '../store/commits';
 import type { ConnectionSource } from './connection-source';
 import type { GateLimits } from './connection-gate';
+import type { Share } from './share';
 import { CoalescedWrite } from './coalesced-write';
 import { LeaseBook } from './lease-keeper';
 import { newLeaseOwner } from './lease-owner';
@@ -19,8 +20,19 @@ export interface PublisherOptions {
   adapters: ReadonlyMap<Platform, PlatformAdapter>;
   connections: ConnectionSource;
   media: MediaResolver;
-  /** Told whenever a target goes back to `scheduled` (retry, pause, reconcile), so the wheel re-reads it. */
-  scheduler: Pick<SchedulerHooks, 'targetsChanged'>;
+  /**
+   * Told whenever a target goes back to `scheduled` (retry, pause, reconcile), so the wheel
+   * re-reads it; `recheckAt` holds due targets of another daemon's share for a second look.
+   */
+  scheduler: Pick<SchedulerHooks, 'targetsChanged'> & { recheckAt?: (targetIds: readonly string[], at: number) => void };
+  /**
+   * This daemon's share of the due targets among the daemons over the database
+   * (publisher/share.ts), asked at each dispatch; null: every due target is this daemon's
+   * (default: always null, as with one daemon).
+   */
+  share?: () => Share | null;
+  /** How long a due target of another daemon's share is left to it before this one takes it (default 3,000 ms). */
+  shareGraceMs?: number;
   /**
    * Targets of one platform in flight at once across all its connections; a number for
    * every platform, or per platform (default DEFAULT_LIMITS.perPlatform).
@@ -75,6 +87,8 @@ export type ResolvedOptions = Required<
      * time is the batch's), keeping the connection cap across daemons on PostgreSQL.
      */
     claims: CoalescedWrite<string, ClaimOutcome>;
+    /** Checkpoint saves asked for in one turn, written together (one statement on PostgreSQL) inside that turn's batch. */
+    checkpoints: CoalescedWrite<CheckpointSave, boolean>;
     /** Attempt ends asked for in one turn, written together inside that turn's batch. */
     ends: CoalescedWrite<FinishRequest, boolean>;
     /** The leases of the attempts in flight, renewed by one loop. */
@@ -102,6 +116,8 @@ export function gateLimits(opts: Pick<PublisherOptions, 'concurrency' | 'connect
 
 const immediateCommits: Pick<Commits, 'durable'> = { durable: async (fn) => fn() };
 
+const noShare = (): Share | null => null;
+
 const noopLog: Logger = { debug() {}, info() {}, warn() {}, error() {} };
 
 export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
@@ -124,12 +140,15 @@ export function resolveOptions(opts: PublisherOptions): ResolvedOptions {
     random: opts.random ?? Math.random,
     sweepMs: opts.sweepMs ?? 5_000,
     publicBaseUrl: opts.publicBaseUrl ?? null,
+    share: opts.share ?? noShare,
+    shareGraceMs: opts.shareGraceMs ?? 3_000,
     commits,
     writes,
     claims: new CoalescedWrite(writes, (ids) => {
       const now = opts.clock.now();
       return opts.queue.claimMany(ids, now, owner, now + leaseMs, perConnection);
     }),
+    checkpoints: new CoalescedWrite(writes, (saves) => opts.queue.saveCheckpoints(saves)),
     ends: new CoalescedWrite(writes, (requests) => opts.queue.finishMany(requests)),
     leases: new LeaseBook({ queue: opts.queue, clock: opts.clock, owner, leaseMs }),
     sandboxBaseUrl: opts.sandboxBaseUrl,

@@ -45,7 +45,7 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
   let credentials: Credentials | null = null;
   let expiredByAdapter = false;
   try {
-    const conn = queue.connectionState(claimed.userId, claimed.platform, claimed.connectionId, claimed.label);
+    const conn = claimed.connection ?? queue.connectionState(claimed.userId, claimed.platform, claimed.connectionId, claimed.label);
     if (conn.state === 'expired') {
       return endAttempt(scope, claimed, { status: 'failed', error: authExpired(claimed.platform, conn.reason) });
     }

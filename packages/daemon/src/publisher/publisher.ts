@@ -9,6 +9,7 @@ import { PauseBook } from './pause-book';
 import { PREPARE_AHEAD_MS, Preparer } from './preparer';
 import { publishAttempt } from './publish-attempt';
 import { reconcileAttempt } from './reconcile-attempt';
+import { shareOf } from './share';
 
 export type { PublisherOptions } from './options';
 export type { Settled } from './task';
@@ -37,6 +38,8 @@ export class Publisher {
   /** Ids dispatched while a task for them was in hand: dispatched again when it ends. */
   readonly #again = new Set<string>();
   readonly #listeners = new Set<(s: Settled) => void>();
+  /** Due targets of other daemons' shares held back, and when: at their second look they are taken whoever's they are. */
+  readonly #leftToOthers = new Map<string, number>();
   #accepting = false;
   /** Set once stop() returned: the store may be closed, so late results are not written. */
   #stopped = false;
@@ -115,22 +118,61 @@ export class Publisher {
 
   /** A target fell due (from the scheduler). Ignored when not scheduled, not due, or already in hand. */
   dispatch(targetId: string): void {
+    this.dispatchMany([targetId]);
+  }
+
+  /**
+   * Targets fell due (the scheduler's tick): their states are read in one statement. Each
+   * is ignored when not scheduled, not due or already in hand; with several daemons, one
+   * in another daemon's share (publisher/share.ts) is looked at again `shareGraceMs` later.
+   */
+  dispatchMany(targetIds: readonly string[]): void {
     if (!this.#accepting) return;
-    if (this.#known.has(targetId)) {
+    const fresh: string[] = [];
+    for (const id of targetIds) {
       // In hand already; if the task ends by putting it back to scheduled, look again then.
-      this.#again.add(targetId);
-      return;
+      if (this.#known.has(id)) this.#again.add(id);
+      else fresh.push(id);
     }
-    const [s] = this.#o.queue.fireStates([targetId]);
-    if (!s || s.status !== 'scheduled') return;
+    if (fresh.length === 0) return;
+    const states = new Map(this.#o.queue.fireStates(fresh).map((s) => [s.id, s]));
     const now = this.#o.clock.now();
-    if (s.fireAt > now) {
-      // Re-timed later since the wheel read it: let the wheel hold it until then.
-      this.#o.scheduler.targetsChanged([targetId]);
+    const share = this.#o.share();
+    const retimed: string[] = [];
+    const others: string[] = [];
+    for (const id of fresh) {
+      const s = states.get(id);
+      const heldSince = this.#leftToOthers.get(id);
+      if (heldSince !== undefined) this.#leftToOthers.delete(id);
+      if (!s || s.status !== 'scheduled') continue;
+      if (s.fireAt > now) {
+        // Re-timed later since the wheel read it: let the wheel hold it until then.
+        retimed.push(id);
+        continue;
+      }
+      if (share && share.of > 1 && heldSince === undefined && shareOf(s, share.of) !== share.index) {
+        others.push(id);
+        continue;
+      }
+      if (this.#holdIfPaused(id, s.userId, s.platform, now, s.connectionId)) continue;
+      this.#enqueue({ kind: 'publish', id, platform: s.platform, userId: s.userId, connectionId: s.connectionId, deadOwner: null });
+    }
+    if (retimed.length > 0) this.#o.scheduler.targetsChanged(retimed);
+    if (others.length > 0) this.#leaveToOthers(others, now);
+  }
+
+  #leaveToOthers(ids: readonly string[], now: number): void {
+    const { scheduler, shareGraceMs } = this.#o;
+    if (!scheduler.recheckAt) {
+      // No wheel to hold them (a scheduler without recheckAt): taken now, as without shares.
+      for (const id of ids) this.#leftToOthers.set(id, now);
+      this.dispatchMany(ids);
       return;
     }
-    if (this.#holdIfPaused(targetId, s.userId, s.platform, now, s.connectionId)) return;
-    this.#enqueue({ kind: 'publish', id: targetId, platform: s.platform, userId: s.userId, connectionId: s.connectionId, deadOwner: null });
+    // Forget marks whose second look never came (the target was cancelled or re-timed meanwhile).
+    if (this.#leftToOthers.size > 50_000) for (const [id, at] of this.#leftToOthers) if (at < now - 10 * shareGraceMs) this.#leftToOthers.delete(id);
+    for (const id of ids) this.#leftToOthers.set(id, now);
+    scheduler.recheckAt(ids, now + shareGraceMs);
   }
 
   /**

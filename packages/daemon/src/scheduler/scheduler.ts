@@ -10,6 +10,12 @@ export interface SchedulerOptions {
   clock: Clock;
   /** Called once per target as it falls due, in due order. Must not throw or block. */
   onDue: (targetId: string) => void;
+  /**
+   * Called instead of `onDue` with all the targets falling due at one tick (and those the
+   * sweep finds), in due order, so the publisher reads their states in one statement rather
+   * than one a target. Must not throw or block.
+   */
+  onDueMany?: (targetIds: readonly string[]) => void;
   /** How far ahead the loader fills the wheel (default 10 minutes). */
   horizonMs?: number;
   /** Most targets the wheel holds; the loader stops there and resumes as they fire (default 100,000). */
@@ -40,7 +46,7 @@ export interface SchedulerOptions {
 export class Scheduler implements SchedulerHooks {
   readonly #queue: SchedulerOptions['queue'];
   readonly #clock: Clock;
-  readonly #onDue: (id: string) => void;
+  readonly #onDue: (ids: readonly string[]) => void;
   readonly #horizonMs: number;
   readonly #maxEntries: number;
   readonly #batchSize: number;
@@ -65,7 +71,18 @@ export class Scheduler implements SchedulerHooks {
   constructor(opts: SchedulerOptions) {
     this.#queue = opts.queue;
     this.#clock = opts.clock;
-    this.#onDue = opts.onDue;
+    const one = opts.onDue;
+    this.#onDue =
+      opts.onDueMany ??
+      ((ids) => {
+        for (const id of ids) {
+          try {
+            one(id);
+          } catch (err) {
+            this.#log?.error('dispatching a due target failed', { target_id: id, err });
+          }
+        }
+      });
     this.#horizonMs = opts.horizonMs ?? 10 * 60_000;
     this.#maxEntries = opts.maxEntries ?? 100_000;
     this.#batchSize = opts.batchSize ?? 500;
@@ -122,6 +139,15 @@ export class Scheduler implements SchedulerHooks {
     if (earliest < this.#wakeAt) this.#sleep?.abort();
   }
 
+  /**
+   * Holds targets in the wheel until `at` without reading the store: due targets left to
+   * another daemon (publisher/share.ts), looked at again then in case it did not take them.
+   */
+  recheckAt(targetIds: readonly string[], at: number): void {
+    for (const id of targetIds) this.#wheel.add(id, at);
+    if (targetIds.length > 0 && at < this.#wakeAt) this.#sleep?.abort();
+  }
+
   status(): SchedulerStatus {
     const now = this.#clock.now();
     const since = this.#lastTick ?? this.#startedAt;
@@ -174,21 +200,14 @@ export class Scheduler implements SchedulerHooks {
 
   /** Safety net for a change nobody announced: overdue scheduled targets are dispatched again. */
   #sweep(now: number): void {
-    for (const r of this.#queue.scan(null, '', now - this.#sweepGraceMs, this.#batchSize)) {
-      this.#wheel.remove(r.id);
-      this.#onDue(r.id);
-    }
+    const ids = this.#queue.scan(null, '', now - this.#sweepGraceMs, this.#batchSize).map((r) => r.id);
+    for (const id of ids) this.#wheel.remove(id);
+    this.#due(ids);
   }
 
   #tick(): boolean {
     const now = this.#clock.now();
-    for (const id of this.#wheel.advance(now)) {
-      try {
-        this.#onDue(id);
-      } catch (err) {
-        this.#log?.error('dispatching a due target failed', { target_id: id, err });
-      }
-    }
+    this.#due(this.#wheel.advance(now));
     const more = this.#loadStep(now);
     if (now >= this.#nextSweep) {
       this.#nextSweep = now + this.#sweepMs;
@@ -196,6 +215,15 @@ export class Scheduler implements SchedulerHooks {
     }
     this.#lastTick = now;
     return more;
+  }
+
+  #due(ids: readonly string[]): void {
+    if (ids.length === 0) return;
+    try {
+      this.#onDue(ids);
+    } catch (err) {
+      this.#log?.error('dispatching due targets failed', { targets: ids.length, err });
+    }
   }
 
   async #run(): Promise<void> {

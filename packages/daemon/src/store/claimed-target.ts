@@ -1,3 +1,4 @@
+import type { ConnectionState } from './connection-states';
 import { firstCommentFor, parseAccountKey, threadFor, type ContentType, type PostReplies, type Platform, type TargetReplies, type ThreadPart } from '@socialpub/core';
 
 /** A target this process now holds the lease on, with what an adapter needs to publish it. */
@@ -28,6 +29,11 @@ export interface ClaimedTarget {
   firstComment: string | null;
   /** What became of the replies so far (the parts out, the comment). */
   replies: TargetReplies;
+  /**
+   * The state of its account as the claim read it, in the claim's transaction (claims of
+   * due targets only; a reconcile's take-over reads it itself).
+   */
+  connection?: ConnectionState;
 }
 
 /** The target's columns a claim reads (the `t.` part of CLAIMED_COLUMNS). */

@@ -1,6 +1,7 @@
 import type { ClaimedPostRow, ClaimedTarget, ClaimedTargetRow } from './claimed-target';
 import type { DB } from './database';
 import { dialectOf, type PostgresDatabase } from './postgres/pg-database';
+import { createConnectionStates } from './connection-states';
 import { CLAIMED_JOB_COLUMNS, CLAIMED_TARGET_COLUMNS, toClaimed } from './claimed-target';
 import { createOutboxWriter } from './outbox';
 import { connectionLabelColumn, publishingEvent } from './state-events';
@@ -57,6 +58,7 @@ export function createTargetClaims(db: DB) {
   );
   const outbox = createOutboxWriter(db);
   const lanes = dialectOf(db) === 'postgres' ? sharedLanes(db) : null;
+  const connectionStates = createConnectionStates(db);
 
   /** The claims and their attempts rows, in one transaction (a savepoint inside the publisher's batch). */
   const claimMany = db.transaction((asked: readonly string[], now: number, owner: string, leaseUntil: number, perConnection: number): ClaimOutcome[] => {
@@ -70,6 +72,7 @@ export function createTargetClaims(db: DB) {
     // target.publishing per claim, in the order the UPDATE made them (store/state-events.ts).
     outbox.appendMany([...rows.values()].map((r) => publishingEvent(r, now)));
     const out: ClaimOutcome[] = [];
+    const claimed: ClaimedTarget[] = [];
     const attempts: { i: string; n: number }[] = [];
     for (const id of asked) {
       const r = rows.get(id);
@@ -83,9 +86,13 @@ export function createTargetClaims(db: DB) {
       // Cannot happen (targets.job_id references jobs); throwing rolls the claims back.
       if (!job) throw new Error(`target ${r.id} has no job ${r.job_id}`);
       attempts.push({ i: r.id, n: r.attempts });
-      out.push(toClaimed(r, job));
+      const c = toClaimed(r, job);
+      claimed.push(c);
+      out.push(c);
     }
     openAttempts.run(now, JSON.stringify(attempts));
+    // Their accounts' states in one statement, not one a target before its attempt.
+    connectionStates(claimed).forEach((state, i) => ((claimed[i] as ClaimedTarget).connection = state));
     return out;
   });
 
