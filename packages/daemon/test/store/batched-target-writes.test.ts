@@ -57,6 +57,46 @@ describe('batched claims (claimMany)', () => {
   });
 });
 
+describe('the connection state with the claim', () => {
+  it("reads each claimed target's account state in the claim: active, expired with its reason, or missing", () => {
+    const { db, queue } = setup();
+    db.prepare("UPDATE connections SET status = 'expired', status_reason = 'token revoked' WHERE platform = 'threads'").run();
+    db.prepare("DELETE FROM connections WHERE platform = 'facebook'").run();
+    const ids = [insertTarget(db, { due: T0 }), insertTarget(db, { due: T0, platform: 'threads' }), insertTarget(db, { due: T0, platform: 'facebook' })];
+    const claimed = queue.claimMany(ids, T0, 'me', T0 + 60_000);
+    expect(claimed.map((c) => c?.connection)).toEqual([
+      { state: 'active', reason: null },
+      { state: 'expired', reason: 'token revoked' },
+      { state: 'missing', reason: null },
+    ]);
+    // As the one-target read answers.
+    expect(claimed.map((c) => queue.connectionState(c!.userId, c!.platform, c!.connectionId, c!.label))).toEqual(claimed.map((c) => c?.connection));
+  });
+});
+
+describe('batched checkpoint saves (saveCheckpoints)', () => {
+  it('merges each patch and its replies and extends the lease only where the lease is still held, answering per save', () => {
+    const { db, queue } = setup();
+    const ids = [insertTarget(db, { due: T0 }), insertTarget(db, { due: T0, platform: 'threads' }), insertTarget(db, { due: T0, platform: 'facebook' })];
+    queue.claimMany(ids, T0, 'me', T0 + 60_000);
+    expect(queue.saveCheckpoints([{ id: ids[0]!, owner: 'me', patch: { step: 'posting', keep: 1 }, now: T0 + 1, leaseUntil: T0 + 90_000 }])).toEqual([true]);
+    const saved = queue.saveCheckpoints([
+      { id: ids[0]!, owner: 'me', patch: { step: 'posted', keep: null, post_id: 'p1' }, now: T0 + 2, leaseUntil: T0 + 120_000 },
+      { id: ids[1]!, owner: 'other', patch: { step: 'posting' }, now: T0 + 2, leaseUntil: T0 + 120_000 },
+      { id: ids[2]!, owner: 'me', patch: { step: 'posting' }, now: T0 + 2, leaseUntil: T0 + 120_000, followUps: { comment: { id: 'c1', url: null } } },
+    ]);
+    expect(saved).toEqual([true, false, true]);
+    const row = (id: string) => db.prepare('SELECT checkpoint, follow_ups, lease_until, updated_at FROM targets WHERE id = ?').get(id) as { checkpoint: string; follow_ups: string; lease_until: number; updated_at: number };
+    expect(JSON.parse(row(ids[0]!).checkpoint)).toEqual({ step: 'posted', post_id: 'p1' });
+    expect(row(ids[0]!)).toMatchObject({ lease_until: T0 + 120_000, updated_at: T0 + 2 });
+    // Not the lease holder's save: nothing written.
+    expect(JSON.parse(row(ids[1]!).checkpoint)).toEqual({});
+    expect(row(ids[1]!).lease_until).toBe(T0 + 60_000);
+    expect(JSON.parse(row(ids[2]!).follow_ups)).toEqual({ comment: { id: 'c1', url: null } });
+    expect(queue.checkpointOf(ids[2]!)).toEqual({ step: 'posting' });
+  });
+});
+
 describe('batched attempt ends (finishMany)', () => {
   it('writes the published ends together and the others one by one, only where the lease is still held, each with its attempt closed and its event', () => {
     const { db, queue, status, events, attempts } = setup();
