@@ -83,7 +83,7 @@ describe('batched checkpoint saves (saveCheckpoints)', () => {
     const saved = queue.saveCheckpoints([
       { id: ids[0]!, owner: 'me', patch: { step: 'posted', keep: null, post_id: 'p1' }, now: T0 + 2, leaseUntil: T0 + 120_000 },
       { id: ids[1]!, owner: 'other', patch: { step: 'posting' }, now: T0 + 2, leaseUntil: T0 + 120_000 },
-      { id: ids[2]!, owner: 'me', patch: { step: 'posting' }, now: T0 + 2, leaseUntil: T0 + 120_000, followUps: { comment: { id: 'c1', url: null } } },
+      { id: ids[2]!, owner: 'me', patch: { step: 'posting' }, now: T0 + 2, leaseUntil: T0 + 120_000, followUps: { comment: { id: 'c1', url: 'https://example.test/c1' } } },
     ]);
     expect(saved).toEqual([true, false, true]);
     const row = (id: string) => db.prepare('SELECT checkpoint, follow_ups, lease_until, updated_at FROM targets WHERE id = ?').get(id) as { checkpoint: string; follow_ups: string; lease_until: number; updated_at: number };
@@ -92,7 +92,7 @@ describe('batched checkpoint saves (saveCheckpoints)', () => {
     // Not the lease holder's save: nothing written.
     expect(JSON.parse(row(ids[1]!).checkpoint)).toEqual({});
     expect(row(ids[1]!).lease_until).toBe(T0 + 60_000);
-    expect(JSON.parse(row(ids[2]!).follow_ups)).toEqual({ comment: { id: 'c1', url: null } });
+    expect(JSON.parse(row(ids[2]!).follow_ups)).toEqual({ comment: { id: 'c1', url: 'https://example.test/c1' } });
     expect(queue.checkpointOf(ids[2]!)).toEqual({ step: 'posting' });
   });
 });
