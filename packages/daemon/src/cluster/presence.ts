@@ -1,12 +1,20 @@
 import { hostname } from 'node:os';
 import type { DaemonRecord, DaemonsRepository } from '../store/daemons';
 import type { Clock } from '../util/clock';
-import type { Share } from '../publisher/share';
 import type { Leadership } from './leadership';
 
 /** How often a daemon renews its row, and how old a row may be before it counts as a dead daemon's. */
 export const HEARTBEAT_MS = 5_000;
 export const STALE_AFTER_MS = 3 * HEARTBEAT_MS;
+
+/**
+ * This daemon's place among the daemons alive over one database: `index` of `of`, counted
+ * in the order they started (the publisher's share of the due targets, publisher/share.ts).
+ */
+export interface Share {
+  index: number;
+  of: number;
+}
 
 export interface Presence {
   readonly id: string;

@@ -1,11 +1,4 @@
-/**
- * This daemon's place among the daemons alive over one database (cluster/presence.ts):
- * `index` of `of`, counted in the order they started.
- */
-export interface Share {
-  index: number;
-  of: number;
-}
+export type { Share } from '../cluster/presence';
 
 /**
  * Which daemon's share a due target is in, of `of` daemons: a hash of its account (the
