@@ -212,6 +212,9 @@ async function runSeries(setup: Setup): Promise<Series> {
         )
         .all(`tgt_d${i}-%`);
       if (retried.length > 0) console.log(`step ${i + 1}: attempts that did not publish: ${retried.map((r) => `${r.n} ${r.code}`).join(', ')}`);
+      const heldBack = db.prepare<[string], number>('SELECT count(*) FROM targets WHERE id LIKE ? AND next_attempt_at IS NOT NULL').pluck().get(`tgt_d${i}-%`) ?? 0;
+      const pauses = db.prepare<[], { reason: string }>('SELECT reason FROM platform_pauses').all();
+      if (heldBack > 0 || pauses.length > 0) console.log(`step ${i + 1}: ${heldBack} targets held back (a pause or a retry's backoff); platform pauses: ${pauses.map((p) => p.reason).join('; ') || 'none'}`);
       db.close();
       // The simulators' records are in their own file (sandbox.db), which their process keeps
       // (on PostgreSQL, the database's sandbox schema, shared by every daemon's simulators).
@@ -330,7 +333,8 @@ function postgresBytes(db: DB): number {
 console.log(
   `load average ${loadavg()[0]?.toFixed(1)} on ${cpus().length} cores; each step: ${WINDOW_S} s of posts falling due at the step's rate (3 targets a post: twitter, threads, facebook); limits: p99 > ${P99_BOUND_MS / 1000} s, RSS > ${RSS_BOUND_MB} MB, disk free < ${DISK_FLOOR_GB} GB`,
 );
-const sqlite = await runSeries({ label: 'SQLite, 1 daemon', url: null, daemons: 1 });
+// `--postgres-only`: the PostgreSQL series alone (looking into one; the ratios need SQLite's).
+const sqlite = argv.includes('--postgres-only') && onPostgres ? null : await runSeries({ label: 'SQLite, 1 daemon', url: null, daemons: 1 });
 if (onPostgres) {
   const cluster = await startPostgresCluster({ durable: true });
   const series: (Series & { serverUsPerTarget: number })[] = [];
@@ -352,9 +356,9 @@ if (onPostgres) {
   const cpu1 = (x: Series) => (x.results[0] as Figures).cpuUsPerTarget;
   console.log('\n| setup | ceiling (targets/s, every limit held) | limit | daemons CPU/target at step 1 | vs SQLite | vs 1 PostgreSQL daemon | server CPU/target (all steps) |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const x of [{ ...sqlite, serverUsPerTarget: Number.NaN }, ...series]) {
+  for (const x of [...(sqlite ? [{ ...sqlite, serverUsPerTarget: Number.NaN }] : []), ...series]) {
     console.log(
-      `| ${x.setup.label} | ${ceiling(x) || 'none'} | ${x.broke || 'none reached'} | ${cpu1(x)} µs | ${(cpu1(x) / cpu1(sqlite)).toFixed(2)}x | ${one && x.setup.url ? `${(cpu1(x) / cpu1(one)).toFixed(2)}x` : '-'} | ${Number.isNaN(x.serverUsPerTarget) ? '-' : `${x.serverUsPerTarget} µs`} |`,
+      `| ${x.setup.label} | ${ceiling(x) || 'none'} | ${x.broke || 'none reached'} | ${cpu1(x)} µs | ${sqlite ? `${(cpu1(x) / cpu1(sqlite)).toFixed(2)}x` : '-'} | ${one && x.setup.url ? `${(cpu1(x) / cpu1(one)).toFixed(2)}x` : '-'} | ${Number.isNaN(x.serverUsPerTarget) ? '-' : `${x.serverUsPerTarget} µs`} |`,
     );
   }
 }
