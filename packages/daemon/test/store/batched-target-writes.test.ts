@@ -63,14 +63,17 @@ describe('the connection state with the claim', () => {
     db.prepare("UPDATE connections SET status = 'expired', status_reason = 'token revoked' WHERE platform = 'threads'").run();
     db.prepare("DELETE FROM connections WHERE platform = 'facebook'").run();
     const ids = [insertTarget(db, { due: T0 }), insertTarget(db, { due: T0, platform: 'threads' }), insertTarget(db, { due: T0, platform: 'facebook' })];
-    const claimed = queue.claimMany(ids, T0, 'me', T0 + 60_000);
-    expect(claimed.map((c) => c?.connection)).toEqual([
+    const claimed = queue.claimMany(ids, T0, 'me', T0 + 60_000).map((c) => {
+      if (typeof c !== 'object' || c === null) throw new Error(`not claimed: ${c}`);
+      return c;
+    });
+    expect(claimed.map((c) => c.connection)).toEqual([
       { state: 'active', reason: null },
       { state: 'expired', reason: 'token revoked' },
       { state: 'missing', reason: null },
     ]);
     // As the one-target read answers.
-    expect(claimed.map((c) => queue.connectionState(c!.userId, c!.platform, c!.connectionId, c!.label))).toEqual(claimed.map((c) => c?.connection));
+    expect(claimed.map((c) => queue.connectionState(c.userId, c.platform, c.connectionId, c.label))).toEqual(claimed.map((c) => c.connection));
   });
 });
 
