@@ -56,6 +56,26 @@ describe('Scheduler', () => {
     expect(s.fired).toEqual(expected);
   });
 
+  it('hands onDueMany the targets due at one moment in one call, in due order, and holds a target given to recheckAt until then', async () => {
+    const calls: string[][] = [];
+    const ids: string[] = [];
+    const s = await started({ onDueMany: (due) => calls.push([...due]) }, (s) => {
+      for (const d of [1_000, 500, 1_000, 500]) ids.push(s.add(T0 + d));
+    });
+    // Two due at each of two moments: one call a moment, with both.
+    await s.advance(2_000);
+    expect(calls).toEqual([
+      [ids[1], ids[3]],
+      [ids[0], ids[2]],
+    ]);
+    expect(s.fired).toEqual([]);
+    s.scheduler.recheckAt([ids[0]!], T0 + 5_000);
+    await s.advance(2_999);
+    expect(calls).toHaveLength(2);
+    await s.advance(1);
+    expect(calls[2]).toEqual([ids[0]]);
+  });
+
   it('fires nothing before its time', async () => {
     const s = await started({}, (s) => s.add(T0 + 5_000));
     await s.advance(4_999);
