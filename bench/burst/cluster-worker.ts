@@ -72,7 +72,7 @@ queue.claimMany = (ids, ...rest) => {
   return out;
 };
 const daemons = Number(c);
-const presence = startPresence({ daemons: createDaemonsRepository(db), leadership: { leader: false }, clock: systemClock, id: newLeaseOwner(), version: 'bench', url: () => null, heartbeatMs: 250 });
+const presence = startPresence({ daemons: createDaemonsRepository(db), leadership: { leader: false, whenLeader: () => {}, stop: () => {} }, clock: systemClock, id: newLeaseOwner(), version: 'bench', url: () => null, heartbeatMs: 250 });
 while (daemons > 1 && presence.share()?.of !== daemons) await new Promise((r) => setTimeout(r, 50));
 const publishing = createPublishing({
   queue,

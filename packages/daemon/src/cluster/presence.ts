@@ -39,7 +39,7 @@ export interface Presence {
  */
 export function startPresence(o: {
   daemons: DaemonsRepository;
-  leadership: Pick<Leadership, 'leader'>;
+  leadership: Leadership;
   clock: Clock;
   id: string;
   version: string;
