@@ -28,12 +28,13 @@ let b: ReturnType<typeof createSandboxApp>;
 let sandboxStore: OpenedSandboxDatabase;
 const clock = new ManualClock();
 const servers: ServerType[] = [];
+let probe: ReturnType<typeof openDatabase>;
 
 beforeAll(async () => {
   const dataDir = tempDir('sp-shared-sims-');
   const databaseUrl = testDatabaseConfig(dataDir).databaseUrl!;
   // The daemon's schema (the simulators read whose connection calls from it).
-  openDatabase(databaseUrl).close();
+  probe = openDatabase(databaseUrl);
   const open = () => {
     const o = openSandboxDatabase({ path: sandboxDbPath(dataDir, databaseUrl), daemonDbPath: databaseUrl });
     opened.push(o);
@@ -50,7 +51,22 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const s of servers.splice(0)) await new Promise<void>((resolve) => s.close(() => resolve()));
   for (const o of opened.splice(0)) o.close();
+  probe.close();
 });
+
+/**
+ * Waits until every transaction begun before now has ended, as the time between a daemon's
+ * death and another's read-back does in a cluster. A simulator catches up on what the others
+ * wrote below the oldest transaction still running anywhere on the server (store/sandbox-store.ts),
+ * so a read made the moment after the write can miss it while a transaction of another test
+ * file, begun before the write, is still open: that is a read too early, not a lost write.
+ */
+async function othersSettled(): Promise<void> {
+  const now = probe.prepare<[], { x: number }>('SELECT pg_current_xact_id()::text::bigint AS x').get()!.x;
+  const horizon = probe.prepare<[], { x: number }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS x');
+  for (let i = 0; i < 500 && horizon.get()!.x <= now; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+  expect(horizon.get()!.x, 'a transaction begun before the write is still open after 10 s').toBeGreaterThan(now);
+}
 
 /** A sandbox app over HTTP on 127.0.0.1, as a daemon's adapters reach their own simulators. */
 async function served(app: typeof a): Promise<SimServer> {
@@ -65,6 +81,8 @@ async function served(app: typeof a): Promise<SimServer> {
 const TOKEN = 'sandbox_at_shared1.secret';
 const json = (body: unknown) => ({ 'content-type': 'application/json', body: JSON.stringify(body) });
 async function call<T = Record<string, unknown>>(app: typeof a, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
+  // B reads once what A wrote has settled (othersSettled).
+  if (app === b) await othersSettled();
   const res = await app.request(path, {
     method,
     headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -158,6 +176,7 @@ describe("several daemons' simulators over one PostgreSQL database", () => {
     const x = createTwitterAdapter({ requestTimeoutMs: 2_000, reconcileSettleMs: 0 });
     const xOnA = makeContext({ platform: 'twitter', type: 'tweet', caption: 'the target A died on (X)', secrets, clock, server: viaA });
     const tweeted = await x.publish(xOnA);
+    await othersSettled();
     // A was SIGKILLed after its simulator made the post: what it had recorded is the request, not the id.
     const xOnB = sameTarget(makeContext({ platform: 'twitter', type: 'tweet', caption: 'the target A died on (X)', secrets, clock, server: viaB }), xOnA, { tweetRequestedAt: xOnA.checkpoint.data.tweetRequestedAt });
     expect(await recover(x, xOnB)).toEqual({ reconciled: true, postId: tweeted.postId });
@@ -166,6 +185,7 @@ describe("several daemons' simulators over one PostgreSQL database", () => {
     const m = { platform: 'mastodon' as const, type: 'post' as const, caption: 'the target A died on (Mastodon)', secrets, meta: { server: 'https://mastodon.social' }, clock };
     const mOnA = makeContext({ ...m, server: viaA });
     const tooted = await mastodon.publish(mOnA);
+    await othersSettled();
     // Within the Idempotency-Key's hour the adapter sends the status again with the same key, through B.
     const mOnB = sameTarget(makeContext({ ...m, server: viaB }), mOnA, { statusRequestedAt: mOnA.checkpoint.data.statusRequestedAt });
     expect(await recover(mastodon, mOnB)).toEqual({ reconciled: false, postId: tooted.postId });
