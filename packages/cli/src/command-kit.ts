@@ -1,5 +1,6 @@
 import { InvalidArgumentError, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import type { Ctx } from './context';
+import { countOf } from './count-input';
 
 /**
  * What a command definition (`commands/<name>.command.ts`) gets besides its parent
@@ -25,7 +26,7 @@ export function parsePort(v: string): number {
 }
 
 export function parseCount(v: string): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 1) throw new InvalidArgumentError('must be a whole number of at least 1');
+  const n = countOf(v);
+  if (n === undefined) throw new InvalidArgumentError('must be a whole number of at least 1');
   return n;
 }

@@ -2,9 +2,9 @@ import { CommanderError, type CommandUnknownOpts } from '@commander-js/extra-typ
 import type { Io } from './io';
 import type { Kit } from './command-kit';
 import { Ctx } from './context';
-import { EXIT, toFailure, unreachableHint, type Failure } from './errors';
+import { EXIT, type Failure } from './errors';
+import { actionFailure, printFailure } from './failure-output';
 import { createProgram, type Program } from './program';
-import { Logger } from './ui/logger';
 import { COMMANDS, commandsFor } from './command-table';
 
 /**
@@ -60,49 +60,10 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
     } else {
       // The fields of the daemon's errors named as the flags of the command that ran.
       const flags = dispatched === program ? undefined : new Set(dispatched.options.map((o) => o.long).filter((l): l is string => typeof l === 'string'));
-      failure = toFailure(err, flags);
-      if (failure.code === 'daemon_unreachable') failure.hint = unreachableHint(await addressOf(io, program));
+      const g = program.opts();
+      failure = await actionFailure(err, flags, io, { baseUrl: g.baseUrl, apiKey: g.apiKey, dataDir: g.dataDir });
     }
-    const color = !argv.includes('--no-color');
-    const log = new Logger({ io, json, color });
-    if (json) {
-      log.data({
-        success: false,
-        error: {
-          code: failure.code,
-          message: failure.message,
-          ...(failure.hint ? { hint: failure.hint } : {}),
-          ...(failure.details ? { details: failure.details } : {}),
-          ...(failure.retryAfter !== undefined ? { retry_after: failure.retryAfter } : {}),
-          ...(failure.requestId ? { request_id: failure.requestId } : {}),
-          exit_code: failure.exitCode,
-        },
-        ...(failure.data !== undefined ? { data: failure.data } : {}),
-      });
-    } else {
-      log.error(failure.message, failure.hint);
-      for (const d of failure.detailsInHint ? [] : (failure.details ?? [])) {
-        const detail = d as { path?: string; flag?: string; message?: string };
-        const where = detail.flag ?? detail.path;
-        const text = detail.message ?? JSON.stringify(d);
-        // `timezone is not …` under --tz reads `--tz is not …`.
-        const named = detail.flag && detail.path && text.startsWith(`${detail.path} `);
-        const line = named ? `${detail.flag}${text.slice((detail.path as string).length)}` : `${where ? `${where}: ` : ''}${text}`;
-        // The daemon's message is its first problem; say it once.
-        if (line !== failure.message) io.stderr.write(`  - ${line}\n`);
-      }
-    }
-    return failure.exitCode;
-  }
-}
-
-/** The daemon address the command used (flags, environment, config, the running daemon, the default), for the unreachable hint; null when it cannot be told. */
-async function addressOf(io: Io, program: Program): Promise<string | null> {
-  const g = program.opts();
-  try {
-    return await new Ctx(io, { json: true, color: false, baseUrl: g.baseUrl, apiKey: g.apiKey, dataDir: g.dataDir }).baseUrl();
-  } catch {
-    return null;
+    return printFailure(io, argv, failure);
   }
 }
 

@@ -1,10 +1,12 @@
 /**
  * What the executable does, whichever way it was started (dist/cli.js under Node, or the
  * single executable). `--version` answers before anything else loads, so it costs about
- * what a bare `node` costs; everything else goes through main.ts, which loads each
- * command's module only when that command runs.
+ * what a bare `node` costs; the hot one-request reads run without commander
+ * (quick-read.ts); everything else goes through main.ts, which loads each command's
+ * module only when that command runs.
  */
 import { processIo } from './io';
+import { quickReadOf } from './quick-read';
 import { VERSION } from './version';
 
 export async function start(argv: string[]): Promise<void> {
@@ -17,6 +19,13 @@ export async function start(argv: string[]): Promise<void> {
 
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     process.stdout.write(`${VERSION}\n`);
+    return;
+  }
+  // `schedule list`, `status <id>`: without commander, when the command line is a plain one.
+  const quick = quickReadOf(argv);
+  if (quick) {
+    const { runQuickRead } = await import('./run-quick-read');
+    process.exitCode = await runQuickRead(quick, argv, processIo());
     return;
   }
   // io.ts is a few lines importing nothing: in this chunk rather than a file of its own to load.
