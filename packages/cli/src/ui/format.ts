@@ -29,6 +29,11 @@ export function decisionLine(a: ApprovalEntry, zone?: string | null): string {
   return `${ACTION_WORDS[a.action]}${who} at ${timeToSecond(a.at, zone)} from ${REVIEW_SOURCE_WORDS[a.source]} (version ${a.version})${a.comment ? `: ${a.comment}` : ''}`;
 }
 
+/** A job's targets in one cell: `twitter.tweet linkedin@work.post`. */
+export function targetsShown(targets: readonly Target[]): string {
+  return targets.map((t) => targetShown(t)).join(' ');
+}
+
 export function truncate(text: string, max: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   const chars = [...flat];

@@ -1,4 +1,4 @@
-import { targetShown, type Post } from '@socialpub/core';
+import type { Post } from '@socialpub/core';
 import type { Ctx } from '../../context';
 
 export interface ScheduleListOptions {
@@ -30,14 +30,14 @@ export async function scheduleList(ctx: Ctx, { status, limit, all, cursor }: Sch
     next = page.next_cursor;
   } while (next !== null && posts.length < want);
 
-  await ctx.log.resultWith({ posts, next_cursor: next }, () => import('../../ui/format'), ({ shortTime, truncate }) => [
+  await ctx.log.resultWith({ posts, next_cursor: next }, () => import('../../ui/format'), ({ shortTime, targetsShown, truncate }) => [
     ...ctx.log.table(
       posts,
       [
         { header: 'JOB', value: (p) => p.job_id },
         { header: 'STATUS', value: (p) => p.status, style: (s) => ctx.log.status(s) },
         { header: 'WHEN', value: (p) => shortTime(p.scheduled_for ?? p.targets[0]?.scheduled_for, p.timezone) },
-        { header: 'TARGETS', value: (p) => p.targets.map((t) => targetShown(t)).join(' ') },
+        { header: 'TARGETS', value: (p) => targetsShown(p.targets) },
         { header: 'CAPTION', value: (p) => truncate(p.caption, 40) },
       ],
       status === 'all' ? 'no jobs yet: publish one with `socialpub publish`' : `no ${status} jobs`,
