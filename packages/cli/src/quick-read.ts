@@ -17,8 +17,8 @@ import { countOf } from './count-input';
 export type QuickRead = { globals: GlobalOptions } & ({ command: 'schedule list'; options: ScheduleListOptions } | { command: 'status'; id: string });
 
 /** The global flags (program.ts): those taking a value, and switches. */
-const GLOBAL_VALUES = ['--base-url', '--api-key', '--data-dir'] as const;
-const GLOBAL_SWITCHES = ['--json', '--no-color'] as const;
+export const GLOBAL_VALUES = ['--base-url', '--api-key', '--data-dir'] as const;
+export const GLOBAL_SWITCHES = ['--json', '--no-color'] as const;
 
 /**
  * Each command taken: its words, how many arguments follow them, and its flags as its

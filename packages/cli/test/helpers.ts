@@ -50,6 +50,8 @@ export interface RunOptions {
   onStderr?: (all: string) => void;
   /** What the command reads as stdin (prompts read keys from it). */
   stdin?: NodeJS.ReadableStream & PassThrough;
+  /** What runs the command line; default runCli (test/quick-read.test.ts runs the quick path too). */
+  runner?: (argv: string[], io: Io) => Promise<number>;
 }
 
 /** A temp home for one test file: config dir and data dir, removed by cleanup(). */
@@ -80,7 +82,7 @@ export async function runIn(line: string | string[], opts: RunOptions = {}): Pro
     cwd: opts.cwd ?? process.cwd(),
     ...(opts.stop ? { stop: opts.stop } : {}),
   };
-  const code = await runCli(Array.isArray(line) ? line : argv(line), io);
+  const code = await (opts.runner ?? runCli)(Array.isArray(line) ? line : argv(line), io);
   return {
     code,
     stdout: stdout.text,

@@ -67,6 +67,38 @@ describe('what a one-request command loads', () => {
   }
 });
 
+describe('the reads run without commander (src/quick-read.ts)', () => {
+  const commander = /node_modules\/\.pnpm\/commander@/;
+  const definition = /\/\/!? src\/(commands\/[\w-]+\.command|program|main)\.ts/;
+
+  it('the markers of commander and of the command definitions are in the bundle', () => {
+    const dist = dirname(bundle);
+    const chunks = readdirSync(dist).filter((f) => f.endsWith('.js')).map((f) => readFileSync(join(dist, f), 'utf8'));
+    expect(chunks.some((c) => commander.test(c))).toBe(true);
+    expect(chunks.some((c) => definition.test(c))).toBe(true);
+  });
+
+  for (const [name, args] of [
+    ['quick-schedule-list', ['schedule', 'list', '--json']],
+    ['quick-schedule-list-table', ['schedule', 'list', '--limit', '5', '--no-color']],
+    ['quick-status', ['status', 'job_doesnotexist', '--json']],
+  ] as const) {
+    it(`${args.join(' ')} loads neither commander nor a command definition`, async () => {
+      const { r, text } = await loads(name, [...args]);
+      expect(r.exitCode, r.stderr).toBe(name === 'quick-status' ? 4 : 0);
+      expect(text).not.toMatch(commander);
+      expect(text).not.toMatch(definition);
+    });
+  }
+
+  it('--help of the same command loads commander (anything unusual is left to it)', async () => {
+    const { r, text } = await loads('quick-help', ['schedule', 'list', '--help']);
+    expect(r.exitCode, r.stderr).toBe(0);
+    expect(r.stdout).toContain('--status <status>');
+    expect(text).toMatch(commander);
+  });
+});
+
 describe('the builtins a one-request command loads', () => {
   it('schedule list --json, output to a pipe, reaches the daemon without node:http (its sender writes on a node:net socket) or node:tty', async () => {
     // Preloaded: writes the builtins the process loaded, once it ends.
