@@ -1,6 +1,6 @@
 import type { Platform } from '@socialpub/core';
 import type { Statement } from 'better-sqlite3';
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import type { DB } from './database';
 import { dialectOf } from './postgres/pg-database';
 import { createSettingsRepository, type SettingsRepository } from './settings';
@@ -121,13 +121,13 @@ export function createSandboxStateRepository(db: DB) {
   const load = db.prepare<[string, string], { key: string; value: string }>('SELECT key, value FROM sandbox_state WHERE simulator = ? AND kind = ? AND removed = 0');
   const upsert = db.prepare('INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?) ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value');
   const remove = db.prepare('DELETE FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?');
-  const advance = shared
-    ? db.prepare<[string, string, string, string], { value: string }>(
-        `INSERT INTO sandbox_state (simulator, kind, key, value) VALUES (?, ?, ?, ?)
-         ON CONFLICT (simulator, kind, key) DO UPDATE SET value = to_json(((sandbox_state.value::json #>> '{}')::numeric + 1)::text)::text
-         RETURNING value`,
-      )
-    : null;
+  // Shared: a counter is a SEQUENCE of its own (`sharedCounter`). nextval takes no row lock
+  // and is not undone by a rollback: a counter advanced as an UPDATE of one row kept that row
+  // locked until the end of the turn's group commit, and every other process's simulator
+  // advancing it waited that long with its event loop held (docs/scaling.md). Gaps are fine,
+  // a repeat never is.
+  const storedCounter = db.prepare<[string, string, string], { value: string }>('SELECT value FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?');
+  const nextval = shared ? db.prepare<[string], { value: string }>('SELECT nextval(?)::text AS value') : null;
   // Shared: every write names the transaction that made it and this process, and a removal
   // leaves a tombstone, so the other processes find both (`catchUp`).
   const writer = randomUUID();
@@ -158,13 +158,30 @@ export function createSandboxStateRepository(db: DB) {
   const followers = new Map<string, SandboxStateFollower[]>();
   const followerKey = (simulator: string, kind: string) => `${simulator}\u0000${kind}`;
   return {
-    /** Whether other processes' simulators write the same state (PostgreSQL): counters then advance in the database. */
+    /** Whether other processes' simulators write the same state (PostgreSQL): counters are then the database's sequences. */
     shared,
-    /** The next value of a shared counter (stored as a JSON string, as the in-memory counters store it); `first` when new. */
-    advance(simulator: string, kind: string, key: string, first: bigint): bigint {
-      if (!advance) throw new Error('counters advance in the database only when it is shared');
-      const stored = advance.get(simulator, kind, key, JSON.stringify(String(first + 1n)))!.value;
-      return BigInt(JSON.parse(stored) as string) - 1n;
+    /**
+     * A shared counter (PostgreSQL): its SEQUENCE, made on first use, starting at `first` or
+     * at the value a counter row of an older version (or a copied SQLite file) held next.
+     * Call it outside the turn's writes (when a simulator is built): the sequence is created
+     * in a transaction (a savepoint when one is open) and a concurrent creation by another
+     * process is taken as done.
+     */
+    sharedCounter(simulator: string, kind: string, key: string, first: bigint): () => bigint {
+      if (!nextval) throw new Error('counters are sequences only when the state is shared');
+      const name = counterSequenceName(simulator, kind, key);
+      const stored = storedCounter.get(simulator, kind, key)?.value;
+      const held = stored === undefined ? null : (JSON.parse(stored) as unknown);
+      const start = typeof held === 'string' && /^[0-9]+$/.test(held) && BigInt(held) > first ? BigInt(held) : first;
+      try {
+        db.transaction(() => db.exec(`CREATE SEQUENCE IF NOT EXISTS ${name} AS bigint MINVALUE ${start < 1n ? start : 1n} START WITH ${start}`))();
+      } catch (e) {
+        // Another process created it at the same moment (its catalog row won): it exists.
+        const code = (e as { code?: unknown }).code;
+        if (code !== '23505' && code !== '42P07') throw e;
+      }
+      // int8 is read as a JS number by the driver: as text, so ids past 2^53 stay exact.
+      return () => BigInt(nextval.get(name)!.value);
     },
     /** The entries of one kind, their values parsed. */
     read(simulator: string, kind: string): [string, unknown][] {
@@ -207,6 +224,12 @@ export function createSandboxStateRepository(db: DB) {
       return changes;
     },
   };
+}
+
+/** The SEQUENCE of a shared counter: a plain lower-case identifier, its digest keeping distinct counters apart. */
+export function counterSequenceName(simulator: string, kind: string, key: string): string {
+  const plain = `sandbox_counter_${simulator}_${key}`.toLowerCase().replace(/[^a-z0-9_]/g, '_').slice(0, 50);
+  return `${plain}_${createHash('sha256').update(`${simulator}\u0000${kind}\u0000${key}`).digest('hex').slice(0, 8)}`;
 }
 
 export type SandboxStore = ReturnType<typeof createSandboxStore>;

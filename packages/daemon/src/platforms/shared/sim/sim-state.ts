@@ -239,8 +239,9 @@ export function simState(store: SandboxStore | null, simulator: string): SimStat
       return followed(kind, TrackedMap.of<V>(read(kind) as Array<[string, V]>, writer(kind)));
     },
     counter(name, first) {
-      // Several daemons' simulators over one PostgreSQL database: each value taken in it.
-      if (state.shared) return () => state.advance(simulator, COUNTERS, name, first);
+      // Several daemons' simulators over one PostgreSQL database: each value taken from its
+      // sequence there, which no transaction holds (SandboxStateRepository.sharedCounter).
+      if (state.shared) return state.sharedCounter(simulator, COUNTERS, name, first);
       const stored = read(COUNTERS).find(([k]) => k === name)?.[1];
       let next = typeof stored === 'string' ? BigInt(stored) : first;
       return () => {
