@@ -1,21 +1,11 @@
 import { createHash, randomBytes } from 'node:crypto';
-import type { Context, Hono } from 'hono';
-import type { Clock } from '../../../util/clock';
+import type { Context } from 'hono';
 import { isSandboxToken } from '../../shared/is-sandbox-token';
 import { simReaderReply } from '../../shared/sim/sim-conversation';
-import type { SimState } from '../../shared/sim/sim-state';
-import type { SimulatorLog } from '../../shared/sim/simulator-recorder';
+import type { YouTubeRouteDeps } from './thumbnails-playlists';
 
-/** The simulator's pieces these routes need (simulator.ts owns them). */
-export interface CommentRouteDeps {
-  api: Hono;
-  clock: Clock;
-  log: SimulatorLog;
-  state: SimState;
-  authenticate(c: Context): string | null;
-  unauthenticated(c: Context): Response;
-  gError(c: Context, status: number, reason: string, message: string, domain?: string, extra?: Record<string, unknown>): Response;
-  video(id: string): { channelId: string; video: Record<string, unknown> } | undefined;
+/** What the comment routes need besides the simulator's common pieces. */
+export interface CommentRouteDeps extends YouTubeRouteDeps {
   /** Whether the token carries a scope (sandbox tokens carry all). */
   hasScope(c: Context, scope: string): boolean;
   /** A channel's title (the comment's author name). */

@@ -12,7 +12,7 @@ import { readBody } from '../../shared/read-body';
 import type { PostRemovalSink, SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { nextPacificMidnight } from '../pacific-midnight';
 import { commentRoutes, sandboxOrScope } from './comments';
-import { thumbnailAndPlaylistRoutes } from './thumbnails-playlists';
+import { thumbnailAndPlaylistRoutes, type YouTubeRouteDeps } from './thumbnails-playlists';
 
 /**
  * A strict simulator of YouTube's videos.insert resumable upload on www.googleapis.com and
@@ -411,28 +411,15 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     return c.body(null, 204);
   });
 
+  const routeDeps: YouTubeRouteDeps = { api, clock, log, state, authenticate, unauthenticated, gError, video: (id) => videos.get(id) };
   commentRoutes({
-    api,
-    clock,
-    log,
-    state,
-    authenticate,
-    unauthenticated,
-    gError,
-    video: (id) => videos.get(id),
+    ...routeDeps,
     hasScope: (c, scope) => sandboxOrScope(/^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '', tokens.get(/^Bearer\s+(.+)$/i.exec(c.req.header('authorization') ?? '')?.[1] ?? '')?.scope, scope),
     channelTitle: (id) => channels.get(id)?.title ?? id,
   });
 
   const extras = thumbnailAndPlaylistRoutes({
-    api,
-    clock,
-    log,
-    state,
-    authenticate,
-    unauthenticated,
-    gError,
-    video: (id) => videos.get(id),
+    ...routeDeps,
     saveVideo: (id, entry) => videos.set(id, entry),
   });
 

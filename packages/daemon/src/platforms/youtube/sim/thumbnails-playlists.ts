@@ -4,8 +4,8 @@ import type { Clock } from '../../../util/clock';
 import { recordOf, type SimulatorLog } from '../../shared/sim/simulator-recorder';
 import type { SimState } from '../../shared/sim/sim-state';
 
-/** The simulator's pieces these routes need (simulator.ts owns them). */
-export interface ThumbnailPlaylistDeps {
+/** The simulator's pieces its route modules need (simulator.ts owns them). */
+export interface YouTubeRouteDeps {
   api: Hono;
   clock: Clock;
   log: SimulatorLog;
@@ -15,6 +15,10 @@ export interface ThumbnailPlaylistDeps {
   unauthenticated(c: Context): Response;
   gError(c: Context, status: number, reason: string, message: string, domain?: string, extra?: Record<string, unknown>): Response;
   video(id: string): { channelId: string; video: Record<string, unknown> } | undefined;
+}
+
+/** What the thumbnail and playlist routes need besides. */
+export interface ThumbnailPlaylistDeps extends YouTubeRouteDeps {
   saveVideo(id: string, entry: { channelId: string; video: Record<string, unknown> }): void;
 }
 
