@@ -132,7 +132,7 @@ const CODE_HINT: Record<string, string> = {
   unauthorized: 'check the key: `socialpub auth validate`, or make one with `socialpub keys create`',
   facebook_page_not_selected: 'run `socialpub connect facebook` again and pick a page',
   https_required: 'the daemon sits behind a TLS proxy: use its https:// address as --base-url',
-  insufficient_scope: "this key's scope does not allow it (see `socialpub keys list`): use a key of the scope the message names, e.g. `socialpub keys create --scope full`",
+  insufficient_scope: "this key's scope does not allow it (see `socialpub keys list`): use a key of the scope the message names (`socialpub keys create --scope <scope>`)",
 };
 
 /** What the entry point prints and exits with, from any thrown value. */
