@@ -10,7 +10,7 @@ import { join } from 'node:path';
 export const LAYERS = {
   core: [
     ['version.ts', 'api-limits.ts', 'extension-limits.ts'],
-    ['errors.ts', 'key-scopes.ts', 'time.ts', 'states.ts', 'event-types.ts', 'mastodon-length.ts', 'rate-limited.ts', 'analytics-metrics.ts'],
+    ['errors.ts', 'key-scopes.ts', 'time.ts', 'states.ts', 'event-types.ts', 'mastodon-length.ts', 'rate-limited.ts', 'reply-idempotency-key.ts', 'analytics-metrics.ts'],
     ['platforms'],
     ['platforms.ts'],
     ['caption-length.ts', 'zoned'],

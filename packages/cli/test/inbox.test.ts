@@ -35,9 +35,23 @@ describe('socialpub inbox', () => {
     expect(table.stdout).toMatch(/inb_\w+ \[unread\] mastodon @sandbox on job_\w+/);
     expect(table.stdout).toContain('Is there a CLI?');
 
+    // `inbox list` reads its flags as `inbox` does (commander once gave them to `inbox` and `list` ran unfiltered).
+    const listUnread = await t.run('inbox list --status unread -p mastodon');
+    expect(listUnread.code, listUnread.stderr).toBe(0);
+    expect(listUnread.stdout).toContain('Is there a CLI?');
+    const listRead = await t.run('inbox list --status read');
+    expect(listRead.code, listRead.stderr).toBe(0);
+    expect(listRead.stdout).not.toContain('Is there a CLI?');
+    // The count is the whole inbox's, and says so under a filter.
+    expect(listRead.stdout).toContain('1 unread in the whole inbox');
+    expect((await t.run('inbox list --limit 1 --json')).json<{ items: InboxItem[] }>().items).toHaveLength(1);
+    expect((await t.run(['inbox', 'list', '--job', 'job_none'])).stdout).not.toContain('Is there a CLI?');
+    expect((await t.run('inbox')).stdout).toMatch(/\n1 unread\n/);
+
     const id = items.items[0]!.id;
+    // No --idempotency-key: the key made of the comment and the text, so running the command again is one reply.
     for (let i = 0; i < 2; i++) {
-      const r = await t.run(['inbox', 'reply', id, 'Yes: socialpub inbox', '--idempotency-key', 'cli-reply-1']);
+      const r = await t.run(['inbox', 'reply', id, 'Yes: socialpub inbox']);
       expect(r.code, r.stderr).toBe(0);
     }
     await expect.poll(async () => (await t.run('inbox --json')).json<{ items: InboxItem[] }>().items[0]!.replies.map((r) => r.state), { timeout: 10_000, interval: 100 }).toEqual(['sent']);
@@ -57,11 +71,29 @@ describe('socialpub inbox', () => {
     const after = (await (await fetch(`${origin}/api/v1/statuses/${comment.id}/context`, { headers: { authorization: `Bearer ${token}` } })).json()) as { descendants: unknown[] };
     expect(after.descendants).toEqual([]);
     expect((await t.run('inbox --json')).json<{ items: InboxItem[] }>().items[0]!.replies[0]!.deleted_at).not.toBeNull();
+    // The human list says it is deleted, with the reply's id.
+    const human = await t.run('inbox');
+    expect(human.stdout).toMatch(new RegExp(`↳ deleted: Yes: socialpub inbox .*\\(${replyId}\\)`));
+    expect(human.stdout).not.toContain('↳ sent:');
+
+    // A key of the user's overrides the derived one: the same text again is a new reply.
+    const again = await t.run(['inbox', 'reply', id, 'Yes: socialpub inbox', '--idempotency-key', 'cli-reply-again']);
+    expect(again.code, again.stderr).toBe(0);
+    await expect.poll(async () => (await t.run('inbox --json')).json<{ items: InboxItem[] }>().items[0]!.replies.map((r) => [r.state, r.deleted_at === null]), { timeout: 10_000, interval: 100 }).toEqual([['sent', false], ['sent', true]]);
   });
 
-  it('refuses an unknown status filter with a usage error', async () => {
-    const r = await t.run('inbox --status everything');
-    expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--status must be one of unread, read, replied, hidden');
+  it('refuses an unknown status filter with a usage error, after `list` too', async () => {
+    for (const command of ['inbox --status everything', 'inbox list --status bogus']) {
+      const r = await t.run(command);
+      expect(r.code, command).toBe(2);
+      expect(r.stderr).toContain('--status must be one of unread, read, replied, hidden');
+    }
+  });
+
+  it('says a network without a comment API has none, rather than suggest a refresh', async () => {
+    const r = await t.run('inbox -p tiktok');
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('no comments: TikTok offers no comment API to apps like socialpub');
+    expect(r.stdout).not.toContain('inbox refresh');
   });
 });

@@ -5,6 +5,7 @@ export * from './errors';
 export * from './key-scopes';
 export * from './time';
 export * from './rate-limited';
+export * from './reply-idempotency-key';
 export * from './plan-targets';
 export * from './account-key';
 export * from './plan-account-targets';

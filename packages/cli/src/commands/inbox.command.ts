@@ -17,7 +17,8 @@ export function defineInbox(program: Program, kit: Kit): void {
       .option('--cursor <cursor>', "the previous page's next cursor");
   list(inbox).action(async (o) => (await import('./inbox/inbox')).inboxList(kit.ctx(), o));
   examples(
-    list(inbox.command('list').description('comments, newest first (the default)')).action(async (o) => (await import('./inbox/inbox')).inboxList(kit.ctx(), o)),
+    // commander gives `inbox`'s own options (the same flags) the flags written after `list`: both are read.
+    list(inbox.command('list').description('comments, newest first (the default)')).action(async (o) => (await import('./inbox/inbox')).inboxList(kit.ctx(), { ...inbox.opts(), ...o })),
     ['socialpub inbox list --status unread', 'socialpub inbox list --job job_8d1k2m --json'],
   );
   examples(
@@ -49,7 +50,7 @@ export function defineInbox(program: Program, kit: Kit): void {
       .description('reply to a comment as the account that published the post, exactly once')
       .argument('<id>', 'the inbox item (inb_…)')
       .argument('<text>', 'the reply')
-      .option('--idempotency-key <key>', 'send again with the same key: never a second reply')
+      .option('--idempotency-key <key>', 'send again with the same key: never a second reply (default: one made of the comment and the text)')
       .action(async (id: string, text: string, o) => (await import('./inbox/inbox')).inboxReply(kit.ctx(), id, text, o)),
     ['socialpub inbox reply inb_abc123 "Thanks!"', 'socialpub inbox reply inb_abc123 "Thanks!" --idempotency-key thanks-1'],
   );

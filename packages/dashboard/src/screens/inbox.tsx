@@ -1,3 +1,4 @@
+import { replyIdempotencyKey } from '@socialpub/core/reply-idempotency-key';
 import { useEffect, useState } from 'preact/hooks';
 import { FeedbackLine, type Feedback } from '../components/notice';
 import { call, del, get, message, post as postJson, qs } from '../lib/api';
@@ -154,7 +155,7 @@ function Comment(props: { item: InboxItem; zone: string; draft: string; onDraft:
           const text = props.draft;
           void act(async () => {
             // One key per reply written: a double click, or a retry of the same send, is one reply.
-            const r = await call<InboxReplyResponse>('POST', `/inbox/${encodeURIComponent(it.id)}/reply`, { text }, { headers: { 'Idempotency-Key': `dash-${it.id}-${hash(text)}` } });
+            const r = await call<InboxReplyResponse>('POST', `/inbox/${encodeURIComponent(it.id)}/reply`, { text }, { headers: { 'Idempotency-Key': replyIdempotencyKey('dash', it.id, text) } });
             props.clearDraft();
             return r;
           });
@@ -182,11 +183,4 @@ function Comment(props: { item: InboxItem; zone: string; draft: string; onDraft:
       </form>
     </article>
   );
-}
-
-/** A short stable digest of a reply's text (FNV-1a), for its Idempotency-Key. */
-function hash(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 0x01000193) >>> 0;
-  return h.toString(36);
 }
