@@ -39,7 +39,7 @@ export function defineInbox(program: Program, kit: Kit): void {
   examples(
     inbox
       .command('hide')
-      .description('hide a comment from the inbox')
+      .description('hide a comment: on the network where it can be hidden there, and in the inbox')
       .argument('<id>', 'the inbox item (inb_…)')
       .action(async (id: string) => (await import('./inbox/inbox')).inboxMark(kit.ctx(), id, 'hide')),
     ['socialpub inbox hide inb_abc123'],
