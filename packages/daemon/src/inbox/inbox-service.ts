@@ -9,6 +9,7 @@ import type { User } from '../store/users';
 import type { Clock } from '../util/clock';
 import { newId } from '../util/ids';
 import type { RootLogger } from '../util/logger';
+import { startRoundLoop, type RoundLoop } from '../util/round-loop';
 import { ServiceError } from '../util/service-error';
 import { COLLECT_FOR_MS, NEVER, nextPollAt } from './poll-schedule';
 import { decodeCursor, encodeCursor, presentItem, presentReply } from './present-inbox';
@@ -66,8 +67,7 @@ export function createInboxService(deps: InboxServiceDeps) {
   /** When a reply that could not be sent for now is tried again (in memory: a restart tries at once). */
   const retryAt = new Map<string, number>();
   let stopped = false;
-  let loop: Promise<void> | null = null;
-  let wake: (() => void) | null = null;
+  let loop: RoundLoop | null = null;
   const stopper = new AbortController();
 
   const signal = () => AbortSignal.any([stopper.signal, AbortSignal.timeout(deps.timeoutMs ?? 60_000)]);
@@ -249,7 +249,8 @@ export function createInboxService(deps: InboxServiceDeps) {
     }
   }
 
-  const kick = () => wake?.();
+  // A queued reply starts a round now; queued while a round runs, right after it (util/round-loop.ts).
+  const kick = () => loop?.kick();
 
   async function answerFor(replyId: string, message: string): Promise<InboxReplyResponse> {
     const r = store.inbox.reply(replyId)!;
@@ -424,28 +425,21 @@ export function createInboxService(deps: InboxServiceDeps) {
     /** Starts the loop: replies left sending by a previous run first, then a round every `intervalMs` (default 30 s) or when a reply is queued. */
     start(intervalMs = 30_000): void {
       if (loop) return;
-      loop = (async () => {
-        while (!stopped) {
-          try {
-            await sendPending();
-            await collectDue();
-          } catch (err) {
-            logger.error('inbox round failed', { error: (err as Error).message });
-          }
-          if (stopped) return;
-          // A queued reply wakes the loop at once (the sleep is cut short).
-          const woken = new AbortController();
-          wake = () => woken.abort();
-          await clock.sleep(intervalMs, AbortSignal.any([stopper.signal, woken.signal])).catch(() => {});
-          wake = null;
-        }
-      })();
+      loop = startRoundLoop({
+        clock,
+        intervalMs,
+        signal: stopper.signal,
+        round: async () => {
+          await sendPending();
+          await collectDue();
+        },
+        onError: (err) => logger.error('inbox round failed', { error: (err as Error).message }),
+      });
     },
     async stop(): Promise<void> {
       stopped = true;
       stopper.abort();
-      wake?.();
-      await loop;
+      await loop?.done;
       loop = null;
     },
   };
