@@ -13,12 +13,13 @@ afterAll(async () => {
 
 interface Answer {
   job_id: string;
-  targets: { platform: string; metrics: Record<string, number>; platform_metrics: Record<string, number>; history: unknown[]; problem: unknown }[];
+  targets: { platform: string; collected_at: string | null; metrics: Record<string, number>; platform_metrics: Record<string, number>; history: unknown[]; problem: unknown }[];
 }
 
 describe('socialpub stats', () => {
-  it('reads the figures with --refresh --json, and shows the same figures as the API without --refresh', async () => {
-    const pub = await t.run(['publish', 'how did it do', '-p', 'twitter,bluesky,mastodon', '--now', '--wait', '--json']);
+  it('reads the figures with --refresh --json, and shows the same figures as the API without --refresh, in the post zone for people', async () => {
+    // The post's zone is pinned, so the table's times are Berlin wall times whatever the machine's zone.
+    const pub = await t.run(['publish', 'how did it do', '-p', 'twitter,bluesky,mastodon', '--now', '--tz', 'Europe/Berlin', '--wait', '--json']);
     expect(pub.code, pub.stderr).toBe(0);
     const jobId = pub.json<{ job_id: string }>().job_id;
 
@@ -59,9 +60,12 @@ describe('socialpub stats', () => {
     const human = await t.run(`stats ${jobId}`);
     expect(human.code, human.stderr).toBe(0);
     const lines = human.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(/^target\s+impressions\s+likes\s+comments\s+shares\s+saves\s+clicks\s+read at\s+trend$/);
-    const x = read.targets.find((r) => r.platform === 'twitter')!.metrics;
-    expect(lines.find((l) => l.startsWith('twitter.tweet'))).toMatch(new RegExp(`^twitter\\.tweet\\s+${x.impressions}\\s+${x.likes}\\s+${x.comments}\\s+${x.shares}\\s+${x.saves}\\s+${x.clicks}\\s+\\S+Z\\s+impressions █$`));
+    expect(lines[0]).toMatch(/^TARGET\s+IMPRESSIONS\s+LIKES\s+COMMENTS\s+SHARES\s+SAVES\s+CLICKS\s+READ AT\s+TREND$/);
+    const xTarget = read.targets.find((r) => r.platform === 'twitter')!;
+    const x = xTarget.metrics;
+    // The reading's instant as a Berlin wall time to the minute, as `schedule show` prints times.
+    const berlin = new Intl.DateTimeFormat('sv-SE', { timeZone: 'Europe/Berlin', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' }).format(new Date(xTarget.collected_at!));
+    expect(lines.find((l) => l.startsWith('twitter.tweet'))).toMatch(new RegExp(`^twitter\\.tweet\\s+${x.impressions}\\s+${x.likes}\\s+${x.comments}\\s+${x.shares}\\s+${x.saves}\\s+${x.clicks}\\s+${berlin} Europe/Berlin\\s+impressions █$`));
     // Bluesky has no impressions: a dash, and its trend follows likes.
     expect(lines.find((l) => l.startsWith('bluesky.post'))).toMatch(/^bluesky\.post\s+—\s+\d+.*likes █$/);
   });
@@ -101,8 +105,10 @@ describe('socialpub stats (the summary)', () => {
 
     const human = await t.run('stats --since 7d');
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/^\d+ posts? published \S+ – \S+: engagement \d+\n/);
-    expect(human.stdout).toMatch(/^platform\s+posts\s+engagement\s+impressions/m);
+    // The API's `posts` counts targets with a reading (the first test's job alone is three), and the line says so; the window in UTC (no timezone setting).
+    const totals = (await t.run('stats --since 7d --json')).json<{ totals: { posts: number } }>().totals;
+    expect(human.stdout).toMatch(new RegExp(`^${totals.posts} targets with figures, published \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC – \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC: engagement \\d+\\n`));
+    expect(human.stdout).toMatch(/^PLATFORM\s+TARGETS\s+ENGAGEMENT\s+IMPRESSIONS/m);
     expect(human.stdout).toContain(`top: ${jobId}`);
 
     const bad = await t.run('stats --since 3 --json');
@@ -119,7 +125,7 @@ describe('the stats table', () => {
     expect(sparkline([])).toBe('');
   });
 
-  it('keeps only the columns some target has, and lists the problems under the table', () => {
+  it('keeps only the columns some target has, shows the reading time in the post zone, and lists the problems under the table', () => {
     const lines = statsTable({
       success: true,
       job_id: 'job_1',
@@ -130,13 +136,22 @@ describe('the stats table', () => {
           history: [{ collected_at: 'a', metrics: { likes: 2 }, platform_metrics: {} }, { collected_at: 'b', metrics: { likes: 9 }, platform_metrics: {} }],
           next_collection_at: null, problem: { code: 'rate_limited', message: 'wait' },
         },
+        {
+          platform: 'bluesky', account: 'bluesky', type: 'post', status: 'published', post_id: '2', published_at: '2026-12-25T10:00:00.000Z', collected_at: null,
+          metrics: {}, platform_metrics: {}, history: [], next_collection_at: '2026-12-25T11:00:00.000Z', problem: null,
+        },
       ],
-    });
+    }, 'Europe/Berlin');
     expect(lines).toEqual([
-      'target           likes  comments  shares  read at                   trend',
-      'mastodon.status      9         1       3  2026-12-26T10:00:00.000Z  likes ▁█',
+      'TARGET           LIKES  COMMENTS  SHARES  READ AT                         TREND',
+      'mastodon.status      9         1       3  2026-12-26 11:00 Europe/Berlin  likes ▁█',
+      'bluesky.post         —         —       —  not read yet',
       'mastodon.status: rate_limited: wait',
     ]);
+    // Without a zone (a post without one): UTC, as `schedule show` prints it.
+    expect(statsTable({ success: true, job_id: 'job_2', targets: [{ platform: 'twitter', account: 'twitter', type: 'tweet', status: 'published', post_id: '3', published_at: null, collected_at: '2026-12-26T10:00:30.000Z', metrics: { impressions: 4 }, platform_metrics: {}, history: [], next_collection_at: null, problem: null }] })[1]).toBe(
+      'twitter.tweet            4  2026-12-26 10:00 UTC  impressions',
+    );
   });
 
   it('reads --since as hours, days or weeks', () => {
@@ -146,7 +161,7 @@ describe('the stats table', () => {
     expect(() => parseSince('401d')).toThrow(/at most 400 days/);
   });
 
-  it('suggests the best times as queue slots', () => {
+  it('counts targets, gives the window in the summary zone, and suggests the best times as queue slots', () => {
     const lines = summaryLines({
       success: true, from: '2026-12-01T00:00:00.000Z', to: '2026-12-08T00:00:00.000Z', platform: null, zone: 'Europe/Berlin',
       totals: { posts: 3, engagement: 30, metrics: { likes: 20, comments: 10 } },
@@ -157,9 +172,9 @@ describe('the stats table', () => {
       suggested_slots: ['wed@09:00'],
     });
     expect(lines).toEqual([
-      '3 posts published 2026-12-01T00:00:00.000Z – 2026-12-08T00:00:00.000Z: engagement 30',
-      'platform  posts  engagement  likes  comments',
-      'mastodon      3          30     20        10',
+      '3 targets with figures, published 2026-12-01 01:00 Europe/Berlin – 2026-12-08 01:00 Europe/Berlin: engagement 30',
+      'PLATFORM  TARGETS  ENGAGEMENT  LIKES  COMMENTS',
+      'mastodon        3          30     20        10',
       'engagement by day ▁█ (2026-12-01 – 2026-12-02)',
       'top: job_1  mastodon.status  engagement 20',
       'best times (Europe/Berlin): wed@09:00  (socialpub queue set wed@09:00)',

@@ -3,6 +3,7 @@ import type { AnalyticsSummary, PostMetricsResponse, PostMetricsTarget } from '@
 import type { Ctx } from '../context';
 import { UsageError } from '../errors';
 import { parsePlatform } from '../platform-name';
+import { shortTime } from '../ui/format';
 
 /** The normalized figures in core's order (a record, so the compiler says when core adds one); no value from core is loaded at start. */
 const ORDER: Record<NormalizedMetric, number> = { impressions: 0, views: 1, likes: 2, comments: 3, shares: 4, saves: 5, clicks: 6 };
@@ -52,12 +53,20 @@ export function parseSince(text: string): number {
   return ms;
 }
 
-/** The summary as a person reads it: totals, a row per platform, engagement per day as a sparkline, the top posts, the best times. */
+/**
+ * The summary as a person reads it: totals, a row per platform, engagement per day as a
+ * sparkline, the top posts, the best times. The API's `posts` counts published targets with
+ * a reading (a job out on three networks is three), so the words say targets; the window's
+ * ends are in the summary's zone (the timezone setting, else UTC) like every human time.
+ */
 export function summaryLines(s: AnalyticsSummary): string[] {
-  const lines = [`${s.totals.posts} post${s.totals.posts === 1 ? '' : 's'} published ${s.from} – ${s.to}${s.platform ? ` on ${s.platform}` : ''}: engagement ${s.totals.engagement}`];
+  const n = s.totals.posts;
+  const lines = [
+    `${n} target${n === 1 ? '' : 's'} with figures, published ${shortTime(s.from, s.zone)} – ${shortTime(s.to, s.zone)}${s.platform ? ` on ${s.platform}` : ''}: engagement ${s.totals.engagement}`,
+  ];
   const columns = NORMALIZED_METRICS.filter((m) => s.by_platform.some((p) => p.metrics[m] !== undefined));
   const rows = s.by_platform.map((p) => [p.platform, String(p.posts), String(p.engagement), ...columns.map((m) => (p.metrics[m] === undefined ? '—' : String(p.metrics[m])))]);
-  const header = ['platform', 'posts', 'engagement', ...columns];
+  const header = ['PLATFORM', 'TARGETS', 'ENGAGEMENT', ...columns.map((m) => m.toUpperCase())];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const pad = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   if (rows.length > 0) lines.push(pad(header), ...rows.map(pad));
@@ -80,15 +89,15 @@ export function sparkline(values: readonly number[]): string {
 /** The figure a target's sparkline follows: the first normalized one it has (impressions, else views, else likes...). */
 const leadFigure = (t: PostMetricsTarget) => NORMALIZED_METRICS.find((m) => t.metrics[m] !== undefined);
 
-/** The table: a row per target, a column per normalized figure any target has, then the trend of its lead figure. */
-export function statsTable(res: PostMetricsResponse): string[] {
+/** The table: a row per target, a column per normalized figure any target has, the time of the latest reading in `zone` (the post's), then the trend of its lead figure. */
+export function statsTable(res: PostMetricsResponse, zone?: string | null): string[] {
   const columns = NORMALIZED_METRICS.filter((m) => res.targets.some((t) => t.metrics[m] !== undefined));
   const rows = res.targets.map((t) => {
     const lead = leadFigure(t);
     const trend = lead ? `${lead} ${sparkline(t.history.map((h) => h.metrics[lead] ?? 0))}` : '';
-    return [`${t.account}.${t.type}`, ...columns.map((m) => (t.metrics[m] === undefined ? '—' : String(t.metrics[m]))), t.collected_at ?? 'not read yet', trend];
+    return [`${t.account}.${t.type}`, ...columns.map((m) => (t.metrics[m] === undefined ? '—' : String(t.metrics[m]))), t.collected_at ? shortTime(t.collected_at, zone) : 'not read yet', trend];
   });
-  const header = ['target', ...columns, 'read at', 'trend'];
+  const header = ['TARGET', ...columns.map((m) => m.toUpperCase()), 'READ AT', 'TREND'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => [...(r[i] ?? '')].length)));
   const pad = (cells: string[]) => cells.map((c, i) => (i > 0 && i <= columns.length ? c.padStart(widths[i]!) : c.padEnd(widths[i]!))).join('  ').trimEnd();
   const problems = res.targets.filter((t) => t.problem).map((t) => `${t.account}.${t.type}: ${t.problem!.code}: ${t.problem!.message}`);
@@ -116,5 +125,8 @@ export async function stats(ctx: Ctx, o: StatsOptions): Promise<void> {
   const client = await ctx.client();
   const res = o.refresh ? await client.analytics.refresh(o.jobId) : await client.analytics.posts(o.jobId);
   const { success: _ok, ...data } = res;
-  ctx.log.result(data, () => (o.csv ? readingsCsv(res) : statsTable(res)));
+  if (ctx.log.json || o.csv) return ctx.log.result(data, () => readingsCsv(res));
+  // The table's times in the post's zone, as `schedule show` prints them.
+  const { post } = await client.scheduled.get(o.jobId);
+  ctx.log.result(data, () => statsTable(res, post.timezone));
 }
