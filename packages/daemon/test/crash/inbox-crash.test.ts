@@ -69,7 +69,9 @@ describe('inbox replies through SIGKILLs', () => {
     const ourStatus = String((await json(`${sim(MASTODON_HOST)}/api/v1/statuses`, { method: 'POST', headers: auth(mToken), body: JSON.stringify({ status: 'Our post' }) })).id);
     const bToken = creds('bluesky').secrets.access_token!;
     ourDid = String((await json(`${sim(BSKY)}/xrpc/com.atproto.server.getSession`, { headers: auth(bToken) })).did);
-    const record = (text: string, reply?: { uri: string; cid: string }) => ({ $type: 'app.bsky.feed.post', text, createdAt: new Date().toISOString(), ...(reply ? { reply: { root: reply, parent: reply } } : {}) });
+    // The times written here are only stored and ordered, never compared with the daemons' clocks: one fixed instant (far ahead, so no retention of the daemons' reaches it).
+    const now = Date.UTC(2036, 0, 1, 9);
+    const record = (text: string, reply?: { uri: string; cid: string }) => ({ $type: 'app.bsky.feed.post', text, createdAt: new Date(now).toISOString(), ...(reply ? { reply: { root: reply, parent: reply } } : {}) });
     const ourPost = (await json(`${sim(BSKY)}/xrpc/com.atproto.repo.createRecord`, { method: 'POST', headers: auth(bToken), body: JSON.stringify({ repo: ourDid, collection: 'app.bsky.feed.post', record: record('Our post') }) })) as { uri: string; cid: string };
 
     // Readers' comments: three on each network, from other accounts.
@@ -84,7 +86,6 @@ describe('inbox replies through SIGKILLs', () => {
     }
 
     // The post, its published targets, the comments as inbox items and a burst of six replies, queued.
-    const now = Date.now();
     db.prepare("INSERT INTO jobs (id, user_id, caption, platforms, sort_at, created_at, updated_at) VALUES ('job_crash', ?, 'Our post', '[\"mastodon\",\"bluesky\"]', ?, ?, ?)").run(userId, now, now, now);
     const item = (platform: 'mastodon' | 'bluesky', postId: string, commentId: string, n: number): NewInboxItem => ({
       id: `inb_${platform}${n}`, userId, jobId: 'job_crash', targetId: `tgt_${platform}`, connectionId: creds(platform).connectionId, platform, postId, commentId,
