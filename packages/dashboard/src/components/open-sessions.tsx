@@ -3,6 +3,7 @@ import { FeedbackLine, type Feedback } from './notice';
 import { ApiError, del, get, message } from '../lib/api';
 import { formatInZone } from '../lib/time';
 import type { OpenSession } from '../lib/types';
+import { TableWrap } from './table-wrap';
 
 /**
  * The user's open dashboard sessions (GET /auth/sessions), each with how it was opened and
@@ -42,7 +43,7 @@ export function OpenSessions({ zone, reload }: { zone: string; reload: number })
       <h2>Open sessions</h2>
       <p class="muted">Browsers signed in to this dashboard. A session opened with a key ends when that key is revoked or regenerated.</p>
       <FeedbackLine value={feedback} />
-      <div class="table-wrap">
+      <TableWrap label="Open sessions">
         <table aria-label="Open sessions">
           <thead>
             <tr>
@@ -70,7 +71,7 @@ export function OpenSessions({ zone, reload }: { zone: string; reload: number })
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </>
   );
 }

@@ -4,6 +4,7 @@ import { targetName } from '../lib/names';
 import { formatInZone } from '../lib/time';
 import type { PostMetricsResponse } from '../lib/types';
 import { Chart, SeriesKey } from './chart';
+import { TableWrap } from './table-wrap';
 
 const FIGURES = ['impressions', 'views', 'likes', 'comments', 'shares', 'saves', 'clicks'] as const;
 type Figure = (typeof FIGURES)[number] | 'engagement';
@@ -44,7 +45,7 @@ function FiguresHistory({ figures, zone }: { figures: PostMetricsResponse; zone:
         draw={(c, el) => c.lineChart(el, { times, series, zone })}
       />
       <SeriesKey labels={labels} />
-      <div class="table-wrap">
+      <TableWrap label={`Readings of ${figures.job_id}`}>
         <table>
           <caption>Readings of {figures.job_id}</caption>
           <thead>
@@ -66,7 +67,7 @@ function FiguresHistory({ figures, zone }: { figures: PostMetricsResponse; zone:
             )}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
     </div>
   );
 }
@@ -95,7 +96,7 @@ export function PostFigures({ jobId, zone }: { jobId: string; zone: string }) {
   const columns = FIGURES.filter((f) => figures.targets.some((t) => t.metrics[f] !== undefined));
   return (
     <>
-      <div class="table-wrap">
+      <TableWrap label={`Figures of ${jobId}`}>
         <table>
           <caption>Figures of {jobId}</caption>
           <thead>
@@ -121,7 +122,7 @@ export function PostFigures({ jobId, zone }: { jobId: string; zone: string }) {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <FiguresHistory figures={figures} zone={zone} />
     </>
   );

@@ -7,6 +7,7 @@ import { platformName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone } from '../lib/time';
 import type { AnalyticsSummary } from '../lib/types';
+import { TableWrap } from '../components/table-wrap';
 
 const DAY = 86_400_000;
 const FIGURES = ['impressions', 'views', 'likes', 'comments', 'shares', 'saves', 'clicks'] as const;
@@ -76,7 +77,7 @@ export function AnalyticsScreen() {
             deps={[summary]}
             draw={(c, el) => c.barChart(el, { name: 'Engagement', labels: summary.by_day.map((d) => d.date.slice(5)), values: summary.by_day.map((d) => d.engagement) })}
           />
-          <div class="table-wrap">
+          <TableWrap label="Engagement per day">
             <table>
               <caption class="sr-only">Engagement per day</caption>
               <thead>
@@ -96,7 +97,7 @@ export function AnalyticsScreen() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <h2>By network</h2>
           <Chart
             id="analytics-networks"
@@ -104,7 +105,7 @@ export function AnalyticsScreen() {
             deps={[summary]}
             draw={(c, el) => c.barChart(el, { name: 'Engagement', labels: summary.by_platform.map((p) => platformName(p.platform)), values: summary.by_platform.map((p) => p.engagement) })}
           />
-          <div class="table-wrap">
+          <TableWrap label="Figures per network">
             <table>
               <caption class="sr-only">Figures per network</caption>
               <thead>
@@ -132,9 +133,9 @@ export function AnalyticsScreen() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <h2>Top posts</h2>
-          <div class="table-wrap">
+          <TableWrap label="Top posts">
             <table>
               <caption class="sr-only">The posts with the most engagement</caption>
               <thead>
@@ -166,7 +167,7 @@ export function AnalyticsScreen() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </TableWrap>
           <h2>Best times</h2>
           {summary.suggested_slots.length > 0 ? (
             <p>

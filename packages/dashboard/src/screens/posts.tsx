@@ -15,6 +15,7 @@ import { useApp } from '../lib/session';
 import { formatInZone } from '../lib/time';
 import { filterQuery, useUrlFilters } from '../lib/url-filters';
 import type { Post, Target, UnpublishResponse } from '../lib/types';
+import { TableWrap } from '../components/table-wrap';
 
 /** The status choices; "failed" finds every post with a failed target, partly published ones too (filterQuery). */
 const STATUSES: readonly [string, string][] = [
@@ -104,7 +105,7 @@ export function PostsScreen() {
             <SourceLine post={p} zone={zone} />
             <Rejection post={p} zone={zone} />
             <ReviewHistory post={p} zone={zone} />
-            <div class="table-wrap">
+            <TableWrap label={`Targets of ${p.job_id}`}>
               <table>
                 <caption class="sr-only">Targets of {p.job_id}</caption>
                 <thead>
@@ -133,7 +134,7 @@ export function PostsScreen() {
                   ))}
                 </tbody>
               </table>
-            </div>
+            </TableWrap>
             {(published || p.targets.some((t) => t.status === 'removed')) && <PostFigures jobId={p.job_id} zone={zone} />}
             <div class="actions">
               {published && (

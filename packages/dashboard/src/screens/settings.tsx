@@ -10,6 +10,7 @@ import { useApp } from '../lib/session';
 import { formatInZone } from '../lib/time';
 import { ZonePicker } from '../components/zone-picker';
 import { EVENT_TYPES, type ApiKey, type NewApiKey, type QueueResponse, type WebhookDelivery, type WebhookEndpoint } from '../lib/types';
+import { TableWrap } from '../components/table-wrap';
 
 const TABS = ['API keys', 'Approval', 'Time zone', 'Queue', 'Webhooks'] as const;
 type Tab = (typeof TABS)[number];
@@ -124,7 +125,7 @@ function KeysTab() {
         </div>
       )}
       <FeedbackLine value={feedback} />
-      <div class="table-wrap">
+      <TableWrap label="API keys">
         <table>
           <thead>
             <tr>
@@ -171,7 +172,7 @@ function KeysTab() {
             ))}
           </tbody>
         </table>
-      </div>
+      </TableWrap>
       <OpenSessions zone={zone} reload={actions} />
     </>
   );
@@ -409,7 +410,7 @@ function WebhooksTab() {
               </button>
             )}
             {open === h.id && (
-              <div class="table-wrap">
+              <TableWrap label={`Deliveries of ${h.id}`}>
                 <table>
                   <thead>
                     <tr>
@@ -444,7 +445,7 @@ function WebhooksTab() {
                     })}
                   </tbody>
                 </table>
-              </div>
+              </TableWrap>
             )}
           </li>
         ))}
