@@ -150,7 +150,7 @@ describe('rate classes, declared next to each route', () => {
     for (let second = 0; second < 600; second++) {
       for (const path of ['/platforms', '/settings', '/queue', '/content/series', '/webhooks']) {
         const res = await h.call('GET', `${API}${path}`);
-        if (res.status !== 200) throw new Error(`${path} answered ${res.status} at second ${second}`);
+        if (res.status !== 200) throw new Error(`${path} answered ${res.status} at second ${second}: ${await res.text()}`);
       }
       await h.clock.advance(1_000);
     }

@@ -11,7 +11,7 @@ import { idleScheduler } from '../../src/ports/scheduler';
 import type { DB } from '../../src/store/database';
 import { createStore, type Store } from '../../src/store/store';
 import { systemClock } from '../../src/util/clock';
-import { silentLogger } from '../../src/util/logger';
+import { createLogger } from '../../src/util/logger';
 import { SecretBox } from '../../src/util/secrets';
 
 /**
@@ -24,13 +24,14 @@ export type TestAppDeps = { config: DaemonConfig } & ({ db: DB; store?: Store } 
   Partial<Omit<AppDeps, 'config' | 'store' | 'services'>>;
 
 /**
- * Defaults: the system clock, a silent logger, a throwaway secret key, a store over `db`,
+ * Defaults: the system clock, a logger of errors only (to stderr), a throwaway secret key, a store over `db`,
  * idleScheduler, guessingMediaLookup (kinds from URL extensions), createAdapters(config.platforms).
  */
 export function testApp(deps: TestAppDeps): { app: Hono<AppEnv>; services: AppServices; store: Store } {
   const config = deps.config;
   const clock = deps.clock ?? systemClock;
-  const logger = deps.logger ?? silentLogger;
+  // Errors only, to stderr: a 500 a test meets by surprise says why in the test's output.
+  const logger = deps.logger ?? createLogger({ level: 'error' });
   const secrets = deps.secrets ?? new SecretBox(randomBytes(32));
   const store = deps.store ?? createStore(deps.db!, { secrets, clock, sync: config.sqliteSync });
   const scheduler = deps.scheduler ?? idleScheduler;
