@@ -30,7 +30,7 @@ export const INBOX_ROUTES = defineRoutes({
     responses: { 200: { schema: 'InboxList' } },
     errors: [400, 401, 429, 500, 503],
     operationId: 'listInbox',
-    summary: 'Comments and replies under your published posts, newest first',
+    summary: 'Comments and replies under your published posts, newest first by when written',
     tags: ['inbox'],
   },
   'inbox.refresh': {

@@ -258,10 +258,17 @@ export function createInboxService(deps: InboxServiceDeps) {
     return { success: true, message, reply: presentReply(r), item: present(it) };
   }
 
+  /** Where a cursor points: its item's (created_at, id); an old cursor's item is looked up (present-inbox.ts). */
+  function cursorPosition(user: User, cursor: string): { createdAt: number; id: string } {
+    const c = decodeCursor(cursor);
+    const createdAt = c === null ? undefined : (c.createdAt ?? store.inbox.get(user.id, c.id)?.createdAt);
+    if (c === null || createdAt === undefined) throw new ServiceError('invalid_request', 'cursor is not one this list gave', [{ path: 'cursor', message: 'use next_cursor from the previous page' }]);
+    return { createdAt, id: c.id };
+  }
+
   return {
     list(user: User, q: InboxQuery): InboxList {
-      const before = q.cursor === undefined ? undefined : decodeCursor(q.cursor);
-      if (before === null) throw new ServiceError('invalid_request', 'cursor is not one this list gave', [{ path: 'cursor', message: 'use next_cursor from the previous page' }]);
+      const before = q.cursor === undefined ? undefined : cursorPosition(user, q.cursor);
       const rows = store.inbox.list(user.id, { platform: q.platform, status: q.status, jobId: q.job_id, replyState: q.reply_state, limit: q.limit + 1, before });
       const page = rows.slice(0, q.limit);
       const replies = store.inbox.repliesOf(page.map((r) => r.id));

@@ -35,10 +35,16 @@ export const presentItem = (it: InboxItemRecord, replies: readonly InboxReplyRec
   replies: replies.map(presentReply),
 });
 
-/** The list's cursor: the last item's position (received_at, id), opaque to callers. */
-export const encodeCursor = (it: Pick<InboxItemRecord, 'receivedAt' | 'id'>) => Buffer.from(`${it.receivedAt}:${it.id}`).toString('base64url');
+/**
+ * The list's cursor: the last item's position in the list's order (created_at, id), opaque to
+ * callers. `w` marks that order; a cursor without it was given while the list ran in received
+ * order (before migration 320) and names only its item, whose written time the list looks up,
+ * so a page asked for across the upgrade still goes on from that item.
+ */
+export const encodeCursor = (it: Pick<InboxItemRecord, 'createdAt' | 'id'>) => Buffer.from(`w${it.createdAt}:${it.id}`).toString('base64url');
 
-export function decodeCursor(cursor: string): { receivedAt: number; id: string } | null {
-  const m = /^(\d{1,16}):(inb_[0-9a-z]+)$/.exec(Buffer.from(cursor, 'base64url').toString());
-  return m ? { receivedAt: Number(m[1]), id: m[2]! } : null;
+export function decodeCursor(cursor: string): { createdAt: number | null; id: string } | null {
+  const m = /^(w?)(\d{1,16}):(inb_[0-9a-z]+)$/.exec(Buffer.from(cursor, 'base64url').toString());
+  if (!m) return null;
+  return { createdAt: m[1] === 'w' ? Number(m[2]) : null, id: m[3]! };
 }

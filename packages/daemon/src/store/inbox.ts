@@ -77,8 +77,8 @@ export interface InboxFilter {
   /** Only items with a reply in this state. */
   replyState?: InboxReplyState;
   limit: number;
-  /** Items received before this position (the previous page's last). */
-  before?: { receivedAt: number; id: string };
+  /** Items after this position in the list's order (the previous page's last). */
+  before?: { createdAt: number; id: string };
 }
 
 interface ItemRow {
@@ -236,8 +236,9 @@ export function createInboxRepository(db: DB) {
       if (f.status) where.push('status = @status');
       if (f.jobId) where.push('job_id = @jobId');
       if (f.replyState) where.push('id IN (SELECT item_id FROM inbox_replies WHERE state = @replyState)');
-      if (f.before) where.push('(received_at < @beforeAt OR (received_at = @beforeAt AND id < @beforeId))');
-      st = db.prepare<[Record<string, unknown>], ItemRow>(`SELECT ${ITEM_COLUMNS} FROM inbox_items WHERE ${where.join(' AND ')} ORDER BY received_at DESC, id DESC LIMIT @limit`);
+      if (f.before) where.push('(created_at < @beforeAt OR (created_at = @beforeAt AND id < @beforeId))');
+      // By when the author wrote it, newest first: the time every surface shows (docs/api.md "Inbox").
+      st = db.prepare<[Record<string, unknown>], ItemRow>(`SELECT ${ITEM_COLUMNS} FROM inbox_items WHERE ${where.join(' AND ')} ORDER BY created_at DESC, id DESC LIMIT @limit`);
       listStatements.set(key, st);
     }
     return st;
@@ -328,7 +329,7 @@ export function createInboxRepository(db: DB) {
     },
     list: (userId: string, f: InboxFilter) =>
       listStatement(f)
-        .all({ userId, platform: f.platform, status: f.status, jobId: f.jobId, replyState: f.replyState, beforeAt: f.before?.receivedAt, beforeId: f.before?.id, limit: f.limit })
+        .all({ userId, platform: f.platform, status: f.status, jobId: f.jobId, replyState: f.replyState, beforeAt: f.before?.createdAt, beforeId: f.before?.id, limit: f.limit })
         .map(item),
     unreadCount: (userId: string) => Number(unread.get(userId)?.n ?? 0),
     setStatus: (userId: string, id: string, status: InboxStatus, now: number) => {

@@ -56,7 +56,7 @@ describe('the inbox repository', () => {
     for (let n = 1; n <= 5; n++) store.inbox.addItems([comment(n, n % 2 ? {} : { platform: 'bluesky', jobId: 'job_2' })], clock.now() + n);
     const first = store.inbox.list('u1', { limit: 2 });
     expect(first.map((i) => i.id)).toEqual(['inb_0005', 'inb_0004']);
-    const next = store.inbox.list('u1', { limit: 2, before: { receivedAt: first[1]!.receivedAt, id: first[1]!.id } });
+    const next = store.inbox.list('u1', { limit: 2, before: { createdAt: first[1]!.createdAt, id: first[1]!.id } });
     expect(next.map((i) => i.id)).toEqual(['inb_0003', 'inb_0002']);
     expect(store.inbox.list('u1', { limit: 10, platform: 'bluesky' }).map((i) => i.id)).toEqual(['inb_0004', 'inb_0002']);
     expect(store.inbox.list('u1', { limit: 10, jobId: 'job_1' }).map((i) => i.id)).toEqual(['inb_0005', 'inb_0003', 'inb_0001']);
@@ -64,6 +64,25 @@ describe('the inbox repository', () => {
     expect(store.inbox.list('u1', { limit: 10, status: 'read' }).map((i) => i.id)).toEqual(['inb_0003']);
     expect(store.inbox.list('someone-else', { limit: 10 })).toEqual([]);
     expect(store.inbox.get('someone-else', 'inb_0003')).toBeNull();
+  });
+
+  it('lists by when the author wrote a comment, not when socialpub found it, ties by id, in pages that neither skip nor repeat', () => {
+    const { store, clock } = setup();
+    const now = clock.now();
+    // One round finds a day-old comment after three written this morning (received in that order).
+    store.inbox.addItems([comment(1, { createdAt: now - 3_600_000 }), comment(2, { createdAt: now - 60_000 })], now);
+    store.inbox.addItems([comment(3, { createdAt: now - 86_400_000 }), comment(4, { createdAt: now - 60_000 })], now + 1_000);
+    const all = store.inbox.list('u1', { limit: 10 });
+    expect(all.map((i) => i.id)).toEqual(['inb_0004', 'inb_0002', 'inb_0001', 'inb_0003']);
+    const pages: string[] = [];
+    let before: { createdAt: number; id: string } | undefined;
+    for (;;) {
+      const page = store.inbox.list('u1', { limit: 1, ...(before ? { before } : {}) });
+      if (page.length === 0) break;
+      pages.push(page[0]!.id);
+      before = { createdAt: page[0]!.createdAt, id: page[0]!.id };
+    }
+    expect(pages).toEqual(all.map((i) => i.id));
   });
 
   it("moves a reply only from the state the caller expects; sent marks the item replied with one comment.replied", () => {

@@ -15,7 +15,7 @@ export interface InboxListParams {
 
 /** Comments and replies under your published posts, and your replies to them (docs/api.md "Inbox"). */
 export class Inbox extends Resource {
-  /** GET /inbox: one page, newest first (`{ items, unread, next_cursor }`). */
+  /** GET /inbox: one page, newest first by `created_at` (when written) (`{ items, unread, next_cursor }`). */
   list(params: InboxListParams = {}, options?: RequestOptions): Promise<InboxList> {
     return this.transport.call(ROUTES['inbox.list'], { query: params }, options);
   }

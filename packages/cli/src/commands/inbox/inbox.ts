@@ -24,7 +24,7 @@ function itemLines(ctx: Ctx, it: InboxItem): string[] {
   ];
 }
 
-/** `socialpub inbox [list]`: comments under your published posts, newest first. */
+/** `socialpub inbox [list]`: comments under your published posts, newest first by when written (the time shown). */
 export async function inboxList(ctx: Ctx, o: InboxListOptions): Promise<void> {
   if (o.status !== undefined && !(INBOX_STATUSES as readonly string[]).includes(o.status)) throw new UsageError(`--status must be one of ${INBOX_STATUSES.join(', ')}`);
   const platform: Platform | undefined = o.platform ? parsePlatform(o.platform, '--platform') : undefined;
