@@ -208,6 +208,13 @@ describe('the inbox over the Mastodon and Bluesky simulators', () => {
     const convo = await reader.search(`conversation_id:${posts.twitter}`, { 'tweet.fields': ['referenced_tweets', 'author_id'], max_results: 10 });
     const ours = convo.tweets.filter((t) => t.text === 'It does, since today.');
     expect(ours.map((t) => t.referenced_tweets?.find((r) => r.type === 'replied_to')?.id)).toEqual([answer.data.id]);
+    // The comment and our reply link as the published post does: x.com/<handle>/status/<id>.
+    const published = w.db.prepare("SELECT post_url FROM targets WHERE job_id = ? AND platform = 'twitter'").pluck().get(jobId) as string;
+    const ourHandle = /^https:\/\/x\.com\/([A-Za-z0-9_]{1,15})\/status\/\d+$/.exec(published)?.[1];
+    expect(ourHandle).toBeTruthy();
+    const listed = ((await w.call('GET', '/inbox')).body.items as InboxItem[])[0]!;
+    expect(listed.url).toBe(`https://x.com/sandbox_x/status/${answer.data.id}`);
+    expect(listed.replies.map((r) => r.post_url)).toEqual([`https://x.com/${ourHandle}/status/${ours[0]!.id}`]);
     expect(eventsOf(w, 'comment.replied').map((e) => e.platform)).toEqual(['twitter']);
 
     // Hidden on X too (the author of a conversation may hide replies in it), as the simulator keeps it.

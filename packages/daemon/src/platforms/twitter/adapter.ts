@@ -6,6 +6,7 @@ import { readMediaChunk } from '../shared/read-media-chunk';
 import { withReplies } from '../shared/follow-ups/with-replies';
 import type { ReplyPoster, PostedRef } from '../shared/follow-ups/reply-poster';
 import { mapXError } from './map-x-error';
+import { xHandle, xPermalink } from './permalink';
 import { tweetOptionFields, type TweetOptionFields } from './tweet-options';
 import { isGif, validateTwitter } from './validate';
 import { xAuthFor } from './x-auth';
@@ -60,8 +61,6 @@ function normalizeForMatch(text: string): string {
     .replace(/\s+/g, ' ')
     .trim();
 }
-
-const HANDLE = /^[A-Za-z0-9_]{1,15}$/;
 
 export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAdapter {
   const chunkBytes = deps.chunkBytes ?? 4 * 1024 * 1024;
@@ -186,8 +185,8 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
 
   /** The account's handle for permalinks: stored at connect time, else asked once (GET /2/users/me). */
   async function handleOf(ctx: PublishContext, client: XClient): Promise<string | null> {
-    const metaName = ctx.credentials.meta.username;
-    if (typeof metaName === 'string' && HANDLE.test(metaName)) return metaName;
+    const metaName = xHandle(ctx.credentials.meta.username);
+    if (metaName) return metaName;
     const cp = ctx.checkpoint.data as TwitterCheckpoint;
     if (cp.username !== undefined) return cp.username;
     const accountId = ctx.credentials.accountId;
@@ -199,7 +198,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
       .then((me) => me.body.data?.username ?? null)
       // A permalink is never worth failing a live post.
       .catch(() => null)
-      .then((name) => (name !== null && HANDLE.test(name) ? name : null));
+      .then(xHandle);
     if (accountId) askedHandles.set(accountId, asking);
     const username = await asking;
     // Not known: the next post asks again.
@@ -224,7 +223,7 @@ export function createTwitterAdapter(deps: TwitterAdapterDeps = {}): PlatformAda
 
   async function outcomeFor(ctx: PublishContext, client: XClient, id: string): Promise<PublishOutcome> {
     const handle = await handleOf(ctx, client);
-    return { postId: id, postUrl: handle ? `https://x.com/${handle}/status/${id}` : `https://x.com/i/web/status/${id}` };
+    return { postId: id, postUrl: xPermalink(handle, id) };
   }
 
   /** Looks for a post with this text by the user since `since` (GET /2/users/{id}/tweets). */

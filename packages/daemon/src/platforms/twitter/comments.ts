@@ -4,6 +4,7 @@ import type { CommentsClient, RemoteComment, ReplyContext } from '../conversatio
 import { PermanentError } from '../errors';
 import { callRenewingToken } from '../shared/call-renewing-token';
 import { mapXError } from './map-x-error';
+import { xHandle, xPermalink } from './permalink';
 import { createTwitterRemover } from './remove';
 import { xAuthFor } from './x-auth';
 import { XApiError, XClient } from './x-client';
@@ -44,7 +45,23 @@ export function createTwitterComments(deps: { http?: Got; requestTimeoutMs?: num
     });
   }
 
-  const me = async (ctx: CallContext) => (await call(ctx, 'account lookup', false, (c) => c.request<{ data?: { id?: string } }>('/2/users/me', { method: 'GET' }))).body.data?.id ?? null;
+  // Our handle by connection account, learnt from GET /2/users/me (every read asks it for our id):
+  // our replies' URLs take the form published posts take (permalink.ts).
+  const handles = new Map<string, string>();
+  async function whoAmI(ctx: CallContext): Promise<{ id: string | null; handle: string | null }> {
+    const data = (await call(ctx, 'account lookup', false, (c) => c.request<{ data?: { id?: string; username?: string } }>('/2/users/me', { method: 'GET' }))).body.data;
+    const handle = xHandle(data?.username);
+    if (handle && ctx.credentials.accountId) handles.set(ctx.credentials.accountId, handle);
+    return { id: data?.id ?? null, handle };
+  }
+  const me = async (ctx: CallContext) => (await whoAmI(ctx)).id;
+  /** Our handle: stored at connect time, else learnt, else asked; null when X will not say (the URL does without it). */
+  async function ourHandle(ctx: CallContext): Promise<string | null> {
+    const known = xHandle(ctx.credentials.meta.username) ?? (ctx.credentials.accountId ? handles.get(ctx.credentials.accountId) : undefined);
+    if (known) return known;
+    // A URL is never worth failing a reply that was sent.
+    return (await whoAmI(ctx).catch(() => null))?.handle ?? null;
+  }
 
   async function conversation(ctx: CallContext, postId: string): Promise<SearchAnswer> {
     const out: SearchAnswer = { data: [], includes: { users: [] } };
@@ -70,10 +87,10 @@ export function createTwitterComments(deps: { http?: Got; requestTimeoutMs?: num
   const parentOf = (t: { referenced_tweets?: { type: string; id: string }[] }) => t.referenced_tweets?.find((r) => r.type === 'replied_to')?.id ?? null;
 
   async function findOurs(ctx: ReplyContext, to: { postId: string; commentId: string }, text: string): Promise<{ id: string; url: string | null } | null> {
-    const [mine, found] = [await me(ctx), await conversation(ctx, to.postId)];
+    const [mine, found] = [await whoAmI(ctx), await conversation(ctx, to.postId)];
     const want = comparable(text);
-    const t = found.data!.find((x) => x.author_id === mine && parentOf(x) === to.commentId && comparable(x.text) === want);
-    return t ? { id: t.id, url: `https://x.com/i/status/${t.id}` } : null;
+    const t = found.data!.find((x) => x.author_id === mine.id && parentOf(x) === to.commentId && comparable(x.text) === want);
+    return t ? { id: t.id, url: xPermalink(xHandle(ctx.credentials.meta.username) ?? mine.handle, t.id) } : null;
   }
 
   const remover = createTwitterRemover(deps);
@@ -99,7 +116,7 @@ export function createTwitterComments(deps: { http?: Got; requestTimeoutMs?: num
           thread: chain,
           author: { name: u?.name ?? null, handle: u?.username ?? t.author_id ?? 'unknown', url: u ? `https://x.com/${u.username}` : null },
           text: t.text,
-          url: `https://x.com/${u?.username ?? 'i'}/status/${t.id}`,
+          url: xPermalink(u?.username, t.id),
           createdAt: Date.parse(t.created_at ?? '') || ctx.clock.now(),
           own: t.author_id !== undefined && t.author_id === mine,
         };
@@ -124,7 +141,7 @@ export function createTwitterComments(deps: { http?: Got; requestTimeoutMs?: num
         const res = await call(ctx, 'reply', true, (c) => c.request<{ data?: { id?: string } }>('/2/tweets', { method: 'POST', json: { text, reply: { in_reply_to_tweet_id: to.commentId } } }));
         const id = res.body.data?.id;
         if (!id) throw new PermanentError('X answered the reply without a post id', { platformCode: 'no-id' });
-        return { id, url: `https://x.com/i/status/${id}` };
+        return { id, url: xPermalink(await ourHandle(ctx), id) };
       } catch (err) {
         // Refused as a duplicate after an earlier send: that earlier reply is ours, look once more.
         if (sentBefore && err instanceof PermanentError) {
