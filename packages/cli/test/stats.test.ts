@@ -105,10 +105,11 @@ describe('socialpub stats (the summary)', () => {
 
     const human = await t.run('stats --since 7d');
     expect(human.code, human.stderr).toBe(0);
-    // The API's `posts` counts targets with a reading (the first test's job alone is three), and the line says so; the window in UTC (no timezone setting).
-    const totals = (await t.run('stats --since 7d --json')).json<{ totals: { posts: number } }>().totals;
-    expect(human.stdout).toMatch(new RegExp(`^${totals.posts} targets with figures, published \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC – \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC: engagement \\d+\\n`));
-    expect(human.stdout).toMatch(/^PLATFORM\s+TARGETS\s+ENGAGEMENT\s+IMPRESSIONS/m);
+    // The API's `posts` counts targets with a reading (the first test's job alone is three), `jobs` the posts, and the line gives both; the window in UTC (no timezone setting).
+    const totals = (await t.run('stats --since 7d --json')).json<{ totals: { posts: number; jobs: number } }>().totals;
+    expect(totals.jobs).toBeLessThan(totals.posts);
+    expect(human.stdout).toMatch(new RegExp(`^${totals.jobs} posts \\(${totals.posts} targets\\) with figures, published \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC – \\d{4}-\\d\\d-\\d\\d \\d\\d:\\d\\d UTC: engagement \\d+\\n`));
+    expect(human.stdout).toMatch(/^PLATFORM\s+POSTS\s+TARGETS\s+ENGAGEMENT\s+IMPRESSIONS/m);
     expect(human.stdout).toContain(`top: ${jobId}`);
 
     const bad = await t.run('stats --since 3 --json');
@@ -161,20 +162,20 @@ describe('the stats table', () => {
     expect(() => parseSince('401d')).toThrow(/at most 400 days/);
   });
 
-  it('counts targets, gives the window in the summary zone, and suggests the best times as queue slots', () => {
+  it('counts posts and targets, gives the window in the summary zone, and suggests the best times as queue slots', () => {
     const lines = summaryLines({
       success: true, from: '2026-12-01T00:00:00.000Z', to: '2026-12-08T00:00:00.000Z', platform: null, zone: 'Europe/Berlin',
-      totals: { posts: 3, engagement: 30, metrics: { likes: 20, comments: 10 } },
-      by_platform: [{ platform: 'mastodon', posts: 3, engagement: 30, metrics: { likes: 20, comments: 10 } }],
-      by_day: [{ date: '2026-12-01', posts: 1, engagement: 5, metrics: {} }, { date: '2026-12-02', posts: 2, engagement: 25, metrics: {} }],
+      totals: { posts: 3, jobs: 2, engagement: 30, metrics: { likes: 20, comments: 10 } },
+      by_platform: [{ platform: 'mastodon', posts: 3, jobs: 2, engagement: 30, metrics: { likes: 20, comments: 10 } }],
+      by_day: [{ date: '2026-12-01', posts: 1, jobs: 1, engagement: 5, metrics: {} }, { date: '2026-12-02', posts: 2, jobs: 1, engagement: 25, metrics: {} }],
       top_posts: [{ job_id: 'job_1', platform: 'mastodon', account: 'mastodon', type: 'status', post_id: '1', published_at: '2026-12-02T08:00:00.000Z', engagement: 20, metrics: {} }],
       by_weekday_hour: [{ weekday: 'wed', hour: 9, posts: 2, engagement: 25, engagement_per_post: 12.5 }],
       suggested_slots: ['wed@09:00'],
     });
     expect(lines).toEqual([
-      '3 targets with figures, published 2026-12-01 01:00 Europe/Berlin – 2026-12-08 01:00 Europe/Berlin: engagement 30',
-      'PLATFORM  TARGETS  ENGAGEMENT  LIKES  COMMENTS',
-      'mastodon        3          30     20        10',
+      '2 posts (3 targets) with figures, published 2026-12-01 01:00 Europe/Berlin – 2026-12-08 01:00 Europe/Berlin: engagement 30',
+      'PLATFORM  POSTS  TARGETS  ENGAGEMENT  LIKES  COMMENTS',
+      'mastodon      2        3          30     20        10',
       'engagement by day ▁█ (2026-12-01 – 2026-12-02)',
       'top: job_1  mastodon.status  engagement 20',
       'best times (Europe/Berlin): wed@09:00  (socialpub queue set wed@09:00)',
@@ -197,7 +198,7 @@ describe('the stats table', () => {
       'job_id,platform,account,type,post_id,collected_at,impressions,views,likes,comments,shares,saves,clicks,platform_metrics',
       'job_1,facebook,facebook,feed,1_2,2026-12-25T10:00:00.000Z,,5,2,,,,,"{""post_reactions_by_type_total.like"":2}"',
     ]);
-    expect(daysCsv({ success: true, from: 'a', to: 'b', platform: null, zone: 'UTC', totals: { posts: 0, engagement: 0, metrics: {} }, by_platform: [], by_day: [{ date: '2026-12-01', posts: 1, engagement: 3, metrics: { likes: 3 } }], top_posts: [], by_weekday_hour: [], suggested_slots: [] })).toEqual([
+    expect(daysCsv({ success: true, from: 'a', to: 'b', platform: null, zone: 'UTC', totals: { posts: 0, jobs: 0, engagement: 0, metrics: {} }, by_platform: [], by_day: [{ date: '2026-12-01', posts: 1, jobs: 1, engagement: 3, metrics: { likes: 3 } }], top_posts: [], by_weekday_hour: [], suggested_slots: [] })).toEqual([
       'date,posts,engagement,impressions,views,likes,comments,shares,saves,clicks',
       '2026-12-01,1,3,,,3,,,,',
     ]);

@@ -43,7 +43,10 @@ describe('analytics', () => {
     const networks = page.getByRole('table', { name: 'Figures per network' });
     await expect.poll(async () => (await networks.getByRole('row').allTextContents()).length).toBe(3);
     const xRow = summary.by_platform.find((p) => p.platform === 'twitter')!;
-    expect(await networks.getByRole('row', { name: /^X/ }).textContent()).toContain(`${xRow.posts}${xRow.engagement}`);
+    expect(await networks.getByRole('row', { name: /^X/ }).textContent()).toContain(`${xRow.jobs}${xRow.posts}${xRow.engagement}`);
+    // Posts (jobs) and targets apart: each of the two posts here went to two networks.
+    expect(summary.totals.posts - summary.totals.jobs).toBeGreaterThanOrEqual(2);
+    await page.getByText(`${summary.totals.jobs} posts (${summary.totals.posts} targets: a post on three networks is three) with figures`).waitFor();
     const top = page.getByRole('table', { name: 'The posts with the most engagement' });
     for (const job of jobs) await top.getByRole('link', { name: job }).first().waitFor();
     const days = page.getByRole('table', { name: 'Engagement per day' });

@@ -333,8 +333,10 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
     },
     (args, extra) => run(async () => {
       const r = await backend.analytics.summary(args, opts(extra));
-      const head = `${r.totals.posts} post${r.totals.posts === 1 ? '' : 's'} from ${r.from} to ${r.to}${r.platform ? ` on ${r.platform}` : ''}: engagement ${r.totals.engagement}`;
-      const platforms = r.by_platform.map((p) => `${p.platform}: ${p.posts} post${p.posts === 1 ? '' : 's'}, engagement ${p.engagement}`);
+      // `posts` counts targets (a post on three networks is three), `jobs` the posts.
+      const n = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
+      const head = `${n(r.totals.jobs, 'post')} (${n(r.totals.posts, 'target')}) from ${r.from} to ${r.to}${r.platform ? ` on ${r.platform}` : ''}: engagement ${r.totals.engagement}`;
+      const platforms = r.by_platform.map((p) => `${p.platform}: ${n(p.jobs, 'post')} (${n(p.posts, 'target')}), engagement ${p.engagement}`);
       const top = r.top_posts.slice(0, 3).map((p) => `top: ${p.job_id} (${p.platform}) engagement ${p.engagement}`);
       const best = r.suggested_slots.length > 0 ? [`best times (${r.zone}): ${r.suggested_slots.join(' ')}`] : [];
       return toolResult(r, [head, ...platforms, ...top, ...best].join('\n'));

@@ -149,11 +149,11 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       expect(tools.find((x) => x.name === 'get_analytics_summary')!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
       const r = await mcp.callTool({ name: 'get_analytics_summary', arguments: { platform: 'twitter' } });
       expect(r.isError).toBeFalsy();
-      const s = data<{ platform: string; totals: { posts: number; engagement: number }; top_posts: { job_id: string; engagement: number }[] }>(r);
+      const s = data<{ platform: string; totals: { posts: number; jobs: number; engagement: number }; top_posts: { job_id: string; engagement: number }[] }>(r);
       expect(s.platform).toBe('twitter');
       // The figures read by the test before (refresh_post_metrics): at least that post.
       expect(s.totals.posts).toBeGreaterThanOrEqual(1);
-      expect(text(r).split('\n')[0]).toMatch(new RegExp(`^${s.totals.posts} posts? from \\S+ to \\S+ on twitter: engagement ${s.totals.engagement}$`));
+      expect(text(r).split('\n')[0]).toMatch(new RegExp(`^${s.totals.jobs} posts? \\(${s.totals.posts} targets?\\) from \\S+ to \\S+ on twitter: engagement ${s.totals.engagement}$`));
       expect(text(r)).toContain(`top: ${s.top_posts[0]!.job_id} (twitter) engagement ${s.top_posts[0]!.engagement}`);
       const bad = await mcp.callTool({ name: 'get_analytics_summary', arguments: { from: 'yesterday' } });
       expect(bad.isError).toBe(true);

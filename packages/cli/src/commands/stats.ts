@@ -56,17 +56,18 @@ export function parseSince(text: string): number {
 /**
  * The summary as a person reads it: totals, a row per platform, engagement per day as a
  * sparkline, the top posts, the best times. The API's `posts` counts published targets with
- * a reading (a job out on three networks is three), so the words say targets; the window's
- * ends are in the summary's zone (the timezone setting, else UTC) like every human time.
+ * a reading (a job out on three networks is three) and `jobs` the posts they belong to, so
+ * the words give both; the window's ends are in the summary's zone (the timezone setting,
+ * else UTC) like every human time.
  */
 export function summaryLines(s: AnalyticsSummary): string[] {
-  const n = s.totals.posts;
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
   const lines = [
-    `${n} target${n === 1 ? '' : 's'} with figures, published ${shortTime(s.from, s.zone)} – ${shortTime(s.to, s.zone)}${s.platform ? ` on ${s.platform}` : ''}: engagement ${s.totals.engagement}`,
+    `${plural(s.totals.jobs, 'post')} (${plural(s.totals.posts, 'target')}) with figures, published ${shortTime(s.from, s.zone)} – ${shortTime(s.to, s.zone)}${s.platform ? ` on ${s.platform}` : ''}: engagement ${s.totals.engagement}`,
   ];
   const columns = NORMALIZED_METRICS.filter((m) => s.by_platform.some((p) => p.metrics[m] !== undefined));
-  const rows = s.by_platform.map((p) => [p.platform, String(p.posts), String(p.engagement), ...columns.map((m) => (p.metrics[m] === undefined ? '—' : String(p.metrics[m])))]);
-  const header = ['PLATFORM', 'TARGETS', 'ENGAGEMENT', ...columns.map((m) => m.toUpperCase())];
+  const rows = s.by_platform.map((p) => [p.platform, String(p.jobs), String(p.posts), String(p.engagement), ...columns.map((m) => (p.metrics[m] === undefined ? '—' : String(p.metrics[m])))]);
+  const header = ['PLATFORM', 'POSTS', 'TARGETS', 'ENGAGEMENT', ...columns.map((m) => m.toUpperCase())];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const pad = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]!) : c.padStart(widths[i]!))).join('  ');
   if (rows.length > 0) lines.push(pad(header), ...rows.map(pad));

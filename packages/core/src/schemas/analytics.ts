@@ -85,7 +85,12 @@ export const AnalyticsExportQuerySchema = AnalyticsWindow.extend({ job_id: z.str
 /** A CSV answer (RFC 4180, a header row first, CRLF line ends). */
 export const CsvTextSchema = z.string().meta({ id: 'CsvText', description: 'RFC 4180 CSV: a header row, then one row per reading; fields quoted where they hold a comma, a quote or a line break.' });
 
-const SummaryFigures = z.object({ posts: Count.meta({ description: 'Published targets counted (with at least one reading).' }), engagement: Count, metrics: NormalizedMetricsSchema });
+const SummaryFigures = z.object({
+  posts: Count.meta({ description: 'Published targets counted (with at least one reading): a post out on three networks counts 3 here.' }),
+  jobs: Count.meta({ description: 'Distinct posts (job_…) those targets belong to: a post out on three networks counts 1 here.' }),
+  engagement: Count,
+  metrics: NormalizedMetricsSchema,
+});
 
 export const AnalyticsSummarySchema = z
   .object({

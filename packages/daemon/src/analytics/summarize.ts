@@ -14,12 +14,14 @@ function add(into: NormalizedMetrics, m: NormalizedMetrics): void {
 
 interface Bucket {
   posts: number;
+  jobIds: Set<string>;
   engagement: number;
   metrics: NormalizedMetrics;
 }
-const bucket = (): Bucket => ({ posts: 0, engagement: 0, metrics: {} });
+const bucket = (): Bucket => ({ posts: 0, jobIds: new Set(), engagement: 0, metrics: {} });
 const count = (b: Bucket, r: LatestReading) => {
   b.posts += 1;
+  b.jobIds.add(r.jobId);
   b.engagement += engagementOf(r.metrics);
   add(b.metrics, r.metrics);
 };
@@ -56,6 +58,8 @@ export function summarize(readings: readonly LatestReading[], w: { from: number;
     if (!slots.has(key)) slots.set(key, { ...bucket(), weekday: p.weekday, hour: p.hour });
     count(slots.get(key)!, r);
   }
+  // `posts` counts targets (a post on three networks is three), `jobs` the posts they belong to.
+  const figures = (b: Bucket) => ({ posts: b.posts, jobs: b.jobIds.size, engagement: b.engagement, metrics: b.metrics });
   const perPost = (b: Bucket) => (b.posts === 0 ? 0 : Math.round((b.engagement / b.posts) * 100) / 100);
   const bySlot = [...slots.entries()].sort(([a, x], [b, y]) => perPost(y) - perPost(x) || y.posts - x.posts || (a < b ? -1 : 1));
   return {
@@ -64,9 +68,9 @@ export function summarize(readings: readonly LatestReading[], w: { from: number;
     to: formatInstant(w.to),
     platform: w.platform,
     zone: w.zone,
-    totals,
-    by_platform: [...platforms.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([platform, b]) => ({ platform, ...b })),
-    by_day: [...days.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, b]) => ({ date, ...b })),
+    totals: figures(totals),
+    by_platform: [...platforms.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([platform, b]) => ({ platform, ...figures(b) })),
+    by_day: [...days.entries()].sort(([a], [b]) => (a < b ? -1 : 1)).map(([date, b]) => ({ date, ...figures(b) })),
     top_posts: [...readings]
       .sort((a, b) => engagementOf(b.metrics) - engagementOf(a.metrics) || b.publishedAt - a.publishedAt || (a.targetId < b.targetId ? -1 : 1))
       .slice(0, 10)

@@ -43,13 +43,14 @@ describe('GET /analytics/summary (issue 36)', () => {
     const s = res.body as unknown as AnalyticsSummary;
     expect(s.zone).toBe('Europe/Berlin');
     const all = [...readings.values()];
-    expect(s.totals.posts).toBe(4);
+    // posts counts targets (Monday one is out on both networks), jobs the posts they belong to.
+    expect([s.totals.posts, s.totals.jobs]).toEqual([4, 3]);
     expect(s.totals.engagement).toBe(all.reduce((n, m) => n + engagement(m), 0));
     expect(s.totals.metrics.likes).toBe(all.reduce((n, m) => n + (m.likes ?? 0), 0));
     expect(s.totals.metrics.impressions).toBe(all.reduce((n, m) => n + (m.impressions ?? 0), 0));
-    expect(s.by_platform.map((p) => [p.platform, p.posts])).toEqual([['mastodon', 1], ['twitter', 3]]);
+    expect(s.by_platform.map((p) => [p.platform, p.posts, p.jobs])).toEqual([['mastodon', 1, 1], ['twitter', 3, 3]]);
     expect(s.by_platform.reduce((n, p) => n + p.engagement, 0)).toBe(s.totals.engagement);
-    expect(s.by_day.map((d) => [d.date, d.posts])).toEqual([['2026-12-21', 3], ['2026-12-22', 1]]);
+    expect(s.by_day.map((d) => [d.date, d.posts, d.jobs])).toEqual([['2026-12-21', 3, 2], ['2026-12-22', 1, 1]]);
     const slots = Object.fromEntries(s.by_weekday_hour.map((b) => [`${b.weekday}@${b.hour}`, b.posts]));
     expect(slots).toEqual({ 'mon@9': 3, 'tue@15': 1 });
     // Only a weekday-hour with at least two posts is suggested, as the queue writes slots.

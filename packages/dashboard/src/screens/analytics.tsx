@@ -12,6 +12,8 @@ import { TableWrap } from '../components/table-wrap';
 const DAY = 86_400_000;
 const FIGURES = ['impressions', 'views', 'likes', 'comments', 'shares', 'saves', 'clicks'] as const;
 const day = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** "1 post", "3 targets". */
+const count = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
 /** Analytics: what worked across the posts published in a date range, per network and per post, and the best times. */
 export function AnalyticsScreen() {
@@ -68,7 +70,7 @@ export function AnalyticsScreen() {
       {summary && summary.totals.posts > 0 && (
         <>
           <p>
-            {summary.totals.posts} post{summary.totals.posts === 1 ? '' : 's'} with figures, engagement {summary.totals.engagement} (likes, comments, shares, saves and clicks).
+            {count(summary.totals.jobs, 'post')} ({count(summary.totals.posts, 'target')}: a post on three networks is three) with figures, engagement {summary.totals.engagement} (likes, comments, shares, saves and clicks).
           </p>
           <h2>By day</h2>
           <Chart
@@ -84,6 +86,7 @@ export function AnalyticsScreen() {
                 <tr>
                   <th scope="col">Day ({summary.zone})</th>
                   <th scope="col">Posts</th>
+                  <th scope="col">Targets</th>
                   <th scope="col">Engagement</th>
                 </tr>
               </thead>
@@ -91,6 +94,7 @@ export function AnalyticsScreen() {
                 {summary.by_day.map((d) => (
                   <tr key={d.date}>
                     <th scope="row">{d.date}</th>
+                    <td>{d.jobs}</td>
                     <td>{d.posts}</td>
                     <td>{d.engagement}</td>
                   </tr>
@@ -112,6 +116,7 @@ export function AnalyticsScreen() {
                 <tr>
                   <th scope="col">Network</th>
                   <th scope="col">Posts</th>
+                  <th scope="col">Targets</th>
                   <th scope="col">Engagement</th>
                   {columns.map((c) => (
                     <th scope="col" key={c}>
@@ -124,6 +129,7 @@ export function AnalyticsScreen() {
                 {summary.by_platform.map((p) => (
                   <tr key={p.platform}>
                     <th scope="row">{platformName(p.platform)}</th>
+                    <td>{p.jobs}</td>
                     <td>{p.posts}</td>
                     <td>{p.engagement}</td>
                     {columns.map((c) => (

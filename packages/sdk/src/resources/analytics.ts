@@ -22,7 +22,10 @@ export class AnalyticsResource extends Resource {
     return this.transport.call(ROUTES['analytics.export'], { query: params }, options);
   }
 
-  /** GET /analytics/summary: totals, per platform and day, top posts and engagement per weekday-hour for posts published in the window (default the last 30 days). */
+  /**
+   * GET /analytics/summary: totals, per platform and day, top posts and engagement per weekday-hour for posts published in the window (default the last 30 days).
+   * `posts` counts published targets (a post on three networks is 3), `jobs` the posts (1).
+   */
   summary(params: { from?: string; to?: string; platform?: Platform } = {}, options?: RequestOptions): Promise<AnalyticsSummary> {
     return this.transport.call(ROUTES['analytics.summary'], { query: params }, options);
   }
