@@ -82,6 +82,8 @@ export interface SocialPubBackend {
     posts(jobId: string, options?: CallOptions): Promise<PostMetricsResponse>;
     refresh(jobId: string, options?: CallOptions): Promise<PostMetricsResponse>;
     summary(params: { from?: string; to?: string; platform?: Platform }, options?: CallOptions): Promise<AnalyticsSummary>;
+    /** GET /analytics/export.csv: the CSV text. */
+    exportCsv(params: { job_id?: string; from?: string; to?: string; platform?: Platform }, options?: CallOptions): Promise<string>;
   };
   media: {
     prepare(body: { urls: string[] }, options?: CallOptions): Promise<PrepareResponse>;

@@ -22,6 +22,7 @@ export const TOOL_ROUTES: Readonly<Record<string, RouteName>> = {
   get_post_metrics: 'analytics.posts',
   refresh_post_metrics: 'analytics.refresh',
   get_analytics_summary: 'analytics.summary',
+  export_analytics_csv: 'analytics.export',
   prepare_media: 'media.prepare',
   media_status: 'media.status',
   upload_file: 'media.upload',

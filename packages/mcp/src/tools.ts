@@ -344,6 +344,27 @@ export function registerTools(server: McpServer, { backend, localFiles, mediaWai
   );
 
   server.registerTool(
+    'export_analytics_csv',
+    {
+      title: 'Figures as CSV',
+      description:
+        "The figures as CSV (RFC 4180, a header row first), as GET /analytics/export.csv gives them to a spreadsheet: with job_id, every reading of that post (one row per target and reading); without it, the latest reading of each target published in a window (default the last 30 days; from/to ISO 8601 with a zone; optionally one platform). The text is the CSV itself; rows counts the data rows. For totals and what worked, get_analytics_summary reads better.",
+      inputSchema: plain(S.AnalyticsExportQuery),
+      outputSchema: z.object({
+        csv: S.CsvText,
+        rows: z.number().int().describe('Data rows (the header row not counted).'),
+      }),
+      annotations: READ,
+    },
+    (args, extra) => run(async () => {
+      const csv = await backend.analytics.exportCsv(args, opts(extra));
+      // The header row and CRLF line ends (docs/api.md): the rows after it, a last line end not one.
+      const rows = Math.max(0, csv.split('\r\n').filter((line) => line !== '').length - 1);
+      return toolResult({ csv, rows }, csv);
+    }),
+  );
+
+  server.registerTool(
     'prepare_media',
     {
       title: 'Prepare media from URLs',

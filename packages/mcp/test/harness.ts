@@ -64,6 +64,7 @@ export const HTTP_TOOLS = [
   'get_post_metrics',
   'refresh_post_metrics',
   'get_analytics_summary',
+  'export_analytics_csv',
   'prepare_media',
   'media_status',
   'list_sandbox_posts',

@@ -159,6 +159,26 @@ describe('MCP over Streamable HTTP at /mcp', () => {
       expect(bad.isError).toBe(true);
     });
 
+    it('exports the figures as CSV with export_analytics_csv (read-only), the REST export\'s text and its row count', async () => {
+      const { tools } = await mcp.listTools();
+      expect(tools.find((x) => x.name === 'export_analytics_csv')!.annotations).toEqual({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      // The post read by the metrics test before: the summary names it.
+      const jobId = data<{ top_posts: { job_id: string }[] }>(await mcp.callTool({ name: 'get_analytics_summary', arguments: { platform: 'twitter' } })).top_posts[0]!.job_id;
+      const r = await mcp.callTool({ name: 'export_analytics_csv', arguments: { job_id: jobId } });
+      expect(r.isError, text(r)).toBeFalsy();
+      const rest = await new SocialPub({ baseUrl: t.daemon.url, apiKey: t.key.api_key }).analytics.exportCsv({ job_id: jobId });
+      const lines = rest.trimEnd().split('\r\n');
+      expect(lines[0]).toMatch(/^job_id,platform,account,type,post_id,/);
+      expect(lines.length).toBeGreaterThan(1);
+      expect(lines.slice(1).every((l) => l.startsWith(`${jobId},twitter,`))).toBe(true);
+      expect(data(r)).toEqual({ csv: rest, rows: lines.length - 1 });
+      expect(text(r)).toBe(rest);
+      const unknown = await mcp.callTool({ name: 'export_analytics_csv', arguments: { job_id: 'job_nosuchpost' } });
+      expect(toolErrorOf(unknown).code).toBe('not_found');
+      const bad = await mcp.callTool({ name: 'export_analytics_csv', arguments: { from: '2026-12-24T00:00:00Z', to: '2026-12-20T00:00:00Z' } });
+      expect([bad.isError, text(bad)]).toEqual([true, expect.stringContaining('from must be before to')]);
+    });
+
     it('returns a refused publish as a tool error with the code, the platform and the next step', async () => {
       const r = await mcp.callTool({ name: 'publish_post', arguments: { caption: 'nope', platforms: ['instagram'], publish_now: true, media_urls: ['https://example.com/a.jpg'] } });
       expect(r.isError).toBe(true);

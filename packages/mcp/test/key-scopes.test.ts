@@ -58,7 +58,7 @@ describe('MCP sessions opened with a scoped key', () => {
   it('offer a read key only the tools that change nothing', async () => {
     const mcp = await session(keyOf('read'));
     const names = (await mcp.listTools()).tools.map((x) => x.name);
-    expect(names).toEqual(['whoami', 'list_platforms', 'validate_post', 'list_posts', 'get_post', 'get_post_metrics', 'get_analytics_summary', 'media_status', 'list_sandbox_posts', 'list_connections', 'list_inbox']);
+    expect(names).toEqual(['whoami', 'list_platforms', 'validate_post', 'list_posts', 'get_post', 'get_post_metrics', 'get_analytics_summary', 'export_analytics_csv', 'media_status', 'list_sandbox_posts', 'list_connections', 'list_inbox']);
     expect(data<{ scope: string }>(await mcp.callTool({ name: 'whoami' })).scope).toBe('read');
   });
 

@@ -112,6 +112,8 @@ export class Transport {
         });
         // 204 No Content (a DELETE of the extensions): nothing to parse; the method's type is void.
         if (response.statusCode === 204) return undefined as z.infer<S>;
+        // A text answer (CSV) unchecked is the text as sent; checked, its schema is the string's.
+        if (req.text && !this.config.validateResponses) return response.body as z.infer<S>;
         return await this.readBody(req.schema, response.statusCode, req.text ? response.body : parseJson(response.statusCode, response.body));
       } catch (error) {
         if (signal?.aborted) throw signal.reason;

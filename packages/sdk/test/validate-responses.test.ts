@@ -42,6 +42,16 @@ describe('validateResponses', () => {
     expect(await unchecked.auth.validate()).toEqual({ success: true, valid: 'yes' });
   });
 
+  it('false returns a CSV answer as the text sent (the MCP tools\' in-process client checks nothing)', async () => {
+    const csv = 'job_id,platform\r\njob_1,twitter\r\n';
+    const server = await start((_q, res) => {
+      res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' });
+      res.end(csv);
+    });
+    const client = new SocialPub({ baseUrl: server.url, apiKey: 'sp_a_b', clock: new FakeClock(), validateResponses: false, maxRetries: 0 });
+    expect(await client.analytics.exportCsv({ job_id: 'job_1' })).toBe(csv);
+  });
+
   it('false still refuses an answer that is not a JSON object', async () => {
     const server = await start((_q, res) => {
       res.writeHead(200, { 'content-type': 'text/plain' });
