@@ -3,7 +3,7 @@ import type { GlobalOptions } from './context';
 import { countOf } from './count-input';
 
 /**
- * The one-request reads a script or an agent runs most (`schedule list`, `status <id>`),
+ * The reads a script or an agent runs most (`schedule list`, `status <id>`, `schedule show <id>`),
  * recognised from the command line without commander: loading and running commander and
  * the command's definition cost `schedule list --json` about 1.3 ms of CPU, a tenth of what
  * it spends above a bare `node` (docs/operations.md, "Start-up"). Only a plain command line is taken: the command words,
@@ -14,7 +14,12 @@ import { countOf } from './count-input';
  * failures through the same code (run-quick-read.ts), so its output and exit code are
  * runCli's (test/quick-read.test.ts runs both).
  */
-export type QuickRead = { globals: GlobalOptions } & ({ command: 'schedule list'; options: ScheduleListOptions } | { command: 'status'; id: string });
+export type QuickRead = { globals: GlobalOptions } & (
+  | { command: 'schedule list'; options: ScheduleListOptions }
+  | { command: 'status'; id: string }
+  // --follow too: the same action follows the job's events as through commander.
+  | { command: 'schedule show'; jobId: string; follow: boolean }
+);
 
 /** The global flags (program.ts): those taking a value, and switches. */
 export const GLOBAL_VALUES = ['--base-url', '--api-key', '--data-dir'] as const;
@@ -28,6 +33,7 @@ export const GLOBAL_SWITCHES = ['--json', '--no-color'] as const;
 export const QUICK_COMMANDS = {
   'schedule list': { words: ['schedule', 'list'], args: 0, values: ['--status', '--limit', '--cursor'], switches: ['--all'] },
   status: { words: ['status'], args: 1, values: [], switches: [] },
+  'schedule show': { words: ['schedule', 'show'], args: 1, values: [], switches: ['--follow'] },
 } as const satisfies Record<string, { words: readonly string[]; args: number; values: readonly string[]; switches: readonly string[] }>;
 
 /** Every flag taken that has no value. */
@@ -78,6 +84,7 @@ export function quickReadOf(argv: readonly string[]): QuickRead | undefined {
   if (apiKey !== undefined) globals.apiKey = apiKey;
   if (dataDir !== undefined) globals.dataDir = dataDir;
   if (name === 'status') return { globals, command: name, id: positional[1] as string };
+  if (name === 'schedule show') return { globals, command: name, jobId: positional[2] as string, follow: switches.has('--follow') };
 
   const options: ScheduleListOptions = { status: values.get('--status') ?? 'all', all: switches.has('--all') };
   const limit = values.get('--limit');

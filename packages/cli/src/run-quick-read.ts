@@ -12,6 +12,7 @@ export async function runQuickRead(read: QuickRead, argv: readonly string[], io:
   const ctx = new Ctx(io, read.globals);
   try {
     if (read.command === 'schedule list') await (await import('./commands/schedule/list')).scheduleList(ctx, read.options);
+    else if (read.command === 'schedule show') await (await import('./commands/schedule/show')).scheduleShow(ctx, { jobId: read.jobId, follow: read.follow });
     else await (await import('./commands/status')).status(ctx, { id: read.id });
     return EXIT.ok;
   } catch (err) {

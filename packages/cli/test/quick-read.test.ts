@@ -13,7 +13,7 @@ import { runQuickRead } from '../src/run-quick-read';
 import { useTestDaemon } from './daemon-harness';
 import { argv as split, type CliResult, type RunOptions } from './helpers';
 
-// `schedule list` and `status <id>` run without commander when the command line is a plain
+// `schedule list`, `status <id>` and `schedule show <id>` run without commander when the command line is a plain
 // one (src/quick-read.ts): what they print and exit with must be what runCli gives for the
 // same line, on success and on every kind of failure.
 const t = useTestDaemon({ connect: ['twitter'] });
@@ -87,6 +87,18 @@ describe('the quick path prints and exits as runCli does', () => {
     expect(neither.stderr).toContain('"nonsense" is neither a job id');
   });
 
+  it('shows one job with schedule show, and says what is wrong with an unknown job or an address nothing answers', async () => {
+    const shown = await both(`schedule show ${jobId} --json`);
+    expect([shown.code, shown.json<{ job_id: string; status: string }>().job_id]).toEqual([0, jobId]);
+    const table = await both(`schedule show ${jobId} --no-color`);
+    expect(table.stdout).toContain(jobId);
+    expect(table.stdout).toMatch(/^twitter +tweet +.+ scheduled$/m);
+    const missing = await both('schedule show job_doesnotexist --json');
+    expect([missing.code, missing.json<{ error: { code: string } }>().error.code]).toEqual([4, 'not_found']);
+    expect((await both('schedule show job_doesnotexist')).stderr).toMatch(/^error: /);
+    expect((await both(`schedule show ${jobId} --base-url http://127.0.0.1:${unusedPort}`)).stderr).toContain(`socialpub up --port ${unusedPort}`);
+  });
+
   it('reports a request the daemon refuses (400) with its details, exit 2', async () => {
     const json = await both('schedule list --status bogus --json');
     expect(json.code).toBe(2);
@@ -127,6 +139,16 @@ describe('the quick path prints and exits as runCli does', () => {
     const noKey = await both('schedule list --json', { env: { SOCIALPUB_CONFIG_DIR: join(work, 'empty'), SOCIALPUB_API_KEY: undefined } });
     expect(noKey.code).toBe(3);
   });
+
+  // Last: it adds a job the tests above do not count.
+  it('follows a settled job with schedule show --follow: its events, then the job', async () => {
+    const made = (await t.run(['publish', 'to cancel', '-p', 'twitter', '--at', '+48h', '--json'])).json<{ job_id: string }>().job_id;
+    expect((await t.run(['schedule', 'cancel', made, '--json'])).code).toBe(0);
+    const followed = await both(`schedule show ${made} --follow --json`);
+    expect(followed.code).toBe(0);
+    expect(JSON.parse(followed.stdout.trimEnd().split('\n').at(-1)!)).toMatchObject({ job_id: made, status: 'cancelled' });
+    expect((await both(`schedule show ${made} --follow --no-color`)).stdout).toContain('cancelled');
+  });
 });
 
 describe('which command lines the quick path takes', () => {
@@ -137,6 +159,8 @@ describe('which command lines the quick path takes', () => {
       { command: 'schedule list', globals: { json: true, color: false, baseUrl: 'http://127.0.0.1:1', apiKey: 'k', dataDir: 'd' }, options: { status: 'scheduled', limit: 5, cursor: 'abc', all: true } },
     ],
     ['status job_1 --json', { command: 'status', globals: { json: true, color: true }, id: 'job_1' }],
+    ['schedule show job_1', { command: 'schedule show', globals: { json: false, color: true }, jobId: 'job_1', follow: false }],
+    ['schedule show job_1 --follow --json', { command: 'schedule show', globals: { json: true, color: true }, jobId: 'job_1', follow: true }],
   ])('takes `%s`', (line, read) => {
     expect(quickReadOf(split(line))).toEqual(read);
   });
@@ -152,7 +176,10 @@ describe('which command lines the quick path takes', () => {
     'schedule list --json --json',
     'schedule list extra',
     'schedule list --follow',
-    'schedule show job_1',
+    'schedule show',
+    'schedule show job_1 job_2',
+    'schedule show job_1 --status scheduled',
+    'schedule show job_1 --follow --follow',
     'schedule',
     'status',
     'status job_1 job_2',

@@ -55,12 +55,14 @@ describe('what a one-request command loads', () => {
     ['auth-validate', ['auth', 'validate', '--json']],
     ['platforms', ['platforms', '--json']],
     ['status', ['status', 'job_doesnotexist', '--json']],
+    ['schedule-show', ['schedule', 'show', 'job_doesnotexist', '--json']],
   ] as const) {
     it(`${args.join(' ')} answers without loading zod, core's schemas, got, temporal-polyfill, other commands or the route table's texts`, async () => {
       const { r, files, text } = await loads(name, [...args]);
-      // status of an unknown job: the daemon's 404, reported as the one JSON document (exit 4).
-      expect(r.exitCode, r.stderr).toBe(name === 'status' ? 4 : 0);
-      expect((JSON.parse(r.stdout) as { success?: boolean }).success).toBe(name === 'status' ? false : undefined);
+      // status (or show) of an unknown job: the daemon's 404, reported as the one JSON document (exit 4).
+      const unknownJob = name === 'status' || name === 'schedule-show';
+      expect(r.exitCode, r.stderr).toBe(unknownJob ? 4 : 0);
+      expect((JSON.parse(r.stdout) as { success?: boolean }).success).toBe(unknownJob ? false : undefined);
       expect(files.length).toBeGreaterThan(3);
       for (const [what, marker] of Object.entries(markers)) expect(text, what).not.toMatch(marker);
     });
@@ -82,10 +84,11 @@ describe('the reads run without commander (src/quick-read.ts)', () => {
     ['quick-schedule-list', ['schedule', 'list', '--json']],
     ['quick-schedule-list-table', ['schedule', 'list', '--limit', '5', '--no-color']],
     ['quick-status', ['status', 'job_doesnotexist', '--json']],
+    ['quick-schedule-show', ['schedule', 'show', 'job_doesnotexist', '--json']],
   ] as const) {
     it(`${args.join(' ')} loads neither commander nor a command definition`, async () => {
       const { r, text } = await loads(name, [...args]);
-      expect(r.exitCode, r.stderr).toBe(name === 'quick-status' ? 4 : 0);
+      expect(r.exitCode, r.stderr).toBe(name === 'quick-status' || name === 'quick-schedule-show' ? 4 : 0);
       expect(text).not.toMatch(commander);
       expect(text).not.toMatch(definition);
     });

@@ -1,23 +1,13 @@
 import type { Ctx } from '../../context';
-import { renderPost, timeToSecond } from '../../ui/format';
-import { describeEvent } from '../events';
-import { followJob } from '../follow-job';
 
-/** `socialpub schedule show <job_id> [--follow]`. */
+/**
+ * `socialpub schedule show <job_id> [--follow]`. Without --follow it is one read, run by the
+ * quick path too (quick-read.ts): the table's code (ui/format, the time zone library) is
+ * loaded only to print one, never under --json, as `status` does; following loads its own.
+ */
 export async function scheduleShow(ctx: Ctx, { jobId, follow = false }: { jobId: string; follow?: boolean }): Promise<void> {
+  if (follow) return (await import('./show-follow')).scheduleShowFollow(ctx, jobId);
   const client = await ctx.client();
-  if (!follow) {
-    const { post } = await client.scheduled.get(jobId);
-    ctx.log.result(post, () => renderPost(ctx.log, post));
-    return;
-  }
-  // The job's events as they happen, then the settled job (under --json: one JSON object per line, the job last).
-  // Every time in the post's zone, the events' as the table's (one zone on the screen, not a mix with UTC).
-  const post = await followJob(ctx, jobId, (current, event) => {
-    if (!event) return;
-    if (ctx.log.json) ctx.io.stdout.write(`${JSON.stringify(event)}\n`);
-    else ctx.log.line(describeEvent(ctx, event, (iso) => timeToSecond(iso, current.timezone)));
-  });
-  if (ctx.log.json) ctx.io.stdout.write(`${JSON.stringify(post)}\n`);
-  else ctx.log.result(post, () => renderPost(ctx.log, post));
+  const { post } = await client.scheduled.get(jobId);
+  await ctx.log.resultWith(post, () => import('../../ui/format'), ({ renderPost }) => renderPost(ctx.log, post));
 }
