@@ -1,5 +1,5 @@
 // Start-up cost of the CLI, each command against a bare `node -e 0` measured in the same run:
-// `--version`, `--help` and the one-request commands (`schedule list --json`, `status`,
+// `--version`, `--help` and the one-request commands (`schedule list --json`, `status`, `schedule show`,
 // `auth validate`) against a running daemon with 20 jobs stored, through
 //   - bin/socialpub (the checkout: node dist/cli.js),
 //   - the npm package installed from `pnpm pack` into a temp prefix (node_modules/.bin/socialpub),
@@ -112,6 +112,7 @@ try {
   add('npm schedule list (no code cache)', npmBin, ['schedule', 'list', '--json'], { env: noCodeCache });
   add('binary schedule list (no code cache)', exe, ['schedule', 'list', '--json'], { env: noCodeCache });
   add('bin/socialpub status <job> --json', bin, ['status', jobId, '--json']);
+  add('bin/socialpub schedule show <job> --json', bin, ['schedule', 'show', jobId, '--json']);
   add('bin/socialpub auth validate --json', bin, ['auth', 'validate', '--json']);
   measure(rows);
 
