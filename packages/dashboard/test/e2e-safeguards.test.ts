@@ -78,6 +78,24 @@ describe('nothing lost, nothing doubled', () => {
     await close();
   });
 
+  it("edits the caption of another account's target (twitter:brand) and saves it for that account only", async () => {
+    await d.sdk.connections.connectSandbox({ platform: 'twitter', label: 'brand' });
+    const r = await d.sdk.content.publish({ caption: 'One post, two X accounts', platforms: ['twitter', 'twitter:brand'], scheduled_for: inDays(3).toISOString(), require_approval: true });
+    const { page, close, w } = await signedIn();
+    await page.goto(`${d.url}/review`);
+    const card = page.getByRole('article', { name: `Post ${r.job_id}` });
+    // Named as the page names the account elsewhere, never the request's key.
+    await card.getByRole('button', { name: 'Edit X (brand) caption' }).click();
+    await card.getByLabel('Caption for X (brand)').fill('The brand says it its way');
+    await card.getByText('25 of 280 characters', { exact: false }).waitFor();
+    await card.getByRole('button', { name: 'Save caption' }).click();
+    await page.getByRole('status').filter({ hasText: `Updated ${r.job_id}` }).waitFor();
+    expect((await d.sdk.scheduled.get(r.job_id)).post.platform_captions).toEqual({ 'twitter:brand': 'The brand says it its way' });
+    expect(w.errors).toEqual([]);
+    await d.sdk.scheduled.cancel(r.job_id);
+    await close();
+  });
+
   it('makes one post from a double click on Schedule, and turns the form into "Scheduled — view it"', async () => {
     const { page, close, w } = await signedIn();
     await page.goto(`${d.url}/compose`);
@@ -113,6 +131,30 @@ describe('nothing lost, nothing doubled', () => {
 });
 
 describe('asks first', () => {
+  it('asks before Cancel, naming what will not be published; dismissing keeps the post scheduled', async () => {
+    const r = await d.sdk.content.publish({ caption: 'Cancel me, but only if I say so', platforms: ['twitter', 'linkedin'], scheduled_for: inDays(6).toISOString() });
+    const { page, close, w } = await signedIn();
+    await page.goto(`${d.url}/posts`);
+    const card = page.getByRole('article', { name: `Post ${r.job_id}` });
+    await card.getByRole('button', { name: 'Cancel' }).click();
+    const ask = page.getByRole('alertdialog', { name: 'Cancel this post?' });
+    await ask.waitFor();
+    expect(await ask.textContent()).toMatch(/X post \(.+\), LinkedIn post \(.+\) will not be published/);
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Keep it scheduled');
+    expect(await seriousViolations(page)).toEqual([]);
+    await ask.getByRole('button', { name: 'Keep it scheduled' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    expect((await d.sdk.scheduled.get(r.job_id)).post.status).toBe('scheduled');
+    // Confirmed: cancelled.
+    await card.getByRole('button', { name: 'Cancel' }).click();
+    await ask.getByRole('button', { name: 'Cancel the post' }).click();
+    await ask.waitFor({ state: 'hidden' });
+    await vi.waitFor(async () => expect((await d.sdk.scheduled.get(r.job_id)).post.status).toBe('cancelled'), { timeout: 5_000, interval: 100 });
+    expect(w.dialogs).toEqual([]);
+    expect(w.errors).toEqual([]);
+    await close();
+  });
+
   it('asks before Take down; dismissing leaves the post up', async () => {
     const r = await d.sdk.content.publish({ caption: 'Live and staying', platforms: ['twitter'], publish_now: true });
     await vi.waitFor(async () => expect((await d.sdk.scheduled.get(r.job_id)).post.status).toBe('published'), { timeout: 15_000, interval: 200 });

@@ -3,6 +3,7 @@ import type { ThreadPart } from '../components/thread-preview';
 import { captionFor } from '../lib/caption';
 import type { Post } from '../lib/types';
 import { NetworkPreview } from './network-preview';
+import { splitEntry } from '../lib/account-name';
 
 /** The replies `network` publishes: a list is every threading network's, an object names each. */
 function threadOf(thread: unknown, network: string): ThreadPart[] {
@@ -24,7 +25,7 @@ export function PostPreviews({ post }: { post: Post }) {
   return (
     <div class="previews">
       {post.platforms.map((key) => {
-        const [network, label] = key.split(':') as [string, string | undefined];
+        const { platform: network, label } = splitEntry(key);
         return (
           <NetworkPreview
             key={key}

@@ -161,9 +161,14 @@ export function PostsScreen() {
                 </button>
               )}
               {waiting && (
-                <button type="button" onClick={() => void act(() => del<{ message: string }>(`/content/scheduled${q}`))}>
-                  Cancel
-                </button>
+                <ConfirmButton
+                  label="Cancel"
+                  title="Cancel this post?"
+                  describe={<CancelText post={p} zone={zone} />}
+                  keepLabel="Keep it scheduled"
+                  confirmLabel="Cancel the post"
+                  onConfirm={() => act(() => del<{ message: string }>(`/content/scheduled${q}`))}
+                />
               )}
             </div>
           </article>
@@ -209,6 +214,18 @@ function Rejection({ post, zone }: { post: Post; zone: string }) {
 }
 
 /** What a take-down does, for the dialog that asks first: the live targets it deletes. */
+/** What Cancel stops: the targets not started yet, each with its time; those that went out stay. */
+function CancelText({ post, zone }: { post: Post; zone: string }) {
+  const left = post.targets.filter((t) => t.status === 'scheduled' || t.status === 'pending_approval' || t.status === 'changes_requested');
+  const gone = post.targets.length - left.length;
+  return (
+    <p>
+      {left.map((t) => `${accountTargetName(t)} (${formatInZone(t.scheduled_for, zone)})`).join(', ')} will not be published. It cannot be undone: to post it later, compose it
+      again.{gone > 0 ? ' Targets already published or under way are not changed.' : ''}
+    </p>
+  );
+}
+
 function TakeDownText({ post }: { post: Post }) {
   const live = post.targets.filter((t) => t.status === 'published').map((t) => targetName(t.platform, t.type));
   return (

@@ -12,7 +12,7 @@ import { allPages, call, del, get, message, patch, post as postJson } from '../l
 import { hold, undo, UNDO_SECONDS, useHeldActions } from '../lib/held-actions';
 import { captionFor } from '../lib/caption';
 import { useLiveVersion } from '../lib/live';
-import { platformName } from '../lib/names';
+import { entryName, splitEntry } from '../lib/account-name';
 import { useApp } from '../lib/session';
 import { formatInZone, toApiWall, wallTime } from '../lib/time';
 import { filterQuery, useUrlFilters } from '../lib/url-filters';
@@ -185,7 +185,7 @@ function ReviewCard({ post, zone, selected, onSelect, onDone, onDecide }: { post
   const [reason, setReason] = useState('');
   const [asking, setAsking] = useState(false);
   const [ask, setAsk] = useState('');
-  const [editing, setEditing] = useState<Platform | null>(null);
+  const [editing, setEditing] = useState<string | null>(null);
   const [draft, setDraft] = useState('');
   const [editError, setEditError] = useState('');
   const [saving, setSaving] = useState(false);
@@ -204,11 +204,12 @@ function ReviewCard({ post, zone, selected, onSelect, onDone, onDecide }: { post
     }
   };
   // A refused edit keeps the editor open with the typed text and says why (nothing typed is lost).
-  const saveCaption = async (platform: Platform) => {
+  // `entry` is the post's `platforms` entry: `twitter`, or `twitter:brand` for another account of X.
+  const saveCaption = async (entry: string) => {
     setSaving(true);
     setEditError('');
     try {
-      const res = (await patch<UpdateResponse>(`/content/scheduled${q}`, { platform_captions: { [platform]: draft } })) as Acted;
+      const res = (await patch<UpdateResponse>(`/content/scheduled${q}`, { platform_captions: { [entry]: draft } })) as Acted;
       setEditing(null);
       onDone(res);
     } catch (e) {
@@ -249,11 +250,11 @@ function ReviewCard({ post, zone, selected, onSelect, onDone, onDecide }: { post
         </button>
         {post.platforms.map((p) => (
           <button type="button" key={p} aria-expanded={editing === p} onClick={() => {
-            setEditing(editing === p ? null : (p as Platform));
+            setEditing(editing === p ? null : p);
             setDraft(captionFor(post, p));
             setEditError('');
           }}>
-            Edit {platformName(p)} caption
+            Edit {entryName(p)} caption
           </button>
         ))}
       </div>
@@ -300,10 +301,10 @@ function ReviewCard({ post, zone, selected, onSelect, onDone, onDecide }: { post
           void saveCaption(editing);
         }}>
           <label>
-            Caption for {platformName(editing)}
+            Caption for {entryName(editing)}
             <textarea rows={4} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
           </label>
-          <CaptionPreview text={draft} platform={editing} />
+          <CaptionPreview text={draft} platform={splitEntry(editing).platform as Platform} />
           {editError && (
             <p class="notice notice-error" role="alert">
               Not saved: {editError}. Your text is kept: change it and save again.
