@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@socialpub/daemon';
@@ -56,4 +56,54 @@ describe('local commands on PostgreSQL', () => {
     expect(existsSync(join(home.dataDir, 'socialpub.db'))).toBe(false);
     expect(existsSync(join(home.dataDir, 'sandbox.db'))).toBe(false);
   });
+});
+
+/** Starts `socialpub daemon run --port 0` in this process on `h`'s data dir; resolves once it is ready, with its URL (from its ready log line). */
+async function runDaemon(h: ReturnType<typeof tempHome>) {
+  const stop = new AbortController();
+  let ready!: (url: string) => void;
+  const url = new Promise<string>((resolve) => (ready = resolve));
+  const done = h.run('daemon run --port 0', {
+    stop: stop.signal,
+    onStderr: (all) => {
+      const line = all.split('\n').find((l) => l.includes('"msg":"socialpub daemon ready"'));
+      if (line) ready((JSON.parse(line) as { url: string }).url);
+    },
+  });
+  return { url: await Promise.race([url, done.then((r) => Promise.reject(new Error(`daemon run ended (exit ${r.code}): ${r.stderr}`)))]), stop: () => (stop.abort('SIGTERM'), done) };
+}
+
+describe('several daemons on one data dir', () => {
+  it('starts a second `daemon run` on the data dir of a running one when the database is PostgreSQL (the systemd units of deploy/); daemon.json keeps naming the first', async () => {
+    const h = tempHome();
+    mkdirSync(h.dataDir, { recursive: true, mode: 0o700 });
+    writeFileSync(join(h.dataDir, 'config.json'), JSON.stringify({ database_url: schemaUrl() }), { mode: 0o600 });
+    const state = () => JSON.parse(readFileSync(join(h.dataDir, 'daemon.json'), 'utf8')) as { url: string };
+    const first = await runDaemon(h);
+    let firstStopped = false;
+    try {
+      expect(state().url).toBe(first.url);
+      const second = await runDaemon(h);
+      try {
+        expect(second.url).not.toBe(first.url);
+        // Both serve, and each sees the other alive in the shared database.
+        for (const url of [first.url, second.url]) {
+          const health = (await (await fetch(`${url}/healthz`)).json()) as { database: { kind: string }; daemons: { url: string }[] };
+          expect(health.database.kind).toBe('postgres');
+          expect(health.daemons.map((d) => d.url).sort()).toEqual([first.url, second.url].sort());
+        }
+        expect(state().url).toBe(first.url);
+      } finally {
+        expect((await second.stop()).code).toBe(0);
+      }
+      // The second leaves the first's record alone.
+      expect(state().url).toBe(first.url);
+      firstStopped = true;
+      expect((await first.stop()).code).toBe(0);
+    } finally {
+      if (!firstStopped) await first.stop();
+    }
+    expect(existsSync(join(h.dataDir, 'daemon.json'))).toBe(false);
+    h.cleanup();
+  }, 60_000);
 });

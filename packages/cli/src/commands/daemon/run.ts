@@ -7,16 +7,12 @@ import { aborted, stopSignal } from '../../local/stop-signal';
 /**
  * `socialpub daemon run`: the daemon in the foreground. Logs (JSON lines) go to stderr;
  * SIGINT or SIGTERM closes the listener, lets in-flight work settle and closes the store.
- * daemon.json records where it listens, for `up`, `status` and clients on this machine.
+ * daemon.json records where it listens, for `up`, `status` and clients on this machine. On
+ * PostgreSQL a second daemon may run on the same data dir (another port): it serves and
+ * publishes beside the first and leaves daemon.json naming the first.
  */
 export async function daemonRun(ctx: Ctx, flags: StartFlags): Promise<void> {
   const dataDir = await ctx.dataDir();
-  const existing = await readDaemonState(dataDir);
-  if (existing && isAlive(existing.pid) && (await fetchHealth(existing.url))) {
-    throw new CliError('conflict', `a daemon already runs on ${dataDir} (pid ${existing.pid}, ${existing.url})`, EXIT.conflict, {
-      hint: 'stop it with `socialpub down`, or use another --data-dir',
-    });
-  }
   const { startDaemon, resolveConfig, createLogger } = await import('@socialpub/daemon');
   const config = resolveConfig(
     {
@@ -31,13 +27,25 @@ export async function daemonRun(ctx: Ctx, flags: StartFlags): Promise<void> {
     },
     ctx.io.env as NodeJS.ProcessEnv,
   );
+  // On SQLite the data dir's database is one daemon's. On PostgreSQL several daemons share the
+  // data dir by design (docs/scaling.md "Several daemons": secret.key, media/), each on its own
+  // port: another one running there is a peer, and daemon.json keeps naming it.
+  const existing = await readDaemonState(dataDir);
+  const peer = existing && isAlive(existing.pid) && (await fetchHealth(existing.url)) ? existing : null;
+  if (peer && config.databaseUrl === null) {
+    throw new CliError('conflict', `a daemon already runs on ${dataDir} (pid ${peer.pid}, ${peer.url})`, EXIT.conflict, {
+      hint: 'stop it with `socialpub down`, or use another --data-dir (several daemons share a data dir on PostgreSQL only: docs/scaling.md)',
+    });
+  }
   const logger = createLogger({ level: config.logLevel, write: (line) => void ctx.io.stderr.write(`${line}\n`) });
   // The simulators run in a process of their own (`socialpub sandbox serve`), off the publisher's event loop.
   const { selfCommand } = await import('../../local/self-command');
   const daemon = await startDaemon(config, { logger, sandboxProcess: selfCommand() });
   const stop = stopSignal(ctx.io);
+  // The data dir's first daemon is the one daemon.json names (`up`, `down`, `daemon status`, clients on this machine).
+  const recorded = peer === null;
   try {
-    await writeDaemonState({
+    if (recorded) await writeDaemonState({
       pid: process.pid,
       url: daemon.url,
       host: config.host,
@@ -52,6 +60,6 @@ export async function daemonRun(ctx: Ctx, flags: StartFlags): Promise<void> {
   } finally {
     stop.dispose();
     await daemon.close();
-    await clearDaemonState(dataDir, process.pid);
+    if (recorded) await clearDaemonState(dataDir, process.pid);
   }
 }
