@@ -13,3 +13,13 @@ export function countedRequests(dataDir: string): number {
     db.close();
   }
 }
+
+/** The requests counted in one rate class (`scheduled`: the scheduled-content class, 100 an hour), every user and window together. */
+export function countedIn(dataDir: string, rateClass: string): number {
+  const db = openDatabase(`${dataDir}/socialpub.db`);
+  try {
+    return (db.prepare('SELECT coalesce(sum(count), 0) AS n FROM rate_windows WHERE class = ?').get(rateClass) as { n: number }).n;
+  } finally {
+    db.close();
+  }
+}

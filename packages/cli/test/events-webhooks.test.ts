@@ -30,9 +30,12 @@ describe('socialpub events', () => {
   });
 
   it('schedule show --follow prints the job\'s events until it settles', async () => {
-    const r = await t.run('publish "followed" -p twitter --now --json');
+    // Held until approved, so the follow starts before it settles (a settled job shows the post alone).
+    const r = await t.run('publish "followed" -p twitter --now --require-approval --json');
     const jobId = r.json<{ job_id: string }>().job_id;
-    const follow = await t.run(`schedule show ${jobId} --follow --json`);
+    const following = t.run(`schedule show ${jobId} --follow --json`);
+    expect((await t.run(`schedule approve ${jobId}`)).code).toBe(0);
+    const follow = await following;
     expect(follow.code, follow.stderr).toBe(0);
     const lines = follow.stdout.trim().split('\n').map((l) => JSON.parse(l) as Event & { status?: string });
     expect(lines.at(-1)).toMatchObject({ job_id: jobId, status: 'published' });

@@ -219,7 +219,7 @@ describe('waiting helpers', () => {
     const { client, requests } = await setup(withoutEvents((_q, res, i) => json(res, 200, { success: true, post: post('job_1', i < 2 ? 'scheduled' : 'published') })));
     expect((await client.scheduled.waitUntilDone('job_1')).status).toBe('published');
     expect(requests.map((r) => `${r.url.pathname}${r.url.search}`)).toEqual([
-      '/api/agents/v1/events?job_id=job_1',
+      '/api/agents/v1/events?job_id=job_1&with_post=true',
       '/api/agents/v1/content/scheduled?job_id=job_1',
       '/api/agents/v1/content/scheduled?job_id=job_1',
       '/api/agents/v1/content/scheduled?job_id=job_1',

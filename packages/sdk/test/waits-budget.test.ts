@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PNG_BYTES } from './helpers/file-server';
-import { countedRequests } from '../../cli/test/counted-requests';
+import { countedIn, countedRequests } from '../../cli/test/counted-requests';
 import { startRealDaemon, type RealDaemon } from './helpers/real-daemon';
 
 /** Poll options that would spend dozens of requests in a second if the waits polled. */
@@ -13,11 +13,13 @@ const POLL_FAST = { interval: 10, maxInterval: 10 };
 /**
  * Issue 35: the SDK's waits follow the event stream, so a wait of any length costs at most
  * 3 counted requests (the stream, a read when it opens, a read when the events say it is
- * done). Counted as the daemon counts them: its rate windows, every class, with the
+ * done); a job's wait, whose stream carries the post (`with_post`), the stream alone. Counted as the daemon counts them: its rate windows, every class, with the
  * default limits on. The daemon's clock is a ManualClock moved by the test, so a 40-minute
  * wait takes a moment.
  */
 const counted = (d: RealDaemon): number => countedRequests(d.dataDir);
+/** The scheduled-content class (100 an hour): the stream carries the post (`with_post`), so a wait reads none of it. */
+const scheduledClass = (d: RealDaemon): number => countedIn(d.dataDir, 'scheduled');
 
 /** Moves the daemon's clock in steps, letting real I/O (the sandbox, the stream) happen between them, until `done` or the steps run out. */
 async function advanceWhile(clock: ManualClock, pending: () => boolean, stepMs: number, steps: number): Promise<void> {
@@ -34,12 +36,13 @@ describe('waits spend no one\'s budget', () => {
     d = undefined;
   });
 
-  it('waitUntilDone for a post 40 minutes ahead costs at most 3 counted requests', async () => {
+  it('waitUntilDone for a post 40 minutes ahead costs one counted request, none of the scheduled-content class', async () => {
     const clock = new ManualClock(Date.UTC(2026, 11, 25, 10, 0, 30));
     d = await startRealDaemon({ clock, connect: ['twitter'] });
     const client = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey });
     const job = await client.content.publish({ caption: 'Forty minutes on', platforms: ['twitter'], scheduled_for: new Date(clock.now() + 40 * 60_000).toISOString() });
     const before = counted(d);
+    const scheduledBefore = scheduledClass(d);
     const states: string[] = [];
     let result: Post | undefined;
     const waiting = client.scheduled.waitUntilDone(job.job_id, { ...POLL_FAST, onProgress: (p) => states.push(p.status) }).then((p) => (result = p));
@@ -49,16 +52,18 @@ describe('waits spend no one\'s budget', () => {
     expect(result?.targets[0]?.post_id).toMatch(/./);
     expect(states[0]).toBe('scheduled');
     expect(states.at(-1)).toBe('published');
-    expect(counted(d) - before).toBeLessThanOrEqual(3);
+    expect(counted(d) - before).toBe(1);
+    expect(scheduledClass(d) - scheduledBefore).toBe(0);
   }, 60_000);
 
-  it("waitUntilDone for a post X's rate limit holds shows the hold, and still costs at most 3 counted requests", async () => {
+  it("waitUntilDone for a post X's rate limit holds shows the hold, and still costs one counted request, none of the scheduled-content class", async () => {
     const clock = new ManualClock(Date.UTC(2026, 11, 25, 10, 0, 30));
     d = await startRealDaemon({ clock, connect: ['twitter'] });
     const client = new SocialPub({ baseUrl: d.url, apiKey: d.apiKey });
     await client.sandbox.setFaults({ twitter: { rate_limited: 1 } });
     const job = await client.content.publish({ caption: 'Held by X', platforms: ['twitter'], publish_now: true });
     const before = counted(d);
+    const scheduledBefore = scheduledClass(d);
     const seen: Post[] = [];
     let result: Post | undefined;
     const waiting = client.scheduled.waitUntilDone(job.job_id, { ...POLL_FAST, onProgress: (p) => seen.push(p) }).then((p) => (result = p));
@@ -75,7 +80,8 @@ describe('waits spend no one\'s budget', () => {
     await waiting;
     expect(result?.status).toBe('published');
     expect(result?.targets[0]).toMatchObject({ next_attempt_at: null, hold: null });
-    expect(counted(d) - before - clearing).toBeLessThanOrEqual(3);
+    expect(counted(d) - before - clearing).toBe(1);
+    expect(scheduledClass(d) - scheduledBefore).toBe(0);
   }, 60_000);
 
   it("media.waitUntilReady follows the task's events: at most 3 counted requests over a slow fetch", async () => {

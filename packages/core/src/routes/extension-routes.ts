@@ -181,6 +181,7 @@ export const EXTENSION_ROUTES = defineRoutes({
       types: `Comma-separated types or prefixes (\`target.*\`) from: ${EVENT_TYPES.join(', ')}.`,
       job_id: "Only this job's events.",
       since: 'Resume after this event id (evt_<n>); Last-Event-ID wins.',
+      with_post: "With job_id, `true`: the job's post as it stands rides on the stream (in `ready`'s data as `post`, and an `event: post` frame after each batch of the job's events), so following a job costs no read of the scheduled-content class.",
     },
     headerParams: { 'Last-Event-ID': 'Resume after this event id (what EventSource sends on reconnecting).' },
     bodyKind: 'none',
@@ -189,7 +190,7 @@ export const EXTENSION_ROUTES = defineRoutes({
         schema: 'Event',
         kind: 'event-stream',
         description:
-          'text/event-stream: `id: evt_<n>`, `event: <type>`, `data: <Event JSON>` per event; `event: ready` first; `event: live` once the kept events are sent; `event: gap` when older events than asked for were dropped by retention.',
+          'text/event-stream: `id: evt_<n>`, `event: <type>`, `data: <Event JSON>` per event; `event: ready` first; `event: live` once the kept events are sent; `event: gap` when older events than asked for were dropped by retention; with `job_id` and `with_post=true`, `event: post` (`{"post": Post}`, no id) after each batch of the job\'s events.',
       },
     },
     errors: [400, 401, 429, 500, 503],

@@ -81,6 +81,10 @@ export const EventsQuerySchema = z
     types: z.string().optional().meta({ description: 'Comma-separated event types (or prefixes ending in `.*`, e.g. `target.*`).' }),
     job_id: z.string().min(1).optional(),
     since: z.string().optional().meta({ description: 'Resume after this event id (as Last-Event-ID).' }),
+    with_post: z
+      .enum(['true', 'false'], { error: 'with_post must be true or false' })
+      .optional()
+      .meta({ description: "With job_id, `true`: the stream also carries the job's post as GET /content/scheduled?job_id= shows it (in the `ready` frame, and as an `event: post` frame after each batch of its events), so a wait needs no read of the scheduled-content class." }),
   })
   .meta({ id: 'EventsQuery' });
 

@@ -126,6 +126,40 @@ describe('GET /events (SSE)', () => {
     await theirs.cancel();
   });
 
+  it("with_post carries the job's post: in ready, and as `event: post` after each batch of its events; unknown jobs 404, no job_id 400", async () => {
+    const w = eventsWorld();
+    w.connect(['twitter']);
+    const a = ((await (await w.call('POST', `${API}/content/publish`, { body: { ...post, require_approval: true } })).json()) as { job_id: string }).job_id;
+    const stream = frames(await w.app.request(`${API}/events?job_id=${a}&with_post=true`, { headers: { 'X-API-Key': w.key } }));
+    const ready = await stream.next();
+    expect(ready.event).toBe('ready');
+    expect(ready.id).toBeUndefined();
+    const first = JSON.parse(ready.data!) as { after: string; post: { job_id: string; status: string } };
+    expect(first.after).toMatch(/^evt_\d+$/);
+    expect(first.post).toMatchObject({ job_id: a, status: 'pending_approval' });
+    // The post as GET /content/scheduled?job_id= shows it, field for field.
+    const read = ((await (await w.call('GET', `${API}/content/scheduled?job_id=${a}`)).json()) as { post: unknown }).post;
+    expect(first.post).toEqual(read);
+    await w.call('POST', `${API}/content/scheduled/approve?job_id=${a}`);
+    w.hub.check();
+    const [approved] = await stream.events(1);
+    expect(approved!.event).toBe('post.approved');
+    const copy = await stream.afterLive();
+    expect(copy.event).toBe('post');
+    expect(copy.id).toBeUndefined();
+    expect((JSON.parse(copy.data!) as { post: { status: string } }).post.status).toBe('scheduled');
+    await stream.cancel();
+    // Without with_post, the stream is as it was: no post in ready, no post frames.
+    const plain = frames(await w.app.request(`${API}/events?since=evt_0&job_id=${a}`, { headers: { 'X-API-Key': w.key } }));
+    expect(JSON.parse((await plain.next()).data!)).toEqual({ after: 'evt_0' });
+    await plain.cancel();
+    const unknown = await w.call('GET', `${API}/events?job_id=job_nosuchjob000000000&with_post=true`);
+    expect(unknown.status).toBe(404);
+    const noJob = await w.call('GET', `${API}/events?with_post=true`);
+    expect(noJob.status).toBe(400);
+    expect((await errorOf(noJob)).details?.[0]).toMatchObject({ path: 'with_post', message: 'needs job_id (the post of which job)' });
+  });
+
   it('refuses unknown types and malformed ids with a 400', async () => {
     const w = eventsWorld();
     const bad = await w.call('GET', `${API}/events?types=post.accepted,post.exploded`);

@@ -43,7 +43,7 @@ describe('the extensions, declared once in core (routes/extension-routes.ts)', (
     const events = paths[`${API_PREFIX}/events`]!.get as { parameters: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: Record<string, unknown> }> }> };
     expect(Object.keys(events.responses[200]!.content!)).toEqual(['text/event-stream']);
     expect(events.responses[200]!.content!['text/event-stream']!.schema['x-sse-data']).toEqual({ $ref: '#/components/schemas/Event' });
-    expect(events.parameters.map((p) => `${p.in} ${p.name}`)).toEqual(['query types', 'query job_id', 'query since', 'header Last-Event-ID']);
+    expect(events.parameters.map((p) => `${p.in} ${p.name}`)).toEqual(['query types', 'query job_id', 'query since', 'query with_post', 'header Last-Event-ID']);
     const revoke = paths[`${API_PREFIX}/keys/{id}`]!.delete as { parameters: { name: string }[]; responses: Record<string, { content?: unknown; description: string }> };
     expect(revoke.responses[204]).toEqual({ description: 'Done (no body)', headers: expect.any(Object) });
     expect(revoke.parameters.map((p) => p.name)).toEqual(['id', 'X-CSRF-Token']);

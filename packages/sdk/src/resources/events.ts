@@ -1,4 +1,4 @@
-import { ROUTES, fillPath, type EventType, type SocialpubEvent } from '@socialpub/core';
+import { ROUTES, fillPath, type EventType, type Post, type SocialpubEvent } from '@socialpub/core';
 import { APIError } from '../errors';
 import { parseSse } from '../sse-parser';
 import { Resource } from './resource';
@@ -19,6 +19,13 @@ export interface EventStreamParams {
    * from then on nothing committed is missed, so a caller may read the state it follows.
    */
   onOpen?: () => void;
+  /**
+   * With `jobId`: asks the daemon for the job's post on the stream (`with_post`) and gets it
+   * here — when a stream opens (before `onOpen`) and after each batch of the job's events — as
+   * GET /content/scheduled?job_id= shows it, without spending that class. A daemon from before
+   * `with_post` sends none: `onOpen` comes without an `onPost` before it.
+   */
+  onPost?: (post: Post) => void;
 }
 
 /** Waits between reconnections: 1 s doubling to 30 s; reset once a stream opens. */
@@ -35,7 +42,7 @@ export class Events extends Resource {
     const { signal } = params;
     let last = params.since;
     let failures = 0;
-    const query = { types: params.types?.join(','), job_id: params.jobId };
+    const query = { types: params.types?.join(','), job_id: params.jobId, with_post: params.jobId && params.onPost ? 'true' : undefined };
     while (!signal?.aborted) {
       let response: Response;
       try {
@@ -50,9 +57,13 @@ export class Events extends Resource {
       failures = 0;
       try {
         for await (const message of parseSse(response.body as ReadableStream<Uint8Array>)) {
+          if (message.event === 'ready' || message.event === 'post') {
+            const post = params.onPost && (JSON.parse(message.data) as { post?: Post }).post;
+            if (post) params.onPost!(post);
+          }
           if (message.event === 'ready') params.onOpen?.();
           if (message.event === 'live' && params.untilCaughtUp) return;
-          if (message.id === undefined) continue; // ready, live, gap
+          if (message.id === undefined) continue; // ready, post, live, gap
           last = message.id;
           yield JSON.parse(message.data) as SocialpubEvent;
         }

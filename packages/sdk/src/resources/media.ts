@@ -79,7 +79,7 @@ export class Media extends Resource {
     const followed = await followEvents<MediaStatus>(
       {
         read: (signal) => this.status(taskId, { signal }),
-        stream: (params) => events.stream({ ...params, types: ['media.task_completed', 'media.task_failed'] }),
+        stream: ({ signal, onOpen }) => events.stream({ signal, onOpen, types: ['media.task_completed', 'media.task_failed'] }),
         // The task's end only marks it ended: it is read again at once, with its files, before anyone sees it.
         apply: (s, e) =>
           (e.type === 'media.task_completed' || e.type === 'media.task_failed') && e.data.task_id === taskId ? ({ ...s, status: e.data.status } as MediaStatus) : s,

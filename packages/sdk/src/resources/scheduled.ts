@@ -91,8 +91,11 @@ export class Scheduled extends Resource {
   /**
    * Waits until the job is settled (published, partially_published, failed, cancelled,
    * needs_review or removed) and resolves with that post. It follows the job's events
-   * (GET /events), so a wait of any length costs at most 3 counted requests: the stream,
-   * one read of the post once it is open and one when the events say it settled;
+   * (GET /events with `with_post`: the daemon sends the post on the stream when it opens
+   * and after each batch of events), so a wait of any length costs one counted request, of
+   * the events class, and none of the scheduled-content class (100 an hour); against a
+   * daemon that does not carry the post, at most 3: the stream, one read of the post once it
+   * is open and one when the events say it settled;
    * `onProgress` gets the post as each event leaves it (a held target shows
    * `next_attempt_at` and `hold`). Against a daemon without /events it polls get() with
    * backoff. A job still held for approval or scheduled far ahead keeps it waiting: pass
@@ -104,7 +107,7 @@ export class Scheduled extends Resource {
     const followed = await followEvents(
       {
         read: async (signal) => (await this.get(jobId, { signal })).post,
-        stream: (params) => events.stream({ ...params, jobId }),
+        stream: ({ onState, ...params }) => events.stream({ ...params, jobId, onPost: onState }),
         apply: applyJobEvent,
       },
       `Job ${jobId}`,

@@ -26,7 +26,7 @@ export function parseTypes(text: string | undefined): { types: string[] } | { un
 
 /** GET /events (declared in core's route table): the user's events as Server-Sent Events, from the outbox, then live. */
 export function eventsHandlers(deps: RouteDeps & { hub: EventsHub; heartbeatMs?: number }): RouteHandlers<Routes, 'events.stream'> {
-  const { store, clock, hub } = deps;
+  const { store, clock, hub, jobs } = deps;
   const heartbeatMs = deps.heartbeatMs ?? HEARTBEAT_MS;
 
   return { 'events.stream': ({ query: q }, c) => {
@@ -45,6 +45,13 @@ export function eventsHandlers(deps: RouteDeps & { hub: EventsHub; heartbeatMs?:
       cursor = store.events.lastId();
     }
     const filter: EventFilter = { types: types.types, ...(q.job_id ? { jobId: q.job_id } : {}) };
+    // with_post: the job's post rides on the stream (issue 35: a wait that reads it through GET
+    // /content/scheduled spends the scheduled-content class, 100 an hour). Read once here, so an
+    // unknown or another user's job is refused as that GET refuses it, before the stream opens.
+    if (q.with_post === 'true' && !q.job_id) throw invalid([{ path: 'with_post', message: 'needs job_id (the post of which job)' }]);
+    const jobId = q.with_post === 'true' ? q.job_id : undefined;
+    const readPost = jobId ? () => jobs.get(user, jobId) : null;
+    readPost?.();
 
     // Opened with the dashboard's session: the stream ends once the session does (sign-out, expiry).
     const session = c.get('session');
@@ -60,13 +67,16 @@ export function eventsHandlers(deps: RouteDeps & { hub: EventsHub; heartbeatMs?:
           // Older events than these were dropped by retention: say so rather than pretend.
           await stream.writeSSE({ event: 'gap', data: JSON.stringify({ after: eventId(cursor), oldest_kept: eventId(oldest) }) });
         }
-        await stream.writeSSE({ event: 'ready', data: JSON.stringify({ after: eventId(cursor) }), retry: 1000 });
+        // The post is read after the cursor is fixed: every change it does not show yet comes as an event after it.
+        await stream.writeSSE({ event: 'ready', data: JSON.stringify({ after: eventId(cursor), ...(readPost ? { post: readPost() } : {}) }), retry: 1000 });
         let caughtUp = false;
         while (!stream.aborted && sessionLive()) {
           const page = store.events.listAfter(user.id, cursor, filter);
           for (const e of page.events) {
             await stream.writeSSE({ id: eventId(e.id), event: e.type, data: JSON.stringify(presentEvent(e)) });
           }
+          // The post as these events left it (no id: not an event, nothing to resume after).
+          if (readPost && page.events.length > 0) await stream.writeSSE({ event: 'post', data: JSON.stringify({ post: readPost() }) });
           const full = page.scanned > cursor && page.events.length >= 500;
           cursor = page.scanned;
           if (full) continue;
