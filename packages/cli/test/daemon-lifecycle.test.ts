@@ -54,6 +54,19 @@ describe('socialpub up / daemon / down', () => {
     expect(human.stdout).toMatch(/already running at http:\/\/127\.0\.0\.1:\d+ \(pid \d+\)/);
   });
 
+  it('refuses --database while the daemon runs on SQLite (exit 5), rather than report it running; nothing is remembered', async () => {
+    const r = await home.run('up --database postgres://someone@127.0.0.1:5/socialpub --json');
+    expect(r.code).toBe(5);
+    const error = r.json<{ error: { code: string; message: string; hint: string } }>();
+    expect(error.error.code).toBe('daemon_running');
+    expect(error.error.message).toBe(`the daemon of ${home.dataDir} is already running (pid ${pid}, ${JSON.parse(readFileSync(join(home.dataDir, 'daemon.json'), 'utf8')).url}) on SQLite (socialpub.db in the data dir): --database was not applied`);
+    expect(error.error.hint).toContain('socialpub down');
+    expect(error.error.hint).toContain('socialpub db migrate-to <url>');
+    expect(existsSync(join(home.dataDir, 'config.json'))).toBe(false);
+    // The daemon runs on, untouched.
+    expect((await home.run('up --json')).json()).toMatchObject({ already_running: true, pid });
+  });
+
   it('replaces a saved key the daemon no longer accepts', async () => {
     await home.run('config set api-key sp_key_00000000000000000000_0000000000000000000000000000000000000000');
     const r = await home.run('up --json');

@@ -2,6 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import { API_PREFIX } from '@socialpub/core';
 import type { Ctx } from '../context';
 import { withAdmin } from '../local/admin';
+import { CliError, EXIT } from '../errors';
 import { runningDaemon, startBackground, type StartFlags } from '../local/daemon-process';
 import { daemonPaths } from '../local/daemon-files';
 import { maskKey } from './config';
@@ -19,6 +20,7 @@ export async function up(ctx: Ctx, flags: StartFlags & { user?: string | undefin
 
   let state = await runningDaemon(dataDir);
   const alreadyRunning = state !== null;
+  if (state && flags.database) await refuseOtherDatabase(dataDir, state, flags.database);
   if (!state) {
     const spinner = (await ctx.spinner()).start('starting the daemon');
     try {
@@ -84,4 +86,20 @@ async function whoseKey(url: string, key: string): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * `up --database URL` with the data dir's daemon already running: it keeps the database it
+ * started on, so a URL it does not use is refused (exit 5) rather than reported as running
+ * — a newcomer switching to PostgreSQL was told "already running" and went on writing to
+ * SQLite. The same URL (the one config.json remembers, on a daemon on PostgreSQL) is fine.
+ */
+async function refuseOtherDatabase(dataDir: string, state: { pid: number; url: string; health: Record<string, unknown> }, url: string): Promise<void> {
+  const kind = (state.health.database as { kind?: string } | undefined)?.kind;
+  const { readConfigFile } = await import('@socialpub/daemon');
+  if (kind === 'postgres' && readConfigFile(dataDir).database_url === url) return;
+  const on = kind === 'sqlite' ? 'SQLite (socialpub.db in the data dir)' : 'another database';
+  throw new CliError('daemon_running', `the daemon of ${dataDir} is already running (pid ${state.pid}, ${state.url}) on ${on}: --database was not applied`, EXIT.conflict, {
+    hint: 'stop it with `socialpub down`, then run this command again; `socialpub db migrate-to <url>` in between copies its posts, keys and connections into PostgreSQL',
+  });
 }
