@@ -180,6 +180,28 @@ describe('socialpub daemon run', () => {
     h.cleanup();
   });
 
+  it('says the port is taken and how to choose another (exit 5), not only EADDRINUSE', async () => {
+    const { createServer } = await import('node:net');
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, '127.0.0.1', r));
+    const port = (taken.address() as { port: number }).port;
+    const h = tempHome();
+    try {
+      const r = await h.run(`daemon run --port ${port} --json`);
+      expect(r.code).toBe(5);
+      expect(r.json<{ error: unknown }>().error).toEqual({
+        code: 'port_in_use',
+        message: `127.0.0.1:${port} is already in use by another program`,
+        hint: 'choose another port with --port 9000 (or SOCIALPUB_PORT=9000), or --port 0 for any free one',
+        exit_code: 5,
+      });
+      expect(existsSync(join(h.dataDir, 'daemon.json'))).toBe(false);
+    } finally {
+      taken.close();
+      h.cleanup();
+    }
+  });
+
   it('refuses a public address without TLS (exit 2)', async () => {
     const h = tempHome();
     const r = await h.run('daemon run --host 0.0.0.0 --port 0');

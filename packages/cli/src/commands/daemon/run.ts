@@ -40,7 +40,13 @@ export async function daemonRun(ctx: Ctx, flags: StartFlags): Promise<void> {
   const logger = createLogger({ level: config.logLevel, write: (line) => void ctx.io.stderr.write(`${line}\n`) });
   // The simulators run in a process of their own (`socialpub sandbox serve`), off the publisher's event loop.
   const { selfCommand } = await import('../../local/self-command');
-  const daemon = await startDaemon(config, { logger, sandboxProcess: selfCommand() });
+  const daemon = await startDaemon(config, { logger, sandboxProcess: selfCommand() }).catch((error: unknown) => {
+    // Another program on the port (8787 is a popular one): say which flag moves us, not only the system's word.
+    if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
+    throw new CliError('port_in_use', `${config.host}:${config.port} is already in use by another program`, EXIT.conflict, {
+      hint: 'choose another port with --port 9000 (or SOCIALPUB_PORT=9000), or --port 0 for any free one',
+    });
+  });
   const stop = stopSignal(ctx.io);
   // The data dir's first daemon is the one daemon.json names (`up`, `down`, `daemon status`, clients on this machine).
   const recorded = peer === null;
