@@ -93,6 +93,11 @@ describe('several daemons on one data dir', () => {
           expect(health.daemons.map((d) => d.url).sort()).toEqual([first.url, second.url].sort());
         }
         expect(state().url).toBe(first.url);
+        // `daemon status` lists both, the second aligned under the first.
+        const status = await h.run('daemon status');
+        expect(status.code, status.stderr).toBe(0);
+        const listed = status.stdout.split('\n').filter((l) => /http:\/\/127\.0\.0\.1:\d+ \(/.test(l) && !l.startsWith('daemon:'));
+        expect(listed.map((l) => l.replace(/ \(.*$/, ''))).toEqual([`daemons:   ${first.url}`, `           ${second.url}`]);
       } finally {
         expect((await second.stop()).code).toBe(0);
       }

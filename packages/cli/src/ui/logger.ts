@@ -109,10 +109,10 @@ export class Logger {
     return [this.out.bold(head), ...body];
   }
 
-  /** Key: value lines with aligned keys. */
+  /** Key: value lines with aligned keys; an empty key continues the line above (a value aligned under the others, no colon). */
   fields(pairs: readonly (readonly [string, string])[]): string[] {
     const w = Math.max(...pairs.map(([k]) => width(k)));
-    return pairs.map(([k, v]) => `${this.out.dim(`${k}:`.padEnd(w + 1))} ${v}`);
+    return pairs.map(([k, v]) => `${this.out.dim((k === '' ? '' : `${k}:`).padEnd(w + 1))} ${v}`);
   }
 
   // Styling for result text (stdout), so commands never write escape codes themselves.

@@ -59,7 +59,7 @@ export async function daemonRun(ctx: Ctx, flags: StartFlags): Promise<void> {
       started_at: new Date().toISOString(),
       data_dir: dataDir,
     });
-    logger.info('socialpub daemon ready', { url: daemon.url, pid: process.pid, state_file: daemonPaths(dataDir).state });
+    logger.info('socialpub daemon ready', { url: daemon.url, pid: process.pid, ...(recorded ? { state_file: daemonPaths(dataDir).state } : { beside: peer.url }) });
     if (ctx.io.interactive) ctx.io.stderr.write(`socialpub daemon listening on ${daemon.url} (data dir ${dataDir}); Ctrl-C stops it\n`);
     await aborted(stop.signal);
     logger.info('shutting down', { signal: String(stop.signal.reason ?? 'stop') });
