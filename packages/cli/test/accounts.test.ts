@@ -16,6 +16,9 @@ describe('several accounts of one platform from the CLI', () => {
     const human = await t.run('connections list');
     expect(human.stdout).toMatch(/twitter\s+sandbox\s+active\s+default \(default\)\s/);
     expect(human.stdout).toMatch(/twitter\s+sandbox\s+active\s+brand\s/);
+    // `platforms` shows the default account and says there is another.
+    const platforms = await t.run('platforms');
+    expect(platforms.stdout).toContain('twitter: 2 accounts (default, brand); the table shows the default one, -p twitter:<label> names another (socialpub connections list)');
 
     const r = await t.run(['publish', 'hello both', '-p', 'twitter,X:brand', '--caption-for', 'X:brand=the brand says hi', '--now', '--wait', '--json']);
     expect(r.code, r.stderr).toBe(0);

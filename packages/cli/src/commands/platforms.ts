@@ -4,6 +4,8 @@ import type { Ctx } from '../context';
 export async function platforms(ctx: Ctx): Promise<void> {
   const client = await ctx.client();
   const res = await client.platforms.list();
+  // The table shows each platform's default account; a platform with more says which (read only for people: --json is GET /platforms as it is).
+  const labels = ctx.log.json ? new Map<string, string[]>() : await accountLabels(ctx);
   ctx.log.result(res.platforms, () =>
     ctx.log.table(res.platforms, [
       { header: 'PLATFORM', value: (p) => p.platform },
@@ -18,6 +20,11 @@ export async function platforms(ctx: Ctx): Promise<void> {
     ])
       .concat([ctx.log.dim('* default type')])
       .concat(
+        [...labels].filter(([, l]) => l.length > 1).map(([platform, l]) =>
+          ctx.log.dim(`${platform}: ${l.length} accounts (${l.join(', ')}); the table shows the default one, -p ${platform}:<label> names another (socialpub connections list)`),
+        ),
+      )
+      .concat(
         res.platforms.flatMap((p) =>
           p.api_version
             ? [ctx.log.dim(`${p.platform} API version ${p.api_version.version} (${p.api_version.source.replace('_', ' ')}${p.api_version.previous ? ` from retired ${p.api_version.previous}` : ''}; pin with ${p.api_version.setting})`)]
@@ -25,4 +32,18 @@ export async function platforms(ctx: Ctx): Promise<void> {
         ),
       ),
   );
+}
+
+/** Each platform's account labels, the default first (GET /connections); none when the key may not list them. */
+async function accountLabels(ctx: Ctx): Promise<Map<string, string[]>> {
+  const labels = new Map<string, string[]>();
+  try {
+    const { data } = await (await ctx.client()).connections.list();
+    for (const c of [...data].sort((a, b) => Number(b.is_default ?? false) - Number(a.is_default ?? false))) {
+      labels.set(c.platform, [...(labels.get(c.platform) ?? []), c.label ?? 'default']);
+    }
+  } catch {
+    // The table stands without it.
+  }
+  return labels;
 }
