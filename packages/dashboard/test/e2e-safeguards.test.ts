@@ -96,6 +96,30 @@ describe('nothing lost, nothing doubled', () => {
     await close();
   });
 
+  it('composes one post to two accounts of X (X and X (brand)), with a caption of its own for the brand', async () => {
+    await d.sdk.connections.connectSandbox({ platform: 'twitter', label: 'brand' });
+    const { page, close, w } = await signedIn();
+    await page.goto(`${d.url}/compose`);
+    const caption = `Two accounts ${randomUUID().slice(0, 8)}`;
+    await page.getByRole('checkbox', { name: 'X', exact: true }).check();
+    await page.getByRole('checkbox', { name: 'X (brand)', exact: true }).check();
+    await page.getByLabel('Caption', { exact: true }).fill(caption);
+    await page.getByLabel('Caption for X (brand) (empty: the caption above)').fill(`${caption}, says the brand`);
+    await page.getByLabel(/^Time \(/).fill(`${ymd(inDays(4))}T11:30`);
+    await page.getByRole('status').filter({ hasText: 'Ready: 2 targets.' }).waitFor();
+    // A preview per account, named as the account.
+    await page.getByRole('region', { name: 'X (brand) preview' }).getByText(`${caption}, says the brand`).waitFor();
+    await page.getByRole('button', { name: 'Schedule' }).click();
+    await page.getByRole('status').filter({ hasText: /Scheduled for .* on X, X \(brand\) \(job_/ }).waitFor();
+    const [made] = await postsWithCaption(caption);
+    expect(made!.platforms).toEqual(['twitter', 'twitter:brand']);
+    expect(made!.platform_captions).toEqual({ 'twitter:brand': `${caption}, says the brand` });
+    expect(made!.targets.map((t) => t.label)).toEqual(['default', 'brand']);
+    expect(w.errors).toEqual([]);
+    await d.sdk.scheduled.cancel(made!.job_id);
+    await close();
+  });
+
   it('makes one post from a double click on Schedule, and turns the form into "Scheduled — view it"', async () => {
     const { page, close, w } = await signedIn();
     await page.goto(`${d.url}/compose`);

@@ -10,10 +10,12 @@ import { takeDraft } from '../lib/draft';
 import { withField, type OptionSchema } from '../lib/option-schema';
 import { choiceName } from '../lib/option-words';
 import { untilMediaTaskEnds } from '../lib/live';
+import { composeAccounts, type ComposeAccount } from '../lib/compose-accounts';
+import { entryName, splitEntry } from '../lib/account-name';
 import { platformName, targetName } from '../lib/names';
 import { useApp } from '../lib/session';
 import { formatInZone, toApiWall, wallTime } from '../lib/time';
-import type { Draft, DraftAnswer, DraftList, MediaStatus, MediaUploadResponse, PlatformEntry, PublishRequestInput, PublishResult, TiktokCreatorInfo, ValidateResult } from '../lib/types';
+import type { Connection, Draft, DraftAnswer, DraftList, MediaStatus, MediaUploadResponse, PlatformEntry, PublishRequestInput, PublishResult, TiktokCreatorInfo, ValidateResult } from '../lib/types';
 
 type When = 'now' | 'at' | 'queue' | 'repeat';
 
@@ -30,11 +32,15 @@ interface MediaItem {
 export function ComposeScreen() {
   const { platforms: entries, connected, zone, navigate, approvalWorkflow } = useApp();
   const [draft] = useState(takeDraft);
-  const [chosen, setChosen] = useState<Platform[]>(() => (draft?.platforms.filter((p) => connected.includes(p as Platform)) ?? []) as Platform[]);
+  // The `platforms` entries chosen: `twitter` (the default account) or `twitter:brand` (another); the per-account fields are keyed the same way.
+  const isConnected = (key: string) => connected.includes(splitEntry(key).platform as Platform);
+  const [chosen, setChosen] = useState<string[]>(() => draft?.platforms.filter(isConnected) ?? []);
+  const [connections, setConnections] = useState<Connection[] | null>(null);
+  const accounts = useMemo(() => composeAccounts(connections, connected), [connections, connected]);
   const [caption, setCaption] = useState(draft?.caption ?? '');
-  const [own, setOwn] = useState<Partial<Record<Platform, string>>>(draft?.platform_captions ?? {});
-  const [types, setTypes] = useState<Partial<Record<Platform, string[]>>>({});
-  const [options, setOptions] = useState<Partial<Record<Platform, Record<string, unknown>>>>({});
+  const [own, setOwn] = useState<Partial<Record<string, string>>>(draft?.platform_captions ?? {});
+  const [types, setTypes] = useState<Partial<Record<string, string[]>>>({});
+  const [options, setOptions] = useState<Partial<Record<string, Record<string, unknown>>>>({});
   const [when, setWhen] = useState<When>('at');
   const [at, setAt] = useState(() => wallTime(new Date(Date.now() + 3_600_000).toISOString(), zone));
   const [freq, setFreq] = useState('WEEKLY');
@@ -80,10 +86,10 @@ export function ComposeScreen() {
   const takeUp = (d: Draft) => {
     const c = d.content as Partial<typeof content>;
     setCaption(typeof c.caption === 'string' ? c.caption : '');
-    setChosen(((c.platforms ?? []) as Platform[]).filter((p) => connected.includes(p)));
-    setOwn((c.platform_captions ?? {}) as Partial<Record<Platform, string>>);
-    setTypes((c.platform_types ?? {}) as Partial<Record<Platform, string[]>>);
-    setOptions((c.platform_options ?? {}) as Partial<Record<Platform, Record<string, unknown>>>);
+    setChosen((c.platforms ?? []).filter(isConnected));
+    setOwn((c.platform_captions ?? {}) as Partial<Record<string, string>>);
+    setTypes((c.platform_types ?? {}) as Partial<Record<string, string[]>>);
+    setOptions((c.platform_options ?? {}) as Partial<Record<string, Record<string, unknown>>>);
     setMedia((c.media ?? []).map((m, i) => ({ key: `draft-${i}-${m.url}`, name: m.name, url: m.url, kind: m.kind, progress: 1, error: null })));
     if (c.when) setWhen(c.when);
     if (typeof c.at === 'string') setAt(c.at);
@@ -100,6 +106,12 @@ export function ComposeScreen() {
     setDrafts(list);
     return list;
   };
+  // Every account of each connected platform (several of one network: `twitter:brand`); until read, the default ones.
+  useEffect(() => {
+    get<{ data: Connection[] }>('/connections')
+      .then((r) => setConnections(r.data))
+      .catch((e: unknown) => setFeedback({ kind: 'error', text: message(e) }));
+  }, []);
   useEffect(() => {
     loadDrafts()
       .then((list) => {
@@ -145,7 +157,7 @@ export function ComposeScreen() {
     return () => clearTimeout(t);
   }, [content, ready, done]);
 
-  const optionsFor = (p: Platform): Record<string, unknown> | undefined => {
+  const optionsFor = (p: string): Record<string, unknown> | undefined => {
     const o = options[p];
     return o && Object.keys(o).length ? o : undefined;
   };
@@ -286,14 +298,14 @@ export function ComposeScreen() {
         <fieldset>
           <legend>Platforms</legend>
           {connected.length === 0 && <p>No platform is connected yet.</p>}
-          {connected.map((p) => (
-            <label key={p}>
+          {accounts.map((a) => (
+            <label key={a.key}>
               <input
                 type="checkbox"
-                checked={chosen.includes(p)}
-                onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, p] : chosen.filter((x) => x !== p))}
+                checked={chosen.includes(a.key)}
+                onChange={(e) => setChosen(e.currentTarget.checked ? [...chosen, a.key] : chosen.filter((x) => x !== a.key))}
               />{' '}
-              {platformName(p)}
+              {a.name}
             </label>
           ))}
           {notConnected.length > 0 && (
@@ -317,8 +329,8 @@ export function ComposeScreen() {
         {chosen.map((p) => (
           <PlatformFields
             key={p}
-            platform={p}
-            entry={entries.find((e) => e.platform === p)}
+            account={accountOf(accounts, p)}
+            entry={entries.find((e) => e.platform === splitEntry(p).platform)}
             caption={own[p] ?? ''}
             onCaption={(v) => setOwn({ ...own, [p]: v })}
             types={types[p] ?? []}
@@ -452,7 +464,7 @@ export function ComposeScreen() {
           <h2 id="prev-h">Previews</h2>
           <div class="previews">
             {chosen.map((p) => (
-              <NetworkPreview key={p} platform={p} types={types[p] ?? []} caption={own[p]?.trim() ? own[p]! : caption} media={mediaUrls} kinds={kinds} options={optionsFor(p) ?? null} />
+              <NetworkPreview key={p} platform={splitEntry(p).platform as Platform} label={accountOf(accounts, p).label} types={types[p] ?? []} caption={own[p]?.trim() ? own[p]! : caption} media={mediaUrls} kinds={kinds} options={optionsFor(p) ?? null} />
             ))}
           </div>
         </section>
@@ -461,8 +473,14 @@ export function ComposeScreen() {
   );
 }
 
+/** The account of a chosen entry (one no longer listed, as a draft may name: by its entry). */
+function accountOf(accounts: readonly ComposeAccount[], key: string): ComposeAccount {
+  const { platform, label } = splitEntry(key);
+  return accounts.find((a) => a.key === key) ?? { key, platform: platform as Platform, label, name: entryName(key) };
+}
+
 interface FieldsProps {
-  platform: Platform;
+  account: ComposeAccount;
   entry: PlatformEntry | undefined;
   caption: string;
   onCaption(v: string): void;
@@ -472,11 +490,11 @@ interface FieldsProps {
   onOptions(v: Record<string, unknown>): void;
 }
 
-/** One platform's own caption, content types and options (each with its control, from its JSON Schema, in words). */
+/** One account's own caption, content types and options (each with its control, from its JSON Schema, in words). */
 function PlatformFields(props: FieldsProps) {
-  const { platform, entry } = props;
+  const { account, entry } = props;
+  const { platform, name } = account;
   const info = PLATFORM_INFO[platform];
-  const name = platformName(platform);
   // TikTok: offer exactly the privacy levels the creator has now (creator info), as TikTok requires.
   const [creator, setCreator] = useState<TiktokCreatorInfo | null>(null);
   const [creatorError, setCreatorError] = useState('');
@@ -544,7 +562,7 @@ function PlatformFields(props: FieldsProps) {
 
 /** What Compose made: the post in words, a link to see it, and a fresh form on demand. */
 function Made({ result, zone, navigate, onAgain }: { result: PublishResult; zone: string; navigate(to: string): void; onAgain(): void }) {
-  const on = result.platforms.map(platformName).join(', ');
+  const on = result.platforms.map(entryName).join(', ');
   const [title, text, view, where] =
     result.status === 'publishing'
       ? ['Publishing', `Publishing now on ${on}`, '/posts', 'Posts']
