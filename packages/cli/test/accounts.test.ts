@@ -15,7 +15,8 @@ describe('several accounts of one platform from the CLI', () => {
 
     const human = await t.run('connections list');
     expect(human.stdout).toMatch(/twitter\s+sandbox\s+active\s+default \(default\)\s/);
-    expect(human.stdout).toMatch(/twitter\s+sandbox\s+active\s+brand\s/);
+    expect(human.stdout).toMatch(/twitter\s+sandbox\s+active\s+brand\s+Sandbox twitter account \(brand\)\s/);
+    expect(human.stdout).toMatch(/twitter\s+sandbox\s+active\s+default \(default\)\s+Sandbox twitter account\s/);
     // `platforms` shows the default account and says there is another.
     const platforms = await t.run('platforms');
     expect(platforms.stdout).toContain('twitter: 2 accounts (default, brand); the table shows the default one, -p twitter:<label> names another (socialpub connections list)');

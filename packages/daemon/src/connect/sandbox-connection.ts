@@ -25,7 +25,8 @@ export function saveSandboxConnection(connections: Pick<ConnectionsRepository, '
   return connections.save(userId, platform, {
     mode: 'sandbox',
     accountId: `sandbox_${platform}_${suffix}`,
-    accountName: `Sandbox ${platform} account`,
+    // Two sandbox accounts of one network read apart by name too (`connections list`, the connect answer).
+    accountName: label !== null && label !== 'default' ? `Sandbox ${platform} account (${label})` : `Sandbox ${platform} account`,
     pageId: own?.pageId ?? null,
     pageName: own?.pageName ?? null,
     // The simulators tell connections apart by the account part of the token (sandboxAccountKey).
