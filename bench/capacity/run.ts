@@ -338,8 +338,14 @@ function describeWaits(log: string): string {
     const relation = /relation "(\w+)"/.exec(context ?? '')?.[1] ?? (m[2]?.startsWith('advisory') ? 'advisory locks' : (m[2] ?? '?'));
     per.set(relation, [...(per.get(relation) ?? []), Number(m[3])]);
   });
-  if (per.size === 0) return 'none';
-  return [...per].map(([r, ms]) => `${ms.length} on ${r} (${Math.min(...ms).toFixed(0)}-${Math.max(...ms).toFixed(0)} ms)`).join(', ');
+  // What each deadlock was between: the statements PostgreSQL names in its DETAIL lines.
+  const deadlocks = lines.flatMap((line, i) =>
+    line.includes('deadlock detected')
+      ? [lines.slice(i + 1, i + 12).filter((l) => /Process \d+:|CONTEXT:/.test(l)).map((l) => l.trim().slice(0, 200)).join(' | ')]
+      : [],
+  );
+  const waits = per.size === 0 ? 'none' : [...per].map(([r, ms]) => `${ms.length} on ${r} (${Math.min(...ms).toFixed(0)}-${Math.max(...ms).toFixed(0)} ms)`).join(', ');
+  return deadlocks.length === 0 ? waits : `${waits}\n${deadlocks.map((d) => `  deadlock: ${d}`).join('\n')}`;
 }
 
 /** The size of socialpub's tables (and their indexes) in the series' schema. */
