@@ -10,17 +10,23 @@
  * Each worker keeps a heartbeat row (cluster/presence.ts) as the daemon does, so it takes
  * its share of the due targets first (publisher/share.ts); it waits until all <daemons>
  * are listed, as daemons running for a while before a burst would be.
+ *
+ * The connections carry sealed tokens and the publisher opens them through the store's
+ * credentials service (store/credentials.ts), as the daemon does: its reads of a target's
+ * credentials are part of the figures.
  */
 import type { Platform } from '../../packages/core/src/platforms';
-import { FileLedger, createTestAdapters, sandboxCredentials } from '../../packages/daemon/test/support/test-adapter';
+import { FileLedger, createTestAdapters } from '../../packages/daemon/test/support/test-adapter';
 import { startPresence } from '../../packages/daemon/src/cluster/presence';
 import { createPublishing } from '../../packages/daemon/src/publisher/create-publishing';
 import { newLeaseOwner } from '../../packages/daemon/src/publisher/lease-owner';
 import { createDaemonsRepository } from '../../packages/daemon/src/store/daemons';
 import { createCommits } from '../../packages/daemon/src/store/commits';
+import { createCredentialsService } from '../../packages/daemon/src/store/credentials';
 import { openDatabase } from '../../packages/daemon/src/store/database';
 import { createTargetQueue } from '../../packages/daemon/src/store/target-queue';
 import { systemClock } from '../../packages/daemon/src/util/clock';
+import { SecretBox } from '../../packages/daemon/src/util/secrets';
 
 const [mode, url, a = '', b = '', c = '1'] = process.argv.slice(2);
 if (!url || (mode !== 'seed' && mode !== 'work')) throw new Error('usage: cluster-worker.ts seed <url> <users> <per> | work <url> <ledger> <targets>');
@@ -28,6 +34,8 @@ const PLATFORMS: Platform[] = ['twitter', 'threads', 'facebook'];
 const LATENCY: [number, number] = [200, 400];
 const LEAD_MS = 4_000;
 const db = openDatabase(url);
+// One key for the seed and every worker (as the daemons of one data dir share its key file).
+const box = new SecretBox(Buffer.alloc(32, 7));
 
 if (mode === 'seed') {
   const users = Number(a);
@@ -37,13 +45,15 @@ if (mode === 'seed') {
   let targets = 0;
   db.transaction(() => {
     const user = db.prepare('INSERT INTO users (id, email, created_at) VALUES (?, ?, ?)');
-    const conn = db.prepare("INSERT INTO connections (id, user_id, platform, mode, status, created_at, updated_at) VALUES (?, ?, ?, 'sandbox', 'active', ?, ?)");
+    const conn = db.prepare(
+      "INSERT INTO connections (id, user_id, platform, mode, status, account_id, account_name, secrets_enc, created_at, updated_at) VALUES (?, ?, ?, 'sandbox', 'active', ?, ?, ?, ?, ?)",
+    );
     const job = db.prepare("INSERT INTO jobs (id, user_id, caption, platforms, media_urls, scheduled_for, sort_at, created_at, updated_at) VALUES (?, ?, ?, ?, '[]', ?, ?, ?, ?)");
     const target = db.prepare("INSERT INTO targets (id, job_id, user_id, platform, type, due_at, status, updated_at) VALUES (?, ?, ?, ?, 'feed', ?, 'scheduled', ?)");
     for (let u = 0; u < users; u++) {
       const userId = `user_${String(u).padStart(5, '0')}`;
       user.run(userId, `${userId}@bench.test`, now0);
-      for (const p of PLATFORMS) conn.run(`con_${userId}_${p}`, userId, p, now0, now0);
+      for (const p of PLATFORMS) conn.run(`con_${userId}_${p}`, userId, p, userId, userId, box.sealJson({ access_token: `token-${userId}-${p}` }), now0, now0);
       for (let n = 0; n < per; n++) {
         const jobId = `job_${userId}_${n}`;
         job.run(jobId, userId, `post ${n} of ${userId}`, JSON.stringify(PLATFORMS), due, due, now0, now0);
@@ -79,7 +89,7 @@ const publishing = createPublishing({
   commits: createCommits(db),
   clock: systemClock,
   adapters: createTestAdapters(ledger, { latencyMs: LATENCY }),
-  connections: { credentialsFor: (userId: string, platform: Platform) => sandboxCredentials(userId, platform, userId), saveTokens: () => {}, markExpired: () => {} },
+  connections: createCredentialsService(db, box, systemClock),
   media: { resolve: async () => [] },
   // A dead owner on this host is seen at the next lease sweep (every second here).
   publisher: { sweepMs: 1_000, share: () => presence.share() },

@@ -10,7 +10,8 @@
  * server's (its backends, from /proc), and claims lost to contention (targets a daemon's
  * claim asked for that another had taken). The throwaway cluster syncs to disk (fsync on),
  * as SQLite's FULL does. `--baseline=<checkout>` also runs the SQLite burst of another
- * checkout (a worktree of main before PostgreSQL) for the SQLite path's ratio.
+ * checkout (a worktree of main before PostgreSQL) for the SQLite path's ratio. `--no-kill`
+ * leaves out the run with a daemon SIGKILLed (a shorter look at the CPU per target).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -193,7 +194,7 @@ export async function runClusterBench(argv: string[]): Promise<void> {
     out.push(sqliteBurst(ROOT, 'SQLite, 1 daemon (this checkout)', dir));
     if (baseline) out.push(sqliteBurst(baseline, `SQLite, 1 daemon (${baseline})`, mkdtempSync(join(tmpdir(), 'socialpub-bench-base-'))));
     for (const n of counts) out.push(await burst(cluster, n, dir));
-    out.push(await burst(cluster, 3, dir, Math.round(TARGETS / 10)));
+    if (!argv.includes('--no-kill')) out.push(await burst(cluster, 3, dir, Math.round(TARGETS / 10)));
   } finally {
     cluster.stop();
     rmSync(dir, { recursive: true, force: true });

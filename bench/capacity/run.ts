@@ -23,12 +23,18 @@
  * sandbox schema); CPU per target is the daemons' processes summed. It ends with each
  * setup's ceiling (the last step within every limit), its CPU per target at step 1, and
  * their ratios to SQLite's and to one PostgreSQL daemon's.
+ *
+ * `--steps=N` stops after step N (a short look on a shared machine). On PostgreSQL each
+ * series also prints the deadlocks the server counted (pg_stat_database) and, with
+ * `--lock-waits`, the lock waits over 10 ms per relation (log_lock_waits, deadlock_timeout
+ * 10 ms: the server's log), e.g. claims of one job's targets waiting on its `jobs` row.
  */
-import { mkdtempSync, rmSync, statSync, statfsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, statSync, statfsSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAdmin } from '../../packages/daemon/src/admin/index';
 import { openDatabase, type DB } from '../../packages/daemon/src/store/database';
+import { PostgresDatabase } from '../../packages/daemon/src/store/postgres/pg-database';
 import { startPostgresCluster } from '../../scripts/postgres-cluster';
 import { openReadOnly, sandboxDbPath } from '../../packages/daemon/src/store/sandbox-database';
 import { serverCpuUs } from '../burst/cluster';
@@ -85,6 +91,8 @@ interface Figures {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const argv = process.argv.slice(2);
 const onPostgres = argv.some((a) => a === '--database=postgres') || argv[argv.indexOf('--database') + 1] === 'postgres';
+const maxSteps = Number(argv.find((a) => a.startsWith('--steps='))?.slice('--steps='.length) ?? STEPS.length);
+const lockWaits = argv.includes('--lock-waits');
 const daemonCounts = (argv.find((a) => a.startsWith('--daemons='))?.slice('--daemons='.length) ?? '1,2,3').split(',').map(Number);
 
 /** Where one series runs: SQLite in the data dir, or a PostgreSQL schema with `daemons` daemons over it. */
@@ -170,7 +178,7 @@ async function runSeries(setup: Setup): Promise<Series> {
       lastReadyMs = Math.round(performance.now() - t0);
       for (const d of warm) await d.stop();
     }
-    for (const [i, step] of STEPS.entries()) {
+    for (const [i, step] of STEPS.slice(0, maxSteps).entries()) {
       userIds = userIds.concat(addUsers(userIds.length, step.users));
       // Pending posts: due 1-30 days ahead, never in the window.
       const pendingJobs = Math.ceil((step.pendingTargets - stored) / 3);
@@ -318,6 +326,28 @@ function addJobsInBulk(db: DB, userIds: string[], count: number, dueAt: (j: numb
   })();
 }
 
+/** Lock waits logged by log_lock_waits, per relation (or advisory lock): "12 on jobs (20-31 ms)". */
+function describeWaits(log: string): string {
+  const lines = log.split('\n');
+  const per = new Map<string, number[]>();
+  lines.forEach((line, i) => {
+    const m = /still waiting for (\w+) on (.+?) after ([\d.]+) ms/.exec(line);
+    if (!m) return;
+    // The CONTEXT line a few lines below names the relation of a row lock.
+    const context = lines.slice(i + 1, i + 5).find((l) => l.includes('CONTEXT:'));
+    const relation = /relation "(\w+)"/.exec(context ?? '')?.[1] ?? (m[2]?.startsWith('advisory') ? 'advisory locks' : (m[2] ?? '?'));
+    per.set(relation, [...(per.get(relation) ?? []), Number(m[3])]);
+  });
+  // What each deadlock was between: the statements PostgreSQL names in its DETAIL lines.
+  const deadlocks = lines.flatMap((line, i) =>
+    line.includes('deadlock detected')
+      ? [lines.slice(i + 1, i + 12).filter((l) => /Process \d+:|CONTEXT:/.test(l)).map((l) => l.trim().slice(0, 200)).join(' | ')]
+      : [],
+  );
+  const waits = per.size === 0 ? 'none' : [...per].map(([r, ms]) => `${ms.length} on ${r} (${Math.min(...ms).toFixed(0)}-${Math.max(...ms).toFixed(0)} ms)`).join(', ');
+  return deadlocks.length === 0 ? waits : `${waits}\n${deadlocks.map((d) => `  deadlock: ${d}`).join('\n')}`;
+}
+
 /** The size of socialpub's tables (and their indexes) in the series' schema. */
 function postgresBytes(db: DB): number {
   return Number(
@@ -339,12 +369,27 @@ if (onPostgres) {
   const cluster = await startPostgresCluster({ durable: true });
   const series: (Series & { serverUsPerTarget: number })[] = [];
   try {
+    // Not migrated: only the server's settings and statistics are read through it.
+    const admin = new PostgresDatabase(cluster.url) as unknown as DB;
+    if (lockWaits) {
+      admin.exec('ALTER SYSTEM SET log_lock_waits = on');
+      admin.exec("ALTER SYSTEM SET deadlock_timeout = '10ms'");
+      admin.prepare('SELECT pg_reload_conf()').get();
+    }
+    const deadlocks = () => Number(admin.prepare('SELECT COALESCE(sum(deadlocks), 0) AS n FROM pg_stat_database').pluck().get());
+    const logPath = join(cluster.dataDir, '..', 'log');
     for (const n of daemonCounts) {
       const server0 = serverCpuUs(cluster);
+      const deadlocks0 = deadlocks();
+      const log0 = statSync(logPath).size;
       const run = await runSeries({ label: `PostgreSQL, ${n} daemon${n > 1 ? 's' : ''}`, url: `${cluster.url}?schema=capacity_${n}`, daemons: n });
       const due = run.results.reduce((sum, f) => sum + f.due, 0);
       series.push({ ...run, serverUsPerTarget: Math.round((serverCpuUs(cluster) - server0) / due) });
+      // pg_stat_database's counters are sent by the backends at their end (the daemons have stopped).
+      await sleep(1_000);
+      console.log(`deadlocks: ${deadlocks() - deadlocks0}${lockWaits ? `; lock waits over 10 ms: ${describeWaits(readFileSync(logPath, 'utf8').slice(log0))}` : ''}`);
     }
+    admin.close();
   } finally {
     cluster.stop();
   }

@@ -49,7 +49,14 @@ export async function publishAttempt(scope: AttemptScope, task: Task, signal: Ab
     if (conn.state === 'expired') {
       return endAttempt(scope, claimed, { status: 'failed', error: authExpired(claimed.platform, conn.reason) });
     }
-    credentials = conn.state === 'active' ? await o.connections.credentialsFor(claimed.userId, claimed.platform, claimed.connectionId, claimed.label) : null;
+    // As the claim read them, in its transaction with the state above (one statement for the
+    // batch); a take-over's target has none and reads them here.
+    if (conn.state === 'active') {
+      credentials =
+        claimed.credentials && o.connections.credentialsOf
+          ? o.connections.credentialsOf(claimed.credentials)
+          : await o.connections.credentialsFor(claimed.userId, claimed.platform, claimed.connectionId, claimed.label);
+    }
     if (!credentials) return endAttempt(scope, claimed, { status: 'failed', error: notConnected(claimed.platform) });
     const adapter = o.adapters.get(claimed.platform);
     if (!adapter) return endAttempt(scope, claimed, { status: 'failed', error: noAdapter(claimed.platform) });

@@ -1,5 +1,6 @@
 import type { TargetErrorCode } from '@socialpub/core';
 import type { DB } from './database';
+import { endJobLocks } from './job-locks';
 import { createOutboxWriter, type NewEvent } from './outbox';
 import { createJobFinishes, targetEvent, targetEventColumns, type TargetEventRow } from './state-events';
 
@@ -85,6 +86,7 @@ export function createAttemptFinish(db: DB) {
   );
   const outbox = createOutboxWriter(db);
   const finishes = createJobFinishes(db);
+  const jobLocks = endJobLocks(db);
   const closeAttempt = db.prepare(
     `UPDATE attempts SET ended_at = @now, outcome = @outcome, error_code = @code, error_message = @message,
        platform_code = @platformCode, detail = @detail
@@ -157,6 +159,8 @@ export function createAttemptFinish(db: DB) {
   });
 
   const finishMany = db.transaction((requests: readonly FinishRequest[]): boolean[] => {
+    // Their jobs' rows in id order first (PostgreSQL: store/job-locks.ts).
+    if (jobLocks && requests.length > 1) jobLocks(JSON.stringify([...new Set(requests.map((r) => r.id))]));
     // The published ends go in one statement, each id once; any other end (and a second
     // request for an id) is written on its own afterwards, as `finish` would.
     const batched = new Map<string, FinishRequest>();

@@ -1,4 +1,5 @@
 import type { ConnectionState } from './connection-states';
+import type { CredentialsRow } from './credentials';
 import { firstCommentFor, parseAccountKey, threadFor, type ContentType, type PostReplies, type Platform, type TargetReplies, type ThreadPart } from '@socialpub/core';
 
 /** A target this process now holds the lease on, with what an adapter needs to publish it. */
@@ -34,6 +35,11 @@ export interface ClaimedTarget {
    * due targets only; a reconcile's take-over reads it itself).
    */
   connection?: ConnectionState;
+  /**
+   * Its account's credentials row read with that state (secrets still sealed; null when
+   * the account is missing): the publisher opens it instead of reading the connection again.
+   */
+  credentials?: CredentialsRow | null;
 }
 
 /** The target's columns a claim reads (the `t.` part of CLAIMED_COLUMNS). */

@@ -1,5 +1,7 @@
 import type { Platform } from '@socialpub/core';
+import type { CredentialsRow } from './credentials';
 import type { DB } from './database';
+import { CREDENTIALS_COLUMNS } from './credentials';
 
 /** The state of the account a target goes out through: missing (removed, or never connected), active or expired. */
 export interface ConnectionState {
@@ -15,8 +17,13 @@ export interface AccountRef {
   label: string | null;
 }
 
-interface Row {
-  id: string;
+/** One target's account as the batch read it: its state, and its credentials row (secrets sealed; null when missing). */
+export interface AccountRead {
+  connection: ConnectionState;
+  credentials: CredentialsRow | null;
+}
+
+interface Row extends CredentialsRow {
   user_id: string;
   platform: string;
   label: string;
@@ -26,16 +33,17 @@ interface Row {
 }
 
 /**
- * The connection states of many targets' accounts in one statement: the connections of
- * their users, matched here as `TargetQueue.connectionState` matches one (by id, else
- * label, else the default). A claimed batch reads them together, rather than one round
- * trip a target on PostgreSQL.
+ * The connection states and credentials of many targets' accounts in one statement: the
+ * connections of their users, matched here as `TargetQueue.connectionState` and
+ * `CredentialsService.credentialsFor` match one (by id, else label, else the default). A
+ * claimed batch reads them together, rather than two round trips a target on PostgreSQL.
+ * The secrets stay sealed: store/credentials.ts opens them when an attempt needs them.
  */
 export function createConnectionStates(db: DB) {
   const ofUsers = db.prepare<[string], Row>(
-    'SELECT id, user_id, platform, label, is_default, status, status_reason FROM connections WHERE user_id IN (SELECT value FROM json_each(?))',
+    `SELECT ${CREDENTIALS_COLUMNS}, user_id, platform, label, is_default, status, status_reason FROM connections WHERE user_id IN (SELECT value FROM json_each(?))`,
   );
-  return (refs: readonly AccountRef[]): ConnectionState[] => {
+  return (refs: readonly AccountRef[]): AccountRead[] => {
     if (refs.length === 0) return [];
     const byUser = new Map<string, Row[]>();
     for (const r of ofUsers.all(JSON.stringify([...new Set(refs.map((t) => t.userId))]))) {
@@ -47,7 +55,12 @@ export function createConnectionStates(db: DB) {
       const rows = (byUser.get(t.userId) ?? []).filter((r) => r.platform === t.platform);
       const r =
         t.connectionId !== null ? rows.find((c) => c.id === t.connectionId) : t.label !== null ? rows.find((c) => c.label === t.label) : rows.find((c) => c.is_default === 1);
-      return r ? { state: r.status, reason: r.status_reason } : { state: 'missing', reason: null };
+      if (!r) return { connection: { state: 'missing', reason: null }, credentials: null };
+      const { id, mode, account_id, account_name, page_id, page_name, secrets_enc, token_expires_at, refresh_expires_at, token_obtained_at, meta } = r;
+      return {
+        connection: { state: r.status, reason: r.status_reason },
+        credentials: { id, mode, account_id, account_name, page_id, page_name, secrets_enc, token_expires_at, refresh_expires_at, token_obtained_at, meta },
+      };
     });
   };
 }

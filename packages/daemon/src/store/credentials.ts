@@ -50,6 +50,9 @@ export interface CredentialsRow {
   meta: string;
 }
 
+/** The columns of `CredentialsRow`, as a SELECT list. */
+export const CREDENTIALS_COLUMNS = 'id, mode, account_id, account_name, page_id, page_name, secrets_enc, token_expires_at, refresh_expires_at, token_obtained_at, meta';
+
 export type CredentialsService = ReturnType<typeof createCredentialsService>;
 
 /**
@@ -67,7 +70,7 @@ export type CredentialsService = ReturnType<typeof createCredentialsService>;
  *   which simulated posts are the user's.
  */
 export function createCredentialsService(db: DB, box: SecretBox, clock: Clock) {
-  const columns = 'id, mode, account_id, account_name, page_id, page_name, secrets_enc, token_expires_at, refresh_expires_at, token_obtained_at, meta';
+  const columns = CREDENTIALS_COLUMNS;
   const byUserPlatform = db.prepare<[string, string], CredentialsRow>(`SELECT ${columns} FROM connections WHERE user_id = ? AND platform = ? AND is_default = 1`);
   const ofAccount = db.prepare<[string, string, string], CredentialsRow>(`SELECT ${columns} FROM connections WHERE id = ? AND user_id = ? AND platform = ?`);
   const byLabel = db.prepare<[string, string, string], CredentialsRow>(`SELECT ${columns} FROM connections WHERE user_id = ? AND platform = ? AND label = ?`);
@@ -118,6 +121,14 @@ export function createCredentialsService(db: DB, box: SecretBox, clock: Clock) {
       const r =
         connectionId !== null ? ofAccount.get(connectionId, userId, platform) : label !== null ? byLabel.get(userId, platform, label) : byUserPlatform.get(userId, platform);
       return r ? credentials(r) : null;
+    },
+    /**
+     * The credentials of a row read elsewhere with its secrets sealed: a claimed batch's
+     * accounts, read in the claim's transaction (store/connection-states.ts), so the
+     * publisher does not read each target's connection again.
+     */
+    credentialsOf(row: CredentialsRow): Credentials {
+      return credentials(row);
     },
     credentialsById(connectionId: string): Credentials | null {
       const r = byId.get(connectionId);

@@ -4,6 +4,7 @@ import { dialectOf, type PostgresDatabase } from './postgres/pg-database';
 import { createConnectionStates } from './connection-states';
 import { CLAIMED_JOB_COLUMNS, CLAIMED_TARGET_COLUMNS, toClaimed } from './claimed-target';
 import { createOutboxWriter } from './outbox';
+import { claimJobLocks } from './job-locks';
 import { connectionLabelColumn, publishingEvent } from './state-events';
 
 /**
@@ -58,6 +59,7 @@ export function createTargetClaims(db: DB) {
   );
   const outbox = createOutboxWriter(db);
   const lanes = dialectOf(db) === 'postgres' ? sharedLanes(db) : null;
+  const jobLocks = claimJobLocks(db);
   const connectionStates = createConnectionStates(db);
 
   /** The claims and their attempts rows, in one transaction (a savepoint inside the publisher's batch). */
@@ -65,7 +67,11 @@ export function createTargetClaims(db: DB) {
     const refused = lanes ? lanes.refusals(asked, now, perConnection) : null;
     const ids = refused && refused.size > 0 ? asked.filter((id) => !refused.has(id)) : asked;
     const rows = new Map<string, ClaimedTargetRow & { connection_label: string | null }>();
-    if (ids.length > 0) for (const r of claimUpdate.all({ ids: JSON.stringify(ids), now, owner, leaseUntil })) rows.set(r.id, r);
+    if (ids.length > 0) {
+      const json = JSON.stringify(ids);
+      jobLocks?.(json, now);
+      for (const r of claimUpdate.all({ ids: json, now, owner, leaseUntil })) rows.set(r.id, r);
+    }
     if (rows.size === 0) return asked.map((id) => refused?.get(id) ?? null);
     const jobs = new Map<string, ClaimedPostRow>();
     for (const j of jobsOf.all(JSON.stringify([...new Set([...rows.values()].map((r) => r.job_id))]))) jobs.set(j.id, j);
@@ -91,8 +97,12 @@ export function createTargetClaims(db: DB) {
       out.push(c);
     }
     openAttempts.run(now, JSON.stringify(attempts));
-    // Their accounts' states in one statement, not one a target before its attempt.
-    connectionStates(claimed).forEach((state, i) => ((claimed[i] as ClaimedTarget).connection = state));
+    // Their accounts' states and credentials (sealed) in one statement, not two a target before its attempt.
+    connectionStates(claimed).forEach((read, i) => {
+      const c = claimed[i] as ClaimedTarget;
+      c.connection = read.connection;
+      c.credentials = read.credentials;
+    });
     return out;
   });
 

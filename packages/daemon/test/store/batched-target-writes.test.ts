@@ -1,8 +1,11 @@
-import type { FinishRequest } from '../../src/store/target-queue';
+import type { ClaimedTarget, FinishRequest } from '../../src/store/target-queue';
 import { describe, expect, it } from 'vitest';
 import { openTestDatabase } from '../support/store-dialects';
+import { createCredentialsService } from '../../src/store/credentials';
 import { createTargetQueue } from '../../src/store/target-queue';
-import { insertTarget, seedUser, T0 } from '../scheduler/harness';
+import { ManualClock } from '../../src/util/clock';
+import { SecretBox } from '../../src/util/secrets';
+import { insertTarget, seedUser, T0, USER } from '../scheduler/harness';
 
 function setup() {
   const db = openTestDatabase(':memory:');
@@ -74,6 +77,59 @@ describe('the connection state with the claim', () => {
     ]);
     // As the one-target read answers.
     expect(claimed.map((c) => queue.connectionState(c.userId, c.platform, c.connectionId, c.label))).toEqual(claimed.map((c) => c.connection));
+  });
+
+  it("reads each claimed target's credentials row with it, its secrets sealed, as the one-target read opens them", () => {
+    const { db, queue } = setup();
+    const credentials = createCredentialsService(db, new SecretBox(Buffer.alloc(32, 3)), new ManualClock(T0));
+    credentials.saveTokens('con_user-1_twitter', { secrets: { access_token: 'tw-token' }, tokenExpiresAt: T0 + 3_600_000 });
+    db.prepare("UPDATE connections SET account_name = 'Brand', meta = '{\"k\":1}' WHERE platform = 'twitter'").run();
+    db.prepare("DELETE FROM connections WHERE platform = 'facebook'").run();
+    const ids = [insertTarget(db, { due: T0 }), insertTarget(db, { due: T0, platform: 'threads' }), insertTarget(db, { due: T0, platform: 'facebook' })];
+    const [x, t, f] = queue.claimMany(ids, T0, 'me', T0 + 60_000) as ClaimedTarget[];
+    expect(x?.credentials?.secrets_enc).toMatch(/^v1\./);
+    expect(x?.credentials?.secrets_enc).not.toContain('tw-token');
+    expect(credentials.credentialsOf(x!.credentials!)).toEqual(credentials.credentialsFor(USER, 'twitter'));
+    expect(credentials.credentialsOf(x!.credentials!)).toMatchObject({ connectionId: 'con_user-1_twitter', accountName: 'Brand', secrets: { access_token: 'tw-token' }, tokenExpiresAt: T0 + 3_600_000, meta: { k: 1 } });
+    expect(credentials.credentialsOf(t!.credentials!)).toEqual(credentials.credentialsFor(USER, 'threads'));
+    expect(f?.credentials).toBeNull();
+  });
+});
+
+describe("the jobs' status through batched claims and ends", () => {
+  it('is publishing once any target of a job is claimed and settles with its last target, each job finished once', () => {
+    const { db, queue, events } = setup();
+    const job = db.prepare(
+      "INSERT INTO jobs (id, user_id, caption, platforms, media_urls, scheduled_for, sort_at, created_at, updated_at) VALUES (?, ?, 'post', '[]', '[]', ?, ?, ?, ?)",
+    );
+    const target = db.prepare("INSERT INTO targets (id, job_id, user_id, platform, type, due_at, status, updated_at) VALUES (?, ?, ?, ?, 'feed', ?, 'scheduled', ?)");
+    // Ids whose order differs from their jobs' order (job_b's target comes first).
+    for (const [jobId, targets] of [
+      ['job_b', [['t1', 'twitter'], ['t4', 'threads']]],
+      ['job_a', [['t2', 'twitter'], ['t3', 'facebook']]],
+    ] as const) {
+      job.run(jobId, USER, T0, T0, T0, T0);
+      for (const [id, platform] of targets) target.run(id, jobId, USER, platform, T0, T0);
+    }
+    const jobStatus = () => db.prepare("SELECT id, status FROM jobs WHERE id IN ('job_a', 'job_b') ORDER BY id").all();
+    queue.claimMany(['t1', 't2', 't3'], T0, 'me', T0 + 60_000);
+    expect(jobStatus()).toEqual([
+      { id: 'job_a', status: 'publishing' },
+      { id: 'job_b', status: 'publishing' },
+    ]);
+    expect(queue.finishMany([published('t1', 'me', T0 + 10), published('t2', 'me', T0 + 10), published('t3', 'me', T0 + 10)])).toEqual([true, true, true]);
+    // job_b still has t4 scheduled; job_a is done.
+    expect(jobStatus()).toEqual([
+      { id: 'job_a', status: 'published' },
+      { id: 'job_b', status: 'scheduled' },
+    ]);
+    queue.claimMany(['t4'], T0 + 20, 'me', T0 + 60_000);
+    expect(queue.finishMany([{ id: 't4', owner: 'me', now: T0 + 30, detail: null, end: { status: 'failed', error: { code: 'platform_error', message: 'no', platformCode: null } } }])).toEqual([true]);
+    expect(jobStatus()).toEqual([
+      { id: 'job_a', status: 'published' },
+      { id: 'job_b', status: 'partially_published' },
+    ]);
+    expect(events('post.finished')).toEqual(['job_a', 'job_b']);
   });
 });
 
