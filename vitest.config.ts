@@ -66,6 +66,10 @@ export default defineConfig({
   test: {
     testTimeout: 30_000,
     hookTimeout: 30_000,
+    // expect.poll gives up after 1 s by default: a browser test's live check answered in 4.8 s
+    // when CI shared its 2 cores with other runs (load 12-14). Waiting longer only slows a
+    // test that fails; one that passes returns as soon as its condition holds.
+    expect: { poll: { timeout: 10_000 } },
     pool: 'forks',
     // Vitest's default for a run is one worker fewer than the cores: on CI's 2 cores that is one
     // file at a time, while most files spend their time waiting on daemons, simulators, child
