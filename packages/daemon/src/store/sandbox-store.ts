@@ -232,6 +232,44 @@ export function counterSequenceName(simulator: string, kind: string, key: string
   return `${plain}_${createHash('sha256').update(`${simulator}\u0000${kind}\u0000${key}`).digest('hex').slice(0, 8)}`;
 }
 
+export type SandboxCodesRepository = ReturnType<typeof createSandboxCodesRepository>;
+
+/** A single-use code as sandbox_codes keeps it: its value (JSON), when it expires, and whether it was exchanged. */
+export interface StoredSandboxCode {
+  value: unknown;
+  expiresAt: number;
+  used: boolean;
+}
+
+/**
+ * sandbox_codes: the simulators' OAuth authorization codes (platforms/shared/sim/sim-codes.ts).
+ * Read from the database on each exchange, not held in memory, so a code handed out by one
+ * daemon's simulators is exchanged at another's; `take` is one conditional UPDATE, so of
+ * two exchanges of one code (in one process or two) exactly one gets it.
+ */
+export function createSandboxCodesRepository(db: DB) {
+  const insert = db.prepare('INSERT INTO sandbox_codes (simulator, kind, code, value, expires_at, used) VALUES (?, ?, ?, ?, ?, 0)');
+  const sweep = db.prepare('DELETE FROM sandbox_codes WHERE simulator = ? AND kind = ? AND expires_at <= ?');
+  const find = db.prepare<[string, string, string], { value: string; expires_at: number; used: number }>('SELECT value, expires_at, used FROM sandbox_codes WHERE simulator = ? AND kind = ? AND code = ?');
+  const spend = db.prepare('UPDATE sandbox_codes SET used = 1 WHERE simulator = ? AND kind = ? AND code = ? AND used = 0 AND expires_at > ?');
+  return {
+    /** Stores a new code, and drops the codes of this kind expired at `now` (an index range). */
+    issue(simulator: string, kind: string, code: string, value: unknown, expiresAt: number, now: number): void {
+      sweep.run(simulator, kind, now);
+      insert.run(simulator, kind, code, JSON.stringify(value), expiresAt);
+    },
+    /** The code as stored (exchanged or not), or undefined when unknown or swept. */
+    get(simulator: string, kind: string, code: string): StoredSandboxCode | undefined {
+      const row = find.get(simulator, kind, code);
+      return row ? { value: JSON.parse(row.value) as unknown, expiresAt: Number(row.expires_at), used: row.used === 1 } : undefined;
+    },
+    /** Marks the code exchanged if it is not yet and has not expired at `now`: true for the one call that did. */
+    take(simulator: string, kind: string, code: string, now: number): boolean {
+      return spend.run(simulator, kind, code, now).changes === 1;
+    },
+  };
+}
+
 export type SandboxStore = ReturnType<typeof createSandboxStore>;
 
 /**
@@ -335,6 +373,7 @@ export function createSandboxStore(
   return {
     state: createSandboxStateRepository(db),
     posts: createSandboxPostsRepository(db),
+    codes: createSandboxCodesRepository(db),
     /** The commit of this turn's writes (groupCommits), or null when none is open. */
     pendingCommit: (): Promise<void> | null => turn?.committed ?? null,
     /** Commits this turn's writes now (before the database closes). */

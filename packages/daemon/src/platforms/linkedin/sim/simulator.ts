@@ -119,7 +119,8 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
   const organizations = state.map<SimOrganization>('organizations');
   const tokens = state.map<TokenInfo>('tokens');
   const refreshTokens = state.map<{ sub: string; scope: string; clientId: string; expiresAt: number }>('refresh-tokens');
-  const codes = new Map<string, { clientId: string; redirectUri: string; sub: string; scope: string; expiresAt: number; used: boolean }>();
+  // In the store, not this process's memory: the consent on one daemon, the exchange on another (sim-codes.ts).
+  const codes = state.codes<{ clientId: string; redirectUri: string; sub: string; scope: string; expiresAt: number }>('codes');
   const uploads = state.map<UploadRecord>('uploads');
   const uploadKeys = state.map<string>('upload-keys');
   const posts = state.map<PostRecord>('posts');
@@ -209,7 +210,7 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
     if (!q.client_id || !q.redirect_uri) return c.text('client_id and redirect_uri are required', 400);
     if (!q.scope) return c.text('scope is required', 400);
     const code = `AQ${randomBytes(24).toString('base64url')}`;
-    codes.set(code, { clientId: q.client_id, redirectUri: q.redirect_uri, sub: defaultMember.sub, scope: q.scope.split(/[\s,]+/).join(' '), expiresAt: clock.now() + 30 * 60_000, used: false });
+    codes.issue(code, { clientId: q.client_id, redirectUri: q.redirect_uri, sub: defaultMember.sub, scope: q.scope.split(/[\s,]+/).join(' '), expiresAt: clock.now() + 30 * 60_000 }, clock.now());
     const target = new URL(q.redirect_uri);
     target.searchParams.set('code', code);
     if (q.state) target.searchParams.set('state', q.state);
@@ -242,7 +243,8 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
       const code = codes.get(form.code ?? '');
       if (!code || code.used || code.expiresAt <= clock.now() || code.clientId !== form.client_id) return oauthError(c, 400, 'invalid_request', 'Unable to retrieve access token: authorization code not found');
       if (code.redirectUri !== form.redirect_uri) return oauthError(c, 400, 'invalid_redirect_uri', 'Unable to retrieve access token: appid/redirect uri/code verifier does not match authorization code');
-      code.used = true;
+      // Exchanged once, even when another daemon's simulator exchanges it at the same moment.
+      if (!codes.take(form.code ?? '', clock.now())) return oauthError(c, 400, 'invalid_request', 'Unable to retrieve access token: authorization code not found');
       return c.json(issue(form.client_id, code.sub, code.scope));
     }
     if (form.grant_type === 'refresh_token') {

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { Hono, type Context } from 'hono';
 import type { Clock } from '../../../util/clock';
+import type { SimCodes } from '../../shared/sim/sim-codes';
 import type { SimMap } from '../../shared/sim/sim-state';
 import { SIM_VAPID_KEY } from './instance';
 import { readBody } from './read-body';
@@ -32,8 +33,8 @@ export interface OAuthRouteDeps {
   clock: Clock;
   apps: SimMap<SimApp>;
   tokens: SimMap<SimToken>;
-  /** Authorization codes live in memory: a restart in the middle of a consent starts it again. */
-  codes: Map<string, SimCode>;
+  /** Authorization codes, in the simulators' store: the consent on one daemon, the exchange on another (sim-codes.ts). */
+  codes: SimCodes<SimCode>;
   nextId: () => bigint;
   /** The account the consent page signs in as. */
   accountId: string;
@@ -92,7 +93,7 @@ export function oauthRoutes(deps: OAuthRouteDeps): Hono {
     if (scopes.some((s) => !a.scopes.some((g) => g === s || g === s.split(':')[0]))) return error(c, 400, 'invalid_scope', { error_description: 'The requested scope is invalid, unknown, or malformed.' });
     if (q.code_challenge && q.code_challenge_method !== 'S256') return error(c, 400, 'invalid_request', { error_description: 'Only the S256 code challenge method is supported.' });
     const code = randomBytes(24).toString('base64url');
-    codes.set(code, { clientId: a.clientId, redirectUri: q.redirect_uri, challenge: q.code_challenge ?? null, accountId: deps.accountId, scopes, expiresAt: clock.now() + 10 * 60_000 });
+    codes.issue(code, { clientId: a.clientId, redirectUri: q.redirect_uri, challenge: q.code_challenge ?? null, accountId: deps.accountId, scopes, expiresAt: clock.now() + 10 * 60_000 }, clock.now());
     const to = new URL(q.redirect_uri);
     to.searchParams.set('code', code);
     if (q.state) to.searchParams.set('state', q.state);
@@ -109,9 +110,10 @@ export function oauthRoutes(deps: OAuthRouteDeps): Hono {
     if (str('grant_type') !== 'authorization_code') return error(c, 400, 'unsupported_grant_type', { error_description: 'The authorization grant type is not supported by the authorization server.' });
     const code = codes.get(str('code'));
     const invalid = () => error(c, 400, 'invalid_grant', { error_description: 'The provided authorization grant is invalid, expired, revoked, does not match the redirection URI used in the authorization request, or was issued to another client.' });
-    if (!code || code.clientId !== a.clientId || code.expiresAt < clock.now() || code.redirectUri !== str('redirect_uri')) return invalid();
+    if (!code || code.used || code.clientId !== a.clientId || code.expiresAt < clock.now() || code.redirectUri !== str('redirect_uri')) return invalid();
     if (code.challenge !== null && createHash('sha256').update(str('code_verifier')).digest('base64url') !== code.challenge) return invalid();
-    codes.delete(str('code'));
+    // Exchanged once, even when another daemon's simulator exchanges it at the same moment.
+    if (!codes.take(str('code'), clock.now())) return invalid();
     const token = randomBytes(32).toString('base64url');
     tokens.set(token, { accountId: code.accountId, scopes: code.scopes, clientId: a.clientId });
     return c.json({ access_token: token, token_type: 'Bearer', scope: code.scopes.join(' '), created_at: Math.floor(clock.now() / 1000) });

@@ -64,7 +64,7 @@ export function createMastodonSimulator(options: MastodonSimulatorOptions) {
   const statuses = state.map<SimStatus>('statuses');
   const keys = state.map<{ statusId: string; at: number }>('idempotency');
   const windows = state.map<{ start: number; count: number }>('rate-windows');
-  const codes = new Map<string, SimCode>();
+  const codes = state.codes<SimCode>('codes');
   const nextId = state.counter('id', 113_500_000_000_000_001n);
   const nextAccount = state.counter('account', 109_000_000_000_000_101n);
   const defaultAccount: SimAccount = { id: '109000000000000001', username: 'sandbox', createdAt: Date.UTC(2024, 0, 1) };

@@ -5,6 +5,7 @@ import type { Clock } from '../../../util/clock';
 import { isSandboxToken, sandboxAccountKey } from '../../shared/is-sandbox-token';
 import { readBody } from '../../shared/read-body';
 import { noteMadePost } from '../../shared/sim/made-in-request';
+import type { SimCodes } from '../../shared/sim/sim-codes';
 import { sandboxPostRemoval, sandboxPostSink, type PostRemovalSink, type SimulatedPost } from '../../shared/sim/sandbox-post-sink';
 import { simState, type SimState, type TrackedMap } from '../../shared/sim/sim-state';
 import { KEPT_POSTS, keepLatest } from '../../shared/sim/simulator-recorder';
@@ -163,9 +164,10 @@ export const graphTime = (ms: number): string => new Date(ms).toISOString().repl
 
 /**
  * The state every Meta simulator reads and writes. Tokens, accounts (with their quota
- * windows), apps, authorization codes and every object (containers, media, posts) are kept
- * in `db` (sandbox_state, simulator `meta`) when given: `flush()` after each request writes
- * what it changed, so a restart continues with the same posts, ids and duplicate memory.
+ * windows), apps and every object (containers, media, posts) are kept in `db`
+ * (sandbox_state, simulator `meta`) when given: `flush()` after each request writes what it
+ * changed, so a restart continues with the same posts, ids and duplicate memory.
+ * Authorization codes are in sandbox_codes (`codes`), read on each exchange.
  */
 /** The `_type` of a deleted object's tombstone in `objects` (meta/sim/deletion.ts). */
 export const DELETED = 'deleted';
@@ -175,8 +177,12 @@ export class MetaSimState {
   readonly tokens: TrackedMap<TokenRecord>;
   readonly accounts: TrackedMap<SimAccount>;
   readonly apps: TrackedMap<SimApp>;
-  /** Authorization codes handed out by the (simulated) dialog: code -> who and for which app. */
-  readonly codes: TrackedMap<{ platform: SimPlatform; accountId: string; appId: string; redirectUri: string; issuedAt: number; used: boolean; scopes?: string[] }>;
+  /**
+   * Authorization codes handed out by the (simulated) dialog: code -> who and for which app.
+   * In the simulators' store, read on each exchange: the dialog on one daemon, the exchange
+   * on another, once (sim-codes.ts).
+   */
+  readonly codes: SimCodes<{ platform: SimPlatform; accountId: string; appId: string; redirectUri: string; issuedAt: number; expiresAt: number; scopes?: string[] }>;
   /** Every object by id, for GET /{id} and edges: containers, media, photos, videos, posts. */
   readonly objects: TrackedMap<Record<string, unknown> & { _type: string }>;
   readonly requests: RecordedRequest[] = [];
@@ -208,7 +214,7 @@ export class MetaSimState {
     this.tokens = state.tracked('tokens');
     this.accounts = state.tracked('accounts');
     this.apps = state.tracked('apps');
-    this.codes = state.tracked('codes');
+    this.codes = state.codes('codes');
     this.objects = state.tracked('objects');
     this.#nextSeq = state.counter('id-seq', 1n);
   }
@@ -216,7 +222,7 @@ export class MetaSimState {
   /** Writes what the last request changed, in one transaction (a no-op without a database). */
   flush(): void {
     this.atomically(() => {
-      for (const map of [this.tokens, this.accounts, this.apps, this.codes, this.objects]) map.flush();
+      for (const map of [this.tokens, this.accounts, this.apps, this.objects]) map.flush();
     });
   }
 
@@ -245,7 +251,8 @@ export class MetaSimState {
    */
   authorize(grant: { platform: SimPlatform; appId: string; redirectUri: string; accountId: string; scopes?: string[] }): string {
     const code = randomBytes(16).toString('hex');
-    this.codes.set(code, { ...grant, issuedAt: this.clock.now(), used: false });
+    const now = this.clock.now();
+    this.codes.issue(code, { ...grant, issuedAt: now, expiresAt: now + 3_600_000 }, now);
     return code;
   }
 

@@ -44,11 +44,12 @@ function codeExchange(req: SimRequest, sim: MetaSimState, platform: SimPlatform)
   const appId = checkApp(req, sim, platform);
   if (platform !== 'facebook' && req.params.grant_type !== 'authorization_code') oauthFail(platform, 'Invalid grant_type: authorization_code expected.');
   const code = sim.codes.get(req.params.code ?? '');
-  if (!code || code.used || code.platform !== platform || code.appId !== appId || sim.clock.now() > code.issuedAt + 3_600_000) {
+  if (!code || code.used || code.platform !== platform || code.appId !== appId || sim.clock.now() >= code.expiresAt) {
     oauthFail(platform, 'Matching code was not found or was already used');
   }
   if (code.redirectUri !== req.params.redirect_uri) oauthFail(platform, 'Error validating verification code. Please make sure your redirect_uri is identical to the one you used in the OAuth dialog request');
-  code.used = true;
+  // Exchanged once, even when another daemon's simulator exchanges it at the same moment.
+  if (!sim.codes.take(req.params.code ?? '', sim.clock.now())) oauthFail(platform, 'Matching code was not found or was already used');
   const kind: TokenRecord['kind'] = platform === 'instagram' ? 'ig_user' : platform === 'threads' ? 'threads_user' : 'fb_user';
   const rec = sim.issueToken({ token: sim.newToken(platform === 'facebook' ? 'EAA' : platform === 'threads' ? 'THQ' : 'IGQ'), platform, kind, accountId: code.accountId, expiresAt: sim.clock.now() + SHORT_LIVED_S * 1000, longLived: false, appId, ...granted(code.scopes) });
   if (platform === 'instagram') {

@@ -100,7 +100,8 @@ export function createPinterestSimulator(options: PinterestSimulatorOptions) {
   const byKey = state.map<string>('sandbox-accounts');
   const tokens = state.map<TokenInfo>('tokens');
   const refreshTokens = state.map<{ account: string; scope: string; clientId: string; expiresAt: number }>('refresh-tokens');
-  const codes = new Map<string, { clientId: string; redirectUri: string; account: string; scope: string; expiresAt: number; used: boolean }>();
+  // In the store, not this process's memory: the consent on one daemon, the exchange on another (sim-codes.ts).
+  const codes = state.codes<{ clientId: string; redirectUri: string; account: string; scope: string; expiresAt: number }>('codes');
   const media = state.map<MediaRecord>('media');
   const uploadKeys = state.map<string>('upload-keys');
   const pins = state.map<PinRecord>('pins');
@@ -178,7 +179,7 @@ export function createPinterestSimulator(options: PinterestSimulatorOptions) {
     if (!q.client_id || !q.redirect_uri) return c.text('client_id and redirect_uri are required', 400);
     if (!q.scope) return c.text('scope is required', 400);
     const code = randomBytes(20).toString('hex');
-    codes.set(code, { clientId: q.client_id, redirectUri: q.redirect_uri, account: defaultAccount.id, scope: q.scope.split(/[\s,]+/).join(','), expiresAt: clock.now() + 10 * 60_000, used: false });
+    codes.issue(code, { clientId: q.client_id, redirectUri: q.redirect_uri, account: defaultAccount.id, scope: q.scope.split(/[\s,]+/).join(','), expiresAt: clock.now() + 10 * 60_000 }, clock.now());
     const target = new URL(q.redirect_uri);
     target.searchParams.set('code', code);
     if (q.state) target.searchParams.set('state', q.state);
@@ -219,7 +220,8 @@ export function createPinterestSimulator(options: PinterestSimulatorOptions) {
       const code = codes.get(form.code ?? '');
       if (!code || code.used || code.expiresAt <= clock.now() || code.clientId !== clientId) return fail(c, 400, 1, 'Invalid authorization code.');
       if (code.redirectUri !== form.redirect_uri) return fail(c, 400, 1, 'redirect_uri does not match the one the code was issued for.');
-      code.used = true;
+      // Exchanged once, even when another daemon's simulator exchanges it at the same moment.
+      if (!codes.take(form.code ?? '', clock.now())) return fail(c, 400, 1, 'Invalid authorization code.');
       return c.json(issue(clientId, code.account, code.scope, 'authorization_code'));
     }
     if (form.grant_type === 'refresh_token') {

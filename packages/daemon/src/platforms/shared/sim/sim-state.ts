@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { checkSync, type SandboxStore } from '../../../store/sandbox-store';
 import { awaitCommitBeforeAnswer } from './sandbox-caller';
+import { simCodes, type SimCodes } from './sim-codes';
 
 /**
  * A simulator's state kept in SQLite (table sandbox_state), so `socialpub down && up`
@@ -27,6 +28,12 @@ export interface SimState {
    * remembered, and `flush()` (after each request) writes those whose JSON changed.
    */
   tracked<V>(kind: string): TrackedMap<V>;
+  /**
+   * Single-use, expiring codes (OAuth authorization codes), read from the store on each
+   * exchange rather than held in memory: one daemon's consent page, another's token
+   * endpoint, one exchange (sim-codes.ts, table sandbox_codes).
+   */
+  codes<V extends { expiresAt: number }>(kind: string): SimCodes<V>;
   /**
    * Runs `fn` (synchronous) with every write it makes to this state, and every other
    * statement on the same database connection (sandboxPostSink, sandboxPostRemoval), in
@@ -213,6 +220,7 @@ export function simState(store: SandboxStore | null, simulator: string): SimStat
         return () => next++;
       },
       tracked: <V>() => TrackedMap.of<V>([], () => undefined),
+      codes: <V extends { expiresAt: number }>(kind: string) => simCodes<V>(null, simulator, kind, (fn) => atomicWrites(null, fn)),
       atomically: (fn) => atomicWrites(null, fn),
     };
   }
@@ -238,6 +246,7 @@ export function simState(store: SandboxStore | null, simulator: string): SimStat
       if (kind === COUNTERS) throw new Error(`${COUNTERS} is reserved`);
       return followed(kind, TrackedMap.of<V>(read(kind) as Array<[string, V]>, writer(kind)));
     },
+    codes: <V extends { expiresAt: number }>(kind: string) => simCodes<V>(store, simulator, kind, (fn) => atomicWrites(store, fn)),
     counter(name, first) {
       // Several daemons' simulators over one PostgreSQL database: each value taken from its
       // sequence there, which no transaction holds (SandboxStateRepository.sharedCounter).

@@ -114,7 +114,8 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
   const tokens = state.map<{ openId: string; expiresAt: number; scope: string }>('tokens');
   const refreshTokens = state.map<{ openId: string; used: boolean; expiresAt: number; scope: string; clientKey: string }>('refresh-tokens');
   const usedSandboxRefresh = state.map<true>('spent-sandbox-refresh');
-  const codes = new Map<string, { clientKey: string; redirectUri: string; challenge: string | null; expiresAt: number; used: boolean; scope: string }>();
+  // In the store, not this process's memory: the consent on one daemon, the exchange on another (sim-codes.ts).
+  const codes = state.codes<{ clientKey: string; redirectUri: string; challenge: string | null; expiresAt: number; scope: string }>('codes');
   const publishes = state.map<Publish>('publishes');
   /** upload_id -> publish id. */
   const byUpload = state.map<string>('uploads');
@@ -231,7 +232,7 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
     const q = c.req.query();
     if (!q.client_key || q.response_type !== 'code' || !q.redirect_uri || !q.state || !q.scope) return c.text('invalid authorize request', 400);
     const code = `ttcode-${randomBytes(12).toString('base64url')}`;
-    codes.set(code, { clientKey: q.client_key, redirectUri: q.redirect_uri, challenge: q.code_challenge ?? null, expiresAt: clock.now() + 10 * 60_000, used: false, scope: q.scope });
+    codes.issue(code, { clientKey: q.client_key, redirectUri: q.redirect_uri, challenge: q.code_challenge ?? null, expiresAt: clock.now() + 10 * 60_000, scope: q.scope }, clock.now());
     const target = new URL(q.redirect_uri);
     target.searchParams.set('code', code);
     target.searchParams.set('scopes', q.scope);
@@ -261,7 +262,8 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
       if (code.challenge !== null && createHash('sha256').update(form.code_verifier ?? '').digest('hex') !== code.challenge && createHash('sha256').update(form.code_verifier ?? '').digest('base64url') !== code.challenge) {
         return oauthError(c, 'invalid_grant', 'code_verifier does not match the code challenge');
       }
-      code.used = true;
+      // Exchanged once, even when another daemon's simulator exchanges it at the same moment.
+      if (!codes.take(form.code ?? '', clock.now())) return oauthError(c, 'invalid_grant', 'Authorization code is expired or invalid.');
       return c.json(issue(creator.openId, code.scope, form.client_key));
     }
     if (form.grant_type === 'refresh_token') {

@@ -105,7 +105,8 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   const tokens = state.map<TokenInfo>('tokens');
   const refreshTokens = state.map<{ clientId: string; userId: string; used: boolean; scope: string }>('refresh-tokens');
   const usedSandboxRefresh = state.map<true>('spent-sandbox-refresh');
-  const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null; method: string; userId: string; expiresAt: number; used: boolean; scope: string }>();
+  // In the store, not this process's memory: the consent on one daemon, the exchange on another (sim-codes.ts).
+  const codes = state.codes<{ clientId: string; redirectUri: string; challenge: string | null; method: string; userId: string; expiresAt: number; scope: string }>('codes');
   const oauth1 = new Map<string, { consumerKey: string; consumerSecret: string; tokenSecret: string; userId: string }>();
   const media = state.map<MediaRecord>('media');
   const posts = state.map<PostRecord>('posts');
@@ -250,16 +251,19 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
     if (q.response_type !== 'code' || !q.client_id || !q.redirect_uri || !q.state) return c.text('invalid authorize request', 400);
     if (q.code_challenge_method && !['S256', 'plain'].includes(q.code_challenge_method)) return c.text('unsupported code_challenge_method', 400);
     const code = `xcode-${randomBytes(12).toString('base64url')}`;
-    codes.set(code, {
-      clientId: q.client_id,
-      redirectUri: q.redirect_uri,
-      challenge: q.code_challenge ?? null,
-      method: q.code_challenge_method ?? 'plain',
-      userId: defaultUser.id,
-      expiresAt: clock.now() + 30_000,
-      used: false,
-      scope: q.scope ?? '',
-    });
+    codes.issue(
+      code,
+      {
+        clientId: q.client_id,
+        redirectUri: q.redirect_uri,
+        challenge: q.code_challenge ?? null,
+        method: q.code_challenge_method ?? 'plain',
+        userId: defaultUser.id,
+        expiresAt: clock.now() + 30_000,
+        scope: q.scope ?? '',
+      },
+      clock.now(),
+    );
     const target = new URL(q.redirect_uri);
     target.searchParams.set('state', q.state);
     target.searchParams.set('code', code);
@@ -281,8 +285,8 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       const verifier = form.code_verifier ?? '';
       const expected = code.method === 'S256' ? createHash('sha256').update(verifier).digest('base64url') : verifier;
       if (code.challenge !== null && expected !== code.challenge) return oauthError(c, 400, 'invalid_request', 'Value passed for the code verifier did not match the code challenge.');
-      code.used = true;
-      codes.set(form.code ?? '', code);
+      // Exchanged once, even when another daemon's simulator exchanges it at the same moment.
+      if (!codes.take(form.code ?? '', clock.now())) return oauthError(c, 400, 'invalid_request', 'Value passed for the authorization code was invalid.');
       return c.json(issueTokens(clientId, code.userId, code.scope));
     }
     if (form.grant_type === 'refresh_token') {

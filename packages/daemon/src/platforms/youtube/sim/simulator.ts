@@ -68,7 +68,8 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   if (!channels.has(channel.id)) channels.set(channel.id, channel);
   const tokens = state.map<{ expiresAt: number; scope: string; channelId?: string }>('tokens');
   const refreshTokens = state.map<{ clientId: string; scope: string; revoked: boolean; channelId?: string }>('refresh-tokens');
-  const codes = new Map<string, { clientId: string; redirectUri: string; challenge: string | null; expiresAt: number; used: boolean; scope: string }>();
+  // In the store, not this process's memory: the consent on one daemon, the exchange on another (sim-codes.ts).
+  const codes = state.codes<{ clientId: string; redirectUri: string; challenge: string | null; expiresAt: number; scope: string }>('codes');
   const sessions = state.map<Session>('upload-sessions');
   /** Running sha256 of each session's bytes (memory only: a session resumed after a restart records no digest). */
   const hashes = new Map<string, ReturnType<typeof createHash>>();
@@ -440,7 +441,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     const q = googleQuery(c);
     if (!q.client_id || q.response_type !== 'code' || !q.redirect_uri || !q.scope) return c.text('Error 400: invalid_request', 400);
     const code = `4/sim-${randomBytes(12).toString('base64url')}`;
-    codes.set(code, { clientId: q.client_id, redirectUri: q.redirect_uri, challenge: q.code_challenge ?? null, expiresAt: clock.now() + 10 * 60_000, used: false, scope: q.scope });
+    codes.issue(code, { clientId: q.client_id, redirectUri: q.redirect_uri, challenge: q.code_challenge ?? null, expiresAt: clock.now() + 10 * 60_000, scope: q.scope }, clock.now());
     const target = new URL(q.redirect_uri);
     if (q.state) target.searchParams.set('state', q.state);
     target.searchParams.set('code', code);
@@ -462,8 +463,8 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
       if (!code || code.used || code.expiresAt <= clock.now() || code.clientId !== form.client_id) return oauthError(c, 400, 'invalid_grant', 'Malformed auth code.');
       if (code.redirectUri !== form.redirect_uri) return oauthError(c, 400, 'redirect_uri_mismatch', 'Bad Request');
       if (code.challenge !== null && createHash('sha256').update(form.code_verifier ?? '').digest('base64url') !== code.challenge) return oauthError(c, 400, 'invalid_grant', 'Invalid code verifier.');
-      code.used = true;
-      codes.set(form.code ?? '', code);
+      // Exchanged once, even when another daemon's simulator exchanges it at the same moment.
+      if (!codes.take(form.code ?? '', clock.now())) return oauthError(c, 400, 'invalid_grant', 'Malformed auth code.');
       const refresh = `1//sim-${randomBytes(18).toString('base64url')}`;
       refreshTokens.set(refresh, { clientId: form.client_id, scope: code.scope, revoked: false });
       return c.json({ access_token: issueAccess(code.scope), expires_in: 3599, refresh_token: refresh, scope: code.scope, token_type: 'Bearer' });
