@@ -151,6 +151,19 @@ export function createSandboxStateRepository(db: DB) {
          FROM h LEFT JOIN sandbox_state s ON s.changed_tx >= ? AND s.changed_tx < h.x AND s.writer <> ?`,
       )
     : null;
+  // Shared: an entry made once however many processes make it at the same moment (`claim`):
+  // the first insert of the key wins, a tombstone is taken back; the others read the winner.
+  const sharedClaim = shared
+    ? db.prepare(
+        `INSERT INTO sandbox_state (simulator, kind, key, value, changed_tx, writer, removed) VALUES (?, ?, ?, ?, pg_current_xact_id()::text::bigint, ?, 0)
+         ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value, changed_tx = excluded.changed_tx, writer = excluded.writer, removed = 0 WHERE sandbox_state.removed = 1`,
+      )
+    : null;
+  const claimed = shared ? db.prepare<[string, string, string], { value: string; changed_tx: number }>('SELECT value, changed_tx FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?') : null;
+  // What other processes wrote from a transaction on, visible now (the claim's winner and what it made with it).
+  const changedFrom = shared
+    ? db.prepare<[number, string], { simulator: string; kind: string; key: string; value: string; removed: number }>('SELECT simulator, kind, key, value, removed FROM sandbox_state WHERE changed_tx >= ? AND writer <> ?')
+    : null;
   const horizonNow = shared ? db.prepare<[], { x: number }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS x') : null;
   // Taken before a simulator first loads a map (read): what is written after is caught up on.
   let horizon: number | null = null;
@@ -197,6 +210,24 @@ export function createSandboxStateRepository(db: DB) {
       }
       if (value === undefined) remove.run(simulator, kind, key);
       else upsert.run(simulator, kind, key, JSON.stringify(value));
+    },
+    /**
+     * Shared only: writes the entry unless another process has (the database's key decides,
+     * in the open transaction: a claim by another process still open is waited for), and
+     * answers the value that stands. A claim lost to another process also takes in what that
+     * process wrote from the winning transaction on (catchUp's rows, told to their followers,
+     * before the horizon reaches them), so what it made with the entry is here too: X's user
+     * beside the connection's key.
+     */
+    claim(simulator: string, kind: string, key: string, value: unknown): unknown {
+      if (!sharedClaim || !claimed || !changedFrom) throw new Error('claims are for shared state only');
+      if (sharedClaim.run(simulator, kind, key, JSON.stringify(value), writer).changes === 1) return value;
+      const won = claimed.get(simulator, kind, key)!;
+      for (const r of changedFrom.all(Number(won.changed_tx), writer)) {
+        const change = r.removed === 1 ? undefined : (JSON.parse(r.value) as unknown);
+        for (const f of followers.get(followerKey(r.simulator, r.kind)) ?? []) f(r.key, change);
+      }
+      return JSON.parse(won.value) as unknown;
     },
     /** Tells `follower` of the entries of (simulator, kind) that other processes write (catchUp). */
     follow(simulator: string, kind: string, follower: SandboxStateFollower): void {

@@ -202,11 +202,20 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
 
   function sandboxAccountOf(key: string): SimAccount {
     const did = sandboxKeys.get(key);
-    if (did && accounts.get(did)) return accounts.get(did)!;
-    const acct = accountFor(`sandbox-${nextSandbox()}.bsky.social`);
-    sandboxKeys.set(key, acct.did);
-    keyOfDid.set(acct.did, key);
-    return acct;
+    const known = did ? accounts.get(did) : undefined;
+    if (known) return known;
+    // The key claimed, then the account made, in one transaction: two daemons meeting a new
+    // connection at the same moment make one account, the later one acting as the first's.
+    return state.atomically(() => {
+      const handle = `sandbox-${nextSandbox()}.bsky.social`;
+      const mine = didFor(handle);
+      const held = did === undefined ? sandboxKeys.claim(key, mine) : (sandboxKeys.set(key, mine), mine);
+      keyOfDid.set(held, key);
+      if (held === mine) return accountFor(handle);
+      const theirs = accounts.get(held);
+      if (!theirs) throw new Error(`the account ${held} of a sandbox connection is not in the simulators' store`);
+      return theirs;
+    });
   }
 
   function didDoc(c: Context, acct: SimAccount) {

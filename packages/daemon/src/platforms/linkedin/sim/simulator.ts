@@ -140,7 +140,7 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
     return m;
   }
   const defaultMember = members.get('sbxDefault01') ?? newMember('sbxDefault01', 'Sandbox Member');
-  const sandboxMember = sandboxAccounts(state, 'member', 1n, defaultMember.sub, (n) => newMember(`sbxM${n}`, `Sandbox Member ${n}`).sub);
+  const sandboxMember = sandboxAccounts(state, 'member', 1n, defaultMember.sub, { id: (n) => `sbxM${n}`, make: (sub, n) => void newMember(sub, `Sandbox Member ${n}`) });
 
   // ---- LinkedIn's error shape ------------------------------------------------------------
 

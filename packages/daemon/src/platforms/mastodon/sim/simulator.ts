@@ -71,10 +71,9 @@ export function createMastodonSimulator(options: MastodonSimulatorOptions) {
   if (!accounts.has(defaultAccount.id)) accounts.set(defaultAccount.id, defaultAccount);
 
   /** One simulated account per sandbox connection (its token's account part), made on first use. */
-  const sandboxAccount = sandboxAccounts(state, 'sandbox-account', 1n, defaultAccount.id, () => {
-    const id = String(nextAccount());
-    accounts.set(id, { id, username: `sandbox_${id.slice(-6)}`, createdAt: clock.now() });
-    return id;
+  const sandboxAccount = sandboxAccounts(state, 'sandbox-account', 1n, defaultAccount.id, {
+    id: () => String(nextAccount()),
+    make: (id) => void accounts.set(id, { id, username: `sandbox_${id.slice(-6)}`, createdAt: clock.now() }),
   });
 
   const error = (c: Context, status: number, message: string, extra: Record<string, unknown> = {}) => c.json({ error: message, ...extra }, status as 400);

@@ -153,8 +153,29 @@ export class SimMap<V> {
   constructor(
     loaded: Iterable<[string, V]>,
     private readonly write: (key: string, value: V | undefined) => void,
+    /** Shared state only (SandboxStateRepository.claim): writes the entry unless another process has, and answers the one that stands. */
+    private readonly claimer: ((key: string, value: V) => V) | null = null,
   ) {
     for (const [k, v] of loaded) this.#entries.set(k, v);
+  }
+
+  /**
+   * The entry at `key`, made `value` when there is none. In one process that is `set`; when
+   * several processes' simulators share the state, the database's key decides: the first to
+   * write it wins, and every other process gets and holds the winner's value (with what the
+   * winner wrote beside it), so two daemons making one connection's account at the same
+   * moment make one. Compare the answer with `value` to know whether this call made it.
+   */
+  claim(key: string, value: V): V {
+    const held = this.#entries.get(key);
+    if (held !== undefined) return held;
+    if (!this.claimer) {
+      this.set(key, value);
+      return value;
+    }
+    const stood = this.claimer(key, value);
+    this.#entries.set(key, stood);
+    return stood;
   }
 
   get(key: string): V | undefined {
@@ -240,7 +261,8 @@ export function simState(store: SandboxStore | null, simulator: string): SimStat
   return {
     map<V>(kind: string) {
       if (kind === COUNTERS) throw new Error(`${COUNTERS} is reserved`);
-      return followed(kind, new SimMap<V>(read(kind) as Array<[string, V]>, writer(kind)));
+      const claimer = state.shared ? (key: string, value: V) => atomicWrites(store, () => state.claim(simulator, kind, key, value) as V) : null;
+      return followed(kind, new SimMap<V>(read(kind) as Array<[string, V]>, writer(kind), claimer));
     },
     tracked<V>(kind: string) {
       if (kind === COUNTERS) throw new Error(`${COUNTERS} is reserved`);

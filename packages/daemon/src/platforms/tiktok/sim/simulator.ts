@@ -130,10 +130,9 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
   const creatorOf = (openId: string): Creator => creators.get(openId) ?? creator;
 
   /** The sandbox connection's own creator (made on its first call), or the default one for the simulator's test tokens. */
-  const sandboxCreator = sandboxAccounts(state, 'creator', 1n, creator.openId, (n) => {
-    const openId = `-000sandbox${randomBytes(8).toString('hex')}${n}`;
-    creators.set(openId, { openId, username: `sandbox_tiktok_${n}`, nickname: `Sandbox TikTok ${n}`, privateAccount: creator.privateAccount });
-    return openId;
+  const sandboxCreator = sandboxAccounts(state, 'creator', 1n, creator.openId, {
+    id: (n) => `-000sandbox${randomBytes(8).toString('hex')}${n}`,
+    make: (openId, n) => void creators.set(openId, { openId, username: `sandbox_tiktok_${n}`, nickname: `Sandbox TikTok ${n}`, privateAccount: creator.privateAccount }),
   });
 
   const logId = () => `2026${String(clock.now()).slice(-10)}${randomBytes(4).toString('hex').toUpperCase()}`;

@@ -139,10 +139,9 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   const nextPoll = state.counter('poll', 1_770_000_000_000_000_000n);
 
   /** The simulated user a sandbox token acts as: its connection's own account, created on first use. */
-  const sandboxUser = sandboxAccounts(state, 'user', 1_000_000_000_000_000_101n, defaultUser.id, (n) => {
-    const id = String(n);
-    users.set(id, { id, username: `sandbox_x_${n - 1_000_000_000_000_000_000n}`, name: 'Sandbox X' });
-    return id;
+  const sandboxUser = sandboxAccounts(state, 'user', 1_000_000_000_000_000_101n, defaultUser.id, {
+    id: (n) => String(n),
+    make: (id, n) => void users.set(id, { id, username: `sandbox_x_${n - 1_000_000_000_000_000_000n}`, name: 'Sandbox X' }),
   });
 
   const problem = (c: Context, status: number, kind: ProblemKind, title: string, detail: string, extra: Record<string, string> = {}) =>

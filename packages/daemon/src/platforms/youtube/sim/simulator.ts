@@ -78,10 +78,9 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   const quotas = state.map<{ resetAt: number; used: number }>('quota');
 
   /** The channel a sandbox token acts as: its connection's own, created on first use. */
-  const sandboxChannel = sandboxAccounts(state, 'channel', 1n, channel.id, (n) => {
-    const id = `UCsandbox${String(n).padStart(15, '0')}`;
-    channels.set(id, { id, title: `Sandbox YouTube ${n}` });
-    return id;
+  const sandboxChannel = sandboxAccounts(state, 'channel', 1n, channel.id, {
+    id: (n) => `UCsandbox${String(n).padStart(15, '0')}`,
+    make: (id, n) => void channels.set(id, { id, title: `Sandbox YouTube ${n}` }),
   });
 
   const gError = (c: Context, status: number, reason: string, message: string, domain = 'youtube.video', extra: Record<string, unknown> = {}) =>
