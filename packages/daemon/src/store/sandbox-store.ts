@@ -301,6 +301,68 @@ export function createSandboxCodesRepository(db: DB) {
   };
 }
 
+/** A rate window as it stands after a call was counted (or refused): its span, what it has used, and whether the call fit. */
+export interface SandboxWindow {
+  start: number;
+  end: number;
+  used: number;
+  allowed: boolean;
+}
+
+/** One call against a rate window: what it costs and the limit, and the window a call opens when the last one has ended. */
+export interface SandboxWindowCall {
+  now: number;
+  /** The window this call opens when none is running (or the last has ended at `now`). */
+  start: number;
+  end: number;
+  limit: number;
+  cost: number;
+}
+
+export type SandboxWindowsRepository = ReturnType<typeof createSandboxWindowsRepository>;
+
+/**
+ * sandbox_windows: the simulators' rate windows when several processes share them
+ * (PostgreSQL; platforms/shared/sim/sim-windows.ts). Each call is one upsert: the window is
+ * reset when it has ended, the cost added only when it fits the limit, and `allowed` says
+ * which this statement did; the row is locked for the statement, so of two daemons taking
+ * the last call of a window exactly one gets it.
+ */
+export function createSandboxWindowsRepository(db: DB) {
+  const ended = 'CAST(:now AS BIGINT) >= sandbox_windows.end_at';
+  const fits = 'sandbox_windows.used + CAST(:cost AS BIGINT) <= CAST(:limit AS BIGINT)';
+  const take = db.prepare<[Record<string, string | number>], { start_at: number; end_at: number; used: number; allowed: number }>(
+    `INSERT INTO sandbox_windows (simulator, key, start_at, end_at, used, allowed)
+     VALUES (:simulator, :key, CAST(:start AS BIGINT), CAST(:end AS BIGINT),
+       CASE WHEN CAST(:cost AS BIGINT) <= CAST(:limit AS BIGINT) THEN CAST(:cost AS BIGINT) ELSE 0 END,
+       CASE WHEN CAST(:cost AS BIGINT) <= CAST(:limit AS BIGINT) THEN 1 ELSE 0 END)
+     ON CONFLICT (simulator, key) DO UPDATE SET
+       allowed = CASE WHEN ${ended} THEN excluded.allowed WHEN ${fits} THEN 1 ELSE 0 END,
+       used = CASE WHEN ${ended} THEN excluded.used WHEN ${fits} THEN sandbox_windows.used + CAST(:cost AS BIGINT) ELSE sandbox_windows.used END,
+       start_at = CASE WHEN ${ended} THEN excluded.start_at ELSE sandbox_windows.start_at END,
+       end_at = CASE WHEN ${ended} THEN excluded.end_at ELSE sandbox_windows.end_at END
+     RETURNING start_at, end_at, used, allowed`,
+  );
+  const held = db.prepare<[string, string], { used: number; end_at: number }>('SELECT used, end_at FROM sandbox_windows WHERE simulator = ? AND key = ?');
+  const giveBack = db.prepare('UPDATE sandbox_windows SET used = CASE WHEN used >= ? THEN used - ? ELSE 0 END WHERE simulator = ? AND key = ? AND start_at = ?');
+  return {
+    /** Counts one call of `cost` against the window at `key` (opening `call.start`-`call.end` when none runs): the window after it. */
+    take(simulator: string, key: string, call: SandboxWindowCall): SandboxWindow {
+      const row = take.get({ simulator, key, now: call.now, start: call.start, end: call.end, limit: call.limit, cost: call.cost })!;
+      return { start: Number(row.start_at), end: Number(row.end_at), used: Number(row.used), allowed: row.allowed === 1 };
+    },
+    /** What the window at `key` has used at `now` (0 when none runs). */
+    used(simulator: string, key: string, now: number): number {
+      const row = held.get(simulator, key);
+      return row && now < Number(row.end_at) ? Number(row.used) : 0;
+    },
+    /** Takes back `cost` a call was charged in the window that started at `start` (another limit refused it after all). */
+    giveBack(simulator: string, key: string, start: number, cost: number): void {
+      giveBack.run(cost, cost, simulator, key, start);
+    },
+  };
+}
+
 export type SandboxStore = ReturnType<typeof createSandboxStore>;
 
 /**
@@ -367,12 +429,22 @@ export function createSandboxStore(
   const relax = baseline > 1 && !db.memory && !db.readonly;
   const restore = `PRAGMA synchronous = ${baseline}`;
   let statements: { begin: Statement; commit: Statement } | null = null;
+  // How many `atomically` functions are running: `apart` joins them rather than end their transaction.
+  let depth = 0;
+  const within = <T>(fn: () => T): T => {
+    depth++;
+    try {
+      return checkSync(fn());
+    } finally {
+      depth--;
+    }
+  };
   const inTransaction = <T>(fn: () => T): T => {
     statements ??= { begin: db.prepare('BEGIN IMMEDIATE'), commit: db.prepare('COMMIT') };
     const { begin, commit } = statements;
     begin.run();
     try {
-      return checkSync(fn());
+      return within(fn);
     } finally {
       commit.run();
     }
@@ -405,6 +477,7 @@ export function createSandboxStore(
     state: createSandboxStateRepository(db),
     posts: createSandboxPostsRepository(db),
     codes: createSandboxCodesRepository(db),
+    windows: createSandboxWindowsRepository(db),
     /** The commit of this turn's writes (groupCommits), or null when none is open. */
     pendingCommit: (): Promise<void> | null => turn?.committed ?? null,
     /** Commits this turn's writes now (before the database closes). */
@@ -430,10 +503,10 @@ export function createSandboxStore(
      * switched per call.
      */
     atomically<T>(fn: () => T): T {
-      if (db.inTransaction) return checkSync(fn());
+      if (db.inTransaction) return within(fn);
       if (options.groupCommits) {
         beginTurn();
-        return checkSync(fn());
+        return within(fn);
       }
       if (!relax) return inTransaction(fn);
       db.exec('PRAGMA synchronous = NORMAL');
@@ -442,6 +515,21 @@ export function createSandboxStore(
       } finally {
         db.exec(restore);
       }
+    },
+    /**
+     * Runs `fn` (synchronous) in a transaction of its own, committed before `apart` returns,
+     * so the rows it writes are locked no longer than it runs: a row another process's
+     * simulators update too (a shared rate window) is not held until the turn's group
+     * commit, where the other process would wait for it with its event loop held. A turn's
+     * transaction still open (groupCommits) is committed first; its callers were waiting for
+     * that commit anyway. Inside `atomically` it joins that transaction instead, which stays
+     * one atomic change.
+     */
+    apart<T>(fn: () => T): T {
+      if (depth > 0) return checkSync(fn());
+      if (turn) commitTurn();
+      if (db.inTransaction) return within(fn);
+      return inTransaction(fn);
     },
     /** better-sqlite3's transaction around `fn`: rolled back when it throws. */
     transaction<T>(fn: () => T): T {

@@ -29,7 +29,7 @@ import { migration240, migration240Postgres } from './240-post-metrics';
 import { migration250, migration250Postgres } from './250-inbox-reply-deleted';
 import { migration260, migration260Postgres } from './260-analytics-pauses';
 import { migration290, migration290Postgres } from './290-sandbox-state-changes';
-import { migration300, migration300Postgres } from './300-sandbox-codes';
+import { migration300, migration300Postgres } from './300-sandbox-codes-windows';
 import { migration310, migration310Postgres } from './310-job-status-lock';
 import { migration320, migration320Postgres } from './320-inbox-written-order';
 
@@ -84,7 +84,7 @@ export const MIGRATIONS: readonly Migration[] = [
   { version: 250, name: 'inbox-reply-deleted', sql: migration250, postgres: migration250Postgres },
   { version: 260, name: 'analytics-pauses', sql: migration260, postgres: migration260Postgres },
   { version: 290, name: 'sandbox-state-changes', sql: migration290, postgres: migration290Postgres },
-  { version: 300, name: 'sandbox-codes', sql: migration300, postgres: migration300Postgres },
+  { version: 300, name: 'sandbox-codes-windows', sql: migration300, postgres: migration300Postgres },
   { version: 310, name: 'job-status-lock', sql: migration310, postgres: migration310Postgres },
   { version: 320, name: 'inbox-written-order', sql: migration320, postgres: migration320Postgres },
 ];

@@ -133,7 +133,8 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
   const threadgates = state.map<{ uri: string; cid: string; value: Record<string, unknown> }>('threadgates');
   const blobs = state.map<SimBlob>('blobs');
   const jobs = state.map<SimJob>('jobs');
-  const windows = state.map<{ start: number; used: number }>('rate-windows');
+  // Counted in the database when several daemons' simulators share it: together they never pass a limit (sim-windows.ts).
+  const windows = state.windows('windows');
   const nextSandbox = state.counter('sandbox-account', 1n);
   /** sandboxKeys the other way: DID -> the account key of the sandbox connection it belongs to. */
   const keyOfDid = new Map<string, string>();
@@ -268,42 +269,28 @@ export function createBlueskySimulator(options: BlueskySimulatorOptions) {
   /** Charges `points` to the account's hourly and daily write budgets; sets RateLimit-*; false once spent. */
   function charge(c: Context, did: string, points: number): boolean {
     const now = clock.now();
-    let allowed = true;
-    for (const [name, span, limit] of [['hour', HOUR, POINTS_PER_HOUR], ['day', DAY, POINTS_PER_DAY]] as const) {
-      const key = `${did}:${name}`;
-      let w = windows.get(key);
-      if (!w || now >= w.start + span) w = { start: now, used: 0 };
-      if (w.used + points > limit) allowed = false;
-      windows.set(key, w);
-    }
-    const hour = windows.get(`${did}:hour`)!;
-    if (allowed) {
-      for (const name of ['hour', 'day']) {
-        const w = windows.get(`${did}:${name}`)!;
-        windows.set(`${did}:${name}`, { ...w, used: w.used + points });
-      }
-    }
-    const used = windows.get(`${did}:hour`)!.used;
+    // Both budgets or neither.
+    const [hour, day] = windows.takeAll([
+      [`${did}:hour`, { now, start: now, end: now + HOUR, limit: POINTS_PER_HOUR, cost: points }],
+      [`${did}:day`, { now, start: now, end: now + DAY, limit: POINTS_PER_DAY, cost: points }],
+    ]);
     c.header('ratelimit-limit', String(POINTS_PER_HOUR));
-    c.header('ratelimit-remaining', String(Math.max(0, POINTS_PER_HOUR - used)));
-    c.header('ratelimit-reset', String(Math.ceil((hour.start + HOUR) / 1000)));
+    c.header('ratelimit-remaining', String(Math.max(0, POINTS_PER_HOUR - hour!.used)));
+    c.header('ratelimit-reset', String(Math.ceil(hour!.end / 1000)));
     c.header('ratelimit-policy', `${POINTS_PER_HOUR};w=3600`);
-    return allowed;
+    return hour!.allowed && day!.allowed;
   }
 
   const tooMany = (c: Context) => xrpcError(c, 429, 'RateLimitExceeded', 'Rate Limit Exceeded');
 
   /** Counts a createSession for the identifier in its 5-minute window. */
   function sessionBudget(c: Context, identifier: string): boolean {
-    const key = `session:${identifier.toLowerCase()}`;
     const now = clock.now();
-    let w = windows.get(key);
-    if (!w || now >= w.start + 5 * 60_000) w = { start: now, used: 0 };
-    const ok = w.used < SESSIONS_PER_5_MIN;
-    windows.set(key, ok ? { ...w, used: w.used + 1 } : w);
+    const w = windows.take(`session:${identifier.toLowerCase()}`, { now, start: now, end: now + 5 * 60_000, limit: SESSIONS_PER_5_MIN });
+    const ok = w.allowed;
     c.header('ratelimit-limit', String(SESSIONS_PER_5_MIN));
-    c.header('ratelimit-remaining', String(Math.max(0, SESSIONS_PER_5_MIN - w.used - (ok ? 1 : 0))));
-    c.header('ratelimit-reset', String(Math.ceil((w.start + 5 * 60_000) / 1000)));
+    c.header('ratelimit-remaining', String(Math.max(0, SESSIONS_PER_5_MIN - w.used)));
+    c.header('ratelimit-reset', String(Math.ceil(w.end / 1000)));
     c.header('ratelimit-policy', `${SESSIONS_PER_5_MIN};w=300`);
     return ok;
   }

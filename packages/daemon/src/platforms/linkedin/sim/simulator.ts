@@ -125,7 +125,8 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
   const uploadKeys = state.map<string>('upload-keys');
   const posts = state.map<PostRecord>('posts');
   const comments = state.map<CommentRecord>('comments');
-  const windows = state.map<{ day: number; count: number }>('rate-windows');
+  // Counted in the database when several daemons' simulators share it: together they never pass a limit (sim-windows.ts).
+  const windows = state.windows('windows');
   const nextId = state.counter('id', 7_300_000_000_000_000_000n);
   const nextOrg = state.counter('organization', 90_000_001n);
 
@@ -189,12 +190,11 @@ export function createLinkedinSimulator(options: LinkedinSimulatorOptions) {
       : fail(c, 403, 'ACCESS_DENIED', `Member is not authorized to act as ${author} (${what})`, 100);
 
   function countPost(c: Context, sub: string): boolean {
-    const day = Math.floor(clock.now() / DAY_MS);
-    const w = windows.get(sub);
-    const current = w && w.day === day ? w : { day, count: 0 };
-    if (current.count >= settings.postsPerDay) return false;
-    windows.set(sub, { day, count: current.count + 1 });
-    c.header('x-li-rate-remaining', String(settings.postsPerDay - current.count - 1));
+    const now = clock.now();
+    const day = Math.floor(now / DAY_MS) * DAY_MS;
+    const w = windows.take(sub, { now, start: day, end: day + DAY_MS, limit: settings.postsPerDay });
+    if (!w.allowed) return false;
+    c.header('x-li-rate-remaining', String(settings.postsPerDay - w.used));
     return true;
   }
 

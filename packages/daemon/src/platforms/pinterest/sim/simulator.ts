@@ -105,7 +105,8 @@ export function createPinterestSimulator(options: PinterestSimulatorOptions) {
   const media = state.map<MediaRecord>('media');
   const uploadKeys = state.map<string>('upload-keys');
   const pins = state.map<PinRecord>('pins');
-  const windows = state.map<{ minute: number; count: number }>('rate-windows');
+  // Counted in the database when several daemons' simulators share it: together they never pass a limit (sim-windows.ts).
+  const windows = state.windows('windows');
   const nextId = state.counter('id', 1_100_000_000_000_000_000n);
 
   /** An account and its two boards, made together (a restart between them would leave an account without boards). */
@@ -135,20 +136,18 @@ export function createPinterestSimulator(options: PinterestSimulatorOptions) {
   function rateLimit(c: Context, account: string): Response | null {
     const write = c.req.method !== 'GET';
     const limit = write ? settings.writesPerMinute : settings.readsPerMinute;
-    const minute = Math.floor(clock.now() / 60_000);
-    const key = `${account}:${write ? 'write' : 'read'}`;
-    const w = windows.get(key);
-    const current = w && w.minute === minute ? w : { minute, count: 0 };
+    const now = clock.now();
+    const minute = Math.floor(now / 60_000) * 60_000;
+    const w = windows.take(`${account}:${write ? 'write' : 'read'}`, { now, start: minute, end: minute + 60_000, limit });
     const reset = String(60 - Math.floor((clock.now() % 60_000) / 1000));
     c.header('x-ratelimit-limit', String(limit));
     c.header('x-ratelimit-reset', reset);
-    if (current.count >= limit) {
+    if (!w.allowed) {
       c.header('x-ratelimit-remaining', '0');
       c.header('retry-after', reset);
       return fail(c, 429, 29, 'You have exceeded your rate limit. Try again later.');
     }
-    windows.set(key, { minute, count: current.count + 1 });
-    c.header('x-ratelimit-remaining', String(limit - current.count - 1));
+    c.header('x-ratelimit-remaining', String(limit - w.used));
     return null;
   }
 

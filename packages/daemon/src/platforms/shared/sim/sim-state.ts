@@ -2,6 +2,7 @@ import type { MiddlewareHandler } from 'hono';
 import { checkSync, type SandboxStore } from '../../../store/sandbox-store';
 import { awaitCommitBeforeAnswer } from './sandbox-caller';
 import { simCodes, type SimCodes } from './sim-codes';
+import { simWindows, type HeldWindow, type SimWindows } from './sim-windows';
 
 /**
  * A simulator's state kept in SQLite (table sandbox_state), so `socialpub down && up`
@@ -34,6 +35,12 @@ export interface SimState {
    * endpoint, one exchange (sim-codes.ts, table sandbox_codes).
    */
   codes<V extends { expiresAt: number }>(kind: string): SimCodes<V>;
+  /**
+   * Rate windows: a map of `kind` on one process; one upsert a call in the database when
+   * several processes share the state, so their calls together never pass a window's limit
+   * (sim-windows.ts, table sandbox_windows).
+   */
+  windows(kind: string): SimWindows;
   /**
    * Runs `fn` (synchronous) with every write it makes to this state, and every other
    * statement on the same database connection (sandboxPostSink, sandboxPostRemoval), in
@@ -242,6 +249,7 @@ export function simState(store: SandboxStore | null, simulator: string): SimStat
       },
       tracked: <V>() => TrackedMap.of<V>([], () => undefined),
       codes: <V extends { expiresAt: number }>(kind: string) => simCodes<V>(null, simulator, kind, (fn) => atomicWrites(null, fn)),
+      windows: () => simWindows(new SimMap<HeldWindow>([], () => undefined)),
       atomically: (fn) => atomicWrites(null, fn),
     };
   }
@@ -269,6 +277,10 @@ export function simState(store: SandboxStore | null, simulator: string): SimStat
       return followed(kind, TrackedMap.of<V>(read(kind) as Array<[string, V]>, writer(kind)));
     },
     codes: <V extends { expiresAt: number }>(kind: string) => simCodes<V>(store, simulator, kind, (fn) => atomicWrites(store, fn)),
+    windows(kind) {
+      if (state.shared) return simWindows(new SimMap<HeldWindow>([], () => undefined), { store, simulator, prefix: `${kind}/` });
+      return simWindows(new SimMap<HeldWindow>(read(kind) as Array<[string, HeldWindow]>, writer(kind)));
+    },
     counter(name, first) {
       // Several daemons' simulators over one PostgreSQL database: each value taken from its
       // sequence there, which no transaction holds (SandboxStateRepository.sharedCounter).

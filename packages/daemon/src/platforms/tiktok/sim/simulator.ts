@@ -121,7 +121,8 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
   const byUpload = state.map<string>('uploads');
   /** The running SHA-256 of each upload in progress (memory only: after a restart an upload still completes, without its digest). */
   const hashes = new Map<string, ReturnType<typeof createHash>>();
-  const windows = state.map<{ start: number; count: number }>('rate-windows');
+  // Counted in the database when several daemons' simulators share it: together they never pass a limit (sim-windows.ts).
+  const windows = state.windows('windows');
   const nextSeq = state.counter('publish', 1n);
   const nextPostId = state.counter('post', 7_400_000_000_000_000_000n);
   const save = (p: Publish) => void publishes.set(p.id, p);
@@ -150,13 +151,7 @@ export function createTiktokSimulator(options: TiktokSimulatorOptions) {
 
   function limited(key: string, perMinute: number): boolean {
     const now = clock.now();
-    let w = windows.get(key);
-    if (!w || now >= w.start + 60_000) {
-      w = { start: now, count: 0 };
-    }
-    w.count += 1;
-    windows.set(key, w);
-    return w.count > perMinute;
+    return !windows.take(key, { now, start: now, end: now + 60_000, limit: perMinute }).allowed;
   }
 
   function privacyOptions(openId: string): Privacy[] {

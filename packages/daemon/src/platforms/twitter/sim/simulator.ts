@@ -133,7 +133,8 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
       own.splice(i, 0, post);
     }
   });
-  const windows = state.map<{ start: number; count: number }>('rate-windows');
+  // Counted in the database when several daemons' simulators share it: together they never pass a limit (sim-windows.ts).
+  const windows = state.windows('windows');
   const nextMedia = state.counter('media', 1_880_000_000_000_000_000n);
   const nextPost = state.counter('post', 1_990_000_000_000_000_000n);
   const nextPoll = state.counter('poll', 1_770_000_000_000_000_000n);
@@ -171,22 +172,12 @@ export function createTwitterSimulator(options: TwitterSimulatorOptions) {
   /** Counts the call in its 15-minute window and sets x-rate-limit-*; returns false once the window is used up. */
   function rateLimit(c: Context, userId: string, bucket: string): boolean {
     const limit = bucket === 'tweets' ? settings.postsPer15Min : (LIMITS[bucket] ?? 1000);
-    const key = `${userId}:${bucket}`;
     const now = clock.now();
-    let w = windows.get(key);
-    if (!w || now >= w.start + WINDOW_MS) {
-      w = { start: now, count: 0 };
-      windows.set(key, w);
-    }
-    const allowed = w.count < limit;
-    if (allowed) {
-      w.count += 1;
-      windows.set(key, w);
-    }
+    const w = windows.take(`${userId}:${bucket}`, { now, start: now, end: now + WINDOW_MS, limit });
     c.header('x-rate-limit-limit', String(limit));
-    c.header('x-rate-limit-remaining', String(Math.max(0, limit - w.count)));
-    c.header('x-rate-limit-reset', String(Math.ceil((w.start + WINDOW_MS) / 1000)));
-    return allowed;
+    c.header('x-rate-limit-remaining', String(Math.max(0, limit - w.used)));
+    c.header('x-rate-limit-reset', String(Math.ceil(w.end / 1000)));
+    return w.allowed;
   }
 
   const unauthorized = (c: Context) => plainError(c, 401, 32, 'Unauthorized: could not authenticate you');

@@ -75,7 +75,8 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
   const hashes = new Map<string, ReturnType<typeof createHash>>();
   /** Videos by id, with the channel that owns them. */
   const videos = state.map<{ channelId: string; video: Record<string, unknown> }>('videos');
-  const quotas = state.map<{ resetAt: number; used: number }>('quota');
+  // Counted in the database when several daemons' simulators share it: together they never pass the quota (sim-windows.ts).
+  const quotas = state.windows('quotas');
 
   /** The channel a sandbox token acts as: its connection's own, created on first use. */
   const sandboxChannel = sandboxAccounts(state, 'channel', 1n, channel.id, {
@@ -109,12 +110,8 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
 
   /** One videos.insert from the channel's daily bucket (reset at midnight Pacific). */
   function takeQuota(channelId: string): boolean {
-    let quota = quotas.get(channelId);
-    if (!quota || clock.now() >= quota.resetAt) quota = { resetAt: nextPacificMidnight(clock.now()), used: 0 };
-    if (quota.used >= settings.insertsPerDay) return false;
-    quota.used += 1;
-    quotas.set(channelId, quota);
-    return true;
+    const now = clock.now();
+    return quotas.take(channelId, { now, start: now, end: nextPacificMidnight(now), limit: settings.insertsPerDay }).allowed;
   }
 
   function videoId(): string {
@@ -489,10 +486,7 @@ export function createYoutubeSimulator(options: YoutubeSimulatorOptions) {
     log,
     settings,
     channel,
-    quotaUsed: (channelId = channel.id) => {
-      const q = quotas.get(channelId);
-      return q && clock.now() < q.resetAt ? q.used : 0;
-    },
+    quotaUsed: (channelId = channel.id) => quotas.used(channelId, clock.now()),
     session: (id: string) => sessions.get(id),
     video: (id: string) => videos.get(id),
     addPlaylist: extras.addPlaylist,
