@@ -517,19 +517,19 @@ export function createSandboxStore(
       }
     },
     /**
-     * Runs `fn` (synchronous) in a transaction of its own, committed before `apart` returns,
-     * so the rows it writes are locked no longer than it runs: a row another process's
-     * simulators update too (a shared rate window) is not held until the turn's group
-     * commit, where the other process would wait for it with its event loop held. A turn's
-     * transaction still open (groupCommits) is committed first; its callers were waiting for
-     * that commit anyway. Inside `atomically` it joins that transaction instead, which stays
-     * one atomic change.
+     * Runs `fn` (synchronous) outside the turn's transaction: each of its statements commits
+     * as it runs (wrap them in `transaction` to make them one), so a row it writes is locked
+     * no longer than its statement: a row another process's simulators update too (a shared
+     * rate window) is not held until the turn's group commit, where the other process would
+     * wait for it with its event loop held (or two turns would deadlock over two rows). A
+     * turn's transaction still open (groupCommits) is committed first; its callers were
+     * waiting for that commit anyway. Inside `atomically` it joins that transaction instead,
+     * which stays one atomic change.
      */
     apart<T>(fn: () => T): T {
       if (depth > 0) return checkSync(fn());
       if (turn) commitTurn();
-      if (db.inTransaction) return within(fn);
-      return inTransaction(fn);
+      return checkSync(fn());
     },
     /** better-sqlite3's transaction around `fn`: rolled back when it throws. */
     transaction<T>(fn: () => T): T {

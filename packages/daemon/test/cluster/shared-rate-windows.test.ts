@@ -57,7 +57,7 @@ interface Case {
   limit: number;
   /** The window's length: after it, calls are let through again. */
   windowMs: number;
-  call: (app: typeof a) => Promise<Response>;
+  call: (app: typeof a) => Response | Promise<Response>;
   /** The rate-limit header that counts down (its value after each allowed call: limit - calls so far). */
   remaining?: string;
 }

@@ -1,5 +1,4 @@
 import type { SandboxStore, SandboxWindow, SandboxWindowCall } from '../../../store/sandbox-store';
-import type { SimMap } from './sim-state';
 
 /** One call against a rate window: see SandboxWindowCall (`cost` 1 when absent). */
 export type SimWindowCall = Omit<SandboxWindowCall, 'cost'> & { cost?: number };
@@ -28,11 +27,17 @@ export interface HeldWindow {
   used: number;
 }
 
+/** Where one process keeps its windows (a SimState map). */
+export interface HeldWindows {
+  get(key: string): HeldWindow | undefined;
+  set(key: string, value: HeldWindow): unknown;
+}
+
 /**
  * Rate windows kept in `map` (one process), or, when `shared` is given, in its store's
  * sandbox_windows (rows `<prefix><key>` of its simulator).
  */
-export function simWindows(map: SimMap<HeldWindow>, shared: { store: SandboxStore; simulator: string; prefix: string } | null = null): SimWindows {
+export function simWindows(map: HeldWindows, shared: { store: SandboxStore; simulator: string; prefix: string } | null = null): SimWindows {
   if (shared) {
     const { store, simulator, prefix } = shared;
     const windows = store.windows;
@@ -42,26 +47,28 @@ export function simWindows(map: SimMap<HeldWindow>, shared: { store: SandboxStor
       used: (key, now) => windows.used(simulator, prefix + key, now),
       takeAll: (calls) =>
         // One short transaction, the windows always in the caller's order (no two processes lock them crosswise).
-        store.apart(() => {
-          const taken: SandboxWindow[] = [];
-          for (const [key, call] of calls) {
-            const w = one(key, call);
-            taken.push(w);
-            if (!w.allowed) break;
-          }
-          if (taken.every((w) => w.allowed)) return taken;
-          // One did not fit: what the others were charged is given back, and each is told no.
-          return calls.map(([key, call], i) => {
-            const w = taken[i];
-            if (!w) return { ...one(key, { ...call, cost: 0 }), allowed: false };
-            if (w.allowed) {
-              const cost = call.cost ?? 1;
-              windows.giveBack(simulator, prefix + key, w.start, cost);
-              return { ...w, used: w.used - cost, allowed: false };
+        store.apart(() =>
+          store.transaction(() => {
+            const taken: SandboxWindow[] = [];
+            for (const [key, call] of calls) {
+              const w = one(key, call);
+              taken.push(w);
+              if (!w.allowed) break;
             }
-            return w;
-          });
-        }),
+            if (taken.every((w) => w.allowed)) return taken;
+            // One did not fit: what the others were charged is given back, and each is told no.
+            return calls.map(([key, call], i) => {
+              const w = taken[i];
+              if (!w) return { ...one(key, { ...call, cost: 0 }), allowed: false };
+              if (w.allowed) {
+                const cost = call.cost ?? 1;
+                windows.giveBack(simulator, prefix + key, w.start, cost);
+                return { ...w, used: w.used - cost, allowed: false };
+              }
+              return w;
+            });
+          }),
+        ),
     };
   }
   const current = (key: string, call: SimWindowCall) => {
