@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MetaSimulator } from '../../src/platforms/meta/sim/simulator';
 import { createSandboxApp } from '../../src/platforms/sandbox';
 import { openDatabase } from '../../src/store/database';
 import { openSandboxDatabase, sandboxDbPath, type OpenedSandboxDatabase } from '../../src/store/sandbox-database';
@@ -65,7 +66,7 @@ interface Exchange {
   status: number;
   body: Record<string, unknown>;
 }
-async function exchange(app: typeof a, path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Exchange> {
+async function exchange(app: { request: typeof a.request }, path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Exchange> {
   const { body, ...type } = form(fields);
   const res = await app.request(path, { method: 'POST', headers: { ...type, ...headers }, body });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
@@ -142,6 +143,29 @@ describe("OAuth codes with several daemons' simulators over one PostgreSQL datab
     const again = await exchange(a, '/mastodon.social/oauth/token', token());
     expect(again.status).toBe(400);
     expect(again.body.error).toBe('invalid_grant');
+  });
+
+  it("Meta (Threads): the dialog's code handed out by A's simulator is exchanged at B's, once", async () => {
+    // Meta's dialog is not served (the connect flow's browser step is simulated by authorize()): the two simulators over the two stores.
+    // Each made in a turn of its own (two stores in one thread must not write the same rows in one turn: one would wait on the other).
+    const turnEnd = () => new Promise((resolve) => setImmediate(resolve));
+    const metaA = new MetaSimulator({ clock, store: opened[0]!.store });
+    await turnEnd();
+    const metaB = new MetaSimulator({ clock, store: opened[1]!.store });
+    await turnEnd();
+    for (const m of [metaA, metaB]) m.state.apps.set('1234', { appId: '1234', appSecret: 'app-secret' });
+    const code = metaA.state.authorize({ platform: 'threads', appId: '1234', redirectUri: CALLBACK, accountId: '17841400000000001' });
+    // The dialog's redirect is answered once the code is committed (the turn's group commit), as every simulator answer is.
+    await turnEnd();
+    const fields = { client_id: '1234', client_secret: 'app-secret', grant_type: 'authorization_code', code, redirect_uri: CALLBACK };
+    const first = await exchange(metaB.app, '/graph.threads.net/oauth/access_token', fields);
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    expect(first.body.user_id).toBe('17841400000000001');
+    // The bare simulator app does not hold its answer for the commit (the sandbox app does): the turn ends first.
+    await turnEnd();
+    const again = await exchange(metaA.app, '/graph.threads.net/oauth/access_token', fields);
+    expect(again.status).toBe(400);
+    expect(JSON.stringify(again.body)).toContain('Matching code was not found or was already used');
   });
 
   it('an expired code is refused at the other daemon too, and swept when the next one is handed out', async () => {
