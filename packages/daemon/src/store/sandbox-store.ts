@@ -159,7 +159,7 @@ export function createSandboxStateRepository(db: DB) {
          ON CONFLICT (simulator, kind, key) DO UPDATE SET value = excluded.value, changed_tx = excluded.changed_tx, writer = excluded.writer, removed = 0 WHERE sandbox_state.removed = 1`,
       )
     : null;
-  const claimed = shared ? db.prepare<[string, string, string], { value: string; changed_tx: number }>('SELECT value, changed_tx FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?') : null;
+  const claimed = shared ? db.prepare<[string, string, string], { value: string; changed_tx: number | null }>('SELECT value, changed_tx FROM sandbox_state WHERE simulator = ? AND kind = ? AND key = ?') : null;
   // What other processes wrote from a transaction on, visible now (the claim's winner and what it made with it).
   const changedFrom = shared
     ? db.prepare<[number, string], { simulator: string; kind: string; key: string; value: string; removed: number }>('SELECT simulator, kind, key, value, removed FROM sandbox_state WHERE changed_tx >= ? AND writer <> ?')
@@ -223,6 +223,8 @@ export function createSandboxStateRepository(db: DB) {
       if (!sharedClaim || !claimed || !changedFrom) throw new Error('claims are for shared state only');
       if (sharedClaim.run(simulator, kind, key, JSON.stringify(value), writer).changes === 1) return value;
       const won = claimed.get(simulator, kind, key)!;
+      // A row from before migration 290 names no transaction: it was there when this process loaded (nothing to take in).
+      if (won.changed_tx === null) return JSON.parse(won.value) as unknown;
       for (const r of changedFrom.all(Number(won.changed_tx), writer)) {
         const change = r.removed === 1 ? undefined : (JSON.parse(r.value) as unknown);
         for (const f of followers.get(followerKey(r.simulator, r.kind)) ?? []) f(r.key, change);

@@ -8,7 +8,10 @@
  * - `sandbox_windows`: rate windows counted by one upsert each on PostgreSQL (the window,
  *   reset when it has ended, and its count, raised only when the call fits; `allowed` is
  *   what that statement decided), so two daemons' calls never both take the last one.
- *   SQLite (one process) keeps its windows in sandbox_state as before.
+ *   SQLite (one process) keeps its windows in sandbox_state as before, under the kind
+ *   `windows`.
+ * What the simulators kept of these in sandbox_state before goes: the windows of the old
+ * kinds (`rate-windows`, YouTube's `quota`: windows start afresh once) and Meta's `codes`.
  */
 export const migration300 = `
 CREATE TABLE sandbox_codes (
@@ -30,6 +33,7 @@ CREATE TABLE sandbox_windows (
   allowed INTEGER NOT NULL,
   PRIMARY KEY (simulator, key)
 );
+DELETE FROM sandbox_state WHERE kind = 'rate-windows' OR (simulator = 'youtube' AND kind = 'quota') OR (simulator = 'meta' AND kind = 'codes');
 `;
 
 /** The same tables in PostgreSQL's DDL (BIGINT ms times). */
@@ -53,4 +57,5 @@ CREATE TABLE sandbox_windows (
   allowed INTEGER NOT NULL,
   PRIMARY KEY (simulator, key)
 );
+DELETE FROM sandbox_state WHERE kind = 'rate-windows' OR (simulator = 'youtube' AND kind = 'quota') OR (simulator = 'meta' AND kind = 'codes');
 `;
