@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MetaSimulator } from '../../src/platforms/meta/sim/simulator';
-import { createSandboxApp } from '../../src/platforms/sandbox';
-import { openDatabase } from '../../src/store/database';
-import { openSandboxDatabase, sandboxDbPath, type OpenedSandboxDatabase } from '../../src/store/sandbox-database';
 import { ManualClock } from '../../src/util/clock';
-import { testDatabaseConfig } from '../support/store-dialects';
 import { useTempDirs } from '../support/temp-dirs';
+import { openSimulatorPair, othersSettled, type SandboxApp, type SimulatorPair } from './support/simulator-pair';
 
 /**
  * Several daemons over one PostgreSQL database, each with its own simulators: a browser's
@@ -18,37 +15,16 @@ import { useTempDirs } from '../support/temp-dirs';
  */
 
 const tempDir = useTempDirs();
-const opened: OpenedSandboxDatabase[] = [];
-let a: ReturnType<typeof createSandboxApp>;
-let b: ReturnType<typeof createSandboxApp>;
 const clock = new ManualClock();
-let probe: ReturnType<typeof openDatabase>;
+let pair: SimulatorPair;
+let a: SandboxApp;
+let b: SandboxApp;
 
 beforeAll(async () => {
-  const dataDir = tempDir('sp-shared-codes-');
-  const databaseUrl = testDatabaseConfig(dataDir).databaseUrl!;
-  probe = openDatabase(databaseUrl);
-  const open = () => {
-    const o = openSandboxDatabase({ path: sandboxDbPath(dataDir, databaseUrl), daemonDbPath: databaseUrl });
-    opened.push(o);
-    return o;
-  };
-  a = createSandboxApp({ store: open().store, clock });
-  await new Promise((resolve) => setImmediate(resolve));
-  b = createSandboxApp({ store: open().store, clock });
+  pair = await openSimulatorPair(tempDir('sp-shared-codes-'), clock);
+  ({ a, b } = pair);
 });
-afterAll(() => {
-  for (const o of opened.splice(0)) o.close();
-  probe.close();
-});
-
-/** Waits until every transaction begun before now has ended (see shared-simulators.test.ts): for the Mastodon app registered through A. */
-async function othersSettled(): Promise<void> {
-  const now = probe.prepare<[], { x: number }>('SELECT pg_current_xact_id()::text::bigint AS x').get()!.x;
-  const horizon = probe.prepare<[], { x: number }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS x');
-  for (let i = 0; i < 500 && horizon.get()!.x <= now; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(horizon.get()!.x, 'a transaction begun before the write is still open after 10 s').toBeGreaterThan(now);
-}
+afterAll(() => pair.close());
 
 const CALLBACK = 'http://127.0.0.1:9/callback';
 const form = (fields: Record<string, string>) => ({ 'content-type': 'application/x-www-form-urlencoded', body: new URLSearchParams(fields).toString() });
@@ -134,7 +110,7 @@ describe("OAuth codes with several daemons' simulators over one PostgreSQL datab
     const app = (await registered.json()) as { client_id: string; client_secret: string };
     expect(registered.status).toBe(200);
     // The app itself reaches B as every other entry does (caught up on).
-    await othersSettled();
+    await othersSettled(pair.probe);
     const code = await consent(a, `/mastodon.social/oauth/authorize?response_type=code&client_id=${app.client_id}&redirect_uri=${enc(CALLBACK)}&scope=${enc('read write')}`);
     const token = (fields: Record<string, string> = {}) => ({ grant_type: 'authorization_code', code, redirect_uri: CALLBACK, client_id: app.client_id, client_secret: app.client_secret, ...fields });
     const first = await exchange(b, '/mastodon.social/oauth/token', token());
@@ -149,9 +125,9 @@ describe("OAuth codes with several daemons' simulators over one PostgreSQL datab
     // Meta's dialog is not served (the connect flow's browser step is simulated by authorize()): the two simulators over the two stores.
     // Each made in a turn of its own (two stores in one thread must not write the same rows in one turn: one would wait on the other).
     const turnEnd = () => new Promise((resolve) => setImmediate(resolve));
-    const metaA = new MetaSimulator({ clock, store: opened[0]!.store });
+    const metaA = new MetaSimulator({ clock, store: pair.first.store });
     await turnEnd();
-    const metaB = new MetaSimulator({ clock, store: opened[1]!.store });
+    const metaB = new MetaSimulator({ clock, store: pair.second.store });
     await turnEnd();
     for (const m of [metaA, metaB]) m.state.apps.set('1234', { appId: '1234', appSecret: 'app-secret' });
     const code = metaA.state.authorize({ platform: 'threads', appId: '1234', redirectUri: CALLBACK, accountId: '17841400000000001' });
@@ -176,7 +152,7 @@ describe("OAuth codes with several daemons' simulators over one PostgreSQL datab
     expect(late.status).toBe(400);
     expect(late.body).toMatchObject(flow.refused);
     const fresh = await consent(b, flow.authorize);
-    const kept = opened[0]!.db.prepare<[], { code: string }>("SELECT code FROM sandbox_codes WHERE simulator = 'x' ORDER BY code").all();
+    const kept = pair.first.db.prepare<[], { code: string }>("SELECT code FROM sandbox_codes WHERE simulator = 'x' ORDER BY code").all();
     expect(kept.map((r) => r.code)).toEqual([fresh]);
     expect((await exchange(a, ...flow.token(fresh))).status).toBe(200);
   });

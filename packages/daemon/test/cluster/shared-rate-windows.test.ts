@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxApp } from '../../src/platforms/sandbox';
-import { openDatabase } from '../../src/store/database';
-import { openSandboxDatabase, sandboxDbPath, type OpenedSandboxDatabase } from '../../src/store/sandbox-database';
 import { ManualClock } from '../../src/util/clock';
-import { testDatabaseConfig } from '../support/store-dialects';
 import { useTempDirs } from '../support/temp-dirs';
+import { holdHorizon, openSimulatorPair, type SandboxApp, type SimulatorPair } from './support/simulator-pair';
 
 /**
  * Several daemons over one PostgreSQL database, each with its own simulators: the calls of
@@ -16,39 +13,24 @@ import { useTempDirs } from '../support/temp-dirs';
  */
 
 const tempDir = useTempDirs();
-const opened: OpenedSandboxDatabase[] = [];
-let a: ReturnType<typeof createSandboxApp>;
-let b: ReturnType<typeof createSandboxApp>;
 const clock = new ManualClock();
-let holder: ReturnType<typeof openDatabase>;
+let pair: SimulatorPair;
+let a: SandboxApp;
+let b: SandboxApp;
 
 beforeAll(async () => {
-  const dataDir = tempDir('sp-shared-windows-');
-  const databaseUrl = testDatabaseConfig(dataDir).databaseUrl!;
-  holder = openDatabase(databaseUrl);
-  const open = () => {
-    const o = openSandboxDatabase({ path: sandboxDbPath(dataDir, databaseUrl), daemonDbPath: databaseUrl });
-    opened.push(o);
-    return o;
-  };
-  a = createSandboxApp({ store: open().store, clock });
-  await new Promise((resolve) => setImmediate(resolve));
-  b = createSandboxApp({ store: open().store, clock });
+  pair = await openSimulatorPair(tempDir('sp-shared-windows-'), clock);
+  ({ a, b } = pair);
 });
-afterAll(() => {
-  if (holder.inTransaction) holder.exec('ROLLBACK');
-  for (const o of opened.splice(0)) o.close();
-  holder.close();
-});
+afterAll(() => pair.close());
 
-/** Runs `fn` with every simulator's catch-up horizon held where it is (a transaction with an id, left open). */
+/** Runs `fn` with every simulator's catch-up horizon held where it is. */
 async function withHorizonHeld<T>(fn: () => Promise<T>): Promise<T> {
-  holder.exec('BEGIN');
-  holder.prepare('SELECT pg_current_xact_id()').get();
+  const held = holdHorizon(pair.holder);
   try {
     return await fn();
   } finally {
-    holder.exec('COMMIT');
+    held.release();
   }
 }
 

@@ -1,10 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandboxApp } from '../../src/platforms/sandbox';
-import { openDatabase } from '../../src/store/database';
-import { openSandboxDatabase, sandboxDbPath, type OpenedSandboxDatabase } from '../../src/store/sandbox-database';
 import { ManualClock } from '../../src/util/clock';
-import { testDatabaseConfig } from '../support/store-dialects';
 import { useTempDirs } from '../support/temp-dirs';
+import { holdHorizon, openSimulatorPair, othersSettled, type SandboxApp, type SimulatorPair } from './support/simulator-pair';
 
 /**
  * Several daemons over one PostgreSQL database, each with its own simulators: a sandbox
@@ -21,48 +18,16 @@ import { useTempDirs } from '../support/temp-dirs';
  */
 
 const tempDir = useTempDirs();
-const opened: OpenedSandboxDatabase[] = [];
-let a: ReturnType<typeof createSandboxApp>;
-let b: ReturnType<typeof createSandboxApp>;
 const clock = new ManualClock();
-let probe: ReturnType<typeof openDatabase>;
-let holder: ReturnType<typeof openDatabase>;
+let pair: SimulatorPair;
+let a: SandboxApp;
+let b: SandboxApp;
 
 beforeAll(async () => {
-  const dataDir = tempDir('sp-shared-accounts-');
-  const databaseUrl = testDatabaseConfig(dataDir).databaseUrl!;
-  probe = openDatabase(databaseUrl);
-  holder = openDatabase(databaseUrl);
-  const open = () => {
-    const o = openSandboxDatabase({ path: sandboxDbPath(dataDir, databaseUrl), daemonDbPath: databaseUrl });
-    opened.push(o);
-    return o;
-  };
-  a = createSandboxApp({ store: open().store, clock });
-  await new Promise((resolve) => setImmediate(resolve));
-  b = createSandboxApp({ store: open().store, clock });
+  pair = await openSimulatorPair(tempDir('sp-shared-accounts-'), clock);
+  ({ a, b } = pair);
 });
-afterAll(() => {
-  if (holder.inTransaction) holder.exec('ROLLBACK');
-  for (const o of opened.splice(0)) o.close();
-  probe.close();
-  holder.close();
-});
-
-/** Waits until every transaction begun before now has ended (see shared-simulators.test.ts). */
-async function othersSettled(): Promise<void> {
-  const now = probe.prepare<[], { x: number }>('SELECT pg_current_xact_id()::text::bigint AS x').get()!.x;
-  const horizon = probe.prepare<[], { x: number }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS x');
-  for (let i = 0; i < 500 && horizon.get()!.x <= now; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(horizon.get()!.x, 'a transaction begun before the write is still open after 10 s').toBeGreaterThan(now);
-}
-
-/** Holds every simulator's catch-up horizon where it is until `release` (a transaction with an id, left open). */
-function holdHorizon(): { release: () => void } {
-  holder.exec('BEGIN');
-  holder.prepare('SELECT pg_current_xact_id()').get();
-  return { release: () => void holder.exec('COMMIT') };
-}
+afterAll(() => pair.close());
 
 interface Case {
   name: string;
@@ -92,9 +57,9 @@ async function me(app: typeof a, c: Case, token: string): Promise<[unknown, unkn
 describe("sandbox accounts with several daemons' simulators over one PostgreSQL database", () => {
   it.each(cases)("$name: a new connection's first calls at two daemons, neither having seen the other's, make one account", async (c) => {
     const token = `sandbox_at_race${c.name.toLowerCase()}.secret`;
-    const accounts = () => opened[0]!.db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM sandbox_state WHERE simulator = ? AND kind = ? AND removed = 0').get(...c.records)!.n;
+    const accounts = () => pair.first.db.prepare<[string, string], { n: number }>('SELECT count(*) AS n FROM sandbox_state WHERE simulator = ? AND kind = ? AND removed = 0').get(...c.records)!.n;
     const before = Number(accounts());
-    const held = holdHorizon();
+    const held = holdHorizon(pair.holder);
     let viaA: [unknown, unknown];
     let viaB: [unknown, unknown];
     try {
@@ -109,7 +74,7 @@ describe("sandbox accounts with several daemons' simulators over one PostgreSQL 
     // One account made, not two with the last one written naming the connection.
     expect(Number(accounts())).toBe(before + 1);
     // Once everything has settled, both still answer that one account.
-    await othersSettled();
+    await othersSettled(pair.probe);
     expect(await me(a, c, token)).toEqual(viaA);
     expect(await me(b, c, token)).toEqual(viaA);
   });

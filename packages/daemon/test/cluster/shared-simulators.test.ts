@@ -4,13 +4,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { recordKeyFor } from '../../src/platforms/bluesky/tid';
 import { createMastodonAdapter } from '../../src/platforms/mastodon/adapter';
 import { createTwitterAdapter } from '../../src/platforms/twitter/adapter';
-import { createSandboxApp } from '../../src/platforms/sandbox';
-import { openDatabase } from '../../src/store/database';
-import { openSandboxDatabase, sandboxDbPath, type OpenedSandboxDatabase } from '../../src/store/sandbox-database';
 import { ManualClock } from '../../src/util/clock';
 import { makeContext, type SimServer, type TestContext } from '../platforms/shared/harness';
-import { testDatabaseConfig } from '../support/store-dialects';
 import { useTempDirs } from '../support/temp-dirs';
+import { openSimulatorPair, othersSettled, type SandboxApp, type SimulatorPair } from './support/simulator-pair';
 
 /**
  * Several daemons over one PostgreSQL database each run their own simulators, over one
@@ -22,51 +19,20 @@ import { useTempDirs } from '../support/temp-dirs';
  */
 
 const tempDir = useTempDirs();
-const opened: OpenedSandboxDatabase[] = [];
-let a: ReturnType<typeof createSandboxApp>;
-let b: ReturnType<typeof createSandboxApp>;
-let sandboxStore: OpenedSandboxDatabase;
 const clock = new ManualClock();
+let pair: SimulatorPair;
+let a: SandboxApp;
+let b: SandboxApp;
 const servers: ServerType[] = [];
-let probe: ReturnType<typeof openDatabase>;
 
 beforeAll(async () => {
-  const dataDir = tempDir('sp-shared-sims-');
-  const databaseUrl = testDatabaseConfig(dataDir).databaseUrl!;
-  // The daemon's schema (the simulators read whose connection calls from it).
-  probe = openDatabase(databaseUrl);
-  const open = () => {
-    const o = openSandboxDatabase({ path: sandboxDbPath(dataDir, databaseUrl), daemonDbPath: databaseUrl });
-    opened.push(o);
-    return o;
-  };
-  // Both loaded (every simulator's maps read) before either makes anything.
-  sandboxStore = open();
-  a = createSandboxApp({ store: sandboxStore.store, clock });
-  // A's first writes commit at the end of this turn (groupCommits); two processes do not
-  // share a thread, two stores here do: B writes the same rows once A's are committed.
-  await new Promise((resolve) => setImmediate(resolve));
-  b = createSandboxApp({ store: open().store, clock });
+  pair = await openSimulatorPair(tempDir('sp-shared-sims-'), clock);
+  ({ a, b } = pair);
 });
 afterAll(async () => {
   for (const s of servers.splice(0)) await new Promise<void>((resolve) => s.close(() => resolve()));
-  for (const o of opened.splice(0)) o.close();
-  probe.close();
+  pair.close();
 });
-
-/**
- * Waits until every transaction begun before now has ended, as the time between a daemon's
- * death and another's read-back does in a cluster. A simulator catches up on what the others
- * wrote below the oldest transaction still running anywhere on the server (store/sandbox-store.ts),
- * so a read made the moment after the write can miss it while a transaction of another test
- * file, begun before the write, is still open: that is a read too early, not a lost write.
- */
-async function othersSettled(): Promise<void> {
-  const now = probe.prepare<[], { x: number }>('SELECT pg_current_xact_id()::text::bigint AS x').get()!.x;
-  const horizon = probe.prepare<[], { x: number }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS x');
-  for (let i = 0; i < 500 && horizon.get()!.x <= now; i++) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(horizon.get()!.x, 'a transaction begun before the write is still open after 10 s').toBeGreaterThan(now);
-}
 
 /** A sandbox app over HTTP on 127.0.0.1, as a daemon's adapters reach their own simulators. */
 async function served(app: typeof a): Promise<SimServer> {
@@ -82,7 +48,7 @@ const TOKEN = 'sandbox_at_shared1.secret';
 const json = (body: unknown) => ({ 'content-type': 'application/json', body: JSON.stringify(body) });
 async function call<T = Record<string, unknown>>(app: typeof a, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T }> {
   // B reads once what A wrote has settled (othersSettled).
-  if (app === b) await othersSettled();
+  if (app === b) await othersSettled(pair.probe);
   const res = await app.request(path, {
     method,
     headers: { authorization: `Bearer ${TOKEN}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
@@ -91,7 +57,7 @@ async function call<T = Record<string, unknown>>(app: typeof a, method: string, 
   const text = await res.text();
   return { status: res.status, body: (text ? JSON.parse(text) : {}) as T };
 }
-const postsOf = (platform: string) => sandboxStore.store.posts.list({ platform: platform as 'twitter' }).map((p) => ({ postId: p.postId, removed: p.removedAt ?? null }));
+const postsOf = (platform: string) => pair.first.store.posts.list({ platform: platform as 'twitter' }).map((p) => ({ postId: p.postId, removed: p.removedAt ?? null }));
 
 describe("several daemons' simulators over one PostgreSQL database", () => {
   it('X: a post made through one is in the other\'s lookup, timeline and duplicate rule; a deletion reaches it too', async () => {
@@ -176,7 +142,7 @@ describe("several daemons' simulators over one PostgreSQL database", () => {
     const x = createTwitterAdapter({ requestTimeoutMs: 2_000, reconcileSettleMs: 0 });
     const xOnA = makeContext({ platform: 'twitter', type: 'tweet', caption: 'the target A died on (X)', secrets, clock, server: viaA });
     const tweeted = await x.publish(xOnA);
-    await othersSettled();
+    await othersSettled(pair.probe);
     // A was SIGKILLed after its simulator made the post: what it had recorded is the request, not the id.
     const xOnB = sameTarget(makeContext({ platform: 'twitter', type: 'tweet', caption: 'the target A died on (X)', secrets, clock, server: viaB }), xOnA, { tweetRequestedAt: xOnA.checkpoint.data.tweetRequestedAt });
     expect(await recover(x, xOnB)).toEqual({ reconciled: true, postId: tweeted.postId });
@@ -185,13 +151,13 @@ describe("several daemons' simulators over one PostgreSQL database", () => {
     const m = { platform: 'mastodon' as const, type: 'post' as const, caption: 'the target A died on (Mastodon)', secrets, meta: { server: 'https://mastodon.social' }, clock };
     const mOnA = makeContext({ ...m, server: viaA });
     const tooted = await mastodon.publish(mOnA);
-    await othersSettled();
+    await othersSettled(pair.probe);
     // Within the Idempotency-Key's hour the adapter sends the status again with the same key, through B.
     const mOnB = sameTarget(makeContext({ ...m, server: viaB }), mOnA, { statusRequestedAt: mOnA.checkpoint.data.statusRequestedAt });
     expect(await recover(mastodon, mOnB)).toEqual({ reconciled: false, postId: tooted.postId });
 
     // One post each in the sandbox world.
-    const made = sandboxStore.store.posts.list().filter((p) => String(p.body.text ?? p.body.status ?? '').startsWith('the target A died on'));
+    const made = pair.first.store.posts.list().filter((p) => String(p.body.text ?? p.body.status ?? '').startsWith('the target A died on'));
     expect(made.map((p) => [p.platform, p.postId])).toEqual([
       ['twitter', tweeted.postId],
       ['mastodon', tooted.postId],
