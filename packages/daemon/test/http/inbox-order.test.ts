@@ -1,30 +1,13 @@
 import type { InboxList } from '@socialpub/core';
 import { describe, expect, it } from 'vitest';
-import type { NewInboxItem } from '../../src/store/inbox';
+import { inboxComment } from '../support/inbox-items';
 import { API, errorOf, harness } from './harness';
 
 /** The harness with a post to comment under, and a comment of its user written at `createdAt`. */
 function setup() {
   const h = harness();
   h.db.prepare("INSERT INTO jobs (id, user_id, caption, platforms, sort_at, created_at, updated_at) VALUES ('job_1', ?, 'c', '[]', 0, 0, 0)").run(h.user.id);
-  const comment = (n: number, createdAt: number): NewInboxItem => ({
-    id: `inb_000${n}`,
-    userId: h.user.id,
-    jobId: 'job_1',
-    targetId: 'tgt_1',
-    connectionId: 'con_1',
-    platform: 'mastodon',
-    postId: '100',
-    commentId: String(200 + n),
-    inReplyTo: '100',
-    thread: ['100'],
-    authorName: null,
-    authorHandle: `reader${n}`,
-    authorUrl: null,
-    text: `comment ${n}`,
-    url: null,
-    createdAt,
-  });
+  const comment = (n: number, createdAt: number) => inboxComment(n, { userId: h.user.id, createdAt });
   return { h, comment };
 }
 

@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { NewInboxItem } from '../../src/store/inbox';
 import { createStore } from '../../src/store/store';
 import { ManualClock } from '../../src/util/clock';
 import { SecretBox } from '../../src/util/secrets';
+import { inboxComment } from '../support/inbox-items';
 import { openTestDatabase } from '../support/store-dialects';
 
 function setup() {
@@ -17,25 +17,7 @@ function setup() {
   return { clock, db, store };
 }
 
-const comment = (n: number, over: Partial<NewInboxItem> = {}): NewInboxItem => ({
-  id: `inb_${String(n).padStart(4, '0')}`,
-  userId: 'u1',
-  jobId: 'job_1',
-  targetId: 'tgt_1',
-  connectionId: 'con_1',
-  platform: 'mastodon',
-  postId: '100',
-  commentId: String(200 + n),
-  inReplyTo: '100',
-  thread: ['100'],
-  authorName: null,
-  authorHandle: `reader${n}`,
-  authorUrl: null,
-  text: `comment ${n}`,
-  url: null,
-  createdAt: 1_000 + n,
-  ...over,
-});
+const comment = inboxComment;
 
 describe('the inbox repository', () => {
   it('adds a comment once per connection and comment id, each with one comment.received', () => {
