@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context';
 import type { Platform, SandboxPost as SandboxPostView } from '@socialpub/core';
+import { NotFoundError } from '../../errors';
 import { readAdmin } from '../../local/admin';
 import { parsePlatform } from '../../platform-name';
 import { shortTime, truncate } from '../../ui/format';
@@ -57,8 +58,17 @@ async function localPosts(dataDir: string, only: Platform | undefined): Promise<
   const { presentSandboxPost, sandboxLabels, openSandboxReader, sandboxDbPath, adminDatabase } = await import('../../local/daemon-extras');
   const filter = only ? { platform: only } : {};
   const own = openSandboxReader(sandboxDbPath(dataDir, adminDatabase(dataDir)));
+  if (own) {
+    const rows = readThenClose(own, (o) => o.store.posts.list(filter));
+    // The simulators may run alone (`sandbox serve` on a data dir no daemon has used): no connections, no labels.
+    const labelOf = await readAdmin(dataDir, (admin) => sandboxLabels(admin.store.connections.list())).catch((err: unknown) => {
+      if (err instanceof NotFoundError) return sandboxLabels([]);
+      throw err;
+    });
+    return rows.map((p) => presentSandboxPost(p, labelOf));
+  }
   // Every user's connections name the accounts that made the posts (their labels).
-  const [rows, labelOf] = await readAdmin(dataDir, (admin) => [own ? readThenClose(own, (o) => o.store.posts.list(filter)) : admin.store.sandbox.posts.list(filter), sandboxLabels(admin.store.connections.list())] as const);
+  const [rows, labelOf] = await readAdmin(dataDir, (admin) => [admin.store.sandbox.posts.list(filter), sandboxLabels(admin.store.connections.list())] as const);
   return rows.map((p) => presentSandboxPost(p, labelOf));
 }
 
