@@ -1,6 +1,6 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, newContext, seriousViolations, watch } from './support/browser';
+import { launchChromium, newContext, screenshot, seriousViolations, watch } from './support/browser';
 import { startDashboardDaemon, type DashboardDaemon } from './support/daemon';
 import { testNow } from './support/test-time';
 
@@ -50,6 +50,8 @@ describe('editing a scheduled post from Posts', () => {
     expect(await why.textContent()).toMatch(/280/);
     expect(await card.getByLabel('Caption for X').inputValue()).toBe(typed);
     expect(await seriousViolations(page)).toEqual([]);
+    await card.scrollIntoViewIfNeeded();
+    await screenshot(page, 'posts-edit');
     await card.getByLabel('Caption for X').fill('Launch day on X');
     await card.getByRole('button', { name: 'Save caption' }).click();
     await page.getByRole('status').filter({ hasText: `Updated ${r.job_id}` }).waitFor();
@@ -91,7 +93,7 @@ describe('editing a scheduled post from Posts', () => {
     expect(await why.textContent()).toMatch(/^Not saved: the post went out meanwhile, so it can no longer be edited \(nothing left to change: .+\)\. Your text is kept: copy it if you still want it\.$/);
     expect(await card.getByLabel('Caption for X').inputValue()).toBe('Too late words');
     await card.getByRole('button', { name: 'Close the editor' }).click();
-    expect(await card.getByLabel('Caption for X').count()).toBe(0);
+    await card.getByLabel('Caption for X').waitFor({ state: 'detached' });
     // Published: no editor is offered any more.
     expect(await card.getByRole('button', { name: 'Edit X caption' }).count()).toBe(0);
 

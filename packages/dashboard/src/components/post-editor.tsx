@@ -48,8 +48,10 @@ export function PostEditor({ post, zone, editable: canEdit, onSaved }: { post: P
       setOpen(null);
       onSaved(res);
     } catch (e) {
+      // Both at once: the reason is asked of the daemon first, so no other words show meanwhile.
+      const why = await refusal(e, post.job_id);
       if (e instanceof ApiError && e.status === 409) setGone(true);
-      setError(await refusal(e, post.job_id));
+      setError(why);
     } finally {
       setSaving(false);
     }
