@@ -73,7 +73,7 @@ export const LAYERS = {
   cli: [
     ['io.ts', 'version.ts', 'api-fields.ts', 'cache-dir.ts', 'count-input.ts'],
     ['errors.ts'],
-    ['config.ts', 'option-input.ts', 'platform-name.ts', 'time-input.ts', 'ui', 'local', 'sdk-client.ts'],
+    ['config.ts', 'option-input.ts', 'platform-name.ts', 'time-input.ts', 'scope-refusal.ts', 'ui', 'local', 'sdk-client.ts'],
     ['context.ts'],
     ['command-kit.ts', 'failure-output.ts'],
     ['program.ts'],

@@ -2,16 +2,18 @@ import type { CommandFlags } from './api-fields';
 import { Ctx, type GlobalOptions } from './context';
 import { toFailure, unreachableHint, type ExitCode, type Failure } from './errors';
 import type { Io } from './io';
+import { scopeRefusal } from './scope-refusal';
 import { Logger } from './ui/logger';
 
 /**
  * What a command's action threw, as the failure to report: the daemon's fields named as the
- * command's flags (`flags`: their long names; undefined when no command ran), and, when
- * nothing answered, a hint naming the address the command used. Shared by runCli (main.ts)
- * and the read commands run without commander (quick-read.ts), so both report alike.
+ * command's flags (`flags`: their long names; undefined when no command ran), when nothing
+ * answered a hint naming the address the command used, and a key's scope refusal in the words
+ * of the command typed (`command`: `socialpub publish`; scope-refusal.ts). Shared by runCli
+ * (main.ts) and the read commands run without commander (quick-read.ts), so both report alike.
  */
-export async function actionFailure(err: unknown, flags: CommandFlags, io: Io, globals: Pick<GlobalOptions, 'baseUrl' | 'apiKey' | 'dataDir'>): Promise<Failure> {
-  const failure = toFailure(err, flags);
+export async function actionFailure(err: unknown, flags: CommandFlags, io: Io, globals: Pick<GlobalOptions, 'baseUrl' | 'apiKey' | 'dataDir'>, command?: string): Promise<Failure> {
+  const failure = scopeRefusal(toFailure(err, flags), command);
   if (failure.code === 'daemon_unreachable') failure.hint = unreachableHint(await addressOf(io, globals));
   return failure;
 }

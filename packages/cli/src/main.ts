@@ -61,15 +61,21 @@ export async function runCli(argv: readonly string[], io: Io): Promise<number> {
       // The fields of the daemon's errors named as the flags of the command that ran.
       const flags = dispatched === program ? undefined : new Set(dispatched.options.map((o) => o.long).filter((l): l is string => typeof l === 'string'));
       const g = program.opts();
-      failure = await actionFailure(err, flags, io, { baseUrl: g.baseUrl, apiKey: g.apiKey, dataDir: g.dataDir });
+      failure = await actionFailure(err, flags, io, { baseUrl: g.baseUrl, apiKey: g.apiKey, dataDir: g.dataDir }, dispatched === program ? undefined : commandPath(dispatched).join(' '));
     }
     return printFailure(io, argv, failure);
   }
 }
 
-function missingSubcommand(group: CommandUnknownOpts): Failure {
+/** `socialpub schedule approve`: the command's name under each of its parents. */
+function commandPath(command: CommandUnknownOpts): string[] {
   const path = [];
-  for (let c: CommandUnknownOpts | null = group; c; c = c.parent) path.unshift(c.name());
+  for (let c: CommandUnknownOpts | null = command; c; c = c.parent) path.unshift(c.name());
+  return path;
+}
+
+function missingSubcommand(group: CommandUnknownOpts): Failure {
+  const path = commandPath(group);
   const subcommands = group.commands.map((c) => c.name()).filter((n) => n !== 'help');
   return {
     exitCode: EXIT.usage,

@@ -16,6 +16,6 @@ export async function runQuickRead(read: QuickRead, argv: readonly string[], io:
     else await (await import('./commands/status')).status(ctx, { id: read.id });
     return EXIT.ok;
   } catch (err) {
-    return printFailure(io, argv, await actionFailure(err, quickCommandFlags(read.command), io, read.globals));
+    return printFailure(io, argv, await actionFailure(err, quickCommandFlags(read.command), io, read.globals, `socialpub ${read.command}`));
   }
 }

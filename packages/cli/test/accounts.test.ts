@@ -57,6 +57,27 @@ describe('several accounts of one platform from the CLI', () => {
     expect(json.every((e) => e.data.connection_id.startsWith('con_'))).toBe(true);
   });
 
+  it('`sandbox posts` names the account each post went out through (ACCOUNT column, label in --json), from the data dir and from the API', async () => {
+    const r = await t.run(['publish', 'which account?', '-p', 'twitter,twitter:brand', '--now', '--wait', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const urls = Object.fromEntries(r.json<{ targets: { label: string; post_url: string }[] }>().targets.map((x) => [x.label, x.post_url]));
+    const table = await t.run('sandbox posts --platform twitter');
+    expect(table.stdout).toMatch(/^PLATFORM\s+KIND\s+POSTED\s+POST\s+TEXT\s+OPTIONS\s+ON\s+ACCOUNT\n/);
+    const rows = table.stdout.split('\n').filter((l) => l.includes('which account?'));
+    expect(rows.map((l) => /^twitter\s+tweet\s+\S+ \S+ \S+\s+(\S+).*\s(\S+)$/.exec(l)?.slice(1).reverse()).sort()).toEqual([
+      ['brand', urls.brand],
+      ['default', urls.default],
+    ]);
+    const local = (await t.run('sandbox posts --platform twitter --json')).json<{ posts: { label: string | null; post_url: string }[] }>().posts;
+    const api = (await t.run(`sandbox posts --platform twitter --json --api-key ${t.key.api_key}`)).json<{ posts: { label: string | null; post_url: string }[] }>().posts;
+    for (const listed of [local, api]) {
+      expect(listed.filter((p) => p.post_url === urls.brand || p.post_url === urls.default).map((p) => [p.label, p.post_url]).sort()).toEqual([
+        ['brand', urls.brand],
+        ['default', urls.default],
+      ]);
+    }
+  });
+
   it('refuses a malformed label (exit 2) and names an unconnected one when publishing', async () => {
     const bad = await t.run('connect twitter --sandbox --label "Big Brand"');
     expect(bad.code).toBe(2);

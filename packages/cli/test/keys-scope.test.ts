@@ -36,6 +36,25 @@ describe('socialpub keys create --scope', () => {
     expect(refused.code).toBe(3);
     expect(refused.json<{ error: { code: string; message: string } }>().error).toMatchObject({ code: 'insufficient_scope', message: expect.stringContaining('needs a key of scope agent') });
 
+    // Said once, in the words of the command typed: one message, one hint, no details line.
+    const human = await t.run('publish "no" -p twitter --now', env);
+    expect(human.code).toBe(3);
+    expect(human.stderr.trim().split('\n')).toEqual([
+      "error: `socialpub publish` needs a key of scope agent or full; this key's scope is read",
+      "hint: make one on the daemon's machine with `socialpub keys create --scope agent`, then use it (--api-key, SOCIALPUB_API_KEY or `socialpub config set api-key <key>`)",
+    ]);
+    // --json keeps its structure (the details included), in the same words.
+    expect(refused.json<{ error: unknown }>().error).toEqual({
+      code: 'insufficient_scope',
+      message: "`socialpub publish` needs a key of scope agent or full; this key's scope is read",
+      hint: "make one on the daemon's machine with `socialpub keys create --scope agent`, then use it (--api-key, SOCIALPUB_API_KEY or `socialpub config set api-key <key>`)",
+      details: [{ path: 'scope', message: 'needs agent', required_scope: 'agent', key_scope: 'read' }],
+      request_id: expect.any(String),
+      exit_code: 3,
+    });
+    const approve = await t.run('schedule approve job_00000000000000000000', env);
+    expect(approve.stderr).toContain("error: `socialpub schedule approve` needs a key of scope full; this key's scope is read\n");
+
     const bad = await t.run('keys create --scope admin');
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('unknown scope admin (one of: full, agent, read)');

@@ -72,6 +72,7 @@ describe('messages', () => {
     const first = posts.find((p) => p.body.status === 'first part')!;
     const table = await t.run('sandbox posts --platform mastodon');
     const row = table.stdout.split('\n').find((l) => l.includes('second part'))!;
-    expect(row.trimEnd().endsWith(first.post_id)).toBe(true);
+    // ON, then ACCOUNT (the last column): the sandbox account's label.
+    expect(row.trimEnd()).toMatch(new RegExp(`\\s${first.post_id}\\s+default$`));
   });
 });

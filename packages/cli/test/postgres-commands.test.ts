@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from '@socialpub/daemon';
-import { tempHome } from './helpers';
+import { endDaemon, tempHome } from './helpers';
 
 /**
  * The local commands over a data dir whose config.json names a PostgreSQL database (issue
@@ -111,4 +111,46 @@ describe('several daemons on one data dir', () => {
     expect(existsSync(join(h.dataDir, 'daemon.json'))).toBe(false);
     h.cleanup();
   }, 60_000);
+});
+
+describe('up --database on a data dir with SQLite data', () => {
+  it('says before starting that the SQLite data stays behind and how to bring it along (db migrate-to), then starts on PostgreSQL; a second up says nothing', async () => {
+    const h = tempHome();
+    try {
+      // SQLite data: a key made on the data dir before any database was named.
+      const key = await h.run('keys create --name before --user sqlite@example.com --json');
+      expect(key.code, key.stderr).toBe(0);
+      const sqlite = join(h.dataDir, 'socialpub.db');
+      expect(existsSync(sqlite)).toBe(true);
+
+      const url = schemaUrl();
+      const r = await h.run(['up', '--port', '0', '--database', url, '--json']);
+      expect(r.code, r.stderr).toBe(0);
+      const warning = r.stderr.split('\n').filter((l) => l.startsWith('warning:'));
+      expect(warning).toEqual([
+        `warning: ${sqlite} holds this data dir's posts, keys and connections on SQLite: they stay there, and the daemon starts on PostgreSQL without them. ` +
+          "To bring them along: `socialpub down`, `socialpub db migrate-to <url> --use` into an empty database (or a new ?schema=: this one now holds the new daemon's key), then `socialpub up`",
+      ]);
+      // Not refused: the daemon runs on PostgreSQL, and says which SQLite file it left.
+      const up = r.json<{ already_running: boolean; sqlite_left_behind: string | null; user: string }>();
+      expect(up).toMatchObject({ already_running: false, sqlite_left_behind: sqlite, user: 'owner@localhost' });
+      const status = await h.run('daemon status --json');
+      expect(status.json<{ health: { database?: { kind: string } } }>().health.database?.kind).toBe('postgres');
+      const db = openDatabase(url);
+      try {
+        expect(db.prepare('SELECT email FROM users').pluck().all()).toEqual(['owner@localhost']);
+      } finally {
+        db.close();
+      }
+
+      // The same URL again (config.json remembers it): no warning.
+      const again = await h.run(['up', '--database', url, '--json']);
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stderr).not.toContain('warning:');
+      expect(again.json<{ sqlite_left_behind: string | null }>().sqlite_left_behind).toBeNull();
+    } finally {
+      await endDaemon(h.dataDir, () => h.run('down'));
+      h.cleanup();
+    }
+  }, 60_000); // spawns the daemon from its sources (tsx): slow on a loaded machine
 });

@@ -29,7 +29,7 @@ export { useSqliteDriver, type SqliteDriver } from './store/sqlite-driver';
 export { createStore, type Store } from './store/store';
 export { createLogger, silentLogger, redact, type RootLogger, type LogLevel } from './util/logger';
 export { ManualClock, systemClock, type Clock } from './util/clock';
-export { presentSandboxPost, readSandboxEndpoints, readSandboxHttpsEndpoints, type SandboxPost } from './platforms/sandbox';
+export { presentSandboxPost, sandboxLabels, readSandboxEndpoints, readSandboxHttpsEndpoints, type SandboxPost } from './platforms/sandbox';
 export { sandboxCertFile } from './platforms/sandbox-tls';
 export { openSandboxReader, sandboxDbPath } from './store/sandbox-database';
 export { serveSandbox, type ServedSandbox, type ServeSandboxOptions } from './platforms/sandbox/serve-sandbox';

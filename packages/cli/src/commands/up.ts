@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
 import { API_PREFIX } from '@socialpub/core';
 import type { Ctx } from '../context';
 import { withAdmin } from '../local/admin';
@@ -21,6 +23,14 @@ export async function up(ctx: Ctx, flags: StartFlags & { user?: string | undefin
   let state = await runningDaemon(dataDir);
   const alreadyRunning = state !== null;
   if (state && flags.database) await refuseOtherDatabase(dataDir, state, flags.database);
+  // Said before the daemon starts on PostgreSQL: the data dir's SQLite data does not come along.
+  const leftBehind = !state && flags.database ? await sqliteLeftBehind(dataDir, flags.database) : null;
+  if (leftBehind) {
+    ctx.log.warn(
+      `${leftBehind} holds this data dir's posts, keys and connections on SQLite: they stay there, and the daemon starts on PostgreSQL without them. ` +
+        'To bring them along: `socialpub down`, `socialpub db migrate-to <url> --use` into an empty database (or a new ?schema=: this one now holds the new daemon\'s key), then `socialpub up`',
+    );
+  }
   if (!state) {
     const spinner = (await ctx.spinner()).start('starting the daemon');
     try {
@@ -58,6 +68,8 @@ export async function up(ctx: Ctx, flags: StartFlags & { user?: string | undefin
     key_prefix: maskKey(key as string),
     config_path: config.path,
     log: daemonPaths(dataDir).log,
+    // Added: the SQLite database `--database` left behind (the warning above), else null.
+    sqlite_left_behind: leftBehind,
   };
   ctx.log.result(data, () => [
     alreadyRunning ? `${ctx.log.green('✔')} socialpub is already running at ${state.url} (pid ${state.pid})` : `${ctx.log.green('✔')} socialpub is up at ${state.url}`,
@@ -86,6 +98,19 @@ async function whoseKey(url: string, key: string): Promise<string | null> {
   } catch {
     return null;
   }
+}
+
+/**
+ * The data dir's SQLite database when `up --database URL` moves the data dir onto PostgreSQL
+ * from it (socialpub.db exists and config.json does not already name that URL: a data dir
+ * already moved is not warned about again), else null. Its data is not copied: only
+ * `socialpub db migrate-to` does that (docs/scaling.md "Moving up from SQLite").
+ */
+async function sqliteLeftBehind(dataDir: string, url: string): Promise<string | null> {
+  const { readConfigFile } = await import('@socialpub/daemon');
+  if (readConfigFile(dataDir).database_url === url) return null;
+  const file = join(dataDir, 'socialpub.db');
+  return existsSync(file) ? file : null;
 }
 
 /**

@@ -27,6 +27,11 @@ export const SandboxPostSchema = z
     created_at: InstantOut,
     body: z.record(z.string(), z.unknown()).meta({ description: 'What the adapter sent, as the simulator recorded it.' }),
     removed_at: InstantOut.nullable().optional().meta({ description: 'When the simulator deleted the post (a take-down), else null.' }),
+    label: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "The label of the sandbox account that made it (twitter:brand's brand), telling two sandbox accounts of one network apart; null when no connection of it is known. Added with several accounts per network.", example: 'brand' }),
   })
   .meta({ id: 'SandboxPost' });
 export type SandboxPost = z.infer<typeof SandboxPostSchema>;

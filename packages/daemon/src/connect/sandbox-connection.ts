@@ -2,6 +2,7 @@ import type { Platform } from '@socialpub/core';
 import type { ConnectionInfo, ConnectionsRepository } from '../store/connections';
 import type { CredentialsService } from '../store/credentials';
 import { platformModule } from '../platforms/registry';
+import { sandboxAccountId } from '../platforms/sandbox';
 import { newSandboxPassword, SANDBOX_PASSWORD_DIGEST, SANDBOX_PASSWORD_SECRET, sandboxPasswordDigest } from '../platforms/shared/sandbox-password';
 import { randomToken } from '../util/ids';
 
@@ -24,7 +25,7 @@ export function saveSandboxConnection(connections: Pick<ConnectionsRepository, '
   const password = newSandboxPassword();
   return connections.save(userId, platform, {
     mode: 'sandbox',
-    accountId: `sandbox_${platform}_${suffix}`,
+    accountId: sandboxAccountId(platform, suffix),
     // Two sandbox accounts of one network read apart by name too (`connections list`, the connect answer).
     accountName: label !== null && label !== 'default' ? `Sandbox ${platform} account (${label})` : `Sandbox ${platform} account`,
     pageId: own?.pageId ?? null,

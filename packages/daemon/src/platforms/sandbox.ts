@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { formatInstant, type SandboxFaults, type SandboxPost as SandboxPostView } from '@socialpub/core';
+import { formatInstant, type Platform, type SandboxFaults, type SandboxPost as SandboxPostView } from '@socialpub/core';
 import type { StoredSandboxPost } from '../store/sandbox-store';
 import type { SettingsRepository } from '../store/settings';
 import type { SandboxDeps } from './platform-module';
@@ -72,8 +72,26 @@ export function sandboxBaseUrl(daemonUrl: string, host: string): string {
 /** A stored simulated post, with its row id (store.sandbox.posts.list() lists them). */
 export type SandboxPost = StoredSandboxPost;
 
-/** A stored simulated post as the API and `socialpub sandbox posts --json` show it. */
-export function presentSandboxPost(p: SandboxPost): SandboxPostView {
+/** The account id a sandbox connection gets (connect/sandbox-connection.ts), from the account part of its tokens (sandboxAccountKey). */
+export function sandboxAccountId(platform: Platform, accountKey: string): string {
+  return `sandbox_${platform}_${accountKey}`;
+}
+
+/** A connection as sandboxLabels reads it. */
+type LabelledConnection = { platform: Platform; mode: string; accountId: string | null; label: string };
+
+/**
+ * The label of the sandbox connection that made a post, from the connections given (a
+ * user's for the API, every user's for the machine owner's `socialpub sandbox posts`);
+ * null when none of them made it (the simulator's test tokens, a removed connection).
+ */
+export function sandboxLabels(connections: readonly LabelledConnection[]): (post: Pick<SandboxPost, 'platform' | 'accountKey'>) => string | null {
+  const byId = new Map(connections.filter((c) => c.mode === 'sandbox' && c.accountId).map((c) => [c.accountId as string, c.label]));
+  return (post) => (post.accountKey === null ? null : (byId.get(sandboxAccountId(post.platform, post.accountKey)) ?? null));
+}
+
+/** A stored simulated post as the API and `socialpub sandbox posts --json` show it; `labelOf` names the account that made it (sandboxLabels). */
+export function presentSandboxPost(p: SandboxPost, labelOf: (post: SandboxPost) => string | null = () => null): SandboxPostView {
   return {
     platform: p.platform,
     kind: p.kind,
@@ -83,5 +101,6 @@ export function presentSandboxPost(p: SandboxPost): SandboxPostView {
     created_at: formatInstant(p.createdAt),
     body: p.body,
     removed_at: p.removedAt ? formatInstant(p.removedAt) : null,
+    label: labelOf(p),
   };
 }

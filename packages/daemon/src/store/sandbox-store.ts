@@ -21,6 +21,8 @@ export interface SandboxPostRecord {
 /** A stored simulated post, with its row id. */
 export interface StoredSandboxPost extends SandboxPostRecord {
   id: number;
+  /** The account part of the tokens of the sandbox connection that made it (sandboxAccountKey); null for the simulator's own test tokens. */
+  accountKey: string | null;
 }
 
 /** A sandbox connection as the simulators know it: its platform and the account key of its tokens. */
@@ -48,6 +50,7 @@ interface SandboxPostRow {
   body: string;
   created_at: number;
   removed_at: number | null;
+  account_key: string | null;
 }
 
 export type SandboxPostsRepository = ReturnType<typeof createSandboxPostsRepository>;
@@ -94,6 +97,7 @@ export function createSandboxPostsRepository(db: DB) {
         body: JSON.parse(r.body) as Record<string, unknown>,
         createdAt: r.created_at,
         removedAt: r.removed_at,
+        accountKey: r.account_key,
       }));
     },
   };

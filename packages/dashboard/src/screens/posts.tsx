@@ -4,6 +4,7 @@ import { PostFigures } from '../components/post-figures';
 import { FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { ConfirmButton } from '../components/confirm-button';
 import { PostFilters } from '../components/post-filters';
+import { PostEditor } from '../components/post-editor';
 import { SourceLine } from '../components/post-view';
 import { ReviewHistory } from '../components/review-history';
 import { accountTargetName, targetKey } from '../lib/account-name';
@@ -135,6 +136,11 @@ export function PostsScreen() {
                 </tbody>
               </table>
             </TableWrap>
+            {/* Review edits the posts waiting for a decision; here a scheduled one, with the same editor. */}
+            <PostEditor post={p} zone={zone} editable={p.targets.some((t) => t.status === 'scheduled')} onSaved={(r) => {
+              setFeedback({ kind: 'ok', text: r.message });
+              void load();
+            }} />
             {(published || p.targets.some((t) => t.status === 'removed')) && <PostFigures jobId={p.job_id} zone={zone} />}
             <div class="actions">
               {published && (

@@ -1,22 +1,19 @@
-import type { Platform } from '@socialpub/core/platforms';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { ConfirmButton } from '../components/confirm-button';
 import { HeldReplies } from '../components/held-replies';
 import { CopyButton, FeedbackLine, StatusBadge, type Feedback } from '../components/notice';
 import { SourceLine, TargetTimes } from '../components/post-view';
 import { PostPreviews } from '../platforms/post-previews';
+import { PostEditor } from '../components/post-editor';
 import { PostFilters } from '../components/post-filters';
 import { ReviewHistory } from '../components/review-history';
-import { CaptionPreview } from '../components/preview';
-import { allPages, call, del, get, message, patch, post as postJson } from '../lib/api';
+import { allPages, call, del, get, message, post as postJson } from '../lib/api';
 import { hold, undo, UNDO_SECONDS, useHeldActions } from '../lib/held-actions';
-import { captionFor } from '../lib/caption';
 import { useLiveVersion } from '../lib/live';
-import { entryName, splitEntry } from '../lib/account-name';
 import { useApp } from '../lib/session';
-import { formatInZone, toApiWall, wallTime } from '../lib/time';
+import { formatInZone } from '../lib/time';
 import { filterQuery, useUrlFilters } from '../lib/url-filters';
-import type { Post, ReviewLinkCreated, ReviewLinkListed, UpdateResponse } from '../lib/types';
+import type { Post, ReviewLinkCreated, ReviewLinkListed } from '../lib/types';
 
 type Acted = { message: string; post: Post };
 
@@ -185,13 +182,6 @@ function ReviewCard({ post, zone, selected, onSelect, onDone, onDecide }: { post
   const [reason, setReason] = useState('');
   const [asking, setAsking] = useState(false);
   const [ask, setAsk] = useState('');
-  const [editing, setEditing] = useState<string | null>(null);
-  const [draft, setDraft] = useState('');
-  const [editError, setEditError] = useState('');
-  const [saving, setSaving] = useState(false);
-  const [retiming, setRetiming] = useState(false);
-  const base = post.scheduled_for ?? post.targets[0]?.scheduled_for ?? new Date().toISOString();
-  const [when, setWhen] = useState(wallTime(base, zone));
   const id = post.job_id;
   const q = `?job_id=${encodeURIComponent(id)}`;
 
@@ -201,21 +191,6 @@ function ReviewCard({ post, zone, selected, onSelect, onDone, onDecide }: { post
       onDone(await fn());
     } catch (e) {
       setError({ kind: 'error', text: message(e) });
-    }
-  };
-  // A refused edit keeps the editor open with the typed text and says why (nothing typed is lost).
-  // `entry` is the post's `platforms` entry: `twitter`, or `twitter:brand` for another account of X.
-  const saveCaption = async (entry: string) => {
-    setSaving(true);
-    setEditError('');
-    try {
-      const res = (await patch<UpdateResponse>(`/content/scheduled${q}`, { platform_captions: { [entry]: draft } })) as Acted;
-      setEditing(null);
-      onDone(res);
-    } catch (e) {
-      setEditError(message(e));
-    } finally {
-      setSaving(false);
     }
   };
   const title = post.caption.split('\n')[0]!.slice(0, 80);
@@ -245,18 +220,6 @@ function ReviewCard({ post, zone, selected, onSelect, onDone, onDecide }: { post
             Request changes
           </button>
         )}
-        <button type="button" aria-expanded={retiming} onClick={() => setRetiming(!retiming)}>
-          Retime
-        </button>
-        {post.platforms.map((p) => (
-          <button type="button" key={p} aria-expanded={editing === p} onClick={() => {
-            setEditing(editing === p ? null : p);
-            setDraft(captionFor(post, p));
-            setEditError('');
-          }}>
-            Edit {entryName(p)} caption
-          </button>
-        ))}
       </div>
       {rejecting && (
         <form class="inline-form" onSubmit={(e) => {
@@ -271,6 +234,7 @@ function ReviewCard({ post, zone, selected, onSelect, onDone, onDecide }: { post
           </button>
         </form>
       )}
+      <PostEditor post={post} zone={zone} editable onSaved={(res) => onDone(res)} />
       {asking && (
         <form class="inline-form column" onSubmit={(e) => {
           e.preventDefault();
@@ -282,37 +246,6 @@ function ReviewCard({ post, zone, selected, onSelect, onDone, onDecide }: { post
           </label>
           <p class="muted">The post waits in “changes requested” and is not published; an edit of its caption sends it back here for approval.</p>
           <button type="submit">Send request for changes</button>
-        </form>
-      )}
-      {retiming && (
-        <form class="inline-form" onSubmit={(e) => {
-          e.preventDefault();
-          void act(() => patch<UpdateResponse>(`/content/scheduled${q}`, { scheduled_for: toApiWall(when), timezone: zone }) as Promise<Acted>);
-        }}>
-          <label>
-            New time ({zone}) <input type="datetime-local" required value={when} onInput={(e) => setWhen(e.currentTarget.value)} />
-          </label>
-          <button type="submit">Save time</button>
-        </form>
-      )}
-      {editing && (
-        <form class="inline-form column" onSubmit={(e) => {
-          e.preventDefault();
-          void saveCaption(editing);
-        }}>
-          <label>
-            Caption for {entryName(editing)}
-            <textarea rows={4} value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
-          </label>
-          <CaptionPreview text={draft} platform={splitEntry(editing).platform as Platform} />
-          {editError && (
-            <p class="notice notice-error" role="alert">
-              Not saved: {editError}. Your text is kept: change it and save again.
-            </p>
-          )}
-          <button type="submit" disabled={saving}>
-            Save caption
-          </button>
         </form>
       )}
     </article>

@@ -1,5 +1,6 @@
 import type { Ctx } from '../../context';
 import type { Platform, SandboxPost as SandboxPostView } from '@socialpub/core';
+import { NotFoundError } from '../../errors';
 import { readAdmin } from '../../local/admin';
 import { parsePlatform } from '../../platform-name';
 import { shortTime, truncate } from '../../ui/format';
@@ -40,6 +41,8 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
         { header: 'OPTIONS', value: (p) => truncate(options(p.body), 60) },
         // A thread part or self-reply names the post it answers (Mastodon's simulator keeps the API's in_reply_to_id); a comment the post it is under.
         { header: 'ON', value: (p) => String(p.body.in_reply_to ?? p.body.in_reply_to_id ?? p.body.on ?? '') },
+        // Two sandbox accounts of one network told apart (twitter:brand's brand); last, so scripts reading the first columns are unchanged; blank when no connection of it is known.
+        { header: 'ACCOUNT', value: (p) => p.label ?? '' },
       ],
       only ? `the ${only} simulator received nothing yet` : 'the simulators received nothing yet',
     ),
@@ -52,11 +55,21 @@ export async function sandboxPosts(ctx: Ctx, { platform }: { platform?: string |
  * database, where simulators running in the daemon's process keep them.
  */
 async function localPosts(dataDir: string, only: Platform | undefined): Promise<SandboxPostView[]> {
-  const { presentSandboxPost, openSandboxReader, sandboxDbPath, adminDatabase } = await import('../../local/daemon-extras');
+  const { presentSandboxPost, sandboxLabels, openSandboxReader, sandboxDbPath, adminDatabase } = await import('../../local/daemon-extras');
   const filter = only ? { platform: only } : {};
   const own = openSandboxReader(sandboxDbPath(dataDir, adminDatabase(dataDir)));
-  const rows = own ? readThenClose(own, (o) => o.store.posts.list(filter)) : await readAdmin(dataDir, (admin) => admin.store.sandbox.posts.list(filter));
-  return rows.map(presentSandboxPost);
+  if (own) {
+    const rows = readThenClose(own, (o) => o.store.posts.list(filter));
+    // The simulators may run alone (`sandbox serve` on a data dir no daemon has used): no connections, no labels.
+    const labelOf = await readAdmin(dataDir, (admin) => sandboxLabels(admin.store.connections.list())).catch((err: unknown) => {
+      if (err instanceof NotFoundError) return sandboxLabels([]);
+      throw err;
+    });
+    return rows.map((p) => presentSandboxPost(p, labelOf));
+  }
+  // Every user's connections name the accounts that made the posts (their labels).
+  const [rows, labelOf] = await readAdmin(dataDir, (admin) => [admin.store.sandbox.posts.list(filter), sandboxLabels(admin.store.connections.list())] as const);
+  return rows.map((p) => presentSandboxPost(p, labelOf));
 }
 
 function readThenClose<O extends { close(): void }, T>(opened: O, fn: (o: O) => T): T {

@@ -1,5 +1,5 @@
 import type { Routes, SandboxPostsResponse } from '@socialpub/core';
-import { presentSandboxPost } from '../../platforms/sandbox';
+import { presentSandboxPost, sandboxLabels } from '../../platforms/sandbox';
 import type { SandboxAccount } from '../../store/sandbox-store';
 import { sandboxAccountKey } from '../../platforms/shared/is-sandbox-token';
 import type { RouteDeps } from '../deps';
@@ -17,13 +17,16 @@ export function sandboxPostsHandlers(deps: RouteDeps): RouteHandlers<Routes, 'sa
     const accounts: SandboxAccount[] = [];
     // (The account key of its tokens, as the simulators read it: sandboxAccountKey.)
     const userId = c.get('user').id;
-    for (const x of deps.store.connections.listForUser(userId)) {
+    const connections = deps.store.connections.listForUser(userId);
+    for (const x of connections) {
       const token = x.mode === 'sandbox' ? deps.store.credentials.credentialsById(x.id)?.secrets.access_token : undefined;
       const key = token ? sandboxAccountKey(token) : null;
       if (key !== null) accounts.push({ platform: x.platform, accountKey: key });
     }
     const rows = deps.store.sandbox.posts.list({ platform, limit, latest: true, accounts });
-    const body: SandboxPostsResponse = { success: true, posts: rows.map(presentSandboxPost) };
+    // Each named by its account's label: two sandbox accounts of one network read apart.
+    const labelOf = sandboxLabels(connections);
+    const body: SandboxPostsResponse = { success: true, posts: rows.map((p) => presentSandboxPost(p, labelOf)) };
     return body;
   } };
 }
