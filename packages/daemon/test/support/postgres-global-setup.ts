@@ -11,6 +11,8 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<() => void> {
   const cluster = await startPostgresCluster();
   project.provide('postgresUrl', cluster.url);
-  process.env.SOCIALPUB_TEST_POSTGRES_URL = cluster.url;
+  // Not process.env: every project's workers are forked from this process after this
+  // setup, so the unit project's store tests would run on PostgreSQL too and SQLite on none.
+  // The postgres project's workers set it themselves (postgres-env.ts).
   return () => cluster.stop();
 }
