@@ -18,7 +18,7 @@ const packaging = ['packages/cli/test/npm-packages.test.ts', 'packages/cli/test/
  * migrate-to`; several daemons over one database): they need the cluster, so they run in
  * the `postgres` project only.
  */
-const postgresOnly = ['packages/daemon/test/admin/migrate-to-postgres.test.ts', 'packages/cli/test/db-migrate-to.test.ts', 'packages/cli/test/postgres-commands.test.ts', 'packages/daemon/test/cluster/**/*.test.ts'];
+const postgresOnly = ['packages/daemon/test/admin/migrate-to-postgres.test.ts', 'packages/cli/test/db-migrate-to.test.ts', 'packages/cli/test/postgres-commands.test.ts', 'packages/daemon/test/cluster/**/*.test.ts', 'packages/daemon/test/store/postgres-sync-client.test.ts'];
 
 /**
  * The suites that run again on PostgreSQL (issue 34): the store's, the interface contract

@@ -53,8 +53,10 @@ const connect = () => {
     .catch((e) => { if (client === c) broken = e; c.end().catch(() => {}); });
 };
 connect();
-const answer = (m) => { port.postMessage(m); Atomics.store(flag, 0, 1); Atomics.notify(flag, 0); };
-const fail = (e) => answer({ error: { message: e.message, code: e.code ?? null, detail: e.detail ?? null } });
+// The answer first, then the flag set to the call's number: a waiter that sees its number finds
+// its answer in the port (a notify meant for an earlier call only makes it look again).
+const answer = (seq, m) => { port.postMessage(m); Atomics.store(flag, 0, seq); Atomics.notify(flag, 0); };
+const fail = (seq, e) => answer(seq, { error: { message: e.message, code: e.code ?? null, detail: e.detail ?? null } });
 // A statement sent without waiting (send): its error, if any, is the next answered call's.
 let sentError = null;
 // One statement at a time, in the order they came (a send is not waited for by the caller,
@@ -67,27 +69,27 @@ const handle = async (m) => {
     if (!broken) await client.query(m.text).catch((e) => { sentError ??= e; });
     return;
   }
-  if (broken) return fail(broken);
+  if (broken) return fail(m.seq, broken);
   // A rollback still runs (it ends what the failed statement left); anything else reports the failure.
-  if (sentError && !(m.op === 'exec' && m.text.startsWith('ROLLBACK'))) { const e = sentError; sentError = null; return fail(e); }
+  if (sentError && !(m.op === 'exec' && m.text.startsWith('ROLLBACK'))) { const e = sentError; sentError = null; return fail(m.seq, e); }
   sentError = null;
   try {
     if (m.op === 'query') {
       const r = await client.query(m.name ? { name: m.name, text: m.text, values: m.values, rowMode: 'array' } : { text: m.text, values: m.values, rowMode: 'array' });
       if (r.rows[0] && r.rows[0][0] === true && m.text.includes('pg_try_advisory_lock(')) locks.add(m.values[0]);
-      answer({ names: r.fields.map((f) => f.name), rows: r.rows, rowCount: r.rowCount ?? 0 });
+      answer(m.seq, { names: r.fields.map((f) => f.name), rows: r.rows, rowCount: r.rowCount ?? 0 });
     } else if (m.op === 'exec') {
       await client.query(m.text);
       const listen = /^LISTEN "(.*)"$/.exec(m.text);
       if (listen) channels.add(listen[1].replaceAll('""', '"'));
-      answer({ names: [], rows: [], rowCount: 0 });
+      answer(m.seq, { names: [], rows: [], rowCount: 0 });
     } else if (m.op === 'close') {
       await client.end().catch(() => {});
-      answer({ names: [], rows: [], rowCount: 0 });
+      answer(m.seq, { names: [], rows: [], rowCount: 0 });
       port.close();
       notices.close();
     }
-  } catch (e) { fail(e); }
+  } catch (e) { fail(m.seq, e); }
 };
 port.on('message', (m) => { chain = chain.then(() => handle(m)); });
 `;
@@ -118,17 +120,22 @@ export interface SyncClientOptions {
   name?: string;
   /** SQL run once the connection is open (search_path, timeouts). */
   init?: string;
+  /** The flag the worker answers on (Int32Array over a SharedArrayBuffer); tests pass theirs to notify it from another thread too. */
+  flag?: Int32Array;
 }
 
 export class SyncPostgresClient {
   readonly #worker: Worker;
   readonly #port: MessagePort;
   readonly #notices: MessagePort;
-  readonly #flag = new Int32Array(new SharedArrayBuffer(4));
+  readonly #flag: Int32Array;
+  /** The number of the last call (the flag holds the number of the last one answered). */
+  #seq = 0;
   readonly #listeners = new Map<string, Set<(payload: string) => void>>();
   #closed = false;
 
   constructor(url: string, opts: SyncClientOptions = {}) {
+    this.#flag = opts.flag ?? new Int32Array(new SharedArrayBuffer(4));
     const pgModule = resolvePg();
     const { port1, port2 } = new MessageChannel();
     const notices = new MessageChannel();
@@ -211,15 +218,27 @@ export class SyncPostgresClient {
 
   #call(message: Record<string, unknown>): QueryResult {
     if (this.#closed) throw new PostgresError('the database connection is closed', null, null);
-    Atomics.store(this.#flag, 0, 0);
-    this.#port.postMessage(message);
-    const waited = Atomics.wait(this.#flag, 0, 0, WAIT_LIMIT_MS);
-    const reply = receiveMessageOnPort(this.#port)?.message as (QueryResult & { error?: undefined }) | { error: { message: string; code: string | null; detail: string | null } } | undefined;
+    // Each call has its number (never 0, the flag's first value); the worker sets the flag to
+    // it once the answer is in the port. Waiting for the number, not for any change, matters:
+    // the worker sets the flag, then notifies; when this thread has read that answer (the
+    // flag already set) and waits for its next one before that notify runs, the late notify
+    // wakes it with nothing in the port. Waiting for "not 0" took that for no answer and
+    // closed a healthy connection (CI, on a loaded machine).
+    const seq = (this.#seq = (this.#seq % 0x7fff_ffff) + 1);
+    this.#port.postMessage({ ...message, seq });
+    const deadline = performance.now() + WAIT_LIMIT_MS;
+    for (let seen = Atomics.load(this.#flag, 0); seen !== seq; seen = Atomics.load(this.#flag, 0)) {
+      const left = deadline - performance.now();
+      if (left <= 0) break;
+      Atomics.wait(this.#flag, 0, seen, left);
+    }
+    const answered = Atomics.load(this.#flag, 0) === seq;
+    const reply = answered ? (receiveMessageOnPort(this.#port)?.message as (QueryResult & { error?: undefined }) | { error: { message: string; code: string | null; detail: string | null } } | undefined) : undefined;
     if (!reply) {
       // A late answer would be read as the next statement's: this connection is done.
       this.#closed = true;
       void this.#worker.terminate();
-      throw new PostgresError(waited === 'timed-out' ? `PostgreSQL did not answer within ${WAIT_LIMIT_MS / 1000} s` : 'PostgreSQL gave no answer', null, null);
+      throw new PostgresError(answered ? 'PostgreSQL gave no answer' : `PostgreSQL did not answer within ${WAIT_LIMIT_MS / 1000} s`, null, null);
     }
     if (reply.error) throw new PostgresError(reply.error.message, reply.error.code, reply.error.detail);
     return reply;
