@@ -205,13 +205,14 @@ describe('the inbox over the Mastodon and Bluesky simulators', () => {
 
     for (let i = 0; i < 2; i++) expect((await w.call('POST', `/inbox/${items[0]!.id}/reply`, { text: 'It does, since today.' }, { 'idempotency-key': 'x-reply' })).status).toBe(202);
     await w.inbox.runOnce();
-    const convo = await reader.search(`conversation_id:${posts.twitter}`, { 'tweet.fields': ['referenced_tweets', 'author_id'], max_results: 10 });
+    const convo = await reader.search(`conversation_id:${posts.twitter}`, { 'tweet.fields': ['referenced_tweets', 'author_id'], expansions: ['author_id'], 'user.fields': ['username'], max_results: 10 });
     const ours = convo.tweets.filter((t) => t.text === 'It does, since today.');
     expect(ours.map((t) => t.referenced_tweets?.find((r) => r.type === 'replied_to')?.id)).toEqual([answer.data.id]);
     // The comment and our reply link as the published post does: x.com/<handle>/status/<id>.
     const published = w.db.prepare("SELECT post_url FROM targets WHERE job_id = ? AND platform = 'twitter'").pluck().get(jobId) as string;
-    const ourHandle = /^https:\/\/x\.com\/([A-Za-z0-9_]{1,15})\/status\/\d+$/.exec(published)?.[1];
-    expect(ourHandle).toBeTruthy();
+    // Our handle as X shows it to anyone: the username of our reply's author.
+    const ourHandle = convo.includes.users.find((u) => u.id === ours[0]!.author_id)?.username;
+    expect(published).toBe(`https://x.com/${ourHandle}/status/${posts.twitter}`);
     const listed = ((await w.call('GET', '/inbox')).body.items as InboxItem[])[0]!;
     expect(listed.url).toBe(`https://x.com/sandbox_x/status/${answer.data.id}`);
     expect(listed.replies.map((r) => r.post_url)).toEqual([`https://x.com/${ourHandle}/status/${ours[0]!.id}`]);
