@@ -11,8 +11,7 @@ const [url, owner, now, ids] = process.argv.slice(2) as [string, string, string,
 const db = openDatabase(url);
 const queue = createTargetQueue(db);
 process.stdout.write('ready\n');
-// Given a moment to start its own claim first, as the parent waits for `ready`.
-await new Promise((r) => setTimeout(r, 50));
+// At once: the parent waits until this claim holds its first job row.
 try {
   const out = queue.claimMany(JSON.parse(ids) as string[], Number(now), owner, Number(now) + 60_000);
   process.stdout.write(`${JSON.stringify(out.map((c) => (c !== null && typeof c === 'object' ? c.id : c)))}\n`);

@@ -98,7 +98,12 @@ describe("a job's status when two daemons change its targets at once (PostgreSQL
     child.child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
     cleanups.push(() => void child.child.kill('SIGKILL'));
     await child.ready;
-    await new Promise((r) => setTimeout(r, 150));
+    // Until the other claim holds its first job row (its first target's status change sleeps
+    // in the trigger above): then this claim reaches for the rows in the opposite order.
+    const sleeping = db.prepare("SELECT count(*) FROM pg_stat_activity WHERE pid <> pg_backend_pid() AND wait_event = 'PgSleep'").pluck();
+    const end = performance.now() + 10_000;
+    while (Number(sleeping.get()) === 0 && performance.now() < end) await new Promise((r) => setImmediate(r));
+    expect(Number(sleeping.get()), 'the other claim never reached its first status change').toBeGreaterThan(0);
 
     const mine = createTargetQueue(db).claimMany(['p-a', 'p-b'], T0, 'daemon-a', T0 + 60_000);
     expect(mine.map((c) => (c !== null && typeof c === 'object' ? c.id : c))).toEqual(['p-a', 'p-b']);
